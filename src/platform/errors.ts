@@ -1,0 +1,122 @@
+/**
+ * The platform's one error type and the table of every error it answers with
+ * (CONTRACT §2). Route code throws `ApiError`; the HTTP app turns it into a JSON body, the
+ * RPC host into an ERROR frame. Anything else thrown is a bug and becomes a 500.
+ */
+
+/** One field's errors, as the platform nests them: `{field: {_errors: [{code, message}]}}`. */
+export interface FieldErrors {
+  _errors?: { code: string; message: string }[];
+  [field: string]: FieldErrors | { code: string; message: string }[] | undefined;
+}
+
+/** The JSON body of every API error. */
+export interface ApiErrorBody {
+  code: number;
+  message: string;
+  errors?: FieldErrors;
+}
+
+/** Every error the API answers with, by name: HTTP status, JSON error code and message. */
+export const API_ERRORS = {
+  UNKNOWN_ROUTE: { status: 404, code: 0, message: '404: Not Found' },
+  METHOD_NOT_ALLOWED: { status: 405, code: 0, message: '405: Method Not Allowed' },
+  UNAUTHORIZED: { status: 401, code: 0, message: '401: Unauthorized' },
+  UNKNOWN_APPLICATION: { status: 404, code: 10002, message: 'Unknown Application' },
+  UNKNOWN_CHANNEL: { status: 404, code: 10003, message: 'Unknown Channel' },
+  UNKNOWN_GUILD: { status: 404, code: 10004, message: 'Unknown Guild' },
+  UNKNOWN_MEMBER: { status: 404, code: 10007, message: 'Unknown Member' },
+  UNKNOWN_MESSAGE: { status: 404, code: 10008, message: 'Unknown Message' },
+  UNKNOWN_ROLE: { status: 404, code: 10011, message: 'Unknown Role' },
+  UNKNOWN_TOKEN: { status: 404, code: 10012, message: 'Unknown Token' },
+  UNKNOWN_USER: { status: 404, code: 10013, message: 'Unknown User' },
+  UNKNOWN_LOBBY: { status: 404, code: 10031, message: 'Unknown Lobby' },
+  BOTS_CANNOT_USE_ENDPOINT: { status: 403, code: 20001, message: 'Bots cannot use this endpoint' },
+  ONLY_BOTS_CAN_USE_ENDPOINT: { status: 403, code: 20002, message: 'Only bots can use this endpoint' },
+  ENDPOINT_UNAVAILABLE: { status: 403, code: 20012, message: 'You are not authorized to perform this action on this application' },
+  LOBBY_MEMBERS_MAX: { status: 400, code: 30059, message: 'Maximum number of lobby members reached' },
+  LOBBIES_PER_USER_MAX: { status: 400, code: 30060, message: 'Maximum number of lobbies reached' },
+  REQUEST_TOO_LARGE: { status: 413, code: 40005, message: 'Request entity too large' },
+  MISSING_ACCESS: { status: 403, code: 50001, message: 'Missing Access' },
+  INVALID_ACCOUNT_TYPE: { status: 403, code: 50002, message: 'Invalid account type' },
+  MISSING_PERMISSIONS: { status: 403, code: 50013, message: 'Missing Permissions' },
+  INVALID_FORM_BODY: { status: 400, code: 50035, message: 'Invalid Form Body' },
+  MISSING_SCOPE: { status: 403, code: 50025, message: 'Invalid OAuth2 access token' },
+  INVALID_JSON: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
+  INDEX_NOT_READY: { status: 400, code: 110000, message: 'This index has not been created yet.' },
+  CANNOT_FORWARD_UNREADABLE: { status: 400, code: 160014, message: 'Cannot forward a message whose content you cannot read.' },
+  MERGE_BANNED_ACCOUNT: { status: 400, code: 530017, message: 'Cannot merge an account affected by a ban.' },
+  ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
+} as const;
+
+/** The name of an entry in {@link API_ERRORS}. */
+export type ApiErrorName = keyof typeof API_ERRORS;
+
+/**
+ * The platform's one error type: an HTTP status, the platform's JSON error code, a message,
+ * and for invalid form bodies the tree of field errors.
+ * @example throw ApiError.of('UNKNOWN_LOBBY');
+ * @example throw ApiError.invalidForm({ secret: 'Must be 250 or fewer in length.' });
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The error named in {@link API_ERRORS}, optionally with a more precise message. */
+  static of(name: ApiErrorName, message?: string): ApiError {
+    const e = API_ERRORS[name];
+    return new ApiError(e.status, e.code, message ?? e.message);
+  }
+
+  /**
+   * A 400 / 50035 naming each bad field. Keys are dotted paths (`members.3.id`); values are
+   * a message, or `{code, message}` when the field error has a specific code.
+   */
+  static invalidForm(fields: Record<string, string | { code: string; message: string }>): ApiError {
+    const tree: FieldErrors = {};
+    for (const [path, detail] of Object.entries(fields)) {
+      const item = typeof detail === 'string' ? { code: 'BASE_TYPE_INVALID', message: detail } : detail;
+      let node: FieldErrors = tree;
+      for (const part of path.split('.').filter(Boolean)) {
+        node[part] ??= {};
+        node = node[part] as FieldErrors;
+      }
+      (node._errors ??= []).push(item);
+    }
+    const e = API_ERRORS.INVALID_FORM_BODY;
+    return new ApiError(e.status, e.code, e.message, tree);
+  }
+
+  /** The JSON body of this error. */
+  toJSON(): ApiErrorBody {
+    return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
+  }
+}
+
+/**
+ * An OAuth2 error (RFC 6749 §5.2), answered as `{error, error_description}` by the token
+ * endpoints rather than the platform's `{code, message}` body.
+ * @example throw new OAuth2Error('invalid_grant', 'Invalid "code" in request.');
+ */
+export class OAuth2Error extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'unsupported_response_type',
+    readonly description: string,
+    readonly status = error === 'invalid_client' ? 401 : 400,
+  ) {
+    super(description);
+    this.name = 'OAuth2Error';
+  }
+
+  /** The RFC 6749 error body. */
+  toJSON(): { error: string; error_description: string } {
+    return { error: this.error, error_description: this.description };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Every number of the spec's Limits section, and the few platform limits the issues name,
+ * as named constants. Code reads limits from here and nowhere else.
+ */
+
+/** Request Guild Members for all members: one request per guild per bot per this window. */
+export const REQUEST_ALL_MEMBERS_WINDOW_MS = 30_000;
+/** Members in one GUILD_MEMBERS_CHUNK. */
+export const GUILD_MEMBERS_CHUNK_MAX = 1000;
+/** Bytes in a Request Guild Members nonce. */
+export const GUILD_MEMBERS_NONCE_MAX_BYTES = 32;
+
+/** Messages returned by one lobby messages fetch (the most recent). */
+export const LOBBY_MESSAGES_MAX = 200;
+/** Default `limit` of a lobby messages fetch. */
+export const LOBBY_MESSAGES_DEFAULT = 50;
+/** SDK `GetLobbyMessagesWithLimit`: the oldest message it returns, in hours. */
+export const LOBBY_MESSAGES_HISTORY_HOURS = 72;
+/** Lobby members added, updated or removed by one bulk request (and by one create). */
+export const LOBBY_MEMBERS_BULK_MAX = 25;
+/** Members of one lobby. */
+export const LOBBY_MEMBERS_MAX = 1000;
+/** Lobbies one user may be a member of, per application. */
+export const LOBBIES_PER_USER_MAX = 100;
+/** Characters in a lobby join secret. */
+export const LOBBY_SECRET_MAX = 250;
+/** Total characters of a metadata dictionary (keys and values). */
+export const LOBBY_METADATA_MAX = 1000;
+/** Bounds of a lobby's `idle_timeout_seconds`. */
+export const LOBBY_IDLE_TIMEOUT_MIN_S = 5;
+export const LOBBY_IDLE_TIMEOUT_MAX_S = 604_800;
+/** Idle timeout of a lobby that did not set one. */
+export const LOBBY_IDLE_TIMEOUT_DEFAULT_S = 300;
+/** Characters in a lobby message. */
+export const LOBBY_MESSAGE_CONTENT_MAX = 4000;
+/** A lobby channel invite is single use and valid this long. */
+export const LOBBY_CHANNEL_INVITE_TTL_MS = 60 * 60 * 1000;
+
+/** Characters in a voice channel status. */
+export const VOICE_CHANNEL_STATUS_MAX = 500;
+/** Fields in one embed. */
+export const EMBED_FIELDS_MAX = 25;
+/** Characters in a guild tag (primary_guild badge). */
+export const GUILD_TAG_MIN = 1;
+export const GUILD_TAG_MAX = 4;
+
+/** Default upload limit per attachment from `RULE_DATES.UPLOAD_LIMIT_10_MIB` (10 MiB). */
+export const UPLOAD_LIMIT_DEFAULT_BYTES = 10 * 1024 * 1024;
+/** Default upload limit per attachment before `RULE_DATES.UPLOAD_LIMIT_10_MIB` (25 MiB). */
+export const UPLOAD_LIMIT_LEGACY_BYTES = 25 * 1024 * 1024;
+
+/** File Upload component: bounds of `min_values` / `max_values`. */
+export const FILE_UPLOAD_COUNT_MIN = 0;
+export const FILE_UPLOAD_COUNT_MAX = 10;
+/** Components in a message with IS_COMPONENTS_V2. */
+export const COMPONENTS_V2_MAX = 40;
+/** Action rows in a legacy message. */
+export const LEGACY_ACTION_ROWS_MAX = 5;
+/** Context menu commands per type (was 5). */
+export const CONTEXT_MENU_COMMANDS_PER_TYPE_MAX = 15;
+/** Globally scoped entry point commands per application. */
+export const ENTRY_POINT_COMMANDS_MAX = 1;
+/** Application emoji per application. */
+export const APPLICATION_EMOJI_MAX = 2000;
+/** Follow-up messages per interaction for apps installed only as user-installed apps. */
+export const USER_INSTALL_FOLLOWUPS_MAX = 5;
+
+/** SDK HTTP request timeout unless set with `setHttpRequestTimeout`. */
+export const SDK_HTTP_TIMEOUT_DEFAULT_MS = 30_000;
+/** Privileged intents: accessible users below which a toggle is enough; from it, an approval. */
+export const PRIVILEGED_INTENTS_APPROVAL_THRESHOLD = 10_000;
+
+/** Gateway: payloads a session may send per window before close code 4008. */
+export const GATEWAY_SEND_LIMIT = 120;
+export const GATEWAY_SEND_WINDOW_MS = 60_000;
+/** Gateway heartbeat interval sent in Hello. */
+export const GATEWAY_HEARTBEAT_INTERVAL_MS = 41_250;
+
+/** OAuth2: lifetime of an authorization code, an access token. */
+export const OAUTH2_CODE_TTL_MS = 10 * 60 * 1000;
+export const OAUTH2_ACCESS_TOKEN_TTL_S = 604_800;
+
+/** Largest JSON request body the API reads. */
+export const JSON_BODY_MAX_BYTES = 1024 * 1024;

@@ -1,0 +1,67 @@
+/**
+ * OAuth2 token pairs: issued by the token endpoint and the sandbox, stored only as hashes,
+ * rotated on refresh and deleted on revoke or ban.
+ */
+import type { TokenRecord } from '../store/schema';
+import type { WriteTx } from '../store/write';
+import type { PlatformContext } from './context';
+import { OAUTH2_ACCESS_TOKEN_TTL_S } from './limits';
+import { generateSecret, hashSecret } from './secrets';
+
+/** The token endpoint's answer (RFC 6749 §5.1). */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+/** A freshly generated pair, with the records to store. Generate before opening the write. */
+export interface PreparedTokenPair {
+  response: TokenResponse;
+  records: [TokenRecord, TokenRecord];
+}
+
+/**
+ * Generates an access/refresh pair for `user_id` through `application_id`. Hashing is async,
+ * so this runs before the write transaction; {@link storeTokenPair} then stores it inside one.
+ */
+export async function prepareTokenPair(
+  ctx: PlatformContext,
+  grant: { application_id: string; user_id: string; scopes: string[] },
+): Promise<PreparedTokenPair> {
+  const access = generateSecret(30);
+  const refresh = generateSecret(30);
+  const [accessHash, refreshHash] = await Promise.all([hashSecret(access), hashSecret(refresh)]);
+  const now = ctx.clock.now();
+  const base = { application_id: grant.application_id, user_id: grant.user_id, scopes: grant.scopes, created_at: now };
+  return {
+    response: { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: grant.scopes.join(' ') },
+    records: [
+      { ...base, hash: accessHash, kind: 'access', expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000, pair_hash: refreshHash },
+      { ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash },
+    ],
+  };
+}
+
+/** Stores a prepared pair inside a write transaction that includes `tokens`. */
+export async function storeTokenPair(tx: WriteTx, pair: PreparedTokenPair): Promise<void> {
+  const store = tx.objectStore('tokens');
+  await Promise.all(pair.records.map((r) => store.put(r)));
+}
+
+/** Deletes a token and its pair inside a write transaction that includes `tokens`. */
+export async function deleteTokenPair(tx: WriteTx, token: TokenRecord): Promise<void> {
+  const store = tx.objectStore('tokens');
+  await store.delete(token.hash);
+  if (token.pair_hash) await store.delete(token.pair_hash);
+}
+
+/** Deletes every token of a user (all applications) inside a write that includes `tokens`. */
+export async function deleteUserTokens(tx: WriteTx, userId: string): Promise<number> {
+  const store = tx.objectStore('tokens');
+  const keys = await store.index('by_user').getAllKeys(userId);
+  await Promise.all(keys.map((k) => store.delete(k)));
+  return keys.length;
+}

@@ -1,0 +1,42 @@
+/**
+ * Versioned schema migrations. Migration N upgrades a database at version N-1 to N; opening
+ * runs every migration above the stored version, in order, inside the upgrade transaction.
+ * A migration only adds: data written at version N stays readable at N+1.
+ */
+import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { PlatformDB } from './schema';
+
+type UpgradeTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], 'versionchange'>;
+/** One migration step. */
+export type Migration = (db: IDBPDatabase<PlatformDB>, tx: UpgradeTx) => void;
+
+/** The migrations by the version they produce; index 0 is unused. */
+export const MIGRATIONS: readonly Migration[] = [
+  () => undefined,
+  // 1: the platform core, OAuth2 and lobbies.
+  (db) => {
+    db.createObjectStore('meta');
+    db.createObjectStore('users', { keyPath: 'id' });
+    const apps = db.createObjectStore('applications', { keyPath: 'id' });
+    apps.createIndex('by_bot_token', 'bot_token_hash', { unique: true });
+    apps.createIndex('by_bot_user', 'bot_user_id', { unique: true });
+    const tokens = db.createObjectStore('tokens', { keyPath: 'hash' });
+    tokens.createIndex('by_user', 'user_id');
+    tokens.createIndex('by_application_user', ['application_id', 'user_id']);
+    db.createObjectStore('auth_codes', { keyPath: 'hash' });
+    db.createObjectStore('guilds', { keyPath: 'id' });
+    db.createObjectStore('roles', { keyPath: 'id' }).createIndex('by_guild', 'guild_id');
+    db.createObjectStore('channels', { keyPath: 'id' }).createIndex('by_guild', 'guild_id');
+    db.createObjectStore('members', { keyPath: ['guild_id', 'user_id'] }).createIndex('by_user', 'user_id');
+    const lobbies = db.createObjectStore('lobbies', { keyPath: 'id' });
+    lobbies.createIndex('by_secret', ['application_id', 'secret'], { unique: true });
+    lobbies.createIndex('by_idle_deadline', 'idle_deadline');
+    db.createObjectStore('lobby_members', { keyPath: ['lobby_id', 'user_id'] })
+      .createIndex('by_user_application', ['user_id', 'application_id']);
+    db.createObjectStore('lobby_messages', { keyPath: ['lobby_id', 'order_key'] });
+    db.createObjectStore('events', { keyPath: 'seq', autoIncrement: true });
+  },
+];
+
+/** The schema version this code writes. */
+export const DB_VERSION = MIGRATIONS.length - 1;

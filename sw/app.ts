@@ -1,0 +1,90 @@
+/**
+ * The platform's HTTP app: a hono app answering `/api/v10/...`, `/api/...`, `/sandbox/...` and
+ * the OAuth2 endpoints, each also under `/.proxy/`. A plain `fetch(Request)` that the service
+ * worker shell and unit tests call alike.
+ */
+import { Hono } from 'hono';
+import { SNOWFLAKE_WORKERS } from '../src/platform/snowflake';
+import { createPlatformContext, type PlatformContext } from '../src/platform/context';
+import type { Announcement } from '../src/platform/announcements';
+import { ApiError } from '../src/platform/errors';
+import { errorResponse, type AppEnv } from './http';
+import { stripProxyPrefix } from './paths';
+import { apiRoutes } from './routes/api';
+import { sandboxRoutes } from './routes/sandbox';
+import { oauth2Routes } from './routes/oauth2';
+
+/** The header every response of the platform carries, so a client can tell who answered. */
+export const SERVED_BY_HEADER = 'X-Served-By';
+export const SERVED_BY = 'platformpp-sw';
+
+/** The app as the service worker and tests use it. */
+export interface PlatformApp {
+  fetch(request: Request): Promise<Response>;
+  /** The context the app runs against (tests read the store through it). */
+  ctx: PlatformContext;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** A regex per route pattern, to tell an unknown route (404) from a wrong method (405). */
+function routeMatchers(app: Hono<AppEnv>): { method: string; pattern: RegExp }[] {
+  return app.routes
+    .filter((r) => (METHODS as readonly string[]).includes(r.method))
+    .map((r) => ({
+      method: r.method,
+      pattern: new RegExp(`^${r.path.replace(/[.*+?^${}()|[\]\\]/g, (ch) => (ch === '*' ? '.*' : `\\${ch}`)).replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
+    }));
+}
+
+/**
+ * Builds the hono app over a context.
+ * @example const app = buildApp(ctx); await app.fetch(new Request('http://x/api/v10/lobbies/1'));
+ */
+export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ getPath: (request) => stripProxyPrefix(new URL(request.url).pathname) });
+  app.use('*', async (c, next) => {
+    c.set('ctx', ctx);
+    await next();
+    c.res.headers.set(SERVED_BY_HEADER, SERVED_BY);
+  });
+  const api = apiRoutes();
+  app.route('/api/v10', api);
+  app.route('/api', api);
+  app.route('/api/v10/oauth2', oauth2Routes());
+  app.route('/api/oauth2', oauth2Routes());
+  app.route('/oauth2', oauth2Routes());
+  app.route('/sandbox', sandboxRoutes());
+
+  let matchers: ReturnType<typeof routeMatchers> | undefined;
+  app.notFound((c) => {
+    matchers ??= routeMatchers(app);
+    const path = stripProxyPrefix(new URL(c.req.url).pathname);
+    const allowed = [...new Set(matchers.filter((m) => m.pattern.test(path)).map((m) => m.method))];
+    const error = allowed.length > 0 ? ApiError.of('METHOD_NOT_ALLOWED') : ApiError.of('UNKNOWN_ROUTE');
+    const response = errorResponse(error);
+    if (allowed.length > 0) response.headers.set('Allow', allowed.join(', '));
+    response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    return response;
+  });
+  app.onError((error) => {
+    const response = errorResponse(error);
+    response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    return response;
+  });
+  return app;
+}
+
+/**
+ * Opens the platform (database, clock, ids) and returns its HTTP app.
+ * @example const app = await createPlatformApp({ broadcast: (m) => channel.postMessage(m) });
+ */
+export async function createPlatformApp(options: { dbName?: string; broadcast?: (message: Announcement) => void; workerId?: number } = {}): Promise<PlatformApp> {
+  const ctx = await createPlatformContext({
+    dbName: options.dbName,
+    workerId: options.workerId ?? SNOWFLAKE_WORKERS.serviceWorker,
+    announce: options.broadcast,
+  });
+  const app = buildApp(ctx);
+  return { ctx, fetch: async (request) => app.fetch(request) };
+}

@@ -1,0 +1,105 @@
+/**
+ * The HTTP edge shared by every route module: the hono environment, reading and validating
+ * request bodies and queries (ARCHITECTURE rule 4), and turning errors into responses.
+ */
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import type { Principal } from '../src/platform/auth';
+import type { PlatformContext } from '../src/platform/context';
+import { ApiError, OAuth2Error } from '../src/platform/errors';
+import { JSON_BODY_MAX_BYTES } from '../src/platform/limits';
+import { redactSecrets } from '../src/platform/secrets';
+
+/** The hono environment of the platform app. */
+export interface AppEnv {
+  Variables: { ctx: PlatformContext; principal: Principal };
+}
+
+/** A hono context of the platform app. */
+export type AppContext = Context<AppEnv>;
+
+/** A valibot schema of any kind. */
+type AnySchema = v.GenericSchema;
+
+/** Turns valibot issues into a 400 / 50035 naming each field. */
+export function invalidFormFromIssues(issues: readonly v.BaseIssue<unknown>[]): ApiError {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = v.getDotPath(issue) ?? '_root';
+    fields[path] ??= issue.message;
+  }
+  return ApiError.invalidForm(fields);
+}
+
+/**
+ * Validates `input` with `schema`; a failure is a 400 / 50035 naming every bad field.
+ * @example const body = validate(CreateLobbySchema, json);
+ */
+export function validate<S extends AnySchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw invalidFormFromIssues(result.issues);
+  return result.output;
+}
+
+/**
+ * Reads the request's JSON body and validates it. Not JSON is 400 / 50109; too large is 413;
+ * an empty body is validated as `{}` so schemas with only optional fields accept it.
+ */
+export async function readJson<S extends AnySchema>(c: AppContext, schema: S): Promise<v.InferOutput<S>> {
+  const text = await c.req.text();
+  if (new TextEncoder().encode(text).byteLength > JSON_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
+  let json: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw ApiError.of('INVALID_JSON');
+    }
+  }
+  return validate(schema, json);
+}
+
+/** Validates the request's query string (every value a string). */
+export function readQuery<S extends AnySchema>(c: AppContext, schema: S): v.InferOutput<S> {
+  return validate(schema, c.req.query());
+}
+
+/** A 204 with no body. */
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+/**
+ * The response for anything a route threw. API and OAuth2 errors are the client's; an
+ * IndexedDB quota error is the browser's (507); anything else is a bug: logged with secrets
+ * redacted and answered 500.
+ */
+export function errorResponse(error: unknown, log: (line: string) => void = console.error): Response {
+  if (error instanceof ApiError) {
+    const headers: Record<string, string> = {};
+    return Response.json(error.toJSON(), { status: error.status, headers });
+  }
+  if (error instanceof OAuth2Error) {
+    return Response.json(error.toJSON(), { status: error.status, headers: { 'Cache-Control': 'no-store' } });
+  }
+  if (error instanceof DOMException && error.name === 'QuotaExceededError') {
+    return Response.json({ code: 0, message: 'The browser refused to store more data (storage quota exceeded).' }, { status: 507 });
+  }
+  const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+  log(redactSecrets(`platformpp: internal error: ${detail}`));
+  return Response.json({ code: 0, message: '500: Internal Server Error' }, { status: 500 });
+}
+
+/** Common valibot pieces for route schemas. */
+export const schemas = {
+  snowflake: v.pipe(v.string('Value must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.')),
+  /** A query integer within bounds (query values arrive as strings). */
+  queryInt: (min: number, max: number) =>
+    v.pipe(
+      v.string(),
+      v.regex(/^-?\d+$/, 'Value is not int.'),
+      v.transform(Number),
+      v.minValue(min, `int value should be greater than or equal to ${min}.`),
+      v.maxValue(max, `int value should be less than or equal to ${max}.`),
+    ),
+};

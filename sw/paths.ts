@@ -1,0 +1,29 @@
+/**
+ * Which request paths the service worker answers, and how the activity proxy prefix is
+ * folded away. CONTRACT §1: every path works with and without `/.proxy/`.
+ */
+
+/** The activity proxy prefix; requests under it answer exactly as without it. */
+export const PROXY_PREFIX = '/.proxy';
+
+/** Path prefixes the platform owns. Everything else goes to the network (or the precache). */
+const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/'] as const;
+
+/**
+ * The path with the activity proxy prefix removed.
+ * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
+ */
+export function stripProxyPrefix(pathname: string): string {
+  if (pathname === PROXY_PREFIX) return '/';
+  return pathname.startsWith(PROXY_PREFIX + '/') ? pathname.slice(PROXY_PREFIX.length) : pathname;
+}
+
+/**
+ * True when the platform's HTTP app answers this URL (after folding `/.proxy`). The service
+ * worker lets every other request through untouched.
+ * @example ownsPath(new URL('http://x/.proxy/api/v10/lobbies')) // true
+ */
+export function ownsPath(url: URL): boolean {
+  const path = stripProxyPrefix(url.pathname);
+  return path === '/api' || path === '/sandbox' || OWNED_PREFIXES.some((p) => path.startsWith(p));
+}

@@ -1,0 +1,21 @@
+/**
+ * The versioned API (`{base_url}` = `/api/v10`, and `/api`): every resource module mounted
+ * under one authenticated sub-app.
+ */
+import { Hono } from 'hono';
+import { authenticate } from '../../src/platform/auth';
+import type { AppEnv } from '../http';
+import { lobbyRoutes } from './lobbies';
+import { userRoutes } from './users';
+
+/** The API routes; every one needs a `Bot` or `Bearer` Authorization header. */
+export function apiRoutes(): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+  api.use('*', async (c, next) => {
+    c.set('principal', await authenticate(c.get('ctx'), c.req.header('Authorization')));
+    await next();
+  });
+  api.route('/users', userRoutes());
+  api.route('/lobbies', lobbyRoutes());
+  return api;
+}

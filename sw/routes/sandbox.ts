@@ -1,0 +1,141 @@
+/**
+ * The sandbox control API (CONTRACT §3): fixtures and the clock, no auth header.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { createApplication, createChannel, createGuild, createRole, createUser, putGuildMember, resetPlatform } from '../../src/platform/fixtures';
+import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds';
+import { parsePermissions } from '../../src/platform/permissions';
+import { serializeUser } from '../../src/platform/users';
+import { saveClockState } from '../../src/store/meta';
+import { prepareTokenPair, storeTokenPair } from '../../src/platform/tokens';
+import { parseScopes } from '../../src/platform/scopes';
+import { write } from '../../src/store/write';
+import { ApiError } from '../../src/platform/errors';
+import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
+import { serializeApplication } from '../../src/platform/applications';
+
+const bitSet = v.pipe(v.string('Must be a decimal string.'), v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'));
+
+const UserBody = v.object({
+  username: v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 32 in length.'), v.maxLength(32, 'Must be between 2 and 32 in length.')),
+  global_name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
+  premium_type: v.optional(v.picklist([0, 1, 2, 3])),
+});
+const ApplicationBody = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  owner_id: v.optional(schemas.snowflake),
+  flags: v.optional(v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.regex(/^\d{1,20}$/))])),
+  bot_public: v.optional(v.boolean()),
+});
+const TokenBody = v.object({ application_id: schemas.snowflake, user_id: schemas.snowflake, scopes: v.pipe(v.string(), v.minLength(1)) });
+const GuildBody = v.object({
+  name: v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 100 in length.'), v.maxLength(100, 'Must be between 2 and 100 in length.')),
+  owner_id: schemas.snowflake,
+  features: v.optional(v.array(v.string())),
+});
+const MemberBody = v.object({ roles: v.optional(v.array(schemas.snowflake)), nick: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))) });
+const RoleBody = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  permissions: bitSet,
+  colors: v.optional(v.object({
+    primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),
+    secondary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+    tertiary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+  })),
+});
+const ChannelBody = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  type: v.picklist([0, 2, 4, 5, 13, 15], 'Value is not a guild channel type.'),
+  parent_id: v.optional(v.nullable(schemas.snowflake)),
+  permission_overwrites: v.optional(v.array(v.object({ id: schemas.snowflake, type: v.picklist([0, 1]), allow: bitSet, deny: bitSet }))),
+});
+const ClockBody = v.object({ now: v.pipe(v.string(), v.isoTimestamp('Must be an ISO-8601 timestamp.')) });
+const IdParams = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });
+
+/** The `/sandbox` routes. */
+export function sandboxRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.post('/reset', async (c) => {
+    await resetPlatform(c.get('ctx'));
+    return noContent();
+  });
+
+  r.post('/users', async (c) => {
+    const body = await readJson(c, UserBody);
+    return c.json({ user: serializeUser(await createUser(c.get('ctx'), body)) }, 201);
+  });
+
+  r.post('/applications', async (c) => {
+    const body = await readJson(c, ApplicationBody);
+    const created = await createApplication(c.get('ctx'), body);
+    return c.json({ application: serializeApplication(created.application, created.bot), bot: serializeUser(created.bot), bot_token: created.bot_token, client_secret: created.client_secret }, 201);
+  });
+
+  r.post('/tokens', async (c) => {
+    const ctx = c.get('ctx');
+    const body = await readJson(c, TokenBody);
+    const { scopes, unknown } = parseScopes(body.scopes);
+    if (unknown.length > 0 || scopes.length === 0) throw ApiError.invalidForm({ scopes: unknown.length ? `Unknown scope: ${unknown.join(', ')}` : 'At least one scope is required.' });
+    const pair = await prepareTokenPair(ctx, { application_id: body.application_id, user_id: body.user_id, scopes });
+    await write(ctx, ['applications', 'users', 'tokens'], async (tx) => {
+      if (!(await tx.objectStore('applications').get(body.application_id))) throw ApiError.invalidForm({ application_id: 'Unknown application.' });
+      const user = await tx.objectStore('users').get(body.user_id);
+      if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot hold OAuth2 tokens.' : 'Unknown user.' });
+      await storeTokenPair(tx, pair);
+    });
+    return c.json(pair.response, 201);
+  });
+
+  r.post('/guilds', async (c) => {
+    const created = await createGuild(c.get('ctx'), await readJson(c, GuildBody));
+    return c.json({ guild: serializeGuild(created.guild, created.roles), roles: created.roles.map(serializeRole), channels: created.channels.map(serializeChannel) }, 201);
+  });
+
+  r.put('/guilds/:guild_id/members/:user_id', async (c) => {
+    const ctx = c.get('ctx');
+    const params = validate(IdParams, c.req.param());
+    const member = await putGuildMember(ctx, params.guild_id, params.user_id!, await readJson(c, MemberBody));
+    const user = await ctx.db.get('users', member.user_id);
+    return c.json({ member: serializeMember(member, user!) }, 200);
+  });
+
+  r.post('/guilds/:guild_id/roles', async (c) => {
+    const params = validate(IdParams, c.req.param());
+    return c.json({ role: serializeRole(await createRole(c.get('ctx'), params.guild_id, await readJson(c, RoleBody))) }, 201);
+  });
+
+  r.post('/guilds/:guild_id/channels', async (c) => {
+    const params = validate(IdParams, c.req.param());
+    return c.json({ channel: serializeChannel(await createChannel(c.get('ctx'), params.guild_id, await readJson(c, ChannelBody))) }, 201);
+  });
+
+  r.get('/clock', (c) => {
+    const clock = c.get('ctx').clock;
+    return c.json({ now: clock.isoNow(), frozen: clock.frozen });
+  });
+
+  r.put('/clock', async (c) => {
+    const ctx = c.get('ctx');
+    const body = await readJson(c, ClockBody);
+    const frozenAt = Date.parse(body.now);
+    if (Number.isNaN(frozenAt)) throw ApiError.invalidForm({ now: 'Must be an ISO-8601 timestamp.' });
+    await saveClockState(ctx.db, { frozenAt });
+    ctx.clock.set({ frozenAt });
+    ctx.announce({ type: 'clock', frozenAt });
+    return c.json({ now: ctx.clock.isoNow(), frozen: true });
+  });
+
+  r.delete('/clock', async (c) => {
+    const ctx = c.get('ctx');
+    await saveClockState(ctx.db, { frozenAt: null });
+    ctx.clock.set({ frozenAt: null });
+    ctx.announce({ type: 'clock', frozenAt: null });
+    return c.json({ now: ctx.clock.isoNow(), frozen: false });
+  });
+
+  r.get('/webhook-deliveries', (c) => c.json({ deliveries: [] }));
+
+  return r;
+}

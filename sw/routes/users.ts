@@ -1,0 +1,18 @@
+/**
+ * `/users` routes: the current user.
+ */
+import { Hono } from 'hono';
+import { requireScope } from '../../src/platform/auth';
+import { serializeUser } from '../../src/platform/users';
+import type { AppEnv } from '../http';
+
+/** The `/users` routes. */
+export function userRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.get('/@me', (c) => {
+    const principal = c.get('principal');
+    requireScope(principal, 'identify');
+    return c.json(serializeUser(principal.user, principal));
+  });
+  return r;
+}
