@@ -1,0 +1,82 @@
+/**
+ * The service worker shell: the only file that touches `self` and `FetchEvent`. It wires
+ * browser events to the platform's HTTP app (`./app`) and to workbox's precache, and answers
+ * nothing else, so every path it does not own goes to the network untouched (CONTRACT §1).
+ */
+import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
+import { Router } from 'workbox-routing';
+import { createPlatformApp } from './app';
+import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
+
+declare const self: ServiceWorkerGlobalScope;
+
+/** Built files and their revisions, compiled in by the build; undefined under the dev server. */
+declare const __PRECACHE_MANIFEST__: Array<{ url: string; revision: string | null }> | undefined;
+
+/** The channel the shared worker listens on: a message only says "there is more in the log". */
+const channel = new BroadcastChannel('platformpp');
+
+// The worker may be stopped and restarted at any time: the app is built on first use after each
+// start, and built again if building it failed instead of leaving every later request broken.
+let appReady: ReturnType<typeof createPlatformApp> | undefined;
+function platformApp(): ReturnType<typeof createPlatformApp> {
+  if (!appReady) {
+    appReady = createPlatformApp({ broadcast: (message: unknown) => channel.postMessage(message) });
+    appReady.catch(() => (appReady = undefined));
+  }
+  return appReady;
+}
+
+/** The app answers its own errors; this is for an app that could not even start. */
+function startupFailure(error: unknown): Response {
+  console.error('platformpp: the HTTP app failed to start', error);
+  return Response.json({ code: 0, message: '500: Internal Server Error' }, { status: 500 });
+}
+
+// One controller and router of our own (not precacheAndRoute's global one) so a single fetch
+// listener decides who answers, and `/.proxy/x` can be looked up as `/x`.
+const precache = new PrecacheController();
+// `vite preview` and other static servers send `Vary: Origin`; module scripts carry `Origin`.
+precache.strategy.matchOptions = { ignoreVary: true };
+// In dev nothing is precached: every asset comes from the dev server.
+precache.precache(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
+const router = new Router();
+// Activity pages get frame_id, instance_id... in their query: any query still finds the page.
+router.registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
+
+/** The same request without the activity proxy prefix (a navigation cannot be re-created as one). */
+async function withoutProxyPrefix(request: Request, url: URL): Promise<Request> {
+  const target = new URL(url);
+  target.pathname = stripProxyPrefix(url.pathname);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return new Request(target, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? await request.arrayBuffer() : undefined,
+    credentials: request.credentials,
+    redirect: request.redirect,
+  });
+}
+
+self.addEventListener('install', () => void self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+// A hard reload leaves the page uncontrolled although this worker is active; the page asks.
+self.addEventListener('message', (event) => {
+  if (event.data?.type === 'claim') event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (ownsPath(url)) {
+    event.respondWith(platformApp().then((platform) => platform.fetch(request), startupFailure));
+  } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
+    event.respondWith(
+      withoutProxyPrefix(request, url).then((stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped)),
+    );
+  } else {
+    const precached = router.handleRequest({ request, event });
+    if (precached) event.respondWith(precached);
+  }
+});
