@@ -47,7 +47,12 @@ export const WORKER_DEPENDENCIES = [
 export const sharedConfig: UserConfig = {
   root,
   plugins: [sitePagesPlugin(), serviceWorkerPlugin()],
-  optimizeDeps: { include: WORKER_DEPENDENCIES },
+  optimizeDeps: {
+    // The workers are nobody's import, so the dependency scan would miss what they use, find it
+    // late, re-optimize and reload the page under test: scan them from the start as well.
+    entries: ['index.html', 'demo/**/*.html', 'sw/sw.ts', 'src/hub/**/*.ts'],
+    include: WORKER_DEPENDENCIES,
+  },
   worker: { format: 'es' },
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },

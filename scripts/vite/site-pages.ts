@@ -21,12 +21,14 @@ export function listFiles(dir: string): string[] {
 
 /**
  * The build's HTML inputs: the host page plus every `demo/**\/*.html` present, keyed by path.
- * @example siteInputs('/repo') // { index: '/repo/index.html', 'demo/activities/chess/index': ... }
+ * @example siteInputs('/repo') // { index: '/repo/index.html', 'demo-activities-chess-index': ... }
  */
 export function siteInputs(root: string): Record<string, string> {
   const inputs: Record<string, string> = { index: join(root, 'index.html') };
   for (const file of listFiles(join(root, 'demo'))) {
-    if (file.endsWith('.html')) inputs[`demo/${file.slice(0, -'.html'.length)}`] = join(root, 'demo', file);
+    if (!file.endsWith('.html')) continue;
+    // A flat name, because it becomes the name of the page's script under `assets/`.
+    inputs[`demo-${file.slice(0, -'.html'.length).replaceAll('/', '-')}`] = join(root, 'demo', file);
   }
   return inputs;
 }
