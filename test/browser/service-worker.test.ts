@@ -1,0 +1,51 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerPlatformWorker, resetSandbox, servedByWorker } from './harness';
+
+describe('service worker (CONTRACT §1)', () => {
+  beforeAll(async () => {
+    await registerPlatformWorker();
+  });
+
+  it('controls the page once registered, from /sw.js with scope /', async () => {
+    expect(navigator.serviceWorker.controller).not.toBeNull();
+    expect(new URL(navigator.serviceWorker.controller!.scriptURL).pathname).toBe('/sw.js');
+    const registration = await navigator.serviceWorker.getRegistration('/');
+    expect(new URL(registration!.scope).pathname).toBe('/');
+  });
+
+  it('answers /api/v10/... itself, not the dev server', async () => {
+    const response = await fetch('/api/v10/users/@me');
+    expect(servedByWorker(response)).toBe(true);
+    expect(response.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('answers the sandbox control API (POST /sandbox/reset, GET /sandbox/clock)', async () => {
+    await resetSandbox();
+    const response = await fetch('/sandbox/clock');
+    expect(servedByWorker(response)).toBe(true);
+    expect(response.status).toBe(200);
+    const clock = (await response.json()) as { now: string; frozen: boolean };
+    expect(clock.frozen).toBe(false);
+    expect(Number.isNaN(Date.parse(clock.now))).toBe(false);
+  });
+
+  it('answers /.proxy/api/v10/... exactly as /api/v10/...', async () => {
+    const [direct, proxied] = await Promise.all([fetch('/api/v10/users/@me'), fetch('/.proxy/api/v10/users/@me')]);
+    expect(servedByWorker(proxied)).toBe(true);
+    expect(proxied.status).toBe(direct.status);
+    expect(await proxied.text()).toBe(await direct.text());
+  });
+
+  it('lets a path it does not own go to the network untouched', async () => {
+    const response = await fetch('/package.json');
+    expect(servedByWorker(response)).toBe(false);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { name: string }).name).toBe('platformpp-web');
+  });
+
+  it('answers /.proxy/<file> with the same file as /<file>', async () => {
+    const [direct, proxied] = await Promise.all([fetch('/package.json'), fetch('/.proxy/package.json')]);
+    expect(proxied.status).toBe(200);
+    expect(await proxied.text()).toBe(await direct.text());
+  });
+});
