@@ -36,6 +36,11 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('lobby_messages', { keyPath: ['lobby_id', 'order_key'] });
     db.createObjectStore('events', { keyPath: 'seq', autoIncrement: true });
   },
+  // 2: authorization codes by application and user, to tell a first authorization (which emits
+  // APPLICATION_AUTHORIZED) from a repeated one, and to purge a user's expired codes.
+  (_db, tx) => {
+    tx.objectStore('auth_codes').createIndex('by_application_user', ['application_id', 'user_id']);
+  },
 ];
 
 /** The schema version this code writes. */

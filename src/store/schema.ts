@@ -22,6 +22,11 @@ export interface TokenRecord {
   /** The hash of the other half of an access/refresh pair. */
   pair_hash: string | null;
   created_at: number;
+  /**
+   * Issued to a public client (an authorization code redeemed with PKCE and no client secret):
+   * the pair may then be refreshed and revoked with the client id alone.
+   */
+  public_client?: boolean;
 }
 
 /** A single-use authorization code, bound to its client, redirect URI, scopes and PKCE challenge. */
@@ -76,7 +81,7 @@ export interface PlatformDB extends DBSchema {
   users: { key: string; value: UserRecord };
   applications: { key: string; value: ApplicationRecord; indexes: { by_bot_token: string; by_bot_user: string } };
   tokens: { key: string; value: TokenRecord; indexes: { by_user: string; by_application_user: [string, string] } };
-  auth_codes: { key: string; value: AuthCodeRecord };
+  auth_codes: { key: string; value: AuthCodeRecord; indexes: { by_application_user: [string, string] } };
   guilds: { key: string; value: GuildRecord };
   roles: { key: string; value: RoleRecord; indexes: { by_guild: string } };
   channels: { key: string; value: ChannelRecord; indexes: { by_guild: string } };
