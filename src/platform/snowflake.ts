@@ -74,7 +74,9 @@ export class SnowflakeGenerator {
       throw new RangeError(`snowflake worker and process ids are 0-31 (got ${workerId}, ${processId})`);
     }
     this.#prefix = (BigInt(workerId) << 17n) | (BigInt(processId) << 12n);
-    this.#lastMs = (options.floor ?? 0) - 1;
+    // The first id is at the floor (increment 0 after the -1 above) unless the clock is past
+    // it; never before the epoch, where the time field would go negative.
+    this.#lastMs = Math.max(options.floor ?? 0, PLATFORM_EPOCH);
   }
 
   /** The next id. */
