@@ -41,6 +41,12 @@ export const MIGRATIONS: readonly Migration[] = [
   (_db, tx) => {
     tx.objectStore('auth_codes').createIndex('by_application_user', ['application_id', 'user_id']);
   },
+  // 3: gateway sessions (Resume survives a restart of the shared worker) and the all-members
+  // Request Guild Members rate limit per application and guild.
+  (db) => {
+    db.createObjectStore('gateway_sessions', { keyPath: 'session_id' });
+    db.createObjectStore('gateway_rate_limits', { keyPath: ['application_id', 'guild_id'] });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -69,6 +69,44 @@ export interface StoredLobbyMessage extends LobbyMessageRecord {
   order_key: string;
 }
 
+/**
+ * A gateway session, persisted so that Resume works after the shared worker was restarted.
+ * No token is stored: a Resume re-authenticates its token and must name the same user and
+ * application.
+ */
+export interface GatewaySessionRecord {
+  session_id: string;
+  kind: 'bot' | 'bearer';
+  user_id: string;
+  application_id: string;
+  intents: number;
+  capabilities: number;
+  /** `[shard_id, num_shards]` from Identify, or null. */
+  shard: [number, number] | null;
+  large_threshold: number;
+  /** Whether channels the bot cannot view arrive obfuscated (Identify capability or app setting). */
+  obfuscation: boolean;
+  /** The last sequence number sent to the client. */
+  seq: number;
+  /** The event log position the session has considered everything up to. */
+  log_seq: number;
+  /**
+   * Resume points, oldest first: `[s, after, skip]` says that replaying the log after `after`,
+   * skipping the first `skip` dispatches, continues right after dispatch `s`.
+   */
+  marks: [number, number, number][];
+  /** Channels delivered obfuscated, so that gaining view dispatches the full channel. */
+  hidden_channel_ids: string[];
+  created_at: number;
+}
+
+/** When an application last requested all members of a guild (platform clock, epoch ms). */
+export interface GatewayRateLimitRecord {
+  application_id: string;
+  guild_id: string;
+  at: number;
+}
+
 /** Key/value entries of the `meta` store. */
 export interface MetaValues {
   clock: ClockState;
@@ -94,6 +132,8 @@ export interface PlatformDB extends DBSchema {
   };
   lobby_messages: { key: [string, string]; value: StoredLobbyMessage };
   events: { key: number; value: EventRecord };
+  gateway_sessions: { key: string; value: GatewaySessionRecord };
+  gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
 }
 
 /** An open platform database. */
@@ -103,4 +143,5 @@ export type PlatformDatabase = IDBPDatabase<PlatformDB>;
 export const ALL_STORES = [
   'meta', 'users', 'applications', 'tokens', 'auth_codes', 'guilds', 'roles', 'channels', 'members',
   'lobbies', 'lobby_members', 'lobby_messages', 'events',
+  'gateway_sessions', 'gateway_rate_limits',
 ] as const;
