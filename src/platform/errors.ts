@@ -85,7 +85,8 @@ export class ApiError extends Error {
       const item = typeof detail === 'string' ? { code: 'BASE_TYPE_INVALID', message: detail } : detail;
       let node: FieldErrors = tree;
       for (const part of path.split('.').filter(Boolean)) {
-        node[part] ??= {};
+        // Own properties only: a field named `toString` or `__proto__` must not reach Object.prototype.
+        if (!Object.hasOwn(node, part)) Object.defineProperty(node, part, { value: {}, enumerable: true, writable: true, configurable: true });
         node = node[part] as FieldErrors;
       }
       (node._errors ??= []).push(item);
