@@ -48,12 +48,14 @@ export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
     await next();
     c.res.headers.set(SERVED_BY_HEADER, SERVED_BY);
   });
-  const api = apiRoutes();
-  app.route('/api/v10', api);
-  app.route('/api', api);
+  // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
+  // middleware (registered for `/api/*`) must not run before them.
   app.route('/api/v10/oauth2', oauth2Routes());
   app.route('/api/oauth2', oauth2Routes());
   app.route('/oauth2', oauth2Routes());
+  const api = apiRoutes();
+  app.route('/api/v10', api);
+  app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
