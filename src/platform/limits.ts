@@ -69,6 +69,8 @@ export const USER_INSTALL_FOLLOWUPS_MAX = 5;
 export const SDK_HTTP_TIMEOUT_DEFAULT_MS = 30_000;
 /** Privileged intents: accessible users below which a toggle is enough; from it, an approval. */
 export const PRIVILEGED_INTENTS_APPROVAL_THRESHOLD = 10_000;
+/** Privileged intents: an app may reapply for access once per year. */
+export const PRIVILEGED_INTENTS_REAPPLICATIONS_PER_YEAR = 1;
 
 /** Gateway: payloads a session may send per window before close code 4008. */
 export const GATEWAY_SEND_LIMIT = 120;
