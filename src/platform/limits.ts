@@ -33,6 +33,11 @@ export const LOBBY_IDLE_TIMEOUT_MAX_S = 604_800;
 export const LOBBY_IDLE_TIMEOUT_DEFAULT_S = 300;
 /** Characters in a lobby message. */
 export const LOBBY_MESSAGE_CONTENT_MAX = 4000;
+/** Keys in a lobby message's metadata, and characters in each of its keys and values. */
+export const LOBBY_MESSAGE_METADATA_KEYS_MAX = 25;
+export const LOBBY_MESSAGE_METADATA_ENTRY_MAX = 1024;
+/** A join secret stops joining its lobby this long after the lobby was created (the lobby stays). */
+export const LOBBY_SECRET_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A lobby channel invite is single use and valid this long. */
 export const LOBBY_CHANNEL_INVITE_TTL_MS = 60 * 60 * 1000;
 
@@ -77,6 +82,19 @@ export const GATEWAY_SEND_LIMIT = 120;
 export const GATEWAY_SEND_WINDOW_MS = 60_000;
 /** Gateway heartbeat interval sent in Hello. */
 export const GATEWAY_HEARTBEAT_INTERVAL_MS = 41_250;
+/** Gateway: a connection with no heartbeat for the interval times this is closed (4009). */
+export const GATEWAY_HEARTBEAT_TIMEOUT_FACTOR = 1.5;
+/** Gateway Identify `large_threshold`: default and bounds. */
+export const GATEWAY_LARGE_THRESHOLD_DEFAULT = 50;
+export const GATEWAY_LARGE_THRESHOLD_MIN = 50;
+export const GATEWAY_LARGE_THRESHOLD_MAX = 250;
+/** Resume points a session keeps; a Resume from further back gets Invalid Session. */
+export const GATEWAY_RESUME_MARKS_MAX = 5000;
+/** Request Guild Members by query prefix, or by user ids: at most this many members / ids. */
+export const GUILD_MEMBERS_QUERY_MAX = 100;
+export const GUILD_MEMBERS_USER_IDS_MAX = 100;
+/** HTTP List Guild Members: largest `limit`. */
+export const GUILD_MEMBERS_LIST_MAX = 1000;
 
 /** OAuth2: lifetime of an authorization code, an access token. */
 export const OAUTH2_CODE_TTL_MS = 10 * 60 * 1000;

@@ -1,10 +1,113 @@
 /**
- * `/lobbies` routes.
+ * `/lobbies` routes: validate, check the kind of caller, call the lobby domain, answer.
+ * A user's OAuth2 token needs `lobbies.write` (which `sdk.social_layer` expands to).
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http';
+import * as v from 'valibot';
+import { requireBearer, requireBot, requireScope } from '../../src/platform/auth';
+import { createLobby, createOrJoinLobby, deleteLobby, getLobby, modifyLobby } from '../../src/platform/lobbies';
+import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../../src/platform/lobby-members';
+import { createLobbyMessage, listLobbyMessages } from '../../src/platform/lobby-messages';
+import {
+  BulkLobbyMembersSchema, CreateOrJoinLobbySchema, LobbyMessageSchema, LobbyMessagesQuerySchema, LobbyPathSchema,
+  LobbySettingsSchema, PutLobbyMemberSchema,
+} from '../../src/platform/lobby-schemas';
+import { LOBBY_MESSAGES_DEFAULT } from '../../src/platform/limits';
+import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+
+/** The validated `{lobby_id, user_id?}` of the request path (bad ids are 400 50035). */
+const pathIds = (c: AppContext) => validate(LobbyPathSchema, c.req.param());
 
 /** The `/lobbies` routes. */
 export function lobbyRoutes(): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+  const r = new Hono<AppEnv>();
+
+  r.use('*', async (c, next) => {
+    requireScope(c.get('principal'), 'lobbies.write');
+    await next();
+  });
+
+  r.put('/', async (c) => {
+    const principal = c.get('principal');
+    requireBearer(principal);
+    const body = await readJson(c, CreateOrJoinLobbySchema);
+    return c.json(await createOrJoinLobby(c.get('ctx'), principal, body));
+  });
+
+  r.post('/', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const body = await readJson(c, LobbySettingsSchema);
+    return c.json(await createLobby(c.get('ctx'), principal, body));
+  });
+
+  r.get('/:lobby_id', async (c) => {
+    const { lobby_id } = pathIds(c);
+    return c.json(await getLobby(c.get('ctx'), c.get('principal'), lobby_id));
+  });
+
+  r.patch('/:lobby_id', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id } = pathIds(c);
+    const body = await readJson(c, LobbySettingsSchema);
+    return c.json(await modifyLobby(c.get('ctx'), principal, lobby_id, body));
+  });
+
+  r.delete('/:lobby_id', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id } = pathIds(c);
+    await deleteLobby(c.get('ctx'), principal, lobby_id);
+    return noContent();
+  });
+
+  // Registered before `/:user_id` so that `@me` is the caller, not an id.
+  r.delete('/:lobby_id/members/@me', async (c) => {
+    const principal = c.get('principal');
+    requireBearer(principal);
+    const { lobby_id } = pathIds(c);
+    await removeLobbyMember(c.get('ctx'), principal, lobby_id, principal.user.id);
+    return noContent();
+  });
+
+  r.post('/:lobby_id/members/bulk', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id } = pathIds(c);
+    // The public shape is a top-level array; `{members: [...]}` is taken too, and errors name `members` either way.
+    const raw = await readJson(c, v.unknown());
+    const body = validate(BulkLobbyMembersSchema, Array.isArray(raw) ? { members: raw } : raw);
+    return c.json(await bulkUpdateLobbyMembers(c.get('ctx'), principal, lobby_id, body.members));
+  });
+
+  r.put('/:lobby_id/members/:user_id', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id, user_id } = pathIds(c);
+    const body = await readJson(c, PutLobbyMemberSchema);
+    return c.json(await putLobbyMember(c.get('ctx'), principal, lobby_id, { id: user_id!, ...body }));
+  });
+
+  r.delete('/:lobby_id/members/:user_id', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id, user_id } = pathIds(c);
+    await removeLobbyMember(c.get('ctx'), principal, lobby_id, user_id!);
+    return noContent();
+  });
+
+  r.post('/:lobby_id/messages', async (c) => {
+    const { lobby_id } = pathIds(c);
+    const body = await readJson(c, LobbyMessageSchema);
+    return c.json(await createLobbyMessage(c.get('ctx'), c.get('principal'), lobby_id, body));
+  });
+
+  r.get('/:lobby_id/messages', async (c) => {
+    const { lobby_id } = pathIds(c);
+    const { limit } = readQuery(c, LobbyMessagesQuerySchema);
+    return c.json(await listLobbyMessages(c.get('ctx'), c.get('principal'), lobby_id, limit ?? LOBBY_MESSAGES_DEFAULT));
+  });
+
+  return r;
 }

@@ -1,0 +1,97 @@
+/**
+ * Lobby text chat: members (and the application's bot) send messages and read the newest ones.
+ * Messages are keyed `[lobby_id, order_key]` with `order_key` sorting newest first, so the
+ * newest N are one bounded `getAll`: at 100,000 messages they cost what they cost at 1,000.
+ */
+import type { StoredLobbyMessage } from '../store/schema';
+import type { Principal } from './auth';
+import type { PlatformContext } from './context';
+import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_MAX } from './limits';
+import type { LobbyMessageInput } from './lobby-schemas';
+import {
+  findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, removeIdleLobbies, requireLobbyAccess, writeLobbies,
+} from './lobby-store';
+import type { LobbyMessageRecord, Message, UserRecord } from './records';
+import { serializeUser } from './users';
+
+/** The message type of a plain message. */
+const DEFAULT_MESSAGE_TYPE = 0;
+
+/** The message object of a lobby message: `channel_id` is the lobby's id unless a channel is linked. */
+export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserRecord | undefined): Message {
+  return {
+    id: message.id,
+    type: DEFAULT_MESSAGE_TYPE,
+    content: message.content,
+    lobby_id: message.lobby_id,
+    channel_id: message.channel_id,
+    author: author ? serializeUser(author) : deletedUser(message.author_id),
+    timestamp: new Date(message.created_at).toISOString(),
+    edited_timestamp: null,
+    metadata: message.metadata,
+    flags: 0,
+    application_id: message.application_id,
+  };
+}
+
+/** How an author whose user record no longer exists is shown. */
+function deletedUser(id: string): Message['author'] {
+  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
+}
+
+/**
+ * `POST /lobbies/{id}/messages`: a member sends a message on their own behalf, or the bot of
+ * the lobby's application as the bot. Emits LOBBY_MESSAGE_CREATE to every member. The id is
+ * taken inside the transaction, so ids increase in the order messages are stored.
+ */
+export async function createLobbyMessage(ctx: PlatformContext, principal: Principal, lobbyId: string, input: LobbyMessageInput): Promise<Message> {
+  return writeLobbies(ctx, async (tx, emit, now) => {
+    const lobby = await findLobby(tx, principal, lobbyId, now);
+    await requireLobbyAccess(tx, principal, lobby);
+    const memberKeys = await tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobby.id));
+    const id = ctx.ids.next();
+    const record: StoredLobbyMessage = {
+      id,
+      order_key: lobbyMessageOrderKey(id),
+      lobby_id: lobby.id,
+      channel_id: lobby.linked_channel_id ?? lobby.id,
+      author_id: principal.user.id,
+      application_id: lobby.application_id,
+      content: input.content,
+      metadata: input.metadata ?? null,
+      created_at: now,
+    };
+    await tx.objectStore('lobby_messages').add(record);
+    const message = serializeLobbyMessage(record, principal.user);
+    emit({ type: 'LOBBY_MESSAGE_CREATE', data: message, audience: lobbyAudience(lobby, memberKeys.map(([, userId]) => userId)) });
+    return message;
+  });
+}
+
+/**
+ * The newest `limit` stored messages of a lobby, newest first: one bounded read.
+ * @example await newestLobbyMessages(tx, lobbyId, 200)
+ */
+export async function newestLobbyMessages(
+  tx: ReturnType<typeof readLobbies>,
+  lobbyId: string,
+  limit: number,
+): Promise<StoredLobbyMessage[]> {
+  return tx.objectStore('lobby_messages').getAll(lobbyKeyRange(lobbyId), limit);
+}
+
+/**
+ * `GET /lobbies/{id}/messages?limit=`: up to 200 (default 50) most recent messages, newest
+ * first, for a member of the lobby or the bot of its application.
+ */
+export async function listLobbyMessages(ctx: PlatformContext, principal: Principal, lobbyId: string, limit = LOBBY_MESSAGES_DEFAULT): Promise<Message[]> {
+  await removeIdleLobbies(ctx);
+  const tx = readLobbies(ctx);
+  const lobby = await findLobby(tx, principal, lobbyId, ctx.clock.now());
+  await requireLobbyAccess(tx, principal, lobby);
+  const records = await newestLobbyMessages(tx, lobby.id, Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX));
+  const authorIds = [...new Set(records.map((m) => m.author_id))];
+  const authors = await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)));
+  const byId = new Map(authorIds.map((id, i) => [id, authors[i]]));
+  return records.map((m) => serializeLobbyMessage(m, byId.get(m.author_id)));
+}
