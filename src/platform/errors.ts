@@ -47,6 +47,19 @@ export const API_ERRORS = {
   CANNOT_FORWARD_UNREADABLE: { status: 400, code: 160014, message: 'Cannot forward a message whose content you cannot read.' },
   MERGE_BANNED_ACCOUNT: { status: 400, code: 530017, message: 'Cannot merge an account affected by a ban.' },
   ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
+  // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
+  // code and message; the status only matters if one ever crosses HTTP.
+  RPC_INVALID_PAYLOAD: { status: 400, code: 4000, message: 'Invalid payload' },
+  RPC_INVALID_COMMAND: { status: 400, code: 4002, message: 'Invalid command' },
+  RPC_INVALID_GUILD: { status: 400, code: 4003, message: 'Invalid guild' },
+  RPC_INVALID_EVENT: { status: 400, code: 4004, message: 'Invalid event' },
+  RPC_INVALID_CHANNEL: { status: 400, code: 4005, message: 'Invalid channel' },
+  RPC_INVALID_PERMISSIONS: { status: 403, code: 4006, message: 'Not authenticated or invalid scope' },
+  RPC_INVALID_CLIENT_ID: { status: 400, code: 4007, message: 'Invalid client id' },
+  RPC_INVALID_ORIGIN: { status: 403, code: 4008, message: 'Invalid origin' },
+  RPC_INVALID_TOKEN: { status: 401, code: 4009, message: 'Invalid token' },
+  RPC_INVALID_USER: { status: 400, code: 4010, message: 'Invalid user' },
+  RPC_OAUTH2_ERROR: { status: 400, code: 5000, message: 'OAuth2 Error: access_denied: The resource owner or authorization server denied the request' },
 } as const;
 
 /** The name of an entry in {@link API_ERRORS}. */
