@@ -1,0 +1,4 @@
+/**
+ * The lit elements (`platformpp-web/components`), built to `dist/lib/components.js`.
+ */
+export {};

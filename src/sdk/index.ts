@@ -1,0 +1,4 @@
+/**
+ * The game SDK `Client` (`platformpp-web/sdk`), built to `dist/lib/sdk.js`.
+ */
+export {};
