@@ -72,7 +72,7 @@ export function parseScopes(value: string): { scopes: Scope[]; unknown: string[]
   for (const name of value.split(/\s+/).filter(Boolean)) {
     if (isScope(name)) {
       if (!scopes.includes(name)) scopes.push(name);
-    } else unknown.push(name);
+    } else if (!unknown.includes(name)) unknown.push(name);
   }
   return { scopes, unknown };
 }
