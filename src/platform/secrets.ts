@@ -36,9 +36,11 @@ export async function pkceChallenge(verifier: string): Promise<string> {
   return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
 }
 
+// Case-insensitive: the API accepts `bearer` and `bot` in any case, and Basic carries the
+// client secret. `%` keeps a form-encoded value whole.
 const TOKEN_PATTERNS: RegExp[] = [
-  /\b(Bot|Bearer)\s+[A-Za-z0-9._~+/=-]+/g,
-  /\b(access_token|refresh_token|client_secret|bot_token|token|code|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=-]+/g,
+  /\b(Bot|Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
+  /\b(access_token|refresh_token|client_secret|bot_token|token|code|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi,
 ];
 
 /**
