@@ -5,7 +5,8 @@
  */
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
-import { createPlatformApp } from './app';
+import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/announcements';
+import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -13,15 +14,15 @@ declare const self: ServiceWorkerGlobalScope;
 /** Built files and their revisions, compiled in by the build; undefined under the dev server. */
 declare const __PRECACHE_MANIFEST__: Array<{ url: string; revision: string | null }> | undefined;
 
-/** The channel the shared worker listens on: a message only says "there is more in the log". */
-const channel = new BroadcastChannel('platformpp');
+/** The shared worker and pages listen here: a message only says "look again in the store". */
+const channel = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 
 // The worker may be stopped and restarted at any time: the app is built on first use after each
 // start, and built again if building it failed instead of leaving every later request broken.
 let appReady: ReturnType<typeof createPlatformApp> | undefined;
 function platformApp(): ReturnType<typeof createPlatformApp> {
   if (!appReady) {
-    appReady = createPlatformApp({ broadcast: (message: unknown) => channel.postMessage(message) });
+    appReady = createPlatformApp({ broadcast: (message: Announcement) => channel.postMessage(message) });
     appReady.catch(() => (appReady = undefined));
   }
   return appReady;
@@ -30,7 +31,8 @@ function platformApp(): ReturnType<typeof createPlatformApp> {
 /** The app answers its own errors; this is for an app that could not even start. */
 function startupFailure(error: unknown): Response {
   console.error('platformpp: the HTTP app failed to start', error);
-  return Response.json({ code: 0, message: '500: Internal Server Error' }, { status: 500 });
+  const headers = { [SERVED_BY_HEADER]: SERVED_BY };
+  return Response.json({ code: 0, message: '500: Internal Server Error' }, { status: 500, headers });
 }
 
 // One controller and router of our own (not precacheAndRoute's global one) so a single fetch

@@ -29,6 +29,14 @@ describe('service worker (CONTRACT §1)', () => {
     expect(Number.isNaN(Date.parse(clock.now))).toBe(false);
   });
 
+  it('announces on the platformpp BroadcastChannel what it committed', async () => {
+    const channel = new BroadcastChannel('platformpp');
+    const announced = new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
+    await resetSandbox();
+    expect(await announced).toEqual({ type: 'reset' });
+    channel.close();
+  });
+
   it('answers /.proxy/api/v10/... exactly as /api/v10/...', async () => {
     const [direct, proxied] = await Promise.all([fetch('/api/v10/users/@me'), fetch('/.proxy/api/v10/users/@me')]);
     expect(servedByWorker(proxied)).toBe(true);

@@ -16,11 +16,12 @@ declare module 'vitest' {
 
 /** Where the offline tests' build goes (ignored by git, like every test output). */
 const OUT_DIR = 'test-results/offline-dist';
+let builtDir: string | undefined;
 
 /** Runs `vite build` with the project's config into `test-results/offline-dist`. */
 export async function setup(project: TestProject): Promise<void> {
   const root = project.config.root;
-  const outDir = resolve(root, OUT_DIR);
+  const outDir = (builtDir = resolve(root, OUT_DIR));
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   project.provide('offlineSiteDir', outDir);
 }
@@ -28,5 +29,5 @@ export async function setup(project: TestProject): Promise<void> {
 /** Removes the build again. */
 export function teardown(): void {
   // The directory is only for this run; a later run builds it afresh.
-  rmSync(OUT_DIR, { recursive: true, force: true });
+  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
 }
