@@ -1,10 +1,150 @@
 /**
- * OAuth2 endpoints (RFC 6749 / 7009 / 7636).
+ * OAuth2 endpoints (RFC 6749 / 7009 / 7636). `/authorize` is the consent step the host page's
+ * dialog drives (JSON, platform errors); `/token` and `/token/revoke` take
+ * `application/x-www-form-urlencoded` and answer RFC errors `{error, error_description}`;
+ * `/@me` is the current authorization of a Bearer token.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http';
+import * as v from 'valibot';
+import { authenticate, requireBearer } from '../../src/platform/auth';
+import { OAuth2Error } from '../../src/platform/errors';
+import { JSON_BODY_MAX_BYTES } from '../../src/platform/limits';
+import { currentAuthorization, issueClientCredentials, redeemAuthorizationCode, refreshAccessToken, revokeToken } from '../../src/platform/oauth2';
+import { checkAuthorizeRequest, decideAuthorization, describeAuthorizeRequest } from '../../src/platform/oauth2-authorize';
+import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2-client';
+import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';
+
+/** RFC 7636 §4.2: a code challenge is 43 to 128 unreserved characters. */
+const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+// Every message is fixed text: a default valibot message would quote the value received.
+const AuthorizeQuery = v.object({
+  client_id: v.pipe(v.string('Required.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.')),
+  response_type: v.picklist(['code'], 'Must be "code".'),
+  scope: v.string('Required.'),
+  redirect_uri: v.optional(v.string('Must be a string.')),
+  state: v.optional(v.string('Must be a string.')),
+  code_challenge: v.optional(v.pipe(v.string('Must be a string.'), v.regex(CODE_CHALLENGE, 'Must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".'))),
+  code_challenge_method: v.optional(v.picklist(['S256', 'plain'], 'Must be "S256" or "plain".')),
+  prompt: v.optional(v.picklist(['consent', 'none'], 'Must be "consent" or "none".')),
+  integration_type: v.optional(v.pipe(v.picklist(['0', '1'], 'Must be 0 (guild install) or 1 (user install).'), v.transform((s) => (s === '1' ? 1 : 0) as 0 | 1))),
+  user_id: v.optional(schemas.snowflake),
+});
+const Decision = v.object({ authorize: v.boolean('Must be a boolean.'), user_id: schemas.snowflake });
+
+/** Form parameters the token endpoints read; others are ignored (RFC 6749 §3.2). */
+const FORM_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'refresh_token', 'scope', 'token', 'token_type_hint'];
+const present = (name: string) => v.pipe(v.string(`Missing "${name}" in request.`), v.minLength(1, `Missing "${name}" in request.`));
+const GRANTS = {
+  authorization_code: v.object({ code: present('code'), redirect_uri: v.optional(v.string()), code_verifier: v.optional(v.string()) }),
+  refresh_token: v.object({ refresh_token: present('refresh_token'), scope: v.optional(v.string()) }),
+  client_credentials: v.object({ scope: present('scope') }),
+} as const;
+const RevokeForm = v.object({ token: present('token') });
+
+/** RFC 6749 §5.1: token answers must not be cached. */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/**
+ * The form body of a token request: `application/x-www-form-urlencoded`, each known parameter
+ * at most once (RFC 6749 §3.2). Anything else is `invalid_request`.
+ */
+async function readForm(c: AppContext): Promise<Record<string, string>> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('Content-Type') ?? '')) {
+    throw new OAuth2Error('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+  }
+  const text = await c.req.text();
+  if (new TextEncoder().encode(text).byteLength > JSON_BODY_MAX_BYTES) throw new OAuth2Error('invalid_request', 'The request body is too large.');
+  const form: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!FORM_PARAMS.includes(name)) continue;
+    if (name in form) throw new OAuth2Error('invalid_request', `Parameter "${name}" must not be repeated.`);
+    form[name] = value;
+  }
+  return form;
+}
+
+/** Validates form parameters; a failure names the parameter, never its value. */
+function formParams<S extends v.GenericSchema>(schema: S, form: Record<string, string>): v.InferOutput<S> {
+  const result = v.safeParse(schema, form);
+  if (result.success) return result.output;
+  const name = v.getDotPath(result.issues[0]) ?? 'request';
+  throw new OAuth2Error('invalid_request', `Missing or invalid "${name}" in request.`);
+}
+
+/**
+ * Runs a token-endpoint handler, answering its OAuth2 errors with `no-store` and, for
+ * `invalid_client`, the `WWW-Authenticate` challenge RFC 6749 §5.2 asks for.
+ */
+async function tokenEndpoint(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof OAuth2Error)) throw error;
+    const response = errorResponse(error);
+    if (error.status === 401) response.headers.set('WWW-Authenticate', 'Basic realm="platformpp", charset="UTF-8"');
+    return response;
+  }
+}
 
 /** The OAuth2 routes, mounted at `/oauth2`, `/api/oauth2` and `/api/v10/oauth2`. */
 export function oauth2Routes(): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+  const r = new Hono<AppEnv>();
+
+  r.get('/authorize', async (c) => {
+    const ctx = c.get('ctx');
+    const { user_id, ...params } = readQuery(c, AuthorizeQuery);
+    const request = await checkAuthorizeRequest(ctx, params);
+    return c.json(await describeAuthorizeRequest(ctx, request, user_id));
+  });
+
+  r.post('/authorize', async (c) => {
+    const ctx = c.get('ctx');
+    const { user_id: _ignored, ...params } = readQuery(c, AuthorizeQuery);
+    const request = await checkAuthorizeRequest(ctx, params);
+    const decision = await readJson(c, Decision);
+    return c.json(await decideAuthorization(ctx, request, decision), 200, NO_STORE);
+  });
+
+  r.post('/token', (c) =>
+    tokenEndpoint(async () => {
+      const ctx = c.get('ctx');
+      const form = await readForm(c);
+      if (!form.grant_type) throw new OAuth2Error('invalid_request', 'Missing "grant_type" in request.');
+      const client = await authenticateClient(ctx, readClientCredentials(c.req.header('Authorization'), form));
+      let answer: object;
+      switch (form.grant_type) {
+        case 'authorization_code':
+          answer = await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form));
+          break;
+        case 'refresh_token':
+          answer = await refreshAccessToken(ctx, client, formParams(GRANTS.refresh_token, form));
+          break;
+        case 'client_credentials':
+          answer = await issueClientCredentials(ctx, client, formParams(GRANTS.client_credentials, form));
+          break;
+        default:
+          throw new OAuth2Error('unsupported_grant_type', 'The authorization grant type is not supported.');
+      }
+      return c.json(answer, 200, NO_STORE);
+    }),
+  );
+
+  r.post('/token/revoke', (c) =>
+    tokenEndpoint(async () => {
+      const ctx = c.get('ctx');
+      const form = await readForm(c);
+      const client = await authenticateClient(ctx, readClientCredentials(c.req.header('Authorization'), form));
+      await revokeToken(ctx, client, formParams(RevokeForm, form).token);
+      return c.json({}, 200, NO_STORE);
+    }),
+  );
+
+  r.get('/@me', async (c) => {
+    const principal = await authenticate(c.get('ctx'), c.req.header('Authorization'));
+    requireBearer(principal);
+    return c.json(currentAuthorization(principal));
+  });
+
+  return r;
 }
