@@ -102,3 +102,11 @@ export const OAUTH2_ACCESS_TOKEN_TTL_S = 604_800;
 
 /** Largest JSON request body the API reads. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Rich presence (SET_ACTIVITY): characters in each text field (state, details, asset keys and
+ * texts, party id, secrets) and in each link. The spec does not give them; these are the
+ * platform's public rich presence limits.
+ */
+export const RICH_PRESENCE_TEXT_MAX = 128;
+export const RICH_PRESENCE_URL_MAX = 256;

@@ -47,6 +47,10 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('gateway_sessions', { keyPath: 'session_id' });
     db.createObjectStore('gateway_rate_limits', { keyPath: ['application_id', 'guild_id'] });
   },
+  // 4: rich presence, one record per user (SET_ACTIVITY, PUT /users/@me/activities).
+  (db) => {
+    db.createObjectStore('presences', { keyPath: 'user_id' });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -9,6 +9,7 @@ import type {
   ApplicationRecord, ChannelRecord, GuildRecord, LobbyMemberRecord, LobbyMessageRecord, LobbyRecord,
   MemberRecord, RoleRecord, UserRecord,
 } from '../platform/records';
+import type { PresenceRecord } from '../platform/presence';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -134,6 +135,7 @@ export interface PlatformDB extends DBSchema {
   events: { key: number; value: EventRecord };
   gateway_sessions: { key: string; value: GatewaySessionRecord };
   gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
+  presences: { key: string; value: PresenceRecord };
 }
 
 /** An open platform database. */
@@ -144,4 +146,5 @@ export const ALL_STORES = [
   'meta', 'users', 'applications', 'tokens', 'auth_codes', 'guilds', 'roles', 'channels', 'members',
   'lobbies', 'lobby_members', 'lobby_messages', 'events',
   'gateway_sessions', 'gateway_rate_limits',
+  'presences',
 ] as const;

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
 import { lobbyRoutes } from './lobbies';
+import { presenceRoutes } from './presence';
 import { userRoutes } from './users';
 
 /** The API routes; every one needs a `Bot` or `Bearer` Authorization header. */
@@ -15,6 +16,7 @@ export function apiRoutes(): Hono<AppEnv> {
     c.set('principal', await authenticate(c.get('ctx'), c.req.header('Authorization')));
     await next();
   });
+  api.route('/users/@me/activities', presenceRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   return api;

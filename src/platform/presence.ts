@@ -1,0 +1,147 @@
+/**
+ * Rich presence: the activity a user's application shows (spec: Activity record; SET_ACTIVITY
+ * accepts types Playing 0, Listening 2, Watching 3 and Competing 5). One presence per user,
+ * holding at most one activity per application; a change emits PRESENCE_UPDATE to the event
+ * log, once per guild of the user and once for the user's own sessions.
+ */
+import * as v from 'valibot';
+import { write } from '../store/write';
+import type { PlatformContext } from './context';
+import { ApiError } from './errors';
+import { INTENTS } from './intents';
+import { RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX } from './limits';
+import { SET_ACTIVITY_TYPES } from './records';
+
+/** A stored activity, as SET_ACTIVITY and the presence route answer it. */
+export interface PresenceActivity {
+  name: string;
+  type: (typeof SET_ACTIVITY_TYPES)[number];
+  application_id: string;
+  created_at: number;
+  state?: string | null;
+  state_url?: string | null;
+  details?: string | null;
+  details_url?: string | null;
+  status_display_type?: 0 | 1 | 2 | null;
+  timestamps?: { start?: number; end?: number } | null;
+  assets?: Record<string, string | null> | null;
+  party?: { id?: string | null; size?: number[] | null } | null;
+  secrets?: { join?: string; match?: string } | null;
+  instance?: boolean | null;
+}
+
+/** A user's presence as stored: `activities` has at most one entry per application. */
+export interface PresenceRecord {
+  user_id: string;
+  status: 'online' | 'idle' | 'dnd' | 'offline';
+  activities: PresenceActivity[];
+  updated_at: number;
+}
+
+const text = v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)));
+const link = v.nullish(
+  v.pipe(
+    v.string(),
+    v.maxLength(RICH_PRESENCE_URL_MAX, `Must be ${RICH_PRESENCE_URL_MAX} or fewer in length.`),
+    v.check((s) => /^https?:$/.test(safeProtocol(s)), 'Must be an http or https URL.'),
+  ),
+);
+const timestamp = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+/**
+ * What SET_ACTIVITY (and `PUT /users/@me/activities`) accepts. `type` is one of 0, 2, 3, 5;
+ * the `*_url` fields are the links of the state text, details text, large and small image.
+ * Keys the platform does not take (`name`, which comes from the application) are dropped.
+ */
+export const ActivityInputSchema = v.object({
+  type: v.optional(v.picklist(SET_ACTIVITY_TYPES, 'Activity type must be Playing (0), Listening (2), Watching (3) or Competing (5).'), 0),
+  state: text,
+  state_url: link,
+  details: text,
+  details_url: link,
+  status_display_type: v.nullish(v.picklist([0, 1, 2], 'Must be 0 (name), 1 (state) or 2 (details).')),
+  timestamps: v.nullish(v.object({ start: timestamp, end: timestamp })),
+  assets: v.nullish(
+    v.object({
+      large_image: text,
+      large_text: text,
+      large_url: link,
+      small_image: text,
+      small_text: text,
+      small_url: link,
+    }),
+  ),
+  party: v.nullish(
+    v.object({
+      id: text,
+      size: v.nullish(
+        v.pipe(
+          v.tuple([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.number(), v.integer(), v.minValue(1))]),
+          v.check(([current, max]) => current <= max, 'The current size must not exceed the maximum.'),
+        ),
+      ),
+    }),
+  ),
+  secrets: v.nullish(v.object({ join: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))), match: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))) })),
+  instance: v.nullish(v.boolean()),
+});
+
+/** A validated activity. */
+export type ActivityInput = v.InferOutput<typeof ActivityInputSchema>;
+
+function safeProtocol(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
+
+/** The user's presence, or null when they never set one. */
+export async function getPresence(ctx: PlatformContext, userId: string): Promise<PresenceRecord | null> {
+  return (await ctx.db.get('presences', userId)) ?? null;
+}
+
+/**
+ * Sets (or with `null` clears) the activity `applicationId` shows for `userId`, and emits
+ * PRESENCE_UPDATE. Answers the stored activity, or null when cleared.
+ * @example await setActivity(ctx, { userId, applicationId, activity: { type: 0, state: 'In a match' } })
+ */
+export async function setActivity(
+  ctx: PlatformContext,
+  input: { userId: string; applicationId: string; activity: ActivityInput | null },
+): Promise<PresenceActivity | null> {
+  const now = ctx.clock.now();
+  return write(ctx, ['applications', 'users', 'members', 'presences'], async (tx, emit) => {
+    const application = await tx.objectStore('applications').get(input.applicationId);
+    if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
+    if (!(await tx.objectStore('users').get(input.userId))) throw ApiError.of('UNKNOWN_USER');
+    const current = (await tx.objectStore('presences').get(input.userId)) ?? { user_id: input.userId, status: 'online', activities: [], updated_at: now };
+    const others = current.activities.filter((a) => a.application_id !== input.applicationId);
+    const activity: PresenceActivity | null = input.activity
+      ? { ...compact(input.activity), name: application.name, application_id: application.id, created_at: now }
+      : null;
+    const presence: PresenceRecord = { ...current, status: 'online', activities: activity ? [...others, activity] : others, updated_at: now };
+    await tx.objectStore('presences').put(presence);
+    const data = { user: { id: input.userId }, status: presence.status, activities: presence.activities, client_status: { web: presence.status } };
+    const guildIds = (await tx.objectStore('members').index('by_user').getAll(input.userId)).map((m) => m.guild_id);
+    for (const guildId of guildIds) {
+      emit({ type: 'PRESENCE_UPDATE', data: { ...data, guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_PRESENCES } });
+    }
+    emit({ type: 'PRESENCE_UPDATE', data, audience: { user_ids: [input.userId] } });
+    return activity;
+  });
+}
+
+/** How many members of a guild are online (have a presence that is not offline). */
+export async function countOnlineMembers(ctx: PlatformContext, guildId: string): Promise<number> {
+  const tx = ctx.db.transaction(['members', 'presences']);
+  const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId, ''], [guildId, '\uffff']));
+  const presences = await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)));
+  return presences.filter((p) => p && p.status !== 'offline').length;
+}
+
+/** The activity without the keys left unset, so stored and dispatched objects stay small. */
+function compact(activity: ActivityInput): Omit<PresenceActivity, 'name' | 'application_id' | 'created_at'> {
+  return Object.fromEntries(Object.entries(activity).filter(([, value]) => value !== undefined)) as Omit<PresenceActivity, 'name' | 'application_id' | 'created_at'>;
+}
