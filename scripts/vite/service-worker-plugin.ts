@@ -92,7 +92,9 @@ export function serviceWorkerPlugin(): Plugin {
         if (config.build.lib || config.build.ssr) return;
         const outDir = resolve(config.root, config.build.outDir);
         relocateActivityPages(outDir);
-        await buildServiceWorker(config, precacheManifest(outDir, config.base));
+        const manifest = precacheManifest(outDir, config.base);
+        await buildServiceWorker(config, manifest);
+        config.logger.info(`${config.build.outDir}/sw.js precaches ${manifest.length} files`);
       },
     },
   };
