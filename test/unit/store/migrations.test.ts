@@ -1,0 +1,114 @@
+// @vitest-environment node
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import type { LobbyRecord, UserRecord } from '../../../src/platform/records';
+import { loadClockState, saveClockState } from '../../../src/store/meta';
+import { DB_VERSION, MIGRATIONS } from '../../../src/store/migrations';
+import { openPlatformDb } from '../../../src/store/open';
+import { ALL_STORES, type EventRecord, type PlatformDatabase } from '../../../src/store/schema';
+
+let dbCounter = 0;
+const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
+
+const user = { id: '1198409612312543232', username: 'alice', global_name: null, discriminator: '0', avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: 1 } as UserRecord;
+const lobby = { id: '1198409612312543233', application_id: '1198409612312543234', secret: 'join-me', metadata: { mode: 'duo' }, idle_timeout_seconds: 300, idle_deadline: null, linked_channel_id: null, member_count: 1, created_at: 2 } as LobbyRecord;
+const event: EventRecord = { type: 'LOBBY_CREATE', data: { id: lobby.id }, audience: { user_ids: [user.id], application_id: lobby.application_id }, channels: ['gateway'], created_at: 3 };
+const FROZEN = { frozenAt: Date.parse('2026-02-23T00:00:00Z') };
+
+/** What version 1 already had: the records every later version must still read. */
+async function writeVersion1Data(db: PlatformDatabase): Promise<number> {
+  const tx = db.transaction(['users', 'lobbies', 'events'], 'readwrite');
+  const [, , seq] = await Promise.all([tx.objectStore('users').put(user), tx.objectStore('lobbies').put(lobby), tx.objectStore('events').add(event)]);
+  await tx.done;
+  await saveClockState(db, FROZEN);
+  return seq;
+}
+
+async function expectVersion1Data(db: PlatformDatabase, seq: number): Promise<void> {
+  expect(await db.get('users', user.id)).toEqual(user);
+  expect(await db.get('lobbies', lobby.id)).toEqual(lobby);
+  expect(await db.getFromIndex('lobbies', 'by_secret', [lobby.application_id, 'join-me'])).toEqual(lobby);
+  expect(await db.get('events', seq)).toEqual({ ...event, seq });
+  expect(await loadClockState(db)).toEqual(FROZEN);
+}
+
+/** Stores with their key paths, auto-increment and indexes: the shape of a database. */
+function schemaOf(db: PlatformDatabase) {
+  const tx = db.transaction([...db.objectStoreNames]);
+  return [...db.objectStoreNames].map((name) => {
+    const store = tx.objectStore(name);
+    return {
+      name,
+      keyPath: store.keyPath,
+      autoIncrement: store.autoIncrement,
+      indexes: [...store.indexNames].map((i) => {
+        const index = store.index(i);
+        return { name: i, keyPath: index.keyPath, unique: index.unique, multiEntry: index.multiEntry };
+      }),
+    };
+  });
+}
+
+describe('store migrations (a migration only adds: data of version N stays readable)', () => {
+  it('DB_VERSION is the last migration', () => {
+    expect(DB_VERSION).toBe(MIGRATIONS.length - 1);
+    expect(DB_VERSION).toBeGreaterThanOrEqual(1);
+  });
+
+  it('opening an empty database at DB_VERSION creates exactly the stores of ALL_STORES', async () => {
+    const db = await openPlatformDb(dbName());
+    expect(db.version).toBe(DB_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual([...ALL_STORES].sort());
+    db.close();
+  });
+
+  it('a user, a lobby, an event and the clock written at version 1 are readable after upgrading to DB_VERSION', async () => {
+    const name = dbName();
+    const v1 = await openPlatformDb(name, 1);
+    expect(v1.version).toBe(1);
+    const seq = await writeVersion1Data(v1);
+    v1.close();
+
+    const latest = await openPlatformDb(name);
+    expect(latest.version).toBe(DB_VERSION);
+    await expectVersion1Data(latest, seq);
+    // The log keeps counting after an upgrade: a new event never reuses a sequence number.
+    expect(await latest.add('events', { ...event, type: 'LOBBY_UPDATE' })).toBeGreaterThan(seq);
+    latest.close();
+  });
+
+  it('an upgraded database has the same schema as a new one', async () => {
+    const name = dbName();
+    (await openPlatformDb(name, 1)).close();
+    const upgraded = await openPlatformDb(name);
+    const fresh = await openPlatformDb(dbName());
+    expect(schemaOf(upgraded)).toEqual(schemaOf(fresh));
+    upgraded.close();
+    fresh.close();
+  });
+
+  const steps = Array.from({ length: DB_VERSION - 1 }, (_, i) => i + 1);
+  it(`data written at version v is readable at v + 1, for every step (${steps.length} of them)`, async () => {
+    for (const v of steps) {
+      const name = dbName();
+      const before = await openPlatformDb(name, v);
+      const seq = await writeVersion1Data(before);
+      before.close();
+      const after = await openPlatformDb(name, v + 1);
+      expect(after.version, `step ${v} -> ${v + 1}`).toBe(v + 1);
+      await expectVersion1Data(after, seq);
+      after.close();
+    }
+  });
+
+  it('an open connection closes itself when another context upgrades, so the upgrade is not blocked', async () => {
+    const name = dbName();
+    const old = await openPlatformDb(name);
+    let blocked = false;
+    const newer = await openDB(name, DB_VERSION + 1, { blocked: () => { blocked = true; } });
+    expect(newer.version).toBe(DB_VERSION + 1);
+    expect(blocked).toBe(false);
+    await expect(Promise.resolve().then(() => old.transaction('users'))).rejects.toThrow();
+    newer.close();
+  });
+});
