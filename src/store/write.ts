@@ -29,7 +29,10 @@ export async function write<T>(
   const tx = ctx.db.transaction([...new Set<StoreNames<PlatformDB>>([...stores, 'events'])], 'readwrite');
   const pending: Promise<number>[] = [];
   const emit: Emit = (event) => {
-    pending.push(appendEvent(tx, { channels: ['gateway'], ...event, created_at: ctx.clock.now() }));
+    const seq = appendEvent(tx, { channels: ['gateway'], ...event, created_at: ctx.clock.now() });
+    // When the body throws, the abort rejects this request while nobody awaits it.
+    seq.catch(() => undefined);
+    pending.push(seq);
   };
   let result: T;
   try {

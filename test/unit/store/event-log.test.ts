@@ -1,0 +1,156 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import type { Announcement } from '../../../src/platform/announcements';
+import { Clock } from '../../../src/platform/clock';
+import type { PlatformContext } from '../../../src/platform/context';
+import { ApiError } from '../../../src/platform/errors';
+import type { UserRecord } from '../../../src/platform/records';
+import { SnowflakeGenerator } from '../../../src/platform/snowflake';
+import { appendEvent, latestEventSeq, readEventsAfter } from '../../../src/store/event-log';
+import { openPlatformDb } from '../../../src/store/open';
+import { write } from '../../../src/store/write';
+
+const NOW = Date.parse('2026-03-01T00:00:00Z');
+let dbCounter = 0;
+
+async function context(): Promise<PlatformContext & { announcements: Announcement[] }> {
+  const db = await openPlatformDb(`event-log-test-${process.pid}-${++dbCounter}`);
+  const clock = new Clock({ frozenAt: NOW });
+  const announcements: Announcement[] = [];
+  return { db, clock, ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }), announce: (m) => announcements.push(m), announcements };
+}
+
+const userRecord = (id: string): UserRecord =>
+  ({ id, username: `user${id}`, global_name: null, discriminator: '0', avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: NOW }) as UserRecord;
+
+describe('write(): the change and its events commit together (ARCHITECTURE rules 2 and 3)', () => {
+  it('events emitted inside write() are committed with the change, then announced', async () => {
+    const ctx = await context();
+    const alice = userRecord(ctx.ids.next());
+    const result = await write(ctx, ['users'], async (tx, emit) => {
+      await tx.objectStore('users').put(alice);
+      emit({ type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] } });
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await ctx.db.get('users', alice.id)).toEqual(alice);
+    const events = await readEventsAfter(ctx.db, 0);
+    expect(events).toEqual([
+      { seq: events[0].seq, type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] }, channels: ['gateway'], created_at: NOW },
+    ]);
+    expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq }]);
+  });
+
+  it('created_at comes from the platform clock, and channels can name the webhook outbox', async () => {
+    const ctx = await context();
+    ctx.clock.set({ frozenAt: NOW + 5_000 });
+    await write(ctx, [], async (_tx, emit) => {
+      emit({ type: 'ENTITLEMENT_CREATE', data: {}, audience: { application_id: '1' }, channels: ['gateway', 'webhook'] });
+    });
+    const [event] = await readEventsAfter(ctx.db, 0);
+    expect(event.created_at).toBe(NOW + 5_000);
+    expect(event.channels).toEqual(['gateway', 'webhook']);
+  });
+
+  it('the announcement carries the highest seq of the write', async () => {
+    const ctx = await context();
+    await write(ctx, [], async (_tx, emit) => {
+      emit({ type: 'A', data: 1, audience: {} });
+    });
+    await write(ctx, [], async (_tx, emit) => {
+      for (const type of ['B', 'C', 'D']) emit({ type, data: type, audience: {} });
+    });
+    const all = await readEventsAfter(ctx.db, 0);
+    expect(all.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+    expect(ctx.announcements).toEqual([
+      { type: 'events', seq: all[0].seq },
+      { type: 'events', seq: all[3].seq },
+    ]);
+    expect(await latestEventSeq(ctx.db)).toBe(all[3].seq);
+  });
+
+  it('a write that emits nothing announces nothing', async () => {
+    const ctx = await context();
+    await write(ctx, ['users'], async (tx) => {
+      await tx.objectStore('users').put(userRecord('5'));
+    });
+    expect(ctx.announcements).toEqual([]);
+    expect(await ctx.db.count('events')).toBe(0);
+  });
+
+  it('when the body throws, neither the change nor the event is stored and nothing is announced', async () => {
+    const ctx = await context();
+    const alice = userRecord('7');
+    const failure = ApiError.of('UNKNOWN_LOBBY');
+    await expect(
+      write(ctx, ['users'], async (tx, emit) => {
+        await tx.objectStore('users').put(alice);
+        emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+        await tx.objectStore('users').get(alice.id);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await ctx.db.get('users', alice.id)).toBeUndefined();
+    expect(await ctx.db.count('events')).toBe(0);
+    expect(await latestEventSeq(ctx.db)).toBe(0);
+    expect(ctx.announcements).toEqual([]);
+  });
+
+  it('when the body throws right after emitting, without awaiting, nothing is stored either', async () => {
+    const ctx = await context();
+    await expect(
+      write(ctx, ['users'], async (tx, emit) => {
+        void tx.objectStore('users').put(userRecord('8')).catch(() => undefined);
+        emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+        throw new TypeError('bug');
+      }),
+    ).rejects.toThrow(TypeError);
+    expect(await ctx.db.count('users')).toBe(0);
+    expect(await ctx.db.count('events')).toBe(0);
+    expect(ctx.announcements).toEqual([]);
+  });
+
+  it("an IndexedDB error in the body passes through unchanged (a DOMException) and the write is undone", async () => {
+    const ctx = await context();
+    await write(ctx, ['users'], async (tx) => {
+      await tx.objectStore('users').add(userRecord('9'));
+    });
+    const error = await write(ctx, ['users'], async (tx, emit) => {
+      emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+      await tx.objectStore('users').add(userRecord('9'));
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('ConstraintError');
+    expect(await ctx.db.count('events')).toBe(0);
+    expect(ctx.announcements).toEqual([]);
+  });
+});
+
+describe('event log reads', () => {
+  it('latestEventSeq is 0 on an empty log, then the newest seq', async () => {
+    const ctx = await context();
+    expect(await latestEventSeq(ctx.db)).toBe(0);
+    const tx = ctx.db.transaction(['events'], 'readwrite');
+    const first = await appendEvent(tx, { type: 'A', data: null, audience: {}, channels: ['gateway'], created_at: NOW });
+    const second = await appendEvent(tx, { type: 'B', data: null, audience: {}, channels: ['gateway'], created_at: NOW });
+    await tx.done;
+    expect(second).toBeGreaterThan(first);
+    expect(await latestEventSeq(ctx.db)).toBe(second);
+  });
+
+  it('readEventsAfter returns only later events, oldest first, at most limit', async () => {
+    const ctx = await context();
+    await write(ctx, [], async (_tx, emit) => {
+      for (let i = 0; i < 12; i++) emit({ type: `E${i}`, data: i, audience: {} });
+    });
+    const all = await readEventsAfter(ctx.db, 0);
+    expect(all.map((e) => e.data)).toEqual([...Array(12).keys()]);
+    const seqs = all.map((e) => e.seq!);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+
+    const after = await readEventsAfter(ctx.db, seqs[4]);
+    expect(after.map((e) => e.seq)).toEqual(seqs.slice(5));
+    expect((await readEventsAfter(ctx.db, seqs[4], 3)).map((e) => e.seq)).toEqual(seqs.slice(5, 8));
+    expect(await readEventsAfter(ctx.db, seqs[11])).toEqual([]);
+  });
+});
