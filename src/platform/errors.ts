@@ -49,6 +49,7 @@ export const API_ERRORS = {
   ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.
+  RPC_UNKNOWN_ERROR: { status: 500, code: 1000, message: 'Unknown error' },
   RPC_INVALID_PAYLOAD: { status: 400, code: 4000, message: 'Invalid payload' },
   RPC_INVALID_COMMAND: { status: 400, code: 4002, message: 'Invalid command' },
   RPC_INVALID_GUILD: { status: 400, code: 4003, message: 'Invalid guild' },
