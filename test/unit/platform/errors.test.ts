@@ -89,14 +89,6 @@ describe('error table (CONTRACT §2)', () => {
     expect(API_ERRORS.MERGE_BANNED_ACCOUNT).toMatchObject({ status: 400, code: 530017 });
     expect(API_ERRORS.REQUEST_TOO_LARGE).toMatchObject({ status: 413, code: 40005 });
   });
-
-  it('every entry is a client error with a message (never a 5xx for what the client sent)', () => {
-    for (const [name, e] of Object.entries(API_ERRORS)) {
-      expect(e.status, name).toBeGreaterThanOrEqual(400);
-      expect(e.status, name).toBeLessThan(500);
-      expect(e.message.length, name).toBeGreaterThan(0);
-    }
-  });
 });
 
 describe('OAuth2Error (RFC 6749 §5.2)', () => {
