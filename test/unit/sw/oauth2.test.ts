@@ -170,6 +170,17 @@ describe('/oauth2/authorize: the consent step', () => {
     expect(token.status).toBe(200);
   });
 
+  it('the SDK\'s mobile redirect shapes (platform-<application_id>:/authorize/callback, <scheme>:/authorize/callback) work', async () => {
+    const client = await createTestClient();
+    const world = await createWorld(client);
+    for (const redirect_uri of [`platform-${world.application.id}:/authorize/callback`, 'mygame:/authorize/callback']) {
+      const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri, state: 's' }, { authorize: true, user_id: world.alice.id });
+      expect(res.body.location.startsWith(`${redirect_uri}?`)).toBe(true);
+      const token = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code: res.body.code, redirect_uri }, { Authorization: basic(world.application.id, world.clientSecret) });
+      expect(token.status).toBe(200);
+    }
+  });
+
   it('POST refuses an unknown user or a bot as the consenting user', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
