@@ -22,7 +22,7 @@ function newLobby(
   id: string,
   applicationId: string,
   now: number,
-  fields: { secret: string | null; metadata: Metadata | null; idle_timeout_seconds?: number },
+  fields: { secret: string | null; metadata: Metadata | null; idle_timeout_seconds?: number; flags?: number | null },
 ): LobbyRecord {
   return {
     id,
@@ -34,13 +34,14 @@ function newLobby(
     linked_channel_id: null,
     member_count: 0,
     created_at: now,
+    flags: fields.flags ?? 0,
   };
 }
 
 /**
  * `PUT /lobbies`: joins the caller to the application's lobby with this secret, creating it
  * when there is none. Joining an existing lobby adds the caller, or updates their member
- * metadata and flags; the lobby's own metadata and idle timeout apply only when it is created.
+ * metadata; the lobby's own metadata, flags and idle timeout apply only when it is created.
  * A secret stops joining 30 days after its lobby was created: the lobby stays, and the secret
  * then creates a new one.
  * @example await createOrJoinLobby(ctx, principal, { secret: 'match-42', member_metadata: { team: 'red' } })
@@ -49,7 +50,7 @@ export async function createOrJoinLobby(ctx: PlatformContext, principal: BearerP
   return writeLobbies(ctx, async (tx, emit, now) => {
     const applicationId = principal.application.id;
     const lobbies = tx.objectStore('lobbies');
-    const self: LobbyMemberInput = { id: principal.user.id, metadata: input.member_metadata, flags: input.flags };
+    const self: LobbyMemberInput = { id: principal.user.id, metadata: input.member_metadata };
     const found = await lobbies.index('by_secret').get([applicationId, input.secret]);
     if (found && isSecretLive(found, now)) {
       const editor = await LobbyEditor.open(tx, emit, found, now);
@@ -63,6 +64,7 @@ export async function createOrJoinLobby(ctx: PlatformContext, principal: BearerP
       secret: input.secret,
       metadata: input.lobby_metadata ?? null,
       idle_timeout_seconds: input.idle_timeout_seconds,
+      flags: input.flags,
     });
     const editor = LobbyEditor.create(tx, emit, lobby, now);
     await editor.upsert(self, 'refuse');
@@ -81,6 +83,7 @@ export async function createLobby(ctx: PlatformContext, principal: BotPrincipal,
       secret: null,
       metadata: input.metadata ?? null,
       idle_timeout_seconds: input.idle_timeout_seconds,
+      flags: input.flags,
     });
     const editor = LobbyEditor.create(tx, emit, lobby, now);
     for (const member of lastEntryPerUser(input.members ?? [])) await editor.upsert(member, 'refuse');
@@ -99,7 +102,7 @@ export async function getLobby(ctx: PlatformContext, principal: Principal, lobby
 }
 
 /**
- * `PATCH /lobbies/{id}`: new metadata (overwrites), idle timeout, and with `members` the whole
+ * `PATCH /lobbies/{id}`: new metadata (overwrites), flags, idle timeout, and with `members` the whole
  * member list (members left out are removed; the others are added or updated).
  */
 export async function modifyLobby(ctx: PlatformContext, principal: BotPrincipal, lobbyId: string, input: LobbySettingsInput): Promise<Lobby> {
@@ -112,7 +115,7 @@ export async function modifyLobby(ctx: PlatformContext, principal: BotPrincipal,
       for (const userId of [...editor.members.keys()]) if (!kept.has(userId)) await editor.remove(userId);
       for (const member of next) await editor.upsert(member, 'refuse');
     }
-    editor.update({ metadata: input.metadata, idle_timeout_seconds: input.idle_timeout_seconds });
+    editor.update({ metadata: input.metadata, idle_timeout_seconds: input.idle_timeout_seconds, flags: input.flags });
     await editor.save();
     return editor.toJSON();
   });

@@ -120,9 +120,13 @@ export class LobbyEditor {
    * Changes the lobby's own settings and emits LOBBY_UPDATE when something changed. A new idle
    * timeout moves the deadline of an empty lobby too: it counts from when the lobby became empty.
    */
-  update(changes: { metadata?: Metadata | null; idle_timeout_seconds?: number }): boolean {
+  update(changes: { metadata?: Metadata | null; idle_timeout_seconds?: number; flags?: number | null }): boolean {
     const lobby = this.lobby;
     let changed = false;
+    if (changes.flags !== undefined && (changes.flags ?? 0) !== (lobby.flags ?? 0)) {
+      lobby.flags = changes.flags ?? 0;
+      changed = true;
+    }
     if (changes.metadata !== undefined && !sameMetadata(changes.metadata, lobby.metadata)) {
       lobby.metadata = changes.metadata;
       changed = true;

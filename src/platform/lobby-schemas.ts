@@ -15,6 +15,12 @@ import { isSnowflake } from './snowflake';
 /** Lobby member flags (public bit values). */
 export const LOBBY_MEMBER_FLAGS = { CAN_LINK_LOBBY: 1 << 0 } as const;
 const KNOWN_MEMBER_FLAGS = Object.values(LOBBY_MEMBER_FLAGS).reduce((all, f) => all | f, 0);
+/**
+ * The lobby flag bits a create, join or modify body may set: the platform's public schema
+ * accepts `flags` of 1 (or null) on the lobby itself; what the bit does is not shown, so it is
+ * stored and answered, nothing more.
+ */
+export const LOBBY_FLAGS_ACCEPTED = 1 << 0;
 
 /** Characters of `text`, counted as code points (an emoji is one character). */
 export function charLength(text: string): number {
@@ -65,6 +71,14 @@ const idleTimeout = v.pipe(
   v.maxValue(LOBBY_IDLE_TIMEOUT_MAX_S, `int value should be less than or equal to ${LOBBY_IDLE_TIMEOUT_MAX_S}.`),
 );
 
+const lobbyFlags = v.nullable(
+  v.pipe(
+    v.number('Value is not int.'),
+    v.integer('Value is not int.'),
+    v.check((f) => f >= 0 && (f & ~LOBBY_FLAGS_ACCEPTED) === 0, 'Unknown lobby flag.'),
+  ),
+);
+
 const memberFlags = v.pipe(
   v.number('Value is not int.'),
   v.integer('Value is not int.'),
@@ -89,7 +103,7 @@ export const CreateOrJoinLobbySchema = v.object({
   idle_timeout_seconds: v.optional(idleTimeout),
   lobby_metadata: v.optional(LobbyMetadataSchema),
   member_metadata: v.optional(LobbyMetadataSchema),
-  flags: v.optional(memberFlags),
+  flags: v.optional(lobbyFlags),
 });
 
 /** `POST /lobbies` (create) and `PATCH /lobbies/{id}` (modify; `members` replaces them all). */
@@ -97,6 +111,7 @@ export const LobbySettingsSchema = v.object({
   metadata: v.optional(LobbyMetadataSchema),
   members: v.optional(membersList),
   idle_timeout_seconds: v.optional(idleTimeout),
+  flags: v.optional(lobbyFlags),
 });
 
 /** `PUT /lobbies/{id}/members/{user_id}`. */

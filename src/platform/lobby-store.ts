@@ -65,7 +65,13 @@ export function serializeLobbyMember(member: LobbyMemberRecord): LobbyMember {
 /** The lobby object: members in the order they joined. */
 export function serializeLobby(lobby: LobbyRecord, members: Iterable<LobbyMemberRecord>): Lobby {
   const sorted = [...members].sort((a, b) => a.joined_at - b.joined_at || (snowflakeKey(a.user_id) < snowflakeKey(b.user_id) ? -1 : 1));
-  return { id: lobby.id, application_id: lobby.application_id, metadata: lobby.metadata, members: sorted.map(serializeLobbyMember) };
+  return {
+    id: lobby.id,
+    application_id: lobby.application_id,
+    metadata: lobby.metadata,
+    members: sorted.map(serializeLobbyMember),
+    flags: lobby.flags ?? 0,
+  };
 }
 
 /** Who hears of a lobby event: its members (including one just removed) and its application. */

@@ -165,6 +165,8 @@ export interface LobbyRecord {
   linked_channel_id: Snowflake | null;
   member_count: number;
   created_at: number;
+  /** Lobby flags (a bit set set at creation or by the bot); absent on lobbies stored before it existed. */
+  flags?: number;
 }
 
 /** A lobby member. */
@@ -196,6 +198,7 @@ export interface Lobby {
   metadata: Metadata | null;
   members: LobbyMember[];
   linked_channel?: unknown;
+  flags?: number;
 }
 
 /** A lobby member on the wire. */

@@ -14,6 +14,7 @@ describe('PUT /lobbies: create or join by secret', () => {
       application_id: w.application.id,
       metadata: { map: 'dust' },
       members: [{ id: w.alice.id, metadata: { team: 'red' }, flags: 0 }],
+      flags: 0,
     });
     const joined = await w.client.put(LOBBIES, { secret: 'match-1', member_metadata: { team: 'blue' } }, w.bobAuth);
     expect(joined.status).toBe(200);
@@ -22,13 +23,17 @@ describe('PUT /lobbies: create or join by secret', () => {
     expect(await w.client.app.ctx.db.count('lobbies')).toBe(1);
   });
 
-  it('joining again updates the caller\'s member metadata; lobby metadata applies only at creation', async () => {
+  it('joining again updates the caller\'s member metadata; lobby metadata, flags and idle timeout apply only at creation', async () => {
     const w = await lobbyWorld();
-    const created = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '1' } }, w.aliceAuth);
-    const again = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '2' }, member_metadata: { ready: 'yes' }, flags: 1 }, w.aliceAuth);
+    const created = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '1' }, flags: 1, idle_timeout_seconds: 30 }, w.aliceAuth);
+    expect(created.body.flags).toBe(1);
+    const again = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '2' }, member_metadata: { ready: 'yes' }, flags: 0, idle_timeout_seconds: 90 }, w.aliceAuth);
     expect(again.body.id).toBe(created.body.id);
     expect(again.body.metadata).toEqual({ a: '1' });
-    expect(again.body.members).toEqual([{ id: w.alice.id, metadata: { ready: 'yes' }, flags: 1 }]);
+    expect(again.body.flags).toBe(1);
+    expect(again.body.members).toEqual([{ id: w.alice.id, metadata: { ready: 'yes' }, flags: 0 }]);
+    expect((await w.client.app.ctx.db.get('lobbies', created.body.id))!.idle_timeout_seconds).toBe(30);
+    expectInvalidField(await w.client.put(LOBBIES, { secret: 't', flags: 2 }, w.aliceAuth), 'flags');
     expect((await loggedEvents(w.client, 'LOBBY_MEMBER_UPDATE')).length).toBe(1);
   });
 
@@ -154,9 +159,10 @@ describe('POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application\'s b
   it('PATCH overwrites metadata, replaces members (members left out are removed) and sets the idle timeout', async () => {
     const w = await lobbyWorld();
     const lobby = (await w.client.post(LOBBIES, { members: [{ id: w.alice.id }, { id: w.bob.id }] }, w.botAuth)).body;
-    const patched = await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: { round: '2' }, members: [{ id: w.bob.id, flags: 1 }, { id: w.carol.id }], idle_timeout_seconds: 30 }, w.botAuth);
+    const patched = await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: { round: '2' }, members: [{ id: w.bob.id, flags: 1 }, { id: w.carol.id }], idle_timeout_seconds: 30, flags: 1 }, w.botAuth);
     expect(patched.status).toBe(200);
     expect(patched.body.metadata).toEqual({ round: '2' });
+    expect(patched.body.flags).toBe(1);
     expect(patched.body.members).toEqual([{ id: w.bob.id, metadata: null, flags: 1 }, { id: w.carol.id, metadata: null, flags: 0 }]);
     expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.idle_timeout_seconds).toBe(30);
     const types = (await loggedEvents(w.client)).map((e) => e.type).filter((t) => t !== 'LOBBY_CREATE');
