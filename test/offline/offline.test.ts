@@ -90,8 +90,9 @@ describe('the built site works offline (CONTRACT §1)', () => {
 
   it('answers again after the browser stops the worker (state is not in memory)', async () => {
     const cdp = await context.newCDPSession(page);
-    await cdp.send('ServiceWorker.enable');
+    // Listening before `enable`, whose first report may already say the worker is stopped.
     const stopped = workerStatus(cdp, 'stopped');
+    await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
     await stopped;
 
