@@ -85,6 +85,8 @@ export interface GatewaySessionRecord {
   /** `[shard_id, num_shards]` from Identify, or null. */
   shard: [number, number] | null;
   large_threshold: number;
+  /** Whether guild events reach it: always for a bot, with the `guilds` scope for an OAuth2 token. */
+  guild_events: boolean;
   /** Whether channels the bot cannot view arrive obfuscated (Identify capability or app setting). */
   obfuscation: boolean;
   /** The last sequence number sent to the client. */
