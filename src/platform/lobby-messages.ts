@@ -6,12 +6,13 @@
 import type { StoredLobbyMessage } from '../store/schema';
 import type { Principal } from './auth';
 import type { PlatformContext } from './context';
-import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_MAX } from './limits';
+import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_HISTORY_HOURS, LOBBY_MESSAGES_MAX } from './limits';
 import type { LobbyMessageInput } from './lobby-schemas';
 import {
   findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, removeIdleLobbies, requireLobbyAccess, writeLobbies,
 } from './lobby-store';
 import type { LobbyMessageRecord, Message, UserRecord } from './records';
+import { snowflakeAt } from './snowflake';
 import { serializeUser } from './users';
 
 /** The message type of a plain message. */
@@ -69,27 +70,34 @@ export async function createLobbyMessage(ctx: PlatformContext, principal: Princi
 }
 
 /**
- * The newest `limit` stored messages of a lobby, newest first: one bounded read.
- * @example await newestLobbyMessages(tx, lobbyId, 200)
+ * The newest `limit` stored messages of a lobby, newest first, optionally only those with an
+ * id at or above `oldestId`: one bounded read whatever the lobby holds (ids at or above
+ * `oldestId` are exactly the keys up to its order key).
+ * @example await newestLobbyMessages(tx, lobbyId, 200, snowflakeAt(now - 72 * 3_600_000))
  */
 export async function newestLobbyMessages(
   tx: ReturnType<typeof readLobbies>,
   lobbyId: string,
   limit: number,
+  oldestId?: string,
 ): Promise<StoredLobbyMessage[]> {
-  return tx.objectStore('lobby_messages').getAll(lobbyKeyRange(lobbyId), limit);
+  const range = oldestId === undefined ? lobbyKeyRange(lobbyId) : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
+  return tx.objectStore('lobby_messages').getAll(range, limit);
 }
 
 /**
- * `GET /lobbies/{id}/messages?limit=`: up to 200 (default 50) most recent messages, newest
- * first, for a member of the lobby or the bot of its application.
+ * `GET /lobbies/{id}/messages?limit=`: up to 200 (default 50) most recent messages of the last
+ * 72 hours (by the platform clock), newest first, for a member of the lobby or the bot of its
+ * application. The SDK's `GetLobbyMessagesWithLimit` reads through this route, so its history
+ * limit is kept here, where the platform clock is.
  */
 export async function listLobbyMessages(ctx: PlatformContext, principal: Principal, lobbyId: string, limit = LOBBY_MESSAGES_DEFAULT): Promise<Message[]> {
   await removeIdleLobbies(ctx);
   const tx = readLobbies(ctx);
   const lobby = await findLobby(tx, principal, lobbyId, ctx.clock.now());
   await requireLobbyAccess(tx, principal, lobby);
-  const records = await newestLobbyMessages(tx, lobby.id, Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX));
+  const oldest = snowflakeAt(ctx.clock.now() - LOBBY_MESSAGES_HISTORY_HOURS * 3_600_000);
+  const records = await newestLobbyMessages(tx, lobby.id, Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX), oldest);
   const authorIds = [...new Set(records.map((m) => m.author_id))];
   const authors = await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)));
   const byId = new Map(authorIds.map((id, i) => [id, authors[i]]));

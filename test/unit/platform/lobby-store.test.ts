@@ -65,6 +65,9 @@ describe('the newest N messages of a lobby are one bounded read', () => {
     expect(newest.every((m) => m.lobby_id === lobby)).toBe(true);
     const one = await newestLobbyMessages(readLobbies(ctx), lobby, 1);
     expect(one.map((m) => m.id)).toEqual([ids[4999]]);
+    // Bounded below by an id: exactly the messages with an id at or above it, still newest first.
+    const recent = await newestLobbyMessages(readLobbies(ctx), lobby, 200, ids[4950]);
+    expect(recent.map((m) => m.id)).toEqual(ids.slice(4950).reverse());
   });
 });
 

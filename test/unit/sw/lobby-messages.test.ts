@@ -120,6 +120,28 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     expectError(await w.client.get(w.messages, w.bobAuth), 403, 50001);
   });
 
+  it('answers only messages of the last 72 hours, judged by the platform clock (SDK GetLobbyMessagesWithLimit)', async () => {
+    const w = await lobbyWorld();
+    // Later than any id handed out so far, so the ids carry these instants. (The bot speaks and
+    // reads here: the users' access tokens would have expired by then.)
+    const start = Date.parse('2031-01-01T00:00:00Z');
+    await w.client.put('/sandbox/clock', { now: new Date(start).toISOString() });
+    const lobby = (await w.client.post(LOBBIES, { members: [{ id: w.alice.id }] }, w.botAuth)).body;
+    const path = `${LOBBIES}/${lobby.id}/messages`;
+    await w.client.post(path, { content: 'old' }, w.botAuth);
+    await w.client.put('/sandbox/clock', { now: new Date(start + 3_600_000).toISOString() });
+    await w.client.post(path, { content: 'newer' }, w.botAuth);
+    const read = async () => (await w.client.get(`${path}?limit=200`, w.botAuth)).body.map((m: { content: string }) => m.content);
+    await w.client.put('/sandbox/clock', { now: new Date(start + 72 * 3_600_000).toISOString() });
+    expect(await read()).toEqual(['newer', 'old']);
+    await w.client.put('/sandbox/clock', { now: new Date(start + 72 * 3_600_000 + 1).toISOString() });
+    expect(await read()).toEqual(['newer']);
+    await w.client.put('/sandbox/clock', { now: new Date(start + 73 * 3_600_000 + 1).toISOString() });
+    expect(await read()).toEqual([]);
+    // Still stored: only the read is bounded.
+    expect(await w.client.app.ctx.db.count('lobby_messages')).toBe(2);
+  });
+
   it('messages of one lobby never appear in another', async () => {
     const w = await lobbyWithAliceAndBob();
     const other = (await w.client.put(LOBBIES, { secret: 'other-chat' }, w.aliceAuth)).body;
