@@ -1,7 +1,8 @@
 /**
  * Lobbies in the store: key ranges, the wire forms, who may touch a lobby, and the removal of
- * lobbies that stayed empty past their idle timeout. Everything here runs inside a caller's
- * transaction, so a change and the events it emits commit together.
+ * lobbies that stayed empty past their idle timeout. The helpers run inside a caller's
+ * transaction, so a change and the events it emits commit together; `writeLobbies` opens that
+ * transaction for the lobby operations.
  */
 import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../store/schema';
