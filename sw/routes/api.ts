@@ -7,6 +7,7 @@ import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
 import { lobbyRoutes } from './lobbies';
 import { presenceRoutes } from './presence';
+import { rpcRoutes } from './rpc';
 import { userRoutes } from './users';
 
 /** The API routes; every one needs a `Bot` or `Bearer` Authorization header. */
@@ -17,6 +18,7 @@ export function apiRoutes(): Hono<AppEnv> {
     await next();
   });
   api.route('/users/@me/activities', presenceRoutes());
+  api.route('/rpc', rpcRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   return api;

@@ -67,6 +67,15 @@ export function sandboxRoutes(): Hono<AppEnv> {
     return c.json({ user: serializeUser(await createUser(c.get('ctx'), body)) }, 201);
   });
 
+  // The simulated client knows its users: <pp-activity-frame> shows who runs an activity before
+  // any token exists.
+  r.get('/users/:user_id', async (c) => {
+    const { user_id } = validate(v.object({ user_id: schemas.snowflake }), c.req.param());
+    const user = await c.get('ctx').db.get('users', user_id);
+    if (!user) throw ApiError.of('UNKNOWN_USER');
+    return c.json({ user: serializeUser(user) });
+  });
+
   r.post('/applications', async (c) => {
     const body = await readJson(c, ApplicationBody);
     const created = await createApplication(c.get('ctx'), body);

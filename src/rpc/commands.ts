@@ -1,0 +1,103 @@
+/**
+ * Every command's handler and the scopes it needs. AUTHORIZE and AUTHENTICATE are open; every
+ * other command needs the session AUTHENTICATE opened, plus the scopes listed here (the
+ * platform's public embedded-app SDK documents them per command).
+ */
+import type * as v from 'valibot';
+import { ApiError } from '../platform/errors';
+import { redactSecrets } from '../platform/secrets';
+import { authenticate, authorize } from './auth-commands';
+import type { CommandContext } from './context';
+import type { Command, CommandMap } from './protocol';
+import type { COMMAND_ARGS } from './schemas';
+import { subscribe, unsubscribe } from './subscriptions';
+
+type Args<C extends Command> = v.InferOutput<(typeof COMMAND_ARGS)[C]>;
+/** A command's handler: validated arguments in, the reply's `data` out. */
+export type CommandHandler<C extends Command> = (ctx: CommandContext, args: Args<C>, evt: string | null) => Promise<CommandMap[C]['data']>;
+
+/** Commands an activity may send without a session. */
+export const OPEN_COMMANDS: ReadonlySet<Command> = new Set(['AUTHORIZE', 'AUTHENTICATE']);
+
+/** Scopes each authenticated command needs beyond the session itself. */
+export const COMMAND_SCOPES: Partial<Record<Command, readonly string[]>> = {
+  SET_ACTIVITY: ['rpc.activities.write'],
+  GET_CHANNEL: ['guilds'],
+  GET_CHANNEL_PERMISSIONS: ['guilds.members.read'],
+  USER_SETTINGS_GET_LOCALE: ['identify'],
+};
+
+/**
+ * The monetization the platform holds for an application. There is no SKU or entitlement
+ * store yet, so what the store holds is nothing: empty lists are the true answer.
+ */
+function storedSkus(_applicationId: string): { id: string }[] {
+  return [];
+}
+
+function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiError {
+  return ApiError.of(name, `${ApiError.of(name).message}: ${detail}`);
+}
+
+/** GET_CHANNEL: a channel the user cannot see is an invalid channel, like an unknown one. */
+async function getChannel(ctx: CommandContext, args: Args<'GET_CHANNEL'>): Promise<CommandMap['GET_CHANNEL']['data']> {
+  try {
+    return await ctx.platform.channel(ctx.session!.access_token, args.channel_id);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) {
+      throw rpcError('RPC_INVALID_CHANNEL', 'the user cannot view this channel');
+    }
+    throw error;
+  }
+}
+
+/** Every command's handler. */
+export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
+  AUTHORIZE: (ctx, args) => authorize(ctx, args),
+  AUTHENTICATE: (ctx, args) => authenticate(ctx, args),
+  SUBSCRIBE: (ctx, args, evt) => subscribe(ctx, evt, args),
+  UNSUBSCRIBE: (ctx, args, evt) => unsubscribe(ctx, evt, args),
+  SET_ACTIVITY: (ctx, args) => ctx.platform.setActivity(ctx.session!.access_token, args.activity),
+  GET_CHANNEL: getChannel,
+  GET_CHANNEL_PERMISSIONS: (ctx) => ctx.platform.channelPermissions(ctx.session!.access_token, ctx.frame.channel_id),
+  GET_SKUS_EMBEDDED: async (ctx) => ({ skus: storedSkus(ctx.frame.application_id) }),
+  GET_ENTITLEMENTS_EMBEDDED: async () => ({ entitlements: [] }),
+  // The activity runs in a browser frame, not an iOS web view: the keyboard never resizes it.
+  GET_PLATFORM_BEHAVIORS: async () => ({ iosKeyboardResizesView: false }),
+  USER_SETTINGS_GET_LOCALE: async (ctx) => ({ locale: ctx.ui.locale() }),
+  GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS: async (ctx) => ({ participants: ctx.participants() }),
+  OPEN_EXTERNAL_LINK: async (ctx, args) => ({ opened: await ctx.ui.openExternalLink(args.url) }),
+  OPEN_INVITE_DIALOG: async (ctx) => {
+    await ctx.ui.openInviteDialog(ctx.frame);
+    return null;
+  },
+  SHARE_LINK: async (ctx, args) => {
+    const url = new URL(ctx.frame.url);
+    if (args.custom_id !== undefined) url.searchParams.set('custom_id', args.custom_id);
+    if (args.link_id !== undefined) url.searchParams.set('link_id', args.link_id);
+    return ctx.ui.shareLink({ message: args.message, custom_id: args.custom_id, link_id: args.link_id, url: url.toString() });
+  },
+  START_PURCHASE: async (ctx, args) => {
+    if (!storedSkus(ctx.frame.application_id).some((sku) => sku.id === args.sku_id)) {
+      throw rpcError('RPC_INVALID_PAYLOAD', 'args.sku_id: Unknown SKU of this application');
+    }
+    return null;
+  },
+  CAPTURE_LOG: async (ctx, args) => {
+    // An activity may log anything, its own token included: nothing reaches a log unredacted.
+    const token = ctx.session?.access_token;
+    ctx.ui.captureLog(args.level, redactSecrets(token ? args.message.replaceAll(token, '[redacted]') : args.message));
+    return null;
+  },
+  SET_CONFIG: async (ctx, args) => {
+    ctx.settings.use_interactive_pip = args.use_interactive_pip;
+    return { use_interactive_pip: ctx.settings.use_interactive_pip };
+  },
+  SET_ORIENTATION_LOCK_STATE: async (ctx, args) => {
+    ctx.settings.lock_state = args.lock_state;
+    ctx.settings.picture_in_picture_lock_state = args.picture_in_picture_lock_state ?? null;
+    ctx.settings.grid_lock_state = args.grid_lock_state ?? null;
+    return null;
+  },
+  ENCOURAGE_HW_ACCELERATION: async (ctx) => ({ enabled: await ctx.ui.hardwareAcceleration() }),
+};

@@ -1,0 +1,77 @@
+/**
+ * What the RPC host's command handlers run against: the frame they serve, the session an
+ * AUTHENTICATE opened, the platform, and the host page's user interface. Kept apart from the
+ * host so that handlers are plain functions a unit test can call.
+ */
+import type { PlatformClient } from './platform-client';
+import type { ActivityPlatform, CommandMap, RpcParticipant, SubscribableEvent } from './protocol';
+
+/** The frame an RPC host serves, as `<pp-activity-frame>` set it up. */
+export interface FrameInfo {
+  frame_id: string;
+  application_id: string;
+  instance_id: string;
+  guild_id: string | null;
+  channel_id: string;
+  platform: ActivityPlatform;
+  /** The simulated user running the activity. */
+  user: RpcParticipant;
+  /** The activity's page without the frame's own query parameters (share links point at it). */
+  url: string;
+}
+
+/** What AUTHENTICATE established. The token stays in memory only, never in a log or event. */
+export interface RpcSession {
+  access_token: string;
+  /** The scopes granted, as AUTHENTICATE answers them. */
+  granted: string[];
+  /** The granted scopes with the SDK's umbrella scopes expanded: what checks read. */
+  scopes: Set<string>;
+  user: CommandMap['AUTHENTICATE']['data']['user'];
+  application: CommandMap['AUTHENTICATE']['data']['application'];
+}
+
+/** The host page's part: dialogs, links, logs, device facts. The component implements it. */
+export interface HostUi {
+  /** Shows the consent dialog ("Authorize" / "Cancel"); true when authorized. */
+  requestConsent(options: { application: { id: string; name: string }; scopes: string[]; user: { id: string; username: string } }): Promise<boolean>;
+  /** Opens a link outside the platform; whether it opened (null when unknown). */
+  openExternalLink(url: string): Promise<boolean | null>;
+  /** Shows the channel invite dialog for the frame's channel. */
+  openInviteDialog(frame: FrameInfo): Promise<void>;
+  /** Offers a link to the activity to share. */
+  shareLink(request: { message: string; custom_id?: string; link_id?: string; url: string }): Promise<{ success: boolean; didCopyLink: boolean; didSendMessage: boolean }>;
+  /** An activity's log line (already redacted). */
+  captureLog(level: 'log' | 'warn' | 'debug' | 'info' | 'error', message: string): void;
+  /** Whether the host's graphics are hardware accelerated. */
+  hardwareAcceleration(): Promise<boolean>;
+  /** The user's locale (BCP 47). */
+  locale(): string;
+}
+
+/** Settings an activity made with SET_CONFIG and SET_ORIENTATION_LOCK_STATE. */
+export interface FrameSettings {
+  use_interactive_pip: boolean;
+  lock_state: 1 | 2 | 3;
+  picture_in_picture_lock_state: 1 | 2 | 3 | null;
+  grid_lock_state: 1 | 2 | 3 | null;
+}
+
+/** A command handler's view of the host. */
+export interface CommandContext {
+  readonly frame: FrameInfo;
+  readonly platform: PlatformClient;
+  readonly ui: HostUi;
+  /** The open session; handlers of authenticated commands may rely on it. */
+  readonly session: RpcSession | null;
+  readonly settings: FrameSettings;
+  /** The instance's participants now. */
+  participants(): RpcParticipant[];
+  /** Opens (replaces) the session. */
+  authenticate(session: RpcSession): void;
+  /** Records a subscription; `key` says which guild or channel it is for ('' for none). */
+  subscribe(event: SubscribableEvent, key: string): void;
+  unsubscribe(event: SubscribableEvent, key: string): void;
+  /** Sends an event to the activity if it subscribed to it (for `key`). */
+  dispatch(event: SubscribableEvent, data: unknown, key?: string): void;
+}

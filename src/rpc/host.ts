@@ -1,0 +1,258 @@
+/**
+ * The RPC host of one activity frame (CONTRACT §5): takes the messages the page receives,
+ * keeps only those from the iframe's window and the expected origin, runs the handshake,
+ * answers commands, and dispatches the events the activity subscribed to. Pure: the page
+ * injects how to post, the platform client, the host page's user interface and the instance's
+ * participants, so unit tests drive it with plain objects.
+ */
+import { ApiError } from '../platform/errors';
+import { redactSecrets } from '../platform/secrets';
+import { COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
+import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } from './context';
+import type { PlatformClient } from './platform-client';
+import { rpcErrorFromResponse } from './platform-client';
+import {
+  COMMANDS, DISPATCH, OPCODES, RPC_CLOSE_CODES, RPC_VERSION,
+  type ClosePayload, type Command, type RpcMessage, type RpcParticipant, type SubscribableEvent,
+} from './protocol';
+import { COMMAND_ARGS, CommandFrameSchema, HandshakeSchema, validateRpc } from './schemas';
+import { guildStatusChanges, requireScopes, translatePlatformEvent } from './subscriptions';
+
+/** Why a message was dropped unanswered. */
+export type DropReason = 'source' | 'origin' | 'shape';
+
+/** A received message as the host reads it (a `MessageEvent` fits). */
+export interface ReceivedMessage {
+  source: unknown;
+  origin: string;
+  data: unknown;
+}
+
+/** What a host needs. */
+export interface RpcHostOptions {
+  frame: FrameInfo;
+  /** The iframe's window: only its messages are answered. */
+  source: unknown;
+  /** The origin of the activity's page: only messages from it are answered. */
+  origin: string;
+  /** Sends a message to the activity (`iframe.contentWindow.postMessage(message, origin)`). */
+  post(message: RpcMessage): void;
+  platform: PlatformClient;
+  ui: HostUi;
+  /** The instance's participants now. */
+  participants(): RpcParticipant[];
+  /** READY's `config.api_endpoint`: where the platform's API is. */
+  apiEndpoint: string;
+  /** A message was dropped (developer signal; nothing is answered). */
+  onDrop?(reason: DropReason, message: ReceivedMessage): void;
+  /** The activity asked to close. */
+  onClose?(payload: ClosePayload): void;
+  /** AUTHENTICATE opened a session (the page may now listen to the platform for it). */
+  onAuthenticated?(session: RpcSession): void;
+  /** Where bugs are reported (already redacted). */
+  log?(line: string): void;
+}
+
+function isCommand(name: string): name is Command {
+  return (COMMANDS as readonly string[]).includes(name);
+}
+
+/**
+ * The host side of one activity frame.
+ * @example
+ * const host = new RpcHost({ frame, source: iframe.contentWindow, origin, post: (m) => iframe.contentWindow.postMessage(m, origin), platform, ui, participants, apiEndpoint });
+ * addEventListener('message', (event) => host.receive(event));
+ */
+export class RpcHost {
+  #ready = false;
+  #session: RpcSession | null = null;
+  readonly #subscriptions = new Map<SubscribableEvent, Set<string>>();
+  readonly #settings: FrameSettings = { use_interactive_pip: false, lock_state: 1, picture_in_picture_lock_state: null, grid_lock_state: null };
+  #layoutMode: 0 | 1 | 2 = 0;
+  #orientation: 0 | 1 = 1;
+
+  constructor(private readonly options: RpcHostOptions) {}
+
+  /** The session AUTHENTICATE opened, or null. */
+  get session(): RpcSession | null {
+    return this.#session;
+  }
+
+  /** Settings the activity made (SET_CONFIG, SET_ORIENTATION_LOCK_STATE). */
+  get settings(): Readonly<FrameSettings> {
+    return this.#settings;
+  }
+
+  /**
+   * Handles one received message. Returns false when it was dropped: not from the iframe's
+   * window, not from the expected origin, or not an RPC message at all.
+   */
+  receive(message: ReceivedMessage): boolean {
+    const { source, origin } = this.options;
+    if (message.source !== source) return this.#drop('source', message);
+    if (message.origin !== origin) return this.#drop('origin', message);
+    if (!Array.isArray(message.data) || message.data.length !== 2 || typeof message.data[0] !== 'number') return this.#drop('shape', message);
+    const [opcode, payload] = message.data as [number, unknown];
+    switch (opcode) {
+      case OPCODES.HANDSHAKE:
+        this.#handshake(payload);
+        return true;
+      case OPCODES.FRAME:
+        void this.#command(payload);
+        return true;
+      case OPCODES.CLOSE:
+        this.#ready = false;
+        this.options.onClose?.((payload ?? { code: RPC_CLOSE_CODES.CLOSE_NORMAL }) as ClosePayload);
+        return true;
+      case OPCODES.HELLO:
+        // The legacy greeting of older SDKs: nothing to answer.
+        return true;
+      default:
+        return this.#drop('shape', message);
+    }
+  }
+
+  /** The instance's participants changed: tell the activity if it listens. */
+  participantsChanged(participants: RpcParticipant[]): void {
+    this.#dispatch('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', { participants });
+  }
+
+  /** The host page changed the layout (0 focused, 1 picture-in-picture, 2 grid). */
+  setLayoutMode(mode: 0 | 1 | 2): void {
+    if (mode === this.#layoutMode) return;
+    this.#layoutMode = mode;
+    this.#dispatch('ACTIVITY_LAYOUT_MODE_UPDATE', { layout_mode: mode });
+  }
+
+  /** The screen's orientation changed (0 portrait, 1 landscape). */
+  setOrientation(orientation: 0 | 1): void {
+    if (orientation === this.#orientation) return;
+    this.#orientation = orientation;
+    this.#dispatch('ORIENTATION_UPDATE', { screen_orientation: orientation, orientation: orientation === 0 ? 'portrait' : 'landscape' });
+  }
+
+  /** A gateway dispatch for the session's user: becomes the RPC events the activity subscribed to. */
+  platformEvent(type: string, data: unknown): void {
+    const session = this.#session;
+    if (!session) return;
+    for (const e of translatePlatformEvent(type, data, session)) this.#dispatch(e.event, e.data, e.key);
+    for (const guildId of guildStatusChanges(type, data)) {
+      if (!this.#subscriptions.get('GUILD_STATUS')?.has(guildId)) continue;
+      this.options.platform.guildStatus(session.access_token, guildId).then(
+        (status) => this.#dispatch('GUILD_STATUS', status, guildId),
+        () => undefined, // The guild went away or the token was revoked: no status to tell.
+      );
+    }
+  }
+
+  /** Ends the session from the host's side (CLOSE with `code`). */
+  close(code: number = RPC_CLOSE_CODES.CLOSE_NORMAL, message = 'The host closed the activity.'): void {
+    this.#ready = false;
+    this.#session = null;
+    this.#subscriptions.clear();
+    this.options.post([OPCODES.CLOSE, { code, message }]);
+  }
+
+  #drop(reason: DropReason, message: ReceivedMessage): false {
+    this.options.onDrop?.(reason, message);
+    return false;
+  }
+
+  #handshake(payload: unknown): void {
+    let handshake;
+    try {
+      handshake = validateRpc(HandshakeSchema, payload, 'handshake');
+    } catch (error) {
+      this.close(RPC_CLOSE_CODES.CLOSE_UNSUPPORTED, (error as Error).message);
+      return;
+    }
+    if (handshake.client_id !== this.options.frame.application_id) {
+      this.close(RPC_CLOSE_CODES.INVALID_CLIENT_ID, `Invalid client id: ${this.options.frame.application_id} runs in this frame`);
+      return;
+    }
+    if (handshake.frame_id !== this.options.frame.frame_id) {
+      this.close(RPC_CLOSE_CODES.CLOSE_UNSUPPORTED, 'The handshake frame_id is not the frame_id of this frame');
+      return;
+    }
+    // A handshake starts afresh: the activity reloaded (or a new SDK took over) and knows nothing.
+    this.#session = null;
+    this.#subscriptions.clear();
+    this.#ready = true;
+    const user = this.options.frame.user;
+    this.options.post([
+      OPCODES.FRAME,
+      {
+        cmd: DISPATCH,
+        evt: 'READY',
+        nonce: null,
+        data: {
+          v: RPC_VERSION,
+          config: { api_endpoint: this.options.apiEndpoint, environment: 'sandbox' },
+          // The SDK's READY schema takes the avatar as a string or not at all.
+          user: { id: user.id, username: user.username, discriminator: user.discriminator, ...(user.avatar ? { avatar: user.avatar } : {}) },
+        },
+      },
+    ]);
+  }
+
+  async #command(payload: unknown): Promise<void> {
+    const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+    let cmd = typeof raw.cmd === 'string' ? raw.cmd : 'UNKNOWN';
+    let nonce = typeof raw.nonce === 'string' ? raw.nonce : null;
+    try {
+      const frame = validateRpc(CommandFrameSchema, payload, 'frame');
+      cmd = frame.cmd;
+      nonce = frame.nonce;
+      if (!isCommand(cmd)) throw ApiError.of('RPC_INVALID_COMMAND', `${ApiError.of('RPC_INVALID_COMMAND').message}: ${cmd} is not a command`);
+      if (!this.#ready) throw ApiError.of('RPC_INVALID_PERMISSIONS', `${ApiError.of('RPC_INVALID_PERMISSIONS').message}: send the HANDSHAKE first`);
+      if (!OPEN_COMMANDS.has(cmd)) requireScopes(this.#session, COMMAND_SCOPES[cmd] ?? [], cmd);
+      const args = validateRpc(COMMAND_ARGS[cmd], frame.args);
+      const handler = COMMAND_HANDLERS[cmd] as (ctx: CommandContext, args: unknown, evt: string | null) => Promise<unknown>;
+      const data = await handler(this.#context(), args, frame.evt ?? null);
+      this.options.post([OPCODES.FRAME, { cmd, nonce, evt: null, data: data ?? null }]);
+    } catch (error) {
+      const rpc = this.#asRpcError(error);
+      this.options.post([OPCODES.FRAME, { cmd, nonce, evt: 'ERROR', data: { code: rpc.code, message: rpc.message } }]);
+    }
+  }
+
+  #asRpcError(error: unknown): ApiError {
+    if (error instanceof ApiError) {
+      const rpcRange = error.code === 1000 || (error.code >= 4000 && error.code <= 5000);
+      return rpcRange ? error : rpcErrorFromResponse(error.status, error.toJSON());
+    }
+    const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+    (this.options.log ?? console.error)(redactSecrets(`platformpp: RPC host error: ${detail}`));
+    return ApiError.of('RPC_UNKNOWN_ERROR');
+  }
+
+  #dispatch(event: SubscribableEvent, data: unknown, key = ''): void {
+    if (!this.#ready || !this.#subscriptions.get(event)?.has(key)) return;
+    this.options.post([OPCODES.FRAME, { cmd: DISPATCH, evt: event, nonce: null, data }]);
+  }
+
+  #context(): CommandContext {
+    const host = this;
+    return {
+      frame: this.options.frame,
+      platform: this.options.platform,
+      ui: this.options.ui,
+      get session() {
+        return host.#session;
+      },
+      settings: this.#settings,
+      participants: () => this.options.participants(),
+      authenticate: (session) => {
+        this.#session = session;
+        this.options.onAuthenticated?.(session);
+      },
+      subscribe: (event, key) => {
+        let keys = this.#subscriptions.get(event);
+        if (!keys) this.#subscriptions.set(event, (keys = new Set()));
+        keys.add(key);
+      },
+      unsubscribe: (event, key) => void this.#subscriptions.get(event)?.delete(key),
+      dispatch: (event, data, key) => this.#dispatch(event, data, key),
+    };
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The registry of activity instances: which frames run which application in which channel,
+ * and who takes part. Frames of the same application and channel share one instance (CONTRACT
+ * §5); the instance ends with its last frame. Pure and synchronous: the shared worker (the hub)
+ * holds one registry for every page, so two pages agree on instance ids, and a page without
+ * the hub can hold its own.
+ */
+import type { RpcParticipant } from './protocol';
+
+/** What a frame says when it joins. */
+export interface InstanceJoin {
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  /** The frame's own id (the `frame_id` query parameter); one membership per frame. */
+  frame_id: string;
+  /** The simulated user running the frame. */
+  user: RpcParticipant;
+  /**
+   * Who holds the membership (a hub connection): when that connection goes away,
+   * {@link ActivityInstanceRegistry.leaveOwner} removes all of its frames at once.
+   */
+  owner?: string;
+}
+
+/** An instance as frames see it. */
+export interface InstanceSnapshot {
+  instance_id: string;
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  /** Each user once, in the order they first joined. */
+  participants: RpcParticipant[];
+}
+
+/** Called with the instance whenever its set of participants changes. */
+export type ParticipantsListener = (snapshot: InstanceSnapshot) => void;
+
+interface Membership {
+  frame_id: string;
+  user: RpcParticipant;
+  owner: string | undefined;
+  listener: ParticipantsListener | undefined;
+}
+
+interface Instance {
+  instance_id: string;
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  /** In join order. */
+  members: Membership[];
+}
+
+/** A fresh instance id: opaque, unique per instance. */
+function randomInstanceId(): string {
+  return `i-${crypto.randomUUID()}`;
+}
+
+/**
+ * Activity instances keyed by application and channel.
+ * @example
+ * const registry = new ActivityInstanceRegistry();
+ * const { instance_id } = registry.join({ application_id, channel_id, guild_id, frame_id, user }, (s) => show(s.participants));
+ * registry.leave(frame_id);
+ */
+export class ActivityInstanceRegistry {
+  readonly #byKey = new Map<string, Instance>();
+  readonly #byFrame = new Map<string, Instance>();
+
+  constructor(private readonly newInstanceId: () => string = randomInstanceId) {}
+
+  /**
+   * Adds a frame to the instance of its application and channel (creating it for the first
+   * frame) and returns the instance. `listener` hears every later change of participants.
+   * Joining again with the same `frame_id` replaces the frame's earlier membership.
+   */
+  join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot {
+    if (this.#byFrame.has(request.frame_id)) this.leave(request.frame_id);
+    const key = instanceKey(request.application_id, request.channel_id);
+    let instance = this.#byKey.get(key);
+    if (!instance) {
+      instance = {
+        instance_id: this.newInstanceId(),
+        application_id: request.application_id,
+        channel_id: request.channel_id,
+        guild_id: request.guild_id,
+        members: [],
+      };
+      this.#byKey.set(key, instance);
+    }
+    const before = participantIds(instance);
+    instance.members.push({ frame_id: request.frame_id, user: { ...request.user }, owner: request.owner, listener });
+    this.#byFrame.set(request.frame_id, instance);
+    // The frame that joins learns the instance from the answer; the others hear of the change.
+    if (participantIds(instance) !== before) this.#notify(instance, request.frame_id);
+    return snapshot(instance);
+  }
+
+  /** Removes a frame; returns its instance as it is afterwards, or null (unknown frame, or ended). */
+  leave(frameId: string): InstanceSnapshot | null {
+    const instance = this.#byFrame.get(frameId);
+    if (!instance) return null;
+    this.#byFrame.delete(frameId);
+    const before = participantIds(instance);
+    instance.members = instance.members.filter((m) => m.frame_id !== frameId);
+    if (instance.members.length === 0) {
+      this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
+      return null;
+    }
+    if (participantIds(instance) !== before) this.#notify(instance);
+    return snapshot(instance);
+  }
+
+  /** Removes every frame `owner` holds (a page or connection that went away). */
+  leaveOwner(owner: string): void {
+    const frames = [...this.#byFrame.values()].flatMap((i) => i.members.filter((m) => m.owner === owner).map((m) => m.frame_id));
+    for (const frameId of frames) this.leave(frameId);
+  }
+
+  /** The instance a frame belongs to, or null. */
+  forFrame(frameId: string): InstanceSnapshot | null {
+    const instance = this.#byFrame.get(frameId);
+    return instance ? snapshot(instance) : null;
+  }
+
+  /** The running instance of an application in a channel, or null. */
+  find(applicationId: string, channelId: string): InstanceSnapshot | null {
+    const instance = this.#byKey.get(instanceKey(applicationId, channelId));
+    return instance ? snapshot(instance) : null;
+  }
+
+  /** Every running instance. */
+  list(): InstanceSnapshot[] {
+    return [...this.#byKey.values()].map(snapshot);
+  }
+
+  #notify(instance: Instance, except?: string): void {
+    const current = snapshot(instance);
+    for (const member of instance.members) {
+      if (member.frame_id === except || !member.listener) continue;
+      try {
+        member.listener(current);
+      } catch {
+        // One broken listener (a page that went away) must not keep the others uninformed.
+      }
+    }
+  }
+}
+
+function instanceKey(applicationId: string, channelId: string): string {
+  return `${applicationId}:${channelId}`;
+}
+
+/** Each user once, in first-join order. */
+function participants(instance: Instance): RpcParticipant[] {
+  const seen = new Map<string, RpcParticipant>();
+  for (const m of instance.members) if (!seen.has(m.user.id)) seen.set(m.user.id, m.user);
+  return [...seen.values()].map((u) => ({ ...u }));
+}
+
+function participantIds(instance: Instance): string {
+  return participants(instance).map((p) => p.id).join(',');
+}
+
+function snapshot(instance: Instance): InstanceSnapshot {
+  return {
+    instance_id: instance.instance_id,
+    application_id: instance.application_id,
+    channel_id: instance.channel_id,
+    guild_id: instance.guild_id,
+    participants: participants(instance),
+  };
+}

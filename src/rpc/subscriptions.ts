@@ -1,0 +1,175 @@
+/**
+ * SUBSCRIBE / UNSUBSCRIBE, the scopes each event needs, and how the platform's gateway
+ * dispatches become the RPC events an activity subscribed to.
+ */
+import { ApiError } from '../platform/errors';
+import type { CommandContext, RpcSession } from './context';
+import { SUBSCRIBABLE_EVENTS, type RpcUser, type SubscribableEvent } from './protocol';
+import { SUBSCRIBE_ARGS, validateRpc } from './schemas';
+
+/** Scopes each event needs (the platform's public embedded-app SDK documents them per event). */
+export const EVENT_SCOPES: Readonly<Record<SubscribableEvent, readonly string[]>> = {
+  GUILD_STATUS: ['guilds'],
+  VOICE_STATE_UPDATE: ['rpc.voice.read'],
+  SPEAKING_START: ['rpc.voice.read'],
+  SPEAKING_STOP: ['rpc.voice.read'],
+  CURRENT_USER_UPDATE: ['identify'],
+  CURRENT_GUILD_MEMBER_UPDATE: ['identify', 'guilds.members.read'],
+  ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE: [],
+  ENTITLEMENT_CREATE: [],
+  ACTIVITY_LAYOUT_MODE_UPDATE: [],
+  ORIENTATION_UPDATE: [],
+  RELATIONSHIP_UPDATE: ['relationships.read'],
+};
+
+function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiError {
+  return ApiError.of(name, `${ApiError.of(name).message}: ${detail}`);
+}
+
+/** Throws 4006 unless the session holds every scope in `scopes`. */
+export function requireScopes(session: RpcSession | null, scopes: readonly string[], what: string): void {
+  if (!session) throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs an authenticated session: send AUTHENTICATE first`);
+  const missing = scopes.filter((s) => !session.scopes.has(s));
+  if (missing.length > 0) throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs the scope(s) ${missing.join(', ')}`);
+}
+
+function subscribableEvent(evt: string | null): SubscribableEvent {
+  if (!evt) throw rpcError('RPC_INVALID_EVENT', 'evt is required');
+  if (!(SUBSCRIBABLE_EVENTS as readonly string[]).includes(evt)) throw rpcError('RPC_INVALID_EVENT', `${evt} is not an event an activity can subscribe to`);
+  return evt as SubscribableEvent;
+}
+
+/** Which guild, channel or lobby a subscription is for: '' when the event has no arguments. */
+function subscriptionKey(event: SubscribableEvent, args: Record<string, unknown>): string {
+  const value = (name: string) => (typeof args[name] === 'string' ? (args[name] as string) : '');
+  switch (event) {
+    case 'GUILD_STATUS':
+    case 'CURRENT_GUILD_MEMBER_UPDATE':
+      return value('guild_id');
+    case 'VOICE_STATE_UPDATE':
+      return value('channel_id');
+    case 'SPEAKING_START':
+    case 'SPEAKING_STOP':
+      return value('lobby_id') ? `lobby:${value('lobby_id')}` : value('channel_id') ? `channel:${value('channel_id')}` : '';
+    default:
+      return '';
+  }
+}
+
+/** The guild must be one the user is in: anything else is an invalid guild. */
+async function checkGuild(ctx: CommandContext, guildId: string) {
+  try {
+    return await ctx.platform.guildStatus(ctx.session!.access_token, guildId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_GUILD', 'the user is not in this guild');
+    throw error;
+  }
+}
+
+/** The channel must be one the user can view: anything else is an invalid channel. */
+async function checkChannel(ctx: CommandContext, channelId: string): Promise<void> {
+  try {
+    await ctx.platform.channel(ctx.session!.access_token, channelId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', 'the user cannot view this channel');
+    throw error;
+  }
+}
+
+/**
+ * SUBSCRIBE: checks the event (4004), its scopes (4006), its arguments (4000) and the guild or
+ * channel they name (4003, 4005). GUILD_STATUS answers the guild's current status at once.
+ */
+export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs: unknown): Promise<{ evt: string }> {
+  const event = subscribableEvent(evt);
+  requireScopes(ctx.session, EVENT_SCOPES[event], `SUBSCRIBE ${event}`);
+  const args = validateRpc(SUBSCRIBE_ARGS[event], rawArgs) as Record<string, unknown>;
+  const key = subscriptionKey(event, args);
+  if (event === 'GUILD_STATUS') {
+    const status = await checkGuild(ctx, key);
+    ctx.subscribe(event, key);
+    ctx.dispatch(event, status, key);
+    return { evt: event };
+  }
+  if (event === 'CURRENT_GUILD_MEMBER_UPDATE') await checkGuild(ctx, key);
+  if (event === 'VOICE_STATE_UPDATE' || key.startsWith('channel:')) await checkChannel(ctx, key.replace(/^channel:/, ''));
+  ctx.subscribe(event, key);
+  return { evt: event };
+}
+
+/** UNSUBSCRIBE: stops the event (for the guild or channel named); unknown events are 4004. */
+export async function unsubscribe(ctx: CommandContext, evt: string | null, rawArgs: unknown): Promise<{ evt: string }> {
+  const event = subscribableEvent(evt);
+  const args = validateRpc(SUBSCRIBE_ARGS[event], rawArgs) as Record<string, unknown>;
+  ctx.unsubscribe(event, subscriptionKey(event, args));
+  return { evt: event };
+}
+
+/** An RPC event a platform dispatch turns into, for the subscriptions of `key`. */
+export interface TranslatedEvent {
+  event: SubscribableEvent;
+  key: string;
+  data: unknown;
+}
+
+function rpcUser(user: Record<string, unknown>): RpcUser {
+  return {
+    id: String(user.id),
+    username: String(user.username ?? ''),
+    discriminator: String(user.discriminator ?? '0'),
+    global_name: (user.global_name as string | null | undefined) ?? null,
+    avatar: (user.avatar as string | null | undefined) ?? null,
+    bot: user.bot === true,
+    flags: typeof user.public_flags === 'number' ? user.public_flags : 0,
+    premium_type: typeof user.premium_type === 'number' ? user.premium_type : null,
+  };
+}
+
+/**
+ * The RPC events a gateway dispatch (`type`, `data`) means for the session's user and
+ * application. Events about other users or applications mean nothing to this activity.
+ * Activities with no platform source yet (voice: SPEAKING_*) never come out of here.
+ */
+export function translatePlatformEvent(type: string, data: unknown, session: RpcSession): TranslatedEvent[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const d = data as Record<string, any>;
+  const me = session.user.id;
+  switch (type) {
+    case 'USER_UPDATE':
+      return d.id === me ? [{ event: 'CURRENT_USER_UPDATE', key: '', data: rpcUser(d) }] : [];
+    case 'GUILD_MEMBER_UPDATE':
+      return d.user?.id === me
+        ? [{ event: 'CURRENT_GUILD_MEMBER_UPDATE', key: String(d.guild_id), data: { user_id: me, guild_id: String(d.guild_id), nick: d.nick ?? null, avatar: d.avatar ?? null, avatar_decoration_data: null, color_string: null } }]
+        : [];
+    case 'ENTITLEMENT_CREATE':
+      return d.user_id === me && d.application_id === session.application.id ? [{ event: 'ENTITLEMENT_CREATE', key: '', data: { entitlement: d } }] : [];
+    case 'RELATIONSHIP_ADD':
+    case 'RELATIONSHIP_UPDATE':
+    case 'RELATIONSHIP_REMOVE':
+      return d.user ? [{ event: 'RELATIONSHIP_UPDATE', key: '', data: { type: type === 'RELATIONSHIP_REMOVE' ? 0 : Number(d.type ?? 0), user: rpcUser(d.user) } }] : [];
+    case 'VOICE_STATE_UPDATE':
+      return d.channel_id && d.user_id
+        ? [{
+            event: 'VOICE_STATE_UPDATE',
+            key: String(d.channel_id),
+            data: {
+              voice_state: { mute: !!d.mute, deaf: !!d.deaf, self_mute: !!d.self_mute, self_deaf: !!d.self_deaf, suppress: !!d.suppress },
+              user: rpcUser(d.member?.user ?? { id: d.user_id }),
+              nick: d.member?.nick ?? d.member?.user?.username ?? '',
+              volume: 100,
+              mute: !!d.self_mute,
+            },
+          }]
+        : [];
+    default:
+      return [];
+  }
+}
+
+/** Guilds whose GUILD_STATUS a dispatch may change (presence or guild updates). */
+export function guildStatusChanges(type: string, data: unknown): string[] {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if ((type === 'PRESENCE_UPDATE' || type === 'GUILD_MEMBER_ADD' || type === 'GUILD_MEMBER_REMOVE') && typeof d.guild_id === 'string') return [d.guild_id];
+  if (type === 'GUILD_UPDATE' && typeof d.id === 'string') return [d.id];
+  return [];
+}

@@ -1,0 +1,49 @@
+/**
+ * `/rpc/...`: what the embedded-app RPC host (the platform's own client, CONTRACT §5) reads with
+ * an activity's access token to answer AUTHENTICATE, GET_CHANNEL, GET_CHANNEL_PERMISSIONS and
+ * GUILD_STATUS. The client knows more than an application's public API shows (whose token it
+ * is, whatever its scopes); these routes are its view, not part of the platform's public API.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { requireBearer, requireScope } from '../../src/platform/auth';
+import { rpcChannel, rpcChannelPermissions, rpcGuildStatus, rpcSession } from '../../src/platform/rpc-views';
+import { schemas, validate, type AppEnv } from '../http';
+
+const ChannelParams = v.object({ channel_id: schemas.snowflake });
+const GuildParams = v.object({ guild_id: schemas.snowflake });
+
+/** The RPC host's routes, mounted at `/rpc`; every one needs a user's Bearer token. */
+export function rpcRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.use('*', async (c, next) => {
+    requireBearer(c.get('principal'));
+    await next();
+  });
+
+  r.get('/session', (c) => {
+    const principal = c.get('principal');
+    requireBearer(principal);
+    return c.json(rpcSession(principal));
+  });
+
+  r.get('/channels/:channel_id', async (c) => {
+    const { channel_id } = validate(ChannelParams, c.req.param());
+    requireScope(c.get('principal'), 'guilds');
+    return c.json(await rpcChannel(c.get('ctx'), c.get('principal').user.id, channel_id));
+  });
+
+  r.get('/channels/:channel_id/permissions', async (c) => {
+    const { channel_id } = validate(ChannelParams, c.req.param());
+    requireScope(c.get('principal'), 'guilds.members.read');
+    return c.json(await rpcChannelPermissions(c.get('ctx'), c.get('principal').user.id, channel_id));
+  });
+
+  r.get('/guilds/:guild_id/status', async (c) => {
+    const { guild_id } = validate(GuildParams, c.req.param());
+    requireScope(c.get('principal'), 'guilds');
+    return c.json(await rpcGuildStatus(c.get('ctx'), c.get('principal').user.id, guild_id));
+  });
+
+  return r;
+}
