@@ -5,6 +5,8 @@
 import { Hono } from 'hono';
 import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
+import { channelRoutes } from './channels';
+import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { lobbyRoutes } from './lobbies';
 import { presenceRoutes } from './presence';
 import { rpcRoutes } from './rpc';
@@ -21,5 +23,8 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/rpc', rpcRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
+  api.route('/users/@me/guilds', currentUserGuildRoutes());
+  api.route('/guilds', guildRoutes());
+  api.route('/channels', channelRoutes());
   return api;
 }

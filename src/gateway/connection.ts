@@ -1,0 +1,225 @@
+/**
+ * One client connection: the gateway's state machine. Hello on open, heartbeats and their ACKs,
+ * Identify or Resume, then requests, with the platform's close codes for everything a client
+ * can get wrong. Payloads are handled one at a time, in the order they arrived.
+ *
+ * Heartbeats and the payload rate limit measure the connection, not the platform: they run on
+ * the gateway's timers (real, monotonic time), so a frozen or moved sandbox clock neither kills
+ * nor rescues a connection. A connection that sends no heartbeat for 1.5 heartbeat intervals is
+ * closed with 4009 (session timed out).
+ */
+import * as v from 'valibot';
+import {
+  GATEWAY_HEARTBEAT_INTERVAL_MS, GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, GATEWAY_SEND_LIMIT, GATEWAY_SEND_WINDOW_MS,
+} from '../platform/limits';
+import type { Gateway } from './gateway';
+import {
+  HeartbeatSchema, IdentifySchema, PayloadSchema, PresenceUpdateSchema, RequestChannelInfoSchema, RequestGuildMembersSchema,
+  ResumeSchema, VoiceStateUpdateSchema,
+} from './payload-schemas';
+import {
+  CLOSE_REASONS, GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, GATEWAY_VERSIONS, opPayload, type GatewayCloseCode, type GatewayPayload,
+} from './protocol';
+import type { GatewaySession, SessionSink } from './session';
+
+/** How the gateway talks back to the client. */
+export interface GatewayTransport {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What a client may send: text, or bytes / a Blob holding UTF-8 JSON. */
+export type ClientData = string | ArrayBuffer | ArrayBufferView | Blob;
+
+const OPS = GATEWAY_OPCODES;
+/** Opcodes a client may send before it is identified. */
+const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
+/** Opcodes a client may send at all. */
+const CLIENT_OPS = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.PRESENCE_UPDATE, OPS.VOICE_STATE_UPDATE, OPS.RESUME, OPS.REQUEST_GUILD_MEMBERS, OPS.REQUEST_CHANNEL_INFO]);
+
+/**
+ * The gateway version the URL asks for, or the close code to refuse it with: `v` must be 10 or
+ * 9 (absent means 10); `encoding` must be json (etf is not offered); `compress` is not offered.
+ */
+export function parseGatewayUrl(url: string): { version: number } | { code: GatewayCloseCode; reason: string } {
+  const params = new URL(url, 'http://gateway.invalid/').searchParams;
+  const version = Number(params.get('v') ?? '10');
+  if (!(GATEWAY_VERSIONS as readonly number[]).includes(version)) return { code: GATEWAY_CLOSE_CODES.INVALID_API_VERSION, reason: `Invalid API version: ${params.get('v')}.` };
+  const encoding = params.get('encoding') ?? 'json';
+  if (encoding !== 'json') return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: `Unsupported encoding: ${encoding} (only json).` };
+  if (params.has('compress')) return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: 'Transport compression is not supported.' };
+  return { version };
+}
+
+/** Turns bytes or a Blob into the text they hold. */
+async function toText(data: ClientData): Promise<string> {
+  if (typeof data === 'string') return data;
+  if (typeof Blob !== 'undefined' && data instanceof Blob) return data.text();
+  return new TextDecoder().decode(data as ArrayBuffer | ArrayBufferView);
+}
+
+/** A client connection to the gateway. */
+export class GatewayConnection implements SessionSink {
+  #state: 'open' | 'identifying' | 'ready' | 'closed' = 'open';
+  #session: GatewaySession | null = null;
+  #version = 10;
+  #heartbeat: unknown = undefined;
+  #window = { start: 0, count: 0 };
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly gateway: Gateway, private readonly transport: GatewayTransport, url: string) {
+    const parsed = parseGatewayUrl(url);
+    if ('code' in parsed) {
+      this.closeWith(parsed.code, parsed.reason);
+      return;
+    }
+    this.#version = parsed.version;
+    this.#send(opPayload(OPS.HELLO, { heartbeat_interval: GATEWAY_HEARTBEAT_INTERVAL_MS }));
+    this.#armHeartbeat();
+  }
+
+  /** True once the connection is closed (by either side). */
+  get closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  /** The session this connection is attached to, once identified or resumed. */
+  get session(): GatewaySession | null {
+    return this.#session;
+  }
+
+  /** A payload from the client. Counted against the rate limit on arrival; handled in order. */
+  receive(data: ClientData): void {
+    if (this.#state === 'closed') return;
+    const now = this.gateway.timers.now();
+    if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
+    if (++this.#window.count > GATEWAY_SEND_LIMIT) {
+      this.closeWith(GATEWAY_CLOSE_CODES.RATE_LIMITED);
+      return;
+    }
+    this.#queue = this.#queue.then(async () => {
+      if (this.#state === 'closed') return;
+      try {
+        await this.#handle(await toText(data));
+      } catch (error) {
+        this.gateway.reportError(error);
+        this.closeWith(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR);
+      }
+    });
+  }
+
+  /** The client closed the connection: 1000 and 1001 end the session, other codes keep it for Resume. */
+  clientClosed(code: number): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.gateway.detach(this, { invalidate: code === 1000 || code === 1001 });
+  }
+
+  /** Closes the connection from the gateway's side with a gateway close code. */
+  closeWith(code: number, reason: string = CLOSE_REASONS[code as GatewayCloseCode] ?? ''): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.transport.close(code, reason);
+    this.gateway.detach(this, { invalidate: this.gateway.invalidatesSession(code) });
+  }
+
+  /** The session is gone (sandbox reset): Invalid Session, after which a new Identify may follow. */
+  invalidateSession(): void {
+    if (this.#state !== 'ready' || !this.#session) return;
+    this.#session.sink = null;
+    this.#session = null;
+    this.#state = 'open';
+    this.#send(opPayload(OPS.INVALID_SESSION, false));
+  }
+
+  /** Sends a payload (the session's dispatches come through here). */
+  sendPayload(payload: GatewayPayload): void {
+    if (this.#state !== 'closed') this.#send(payload);
+  }
+
+  /** Attaches the session that Identify or Resume produced. */
+  attach(session: GatewaySession): void {
+    this.#session = session;
+    this.#state = 'ready';
+  }
+
+  #send(payload: GatewayPayload): void {
+    this.transport.send(JSON.stringify(payload));
+  }
+
+  #armHeartbeat(): void {
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.#heartbeat = this.gateway.timers.setTimeout(
+      () => this.closeWith(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT),
+      GATEWAY_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+    );
+  }
+
+  /** Validates `d` for an opcode; a mismatch closes with 4002 naming the field (never a value). */
+  #valid<S extends v.GenericSchema>(schema: S, d: unknown): v.InferOutput<S> | undefined {
+    const result = v.safeParse(schema, d);
+    if (result.success) return result.output;
+    const path = v.getDotPath(result.issues[0]);
+    this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Invalid payload${path ? ` at d.${path}` : ''}: ${result.issues[0].message}`);
+    return undefined;
+  }
+
+  async #handle(text: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, 'Payload is not valid JSON.');
+      return;
+    }
+    const parsed = v.safeParse(PayloadSchema, json);
+    if (!parsed.success) return this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, 'Payload must be an object with an integer op.');
+    const { op, d } = parsed.output;
+    if (!CLIENT_OPS.has(op)) return this.closeWith(GATEWAY_CLOSE_CODES.UNKNOWN_OPCODE, `Unknown opcode: ${op}.`);
+    if (this.#state !== 'ready' && !BEFORE_IDENTIFY.has(op)) return this.closeWith(GATEWAY_CLOSE_CODES.NOT_AUTHENTICATED);
+    switch (op) {
+      case OPS.HEARTBEAT: {
+        const seq = this.#valid(HeartbeatSchema, d);
+        if (seq === undefined) return;
+        this.#armHeartbeat();
+        if (this.#session && typeof seq === 'number') this.gateway.acknowledge(this.#session, seq);
+        return this.#send(opPayload(OPS.HEARTBEAT_ACK));
+      }
+      case OPS.IDENTIFY:
+      case OPS.RESUME: {
+        if (this.#state !== 'open') return this.closeWith(GATEWAY_CLOSE_CODES.ALREADY_AUTHENTICATED);
+        this.#state = 'identifying';
+        if (op === OPS.IDENTIFY) {
+          const identify = this.#valid(IdentifySchema, d);
+          if (identify) await this.gateway.identify(this, identify, this.#version);
+        } else {
+          const resume = this.#valid(ResumeSchema, d);
+          if (resume) await this.gateway.resume(this, resume);
+        }
+        // Invalid Session leaves the connection open for a new Identify.
+        if (this.#state === 'identifying') this.#state = 'open';
+        return;
+      }
+      case OPS.REQUEST_GUILD_MEMBERS: {
+        const request = this.#valid(RequestGuildMembersSchema, d);
+        if (request) await this.gateway.requestGuildMembers(this.#session!, request);
+        return;
+      }
+      case OPS.REQUEST_CHANNEL_INFO: {
+        const request = this.#valid(RequestChannelInfoSchema, d);
+        if (request) await this.gateway.requestChannelInfo(this.#session!, request);
+        return;
+      }
+      case OPS.PRESENCE_UPDATE:
+        // Accepted and validated; the sandbox keeps no presences.
+        this.#valid(PresenceUpdateSchema, d);
+        return;
+      case OPS.VOICE_STATE_UPDATE:
+        // Accepted and validated; the sandbox has no voice servers, so nobody connects.
+        this.#valid(VoiceStateUpdateSchema, d);
+        return;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Which dispatches one event of the log becomes for one session.
+ *
+ * Audience (`EventRecord.audience`): an event names the users it concerns (`user_ids`: they
+ * receive it whatever their intents, e.g. lobby members), and/or a guild and the intent needed
+ * (`guild_id` + `intent`: sessions whose user is in the guild and that asked for the intent).
+ * An `application_id` restricts it to sessions of that application. A GUILD_MEMBER_UPDATE
+ * about the session's own user needs no intent, as on the platform.
+ *
+ * Obfuscation (sessions of bots that opted in): channels the bot cannot view are sent in their
+ * obfuscated form and remembered as hidden. When a permission change (overwrite, the bot's
+ * roles, a role's permissions) lets the bot view a hidden channel, the session gets a
+ * CHANNEL_UPDATE with the full channel: a CHANNEL_UPDATE of the channel itself is simply no
+ * longer obfuscated; a role change is followed by a CHANNEL_UPDATE derived here, per session,
+ * for each hidden channel that became visible. Deriving per session keeps the log free of
+ * per-bot copies and works the same when a Resume replays the log.
+ */
+import { canViewChannel, type GuildView } from '../platform/guild-access';
+import { serializeChannel } from '../platform/guilds';
+import { INTENTS } from '../platform/intents';
+import type { EventRecord } from '../store/schema';
+import type { GuildReader } from './guild-reader';
+import { obfuscateChannel, type WireChannel } from './obfuscation';
+import type { Dispatch } from './protocol';
+import { onShard, type GatewaySession } from './session';
+
+const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
+/** Events after which the bot may view channels it could not view before. */
+const PERMISSION_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE']);
+
+type Data = Record<string, any>;
+
+/** The guild an event is about, from its audience or its data. */
+export function eventGuildId(event: EventRecord): string | undefined {
+  if (event.audience.guild_id) return event.audience.guild_id;
+  const data = (event.data ?? {}) as Data;
+  if (event.type === 'GUILD_CREATE' || event.type === 'GUILD_UPDATE' || event.type === 'GUILD_DELETE') return data.id;
+  return typeof data.guild_id === 'string' ? data.guild_id : undefined;
+}
+
+/** True for a GUILD_MEMBER_UPDATE about the session's own user. */
+function isSelfMemberUpdate(event: EventRecord, userId: string): boolean {
+  return event.type === 'GUILD_MEMBER_UPDATE' && (event.data as Data)?.user?.id === userId;
+}
+
+/** True when the session may receive the event as it is (before obfuscation). */
+async function addressed(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<boolean> {
+  const r = session.record;
+  const { audience } = event;
+  if (audience.application_id && audience.application_id !== r.application_id) return false;
+  if (!onShard(r.shard, eventGuildId(event))) return false;
+  if (audience.user_ids?.includes(r.user_id)) return true;
+  if (!audience.guild_id || !r.guild_events) return false;
+  if (!(await reader.member(audience.guild_id, r.user_id))) return false;
+  return audience.intent === undefined || (r.intents & audience.intent) !== 0 || isSelfMemberUpdate(event, r.user_id);
+}
+
+/** The channel as this session may see it, updating the session's hidden set. */
+export function channelForSession(session: GatewaySession, view: GuildView | undefined, channel: WireChannel): WireChannel {
+  if (view && canViewChannel(view, channel)) {
+    session.hidden.delete(channel.id);
+    return channel;
+  }
+  session.hidden.add(channel.id);
+  return obfuscateChannel(channel);
+}
+
+/** The dispatch of `event` with the channels the bot cannot view obfuscated. */
+async function obfuscated(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch> {
+  const data = event.data as Data;
+  const guildId = eventGuildId(event);
+  const view = guildId ? await reader.view(guildId, session.record.user_id) : undefined;
+  if (event.type === 'GUILD_CREATE' && Array.isArray(data.channels)) {
+    return { t: event.type, d: { ...data, channels: data.channels.map((c: WireChannel) => channelForSession(session, view, c)) } };
+  }
+  if (CHANNEL_EVENTS.has(event.type)) {
+    const channel = channelForSession(session, view, data as WireChannel);
+    if (event.type === 'CHANNEL_DELETE') session.hidden.delete(data.id);
+    return { t: event.type, d: channel };
+  }
+  return { t: event.type, d: event.data };
+}
+
+/** CHANNEL_UPDATEs with the full channel for each hidden channel the bot can now view. */
+async function revealed(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
+  const guildId = eventGuildId(event);
+  if (!guildId || session.hidden.size === 0 || (session.record.intents & INTENTS.GUILDS) === 0) return [];
+  const view = await reader.view(guildId, session.record.user_id);
+  if (!view?.member) return [];
+  // The member update carries the roles as they are after it; the store may already be further.
+  const roles = isSelfMemberUpdate(event, session.record.user_id) ? ((event.data as Data).roles as string[]) : undefined;
+  const out: Dispatch[] = [];
+  for (const channel of await reader.channels(guildId)) {
+    if (session.hidden.has(channel.id) && canViewChannel(view, channel, roles)) {
+      session.hidden.delete(channel.id);
+      out.push({ t: 'CHANNEL_UPDATE', d: serializeChannel(channel) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The dispatches `event` becomes for `session`, in order (none when the session may not see
+ * it). Updates the session's hidden channels.
+ * @example const dispatches = await dispatchesFor(session, event, new GuildReader(db));
+ */
+export async function dispatchesFor(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
+  const out: Dispatch[] = [];
+  const deliver = await addressed(session, event, reader);
+  if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: event.data }] : out;
+  if (deliver) out.push(await obfuscated(session, event, reader));
+  if (PERMISSION_EVENTS.has(event.type) && (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))) {
+    const guildId = eventGuildId(event);
+    if (guildId && session.record.guild_events && (await reader.member(guildId, session.record.user_id))) {
+      out.push(...(await revealed(session, event, reader)));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,254 @@
+/**
+ * The gateway: every connection and session of every page, dispatching the durable event log
+ * in order. The service worker announces committed events (`{type: 'events'}`); the gateway
+ * then reads the log after each live session's position and sends each session what it may
+ * see. Sessions are persisted (`gateway_sessions`) before anything numbered is sent, so a
+ * Resume replays from the log what a client missed, also after the shared worker restarted.
+ *
+ * Everything that numbers dispatches runs one at a time (`#serialized`), so sequence numbers,
+ * resume points and the order of events agree.
+ */
+import type * as v from 'valibot';
+import type { Announcement } from '../platform/announcements';
+import type { PlatformContext } from '../platform/context';
+import { GATEWAY_RESUME_MARKS_MAX } from '../platform/limits';
+import { redactSecrets } from '../platform/secrets';
+import { readEventsAfter } from '../store/event-log';
+import { write } from '../store/write';
+import { requestChannelInfo } from './channel-info';
+import { GatewayConnection, type GatewayTransport } from './connection';
+import { dispatchesFor } from './dispatcher';
+import { GuildReader } from './guild-reader';
+import { authenticateGatewayToken, identifySession } from './identify';
+import { requestGuildMembers } from './member-requests';
+import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema } from './payload-schemas';
+import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch } from './protocol';
+import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
+
+/** Timers of the connection layer (heartbeats, payload rate limit); tests pass manual ones. */
+export interface GatewayTimers {
+  /** Monotonic milliseconds. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Real timers. */
+export const REAL_TIMERS: GatewayTimers = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Events read from the log per step. */
+const LOG_PAGE = 500;
+
+/** A dispatch with its resume point (see `GatewaySessionRecord.marks`). */
+interface Numbered {
+  dispatch: Dispatch;
+  after: number;
+  skip: number;
+}
+
+/** The gateway of one shared worker (or one unit test). */
+export class Gateway {
+  readonly #sessions = new Map<string, GatewaySession>();
+  readonly #connections = new Set<GatewayConnection>();
+  #lock: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly ctx: PlatformContext,
+    readonly timers: GatewayTimers = REAL_TIMERS,
+    private readonly log: (line: string) => void = console.error,
+  ) {}
+
+  /**
+   * Opens a connection: Hello is sent at once (or the close code for a bad URL).
+   * @example const connection = gateway.connect('/gateway?v=10&encoding=json', { send, close });
+   */
+  connect(url: string, transport: GatewayTransport): GatewayConnection {
+    const connection = new GatewayConnection(this, transport, url);
+    if (!connection.closed) this.#connections.add(connection);
+    return connection;
+  }
+
+  /** Reacts to the service worker's announcements; resolves once their dispatches are sent. */
+  async announce(message: Announcement): Promise<void> {
+    if (message.type === 'clock') this.ctx.clock.set({ frozenAt: message.frozenAt });
+    if (message.type === 'events') await this.pump();
+    if (message.type === 'reset') {
+      await this.#serialized(async () => {
+        // Every store is empty: no session can be resumed, every client must identify anew.
+        for (const connection of this.#connections) connection.invalidateSession();
+        this.#sessions.clear();
+      });
+    }
+  }
+
+  /** Dispatches everything committed to the log that live sessions have not been sent yet. */
+  pump(): Promise<void> {
+    return this.#serialized(() => this.#advance([...this.#sessions.values()].filter((s) => s.sink)));
+  }
+
+  /** Asks every connected client to reconnect and resume (opcode 7). */
+  reconnectAll(): void {
+    for (const connection of [...this.#connections]) {
+      if (!connection.session) continue;
+      connection.sendPayload(opPayload(GATEWAY_OPCODES.RECONNECT));
+      connection.closeWith(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
+    }
+  }
+
+  /** True when closing with `code` ends the session. */
+  invalidatesSession(code: number): boolean {
+    return NON_RESUMABLE_CLOSE_CODES.has(code);
+  }
+
+  /** Logs an unexpected error (secrets redacted). */
+  reportError(error: unknown): void {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+    this.log(redactSecrets(`platformpp gateway: internal error: ${detail}`));
+  }
+
+  /** Identify on `connection`: READY and the guilds, or the close code. */
+  async identify(connection: GatewayConnection, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<void> {
+    const outcome = await identifySession(this.ctx, d, version);
+    if (!outcome.ok) return connection.closeWith(outcome.code, outcome.reason);
+    await this.#serialized(async () => {
+      if (connection.closed) return;
+      const { session } = outcome;
+      this.#sessions.set(session.record.session_id, session);
+      session.sink = connection;
+      connection.attach(session);
+      const at = session.record.log_seq;
+      await this.#emit(session, outcome.dispatches.map((dispatch) => ({ dispatch, after: at, skip: 0 })));
+    });
+    // Events committed while READY was read were announced before the session listened.
+    void this.pump();
+  }
+
+  /** Resume on `connection`: the missed events from the log, then RESUMED; or Invalid Session. */
+  async resume(connection: GatewayConnection, d: v.InferOutput<typeof ResumeSchema>): Promise<void> {
+    const principal = await authenticateGatewayToken(this.ctx, d.token);
+    if (!principal) return connection.closeWith(GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED);
+    await this.#serialized(async () => {
+      const stored = this.#sessions.get(d.session_id) ?? (await this.#load(d.session_id));
+      const seq = d.seq ?? 0;
+      const invalid = () => connection.sendPayload(opPayload(GATEWAY_OPCODES.INVALID_SESSION, false));
+      if (!stored || stored.record.user_id !== principal.user.id || stored.record.application_id !== principal.application.id) return invalid();
+      if (seq > stored.record.seq) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
+      const mark = stored.record.marks.find((m) => m[0] === seq);
+      if (!mark) return invalid();
+      const previous = stored.sink;
+      if (previous instanceof GatewayConnection && previous !== connection) {
+        stored.sink = null;
+        previous.closeWith(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'The session was resumed on another connection.');
+      }
+      this.#sessions.set(d.session_id, stored);
+      const r = stored.record;
+      r.seq = seq;
+      r.marks = r.marks.filter((m) => m[0] <= seq);
+      r.log_seq = mark[1];
+      stored.sink = connection;
+      connection.attach(stored);
+      await this.#advance([stored], mark[2]);
+      await this.#emit(stored, [{ dispatch: { t: 'RESUMED', d: {} }, after: r.log_seq, skip: 0 }]);
+    });
+  }
+
+  /** Request Guild Members for an identified session. */
+  async requestGuildMembers(session: GatewaySession, d: v.InferOutput<typeof RequestGuildMembersSchema>): Promise<void> {
+    await this.#answer(session, await requestGuildMembers(this.ctx, session, d));
+  }
+
+  /** Request Channel Info for an identified session. */
+  async requestChannelInfo(session: GatewaySession, d: v.InferOutput<typeof RequestChannelInfoSchema>): Promise<void> {
+    await this.#answer(session, await requestChannelInfo(this.ctx, session, d));
+  }
+
+  /** A heartbeat acknowledged dispatch `seq`: older resume points are no longer needed. */
+  acknowledge(session: GatewaySession, seq: number): void {
+    if (seq <= session.record.seq) session.record.marks = session.record.marks.filter((m) => m[0] >= seq);
+  }
+
+  /** A connection closed: its session stays for Resume, or ends. */
+  detach(connection: GatewayConnection, options: { invalidate: boolean }): void {
+    this.#connections.delete(connection);
+    const session = connection.session;
+    if (!session || session.sink !== connection) return;
+    session.sink = null;
+    if (!options.invalidate) return;
+    const id = session.record.session_id;
+    void this.#serialized(async () => {
+      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+      await write(this.ctx, ['gateway_sessions'], async (tx) => tx.objectStore('gateway_sessions').delete(id));
+    }).catch((error) => this.reportError(error));
+  }
+
+  #serialized<T>(body: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(body, body);
+    this.#lock = run.catch(() => undefined);
+    return run;
+  }
+
+  async #load(sessionId: string): Promise<GatewaySession | undefined> {
+    const record = await this.ctx.db.get('gateway_sessions', sessionId);
+    return record && sessionFromRecord(record);
+  }
+
+  /** Sends request answers after everything already dispatched to the session. */
+  async #answer(session: GatewaySession, dispatches: Dispatch[]): Promise<void> {
+    if (dispatches.length === 0) return;
+    await this.#serialized(() => this.#emit(session, dispatches.map((dispatch) => ({ dispatch, after: session.record.log_seq, skip: 0 }))));
+  }
+
+  /**
+   * Works through the log after the sessions' positions. `skip` drops the first dispatches of
+   * the first event (a Resume from the middle of an event's dispatches).
+   */
+  async #advance(sessions: GatewaySession[], skip = 0): Promise<void> {
+    const resumeFrom = sessions.length === 1 ? sessions[0].record.log_seq + 1 : -1;
+    for (;;) {
+      const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s);
+      if (live.length === 0) return;
+      const events = await readEventsAfter(this.ctx.db, Math.min(...live.map((s) => s.record.log_seq)), LOG_PAGE);
+      if (events.length === 0) return;
+      const reader = new GuildReader(this.ctx.db);
+      for (const session of live) {
+        const numbered: Numbered[] = [];
+        for (const event of events) {
+          const seq = event.seq!;
+          if (seq <= session.record.log_seq || !event.channels.includes('gateway')) continue;
+          const dispatches = await dispatchesFor(session, event, reader);
+          const first = seq === resumeFrom ? skip : 0;
+          for (let i = first; i < dispatches.length; i++) {
+            const last = i === dispatches.length - 1;
+            numbered.push({ dispatch: dispatches[i], after: last ? seq : seq - 1, skip: last ? 0 : i + 1 });
+          }
+        }
+        session.record.log_seq = Math.max(session.record.log_seq, events[events.length - 1].seq!);
+        await this.#emit(session, numbered);
+      }
+      if (events.length < LOG_PAGE) return;
+    }
+  }
+
+  /** Numbers dispatches, persists the session with their resume points, then sends them. */
+  async #emit(session: GatewaySession, items: Numbered[]): Promise<void> {
+    if (items.length === 0) return;
+    const r = session.record;
+    const payloads = items.map(({ dispatch, after, skip }) => {
+      r.seq += 1;
+      r.marks.push([r.seq, after, skip]);
+      return { op: GATEWAY_OPCODES.DISPATCH, d: dispatch.d, s: r.seq, t: dispatch.t };
+    });
+    if (r.marks.length > GATEWAY_RESUME_MARKS_MAX) r.marks.splice(0, r.marks.length - GATEWAY_RESUME_MARKS_MAX);
+    if (this.#sessions.get(r.session_id) === session) {
+      const stored = sessionRecord(session);
+      await write(this.ctx, ['gateway_sessions'], async (tx) => {
+        await tx.objectStore('gateway_sessions').put(stored);
+      });
+    }
+    for (const payload of payloads) session.sink?.sendPayload(payload);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Identify: who the token belongs to, whether the intents are valid and granted, and the new
+ * session's READY followed by one GUILD_CREATE per guild, all read from one snapshot of the
+ * store together with the log position the session starts dispatching after.
+ */
+import type * as v from 'valibot';
+import { authenticate, type Principal } from '../platform/auth';
+import { serializeApplication } from '../platform/applications';
+import type { PlatformContext } from '../platform/context';
+import { ApiError } from '../platform/errors';
+import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds';
+import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/intents';
+import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/limits';
+import type { MemberRecord, UserRecord } from '../platform/records';
+import { serializeUser } from '../platform/users';
+import type { GatewaySessionRecord } from '../store/schema';
+import { channelForSession } from './dispatcher';
+import type { IdentifySchema } from './payload-schemas';
+import { grantedPrivilegedIntents } from '../platform/privileged-intents';
+import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, type GatewayCloseCode } from './protocol';
+import { onShard, sessionFromRecord, type GatewaySession } from './session';
+
+/** The URL a client reconnects to for Resume. */
+export const RESUME_GATEWAY_URL = '/gateway';
+
+/** Identify's result: the session and its first dispatches, or the close code to close with. */
+export type IdentifyOutcome =
+  | { ok: true; session: GatewaySession; dispatches: Dispatch[] }
+  | { ok: false; code: GatewayCloseCode; reason?: string };
+
+/**
+ * The caller a gateway token names (raw bot token, `Bot …` or `Bearer …`), or null when it is
+ * unknown, expired or malformed.
+ */
+export async function authenticateGatewayToken(ctx: PlatformContext, token: string): Promise<Principal | null> {
+  try {
+    return await authenticate(ctx, token, true);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/** Validates Identify's `intents`; bots must send them, OAuth2 sessions default to none. */
+function parseIntents(value: unknown, principal: Principal): number | null {
+  if (value === undefined) return principal.kind === 'bearer' ? 0 : null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0x7fffffff) return null;
+  return (value & ~ALL_INTENTS) === 0 ? value : null;
+}
+
+/** Validates Identify's `shard`: `[shard_id, num_shards]` with `0 <= shard_id < num_shards`. */
+function parseShard(value: unknown): [number, number] | null | false {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isInteger(n))) return false;
+  const [id, count] = value as [number, number];
+  return count >= 1 && id >= 0 && id < count ? [id, count] : false;
+}
+
+/** A new session id: 32 hex characters, as the platform's. */
+function newSessionId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Runs Identify. `version` is the gateway version from the connection's URL.
+ * @example const outcome = await identifySession(ctx, d, 10);
+ */
+export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<IdentifyOutcome> {
+  const principal = await authenticateGatewayToken(ctx, d.token);
+  if (!principal) return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
+  const intents = parseIntents(d.intents, principal);
+  if (intents === null) return { ok: false, code: GATEWAY_CLOSE_CODES.INVALID_INTENTS };
+  const shard = parseShard(d.shard);
+  if (shard === false) return { ok: false, code: GATEWAY_CLOSE_CODES.INVALID_SHARD };
+  const privileged = intents & PRIVILEGED_INTENTS;
+  if (privileged && (privileged & ~(await grantedPrivilegedIntents(ctx.db, principal.application))) !== 0) {
+    return { ok: false, code: GATEWAY_CLOSE_CODES.DISALLOWED_INTENTS };
+  }
+  const capabilities = d.capabilities ?? 0;
+  const record: GatewaySessionRecord = {
+    session_id: newSessionId(),
+    kind: principal.kind,
+    user_id: principal.user.id,
+    application_id: principal.application.id,
+    intents,
+    capabilities,
+    shard,
+    large_threshold: d.large_threshold ?? GATEWAY_LARGE_THRESHOLD_DEFAULT,
+    guild_events: principal.kind === 'bot' || principal.scopes.has('guilds'),
+    obfuscation: principal.kind === 'bot' && ((capabilities & CAPABILITY_CHANNEL_OBFUSCATION) !== 0 || principal.application.channel_obfuscation),
+    seq: 0,
+    log_seq: 0,
+    marks: [],
+    hidden_channel_ids: [],
+    created_at: ctx.clock.now(),
+  };
+  const session = sessionFromRecord(record);
+  const guildCreates = await readInitialState(ctx, session);
+  const ready: Dispatch = {
+    t: 'READY',
+    d: {
+      v: version,
+      user: serializeUser(principal.user, principal),
+      guilds: guildCreates.map((g) => ({ id: (g.d as { id: string }).id, unavailable: true })),
+      session_id: record.session_id,
+      session_type: 'normal',
+      resume_gateway_url: RESUME_GATEWAY_URL,
+      private_channels: [],
+      application: { id: principal.application.id, flags: serializeApplication(principal.application).flags },
+      ...(shard ? { shard } : {}),
+    },
+  };
+  return { ok: true, session, dispatches: [ready, ...guildCreates] };
+}
+
+/**
+ * One snapshot of the store: the log position (so no later event is missed or sent twice) and a
+ * GUILD_CREATE for each guild of the session's user on its shard. Members are listed in full
+ * for sessions with GUILD_MEMBERS when the guild is not larger than `large_threshold`;
+ * otherwise only the session's own member (the rest is what Request Guild Members is for).
+ */
+async function readInitialState(ctx: PlatformContext, session: GatewaySession): Promise<Dispatch[]> {
+  const r = session.record;
+  const tx = ctx.db.transaction(['events', 'guilds', 'roles', 'channels', 'members', 'users'], 'readonly');
+  const newest = await tx.objectStore('events').openKeyCursor(null, 'prev');
+  r.log_seq = newest?.key ?? 0;
+  const memberships = r.guild_events ? await tx.objectStore('members').index('by_user').getAll(r.user_id) : [];
+  const guilds = await Promise.all(
+    memberships.filter((m) => onShard(r.shard, m.guild_id)).map(async (own) => {
+      const range = IDBKeyRange.bound([own.guild_id], [own.guild_id, []]);
+      const [guild, roles, channels, count, self] = await Promise.all([
+        tx.objectStore('guilds').get(own.guild_id),
+        tx.objectStore('roles').index('by_guild').getAll(own.guild_id),
+        tx.objectStore('channels').index('by_guild').getAll(own.guild_id),
+        tx.objectStore('members').count(range),
+        tx.objectStore('users').get(r.user_id),
+      ]);
+      const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
+      const members: MemberRecord[] = listAll ? await tx.objectStore('members').getAll(range) : [own];
+      const users = await Promise.all(members.map((m) => (m.user_id === r.user_id ? self : tx.objectStore('users').get(m.user_id))));
+      return { own, guild, roles, channels, count, members, users };
+    }),
+  );
+  await tx.done;
+  return guilds
+    .filter((g) => g.guild)
+    .map(({ own, guild, roles, channels, count, members, users }) => {
+      const view = { guild: guild!, roles, userId: r.user_id, member: own };
+      const wire = channels.map(serializeChannel);
+      return {
+        t: 'GUILD_CREATE',
+        d: {
+          ...serializeGuild(guild!, roles),
+          channels: r.obfuscation ? wire.map((c) => channelForSession(session, view, c)) : wire,
+          members: members.flatMap((m, i) => (users[i] ? [serializeMember(m, users[i] as UserRecord)] : [])),
+          member_count: count,
+          joined_at: new Date(own.joined_at).toISOString(),
+          large: count > r.large_threshold,
+          unavailable: false,
+          voice_states: [],
+          presences: [],
+          threads: [],
+          stage_instances: [],
+          guild_scheduled_events: [],
+        },
+      };
+    });
+}

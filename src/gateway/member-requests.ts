@@ -1,0 +1,106 @@
+/**
+ * Request Guild Members (opcode 8), answered with GUILD_MEMBERS_CHUNK dispatches of at most
+ * 1000 members each. Rules:
+ * - all members (empty `query`, `limit` 0) needs the GUILD_MEMBERS intent; without it the
+ *   request is ignored, as on the platform;
+ * - from 2025-10-01 (platform clock) an application may request all members of one guild once
+ *   per 30 seconds; another request within the window gets a RATE_LIMITED dispatch and no
+ *   chunks. Other guilds are independent, only the request counts (chunks never do);
+ * - a query prefix or `user_ids` returns at most 100 members; `not_found` lists the ids that
+ *   are not members;
+ * - a `nonce` longer than 32 bytes is ignored: the chunks carry no nonce;
+ * - `presences` needs GUILD_PRESENCES; the sandbox has no presence model, so it is `[]`.
+ */
+import type * as v from 'valibot';
+import type { PlatformContext } from '../platform/context';
+import { inForce, RULE_DATES } from '../platform/dates';
+import { serializeMember } from '../platform/guilds';
+import { INTENTS } from '../platform/intents';
+import {
+  GUILD_MEMBERS_CHUNK_MAX, GUILD_MEMBERS_NONCE_MAX_BYTES, GUILD_MEMBERS_QUERY_MAX, REQUEST_ALL_MEMBERS_WINDOW_MS,
+} from '../platform/limits';
+import type { MemberRecord, UserRecord } from '../platform/records';
+import { write } from '../store/write';
+import type { RequestGuildMembersSchema } from './payload-schemas';
+import { GATEWAY_OPCODES, type Dispatch } from './protocol';
+import type { GatewaySession } from './session';
+
+type Request = v.InferOutput<typeof RequestGuildMembersSchema>;
+
+/** The nonce to echo: dropped when longer than 32 bytes. */
+export function acceptedNonce(nonce: string | undefined): string | undefined {
+  if (nonce === undefined) return undefined;
+  return new TextEncoder().encode(nonce).byteLength <= GUILD_MEMBERS_NONCE_MAX_BYTES ? nonce : undefined;
+}
+
+/**
+ * Records an all-members request of `applicationId` for `guildId` unless one was recorded less
+ * than 30 s ago by the platform clock; resolves to the seconds left to wait, or 0 when allowed.
+ */
+export async function takeAllMembersSlot(ctx: PlatformContext, applicationId: string, guildId: string): Promise<number> {
+  const now = ctx.clock.now();
+  return write(ctx, ['gateway_rate_limits'], async (tx) => {
+    const store = tx.objectStore('gateway_rate_limits');
+    const last = await store.get([applicationId, guildId]);
+    // A clock moved back before the last request frees the slot: the window is measured on it.
+    const elapsed = last ? now - last.at : Infinity;
+    if (elapsed >= 0 && elapsed < REQUEST_ALL_MEMBERS_WINDOW_MS) return (REQUEST_ALL_MEMBERS_WINDOW_MS - elapsed) / 1000;
+    await store.put({ application_id: applicationId, guild_id: guildId, at: now });
+    return 0;
+  });
+}
+
+/** The members matching a username / global name / nickname prefix, case-insensitively. */
+function matchesQuery(member: MemberRecord, user: UserRecord, query: string): boolean {
+  const q = query.toLowerCase();
+  return [user.username, user.global_name, member.nick].some((name) => name?.toLowerCase().startsWith(q));
+}
+
+/**
+ * The dispatches answering a Request Guild Members: chunks, a RATE_LIMITED, or nothing.
+ * @example await requestGuildMembers(ctx, session, { guild_id, query: '', limit: 0, nonce: 'a' })
+ */
+export async function requestGuildMembers(ctx: PlatformContext, session: GatewaySession, request: Request): Promise<Dispatch[]> {
+  const r = session.record;
+  const guildId = request.guild_id;
+  if (!r.guild_events || !(await ctx.db.get('members', [guildId, r.user_id]))) return [];
+  const nonce = acceptedNonce(request.nonce);
+  const query = request.query ?? '';
+  const byIds = request.user_ids === undefined ? null : [...new Set([request.user_ids].flat())];
+  const all = byIds === null && query === '';
+  if (all && (r.intents & INTENTS.GUILD_MEMBERS) === 0) return [];
+  if (all && request.limit === 0 && inForce(RULE_DATES.REQUEST_ALL_MEMBERS_LIMITED, ctx.clock.now())) {
+    const retryAfter = await takeAllMembersSlot(ctx, r.application_id, guildId);
+    if (retryAfter > 0) {
+      return [{ t: 'RATE_LIMITED', d: { opcode: GATEWAY_OPCODES.REQUEST_GUILD_MEMBERS, retry_after: retryAfter, meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) } } }];
+    }
+  }
+  const tx = ctx.db.transaction(['members', 'users'], 'readonly');
+  let members: MemberRecord[];
+  if (byIds) {
+    members = (await Promise.all(byIds.map((id) => tx.objectStore('members').get([guildId, id])))).filter((m): m is MemberRecord => !!m);
+  } else {
+    members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
+  }
+  const users = await Promise.all(members.map((m) => tx.objectStore('users').get(m.user_id)));
+  await tx.done;
+  let found = members.flatMap((m, i) => (users[i] ? [{ member: m, user: users[i]! }] : []));
+  if (!byIds && query !== '') found = found.filter(({ member, user }) => matchesQuery(member, user, query));
+  const cap = all ? (request.limit || Infinity) : Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX);
+  found = found.slice(0, cap);
+  const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
+  const notFound = byIds ? byIds.filter((id) => !members.some((m) => m.user_id === id)) : undefined;
+  const count = Math.max(1, Math.ceil(found.length / GUILD_MEMBERS_CHUNK_MAX));
+  return Array.from({ length: count }, (_, index) => ({
+    t: 'GUILD_MEMBERS_CHUNK',
+    d: {
+      guild_id: guildId,
+      members: found.slice(index * GUILD_MEMBERS_CHUNK_MAX, (index + 1) * GUILD_MEMBERS_CHUNK_MAX).map(({ member, user }) => serializeMember(member, user)),
+      chunk_index: index,
+      chunk_count: count,
+      ...(notFound ? { not_found: notFound } : {}),
+      ...(withPresences ? { presences: [] } : {}),
+      ...(nonce !== undefined ? { nonce } : {}),
+    },
+  }));
+}

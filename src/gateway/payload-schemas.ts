@@ -1,0 +1,71 @@
+/**
+ * Schemas of what clients send (ARCHITECTURE rule 4: validate at the edge). A payload that does
+ * not fit its opcode's schema closes the connection with 4002 (decode error); intents and
+ * shards are checked apart because they have close codes of their own (4013, 4010).
+ */
+import * as v from 'valibot';
+import { GATEWAY_LARGE_THRESHOLD_MAX, GATEWAY_LARGE_THRESHOLD_MIN, GUILD_MEMBERS_USER_IDS_MAX } from '../platform/limits';
+
+const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const uint = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** Every payload: a JSON object with an integer `op`. */
+export const PayloadSchema = v.looseObject({ op: v.pipe(v.number(), v.integer()), d: v.optional(v.unknown()) });
+
+/** Heartbeat's `d`: the last sequence number the client received, or null. */
+export const HeartbeatSchema = v.nullish(uint);
+
+/** Identify's `d`. */
+export const IdentifySchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  intents: v.optional(v.unknown()),
+  properties: v.optional(v.record(v.string(), v.unknown())),
+  capabilities: v.optional(uint),
+  compress: v.optional(v.boolean()),
+  large_threshold: v.optional(v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX))),
+  shard: v.optional(v.unknown()),
+  presence: v.optional(v.unknown()),
+});
+
+/** Resume's `d`. */
+export const ResumeSchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  session_id: v.pipe(v.string(), v.minLength(1)),
+  seq: v.nullable(uint),
+});
+
+/** Request Guild Members' `d`: a `query` (with `limit`) or `user_ids`. */
+export const RequestGuildMembersSchema = v.pipe(
+  v.object({
+    guild_id: snowflake,
+    query: v.optional(v.string()),
+    limit: v.optional(uint),
+    presences: v.optional(v.boolean()),
+    user_ids: v.optional(v.union([snowflake, v.pipe(v.array(snowflake), v.maxLength(GUILD_MEMBERS_USER_IDS_MAX))])),
+    nonce: v.optional(v.string()),
+  }),
+  v.check((d) => d.query !== undefined || d.user_ids !== undefined, 'One of query or user_ids is required.'),
+  v.check((d) => d.query === undefined || d.limit !== undefined, 'limit is required with query.'),
+);
+
+/** Request Channel Info's `d`. */
+export const RequestChannelInfoSchema = v.object({
+  guild_id: snowflake,
+  fields: v.pipe(v.array(v.picklist(['status', 'voice_start_time'])), v.minLength(1)),
+});
+
+/** Presence Update's `d` (accepted; the sandbox has no presence model). */
+export const PresenceUpdateSchema = v.object({
+  since: v.nullable(v.number()),
+  activities: v.array(v.unknown()),
+  status: v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']),
+  afk: v.boolean(),
+});
+
+/** Voice State Update's `d` (accepted; the sandbox has no voice servers). */
+export const VoiceStateUpdateSchema = v.object({
+  guild_id: snowflake,
+  channel_id: v.nullable(snowflake),
+  self_mute: v.boolean(),
+  self_deaf: v.boolean(),
+});

@@ -1,0 +1,133 @@
+/**
+ * The gateway wire (CONTRACT §4): payloads `{op, d, s, t}`, opcodes and close codes, as the
+ * platform's public gateway defines them. Imported by the hub (server side), `GatewaySocket`
+ * (page side) and every client that wants typed payloads.
+ */
+
+/** Gateway opcodes. */
+export const GATEWAY_OPCODES = {
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  PRESENCE_UPDATE: 3,
+  VOICE_STATE_UPDATE: 4,
+  RESUME: 6,
+  RECONNECT: 7,
+  REQUEST_GUILD_MEMBERS: 8,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
+  REQUEST_CHANNEL_INFO: 43,
+} as const;
+
+/** A gateway opcode. */
+export type GatewayOpcode = (typeof GATEWAY_OPCODES)[keyof typeof GATEWAY_OPCODES];
+
+/** Close codes the gateway closes a connection with, and the messages it gives as the reason. */
+export const GATEWAY_CLOSE_CODES = {
+  UNKNOWN_ERROR: 4000,
+  UNKNOWN_OPCODE: 4001,
+  DECODE_ERROR: 4002,
+  NOT_AUTHENTICATED: 4003,
+  AUTHENTICATION_FAILED: 4004,
+  ALREADY_AUTHENTICATED: 4005,
+  INVALID_SEQ: 4007,
+  RATE_LIMITED: 4008,
+  SESSION_TIMED_OUT: 4009,
+  INVALID_SHARD: 4010,
+  SHARDING_REQUIRED: 4011,
+  INVALID_API_VERSION: 4012,
+  INVALID_INTENTS: 4013,
+  DISALLOWED_INTENTS: 4014,
+} as const;
+
+/** A gateway close code. */
+export type GatewayCloseCode = (typeof GATEWAY_CLOSE_CODES)[keyof typeof GATEWAY_CLOSE_CODES];
+
+/** The default reason sent with each close code. */
+export const CLOSE_REASONS: Readonly<Record<GatewayCloseCode, string>> = {
+  4000: 'Unknown error.',
+  4001: 'Unknown opcode.',
+  4002: 'Decode error.',
+  4003: 'Not authenticated.',
+  4004: 'Authentication failed.',
+  4005: 'Already authenticated.',
+  4007: 'Invalid seq.',
+  4008: 'Rate limited.',
+  4009: 'Session timed out.',
+  4010: 'Invalid shard.',
+  4011: 'Sharding required.',
+  4012: 'Invalid API version.',
+  4013: 'Invalid intent(s).',
+  4014: 'Disallowed intent(s).',
+};
+
+/**
+ * Close codes after which the session cannot be resumed: the client must identify anew (or,
+ * for the last five, fix its Identify first).
+ */
+export const NON_RESUMABLE_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 4009, 4010, 4011, 4012, 4013, 4014]);
+
+/** Gateway API versions the gateway accepts in the URL's `v`. */
+export const GATEWAY_VERSIONS = [9, 10] as const;
+
+/** Identify `capabilities` bit that opts in to channel obfuscation (spec: temporary testing opt-in). */
+export const CAPABILITY_CHANNEL_OBFUSCATION = 1 << 15;
+
+/** One gateway payload. `s` and `t` are null unless `op` is 0 (Dispatch). */
+export interface GatewayPayload<D = unknown> {
+  op: number;
+  d: D;
+  s: number | null;
+  t: string | null;
+}
+
+/** Identify's `d`. */
+export interface IdentifyData {
+  /** A bot token (raw or `Bot …`) or `Bearer <access_token>`. */
+  token: string;
+  intents?: number;
+  properties?: { os?: string; browser?: string; device?: string };
+  capabilities?: number;
+  compress?: boolean;
+  large_threshold?: number;
+  shard?: [number, number];
+  presence?: unknown;
+}
+
+/** Resume's `d`. */
+export interface ResumeData {
+  token: string;
+  session_id: string;
+  seq: number;
+}
+
+/** Request Guild Members' `d`. */
+export interface RequestGuildMembersData {
+  guild_id: string;
+  query?: string;
+  limit?: number;
+  presences?: boolean;
+  user_ids?: string | string[];
+  nonce?: string;
+}
+
+/** Request Channel Info's `d`. */
+export interface RequestChannelInfoData {
+  guild_id: string;
+  fields: ('status' | 'voice_start_time')[];
+}
+
+/** A dispatch before it is numbered: the event name and its data. */
+export interface Dispatch {
+  t: string;
+  d: unknown;
+}
+
+/**
+ * A payload that is not a dispatch.
+ * @example opPayload(GATEWAY_OPCODES.HEARTBEAT_ACK) // { op: 11, d: null, s: null, t: null }
+ */
+export function opPayload(op: number, d: unknown = null): GatewayPayload {
+  return { op, d, s: null, t: null };
+}

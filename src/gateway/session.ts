@@ -1,0 +1,41 @@
+/**
+ * A gateway session in memory: its persisted record (what Resume needs after a restart), the
+ * channels it has been sent obfuscated, and the connection it is attached to, if any.
+ */
+import type { GatewaySessionRecord } from '../store/schema';
+import type { GatewayPayload } from './protocol';
+
+/** Where a session's payloads go: the connection it is attached to. */
+export interface SessionSink {
+  sendPayload(payload: GatewayPayload): void;
+}
+
+/** A live or detached session. */
+export interface GatewaySession {
+  record: GatewaySessionRecord;
+  /** Channels sent obfuscated (mirrors `record.hidden_channel_ids`). */
+  hidden: Set<string>;
+  /** The attached connection; null while the client is away (the session can be resumed). */
+  sink: SessionSink | null;
+}
+
+/** A session from its stored record. */
+export function sessionFromRecord(record: GatewaySessionRecord): GatewaySession {
+  return { record, hidden: new Set(record.hidden_channel_ids), sink: null };
+}
+
+/** The record to store for a session, with its current hidden set. */
+export function sessionRecord(session: GatewaySession): GatewaySessionRecord {
+  return { ...session.record, hidden_channel_ids: [...session.hidden] };
+}
+
+/**
+ * The shard a guild's events go to: `(guild_id >> 22) % num_shards`, as the platform shards.
+ * Events without a guild go to shard 0.
+ */
+export function onShard(shard: [number, number] | null, guildId: string | undefined): boolean {
+  if (!shard) return true;
+  const [id, count] = shard;
+  if (!guildId) return id === 0;
+  return Number((BigInt(guildId) >> 22n) % BigInt(count)) === id;
+}

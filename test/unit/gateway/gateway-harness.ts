@@ -1,0 +1,138 @@
+/**
+ * A gateway over the same fake-indexeddb database as a test app, as the shared worker runs
+ * next to the service worker: announcements are forwarded on `flush()` (a BroadcastChannel is
+ * asynchronous too), timers are manual, and fake clients connect through a transport that
+ * records what they receive.
+ */
+import { Gateway, type GatewayTimers } from '../../../src/gateway/gateway';
+import type { GatewayConnection } from '../../../src/gateway/connection';
+import { GATEWAY_OPCODES, type GatewayPayload } from '../../../src/gateway/protocol';
+import { createPlatformContext } from '../../../src/platform/context';
+import { SNOWFLAKE_WORKERS } from '../../../src/platform/snowflake';
+import { createTestClient, createWorld, type TestClient } from '../app-harness';
+
+/** Timers that only move when the test says so. */
+export class ManualTimers implements GatewayTimers {
+  #now = 0;
+  #next = 1;
+  readonly #pending = new Map<number, { at: number; callback: () => void }>();
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.#pending.set(id, { at: this.#now + ms, callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.#pending.delete(handle as number);
+  }
+
+  /** Moves time forward, running every timer that falls due, in order. */
+  advance(ms: number): void {
+    const until = this.#now + ms;
+    for (;;) {
+      const due = [...this.#pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#pending.delete(due[0]);
+      this.#now = due[1].at;
+      due[1].callback();
+    }
+    this.#now = until;
+  }
+}
+
+/** A client connected to the gateway: what it sent, received, and how it was closed. */
+export interface FakeClient {
+  connection: GatewayConnection;
+  received: GatewayPayload<any>[];
+  closed: { code: number; reason: string } | null;
+  send(payload: unknown): void;
+  sendRaw(text: string): void;
+  /** Resolves with the first received payload (from index `from`) that matches. */
+  waitFor(match: (p: GatewayPayload<any>) => boolean, from?: number): Promise<GatewayPayload<any>>;
+  waitForDispatch(t: string, from?: number): Promise<GatewayPayload<any>>;
+  waitForClose(): Promise<{ code: number; reason: string }>;
+  dispatches(t?: string): GatewayPayload<any>[];
+}
+
+/** The harness: an app, a world, a gateway, and helpers. */
+export type GatewayHarness = Awaited<ReturnType<typeof createGatewayHarness>>;
+
+/**
+ * An app with a world (alice, bob, an application with a bot) and a gateway next to it.
+ * @example const h = await createGatewayHarness(); const bot = await h.identify(h.world.botAuth, { intents: 1 });
+ */
+export async function createGatewayHarness() {
+  const api: TestClient = await createTestClient();
+  const world = await createWorld(api);
+  const ctx = await createPlatformContext({ dbName: api.app.ctx.db.name, workerId: SNOWFLAKE_WORKERS.hub });
+  const timers = new ManualTimers();
+  const errors: string[] = [];
+  const gateway = new Gateway(ctx, timers, (line) => errors.push(line));
+  let forwarded = 0;
+
+  /** Forwards the app's announcements to the gateway and waits for their dispatches. */
+  async function flush(): Promise<void> {
+    while (forwarded < api.announcements.length) await gateway.announce(api.announcements[forwarded++]);
+  }
+
+  function connect(url = '/gateway?v=10&encoding=json'): FakeClient {
+    const client: FakeClient = {
+      connection: undefined as unknown as GatewayConnection,
+      received: [],
+      closed: null,
+      send: (payload) => client.connection.receive(JSON.stringify(payload)),
+      sendRaw: (text) => client.connection.receive(text),
+      async waitFor(match, from = 0) {
+        for (let i = 0; i < 400; i++) {
+          await flush();
+          const hit = client.received.slice(from).find(match);
+          if (hit) return hit;
+          if (client.closed) throw new Error(`closed ${client.closed.code} ${client.closed.reason} while waiting`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        throw new Error(`timed out; received: ${client.received.map((p) => p.t ?? p.op).join(', ')}`);
+      },
+      waitForDispatch: (t, from) => client.waitFor((p) => p.op === 0 && p.t === t, from),
+      async waitForClose() {
+        for (let i = 0; i < 400 && !client.closed; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        if (!client.closed) throw new Error('not closed');
+        return client.closed;
+      },
+      dispatches: (t) => client.received.filter((p) => p.op === GATEWAY_OPCODES.DISPATCH && (t === undefined || p.t === t)),
+    };
+    client.connection = gateway.connect(url, {
+      send: (text) => client.received.push(JSON.parse(text)),
+      close: (code, reason) => (client.closed = { code, reason }),
+    });
+    return client;
+  }
+
+  /** Connects and identifies; resolves once READY arrived. */
+  async function identify(token: string, d: Record<string, unknown> = {}): Promise<FakeClient & { ready: any }> {
+    const client = connect();
+    client.send({ op: 2, d: { token, properties: { os: 'linux', browser: 'test', device: 'test' }, ...d } });
+    const ready = await client.waitForDispatch('READY');
+    return Object.assign(client, { ready: ready.d });
+  }
+
+  /** A guild owned by alice, with the bot (and optionally bob) as members. */
+  async function guildWithBot(options: { bob?: boolean } = {}) {
+    const created = (await api.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
+    await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bot.id}`, {});
+    if (options.bob) await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bob.id}`, {});
+    return created as { guild: any; roles: any[]; channels: any[] };
+  }
+
+  /** Sets application fields directly (flags, approvals, settings the sandbox has no route for). */
+  async function updateApplication(changes: Record<string, unknown>): Promise<void> {
+    const app = await api.app.ctx.db.get('applications', world.application.id);
+    await api.app.ctx.db.put('applications', { ...app!, ...changes });
+  }
+
+  return { api, world, ctx, gateway, timers, errors, flush, connect, identify, guildWithBot, updateApplication };
+}
