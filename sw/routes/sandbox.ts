@@ -86,7 +86,8 @@ export function sandboxRoutes(): Hono<AppEnv> {
     const ctx = c.get('ctx');
     const body = await readJson(c, TokenBody);
     const { scopes, unknown } = parseScopes(body.scopes);
-    if (unknown.length > 0 || scopes.length === 0) throw ApiError.invalidForm({ scopes: unknown.length ? `Unknown scope: ${unknown.join(', ')}` : 'At least one scope is required.' });
+    if (unknown.length > 0 || scopes.length === 0) throw ApiError.invalidForm({ scopes: unknown.length ? `${unknown.length} unknown scope(s); known scopes are listed in the README.` : 'At least one scope is required.' });
+    // Unknown names are not echoed: a pasted token must never come back in an error body.
     const pair = await prepareTokenPair(ctx, { application_id: body.application_id, user_id: body.user_id, scopes });
     await write(ctx, ['applications', 'users', 'tokens'], async (tx) => {
       if (!(await tx.objectStore('applications').get(body.application_id))) throw ApiError.invalidForm({ application_id: 'Unknown application.' });
