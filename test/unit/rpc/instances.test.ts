@@ -1,0 +1,84 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { ActivityInstanceRegistry, type InstanceSnapshot } from '../../../src/rpc/instances';
+import { participant } from './rpc-harness';
+
+const alice = participant({ id: '1', username: 'alice' });
+const bob = participant({ id: '2', username: 'bob' });
+const join = (frame_id: string, user = alice, channel_id = 'c1', application_id = 'a1') => ({ application_id, channel_id, guild_id: 'g1', frame_id, user });
+
+describe('activity instance registry', () => {
+  it('frames of the same application and channel share an instance', () => {
+    let n = 0;
+    const registry = new ActivityInstanceRegistry(() => `i-${++n}`);
+    const a = registry.join(join('f1'));
+    const b = registry.join(join('f2', bob));
+    expect(b.instance_id).toBe(a.instance_id);
+    expect(b.participants.map((p) => p.id)).toEqual(['1', '2']);
+  });
+
+  it('another channel or another application is another instance', () => {
+    const registry = new ActivityInstanceRegistry();
+    const a = registry.join(join('f1'));
+    expect(registry.join(join('f2', alice, 'c2')).instance_id).not.toBe(a.instance_id);
+    expect(registry.join(join('f3', alice, 'c1', 'a2')).instance_id).not.toBe(a.instance_id);
+    expect(registry.list()).toHaveLength(3);
+  });
+
+  it('tells the other frames when participants join and leave, not the frame that joins', () => {
+    const registry = new ActivityInstanceRegistry();
+    const seenByFirst: InstanceSnapshot[] = [];
+    const seenBySecond: InstanceSnapshot[] = [];
+    registry.join(join('f1'), (s) => seenByFirst.push(s));
+    registry.join(join('f2', bob), (s) => seenBySecond.push(s));
+    expect(seenByFirst.map((s) => s.participants.map((p) => p.username))).toEqual([['alice', 'bob']]);
+    expect(seenBySecond).toEqual([]);
+    registry.leave('f2');
+    expect(seenByFirst.at(-1)!.participants.map((p) => p.username)).toEqual(['alice']);
+  });
+
+  it('counts a user once: a second frame of the same user changes nothing', () => {
+    const registry = new ActivityInstanceRegistry();
+    const seen: InstanceSnapshot[] = [];
+    registry.join(join('f1'), (s) => seen.push(s));
+    registry.join(join('f2'));
+    registry.leave('f2');
+    expect(seen).toEqual([]);
+    expect(registry.forFrame('f1')!.participants).toHaveLength(1);
+  });
+
+  it('the instance ends with its last frame; the next frame starts a new one', () => {
+    const registry = new ActivityInstanceRegistry();
+    const first = registry.join(join('f1'));
+    expect(registry.leave('f1')).toBeNull();
+    expect(registry.find('a1', 'c1')).toBeNull();
+    expect(registry.join(join('f2')).instance_id).not.toBe(first.instance_id);
+  });
+
+  it('leaveOwner removes every frame of a connection that went away', () => {
+    const registry = new ActivityInstanceRegistry();
+    registry.join({ ...join('f1'), owner: 'page-1' });
+    registry.join({ ...join('f2', bob), owner: 'page-2' });
+    registry.join({ ...join('f3', bob, 'c2'), owner: 'page-2' });
+    registry.leaveOwner('page-2');
+    expect(registry.list().map((i) => i.participants.map((p) => p.id))).toEqual([['1']]);
+  });
+
+  it('a listener that throws does not keep the others uninformed', () => {
+    const registry = new ActivityInstanceRegistry();
+    const seen: string[] = [];
+    registry.join(join('f1'), () => {
+      throw new Error('page gone');
+    });
+    registry.join(join('f2', bob), () => seen.push('f2'));
+    registry.join(join('f3', participant({ id: '3', username: 'carol' })));
+    expect(seen).toEqual(['f2']);
+  });
+
+  it('joining again with the same frame id replaces the earlier membership', () => {
+    const registry = new ActivityInstanceRegistry();
+    registry.join(join('f1'));
+    registry.join(join('f1', bob));
+    expect(registry.forFrame('f1')!.participants.map((p) => p.id)).toEqual(['2']);
+  });
+});
