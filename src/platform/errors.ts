@@ -48,6 +48,22 @@ export const API_ERRORS = {
   INDEX_NOT_READY: { status: 400, code: 110000, message: 'This index has not been created yet.' },
   CANNOT_FORWARD_UNREADABLE: { status: 400, code: 160014, message: 'Cannot forward a message whose content you cannot read.' },
   MERGE_BANNED_ACCOUNT: { status: 400, code: 530017, message: 'Cannot merge an account affected by a ban.' },
+  // Provisional accounts and external identities (the platform's public 5300xx codes).
+  PROVISIONAL_NOT_CONFIGURED: { status: 400, code: 530000, message: 'The application is not configured for this external auth type.' },
+  EXTERNAL_TOKEN_EXPIRED: { status: 400, code: 530001, message: 'The external auth token has expired.' },
+  EXTERNAL_TOKEN_INVALID_ISSUER: { status: 400, code: 530002, message: 'The external auth token was not issued by the configured issuer.' },
+  EXTERNAL_TOKEN_INVALID_AUDIENCE: { status: 400, code: 530003, message: 'The external auth token is not meant for the configured audience.' },
+  EXTERNAL_TOKEN_TOO_OLD: { status: 400, code: 530004, message: 'The external auth token was issued too long ago.' },
+  INVALID_CLIENT_SECRET: { status: 401, code: 530007, message: 'Invalid client secret.' },
+  OIDC_CONFIGURATION_NOT_FOUND: { status: 400, code: 530008, message: "The identity provider's OpenID configuration could not be fetched." },
+  OIDC_JWKS_NOT_FOUND: { status: 400, code: 530009, message: "The identity provider's key set could not be fetched." },
+  ACCOUNT_NOT_PROVISIONAL: { status: 400, code: 530010, message: 'This external identity is linked to a full account: use the OAuth2 flow.' },
+  INVALID_MERGE_SOURCE: { status: 400, code: 530014, message: 'The account to merge is not a provisional account.' },
+  INVALID_MERGE_DESTINATION: { status: 400, code: 530016, message: 'A provisional account cannot be merged into another provisional account.' },
+  INVALID_OIDC_TOKEN: { status: 400, code: 530020, message: 'Invalid OpenID Connect ID token.' },
+  TOO_MANY_APPLICATION_IDENTITIES: { status: 400, code: 530023, message: 'This account already has an external identity for this application.' },
+  INVALID_USER_TYPE: { status: 400, code: 50229, message: 'Invalid user type: this account is provisional.' },
+  PERMANENT_BAN: { status: 409, code: 0, message: 'A permanent ban cannot be lifted.' },
   ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.

@@ -110,3 +110,21 @@ export const JSON_BODY_MAX_BYTES = 1024 * 1024;
  */
 export const RICH_PRESENCE_TEXT_MAX = 128;
 export const RICH_PRESENCE_URL_MAX = 256;
+
+/** Provisional accounts: lifetime of an access token (no refresh: the app asks again). */
+export const PROVISIONAL_ACCESS_TOKEN_TTL_S = 3600;
+/** An external ID token issued (`iat`) longer ago than this is refused as too old (530004). */
+export const EXTERNAL_ID_TOKEN_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Characters in a provisional account's display name (`preferred_global_name`, `preferred_username`). */
+export const PROVISIONAL_DISPLAY_NAME_MAX = 32;
+/** Characters in the bot token endpoint's `external_user_id`. */
+export const EXTERNAL_USER_ID_MAX = 256;
+/** Characters in an external auth token (an ID token is a few KB at most). */
+export const EXTERNAL_AUTH_TOKEN_MAX = 16_384;
+/** OIDC discovery and key-set fetches: how long to wait, and the largest document read. */
+export const OIDC_FETCH_TIMEOUT_MS = 10_000;
+export const OIDC_DOCUMENT_MAX_BYTES = 256 * 1024;
+/** Lifetime of an ID token minted by a sandbox identity provider unless asked otherwise. */
+export const SANDBOX_ID_TOKEN_TTL_DEFAULT_S = 3600;
+/** Characters in a connection's name (the account name at the connected service). */
+export const CONNECTION_NAME_MAX = 100;

@@ -51,6 +51,17 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.createObjectStore('presences', { keyPath: 'user_id' });
   },
+  // 5: accounts: external identities of provisional and linked accounts, applications' identity
+  // providers, the sandbox's own test identity providers, bans, connections, and approved
+  // publisher/child application pairs.
+  (db) => {
+    db.createObjectStore('external_identities', { keyPath: ['application_id', 'provider', 'subject'] }).createIndex('by_user', 'user_id');
+    db.createObjectStore('identity_provider_configs', { keyPath: ['application_id', 'auth_type'] });
+    db.createObjectStore('sandbox_identity_providers', { keyPath: 'id' }).createIndex('by_issuer', 'issuer', { unique: true });
+    db.createObjectStore('bans', { keyPath: 'user_id' });
+    db.createObjectStore('connections', { keyPath: ['user_id', 'id'] });
+    db.createObjectStore('application_links', { keyPath: ['parent_application_id', 'child_application_id'] }).createIndex('by_child', 'child_application_id', { unique: true });
+  },
 ];
 
 /** The schema version this code writes. */

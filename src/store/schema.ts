@@ -28,6 +28,14 @@ export interface TokenRecord {
    * the pair may then be refreshed and revoked with the client id alone.
    */
   public_client?: boolean;
+  /**
+   * How a token that did not come from the consent step was issued: a provisional account's
+   * token (by OpenID Connect, another external identity, or the bot token endpoint) or a child
+   * application's token exchanged from its publisher's. Absent for ordinary OAuth2 tokens.
+   */
+  origin?: 'provisional_oidc' | 'provisional_external' | 'provisional_bot' | 'child';
+  /** For a child token: the publisher (parent) application whose token it was exchanged from. */
+  parent_application_id?: string;
 }
 
 /** A single-use authorization code, bound to its client, redirect URI, scopes and PKCE challenge. */
@@ -110,6 +118,84 @@ export interface GatewayRateLimitRecord {
   at: number;
 }
 
+/**
+ * An external identity (an OIDC subject, a game's own account id...) linked to one user of one
+ * application: a provisional account, or the full account it was merged into.
+ */
+export interface ExternalIdentityRecord {
+  application_id: string;
+  /** Who vouches for it: `bot` for the bot token endpoint, else `<external_auth_type> <issuer>`. */
+  provider: string;
+  /** Its id at the provider: the ID token's `sub`, or the bot endpoint's `external_user_id`. */
+  subject: string;
+  user_id: string;
+  /** The external auth type it was last authenticated with (`OIDC`, `DISCORD_BOT_ISSUED_ACCESS_TOKEN`...). */
+  auth_type: string;
+  /** When a ban replaced the link: the banned account. Merges are refused while its ban holds. */
+  banned_user_id: string | null;
+  /** A provisional account that replaced a banned account's link is restricted cross-platform. */
+  restricted_cross_platform: boolean;
+  created_at: number;
+}
+
+/** An application's identity provider for one external auth type (the developer portal's "External Auth"). */
+export interface IdentityProviderConfigRecord {
+  application_id: string;
+  auth_type: string;
+  issuer: string;
+  audience: string;
+  /**
+   * Configured (or edited) under the stricter issuer hostname checks, with redirects blocked.
+   * False only for integrations configured before those checks: unaffected until edited.
+   */
+  strict: boolean;
+  updated_at: number;
+}
+
+/** A test identity provider the sandbox runs itself, with its signing key. */
+export interface SandboxIdentityProviderRecord {
+  id: string;
+  issuer: string;
+  /** The `aud` its ID tokens carry unless asked otherwise. */
+  audience: string;
+  alg: 'RS256' | 'ES256';
+  kid: string;
+  /** Sandbox-only test key material: the private key as a JWK, so any worker can sign. */
+  private_jwk: JsonWebKey;
+  public_jwk: JsonWebKey;
+  created_at: number;
+}
+
+/** A platform ban of a user. */
+export interface BanRecord {
+  user_id: string;
+  /** A permanent ban is never lifted. */
+  permanent: boolean;
+  created_at: number;
+}
+
+/** A connection of a user's account to another service. */
+export interface ConnectionRecord {
+  user_id: string;
+  /** The account's id at the connected service. */
+  id: string;
+  type: string;
+  name: string;
+  verified: boolean;
+  /** 0 only the user sees it, 1 everyone does. */
+  visibility: 0 | 1;
+  /** Made before the platform stopped returning new game-publisher connections. */
+  legacy: boolean;
+  created_at: number;
+}
+
+/** An approved publisher (parent) / game (child) application pair for child token exchange. */
+export interface ApplicationLinkRecord {
+  parent_application_id: string;
+  child_application_id: string;
+  approved_at: number;
+}
+
 /** Key/value entries of the `meta` store. */
 export interface MetaValues {
   clock: ClockState;
@@ -138,6 +224,12 @@ export interface PlatformDB extends DBSchema {
   gateway_sessions: { key: string; value: GatewaySessionRecord };
   gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
   presences: { key: string; value: PresenceRecord };
+  external_identities: { key: [string, string, string]; value: ExternalIdentityRecord; indexes: { by_user: string } };
+  identity_provider_configs: { key: [string, string]; value: IdentityProviderConfigRecord };
+  sandbox_identity_providers: { key: string; value: SandboxIdentityProviderRecord; indexes: { by_issuer: string } };
+  bans: { key: string; value: BanRecord };
+  connections: { key: [string, string]; value: ConnectionRecord };
+  application_links: { key: [string, string]; value: ApplicationLinkRecord; indexes: { by_child: string } };
 }
 
 /** An open platform database. */
@@ -149,4 +241,5 @@ export const ALL_STORES = [
   'lobbies', 'lobby_members', 'lobby_messages', 'events',
   'gateway_sessions', 'gateway_rate_limits',
   'presences',
+  'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
 ] as const;
