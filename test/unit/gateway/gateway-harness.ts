@@ -52,6 +52,8 @@ export interface FakeClient {
   closed: { code: number; reason: string } | null;
   send(payload: unknown): void;
   sendRaw(text: string): void;
+  /** The client closes the connection (a code other than 1000/1001 keeps the session). */
+  disconnect(code?: number): void;
   /** Resolves with the first received payload (from index `from`) that matches. */
   waitFor(match: (p: GatewayPayload<any>) => boolean, from?: number): Promise<GatewayPayload<any>>;
   waitForDispatch(t: string, from?: number): Promise<GatewayPayload<any>>;
@@ -80,13 +82,14 @@ export async function createGatewayHarness() {
     while (forwarded < api.announcements.length) await gateway.announce(api.announcements[forwarded++]);
   }
 
-  function connect(url = '/gateway?v=10&encoding=json'): FakeClient {
+  function connect(url = '/gateway?v=10&encoding=json', on: Gateway = gateway): FakeClient {
     const client: FakeClient = {
       connection: undefined as unknown as GatewayConnection,
       received: [],
       closed: null,
       send: (payload) => client.connection.receive(JSON.stringify(payload)),
       sendRaw: (text) => client.connection.receive(text),
+      disconnect: (code = 4000) => client.connection.clientClosed(code),
       async waitFor(match, from = 0) {
         for (let i = 0; i < 400; i++) {
           await flush();
@@ -105,7 +108,7 @@ export async function createGatewayHarness() {
       },
       dispatches: (t) => client.received.filter((p) => p.op === GATEWAY_OPCODES.DISPATCH && (t === undefined || p.t === t)),
     };
-    client.connection = gateway.connect(url, {
+    client.connection = on.connect(url, {
       send: (text) => client.received.push(JSON.parse(text)),
       close: (code, reason) => (client.closed = { code, reason }),
     });
@@ -134,5 +137,11 @@ export async function createGatewayHarness() {
     await api.app.ctx.db.put('applications', { ...app!, ...changes });
   }
 
-  return { api, world, ctx, gateway, timers, errors, flush, connect, identify, guildWithBot, updateApplication };
+  /** A second gateway on the same database, as after the shared worker restarted. */
+  async function restartedGateway(): Promise<Gateway> {
+    const fresh = await createPlatformContext({ dbName: api.app.ctx.db.name, workerId: SNOWFLAKE_WORKERS.hub });
+    return new Gateway(fresh, timers, (line) => errors.push(line));
+  }
+
+  return { api, world, ctx, gateway, timers, errors, flush, connect, identify, guildWithBot, updateApplication, restartedGateway };
 }
