@@ -1,0 +1,65 @@
+/**
+ * The typed commands of the activity SDK, named as the platform's public embedded-app SDK names
+ * them (`sdk.commands.setActivity(...)`), each a thin call of the protocol's command.
+ */
+import type { Command, CommandMap } from '../rpc/protocol';
+
+/** Sends one command and resolves with its reply's data. */
+export type SendCommand = <C extends Command>(cmd: C, args?: CommandMap[C]['args']) => Promise<CommandMap[C]['data']>;
+
+type Call<C extends Command> = CommandMap[C]['args'] extends void
+  ? () => Promise<CommandMap[C]['data']>
+  : (args: CommandMap[C]['args']) => Promise<CommandMap[C]['data']>;
+
+/** Every command the host answers, as a method. */
+export interface ActivityCommands {
+  authorize: Call<'AUTHORIZE'>;
+  authenticate: Call<'AUTHENTICATE'>;
+  setActivity: Call<'SET_ACTIVITY'>;
+  getChannel: Call<'GET_CHANNEL'>;
+  getChannelPermissions: Call<'GET_CHANNEL_PERMISSIONS'>;
+  getSkus: Call<'GET_SKUS_EMBEDDED'>;
+  getEntitlements: Call<'GET_ENTITLEMENTS_EMBEDDED'>;
+  getPlatformBehaviors: Call<'GET_PLATFORM_BEHAVIORS'>;
+  userSettingsGetLocale: Call<'USER_SETTINGS_GET_LOCALE'>;
+  getActivityInstanceConnectedParticipants: Call<'GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS'>;
+  /** The older name of {@link ActivityCommands.getActivityInstanceConnectedParticipants}. */
+  getInstanceConnectedParticipants: Call<'GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS'>;
+  openExternalLink: Call<'OPEN_EXTERNAL_LINK'>;
+  openInviteDialog: Call<'OPEN_INVITE_DIALOG'>;
+  shareLink: Call<'SHARE_LINK'>;
+  startPurchase: Call<'START_PURCHASE'>;
+  captureLog: Call<'CAPTURE_LOG'>;
+  setConfig: Call<'SET_CONFIG'>;
+  setOrientationLockState: Call<'SET_ORIENTATION_LOCK_STATE'>;
+  encourageHardwareAcceleration: Call<'ENCOURAGE_HW_ACCELERATION'>;
+}
+
+/**
+ * The command methods over `send`.
+ * @example const commands = createCommands((cmd, args) => sdk.command(cmd, args));
+ */
+export function createCommands(send: SendCommand): ActivityCommands {
+  const call = <C extends Command>(cmd: C) => ((args?: CommandMap[C]['args']) => send(cmd, args)) as Call<C>;
+  return {
+    authorize: call('AUTHORIZE'),
+    authenticate: call('AUTHENTICATE'),
+    setActivity: call('SET_ACTIVITY'),
+    getChannel: call('GET_CHANNEL'),
+    getChannelPermissions: call('GET_CHANNEL_PERMISSIONS'),
+    getSkus: call('GET_SKUS_EMBEDDED'),
+    getEntitlements: call('GET_ENTITLEMENTS_EMBEDDED'),
+    getPlatformBehaviors: call('GET_PLATFORM_BEHAVIORS'),
+    userSettingsGetLocale: call('USER_SETTINGS_GET_LOCALE'),
+    getActivityInstanceConnectedParticipants: call('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS'),
+    getInstanceConnectedParticipants: call('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS'),
+    openExternalLink: call('OPEN_EXTERNAL_LINK'),
+    openInviteDialog: call('OPEN_INVITE_DIALOG'),
+    shareLink: call('SHARE_LINK'),
+    startPurchase: call('START_PURCHASE'),
+    captureLog: call('CAPTURE_LOG'),
+    setConfig: call('SET_CONFIG'),
+    setOrientationLockState: call('SET_ORIENTATION_LOCK_STATE'),
+    encourageHardwareAcceleration: call('ENCOURAGE_HW_ACCELERATION'),
+  };
+}

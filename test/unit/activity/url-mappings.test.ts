@@ -1,0 +1,119 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { attemptRemap, matchAndRewriteURL, patchUrlMappings, type PatchTarget } from '../../../src/activity';
+
+const location = { protocol: 'https:', host: 'app.platform.test', href: 'https://app.platform.test/activities/1/?frame_id=f' };
+const remap = (url: string, mappings: { prefix: string; target: string }[]) => attemptRemap({ url, mappings, location }).href;
+
+describe('URL mappings', () => {
+  it('maps a target host to a prefix on the activity origin, keeping path, query and hash', () => {
+    expect(remap('https://api.example.com/v1/scores?top=10#x', [{ prefix: '/api', target: 'api.example.com' }])).toBe('https://app.platform.test/api/v1/scores?top=10#x');
+  });
+
+  it('{param} tokens in the target host fill the same tokens in the prefix', () => {
+    const mappings = [{ prefix: '/cdn/{region}', target: '{region}.cdn.example.com' }];
+    expect(remap('https://eu-west.cdn.example.com/a.png', mappings)).toBe('https://app.platform.test/cdn/eu-west/a.png');
+  });
+
+  it('{param} tokens match ports too', () => {
+    const mappings = [{ prefix: '/game/{port}', target: 'game.example.com:{port}' }];
+    expect(remap('https://game.example.com:8443/state', mappings)).toBe('https://app.platform.test/game/8443/state');
+    expect(remap('https://game.example.com/state', mappings)).toBe('https://game.example.com/state');
+  });
+
+  it('dots in a target are dots, not wildcards; the whole host must match', () => {
+    const mappings = [{ prefix: '/api', target: 'api.example.com' }];
+    expect(remap('https://apixexample.com/v1', mappings)).toBe('https://apixexample.com/v1');
+    expect(remap('https://evil-api.example.com/v1', mappings)).toBe('https://evil-api.example.com/v1');
+    expect(remap('https://api.example.com.evil.test/v1', mappings)).toBe('https://api.example.com.evil.test/v1');
+  });
+
+  it('dots in prefixes are kept literally', () => {
+    expect(remap('https://cdn.jsdelivr.net/npm/x.js', [{ prefix: '/cdn.jsdelivr.net', target: 'cdn.jsdelivr.net' }])).toBe('https://app.platform.test/cdn.jsdelivr.net/npm/x.js');
+  });
+
+  it('a target with a path matches only under that path and drops it', () => {
+    const mappings = [{ prefix: '/v2api', target: 'example.com/api/v2' }];
+    expect(remap('https://example.com/api/v2/users', mappings)).toBe('https://app.platform.test/v2api/users');
+    expect(remap('https://example.com/api/v20/users', mappings)).toBe('https://example.com/api/v20/users');
+  });
+
+  it('requests work with and without /.proxy/: a mapping may generate either prefix', () => {
+    expect(remap('https://api.example.com/x', [{ prefix: '/.proxy/api', target: 'api.example.com' }])).toBe('https://app.platform.test/.proxy/api/x');
+    expect(remap('https://api.example.com/x', [{ prefix: '/api', target: 'api.example.com' }])).toBe('https://app.platform.test/api/x');
+  });
+
+  it('leaves same-origin and relative requests alone, and uses the first mapping that applies', () => {
+    const mappings = [{ prefix: '/a', target: 'a.example.com' }, { prefix: '/b', target: '{x}.example.com' }];
+    expect(remap('/.proxy/api/v10/users/@me', mappings)).toBe('https://app.platform.test/.proxy/api/v10/users/@me');
+    expect(remap('https://a.example.com/', mappings)).toBe('https://app.platform.test/a/');
+    expect(remap('https://b.example.com/', mappings)).toBe('https://app.platform.test/b/');
+  });
+
+  it('WebSocket URLs keep a socket scheme, secure on a secure page', () => {
+    expect(remap('wss://rt.example.com/socket', [{ prefix: '/rt', target: 'rt.example.com' }])).toBe('wss://app.platform.test/rt/socket');
+    const insecure = { ...location, protocol: 'http:', href: 'http://app.platform.test/' };
+    expect(attemptRemap({ url: 'wss://rt.example.com/s', mappings: [{ prefix: '/rt', target: 'rt.example.com' }], location: insecure }).href).toBe('ws://app.platform.test/rt/s');
+  });
+
+  it('a prefix token the target does not capture is a configuration error that says so', () => {
+    expect(() => matchAndRewriteURL({ url: new URL('https://x.example.com/'), prefix: '/{region}', target: 'x.example.com', location })).toThrow(/uses \{region\}/);
+  });
+});
+
+describe('patchUrlMappings', () => {
+  function fakeTarget() {
+    const requests: string[] = [];
+    const sockets: string[] = [];
+    const opened: string[] = [];
+    class FakeSocket {
+      constructor(url: string | URL) {
+        sockets.push(String(url));
+      }
+    }
+    class FakeXhr {
+      open(_method: string, url: string) {
+        opened.push(url);
+      }
+    }
+    const target = {
+      location,
+      fetch: async (input: RequestInfo | URL) => {
+        requests.push(input instanceof Request ? `${input.method} ${input.url} ${input.method === 'POST' ? await input.text() : ''}`.trim() : String(input));
+        return new Response('ok');
+      },
+      WebSocket: FakeSocket as unknown as typeof WebSocket,
+      XMLHttpRequest: FakeXhr as unknown as typeof XMLHttpRequest,
+    } satisfies PatchTarget;
+    return { target, requests, sockets, opened };
+  }
+
+  it('patches fetch (strings, URLs and Requests with their body), WebSocket and XMLHttpRequest, and undoes it', async () => {
+    const { target, requests, sockets, opened } = fakeTarget();
+    const original = { fetch: target.fetch, WebSocket: target.WebSocket, open: target.XMLHttpRequest.prototype.open };
+    const restore = patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target });
+    await target.fetch('https://api.example.com/a');
+    await target.fetch(new URL('https://api.example.com/b'));
+    await target.fetch(new Request('https://api.example.com/c', { method: 'POST', body: 'hello' }));
+    await target.fetch('https://other.example.com/d');
+    new target.WebSocket('wss://api.example.com/ws');
+    new target.XMLHttpRequest().open('GET', 'https://api.example.com/e');
+    expect(requests).toEqual([
+      'https://app.platform.test/api/a',
+      'https://app.platform.test/api/b',
+      'POST https://app.platform.test/api/c hello',
+      'https://other.example.com/d',
+    ]);
+    expect(sockets).toEqual(['wss://app.platform.test/api/ws']);
+    expect(opened).toEqual(['https://app.platform.test/api/e']);
+    restore();
+    expect([target.fetch, target.WebSocket, target.XMLHttpRequest.prototype.open]).toEqual([original.fetch, original.WebSocket, original.open]);
+  });
+
+  it('patches only what is asked', () => {
+    const { target } = fakeTarget();
+    const fetchBefore = target.fetch;
+    patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target, patchFetch: false, patchXhr: false });
+    expect(target.fetch).toBe(fetchBefore);
+  });
+});
