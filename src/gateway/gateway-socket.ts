@@ -72,7 +72,8 @@ export class GatewaySocket extends EventTarget implements WebSocket {
 
   constructor(url: string | URL, _protocols?: string | string[], options: GatewaySocketOptions = {}) {
     super();
-    const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
+    // Relative to the document's base URL, as a WebSocket's (an about:srcdoc frame uses its parent's).
+    const base = typeof document !== 'undefined' ? document.baseURI : typeof location !== 'undefined' ? location.href : 'http://localhost/';
     const absolute = new URL(url, base);
     if (absolute.protocol === 'http:' || absolute.protocol === 'https:') absolute.protocol = absolute.protocol === 'https:' ? 'wss:' : 'ws:';
     if (absolute.hash) throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');

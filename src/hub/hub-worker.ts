@@ -16,6 +16,7 @@ import type { HubApi } from './protocol';
 
 declare const self: SharedWorkerGlobalScope;
 
+const incarnation = crypto.randomUUID();
 const report = (error: unknown) => console.error(redactSecrets(`platformpp hub: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
 
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
@@ -37,6 +38,7 @@ const api: HubApi = {
   reconnectGateway() {
     gateway.then((g) => g.reconnectAll()).catch(report);
   },
+  incarnation: () => incarnation,
   instances: new ActivityInstanceRegistry(),
 };
 

@@ -20,6 +20,8 @@ export interface HubApi {
   openGateway(port: MessagePort, url: string): void;
   /** Asks every connected gateway client to reconnect and resume (opcode 7). */
   reconnectGateway(): void;
+  /** A random id of this start of the worker: it changes when the browser restarted the hub. */
+  incarnation(): string;
   /** Activity instances, shared by every page (src/rpc/instances.ts). */
   instances: ActivityInstanceRegistry;
 }

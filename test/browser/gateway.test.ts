@@ -1,0 +1,155 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GatewaySocket } from '../../src/gateway/gateway-socket';
+import { registerPlatformWorker, resetSandbox } from './harness';
+
+/** A JSON request to the platform, answered by the service worker. */
+async function call(method: string, path: string, body?: unknown, auth?: string) {
+  const headers: Record<string, string> = {};
+  if (auth) headers.Authorization = auth;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function world(flags = 0) {
+  const alice = (await call('POST', '/sandbox/users', { username: 'alice' })).body.user;
+  const bob = (await call('POST', '/sandbox/users', { username: 'bob' })).body.user;
+  const app = (await call('POST', '/sandbox/applications', { name: 'Game', flags })).body;
+  const token = async (userId: string) =>
+    `Bearer ${(await call('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).body.access_token}`;
+  return { alice, bob, bot: app.bot, botAuth: `Bot ${app.bot_token}`, aliceAuth: await token(alice.id), bobAuth: await token(bob.id) };
+}
+
+let hubCounter = 0;
+/** A hub of its own per test: a fresh shared worker that has never seen any session. */
+const freshHub = () => `platformpp-hub-test-${Date.now()}-${++hubCounter}`;
+
+interface Payload { op: number; d: any; s: number | null; t: string | null }
+
+/** A gateway client over a GatewaySocket: every payload it received, and waits. */
+function client(socket: WebSocket) {
+  const received: Payload[] = [];
+  socket.addEventListener('message', (event) => received.push(JSON.parse((event as MessageEvent).data)));
+  const waitFor = async (match: (p: Payload) => boolean, from = 0) => {
+    for (let i = 0; i < 500; i++) {
+      const hit = received.slice(from).find(match);
+      if (hit) return hit;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`timed out; received ${received.map((p) => p.t ?? p.op).join(', ')}`);
+  };
+  return {
+    socket,
+    received,
+    waitFor,
+    send: (payload: unknown) => socket.send(JSON.stringify(payload)),
+    async identify(token: string, intents = 0) {
+      await waitFor((p) => p.op === 10);
+      socket.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'browser', browser: 'chromium', device: 'test' } } }));
+      return (await waitFor((p) => p.t === 'READY')).d;
+    },
+    dispatches: (t: string) => received.filter((p) => p.op === 0 && p.t === t),
+  };
+}
+
+describe('the shared-worker gateway in real Chromium', () => {
+  beforeAll(async () => {
+    await registerPlatformWorker();
+  });
+  beforeEach(resetSandbox);
+
+  it('two users on one shared worker see each other\'s lobby messages, in order', async () => {
+    const w = await world();
+    const hubName = freshHub();
+    const alice = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    const bob = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    await alice.identify(w.aliceAuth);
+    await bob.identify(w.bobAuth);
+    const lobby = (await call('PUT', '/api/v10/lobbies', { secret: 'gw' }, w.aliceAuth)).body;
+    await call('PUT', '/api/v10/lobbies', { secret: 'gw' }, w.bobAuth);
+    for (let i = 0; i < 6; i++) {
+      const res = await call('POST', `/api/v10/lobbies/${lobby.id}/messages`, { content: `m${i}` }, i % 2 ? w.bobAuth : w.aliceAuth);
+      expect(res.status).toBe(200);
+    }
+    for (const c of [alice, bob]) {
+      await c.waitFor((p) => p.t === 'LOBBY_MESSAGE_CREATE' && p.d.content === 'm5');
+      const messages = c.dispatches('LOBBY_MESSAGE_CREATE');
+      expect(messages.map((p) => p.d.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
+      expect(messages.map((p) => p.d.author.id)).toEqual([w.alice.id, w.bob.id, w.alice.id, w.bob.id, w.alice.id, w.bob.id]);
+      const seqs = messages.map((p) => p.s!);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    }
+    alice.socket.close(1000);
+    bob.socket.close(1000);
+  });
+
+  it('Resume after the shared worker restarted loses no event', async () => {
+    const w = await world();
+    const { guild } = (await call('POST', '/sandbox/guilds', { name: 'Guild', owner_id: w.alice.id })).body;
+    await call('PUT', `/sandbox/guilds/${guild.id}/members/${w.bot.id}`, {});
+    const hubName = freshHub();
+    // The first incarnation of the hub lives only as long as this iframe.
+    const frame = await pageWithGateway();
+    const first = client(new frame.GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    const incarnation = await frame.hub(hubName).incarnation();
+    const ready = await first.identify(w.botAuth, 1);
+    await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name: 'seen', type: 0 });
+    const seen = await first.waitFor((p) => p.t === 'CHANNEL_CREATE');
+    frame.remove();
+    for (const name of ['missed-1', 'missed-2', 'missed-3']) await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
+    const second = await pageWithGateway();
+    expect(await second.hub(hubName).incarnation()).not.toBe(incarnation);
+    const resumed = client(new second.GatewaySocket(ready.resume_gateway_url + '?v=10&encoding=json', undefined, { hubName }));
+    await resumed.waitFor((p) => p.op === 10);
+    resumed.send({ op: 6, d: { token: w.botAuth, session_id: ready.session_id, seq: seen.s } });
+    await resumed.waitFor((p) => p.t === 'RESUMED');
+    expect(resumed.received.filter((p) => p.op === 0).map((p) => [p.s, p.t, p.d.name])).toEqual([
+      [seen.s! + 1, 'CHANNEL_CREATE', 'missed-1'],
+      [seen.s! + 2, 'CHANNEL_CREATE', 'missed-2'],
+      [seen.s! + 3, 'CHANNEL_CREATE', 'missed-3'],
+      [seen.s! + 4, 'RESUMED', undefined],
+    ]);
+    resumed.socket.close(1000);
+    second.remove();
+  });
+
+  it('a second all-members Request Guild Members within 30 s gets RATE_LIMITED and no chunks', async () => {
+    await call('PUT', '/sandbox/clock', { now: '2026-01-01T00:00:00.000Z' });
+    const w = await world(1 << 15);
+    const { guild } = (await call('POST', '/sandbox/guilds', { name: 'Guild', owner_id: w.alice.id })).body;
+    await call('PUT', `/sandbox/guilds/${guild.id}/members/${w.bot.id}`, {});
+    const bot = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName: freshHub() }));
+    await bot.identify(w.botAuth, (1 << 0) | (1 << 1));
+    bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, nonce: 'first' } });
+    const chunk = await bot.waitFor((p) => p.t === 'GUILD_MEMBERS_CHUNK');
+    expect(chunk.d.members.map((m: any) => m.user.id).sort()).toEqual([w.alice.id, w.bot.id].sort());
+    const from = bot.received.length;
+    bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, nonce: 'second' } });
+    const limited = await bot.waitFor((p) => p.t === 'RATE_LIMITED', from);
+    expect(limited.d).toEqual({ opcode: 8, retry_after: 30, meta: { guild_id: guild.id, nonce: 'second' } });
+    expect(bot.received.slice(from).some((p) => p.t === 'GUILD_MEMBERS_CHUNK')).toBe(false);
+    bot.socket.close(1000);
+  });
+});
+
+/** A same-origin iframe that loaded GatewaySocket: its own module instance, its own hub references. */
+async function pageWithGateway(): Promise<{ GatewaySocket: typeof GatewaySocket; hub: typeof import('../../src/gateway/gateway-socket').hub; remove(): void }> {
+  const iframe = document.createElement('iframe');
+  const loaded = new Promise<void>((resolve, reject) => {
+    window.addEventListener('message', function listener(event) {
+      if (event.source !== iframe.contentWindow) return;
+      window.removeEventListener('message', listener);
+      if (event.data === 'ready') resolve();
+      else reject(new Error(String(event.data)));
+    });
+  });
+  const moduleUrl = new URL('../../src/gateway/gateway-socket.ts', import.meta.url).href;
+  iframe.srcdoc = `<script type="module">
+    import(${JSON.stringify(moduleUrl)}).then((m) => { window.gateway = m; parent.postMessage('ready', '*'); }, (e) => parent.postMessage(String(e), '*'));
+  </script>`;
+  document.body.append(iframe);
+  await loaded;
+  const gateway = (iframe.contentWindow as any).gateway;
+  return { GatewaySocket: gateway.GatewaySocket, hub: gateway.hub, remove: () => iframe.remove() };
+}
