@@ -24,21 +24,9 @@ import { requestGuildMembers } from './member-requests';
 import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema } from './payload-schemas';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch } from './protocol';
 import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
+import { REAL_TIMERS, type GatewayTimers } from './timers';
 
-/** Timers of the connection layer (heartbeats, payload rate limit); tests pass manual ones. */
-export interface GatewayTimers {
-  /** Monotonic milliseconds. */
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** Real timers. */
-export const REAL_TIMERS: GatewayTimers = {
-  now: () => performance.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export type { GatewayTimers } from './timers';
 
 /** Events read from the log per step. */
 const LOG_PAGE = 500;
@@ -177,10 +165,11 @@ export class Gateway {
     const session = connection.session;
     if (!session || session.sink !== connection) return;
     session.sink = null;
-    if (!options.invalidate) return;
     const id = session.record.session_id;
+    // A detached session lives on in the store only: Resume loads it from there.
+    if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+    if (!options.invalidate) return;
     void this.#serialized(async () => {
-      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
       await write(this.ctx, ['gateway_sessions'], async (tx) => tx.objectStore('gateway_sessions').delete(id));
     }).catch((error) => this.reportError(error));
   }

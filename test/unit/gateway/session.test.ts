@@ -49,7 +49,7 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     await bot.waitFor((p) => p.t === 'CHANNEL_CREATE' && p.d.name === 'two', from);
     const creates = bot.dispatches('CHANNEL_CREATE');
     expect(creates.map((p) => p.d.name)).toEqual(['one', 'two']);
-    expect(creates[1].s).toBe(creates[0].s + 1);
+    expect(creates[1].s).toBe(creates[0].s! + 1);
   });
 
   it('answers Heartbeat with Heartbeat ACK (op 11), also before Identify', async () => {
