@@ -8,8 +8,10 @@ import * as v from 'valibot';
 import { requireBot, requireScope, type Principal } from '../../src/platform/auth';
 import { getGuildRole, listCurrentUserGuilds, listGuildChannels, roleMemberCounts } from '../../src/platform/guild-channels';
 import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guild-members';
+import { modifyGuildRole } from '../../src/platform/guild-roles';
+import { parsePermissions } from '../../src/platform/permissions';
 import { GUILD_MEMBERS_LIST_MAX } from '../../src/platform/limits';
-import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const GuildPath = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake), role_id: v.optional(schemas.snowflake) });
 const MembersQuery = v.object({ limit: v.optional(schemas.queryInt(1, GUILD_MEMBERS_LIST_MAX), '1'), after: v.optional(schemas.snowflake, '0') });
@@ -18,6 +20,19 @@ const GuildsQuery = v.object({
   after: v.optional(schemas.snowflake),
   limit: v.optional(schemas.queryInt(1, 200), '200'),
   with_counts: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true')), 'false'),
+});
+
+const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
+const RoleBody = v.object({
+  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+  permissions: v.optional(v.pipe(
+    v.string('Must be a decimal string.'),
+    v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'),
+    v.transform((s) => parsePermissions(s)!),
+  )),
+  colors: v.optional(v.object({ primary_color: v.optional(color), secondary_color: v.optional(v.nullable(color)), tertiary_color: v.optional(v.nullable(color)) })),
+  hoist: v.optional(v.boolean()),
+  mentionable: v.optional(v.boolean()),
 });
 
 /** The validated path ids (a bad id is 400 50035). */
@@ -46,6 +61,11 @@ export function guildRoutes(): Hono<AppEnv> {
   r.get('/:guild_id/roles/:role_id', async (c) => {
     const { guild_id, role_id } = ids(c);
     return c.json(await getGuildRole(c.get('ctx'), reader(c), guild_id, role_id!));
+  });
+  r.patch('/:guild_id/roles/:role_id', async (c) => {
+    const principal = bot(c);
+    const { guild_id, role_id } = ids(c);
+    return c.json(await modifyGuildRole(c.get('ctx'), principal, guild_id, role_id!, await readJson(c, RoleBody)));
   });
   r.get('/:guild_id/members', async (c) => {
     const principal = bot(c);

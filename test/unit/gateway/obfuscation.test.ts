@@ -105,6 +105,21 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
     expect(bot.received.slice(from).filter((p) => p.t === 'CHANNEL_UPDATE')).toHaveLength(1);
   });
 
+  it('a change of a role\'s permissions that lets the bot view the channel is followed by CHANNEL_UPDATE with the full channel', async () => {
+    const h = await createGatewayHarness();
+    const { guild, secret, adminAuth } = await setup(h);
+    const mine = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'mine', permissions: '0' })).body.role;
+    await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bot.id}`, { roles: [mine.id] });
+    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    await bot.waitForDispatch('GUILD_CREATE');
+    const from = bot.received.length;
+    const patched = await h.api.patch(`/api/v10/guilds/${guild.id}/roles/${mine.id}`, { permissions: String(PERMISSIONS.ADMINISTRATOR) }, adminAuth);
+    expect(patched.status).toBe(200);
+    await bot.waitForDispatch('GUILD_ROLE_UPDATE', from);
+    const update = await bot.waitForDispatch('CHANNEL_UPDATE', from);
+    expect(update.d).toMatchObject({ id: secret.id, name: 'secret', flags: 0 });
+  });
+
   it('a bot that did not opt in gets no extra CHANNEL_UPDATE on a role change', async () => {
     const h = await createGatewayHarness();
     const { guild, viewers, adminAuth } = await setup(h);

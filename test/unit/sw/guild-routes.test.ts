@@ -91,6 +91,21 @@ describe('roles (spec: guild role route, role member counts route)', () => {
   });
 });
 
+describe('PATCH /guilds/{guild.id}/roles/{role.id}', () => {
+  it('changes a role and emits GUILD_ROLE_UPDATE; needs MANAGE_ROLES and a role below the bot\'s (50013)', async () => {
+    const client = await createTestClient();
+    const { world, guild, botRole, adminRole, adminAuth } = await setup(client, PERMISSIONS.MANAGE_ROLES);
+    const low = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'low', permissions: '0' })).body.role;
+    expect((await client.patch(`/api/v10/guilds/${guild.id}/roles/${adminRole.id}`, { name: 'mine' }, world.botAuth)).body.code).toBe(50013);
+    const res = await client.patch(`/api/v10/guilds/${guild.id}/roles/${low.id}`, { name: 'renamed', permissions: VIEW, colors: { primary_color: 0xff0000 } }, adminAuth);
+    expect(res.body).toMatchObject({ id: low.id, name: 'renamed', permissions: VIEW, color: 0xff0000, colors: { primary_color: 0xff0000 } });
+    const events = await client.app.ctx.db.getAll('events');
+    expect(events.at(-1)).toMatchObject({ type: 'GUILD_ROLE_UPDATE', data: { guild_id: guild.id, role: { id: low.id } } });
+    expect((await client.patch(`/api/v10/guilds/${guild.id}/roles/${low.id}`, { permissions: 'all' }, adminAuth)).body.code).toBe(50035);
+    expect(botRole.position).toBeLessThan(adminRole.position);
+  });
+});
+
 describe('guild members for bots', () => {
   it('lists members only with the GUILD_MEMBERS privileged intent granted (50001 otherwise)', async () => {
     const client = await createTestClient();
