@@ -1,0 +1,251 @@
+/**
+ * `<pp-activity-frame application-id guild-id channel-id user-id src platform>`: embeds an
+ * activity (CONTRACT §5). It joins the activity instance of its application and channel (the
+ * hub's registry, so frames in every page agree), loads the activity's page with `frame_id`,
+ * `instance_id`, `platform`, `guild_id`, `channel_id` and `location_id` added to `src`'s own
+ * query, and answers the page's RPC: only messages from its iframe's window and origin.
+ */
+import * as Comlink from 'comlink';
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { RpcHost, type DropReason } from '../rpc/host';
+import { ActivityInstanceRegistry, type InstanceJoin, type InstanceSnapshot, type ParticipantsListener } from '../rpc/instances';
+import { PlatformClient } from '../rpc/platform-client';
+import { OPCODES, type ActivityPlatform, type RpcParticipant } from '../rpc/protocol';
+import { createHostUi } from './activity-host-ui';
+import type { PlatformElement } from './platform-element';
+
+/** Where instances are kept: the hub's registry (through comlink) or one in this page. */
+export interface InstanceDirectory {
+  join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot | Promise<InstanceSnapshot>;
+  leave(frameId: string): unknown;
+}
+
+/** A frame's state, reflected as its `status` attribute. */
+export type ActivityFrameStatus = 'idle' | 'starting' | 'running' | 'closed' | 'error';
+
+/** The tag of {@link ActivityFrame}. */
+export const ACTIVITY_FRAME_TAG = 'pp-activity-frame';
+
+/** Instances of frames in a page without the hub (no `<pp-platform>`, or no shared workers). */
+const pageInstances = new ActivityInstanceRegistry();
+/** Every activity window a frame of this page created: their messages are their own frame's. */
+const activityWindows = new WeakSet<object>();
+
+/** The attributes whose change starts the activity afresh. */
+const RESTARTING = ['applicationId', 'guildId', 'channelId', 'userId', 'src', 'platform'] as const;
+
+/**
+ * The activity frame element.
+ * @example
+ * <pp-activity-frame application-id="…" guild-id="…" channel-id="…"></pp-activity-frame>
+ * frame.addEventListener('pp-activity-status', (e) => console.log(e.detail.status));
+ */
+export class ActivityFrame extends LitElement {
+  static override properties = {
+    applicationId: { type: String, attribute: 'application-id' },
+    guildId: { type: String, attribute: 'guild-id' },
+    channelId: { type: String, attribute: 'channel-id' },
+    userId: { type: String, attribute: 'user-id' },
+    src: { type: String },
+    platform: { type: String },
+    layoutMode: { type: Number, attribute: 'layout-mode' },
+    status: { type: String, reflect: true },
+    error: { attribute: false },
+  };
+
+  static override styles = css`
+    :host { display: block; position: relative; min-height: 150px; }
+    iframe { border: 0; width: 100%; height: 100%; min-height: inherit; display: block; }
+    [part='message'] { position: absolute; inset: 0; display: grid; place-items: center; font: 13px system-ui, sans-serif; background: #f2f3f5; color: #1e1f22; padding: 1rem; text-align: center; }
+  `;
+
+  declare applicationId: string | null;
+  declare guildId: string | null;
+  declare channelId: string | null;
+  /** The simulated user running the activity (default: `<pp-platform>`'s `currentUserId`). */
+  declare userId: string | null;
+  /** The activity's page (default `/activities/<application_id>/`). */
+  declare src: string | null;
+  declare platform: ActivityPlatform;
+  /** 0 focused, 1 picture-in-picture, 2 grid: changes reach the activity as ACTIVITY_LAYOUT_MODE_UPDATE. */
+  declare layoutMode: 0 | 1 | 2;
+  declare status: ActivityFrameStatus;
+  declare error: string | null;
+  /** Where instances are kept (default: the hub of `<pp-platform>`, else this page). */
+  instances: InstanceDirectory | null = null;
+
+  /** The RPC host while the activity runs. */
+  host: RpcHost | null = null;
+  /** The instance the frame belongs to while it runs. */
+  instance: InstanceSnapshot | null = null;
+  frameId: string | null = null;
+  #run = 0;
+  #directory: InstanceDirectory | null = null;
+  #resize: ResizeObserver | null = null;
+
+  constructor() {
+    super();
+    this.applicationId = null;
+    this.guildId = null;
+    this.channelId = null;
+    this.userId = null;
+    this.src = null;
+    this.platform = 'desktop';
+    this.layoutMode = 0;
+    this.status = 'idle';
+    this.error = null;
+  }
+
+  /** The iframe the activity runs in. */
+  get iframe(): HTMLIFrameElement | null {
+    return this.renderRoot.querySelector('iframe');
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener('message', this.#onMessage);
+    addEventListener('pagehide', this.#onPageHide);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener('message', this.#onMessage);
+    removeEventListener('pagehide', this.#onPageHide);
+    this.#stop();
+  }
+
+  protected override firstUpdated(): void {
+    this.#resize = new ResizeObserver(([entry]) => {
+      const { width, height } = entry.contentRect;
+      this.host?.setOrientation(height > width ? 0 : 1);
+    });
+    this.#resize.observe(this);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('layoutMode')) this.host?.setLayoutMode(this.layoutMode);
+    // After this update, not inside it: starting changes `status`, which is another update.
+    if (RESTARTING.some((name) => changed.has(name))) queueMicrotask(() => void this.#start());
+  }
+
+  override render() {
+    const message = this.status === 'error' ? `The activity could not start: ${this.error}` : this.status === 'closed' ? 'The activity closed.' : null;
+    return html`<iframe part="frame" title=${`Activity ${this.applicationId ?? ''}`} allow="autoplay; clipboard-write; fullscreen"></iframe>${message ? html`<div part="message" role="status">${message}</div>` : nothing}`;
+  }
+
+  async #start(): Promise<void> {
+    this.#stop();
+    const run = ++this.#run;
+    if (!this.applicationId || !this.channelId) return this.#setStatus('idle');
+    this.#setStatus('starting');
+    try {
+      const platformElement = (this.closest('pp-platform') ?? document.querySelector('pp-platform')) as PlatformElement | null;
+      const userId = this.userId ?? platformElement?.currentUserId;
+      if (!userId) throw new Error('no user-id, and no <pp-platform current-user-id> to run as');
+      await this.updateComplete;
+      const iframe = this.iframe!;
+      const client = new PlatformClient((request) => fetch(request), location.origin);
+      const user = toParticipant(await client.user(userId));
+      if (platformElement) await platformElement.whenReady();
+      const directory: InstanceDirectory = this.instances ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
+      const frameId = crypto.randomUUID();
+      const listener = Comlink.proxy((snapshot: InstanceSnapshot) => {
+        this.instance = snapshot;
+        this.host?.participantsChanged(snapshot.participants);
+      });
+      const request = { application_id: this.applicationId, channel_id: this.channelId, guild_id: this.guildId, frame_id: frameId, user };
+      const instance = await directory.join(request, listener);
+      if (run !== this.#run) {
+        await directory.leave(frameId);
+        return;
+      }
+      Object.assign(this, { frameId, instance });
+      this.#directory = directory;
+      const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
+      this.host = new RpcHost({
+        frame: { frame_id: frameId, application_id: this.applicationId, instance_id: instance.instance_id, guild_id: this.guildId, channel_id: this.channelId, platform: this.platform, user, url: page.href },
+        source: iframe.contentWindow,
+        origin: page.origin,
+        post: (message) => iframe.contentWindow?.postMessage(message, page.origin),
+        platform: client,
+        ui: createHostUi(this),
+        participants: () => this.instance?.participants ?? [],
+        apiEndpoint: `//${location.host}/api`,
+        onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
+        onClose: (payload) => this.#closed(payload.code, payload.message),
+      });
+      this.host.setLayoutMode(this.layoutMode);
+      activityWindows.add(iframe.contentWindow!);
+      iframe.src = frameUrl(page, { frame_id: frameId, instance_id: instance.instance_id, platform: this.platform, guild_id: this.guildId, channel_id: this.channelId }).href;
+      this.#setStatus('running');
+    } catch (error) {
+      if (run === this.#run) this.#setStatus('error', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  #stop(): void {
+    if (this.frameId && this.#directory) void Promise.resolve(this.#directory.leave(this.frameId)).catch(() => undefined);
+    this.#directory = null;
+    this.host = null;
+    this.frameId = null;
+    this.instance = null;
+  }
+
+  #closed(code: number, message?: string): void {
+    this.#fire('pp-activity-close', { code, message: message ?? '' });
+    this.#run++;
+    this.#stop();
+    const iframe = this.iframe;
+    if (iframe) iframe.src = 'about:blank';
+    this.#setStatus('closed');
+  }
+
+  readonly #onMessage = (event: MessageEvent): void => {
+    const host = this.host;
+    if (!host) return;
+    const ours = event.source === this.iframe?.contentWindow;
+    // Sibling frames' traffic is theirs; anything not shaped like the RPC and not from our
+    // activity is some other script's business. Neither is worth a drop report.
+    if (!ours && event.source && activityWindows.has(event.source)) return;
+    if (!ours && !(Array.isArray(event.data) && event.data.length === 2 && (Object.values(OPCODES) as unknown[]).includes(event.data[0]))) return;
+    host.receive(event);
+  };
+
+  readonly #onPageHide = (): void => this.#stop();
+
+  #setStatus(status: ActivityFrameStatus, error: string | null = null): void {
+    this.status = status;
+    this.error = error;
+    this.#fire('pp-activity-status', { status, error, instance_id: this.instance?.instance_id ?? null, frame_id: this.frameId });
+  }
+
+  #fire(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+/** The activity page's URL with the frame's parameters added to its own query. */
+export function frameUrl(page: URL, params: { frame_id: string; instance_id: string; platform: ActivityPlatform; guild_id: string | null; channel_id: string }): URL {
+  const url = new URL(page);
+  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
+  url.searchParams.set('location_id', params.guild_id ? `gc-${params.guild_id}-${params.channel_id}` : `c-${params.channel_id}`);
+  return url;
+}
+
+function toParticipant(user: { id: string; username: string; global_name: string | null; discriminator: string; avatar: string | null; bot?: boolean; premium_type?: number }): RpcParticipant {
+  return { id: user.id, username: user.username, global_name: user.global_name, discriminator: user.discriminator, avatar: user.avatar, bot: user.bot === true, flags: 0, premium_type: user.premium_type ?? null };
+}
+
+/** Defines `<pp-activity-frame>` unless it already is. */
+export function defineActivityFrame(): void {
+  if (!customElements.get(ACTIVITY_FRAME_TAG)) customElements.define(ACTIVITY_FRAME_TAG, ActivityFrame);
+}
+
+/** The reasons a `pp-rpc-dropped` event gives. */
+export type { DropReason };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pp-activity-frame': ActivityFrame;
+  }
+}

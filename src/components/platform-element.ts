@@ -1,0 +1,162 @@
+/**
+ * `<pp-platform>`: puts the platform into a page. It registers the service worker (the HTTP
+ * API), connects to the shared worker (the gateway and RPC hub), and exposes the sandbox
+ * control API as methods. It shows its state instead of failing silently: installing, ready,
+ * offline (the platform keeps working: it runs in this browser), or error with the reason.
+ */
+import type * as Comlink from 'comlink';
+import { LitElement, css, html } from 'lit';
+import { Workbox } from 'workbox-window';
+import { hub } from '../gateway/gateway-socket';
+import type { HubApi } from '../hub/protocol';
+import { SandboxClient } from './sandbox-client';
+
+/** The states `<pp-platform>` shows (and reflects as its `status` attribute). */
+export const PLATFORM_STATUS = {
+  installing: 'Installing the platform…',
+  ready: 'Platform ready',
+  offline: 'Offline: the platform keeps running in this browser',
+  error: 'Platform error',
+} as const;
+/** One of {@link PLATFORM_STATUS}. */
+export type PlatformStatus = keyof typeof PLATFORM_STATUS;
+
+/** The detail of `pp-status` events. */
+export interface PlatformStatusDetail {
+  status: PlatformStatus;
+  error: string | null;
+}
+
+/** The tag of {@link PlatformElement}. */
+export const PLATFORM_TAG = 'pp-platform';
+
+/**
+ * The platform element.
+ * @example
+ * <pp-platform current-user-id="…"></pp-platform>
+ * const platform = document.querySelector('pp-platform');
+ * platform.addEventListener('pp-status', (e) => console.log(e.detail.status));
+ * await platform.whenReady();
+ * const { user } = await platform.sandbox.createUser({ username: 'alice' });
+ * platform.currentUserId = user.id;
+ */
+export class PlatformElement extends LitElement {
+  static override properties = {
+    currentUserId: { type: String, attribute: 'current-user-id', reflect: true },
+    serviceWorkerUrl: { type: String, attribute: 'service-worker-url' },
+    status: { type: String, reflect: true },
+    error: { attribute: false },
+  };
+
+  static override styles = css`
+    :host { display: block; }
+    [part='status'] { display: inline-block; font: 12px/1.6 system-ui, sans-serif; padding: 0 0.5rem; border-radius: 999px; background: #e3e5e8; color: #1e1f22; }
+    :host([status='ready']) [part='status'] { background: #d1f5dd; }
+    :host([status='offline']) [part='status'] { background: #fff1c2; }
+    :host([status='error']) [part='status'] { background: #fddcdc; color: #8b0000; }
+  `;
+
+  /** The simulated user of this page: `<pp-activity-frame>`s without `user-id` run as this user. */
+  declare currentUserId: string | null;
+  /** Where the service worker is (`/sw.js`). */
+  declare serviceWorkerUrl: string;
+  declare status: PlatformStatus;
+  /** Why the status is `error`, else null. */
+  declare error: string | null;
+  /** The sandbox control API (CONTRACT §3) as methods. */
+  readonly sandbox = new SandboxClient();
+  /** The shared worker's API (gateway, activity instances), or null before ready or where shared workers do not exist. */
+  hub: Comlink.Remote<HubApi> | null = null;
+
+  #started: Promise<void> | null = null;
+  #settle!: { resolve(): void; reject(error: Error): void };
+  readonly #ready = new Promise<void>((resolve, reject) => (this.#settle = { resolve, reject }));
+
+  constructor() {
+    super();
+    this.currentUserId = null;
+    this.serviceWorkerUrl = '/sw.js';
+    this.status = 'installing';
+    this.error = null;
+    // Whoever awaits whenReady() hears of a failure; the element shows it in any case.
+    this.#ready.catch(() => undefined);
+  }
+
+  /** Resolves once the platform answers (status `ready` or `offline`); rejects with the reason of `error`. */
+  whenReady(): Promise<void> {
+    return this.#ready;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener('online', this.#onNetwork);
+    addEventListener('offline', this.#onNetwork);
+    this.#started ??= this.#start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener('online', this.#onNetwork);
+    removeEventListener('offline', this.#onNetwork);
+  }
+
+  override render() {
+    const label = PLATFORM_STATUS[this.status];
+    return html`<output part="status" role="status" aria-live="polite">${this.error ? `${label}: ${this.error}` : label}</output><slot></slot>`;
+  }
+
+  async #start(): Promise<void> {
+    try {
+      if (!('serviceWorker' in navigator)) throw new Error('this browser has no service workers (or the page is not in a secure context): the platform cannot run here');
+      await this.#controlled();
+      this.hub = this.#connectHub();
+      this.#setStatus(navigator.onLine ? 'ready' : 'offline');
+      this.#settle.resolve();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#setStatus('error', reason);
+      this.#settle.reject(new Error(`the platform did not start: ${reason}`));
+    }
+  }
+
+  /** Registers the service worker and waits until it controls this page. */
+  async #controlled(): Promise<void> {
+    const container = navigator.serviceWorker;
+    const workbox = new Workbox(this.serviceWorkerUrl, { type: 'module', scope: '/' });
+    const registration = await workbox.register();
+    if (!registration) throw new Error(`the service worker ${this.serviceWorkerUrl} could not be registered`);
+    if (container.controller) return;
+    const changed = new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
+    // A hard reload leaves the page uncontrolled although the worker is active: ask it to claim.
+    const active = (await container.ready).active;
+    active?.postMessage({ type: 'claim' });
+    await changed;
+  }
+
+  /** The hub, or null where shared workers do not exist (frames then keep instances per page). */
+  #connectHub(): Comlink.Remote<HubApi> | null {
+    return typeof SharedWorker === 'undefined' ? null : hub();
+  }
+
+  readonly #onNetwork = (): void => {
+    if (this.status === 'ready' || this.status === 'offline') this.#setStatus(navigator.onLine ? 'ready' : 'offline');
+  };
+
+  #setStatus(status: PlatformStatus, error: string | null = null): void {
+    if (status === this.status && error === this.error) return;
+    this.status = status;
+    this.error = error;
+    this.dispatchEvent(new CustomEvent<PlatformStatusDetail>('pp-status', { detail: { status, error }, bubbles: true, composed: true }));
+  }
+}
+
+/** Defines `<pp-platform>` unless it already is (the module may load twice). */
+export function definePlatformElement(): void {
+  if (!customElements.get(PLATFORM_TAG)) customElements.define(PLATFORM_TAG, PlatformElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pp-platform': PlatformElement;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The sandbox control API (CONTRACT §3) as methods, for pages and tests:
+ * `await platform.sandbox.createUser({ username: 'alice' })`. Each call is one request to the
+ * service worker; a refusal rejects with {@link SandboxError} carrying the platform's answer.
+ */
+
+/** The platform refused a sandbox call: its HTTP status and JSON body. */
+export class SandboxError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what} answered ${status}: ${JSON.stringify(body)}`);
+    this.name = 'SandboxError';
+  }
+}
+
+type Json = Record<string, any>;
+
+/**
+ * The sandbox's routes, each as a method.
+ * @example
+ * const sandbox = new SandboxClient();
+ * const { user } = await sandbox.createUser({ username: 'alice' });
+ */
+export class SandboxClient {
+  constructor(
+    /** Where the platform answers (this page's origin by default). */
+    readonly base: string = location.origin,
+    private readonly send: (request: Request) => Promise<Response> = (request) => fetch(request),
+  ) {}
+
+  /** Empties every store and puts the clock back to real time. */
+  reset(): Promise<void> {
+    return this.#call('POST', '/sandbox/reset');
+  }
+
+  /** A new user: `{user}`. */
+  createUser(body: { username: string; global_name?: string | null; premium_type?: 0 | 1 | 2 | 3 }): Promise<{ user: Json }> {
+    return this.#call('POST', '/sandbox/users', body);
+  }
+
+  /** A user by id: `{user}`. */
+  getUser(userId: string): Promise<{ user: Json }> {
+    return this.#call('GET', `/sandbox/users/${encodeURIComponent(userId)}`);
+  }
+
+  /** A new application with its bot: `{application, bot, bot_token, client_secret}`. */
+  createApplication(body: { name: string; owner_id?: string; flags?: number | string; bot_public?: boolean }): Promise<{ application: Json; bot: Json; bot_token: string; client_secret: string }> {
+    return this.#call('POST', '/sandbox/applications', body);
+  }
+
+  /** A token pair for a user, skipping the consent screen. */
+  createToken(body: { application_id: string; user_id: string; scopes: string }): Promise<{ access_token: string; refresh_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
+    return this.#call('POST', '/sandbox/tokens', body);
+  }
+
+  /** A new guild: `{guild, roles, channels}`. */
+  createGuild(body: { name: string; owner_id: string; features?: string[] }): Promise<{ guild: Json; roles: Json[]; channels: Json[] }> {
+    return this.#call('POST', '/sandbox/guilds', body);
+  }
+
+  /** Adds (or updates) a guild member: `{member}`. */
+  putGuildMember(guildId: string, userId: string, body: { roles?: string[]; nick?: string | null } = {}): Promise<{ member: Json }> {
+    return this.#call('PUT', `/sandbox/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`, body);
+  }
+
+  /** A new role: `{role}`. */
+  createRole(guildId: string, body: { name: string; permissions: string; colors?: Json }): Promise<{ role: Json }> {
+    return this.#call('POST', `/sandbox/guilds/${encodeURIComponent(guildId)}/roles`, body);
+  }
+
+  /** A new channel: `{channel}`. */
+  createChannel(guildId: string, body: { name: string; type: number; parent_id?: string | null; permission_overwrites?: Json[] }): Promise<{ channel: Json }> {
+    return this.#call('POST', `/sandbox/guilds/${encodeURIComponent(guildId)}/channels`, body);
+  }
+
+  /** The platform clock: `{now, frozen}`. */
+  getClock(): Promise<{ now: string; frozen: boolean }> {
+    return this.#call('GET', '/sandbox/clock');
+  }
+
+  /** Freezes the platform clock at `now` (ISO-8601). */
+  setClock(now: string): Promise<{ now: string; frozen: true }> {
+    return this.#call('PUT', '/sandbox/clock', { now });
+  }
+
+  /** Puts the clock back to real time. */
+  resetClock(): Promise<{ now: string; frozen: false }> {
+    return this.#call('DELETE', '/sandbox/clock');
+  }
+
+  /** Bans a user's account. */
+  ban(userId: string, body: { permanent?: boolean } = {}): Promise<void> {
+    return this.#call('POST', `/sandbox/users/${encodeURIComponent(userId)}/ban`, body);
+  }
+
+  /** Lifts a ban. */
+  unban(userId: string): Promise<void> {
+    return this.#call('DELETE', `/sandbox/users/${encodeURIComponent(userId)}/ban`);
+  }
+
+  /** The webhook outbox: `{deliveries}`. */
+  webhookDeliveries(): Promise<{ deliveries: Json[] }> {
+    return this.#call('GET', '/sandbox/webhook-deliveries');
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const request = new Request(new URL(path, this.base), {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const response = await this.send(request);
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text === '' ? null : JSON.parse(text);
+    } catch {
+      json = text;
+    }
+    if (!response.ok) throw new SandboxError(response.status, json, `${method} ${path}`);
+    return (response.status === 204 ? undefined : json) as T;
+  }
+}

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createActivityWorld, FIXTURES, mountFrame, mountPlatform } from './activity-harness';
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('activity instances through the hub (CONTRACT §5)', () => {
+  it('frames of the same application and channel share an instance, and see each other join and leave', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    expect(platform.hub).not.toBeNull();
+    const appId = world.application.id;
+    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const first = await mountFrame(platform, attributes);
+    await first.activity.ready();
+    await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const seen: string[][] = [];
+    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+
+    const second = await mountFrame(platform, { ...attributes, 'user-id': world.bob.id });
+    expect(second.frame.instance!.instance_id).toBe(first.frame.instance!.instance_id);
+    expect(second.activity.instanceId).toBe(first.activity.instanceId);
+    await expect.poll(() => seen).toEqual([['alice', 'bob']]);
+    await second.activity.ready();
+    await second.activity.commands.authenticate({ access_token: await world.token(world.bob.id) });
+    const { participants } = await second.activity.commands.getActivityInstanceConnectedParticipants();
+    expect(participants.map((p: { username: string }) => p.username)).toEqual(['alice', 'bob']);
+
+    second.frame.remove();
+    await expect.poll(() => seen).toEqual([['alice', 'bob'], ['alice']]);
+  });
+
+  it('another channel is another instance', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const text = (await world.sandbox.createChannel(world.guild.id, { name: 'lobby', type: 0 })).channel;
+    const appId = world.application.id;
+    const src = `${FIXTURES}/activity-sdk.html?client_id=${appId}`;
+    const a = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src });
+    const b = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': text.id, src });
+    expect(a.frame.instance!.instance_id).not.toBe(b.frame.instance!.instance_id);
+  });
+});
