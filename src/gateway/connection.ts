@@ -51,6 +51,12 @@ export function parseGatewayUrl(url: string): { version: number } | { code: Gate
   return { version };
 }
 
+/** A close reason as a WebSocket close frame can carry it: at most 123 UTF-8 bytes. */
+function closeReason(reason: string): string {
+  const bytes = new TextEncoder().encode(reason);
+  return bytes.byteLength <= 123 ? reason : new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, '') + '...';
+}
+
 /** Turns bytes or a Blob into the text they hold. */
 async function toText(data: ClientData): Promise<string> {
   if (typeof data === 'string') return data;
@@ -121,7 +127,7 @@ export class GatewayConnection implements SessionSink {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.gateway.timers.clearTimeout(this.#heartbeat);
-    this.transport.close(code, reason);
+    this.transport.close(code, closeReason(reason));
     this.gateway.detach(this, { invalidate: this.gateway.invalidatesSession(code) });
   }
 
@@ -161,8 +167,10 @@ export class GatewayConnection implements SessionSink {
   #valid<S extends v.GenericSchema>(schema: S, d: unknown): v.InferOutput<S> | undefined {
     const result = v.safeParse(schema, d);
     if (result.success) return result.output;
-    const path = v.getDotPath(result.issues[0]);
-    this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Invalid payload${path ? ` at d.${path}` : ''}: ${result.issues[0].message}`);
+    // Name the field and what was expected, never the value sent (it may be a token).
+    const issue = result.issues[0];
+    const path = v.getDotPath(issue);
+    this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${issue.expected ?? 'a valid value'}.`);
     return undefined;
   }
 

@@ -90,6 +90,18 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(closed.reason).toContain('token');
   });
 
+  it('a close reason names the field, never the value sent, and fits a close frame (123 bytes)', async () => {
+    const h = await createGatewayHarness();
+    const client = h.connect();
+    client.send({ op: 2, d: { token: h.world.botAuth, intents: 0, capabilities: h.world.botAuth } });
+    const closed = await client.waitForClose();
+    expect(closed.code).toBe(4002);
+    expect(closed.reason).toContain('d.capabilities');
+    expect(closed.reason).not.toContain(h.world.botAuth.slice(4));
+    const long = h.connect(`/gateway?v=${'9'.repeat(500)}`);
+    expect(new TextEncoder().encode(long.closed!.reason).byteLength).toBeLessThanOrEqual(123);
+  });
+
   it('closes with 4003 for a request before Identify', async () => {
     const h = await createGatewayHarness();
     const client = h.connect();
