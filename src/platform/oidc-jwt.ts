@@ -25,7 +25,7 @@ export interface ParsedJwt {
   claims: Record<string, unknown>;
   /** `base64url(header) + "." + base64url(payload)`: the bytes the signature covers. */
   signingInput: string;
-  signature: Uint8Array;
+  signature: Uint8Array<ArrayBuffer>;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
@@ -38,7 +38,7 @@ export function base64UrlEncode(bytes: Uint8Array): string {
 }
 
 /** Decodes base64url; null when `text` is not base64url. */
-export function base64UrlDecode(text: string): Uint8Array | null {
+export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));

@@ -1,0 +1,109 @@
+/**
+ * The partner SDK's account endpoints (paths of the platform's public docs), mounted at
+ * `{base_url}/partner-sdk`. They authenticate their callers themselves, before the API's
+ * Bot/Bearer middleware: by `client_id` (and `client_secret` for a server) in the JSON body,
+ * or by the bot token.
+ *
+ * - `POST /token`: a provisional account's token from an external identity.
+ * - `POST /token/bot`: the same, server-side, for a game's own account id (bot token).
+ * - `POST /provisional-accounts/unmerge` and `/provisional-accounts/unmerge/bot`.
+ * - `POST /child-token`: publisher-level account linking.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { authenticatePartnerClient } from '../../src/platform/accounts';
+import { exchangeChildToken } from '../../src/platform/accounts-child';
+import { authenticate, requireBot } from '../../src/platform/auth';
+import { EXTERNAL_AUTH_TOKEN_MAX, EXTERNAL_USER_ID_MAX, PROVISIONAL_DISPLAY_NAME_MAX } from '../../src/platform/limits';
+import type { FetchLike } from '../../src/platform/oidc';
+import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/provisional';
+import { EXTERNAL_AUTH_TYPES } from '../../src/platform/provisional-config';
+import { unmergeProvisionalAccount } from '../../src/platform/provisional-merge';
+import { noContent, readJson, schemas, type AppContext, type AppEnv } from '../http';
+
+/**
+ * The network, for OpenID Connect discovery and key sets: the worker's real fetch, looked up
+ * at call time so tests can stand in for it.
+ */
+export const networkFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+// Fixed messages everywhere: a default valibot message would quote the value, and values here are secrets.
+const required = (max: number) => v.pipe(v.string('This field is required'), v.minLength(1, 'This field is required'), v.maxLength(max, `Must be ${max} or fewer in length.`));
+const secret = v.optional(v.string('Must be a string.'));
+
+const ExternalAuthBody = v.object({
+  client_id: schemas.snowflake,
+  client_secret: secret,
+  external_auth_type: v.picklist(EXTERNAL_AUTH_TYPES, `Must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`),
+  external_auth_token: required(EXTERNAL_AUTH_TOKEN_MAX),
+});
+const BotTokenBody = v.object({
+  external_user_id: required(EXTERNAL_USER_ID_MAX),
+  preferred_global_name: v.optional(v.nullable(required(PROVISIONAL_DISPLAY_NAME_MAX))),
+});
+const BotUnmergeBody = v.object({ external_user_id: required(EXTERNAL_USER_ID_MAX) });
+const ChildTokenBody = v.object({
+  parent_access_token: required(EXTERNAL_AUTH_TOKEN_MAX),
+  child_application_id: schemas.snowflake,
+  parent_client_secret: secret,
+});
+
+/** RFC 6749 §5.1: token answers must not be cached. */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+async function botCaller(c: AppContext) {
+  const principal = await authenticate(c.get('ctx'), c.req.header('Authorization'));
+  requireBot(principal);
+  return principal;
+}
+
+/** The `/partner-sdk` routes. */
+export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.post('/token', async (c) => {
+    const ctx = c.get('ctx');
+    const body = await readJson(c, ExternalAuthBody);
+    const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
+    const identity = await resolveExternalIdentity(ctx, client.application, body.external_auth_type, body.external_auth_token, fetch);
+    const origin = identity.provider === 'bot' ? 'provisional_bot' : body.external_auth_type === 'OIDC' ? 'provisional_oidc' : 'provisional_external';
+    const tokens = await issueProvisionalToken(ctx, client.application, identity, {
+      origin,
+      // Only OIDC exchanged by a server gets a refresh token (whose grant is deprecated).
+      refreshable: origin === 'provisional_oidc' && client.confidential,
+      publicClient: !client.confidential,
+    });
+    return c.json(tokens, 200, NO_STORE);
+  });
+
+  r.post('/token/bot', async (c) => {
+    const bot = await botCaller(c);
+    const body = await readJson(c, BotTokenBody);
+    const identity = botIdentity(body.external_user_id, body.preferred_global_name);
+    const tokens = await issueProvisionalToken(c.get('ctx'), bot.application, identity, { origin: 'provisional_bot', refreshable: false, publicClient: false });
+    return c.json(tokens, 200, NO_STORE);
+  });
+
+  r.post('/provisional-accounts/unmerge', async (c) => {
+    const ctx = c.get('ctx');
+    const body = await readJson(c, ExternalAuthBody);
+    const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
+    const identity = await resolveExternalIdentity(ctx, client.application, body.external_auth_type, body.external_auth_token, fetch);
+    await unmergeProvisionalAccount(ctx, client.application.id, identity);
+    return noContent();
+  });
+
+  r.post('/provisional-accounts/unmerge/bot', async (c) => {
+    const bot = await botCaller(c);
+    const body = await readJson(c, BotUnmergeBody);
+    await unmergeProvisionalAccount(c.get('ctx'), bot.application.id, botIdentity(body.external_user_id));
+    return noContent();
+  });
+
+  r.post('/child-token', async (c) => {
+    const body = await readJson(c, ChildTokenBody);
+    return c.json(await exchangeChildToken(c.get('ctx'), body), 200, NO_STORE);
+  });
+
+  return r;
+}
