@@ -13,6 +13,8 @@ import { stripProxyPrefix } from './paths';
 import { apiRoutes } from './routes/api';
 import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes } from './routes/oauth2';
+import { partnerSdkRoutes } from './routes/partner-sdk';
+import { sandboxAccountRoutes } from './routes/sandbox-accounts';
 
 /** The header every response of the platform carries, so a client can tell who answered. */
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -53,10 +55,14 @@ export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
   app.route('/api/v10/oauth2', oauth2Routes());
   app.route('/api/oauth2', oauth2Routes());
   app.route('/oauth2', oauth2Routes());
+  // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
+  app.route('/api/v10/partner-sdk', partnerSdkRoutes());
+  app.route('/api/partner-sdk', partnerSdkRoutes());
   const api = apiRoutes();
   app.route('/api/v10', api);
   app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
+  app.route('/sandbox', sandboxAccountRoutes());
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {

@@ -6,6 +6,7 @@
  */
 import type { TokenRecord } from '../store/schema';
 import { write } from '../store/write';
+import { deleteChildTokens } from './accounts-child';
 import type { BearerPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { OAuth2Error } from './errors';
@@ -140,6 +141,8 @@ export async function revokeToken(ctx: PlatformContext, client: OAuth2Client, to
   await write(ctx, ['tokens'], async (tx) => {
     const current = await tx.objectStore('tokens').get(hash);
     if (current) await deleteTokenPair(tx, current);
+    // A revoked publisher authorization takes its games' child tokens with it.
+    if (current) await deleteChildTokens(tx, current);
   });
 }
 

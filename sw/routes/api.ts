@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
+import { connectionRoutes } from './connections';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { lobbyRoutes } from './lobbies';
 import { presenceRoutes } from './presence';
@@ -21,6 +22,7 @@ export function apiRoutes(): Hono<AppEnv> {
   });
   api.route('/users/@me/activities', presenceRoutes());
   api.route('/rpc', rpcRoutes());
+  api.route('/users/@me/connections', connectionRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   api.route('/users/@me/guilds', currentUserGuildRoutes());

@@ -12,7 +12,10 @@ import { JSON_BODY_MAX_BYTES } from '../../src/platform/limits';
 import { currentAuthorization, issueClientCredentials, redeemAuthorizationCode, refreshAccessToken, revokeToken } from '../../src/platform/oauth2';
 import { checkAuthorizeRequest, decideAuthorization, describeAuthorizeRequest } from '../../src/platform/oauth2-authorize';
 import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2-client';
+import { refuseDeprecatedRefresh } from '../../src/platform/provisional';
+import { redeemAuthorizationCodeWithMerge } from '../../src/platform/provisional-merge';
 import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';
+import { networkFetch } from './partner-sdk';
 
 /** RFC 7636 §4.2: a code challenge is 43 to 128 unreserved characters. */
 const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -33,7 +36,9 @@ const AuthorizeQuery = v.object({
 const Decision = v.object({ authorize: v.boolean('Must be a boolean.'), user_id: schemas.snowflake });
 
 /** Form parameters the token endpoints read; others are ignored (RFC 6749 §3.2). */
-const FORM_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'refresh_token', 'scope', 'token', 'token_type_hint'];
+const FORM_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'refresh_token', 'scope', 'token', 'token_type_hint',
+  // A provisional account's identity, merged into the account that authorized (provisional-merge.ts).
+  'external_auth_type', 'external_auth_token'];
 const present = (name: string) => v.pipe(v.string(`Missing "${name}" in request.`), v.minLength(1, `Missing "${name}" in request.`));
 const GRANTS = {
   authorization_code: v.object({ code: present('code'), redirect_uri: v.optional(v.string()), code_verifier: v.optional(v.string()) }),
@@ -115,9 +120,12 @@ export function oauth2Routes(): Hono<AppEnv> {
       let answer: object;
       switch (form.grant_type) {
         case 'authorization_code':
-          answer = await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form));
+          answer = form.external_auth_type !== undefined || form.external_auth_token !== undefined
+            ? await redeemAuthorizationCodeWithMerge(ctx, client, formParams(GRANTS.authorization_code, form), form, networkFetch)
+            : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form));
           break;
         case 'refresh_token':
+          await refuseDeprecatedRefresh(ctx, form.refresh_token);
           answer = await refreshAccessToken(ctx, client, formParams(GRANTS.refresh_token, form));
           break;
         case 'client_credentials':
