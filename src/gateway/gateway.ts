@@ -112,7 +112,7 @@ export class Gateway {
       await this.#emit(session, outcome.dispatches.map((dispatch) => ({ dispatch, after: at, skip: 0 })));
     });
     // Events committed while READY was read were announced before the session listened.
-    void this.pump();
+    this.pump().catch((error) => this.reportError(error));
   }
 
   /** Resume on `connection`: the missed events from the log, then RESUMED; or Invalid Session. */
