@@ -1,4 +1,21 @@
 /**
- * The package's main entry point (`platformpp-web`), built to `dist/lib/index.js`.
+ * The package's main entry point (`platformpp-web`), built to `dist/lib/index.js` and exposed
+ * on `globalThis.platformpp` in the built host page (CONTRACT §4): the gateway socket, the
+ * sandbox client, the game SDK, and the platform's constants, for the browser console and for
+ * tests written outside the project. Importing it defines no element: the lit elements live in
+ * `platformpp-web/components`.
+ * @example
+ * import { GatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
  */
-export {};
+export { GatewaySocket, hub, type GatewaySocketOptions } from './gateway/gateway-socket';
+export { GATEWAY_OPCODES, GATEWAY_CLOSE_CODES, CAPABILITY_CHANNEL_OBFUSCATION, type GatewayPayload } from './gateway/protocol';
+export { SandboxClient, SandboxError } from './components/sandbox-client';
+export * from './sdk/index';
+export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/errors';
+export { PERMISSIONS, computeBasePermissions, computeChannelPermissions, parsePermissions } from './platform/permissions';
+export { INTENTS, PRIVILEGED_INTENTS } from './platform/intents';
+export { SCOPES, SCOPE_EXPANSIONS, effectiveScopes } from './platform/scopes';
+export { RULE_DATES, inForce } from './platform/dates';
+export * as limits from './platform/limits';
+export { snowflakeTime, snowflakeAt, isSnowflake, PLATFORM_EPOCH } from './platform/snowflake';
+export { APPLICATION_FLAGS, CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME } from './platform/records';
