@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { createPublicKey, verify } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestClient } from '../app-harness';
 import { fakeNetwork, mintIdToken, providerRoutes, redirectTo, testKey } from '../platform/oidc-fixtures';
@@ -190,6 +191,22 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     expect((await w.provisional(mintIdToken(key, { iss: legacyIssuer, aud: AUDIENCE, sub: 'old-1', iat: now, exp: now + 600 }))).status).toBe(200);
     const edited = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer: legacyIssuer, audience: AUDIENCE });
     expect(edited.status).toBe(400);
+  });
+
+  it('sandbox providers sign with WebCrypto (ES256 and RS256) tokens an independent verifier accepts with their published key', async () => {
+    const client = await createTestClient();
+    for (const alg of ['ES256', 'RS256'] as const) {
+      const idp = (await client.post('/sandbox/identity-providers', { audience: AUDIENCE, alg, issuer: `https://${alg.toLowerCase()}.login.game-studio.com` })).body.identity_provider;
+      const minted = await client.post(`/sandbox/identity-providers/${idp.id}/id-tokens`, { sub: 'player-1', expires_in: 120 });
+      expect(minted.status).toBe(201);
+      const [h, p, sig] = minted.body.id_token.split('.');
+      expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toMatchObject({ alg, kid: expect.any(String) });
+      expect(JSON.parse(Buffer.from(p, 'base64url').toString())).toMatchObject({ iss: idp.issuer, aud: AUDIENCE, sub: 'player-1' });
+      const jwk = (await client.get(new URL(idp.jwks_uri).pathname)).body.keys[0];
+      const key = createPublicKey({ key: jwk, format: 'jwk' });
+      const options = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
+      expect(verify('sha256', Buffer.from(`${h}.${p}`), options, Buffer.from(sig, 'base64url'))).toBe(true);
+    }
   });
 
   it('the sandbox provider serves its discovery document and key set from the worker', async () => {
