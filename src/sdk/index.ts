@@ -1,4 +1,25 @@
 /**
- * The game SDK `Client` (`platformpp-web/sdk`), built to `dist/lib/sdk.js`.
+ * The game SDK (`platformpp-web/sdk`), built to `dist/lib/sdk.js`: the `Client` of the spec's
+ * `Client::` operations, `AuthorizationArgs`, and their enums and result types. It talks to the
+ * platform over HTTP and the gateway only: nothing of the store or lit is in its core (the
+ * gateway socket and the consent dialog are loaded on first use).
+ * @example
+ * import { AuthorizationArgs, AuthorizationTokenType, Client } from 'platformpp-web/sdk';
  */
-export {};
+export { Client } from './client';
+export { type ClientOptions, type ClientResult } from './client-core';
+export type { ClientCallbacks } from './client-events';
+export { AuthorizationArgs, IntegrationType, authorizeRedirectUri } from './authorization-args';
+export { createAuthorizationCodeVerifier, generateState, type AuthorizationCodeChallenge, type AuthorizationCodeVerifier } from './code-verifier';
+export { postAuthorizeRequest, SDK_IPC_CHANNEL, type AuthorizeRequest, type SdkIpcMessage } from './authorize-requests';
+export { ErrorType, SdkError } from './errors';
+export { GATEWAY_URL, type LinkTimers, type SocketFactory, type WebSocketLike } from './gateway-link';
+export type { SdkFetch } from './http';
+export { LoggingSeverity, type LogCallback, type SdkBuild } from './logger';
+export { ClientError, Status, clientErrorToString, statusToString, type StatusChangedCallback } from './status';
+export {
+  ActivityType, AuthorizationTokenType, StatusDisplayType,
+  type AuthorizeResult, type ConsentFunction, type ConsentRequest, type GuildChannel, type Lobby, type LobbyMember, type LobbyMessage,
+  type Metadata, type RichPresenceActivity, type StoredActivity, type TokenResult, type User,
+} from './types';
+export { checkSdkVersion, formatSdkVersion, SDK_VERSION } from './version';

@@ -1,0 +1,108 @@
+/**
+ * Gateway dispatches as the client's typed callbacks, named as the platform SDK names them
+ * (`setLobbyCreatedCallback`, `setMessageCreatedCallback`, ...), and the caches behind the
+ * synchronous handles: the current user (from READY) and the lobbies the user is in.
+ */
+import type { SdkLogger } from './logger';
+import type { Lobby, LobbyMember, LobbyMessage, User } from './types';
+
+/** Every event callback of the client, by name. */
+export interface ClientCallbacks {
+  lobbyCreated: (lobbyId: string, lobby: Lobby) => void;
+  lobbyUpdated: (lobbyId: string, lobby: Lobby) => void;
+  lobbyDeleted: (lobbyId: string) => void;
+  lobbyMemberAdded: (lobbyId: string, memberId: string, member: LobbyMember) => void;
+  lobbyMemberUpdated: (lobbyId: string, memberId: string, member: LobbyMember) => void;
+  lobbyMemberRemoved: (lobbyId: string, memberId: string) => void;
+  messageCreated: (messageId: string, message: LobbyMessage) => void;
+  /** A user's presence changed (PRESENCE_UPDATE); `activities` as the platform sent them. */
+  userUpdated: (userId: string, presence: { status: string; activities: unknown[] }) => void;
+}
+
+type MemberEvent = { lobby_id: string; member: LobbyMember };
+
+/** The client's callbacks and caches. */
+export class ClientEvents {
+  readonly #callbacks: Partial<ClientCallbacks> = {};
+  readonly lobbies = new Map<string, Lobby>();
+  currentUser: User | undefined = undefined;
+
+  constructor(private readonly log: SdkLogger) {}
+
+  /** Sets (or with null removes) one callback. */
+  set<K extends keyof ClientCallbacks>(name: K, callback: ClientCallbacks[K] | null): void {
+    if (callback === null) delete this.#callbacks[name];
+    else this.#callbacks[name] = callback;
+  }
+
+  /** Remembers a lobby the user created or joined over HTTP. */
+  rememberLobby(lobby: Lobby): void {
+    this.lobbies.set(lobby.id, lobby);
+  }
+
+  /** Forgets everything tied to a session (after `disconnect()`). */
+  reset(): void {
+    this.currentUser = undefined;
+    this.lobbies.clear();
+  }
+
+  /** One dispatch from the gateway. */
+  dispatch(t: string, d: any): void {
+    switch (t) {
+      case 'READY':
+        this.currentUser = d.user;
+        return;
+      case 'LOBBY_CREATE':
+        this.lobbies.set(d.id, d);
+        return this.#emit('lobbyCreated', d.id, d);
+      case 'LOBBY_UPDATE':
+        this.lobbies.set(d.id, d);
+        return this.#emit('lobbyUpdated', d.id, d);
+      case 'LOBBY_DELETE':
+        this.lobbies.delete(d.id);
+        return this.#emit('lobbyDeleted', d.id);
+      case 'LOBBY_MEMBER_ADD':
+      case 'LOBBY_MEMBER_UPDATE':
+        return this.#member(t, d as MemberEvent);
+      case 'LOBBY_MEMBER_REMOVE':
+        return this.#memberRemoved(d as MemberEvent);
+      case 'LOBBY_MESSAGE_CREATE':
+        return this.#emit('messageCreated', d.id, d);
+      case 'PRESENCE_UPDATE':
+        return this.#emit('userUpdated', d.user?.id, { status: d.status, activities: d.activities ?? [] });
+      default:
+        this.log.verbose(`Gateway: ${t} is not an SDK event; ignored.`);
+    }
+  }
+
+  #member(t: 'LOBBY_MEMBER_ADD' | 'LOBBY_MEMBER_UPDATE', d: MemberEvent): void {
+    const lobby = this.lobbies.get(d.lobby_id);
+    if (lobby) {
+      const members = lobby.members.filter((m) => m.id !== d.member.id);
+      this.lobbies.set(lobby.id, { ...lobby, members: [...members, d.member] });
+    }
+    if (t === 'LOBBY_MEMBER_ADD') this.#emit('lobbyMemberAdded', d.lobby_id, d.member.id, d.member);
+    else this.#emit('lobbyMemberUpdated', d.lobby_id, d.member.id, d.member);
+  }
+
+  #memberRemoved(d: MemberEvent): void {
+    const lobby = this.lobbies.get(d.lobby_id);
+    if (lobby) this.lobbies.set(lobby.id, { ...lobby, members: lobby.members.filter((m) => m.id !== d.member.id) });
+    this.#emit('lobbyMemberRemoved', d.lobby_id, d.member.id);
+    // The current user left (or was removed): for this client the lobby is gone.
+    if (d.member.id === this.currentUser?.id) {
+      this.lobbies.delete(d.lobby_id);
+      this.#emit('lobbyDeleted', d.lobby_id);
+    }
+  }
+
+  #emit<K extends keyof ClientCallbacks>(name: K, ...args: Parameters<ClientCallbacks[K]>): void {
+    const callback = this.#callbacks[name] as ((...a: Parameters<ClientCallbacks[K]>) => void) | undefined;
+    if (!callback) return;
+    try {
+      callback(...args);
+    } catch (error) {
+      this.log.error(`The ${name} callback threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The game SDK `Client` (spec: `Client::` operations, namespace `platformpp`): `ClientCore`'s
+ * accounts and connection, plus the events of the gateway as typed callbacks, AUTHORIZE_REQUEST
+ * from the host platform client, lobbies and their chat, rich presence and guild channels.
+ */
+import { subscribeAuthorizeRequests, type AuthorizeRequest } from './authorize-requests';
+import { ClientCore, type ClientOptions } from './client-core';
+import type { ClientCallbacks } from './client-events';
+import {
+  createOrJoinLobby, getGuildChannels, getLobbyMessagesWithLimit, leaveLobby, sendLobbyMessage, updateRichPresence, type SocialContext,
+} from './client-social';
+import { SdkError } from './errors';
+import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity, StoredActivity } from './types';
+
+/**
+ * The game SDK client.
+ * @example
+ * const client = new Client({ applicationId, userId });
+ * const { challenge, verifier } = await client.createAuthorizationCodeVerifier();
+ * const args = new AuthorizationArgs();
+ * args.setScopes(Client.getDefaultCommunicationScopes());
+ * args.setCodeChallenge(challenge);
+ * const { code, redirectUri } = await client.authorize(args);
+ * const tokens = await client.getToken(applicationId, code, verifier, redirectUri);
+ * await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+ * await client.connect();
+ * client.setMessageCreatedCallback((id, message) => console.log(message.content));
+ * const lobby = await client.createOrJoinLobby('match-42');
+ * await client.sendLobbyMessage(lobby.id, 'gl hf');
+ */
+export class Client extends ClientCore {
+  readonly #social: SocialContext;
+  #unsubscribeAuthorizeRequests: (() => void) | null = null;
+  #engineManagedAudioSession = false;
+
+  constructor(options: ClientOptions = {}) {
+    super(options);
+    this.#social = { http: this.http, events: this.events };
+  }
+
+  /**
+   * Calls `callback` when the host platform client asks this game to authorize
+   * (AUTHORIZE_REQUEST). The subscription stays across disconnects and reconnects.
+   */
+  registerAuthorizeRequestCallback(callback: (request: AuthorizeRequest) => void): void {
+    this.removeAuthorizeRequestCallback();
+    const target = () => ({ applicationId: this.applicationId, userId: this.options.userId });
+    const deliver = (request: AuthorizeRequest) => {
+      this.log.info(`AUTHORIZE_REQUEST for application ${request.applicationId}.`);
+      try {
+        callback(request);
+      } catch (error) {
+        this.log.error(`The authorize request callback threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    this.#unsubscribeAuthorizeRequests = subscribeAuthorizeRequests(target, deliver, this.options.channelFactory);
+  }
+
+  removeAuthorizeRequestCallback(): void {
+    this.#unsubscribeAuthorizeRequests?.();
+    this.#unsubscribeAuthorizeRequests = null;
+  }
+
+  override async destroy(): Promise<void> {
+    this.removeAuthorizeRequestCallback();
+    await super.destroy();
+  }
+
+  setLobbyCreatedCallback(callback: ClientCallbacks['lobbyCreated'] | null): void {
+    this.events.set('lobbyCreated', callback);
+  }
+  setLobbyUpdatedCallback(callback: ClientCallbacks['lobbyUpdated'] | null): void {
+    this.events.set('lobbyUpdated', callback);
+  }
+  setLobbyDeletedCallback(callback: ClientCallbacks['lobbyDeleted'] | null): void {
+    this.events.set('lobbyDeleted', callback);
+  }
+  setLobbyMemberAddedCallback(callback: ClientCallbacks['lobbyMemberAdded'] | null): void {
+    this.events.set('lobbyMemberAdded', callback);
+  }
+  setLobbyMemberUpdatedCallback(callback: ClientCallbacks['lobbyMemberUpdated'] | null): void {
+    this.events.set('lobbyMemberUpdated', callback);
+  }
+  setLobbyMemberRemovedCallback(callback: ClientCallbacks['lobbyMemberRemoved'] | null): void {
+    this.events.set('lobbyMemberRemoved', callback);
+  }
+  /** A lobby message was sent (by anyone, this user included) in a lobby the user is in. */
+  setMessageCreatedCallback(callback: ClientCallbacks['messageCreated'] | null): void {
+    this.events.set('messageCreated', callback);
+  }
+  /** A user's presence changed (the current user's own, as the platform sends it). */
+  setUserUpdatedCallback(callback: ClientCallbacks['userUpdated'] | null): void {
+    this.events.set('userUpdated', callback);
+  }
+
+  /** Joins the application's lobby with this secret, creating it when there is none. */
+  createOrJoinLobby(secret: string, lobbyMetadata?: Metadata, memberMetadata?: Metadata): Promise<Lobby> {
+    return this.run(() => createOrJoinLobby(this.#social, secret, lobbyMetadata, memberMetadata));
+  }
+  /** The current user leaves the lobby. */
+  leaveLobby(lobbyId: string): Promise<void> {
+    return this.run(() => leaveLobby(this.#social, lobbyId));
+  }
+  /** A lobby the user created, joined or heard of over the gateway; undefined otherwise. */
+  getLobbyHandle(lobbyId: string): Lobby | undefined {
+    return this.events.lobbies.get(lobbyId);
+  }
+  /** The lobbies `getLobbyHandle` knows. */
+  getLobbyIds(): string[] {
+    return [...this.events.lobbies.keys()];
+  }
+  /** Sends a message, from the current user, to every member of the lobby. */
+  sendLobbyMessage(lobbyId: string, content: string, metadata?: Metadata): Promise<LobbyMessage> {
+    return this.run(() => sendLobbyMessage(this.#social, lobbyId, content, metadata));
+  }
+  /** At most 200 messages of the last 72 hours, newest first, of a lobby the user is a member of. */
+  getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<LobbyMessage[]> {
+    return this.run(() => getLobbyMessagesWithLimit(this.#social, lobbyId, limit));
+  }
+  /** Sets the user's rich presence for this game; resolves with the activity as stored. */
+  updateRichPresence(activity: RichPresenceActivity): Promise<StoredActivity | null> {
+    return this.run(() => updateRichPresence(this.#social, activity));
+  }
+  /** Clears the user's rich presence for this game. */
+  clearRichPresence(): Promise<void> {
+    return this.run(async () => void (await updateRichPresence(this.#social, null)));
+  }
+  /** The channels of a guild the user can see (the OAuth2 `guilds` scope, which `sdk.social_layer` includes). */
+  getGuildChannels(guildId: string): Promise<GuildChannel[]> {
+    return this.run(() => getGuildChannels(this.#social, guildId));
+  }
+
+  /**
+   * Whether the game engine, not the SDK, manages the audio session (a mobile concern of voice).
+   * Recorded and readable; this SDK has no voice transport, so nothing acts on it yet.
+   */
+  setEngineManagedAudioSession(engineManaged: boolean): void {
+    if (typeof engineManaged !== 'boolean') throw SdkError.validation('setEngineManagedAudioSession() takes a boolean.');
+    this.#engineManagedAudioSession = engineManaged;
+    this.log.warning('SetEngineManagedAudioSession: recorded; this SDK has no voice calls, so nothing acts on it yet.');
+  }
+  getEngineManagedAudioSession(): boolean {
+    return this.#engineManagedAudioSession;
+  }
+}
