@@ -7,11 +7,13 @@
  */
 import * as Comlink from 'comlink';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { RpcHost, type DropReason } from '../rpc/host';
+import { RpcHost } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceJoin, type InstanceSnapshot, type ParticipantsListener } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
-import { OPCODES, type ActivityPlatform, type RpcParticipant } from '../rpc/protocol';
+import { OPCODES, type ActivityPlatform } from '../rpc/protocol';
 import { createHostUi } from './activity-host-ui';
+import { frameUrl } from './frame-url';
+import { listenToPlatform } from './platform-events';
 import type { PlatformElement } from './platform-element';
 
 /** Where instances are kept: the hub's registry (through comlink) or one in this page. */
@@ -82,6 +84,7 @@ export class ActivityFrame extends LitElement {
   #run = 0;
   #directory: InstanceDirectory | null = null;
   #resize: ResizeObserver | null = null;
+  #stopPlatformEvents: (() => void) | null = null;
 
   constructor() {
     super();
@@ -145,7 +148,7 @@ export class ActivityFrame extends LitElement {
       await this.updateComplete;
       const iframe = this.iframe!;
       const client = new PlatformClient((request) => fetch(request), location.origin);
-      const user = toParticipant(await client.user(userId));
+      const user = await client.participant(userId);
       if (platformElement) await platformElement.whenReady();
       const directory: InstanceDirectory = this.instances ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
       const frameId = crypto.randomUUID();
@@ -173,6 +176,15 @@ export class ActivityFrame extends LitElement {
         apiEndpoint: `//${location.host}/api`,
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
+        onAuthenticated: (session) => {
+          this.#stopPlatformEvents?.();
+          const host = this.host;
+          this.#stopPlatformEvents = listenToPlatform(session.access_token, (type, data) => {
+            // READY says the session listens: from now on no change of the user's is missed.
+            if (type === 'READY') this.#fire('pp-platform-events', { status: 'ready' });
+            host?.platformEvent(type, data);
+          });
+        },
       });
       this.host.setLayoutMode(this.layoutMode);
       activityWindows.add(iframe.contentWindow!);
@@ -184,6 +196,8 @@ export class ActivityFrame extends LitElement {
   }
 
   #stop(): void {
+    this.#stopPlatformEvents?.();
+    this.#stopPlatformEvents = null;
     if (this.frameId && this.#directory) void Promise.resolve(this.#directory.leave(this.frameId)).catch(() => undefined);
     this.#directory = null;
     this.host = null;
@@ -224,25 +238,10 @@ export class ActivityFrame extends LitElement {
   }
 }
 
-/** The activity page's URL with the frame's parameters added to its own query. */
-export function frameUrl(page: URL, params: { frame_id: string; instance_id: string; platform: ActivityPlatform; guild_id: string | null; channel_id: string }): URL {
-  const url = new URL(page);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  url.searchParams.set('location_id', params.guild_id ? `gc-${params.guild_id}-${params.channel_id}` : `c-${params.channel_id}`);
-  return url;
-}
-
-function toParticipant(user: { id: string; username: string; global_name: string | null; discriminator: string; avatar: string | null; bot?: boolean; premium_type?: number }): RpcParticipant {
-  return { id: user.id, username: user.username, global_name: user.global_name, discriminator: user.discriminator, avatar: user.avatar, bot: user.bot === true, flags: 0, premium_type: user.premium_type ?? null };
-}
-
 /** Defines `<pp-activity-frame>` unless it already is. */
 export function defineActivityFrame(): void {
   if (!customElements.get(ACTIVITY_FRAME_TAG)) customElements.define(ACTIVITY_FRAME_TAG, ActivityFrame);
 }
-
-/** The reasons a `pp-rpc-dropped` event gives. */
-export type { DropReason };
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -9,7 +9,9 @@ import { defineActivityFrame } from './activity-frame';
 import { defineConsentDialog } from './consent-dialog';
 import { definePlatformElement } from './platform-element';
 
-export { ActivityFrame, ACTIVITY_FRAME_TAG, defineActivityFrame, frameUrl, type ActivityFrameStatus, type InstanceDirectory } from './activity-frame';
+export { ActivityFrame, ACTIVITY_FRAME_TAG, defineActivityFrame, type ActivityFrameStatus, type InstanceDirectory } from './activity-frame';
+export { frameUrl } from './frame-url';
+export { FRAME_GATEWAY_URL, FRAME_INTENTS, listenToPlatform, type SocketLike } from './platform-events';
 export { createHostUi, type ActivityFrameEventMap } from './activity-host-ui';
 export { ConsentDialog, CONSENT_DIALOG_TAG, defineConsentDialog, requestConsent, type ConsentDecision, type ConsentOptions } from './consent-dialog';
 export { PlatformElement, PLATFORM_STATUS, PLATFORM_TAG, definePlatformElement, type PlatformStatus, type PlatformStatusDetail } from './platform-element';

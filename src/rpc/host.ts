@@ -6,11 +6,10 @@
  * participants, so unit tests drive it with plain objects.
  */
 import { ApiError } from '../platform/errors';
-import { redactSecrets } from '../platform/secrets';
 import { COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
 import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } from './context';
 import type { PlatformClient } from './platform-client';
-import { rpcErrorFromResponse } from './platform-client';
+import { toRpcError } from './platform-client';
 import {
   COMMANDS, DISPATCH, OPCODES, RPC_CLOSE_CODES, RPC_VERSION,
   type ClosePayload, type Command, type RpcMessage, type RpcParticipant, type SubscribableEvent,
@@ -136,8 +135,10 @@ export class RpcHost {
     const session = this.#session;
     if (!session) return;
     for (const e of translatePlatformEvent(type, data, session)) this.#dispatch(e.event, e.data, e.key);
-    for (const guildId of guildStatusChanges(type, data)) {
-      if (!this.#subscriptions.get('GUILD_STATUS')?.has(guildId)) continue;
+    const subscribed = this.#subscriptions.get('GUILD_STATUS') ?? new Set<string>();
+    const changed = guildStatusChanges(type, data);
+    for (const guildId of changed.includes('*') ? [...subscribed] : changed) {
+      if (!subscribed.has(guildId)) continue;
       this.options.platform.guildStatus(session.access_token, guildId).then(
         (status) => this.#dispatch('GUILD_STATUS', status, guildId),
         () => undefined, // The guild went away or the token was revoked: no status to tell.
@@ -211,19 +212,9 @@ export class RpcHost {
       const data = await handler(this.#context(), args, frame.evt ?? null);
       this.options.post([OPCODES.FRAME, { cmd, nonce, evt: null, data: data ?? null }]);
     } catch (error) {
-      const rpc = this.#asRpcError(error);
+      const rpc = toRpcError(error, this.options.log);
       this.options.post([OPCODES.FRAME, { cmd, nonce, evt: 'ERROR', data: { code: rpc.code, message: rpc.message } }]);
     }
-  }
-
-  #asRpcError(error: unknown): ApiError {
-    if (error instanceof ApiError) {
-      const rpcRange = error.code === 1000 || (error.code >= 4000 && error.code <= 5000);
-      return rpcRange ? error : rpcErrorFromResponse(error.status, error.toJSON());
-    }
-    const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
-    (this.options.log ?? console.error)(redactSecrets(`platformpp: RPC host error: ${detail}`));
-    return ApiError.of('RPC_UNKNOWN_ERROR');
   }
 
   #dispatch(event: SubscribableEvent, data: unknown, key = ''): void {

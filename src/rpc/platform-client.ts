@@ -4,7 +4,8 @@
  * HTTP app directly (in a unit test). Platform errors come back as the RPC's ApiErrors.
  */
 import { ApiError, type ApiErrorName, type FieldErrors } from '../platform/errors';
-import type { CommandMap, RichPresenceActivity } from './protocol';
+import { redactSecrets } from '../platform/secrets';
+import type { CommandMap, RichPresenceActivity, RpcParticipant } from './protocol';
 
 /** Sends a request to the platform (the service worker, or the HTTP app in tests). */
 export type PlatformFetch = (request: Request) => Promise<Response>;
@@ -45,6 +46,21 @@ export function rpcErrorFromResponse(status: number, body: unknown): ApiError {
   return named('RPC_UNKNOWN_ERROR', `the platform answered ${status}`);
 }
 
+/**
+ * What the activity is told for anything a command threw: RPC errors as they are, other
+ * platform errors mapped by {@link rpcErrorFromResponse}; anything else is a bug, logged with
+ * secrets redacted and answered 1000.
+ */
+export function toRpcError(error: unknown, log: (line: string) => void = console.error): ApiError {
+  if (error instanceof ApiError) {
+    const rpcRange = error.code === 1000 || (error.code >= 4000 && error.code <= 5000);
+    return rpcRange ? error : rpcErrorFromResponse(error.status, error.toJSON());
+  }
+  const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+  log(redactSecrets(`platformpp: RPC host error: ${detail}`));
+  return ApiError.of('RPC_UNKNOWN_ERROR');
+}
+
 /** `activity.type: Must be ...; activity.state_url: ...` from a field error tree. */
 export function describeFieldErrors(tree: FieldErrors | undefined, path: string[] = []): string {
   if (!tree) return '';
@@ -66,9 +82,13 @@ export class PlatformClient {
     private readonly base: string,
   ) {}
 
-  /** The user the host page simulates (sandbox control API: no token exists yet). */
-  async user(userId: string): Promise<{ id: string; username: string; global_name: string | null; discriminator: string; avatar: string | null; bot?: boolean; premium_type?: number }> {
-    return (await this.#json<{ user: never }>('GET', `/sandbox/users/${encodeURIComponent(userId)}`)).user;
+  /** The user the host page simulates, as a participant (sandbox control API: no token exists yet). */
+  async participant(userId: string): Promise<RpcParticipant> {
+    const { user } = await this.#json<{ user: { id: string; username: string; global_name: string | null; discriminator: string; avatar: string | null; bot?: boolean; premium_type?: number } }>(
+      'GET',
+      `/sandbox/users/${encodeURIComponent(userId)}`,
+    );
+    return { id: user.id, username: user.username, global_name: user.global_name, discriminator: user.discriminator, avatar: user.avatar, bot: user.bot === true, flags: 0, premium_type: user.premium_type ?? null };
   }
 
   /** What the consent dialog shows (and whether `userId` already granted every scope). */

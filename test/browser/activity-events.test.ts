@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createActivityWorld, FIXTURES, mountFrame, mountPlatform, nextEvent } from './activity-harness';
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('activity events from the platform (gateway → RPC host → activity)', () => {
+  it('GUILD_STATUS follows the user presence: SET_ACTIVITY puts them online', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const { activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    await sdk.ready();
+    await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const statuses: number[] = [];
+    await sdk.subscribe('GUILD_STATUS', (d: { online: number }) => statuses.push(d.online), { guild_id: world.guild.id });
+    expect(statuses).toEqual([0]);
+    await sdk.commands.setActivity({ activity: { type: 0, state: 'Playing' } });
+    await expect.poll(() => statuses.at(-1), { timeout: 5000 }).toBe(1);
+  });
+
+  it('CURRENT_GUILD_MEMBER_UPDATE when the user member changes', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, 'user-id': world.bob.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    await sdk.ready();
+    const listening = nextEvent(frame, 'pp-platform-events');
+    await sdk.commands.authenticate({ access_token: await world.token(world.bob.id) });
+    const updates: unknown[] = [];
+    await sdk.subscribe('CURRENT_GUILD_MEMBER_UPDATE', (d: unknown) => updates.push(d), { guild_id: world.guild.id });
+    // The frame's gateway session must be listening before the change is made.
+    await listening;
+    await world.sandbox.putGuildMember(world.guild.id, world.bob.id, { nick: 'Bobby' });
+    await expect.poll(() => updates, { timeout: 5000 }).toEqual([expect.objectContaining({ user_id: world.bob.id, guild_id: world.guild.id, nick: 'Bobby' })]);
+  });
+
+  it('ACTIVITY_LAYOUT_MODE_UPDATE when the host page changes the layout', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    await sdk.ready();
+    await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const modes: number[] = [];
+    await sdk.subscribe('ACTIVITY_LAYOUT_MODE_UPDATE', (d: { layout_mode: number }) => modes.push(d.layout_mode));
+    frame.setAttribute('layout-mode', '1');
+    await expect.poll(() => modes).toEqual([1]);
+  });
+});
