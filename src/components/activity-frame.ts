@@ -8,19 +8,13 @@
 import * as Comlink from 'comlink';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { RpcHost } from '../rpc/host';
-import { ActivityInstanceRegistry, type InstanceJoin, type InstanceSnapshot, type ParticipantsListener } from '../rpc/instances';
+import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
 import { OPCODES, type ActivityPlatform } from '../rpc/protocol';
 import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
 import { listenToPlatform } from './platform-events';
 import type { PlatformElement } from './platform-element';
-
-/** Where instances are kept: the hub's registry (through comlink) or one in this page. */
-export interface InstanceDirectory {
-  join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot | Promise<InstanceSnapshot>;
-  leave(frameId: string): unknown;
-}
 
 /** A frame's state, reflected as its `status` attribute. */
 export type ActivityFrameStatus = 'idle' | 'starting' | 'running' | 'closed' | 'error';
@@ -108,12 +102,14 @@ export class ActivityFrame extends LitElement {
     super.connectedCallback();
     addEventListener('message', this.#onMessage);
     addEventListener('pagehide', this.#onPageHide);
+    addEventListener('pageshow', this.#onPageShow);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('message', this.#onMessage);
     removeEventListener('pagehide', this.#onPageHide);
+    removeEventListener('pageshow', this.#onPageShow);
     this.#stop();
   }
 
@@ -226,6 +222,8 @@ export class ActivityFrame extends LitElement {
   };
 
   readonly #onPageHide = (): void => this.#stop();
+  // A page restored from the back/forward cache left its instance when it was hidden: rejoin.
+  readonly #onPageShow = (event: PageTransitionEvent): void => void (event.persisted && this.#start());
 
   #setStatus(status: ActivityFrameStatus, error: string | null = null): void {
     this.status = status;

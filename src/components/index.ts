@@ -9,7 +9,8 @@ import { defineActivityFrame } from './activity-frame';
 import { defineConsentDialog } from './consent-dialog';
 import { definePlatformElement } from './platform-element';
 
-export { ActivityFrame, ACTIVITY_FRAME_TAG, defineActivityFrame, type ActivityFrameStatus, type InstanceDirectory } from './activity-frame';
+export { ActivityFrame, ACTIVITY_FRAME_TAG, defineActivityFrame, type ActivityFrameStatus } from './activity-frame';
+export type { InstanceDirectory } from '../rpc/instances';
 export { frameUrl } from './frame-url';
 export { FRAME_GATEWAY_URL, FRAME_INTENTS, listenToPlatform, type SocketLike } from './platform-events';
 export { createHostUi, type ActivityFrameEventMap } from './activity-host-ui';

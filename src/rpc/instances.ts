@@ -36,6 +36,15 @@ export interface InstanceSnapshot {
 /** Called with the instance whenever its set of participants changes. */
 export type ParticipantsListener = (snapshot: InstanceSnapshot) => void;
 
+/**
+ * Where a frame keeps its membership: a registry in the page, or the hub's through comlink
+ * (whose methods answer promises). `<pp-activity-frame>` takes either.
+ */
+export interface InstanceDirectory {
+  join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot | Promise<InstanceSnapshot>;
+  leave(frameId: string): unknown;
+}
+
 interface Membership {
   frame_id: string;
   user: RpcParticipant;
