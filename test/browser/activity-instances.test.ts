@@ -31,6 +31,29 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     await expect.poll(() => seen).toEqual([['alice', 'bob'], ['alice']]);
   });
 
+  it('two pages in the same instance agree on its id and see each other join and leave', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const first = await mountFrame(platform, attributes);
+    await first.activity.ready();
+    await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const seen: string[][] = [];
+    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+
+    const query = new URLSearchParams({ ...attributes, user_id: world.bob.id });
+    const other = window.open(`${FIXTURES}/host-page.html?${query}`, '_blank')!;
+    try {
+      await expect.poll(() => (other as any).frameElementUnderTest?.status, { timeout: 10_000 }).toBe('running');
+      expect((other as any).frameElementUnderTest.instance.instance_id).toBe(first.frame.instance!.instance_id);
+      await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob']]);
+    } finally {
+      other.close();
+    }
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob'], ['alice']]);
+  });
+
   it('another channel is another instance', async () => {
     const world = await createActivityWorld();
     const platform = await mountPlatform(world.alice.id);
