@@ -119,7 +119,8 @@ export async function getToken(ctx: AuthContext, applicationId: string, code: st
 
 /**
  * `refresh_token` grant. A token deleted on the platform (the user removed the app, or was
- * banned) is `invalid_grant`: treat it as a deauthorization and authorize again.
+ * banned) is `invalid_grant`: treat it as a deauthorization and authorize again. So is the
+ * deprecated refresh of an OpenID Connect provisional account, which authenticates again.
  */
 export async function refreshToken(ctx: AuthContext, applicationId: string, refresh: string): Promise<TokenResult> {
   const clientId = toApplicationId(applicationId, 'applicationId');
@@ -133,7 +134,7 @@ export async function refreshToken(ctx: AuthContext, applicationId: string, refr
         type: ErrorType.AuthorizationFailed,
         status: error.status,
         code: 'invalid_grant',
-        message: `${error.message} - the authorization is gone (the app was removed or the account banned): authorize again.`,
+        message: `${error.message} - this refresh token can no longer be used: authorize again (a provisional account authenticates again and passes its new access token to updateToken).`,
       });
     }
     throw error;

@@ -4,13 +4,16 @@
  * from the host platform client, lobbies and their chat, rich presence and guild channels.
  */
 import { subscribeAuthorizeRequests, type AuthorizeRequest } from './authorize-requests';
-import { ClientCore, type ClientOptions } from './client-core';
+import { ClientCore, settle, type ClientOptions, type ClientResult } from './client-core';
 import type { ClientCallbacks } from './client-events';
 import {
   createOrJoinLobby, getGuildChannels, getLobbyMessagesWithLimit, leaveLobby, sendLobbyMessage, updateRichPresence, type SocialContext,
 } from './client-social';
+import {
+  exchangeChildToken, getProvisionalToken, getTokenFromProvisionalMerge, unmergeIntoProvisionalAccount, type ExternalAuthType,
+} from './client-provisional';
 import { SdkError } from './errors';
-import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity, StoredActivity } from './types';
+import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity, StoredActivity, TokenResult } from './types';
 
 /**
  * The game SDK client.
@@ -36,6 +39,30 @@ export class Client extends ClientCore {
   constructor(options: ClientOptions = {}) {
     super(options);
     this.#social = { http: this.http, events: this.events };
+  }
+
+  /** The token of the provisional account of an external identity (created on first use). */
+  getProvisionalToken(applicationId: string, externalAuthType: ExternalAuthType, externalAuthToken: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
+    return settle(this.run(() => getProvisionalToken(this.auth, applicationId, externalAuthType, externalAuthToken)), callback);
+  }
+
+  /** `getToken` that also merges the identity's provisional account into the account that authorized. */
+  getTokenFromProvisionalMerge(
+    applicationId: string, code: string, codeVerifier: string, redirectUri: string, externalAuthType: ExternalAuthType, externalAuthToken: string,
+    callback?: (result: ClientResult, tokens?: TokenResult) => void,
+  ): Promise<TokenResult> {
+    const input = { applicationId, code, codeVerifier, redirectUri, externalAuthType, externalAuthToken };
+    return settle(this.run(() => getTokenFromProvisionalMerge(this.auth, input)), callback);
+  }
+
+  /** Splits the identity off the full account it was merged into, as a new provisional account. */
+  unmergeIntoProvisionalAccount(applicationId: string, externalAuthType: ExternalAuthType, externalAuthToken: string, callback?: (result: ClientResult) => void): Promise<void> {
+    return settle(this.run(() => unmergeIntoProvisionalAccount(this.auth, applicationId, externalAuthType, externalAuthToken)), callback);
+  }
+
+  /** A publisher's (parent's) access token for a token of one of its approved games (child). */
+  exchangeChildToken(parentApplicationToken: string, childApplicationId: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
+    return settle(this.run(() => exchangeChildToken(this.auth, parentApplicationToken, childApplicationId)), callback);
   }
 
   /**

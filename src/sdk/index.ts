@@ -9,6 +9,7 @@
 export { Client } from './client';
 export { type ClientOptions, type ClientResult } from './client-core';
 export type { ClientCallbacks } from './client-events';
+export { ExternalAuthType } from './client-provisional';
 export { AuthorizationArgs, IntegrationType, authorizeRedirectUri } from './authorization-args';
 export { createAuthorizationCodeVerifier, generateState, type AuthorizationCodeChallenge, type AuthorizationCodeVerifier } from './code-verifier';
 export { postAuthorizeRequest, SDK_IPC_CHANNEL, type AuthorizeRequest, type SdkIpcMessage } from './authorize-requests';

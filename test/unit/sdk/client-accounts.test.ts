@@ -191,7 +191,7 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     expect(second.accessToken).not.toBe(first.accessToken);
     const error = await rejection(client.refreshToken(h.world.application.id, first.refreshToken!));
     expect(error).toMatchObject({ type: ErrorType.AuthorizationFailed, code: 'invalid_grant', status: 400 });
-    expect(error.message).toMatch(/authorize again/);
+    expect(error.message).toMatch(/can no longer be used: authorize again/);
   });
 
   it('revokeToken ends the pair: the access token no longer opens the API', async () => {
