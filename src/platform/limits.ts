@@ -128,3 +128,25 @@ export const OIDC_DOCUMENT_MAX_BYTES = 256 * 1024;
 export const SANDBOX_ID_TOKEN_TTL_DEFAULT_S = 3600;
 /** Characters in a connection's name (the account name at the connected service). */
 export const CONNECTION_NAME_MAX = 100;
+
+/**
+ * Webhook events: an endpoint answers within this time (the platform's public docs: 3 s), or
+ * the attempt counts as failed.
+ */
+export const WEBHOOK_RESPONSE_TIMEOUT_MS = 3000;
+/**
+ * Webhook events: attempts of one delivery before it is `failed`, and the wait before the
+ * first retry, doubled for each later one (20, 40, 80, 160 s by the platform clock: all within
+ * the public docs' "exponential backoff for up to 10 minutes").
+ */
+export const WEBHOOK_DELIVERY_ATTEMPTS_MAX = 5;
+export const WEBHOOK_RETRY_BASE_MS = 20_000;
+/** Webhook events: deliveries that fail in a row before the platform disables the app's webhooks (status 3). */
+export const WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE = 10;
+/** Characters in an event webhooks URL. */
+export const WEBHOOK_URL_MAX = 2048;
+/** Deliveries one `GET /sandbox/webhook-deliveries` answers: default and largest `limit`. */
+export const WEBHOOK_DELIVERIES_LIST_DEFAULT = 100;
+export const WEBHOOK_DELIVERIES_LIST_MAX = 1000;
+/** Requests a sandbox webhook sink keeps (the oldest are dropped). */
+export const WEBHOOK_SINK_REQUESTS_MAX = 100;

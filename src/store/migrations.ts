@@ -62,6 +62,17 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('connections', { keyPath: ['user_id', 'id'] });
     db.createObjectStore('application_links', { keyPath: ['parent_application_id', 'child_application_id'] }).createIndex('by_child', 'child_application_id', { unique: true });
   },
+  // 6: webhook events: each application's settings and key pair, the outbox's deliveries (one
+  // per event and application; only pending ones carry a next attempt time, so the due index
+  // holds just what is left to send), its position in the event log, and the sandbox sinks.
+  (db) => {
+    db.createObjectStore('event_webhooks', { keyPath: 'application_id' });
+    const deliveries = db.createObjectStore('webhook_deliveries', { keyPath: 'id' });
+    deliveries.createIndex('by_event', ['event_seq', 'application_id'], { unique: true });
+    deliveries.createIndex('by_next_attempt', 'next_attempt_at');
+    db.createObjectStore('webhook_outbox');
+    db.createObjectStore('webhook_sinks', { keyPath: 'id' });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import type {
   MemberRecord, RoleRecord, UserRecord,
 } from '../platform/records';
 import type { PresenceRecord } from '../platform/presence';
+import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -230,6 +231,15 @@ export interface PlatformDB extends DBSchema {
   bans: { key: string; value: BanRecord };
   connections: { key: [string, string]; value: ConnectionRecord };
   application_links: { key: [string, string]; value: ApplicationLinkRecord; indexes: { by_child: string } };
+  event_webhooks: { key: string; value: EventWebhooksRecord };
+  webhook_deliveries: {
+    key: string;
+    value: WebhookDeliveryRecord;
+    indexes: { by_event: [number, string]; by_next_attempt: number };
+  };
+  /** The outbox's position in the event log (one entry, key `cursor`). */
+  webhook_outbox: { key: 'cursor'; value: { seq: number } };
+  webhook_sinks: { key: string; value: WebhookSinkRecord };
 }
 
 /** An open platform database. */
@@ -242,4 +252,5 @@ export const ALL_STORES = [
   'gateway_sessions', 'gateway_rate_limits',
   'presences',
   'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
+  'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
 ] as const;
