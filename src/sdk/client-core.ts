@@ -11,7 +11,8 @@ import { authorize, getToken, refreshToken, revokeToken, type AuthContext } from
 import { ClientEvents } from './client-events';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './code-verifier';
 import { ErrorType, SdkError } from './errors';
-import { GatewayLink, type LinkTimers, type SocketFactory } from './gateway-link';
+import { GatewayLink } from './gateway-link';
+import type { LinkTimers, SocketFactory } from './socket';
 import { SdkHttp, type SdkFetch } from './http';
 import { LoggingSeverity, SdkLogger, type LogCallback, type SdkBuild } from './logger';
 import { ClientError, Status, type StatusChangedCallback } from './status';

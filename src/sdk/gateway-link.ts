@@ -6,31 +6,12 @@
  * unacknowledged heartbeat counts as a dead socket.
  */
 import { GATEWAY_OPCODES as OP, GATEWAY_CLOSE_CODES, type GatewayPayload } from '../gateway/protocol';
-import type { SdkLogger } from './logger';
 import { ErrorType, SdkError } from './errors';
+import type { SdkLogger } from './logger';
+import { GATEWAY_URL, REAL_TIMERS, type LinkTimers, type SocketFactory, type WebSocketLike } from './socket';
 import { ClientError, clientErrorToString, Status, statusToString } from './status';
 
-/** What the link needs of a socket: the WebSocket interface (CONTRACT §4). */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
-}
-
-/** Opens a socket to the gateway URL. */
-export type SocketFactory = (url: string) => WebSocketLike | Promise<WebSocketLike>;
-
-/** Timers of the link (heartbeats, reconnect delays); tests may pass their own. */
-export interface LinkTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** The gateway URL the SDK connects to. */
-export const GATEWAY_URL = '/gateway?v=10&encoding=json';
-
-/** Close codes after which connecting again cannot help (bad token, bad version, intents). */
+/** Close codes after which connecting again cannot help (bad token, shard, version, intents). */
 const FATAL_CLOSE_CODES = new Set<number>([4004, 4010, 4011, 4012, 4013, 4014]);
 /** Close codes after which the session is gone and the next connection must Identify. */
 const SESSION_ENDING_CLOSE_CODES = new Set<number>([GATEWAY_CLOSE_CODES.INVALID_SEQ, GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT]);
@@ -57,8 +38,6 @@ export interface LinkOptions {
   reconnectDelayMs?: (attempt: number) => number;
 }
 
-const REAL_TIMERS: LinkTimers = { setTimeout: (cb, ms) => setTimeout(cb, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
-
 /** The client's connection to the gateway. */
 export class GatewayLink {
   status: Status = Status.Disconnected;
@@ -69,7 +48,6 @@ export class GatewayLink {
   #acked = true;
   #retry: unknown = null;
   #attempt = 0;
-  #closed: (() => void) | null = null;
   #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   readonly #timers: LinkTimers;
 
@@ -119,12 +97,14 @@ export class GatewayLink {
     this.#socket = null;
     this.#set(Status.Disconnecting);
     if (socket && socket.readyState < 2) {
-      const closed = new Promise<void>((resolve) => (this.#closed = resolve));
-      socket.addEventListener('close', () => this.#closed?.());
-      socket.close(1000, 'Client disconnect.');
-      const timer = new Promise<void>((resolve) => this.#timers.setTimeout(resolve, CLOSE_WAIT_MS));
-      await Promise.race([closed, timer]);
-      this.#closed = null;
+      let timer: unknown;
+      await new Promise<void>((resolve) => {
+        socket.addEventListener('close', () => resolve());
+        // A socket whose close event never comes must not keep the client in Disconnecting.
+        timer = this.#timers.setTimeout(resolve, CLOSE_WAIT_MS);
+        socket.close(1000, 'Client disconnect.');
+      });
+      this.#timers.clearTimeout(timer);
     }
     this.#set(Status.Disconnected, canceled ? ClientError.ConnectionCanceled : ClientError.None);
   }

@@ -14,7 +14,7 @@ export { AuthorizationArgs, IntegrationType, authorizeRedirectUri } from './auth
 export { createAuthorizationCodeVerifier, generateState, type AuthorizationCodeChallenge, type AuthorizationCodeVerifier } from './code-verifier';
 export { postAuthorizeRequest, SDK_IPC_CHANNEL, type AuthorizeRequest, type SdkIpcMessage } from './authorize-requests';
 export { ErrorType, SdkError } from './errors';
-export { GATEWAY_URL, type LinkTimers, type SocketFactory, type WebSocketLike } from './gateway-link';
+export { GATEWAY_URL, type LinkTimers, type SocketFactory, type WebSocketLike } from './socket';
 export type { SdkFetch } from './http';
 export { LoggingSeverity, type LogCallback, type SdkBuild } from './logger';
 export { ClientError, Status, clientErrorToString, statusToString, type StatusChangedCallback } from './status';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/sdk/client';
 import { ErrorType, SdkError } from '../../../src/sdk/errors';
-import type { LinkTimers, WebSocketLike } from '../../../src/sdk/gateway-link';
+import type { LinkTimers, WebSocketLike } from '../../../src/sdk/socket';
 import { ClientError, Status, statusToString } from '../../../src/sdk/status';
 import { AuthorizationTokenType } from '../../../src/sdk/types';
 import { createSdkHarness, type SdkHarness } from './sdk-harness';

@@ -8,7 +8,7 @@ import type { GatewayConnection } from '../../../src/gateway/connection';
 import type { Gateway } from '../../../src/gateway/gateway';
 import { Client } from '../../../src/sdk/client';
 import type { ClientOptions } from '../../../src/sdk/client-core';
-import type { WebSocketLike } from '../../../src/sdk/gateway-link';
+import type { WebSocketLike } from '../../../src/sdk/socket';
 import type { ConsentRequest } from '../../../src/sdk/types';
 import { createGatewayHarness } from '../gateway/gateway-harness';
 
