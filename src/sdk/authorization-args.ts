@@ -133,6 +133,7 @@ export class AuthorizationArgs {
     return this.#read().clientId;
   }
 
+  /** Sets ClientId (a uint64 as a decimal string or bigint); undefined unsets it. */
   setClientId(value: string | bigint | undefined): void {
     this.#writable().clientId = value === undefined ? undefined : toApplicationId(value);
   }
@@ -142,6 +143,7 @@ export class AuthorizationArgs {
     return this.#read().scopes;
   }
 
+  /** Sets Scopes, e.g. `Client.getDefaultCommunicationScopes()`. */
   setScopes(value: string): void {
     if (typeof value !== 'string') throw SdkError.validation('Scopes must be a space-separated string of OAuth2 scopes.');
     this.#writable().scopes = value;
@@ -152,6 +154,7 @@ export class AuthorizationArgs {
     return this.#read().state;
   }
 
+  /** Sets State; leave it unset to have a secure random one generated. */
   setState(value: string | undefined): void {
     this.#writable().state = optionalString(value, 'State');
   }
@@ -161,6 +164,7 @@ export class AuthorizationArgs {
     return this.#read().nonce;
   }
 
+  /** Sets the OpenID Connect nonce; undefined unsets it. */
   setNonce(value: string | undefined): void {
     this.#writable().nonce = optionalString(value, 'Nonce');
   }
@@ -170,6 +174,7 @@ export class AuthorizationArgs {
     return this.#read().codeChallenge;
   }
 
+  /** Sets CodeChallenge to the `challenge` of `createAuthorizationCodeVerifier()`; undefined unsets it. */
   setCodeChallenge(value: AuthorizationCodeChallenge | undefined): void {
     if (value !== undefined && (value?.method !== 'S256' || typeof value.challenge !== 'string' || !S256_CHALLENGE.test(value.challenge))) {
       throw SdkError.validation('CodeChallenge must be the challenge of createAuthorizationCodeVerifier(): {challenge: 43 base64url characters, method: "S256"}.');
@@ -182,6 +187,7 @@ export class AuthorizationArgs {
     return this.#read().integrationType;
   }
 
+  /** Sets IntegrationType; undefined unsets it (the platform then installs to the user). */
   setIntegrationType(value: IntegrationType | undefined): void {
     if (value !== undefined && value !== IntegrationType.GuildInstall && value !== IntegrationType.UserInstall) {
       throw SdkError.validation('IntegrationType must be IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1).');
@@ -194,6 +200,7 @@ export class AuthorizationArgs {
     return this.#read().customSchemeParam;
   }
 
+  /** Sets the redirect's custom URI scheme; undefined unsets it. */
   setCustomSchemeParam(value: string | undefined): void {
     const scheme = optionalString(value, 'CustomSchemeParam');
     if (scheme !== undefined && !URI_SCHEME.test(scheme)) {

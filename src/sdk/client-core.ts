@@ -114,9 +114,11 @@ export class ClientCore {
   static getDefaultPresenceScopes(): string {
     return 'openid sdk.social_layer_presence';
   }
+  /** {@link ClientCore.getDefaultCommunicationScopes}, on an instance. */
   getDefaultCommunicationScopes(): string {
     return ClientCore.getDefaultCommunicationScopes();
   }
+  /** {@link ClientCore.getDefaultPresenceScopes}, on an instance. */
   getDefaultPresenceScopes(): string {
     return ClientCore.getDefaultPresenceScopes();
   }
@@ -130,6 +132,7 @@ export class ClientCore {
   setApplicationId(applicationId: string | bigint): void {
     this.applicationId = toApplicationId(applicationId, 'applicationId');
   }
+  /** The id of `setApplicationId` (or of the token, once `connect()` checked it). */
   getApplicationId(): string | undefined {
     return this.applicationId;
   }
@@ -219,6 +222,7 @@ export class ClientCore {
     if (!Number.isInteger(ms) || ms <= 0) throw SdkError.validation('setHttpRequestTimeout() takes a positive whole number of milliseconds.');
     this.http.timeoutMs = ms;
   }
+  /** The HTTP request timeout in milliseconds (30000 unless set). */
   getHttpRequestTimeout(): number {
     return this.http.timeoutMs;
   }

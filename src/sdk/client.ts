@@ -83,31 +83,39 @@ export class Client extends ClientCore {
     this.#unsubscribeAuthorizeRequests = subscribeAuthorizeRequests(target, deliver, this.options.channelFactory);
   }
 
+  /** Stops AUTHORIZE_REQUEST delivery. */
   removeAuthorizeRequestCallback(): void {
     this.#unsubscribeAuthorizeRequests?.();
     this.#unsubscribeAuthorizeRequests = null;
   }
 
+  /** Also ends the AUTHORIZE_REQUEST subscription. */
   override async destroy(): Promise<void> {
     this.removeAuthorizeRequestCallback();
     await super.destroy();
   }
 
+  /** A lobby the user is a member of was created (LOBBY_CREATE). */
   setLobbyCreatedCallback(callback: ClientCallbacks['lobbyCreated'] | null): void {
     this.events.set('lobbyCreated', callback);
   }
+  /** A lobby the user is in changed: metadata, flags (LOBBY_UPDATE). */
   setLobbyUpdatedCallback(callback: ClientCallbacks['lobbyUpdated'] | null): void {
     this.events.set('lobbyUpdated', callback);
   }
+  /** A lobby is gone for the user: deleted, or the user left or was removed. */
   setLobbyDeletedCallback(callback: ClientCallbacks['lobbyDeleted'] | null): void {
     this.events.set('lobbyDeleted', callback);
   }
+  /** Someone joined a lobby the user is in (LOBBY_MEMBER_ADD). */
   setLobbyMemberAddedCallback(callback: ClientCallbacks['lobbyMemberAdded'] | null): void {
     this.events.set('lobbyMemberAdded', callback);
   }
+  /** A member's metadata or flags changed (LOBBY_MEMBER_UPDATE). */
   setLobbyMemberUpdatedCallback(callback: ClientCallbacks['lobbyMemberUpdated'] | null): void {
     this.events.set('lobbyMemberUpdated', callback);
   }
+  /** Someone left or was removed from a lobby the user is in (LOBBY_MEMBER_REMOVE). */
   setLobbyMemberRemovedCallback(callback: ClientCallbacks['lobbyMemberRemoved'] | null): void {
     this.events.set('lobbyMemberRemoved', callback);
   }
@@ -166,6 +174,7 @@ export class Client extends ClientCore {
     this.#engineManagedAudioSession = engineManaged;
     this.log.warning('SetEngineManagedAudioSession: recorded; this SDK has no voice calls, so nothing acts on it yet.');
   }
+  /** The value of `setEngineManagedAudioSession` (false unless set). */
   getEngineManagedAudioSession(): boolean {
     return this.#engineManagedAudioSession;
   }

@@ -78,18 +78,22 @@ export class SdkLogger {
     }
   }
 
+  /** Logs at Verbose (debug builds only). */
   verbose(message: string): void {
     this.log(LoggingSeverity.Verbose, message);
   }
 
+  /** Logs at Info (debug builds only). */
   info(message: string): void {
     this.log(LoggingSeverity.Info, message);
   }
 
+  /** Logs at Warning. */
   warning(message: string): void {
     this.log(LoggingSeverity.Warning, message);
   }
 
+  /** Logs at Error. */
   error(message: string): void {
     this.log(LoggingSeverity.Error, message);
   }
