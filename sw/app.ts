@@ -3,7 +3,7 @@
  * the OAuth2 endpoints, each also under `/.proxy/`. A plain `fetch(Request)` that the service
  * worker shell and unit tests call alike.
  */
-import { Hono } from 'hono';
+import { Hono, type ExecutionContext } from 'hono';
 import { SNOWFLAKE_WORKERS } from '../src/platform/snowflake';
 import { createPlatformContext, type PlatformContext } from '../src/platform/context';
 import type { Announcement } from '../src/platform/announcements';
@@ -15,6 +15,10 @@ import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes } from './routes/oauth2';
 import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
+import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
+import { AppWebhooks } from './webhooks';
+import type { FetchLike } from '../src/platform/oidc';
+import type { WebhookOutbox } from '../src/platform/webhook-outbox';
 
 /** The header every response of the platform carries, so a client can tell who answered. */
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -22,9 +26,15 @@ export const SERVED_BY = 'platformpp-sw';
 
 /** The app as the service worker and tests use it. */
 export interface PlatformApp {
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers a request. `lifetime` is the service worker's FetchEvent: background work the
+   * request starts (the webhook outbox) is handed to its `waitUntil`.
+   */
+  fetch(request: Request, lifetime?: { waitUntil(promise: Promise<unknown>): void }): Promise<Response>;
   /** The context the app runs against (tests read the store through it). */
   ctx: PlatformContext;
+  /** The webhook outbox (tests await `webhooks.settled()`). */
+  webhooks: WebhookOutbox;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -43,12 +53,16 @@ function routeMatchers(app: Hono<AppEnv>): { method: string; pattern: RegExp }[]
  * Builds the hono app over a context.
  * @example const app = buildApp(ctx); await app.fetch(new Request('http://x/api/v10/lobbies/1'));
  */
-export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
+export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWebhooks(ctx)): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: (request) => stripProxyPrefix(new URL(request.url).pathname) });
+  webhooks.serve(async (request) => app.fetch(request));
   app.use('*', async (c, next) => {
     c.set('ctx', ctx);
+    webhooks.saw(c);
     await next();
     c.res.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    // After the answer is ready: deliveries of the events it committed, and retries now due.
+    webhooks.kick(c);
   });
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
@@ -63,6 +77,7 @@ export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
   app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
+  app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {
@@ -87,12 +102,26 @@ export function buildApp(ctx: PlatformContext): Hono<AppEnv> {
  * Opens the platform (database, clock, ids) and returns its HTTP app.
  * @example const app = await createPlatformApp({ broadcast: (m) => channel.postMessage(m) });
  */
-export async function createPlatformApp(options: { dbName?: string; broadcast?: (message: Announcement) => void; workerId?: number } = {}): Promise<PlatformApp> {
+export async function createPlatformApp(options: {
+  dbName?: string;
+  broadcast?: (message: Announcement) => void;
+  workerId?: number;
+  /** How webhook deliveries reach other origins (default: the real `fetch`; tests pass a fake). */
+  webhookFetch?: FetchLike;
+} = {}): Promise<PlatformApp> {
   const ctx = await createPlatformContext({
     dbName: options.dbName,
     workerId: options.workerId ?? SNOWFLAKE_WORKERS.serviceWorker,
     announce: options.broadcast,
   });
-  const app = buildApp(ctx);
-  return { ctx, fetch: async (request) => app.fetch(request) };
+  const webhooks = new AppWebhooks(ctx, options.webhookFetch);
+  const app = buildApp(ctx, webhooks);
+  return {
+    ctx,
+    webhooks: webhooks.outbox,
+    fetch: async (request, lifetime) => {
+      const executionCtx: ExecutionContext | undefined = lifetime && { waitUntil: (p) => lifetime.waitUntil(p), passThroughOnException: () => undefined, props: {} };
+      return app.fetch(request, undefined, executionCtx);
+    },
+  };
 }

@@ -72,7 +72,8 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (ownsPath(url)) {
-    event.respondWith(platformApp().then((platform) => platform.fetch(request), startupFailure));
+    // The event keeps the worker alive for the webhook deliveries the request starts.
+    event.respondWith(platformApp().then((platform) => platform.fetch(request, event), startupFailure));
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
     event.respondWith(
       withoutProxyPrefix(request, url).then((stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped)),

@@ -145,7 +145,5 @@ export function sandboxRoutes(): Hono<AppEnv> {
     return c.json({ now: ctx.clock.isoNow(), frozen: false });
   });
 
-  r.get('/webhook-deliveries', (c) => c.json({ deliveries: [] }));
-
   return r;
 }
