@@ -4,6 +4,7 @@
  */
 import { createPlatformApp, type PlatformApp } from '../../sw/app';
 import type { Announcement } from '../../src/platform/announcements';
+import type { FetchLike } from '../../src/platform/oidc';
 
 let dbCounter = 0;
 
@@ -28,11 +29,11 @@ export interface TestClient {
 
 /**
  * A fresh app over its own database. `token` is sent as the Authorization header verbatim
- * (`Bot …` / `Bearer …`).
+ * (`Bot …` / `Bearer …`). `webhookFetch` stands in for the network webhook deliveries go to.
  */
-export async function createTestClient(): Promise<TestClient> {
+export async function createTestClient(options: { webhookFetch?: FetchLike } = {}): Promise<TestClient> {
   const announcements: Announcement[] = [];
-  const app = await createPlatformApp({ dbName: `platformpp-test-${process.pid}-${++dbCounter}`, broadcast: (m) => announcements.push(m) });
+  const app = await createPlatformApp({ dbName: `platformpp-test-${process.pid}-${++dbCounter}`, broadcast: (m) => announcements.push(m), webhookFetch: options.webhookFetch });
   const request: TestClient['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.Authorization = options.token;
