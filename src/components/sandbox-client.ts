@@ -101,9 +101,30 @@ export class SandboxClient {
     return this.#call('DELETE', `/sandbox/users/${encodeURIComponent(userId)}/ban`);
   }
 
-  /** The webhook outbox: `{deliveries}`. */
-  webhookDeliveries(): Promise<{ deliveries: Json[] }> {
-    return this.#call('GET', '/sandbox/webhook-deliveries');
+  /** The webhook outbox, newest first: `{deliveries}` (optionally of one application, at most `limit`). */
+  webhookDeliveries(query: { application_id?: string; limit?: number } = {}): Promise<{ deliveries: Json[] }> {
+    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return this.#call('GET', `/sandbox/webhook-deliveries${params.size > 0 ? `?${params}` : ''}`);
+  }
+
+  /** An application's event webhooks settings and `verify_key`. */
+  eventWebhooks(applicationId: string): Promise<Json> {
+    return this.#call('GET', `/sandbox/applications/${encodeURIComponent(applicationId)}/event-webhooks`);
+  }
+
+  /** Sets an application's event webhooks; the URL must pass the PING (else a 50035 naming `event_webhooks_url`). */
+  setEventWebhooks(applicationId: string, body: { url: string | null; types?: string[]; enabled?: boolean }): Promise<Json> {
+    return this.#call('PUT', `/sandbox/applications/${encodeURIComponent(applicationId)}/event-webhooks`, body);
+  }
+
+  /** A webhook sink on this origin: `{id, url, respond_with, requests}`. */
+  createWebhookSink(body: { respond_with?: number } = {}): Promise<Json> {
+    return this.#call('POST', '/sandbox/webhook-sinks', body);
+  }
+
+  /** What a webhook sink received, newest first. */
+  webhookSink(sinkId: string): Promise<Json> {
+    return this.#call('GET', `/sandbox/webhook-sinks/${encodeURIComponent(sinkId)}`);
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { SandboxClient } from '../../../src/components/sandbox-client';
 import type { FetchLike } from '../../../src/platform/oidc';
 import { createTestClient, createWorld } from '../app-harness';
 import { authorizeNewUser, deliveries, enableWebhooks, HOOK_URL, nodeVerify, webhookWorld } from './webhook-fixtures';
@@ -149,5 +150,17 @@ describe('sandbox webhook sinks (deliveries seen offline)', () => {
     expect((await client.get(`/sandbox/webhook-sinks/${failing.id}`)).body.requests[0]).toMatchObject({ signature_valid: true, answered: 500 });
     expect((await client.get('/sandbox/webhook-sinks/1')).status).toBe(404);
     expect((await client.post('/sandbox/webhook-sinks', { respond_with: 99 })).status).toBe(400);
+  });
+
+  it('the page\'s SandboxClient reaches the same routes: sinks, settings and deliveries', async () => {
+    const client = await createTestClient({ webhookFetch: offline });
+    const world = await createWorld(client);
+    const sandbox = new SandboxClient('http://platform.test', (request) => client.app.fetch(request));
+    const sink = await sandbox.createWebhookSink();
+    expect((await sandbox.setEventWebhooks(world.application.id, { url: sink.url, types: ['APPLICATION_AUTHORIZED'] })).event_webhooks_status).toBe(2);
+    expect((await sandbox.eventWebhooks(world.application.id)).event_webhooks_url).toBe(sink.url);
+    await authorizeNewUser(client, world.application.id);
+    expect((await sandbox.webhookDeliveries({ application_id: world.application.id, limit: 5 })).deliveries).toHaveLength(1);
+    expect((await sandbox.webhookSink(sink.id)).requests).toHaveLength(3);
   });
 });
