@@ -1,0 +1,70 @@
+// @ts-check
+/// <reference lib="webworker" />
+/**
+ * The floor service worker of `npm run bench`, registered at `/bench/floor/` so that it never
+ * fights the platform's worker (scope `/`) for a page. It does the least a service worker can:
+ * - `GET /bench/floor/data`: the bytes of the platform's answer, held in memory (kept in Cache
+ *   Storage too, only so that a worker the browser stopped between two phases finds them again);
+ * - `POST /bench/floor/put`: reads the body, puts one record into IndexedDB, answers once the
+ *   transaction has committed: a raw IndexedDB put behind a fetch.
+ * Every other request goes to the network untouched.
+ */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+const BODY_CACHE = 'bench-floor';
+const BODY_KEY = '/bench/floor/body';
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+/** @type {string | null} */
+let body = null;
+/** @type {Promise<IDBDatabase> | null} */
+let database = null;
+let sequence = 0;
+
+/** @returns {Promise<IDBDatabase>} */
+function openDatabase() {
+  database ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open('bench-floor', 1);
+    request.onupgradeneeded = () => request.result.createObjectStore('records', { keyPath: 'id' });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return database;
+}
+
+/** @returns {Promise<Response>} */
+async function answerBody() {
+  if (body === null) {
+    const cached = await (await caches.open(BODY_CACHE)).match(BODY_KEY);
+    body = cached ? await cached.text() : '';
+  }
+  return new Response(body, { headers: JSON_HEADERS });
+}
+
+/** @param {Request} request @returns {Promise<Response>} */
+async function put(request) {
+  const input = await request.json();
+  const db = await openDatabase();
+  const record = { id: `${Date.now()}-${++sequence}`, content: input.content, created_at: Date.now() };
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction('records', 'readwrite');
+    tx.objectStore('records').put(record);
+    tx.oncomplete = () => resolve(undefined);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+  return new Response(JSON.stringify(record), { headers: JSON_HEADERS });
+}
+
+sw.addEventListener('install', () => void sw.skipWaiting());
+sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
+sw.addEventListener('message', (event) => {
+  // The page has put the same bytes into Cache Storage before it sends them.
+  if (event.data?.type === 'body') body = event.data.body;
+  // A page that loaded while the worker was installing asks to be claimed.
+  if (event.data?.type === 'claim') event.waitUntil(sw.clients.claim());
+});
+sw.addEventListener('fetch', (event) => {
+  const { pathname } = new URL(event.request.url);
+  if (pathname === '/bench/floor/data') event.respondWith(answerBody());
+  else if (pathname === '/bench/floor/put' && event.request.method === 'POST') event.respondWith(put(event.request));
+});

@@ -1,0 +1,45 @@
+// @ts-check
+/**
+ * The request loop every read frame runs, whoever answers it (our service worker, the floor
+ * service worker, MSW, the node:http peer). Plain script with no imports: the peer server
+ * inlines it into its page. The driver page sends `{bench: 'run', id, cmd, ...}`; the frame
+ * times each request with `performance.now()` inside itself and answers once, at the end.
+ */
+(() => {
+  /** @param {MessageEvent} event */
+  async function onMessage(event) {
+    const msg = event.data;
+    if (!msg || msg.bench !== 'run') return;
+    /** @param {Record<string, unknown>} data */
+    const reply = (data) => /** @type {Window} */ (event.source).postMessage({ bench: 'reply', id: msg.id, ...data }, '*');
+    try {
+      if (msg.cmd === 'setup') {
+        const setup = /** @type {any} */ (globalThis).benchSetup;
+        if (setup) await setup(msg);
+        reply({ isolated: globalThis.crossOriginIsolated, controller: navigator.serviceWorker?.controller?.scriptURL ?? null });
+      } else if (msg.cmd === 'text') {
+        const response = await fetch(msg.url, msg.init);
+        reply({ status: response.status, text: await response.text() });
+      } else if (msg.cmd === 'loop') {
+        // One request after the other; the body is read whole (as bytes: what is measured is
+        // serving it, not parsing it).
+        const times = [];
+        let bytes = 0;
+        let failures = 0;
+        for (let i = 0; i < msg.n; i++) {
+          const start = performance.now();
+          const response = await fetch(msg.url, msg.init);
+          const body = await response.arrayBuffer();
+          times.push(performance.now() - start);
+          bytes = body.byteLength;
+          if (response.status !== msg.status) failures++;
+        }
+        reply({ times, bytes, failures });
+      }
+    } catch (error) {
+      reply({ error: String(/** @type {any} */ (error)?.stack ?? error) });
+    }
+  }
+  addEventListener('message', onMessage);
+  parent.postMessage({ bench: 'loaded', href: location.href }, '*');
+})();
