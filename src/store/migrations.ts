@@ -73,6 +73,19 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('webhook_outbox');
     db.createObjectStore('webhook_sinks', { keyPath: 'id' });
   },
+  // 7: relationships (each user's side, platform-wide or per game; by pair to find every scope
+  // of two users at once, by type to count friends), DM channels (one per pair) and their
+  // messages keyed newest first like lobby messages, and users by username for friend requests.
+  (db, tx) => {
+    const relationships = db.createObjectStore('relationships', { keyPath: ['user_id', 'application_id', 'other_id'] });
+    relationships.createIndex('by_pair', ['user_id', 'other_id']);
+    relationships.createIndex('by_type', ['user_id', 'application_id', 'type']);
+    const channels = db.createObjectStore('dm_channels', { keyPath: 'id' });
+    channels.createIndex('by_pair', ['user_low', 'user_high'], { unique: true });
+    channels.createIndex('by_recipient', 'recipient_ids', { multiEntry: true });
+    db.createObjectStore('dm_messages', { keyPath: ['channel_id', 'order_key'] });
+    tx.objectStore('users').createIndex('by_username', 'username');
+  },
 ];
 
 /** The schema version this code writes. */

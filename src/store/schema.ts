@@ -11,6 +11,8 @@ import type {
 } from '../platform/records';
 import type { PresenceRecord } from '../platform/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
+import type { RelationshipRecord } from '../platform/relationship-records';
+import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -206,7 +208,7 @@ export interface MetaValues {
 /** The platform database. */
 export interface PlatformDB extends DBSchema {
   meta: { key: keyof MetaValues; value: MetaValues[keyof MetaValues] };
-  users: { key: string; value: UserRecord };
+  users: { key: string; value: UserRecord; indexes: { by_username: string } };
   applications: { key: string; value: ApplicationRecord; indexes: { by_bot_token: string; by_bot_user: string } };
   tokens: { key: string; value: TokenRecord; indexes: { by_user: string; by_application_user: [string, string] } };
   auth_codes: { key: string; value: AuthCodeRecord; indexes: { by_application_user: [string, string] } };
@@ -240,6 +242,14 @@ export interface PlatformDB extends DBSchema {
   /** The outbox's position in the event log (one entry, key `cursor`). */
   webhook_outbox: { key: 'cursor'; value: { seq: number } };
   webhook_sinks: { key: string; value: WebhookSinkRecord };
+  /** One side of a relationship; `application_id` is '' for the platform-wide one. */
+  relationships: {
+    key: [string, string, string];
+    value: RelationshipRecord;
+    indexes: { by_pair: [string, string]; by_type: [string, string, number] };
+  };
+  dm_channels: { key: string; value: DmChannelRecord; indexes: { by_pair: [string, string]; by_recipient: string } };
+  dm_messages: { key: [string, string]; value: StoredDmMessage };
 }
 
 /** An open platform database. */
@@ -253,4 +263,5 @@ export const ALL_STORES = [
   'presences',
   'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
   'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
+  'relationships', 'dm_channels', 'dm_messages',
 ] as const;
