@@ -30,7 +30,7 @@ export async function banUser(ctx: PlatformContext, userId: string, input: { per
     const applications = new Set<string>();
     const tokens = await tx.objectStore('tokens').index('by_user').getAll(userId);
     for (const token of tokens) applications.add(token.application_id);
-    await deleteUserTokens(tx, userId);
+    await deleteUserTokens(tx, emit, userId);
 
     // A banned provisional account keeps its identities: it is itself the account affected by the ban.
     const identities = user.provisional ? [] : await tx.objectStore('external_identities').index('by_user').getAll(userId);

@@ -7,11 +7,12 @@
  * token, and dies when the parent authorization is revoked.
  */
 import type { ApplicationLinkRecord, TokenRecord } from '../store/schema';
-import { write, type WriteTx } from '../store/write';
+import { write, type Emit, type WriteTx } from '../store/write';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { constantTimeEqual } from './oauth2-client';
 import { generateSecret, hashSecret } from './secrets';
+import { invalidateSessions } from './tokens';
 
 /** The child-token answer: no refresh token. */
 export interface ChildTokenResponse {
@@ -28,7 +29,7 @@ export interface ChildTokenResponse {
  * @example await approveChildApplication(ctx, publisherId, gameId);
  */
 export async function approveChildApplication(ctx: PlatformContext, parentId: string, childId: string): Promise<ApplicationLinkRecord> {
-  return write(ctx, ['applications', 'application_links', 'tokens', 'external_identities'], async (tx) => {
+  return write(ctx, ['applications', 'application_links', 'tokens', 'external_identities'], async (tx, emit) => {
     const apps = tx.objectStore('applications');
     if (!(await apps.getKey(parentId))) throw ApiError.of('UNKNOWN_APPLICATION');
     if (!(await apps.getKey(childId))) throw ApiError.invalidForm({ child_application_id: 'Unknown application.' });
@@ -42,8 +43,9 @@ export async function approveChildApplication(ctx: PlatformContext, parentId: st
     const link: ApplicationLinkRecord = { parent_application_id: parentId, child_application_id: childId, approved_at: ctx.clock.now() };
     await links.add(link);
     const childRange = IDBKeyRange.bound([childId], [childId, []]);
-    const tokenKeys = await tx.objectStore('tokens').index('by_application_user').getAllKeys(childRange);
-    await Promise.all(tokenKeys.map((key) => tx.objectStore('tokens').delete(key)));
+    const childTokens = await tx.objectStore('tokens').index('by_application_user').getAll(childRange);
+    await Promise.all(childTokens.map((t) => tx.objectStore('tokens').delete(t.hash)));
+    invalidateSessions(emit, childTokens.map((t) => t.user_id));
     await tx.objectStore('external_identities').delete(childRange);
     return link;
   });
@@ -95,10 +97,12 @@ export async function exchangeChildToken(
  * Inside a revocation's write: deletes the child tokens exchanged from `revoked`'s application
  * for its user, since a revoked publisher authorization invalidates its games' tokens at once.
  */
-export async function deleteChildTokens(tx: WriteTx, revoked: TokenRecord): Promise<void> {
+export async function deleteChildTokens(tx: WriteTx, emit: Emit, revoked: TokenRecord): Promise<void> {
   const store = tx.objectStore('tokens');
   const tokens = await store.index('by_user').getAll(revoked.user_id);
-  await Promise.all(tokens.filter((t) => t.parent_application_id === revoked.application_id).map((t) => store.delete(t.hash)));
+  const children = tokens.filter((t) => t.parent_application_id === revoked.application_id);
+  await Promise.all(children.map((t) => store.delete(t.hash)));
+  if (children.length > 0) invalidateSessions(emit, [revoked.user_id]);
 }
 
 /** The approved pair, for the sandbox. */

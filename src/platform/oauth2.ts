@@ -89,10 +89,10 @@ export async function refreshAccessToken(
   }
   const pair = await prepareTokenPair(ctx, { application_id: token.application_id, user_id: token.user_id, scopes });
   if (token.public_client) for (const record of pair.records) record.public_client = true;
-  await write(ctx, ['tokens', 'users'], async (tx) => {
+  await write(ctx, ['tokens', 'users'], async (tx, emit) => {
     const current = await tx.objectStore('tokens').get(hash);
     if (!current || !(await tx.objectStore('users').get(current.user_id))) throw invalidRefreshToken();
-    await deleteTokenPair(tx, current);
+    await deleteTokenPair(tx, emit, current);
     await storeTokenPair(tx, pair);
   });
   return pair.response;
@@ -138,11 +138,11 @@ export async function revokeToken(ctx: PlatformContext, client: OAuth2Client, to
   const token = await ctx.db.get('tokens', hash);
   if (!token || token.application_id !== client.application.id) return;
   if (!client.confidential && !token.public_client) requireConfidential(client, 'Revoking this token');
-  await write(ctx, ['tokens'], async (tx) => {
+  await write(ctx, ['tokens'], async (tx, emit) => {
     const current = await tx.objectStore('tokens').get(hash);
-    if (current) await deleteTokenPair(tx, current);
+    if (current) await deleteTokenPair(tx, emit, current);
     // A revoked publisher authorization takes its games' child tokens with it.
-    if (current) await deleteChildTokens(tx, current);
+    if (current) await deleteChildTokens(tx, emit, current);
   });
 }
 

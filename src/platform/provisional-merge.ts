@@ -20,7 +20,7 @@ import { deauthorizedEvent, identityRecord, newProvisionalUser, resolveExternalI
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from './provisional-config';
 import type { UserRecord } from './records';
 import { hashSecret } from './secrets';
-import { deleteUserTokens, type TokenResponse } from './tokens';
+import { deleteUserTokens, invalidateSessions, type TokenResponse } from './tokens';
 
 type AccountTx<M extends IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], M>;
 
@@ -98,14 +98,15 @@ export async function redeemWithProvisionalMerge(
       if (source) {
         await moveLobbyMemberships(tx, emit, applicationId, source.id, code.user_id, ctx.clock.now());
         // The provisional record stays (its lobby messages keep their author); with no identity and no token it can no longer sign in.
-        await deleteUserTokens(tx, source.id);
+        await deleteUserTokens(tx, emit, source.id);
       }
     });
   } catch (error) {
     // Something changed between the checks and the merge: the tokens just issued are withdrawn.
     const hashes = await Promise.all([hashSecret(tokens.access_token), hashSecret(tokens.refresh_token)]);
-    await write(ctx, ['tokens'], async (tx) => {
+    await write(ctx, ['tokens'], async (tx, emit) => {
       await Promise.all(hashes.map((h) => tx.objectStore('tokens').delete(h)));
+      invalidateSessions(emit, [code.user_id]);
     });
     throw error;
   }
@@ -146,15 +147,16 @@ export async function unmergeProvisionalAccount(ctx: PlatformContext, applicatio
     if (user.provisional) throw ApiError.of('INVALID_USER_TYPE');
     await tx.objectStore('users').add(replacement);
     await tx.objectStore('external_identities').put({ ...existing, user_id: replacement.id, banned_user_id: null, restricted_cross_platform: false });
-    await deleteApplicationTokens(tx, user.id, applicationId);
+    await deleteApplicationTokens(tx, emit, user.id, applicationId);
     emit(deauthorizedEvent(user, applicationId));
   });
 }
 
 /** Deletes `userId`'s tokens for an application and for the child applications it publishes. */
-export async function deleteApplicationTokens(tx: WriteTx, userId: string, applicationId: string): Promise<void> {
+export async function deleteApplicationTokens(tx: WriteTx, emit: Emit, userId: string, applicationId: string): Promise<void> {
   const store = tx.objectStore('tokens');
   const tokens = await store.index('by_user').getAll(userId);
   const doomed = tokens.filter((t) => t.application_id === applicationId || t.parent_application_id === applicationId);
   await Promise.all(doomed.map((t) => store.delete(t.hash)));
+  if (doomed.length > 0) invalidateSessions(emit, [userId]);
 }
