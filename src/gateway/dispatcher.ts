@@ -23,6 +23,7 @@ import type { GuildReader } from './guild-reader';
 import { obfuscateChannel, type WireChannel } from './obfuscation';
 import type { Dispatch } from './protocol';
 import { onShard, type GatewaySession } from './session';
+import { isInternalEvent } from './session-credentials';
 
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 /** Events after which the bot may view channels it could not view before. */
@@ -106,6 +107,8 @@ async function revealed(session: GatewaySession, event: EventRecord, reader: Gui
  */
 export async function dispatchesFor(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
   const out: Dispatch[] = [];
+  // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent.
+  if (isInternalEvent(event)) return out;
   const deliver = await addressed(session, event, reader);
   if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: event.data }] : out;
   if (deliver) out.push(await obfuscated(session, event, reader));

@@ -24,6 +24,7 @@ import { requestGuildMembers } from './member-requests';
 import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema } from './payload-schemas';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch } from './protocol';
 import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
+import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
 
 export type { GatewayTimers } from './timers';
@@ -124,6 +125,8 @@ export class Gateway {
       const seq = d.seq ?? 0;
       const invalid = () => connection.sendPayload(opPayload(GATEWAY_OPCODES.INVALID_SESSION, false));
       if (!stored || stored.record.user_id !== principal.user.id || stored.record.application_id !== principal.application.id) return invalid();
+      // The token it was identified with was deleted (ban, revocation): another token does not revive it.
+      if (!(await credentialExists(this.ctx.db, stored.record))) return this.#forget(d.session_id).then(invalid);
       if (seq > stored.record.seq) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
       const mark = stored.record.marks.find((m) => m[0] === seq);
       if (!mark) return invalid();
@@ -137,6 +140,8 @@ export class Gateway {
       r.seq = seq;
       r.marks = r.marks.filter((m) => m[0] <= seq);
       r.log_seq = mark[1];
+      // From now on the session stands on the token it was resumed with.
+      r.token_hash = credentialHash(principal);
       stored.sink = connection;
       connection.attach(stored);
       await this.#advance([stored], mark[2]);
@@ -169,15 +174,18 @@ export class Gateway {
     // A detached session lives on in the store only: Resume loads it from there.
     if (this.#sessions.get(id) === session) this.#sessions.delete(id);
     if (!options.invalidate) return;
-    void this.#serialized(async () => {
-      await write(this.ctx, ['gateway_sessions'], async (tx) => tx.objectStore('gateway_sessions').delete(id));
-    }).catch((error) => this.reportError(error));
+    void this.#serialized(() => this.#forget(id)).catch((error) => this.reportError(error));
   }
 
   #serialized<T>(body: () => Promise<T>): Promise<T> {
     const run = this.#lock.then(body, body);
     this.#lock = run.catch(() => undefined);
     return run;
+  }
+
+  /** Deletes a session from the store: it can no longer be resumed. */
+  async #forget(sessionId: string): Promise<void> {
+    await write(this.ctx, ['gateway_sessions'], async (tx) => tx.objectStore('gateway_sessions').delete(sessionId));
   }
 
   async #load(sessionId: string): Promise<GatewaySession | undefined> {
@@ -205,9 +213,15 @@ export class Gateway {
       const reader = new GuildReader(this.ctx.db);
       for (const session of live) {
         const numbered: Numbered[] = [];
+        let revoked = false;
         for (const event of events) {
           const seq = event.seq!;
           if (seq <= session.record.log_seq || !event.channels.includes('gateway')) continue;
+          // Nothing committed after its token was deleted reaches the session.
+          if (questionsCredential(event, session.record) && !(await credentialExists(this.ctx.db, session.record))) {
+            revoked = true;
+            break;
+          }
           const dispatches = await dispatchesFor(session, event, reader);
           const first = seq === resumeFrom ? skip : 0;
           for (let i = first; i < dispatches.length; i++) {
@@ -217,6 +231,8 @@ export class Gateway {
         }
         session.record.log_seq = Math.max(session.record.log_seq, events[events.length - 1].seq!);
         await this.#emit(session, numbered);
+        // 4004 ends the session for good: detach() deletes it from the store.
+        if (revoked) session.sink?.closeWith(GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED);
       }
       if (events.length < LOG_PAGE) return;
     }

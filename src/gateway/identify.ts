@@ -19,6 +19,7 @@ import type { IdentifySchema } from './payload-schemas';
 import { grantedPrivilegedIntents } from '../platform/privileged-intents';
 import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, type GatewayCloseCode } from './protocol';
 import { onShard, sessionFromRecord, type GatewaySession } from './session';
+import { credentialExists, credentialHash } from './session-credentials';
 
 /** The URL a client reconnects to for Resume. */
 export const RESUME_GATEWAY_URL = '/gateway';
@@ -93,9 +94,13 @@ export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typ
     marks: [],
     hidden_channel_ids: [],
     created_at: ctx.clock.now(),
+    token_hash: credentialHash(principal),
   };
   const session = sessionFromRecord(record);
   const guildCreates = await readInitialState(ctx, session);
+  // A token deleted after it was checked but before the snapshot's log position would never be
+  // questioned by the log: look again (deletions are final, so once is enough).
+  if (!(await credentialExists(ctx.db, record))) return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
   const ready: Dispatch = {
     t: 'READY',
     d: {

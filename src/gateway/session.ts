@@ -8,6 +8,8 @@ import type { GatewayPayload } from './protocol';
 /** Where a session's payloads go: the connection it is attached to. */
 export interface SessionSink {
   sendPayload(payload: GatewayPayload): void;
+  /** Closes the connection with a gateway close code (4004 when the session's token is gone). */
+  closeWith(code: number, reason?: string): void;
 }
 
 /** A live or detached session. */

@@ -83,8 +83,8 @@ export interface StoredLobbyMessage extends LobbyMessageRecord {
 
 /**
  * A gateway session, persisted so that Resume works after the shared worker was restarted.
- * No token is stored: a Resume re-authenticates its token and must name the same user and
- * application.
+ * No token is stored (only its hash): a Resume re-authenticates its token and must name the
+ * same user and application.
  */
 export interface GatewaySessionRecord {
   session_id: string;
@@ -112,6 +112,13 @@ export interface GatewaySessionRecord {
   /** Channels delivered obfuscated, so that gaining view dispatches the full channel. */
   hidden_channel_ids: string[];
   created_at: number;
+  /**
+   * The SHA-256 of the token the session was identified (or last resumed) with, as the
+   * `tokens` store (Bearer) or the application's `bot_token_hash` (bot) keys it: once that
+   * credential is deleted the session ends and cannot be resumed. Absent on sessions stored
+   * before it was recorded.
+   */
+  token_hash?: string;
 }
 
 /** When an application last requested all members of a guild (platform clock, epoch ms). */
