@@ -30,17 +30,19 @@ function subscribed(config: EventWebhooksRecord | undefined, type: string, seq: 
  * now, and moves the position past them. Resolves with how many deliveries it made.
  */
 export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<number> {
+  // With no application listening there is nothing to collect. A read-only look at the settings
+  // keeps this from locking the event log, which every write appends to.
+  const listening = (await ctx.db.getAll('event_webhooks')).some((c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED);
+  if (!listening) return 0;
   let made = 0;
   for (;;) {
     const { created, more } = await write(ctx, ['webhook_outbox', 'event_webhooks', 'webhook_deliveries'], async (tx) => {
-      const cursor = (await tx.objectStore('webhook_outbox').get('cursor'))?.seq ?? 0;
-      const configs = new Map((await tx.objectStore('event_webhooks').getAll()).map((c) => [c.application_id, c]));
-      // With no application listening, skip to the end of the log without reading it.
-      if (![...configs.values()].some((c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED)) {
-        const last = await tx.objectStore('events').openKeyCursor(null, 'prev');
-        if (last && last.key > cursor) await tx.objectStore('webhook_outbox').put({ seq: last.key }, 'cursor');
-        return { created: 0, more: false };
-      }
+      const enabled = (await tx.objectStore('event_webhooks').getAll()).filter((c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED);
+      if (enabled.length === 0) return { created: 0, more: false };
+      const configs = new Map(enabled.map((c) => [c.application_id, c]));
+      // Events from before every listener was enabled are never delivered: start past them.
+      const floor = Math.min(...enabled.map((c) => c.enabled_after_seq));
+      const cursor = Math.max((await tx.objectStore('webhook_outbox').get('cursor'))?.seq ?? 0, floor);
       const events = await tx.objectStore('events').getAll(IDBKeyRange.lowerBound(cursor, true), LOG_PAGE);
       let count = 0;
       for (const event of events) {
