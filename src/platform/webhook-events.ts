@@ -101,11 +101,6 @@ export interface WebhookSinkRecord {
   created_at: number;
 }
 
-/** True for a type an application may subscribe to. */
-export function isWebhookEventType(type: string): type is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
-}
-
 /**
  * The Event payload of a logged event for one application. The event's data goes out as it
  * was logged: webhook events carry serialized users, never a token.
