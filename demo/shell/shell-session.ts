@@ -1,0 +1,89 @@
+/**
+ * How a tab becomes a client: wait for `<pp-platform>` (service worker and hub), make sure the
+ * demo's data exists (seeding it on the first visit), then run the client as the tab's user.
+ * A reset, from this tab or another, stops the client and goes through it all again.
+ */
+import type { PlatformElement } from '../../src/components/platform-element';
+import { DemoClient } from './demo-client';
+import { errorMessage } from './errors';
+import type { EventJournal } from './event-journal';
+import { ensureWorld } from './seed';
+import { forgetWorld, pickUser } from './world';
+
+/** Where the tab is: starting the platform, seeding, running, or failed (with the reason). */
+export type ShellPhase =
+  | { phase: 'starting' }
+  | { phase: 'seeding'; steps: string[] }
+  | { phase: 'running'; client: DemoClient }
+  | { phase: 'failed'; reason: string };
+
+/**
+ * The tab's session; fires `change` whenever its phase changes, and `error` (detail: the error)
+ * when something failed while the client runs.
+ * @example
+ * const session = new ShellSession(platform, journal, new URLSearchParams(location.search).get('as'));
+ * session.addEventListener('change', () => render(session.state));
+ * await session.start();
+ */
+export class ShellSession extends EventTarget {
+  state: ShellPhase = { phase: 'starting' };
+  #run = 0;
+
+  constructor(
+    readonly platform: PlatformElement,
+    private readonly journal: EventJournal,
+    private readonly as: string | null,
+  ) {
+    super();
+  }
+
+  /** Starts (or starts again): platform, data, client. */
+  async start(): Promise<void> {
+    const run = ++this.#run;
+    this.#stopClient();
+    this.#set({ phase: 'starting' });
+    try {
+      await this.platform.whenReady();
+      const steps: string[] = [];
+      const world = await ensureWorld(this.platform.sandbox, (step) => {
+        steps.push(step);
+        if (run === this.#run) this.#set({ phase: 'seeding', steps: [...steps] });
+      });
+      if (run !== this.#run) return;
+      const user = pickUser(world, this.as);
+      this.platform.currentUserId = user.id;
+      const client = new DemoClient(world, user, this.platform.sandbox, this.journal);
+      client.addEventListener('error', (event) => this.dispatchEvent(new CustomEvent('error', { detail: (event as CustomEvent).detail })));
+      client.start();
+      this.#set({ phase: 'running', client });
+      // The client runs; a failed read is told, not a reason to stop.
+      client.loadLobbies().catch((error) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+    } catch (error) {
+      if (run === this.#run) this.#set({ phase: 'failed', reason: errorMessage(error) });
+    }
+  }
+
+  /** Resets the sandbox (every tab hears of it and starts again). */
+  async reset(): Promise<void> {
+    this.#stopClient();
+    this.#set({ phase: 'starting' });
+    forgetWorld();
+    await this.platform.sandbox.reset();
+    await this.start();
+  }
+
+  /** Stops the client (the page is going away). */
+  stop(): void {
+    this.#run++;
+    this.#stopClient();
+  }
+
+  #stopClient(): void {
+    if (this.state.phase === 'running') this.state.client.stop();
+  }
+
+  #set(state: ShellPhase): void {
+    this.state = state;
+    this.dispatchEvent(new Event('change'));
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The demo's world: the ids (and the simulated client's own tokens) of the data the first
+ * visit seeded. The record lives in localStorage only as a pointer: the platform's IndexedDB
+ * is the truth, so a record whose users the platform no longer knows (a reset, cleared site
+ * data) is thrown away and the world seeded again.
+ */
+
+/** A simulated user and the client's token for them. */
+export interface WorldUser {
+  id: string;
+  username: string;
+  global_name: string;
+  /** The client's OAuth2 access token (application {@link DemoWorld.client}). */
+  token: string;
+}
+
+/** Everything the shell needs to find the seeded data again. */
+export interface DemoWorld {
+  version: typeof WORLD_VERSION;
+  users: WorldUser[];
+  /** The application the simulated client's tokens belong to. */
+  client: { application_id: string };
+  /** The sample activity's application and its bot. */
+  game: { application_id: string; name: string; bot_user_id: string; bot_token: string };
+  guild: { id: string; name: string };
+  roles: { moderators: string; bots: string };
+  channels: { general: string; staff: string; gameRoom: string };
+  lobby: { id: string; secret: string };
+}
+
+/** Bumped when the shape or the seeded data changes, so an old record is seeded afresh. */
+export const WORLD_VERSION = 1;
+
+/** Where the record is kept. */
+export const WORLD_STORAGE_KEY = 'platformpp-demo:world';
+
+/** Scopes of the simulated client's tokens: guilds and members for its gateway, the social layer for lobbies. */
+export const CLIENT_SCOPES = 'identify guilds guilds.members.read sdk.social_layer';
+
+/** The recorded world, or null when there is none (or it is from another version). */
+export function loadWorld(storage: Storage = localStorage): DemoWorld | null {
+  try {
+    const world = JSON.parse(storage.getItem(WORLD_STORAGE_KEY) ?? 'null') as DemoWorld | null;
+    return world?.version === WORLD_VERSION ? world : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records the world. */
+export function saveWorld(world: DemoWorld, storage: Storage = localStorage): void {
+  storage.setItem(WORLD_STORAGE_KEY, JSON.stringify(world));
+}
+
+/** Forgets the world (before a reset). */
+export function forgetWorld(storage: Storage = localStorage): void {
+  storage.removeItem(WORLD_STORAGE_KEY);
+}
+
+/**
+ * The user `as` names (a username or an id), else the first user.
+ * @example pickUser(world, new URLSearchParams(location.search).get('as'))
+ */
+export function pickUser(world: DemoWorld, as: string | null): WorldUser {
+  const wanted = as?.trim().toLowerCase();
+  return world.users.find((u) => u.username === wanted || u.id === wanted) ?? world.users[0];
+}
+
+/** The user's display name. */
+export function displayName(user: { username: string; global_name?: string | null }): string {
+  return user.global_name || user.username;
+}
