@@ -1,0 +1,81 @@
+/**
+ * `<demo-dev-panels>`: the developer's side of the platform, one panel at a time: the gateway
+ * event stream, the sandbox clock with its dated rules, the seeded fixtures with the reset, and
+ * the webhook outbox. Each panel has its own route (`#/dev/<panel>`).
+ */
+import { LitElement, css, html } from 'lit';
+import type { DemoClient } from './demo-client';
+import type { EventJournal } from './event-journal';
+import { icon } from './icons';
+import { sharedStyles } from './styles';
+import './clock-panel';
+import './event-stream';
+import './fixtures-panel';
+import './webhooks-panel';
+
+/** The panels, in tab order. */
+export const DEV_PANELS = [
+  { id: 'events', label: 'Gateway events' },
+  { id: 'clock', label: 'Clock and dated rules' },
+  { id: 'fixtures', label: 'Fixtures and reset' },
+  { id: 'webhooks', label: 'Webhook deliveries' },
+] as const;
+
+/** A panel's id. */
+export type DevPanel = (typeof DEV_PANELS)[number]['id'];
+
+/** The developer tools. */
+export class DemoDevPanels extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    journal: { attribute: false },
+    panel: { type: String },
+  };
+
+  static override styles = [sharedStyles, css`
+    :host { display: grid; grid-template-rows: auto auto 1fr; min-height: 0; height: 100%; }
+    header { padding: 0.75rem 1rem 0; }
+    nav ul { display: flex; gap: 0.25rem; padding: 0.5rem 1rem 0; border-bottom: 1px solid var(--line); overflow-x: auto; }
+    nav a { display: block; padding: 0.45rem 0.75rem; color: var(--ink-muted); text-decoration: none; border-bottom: 3px solid transparent; white-space: nowrap; }
+    nav a[aria-current='page'] { color: var(--ink); border-bottom-color: var(--accent); font-weight: 600; }
+    nav a:hover { color: var(--ink); }
+    .panel { padding: 1rem; overflow: auto; min-height: 0; display: grid; align-content: start; }
+  `];
+
+  declare client: DemoClient | null;
+  declare journal: EventJournal | null;
+  declare panel: DevPanel;
+
+  constructor() {
+    super();
+    this.client = null;
+    this.journal = null;
+    this.panel = 'events';
+  }
+
+  override render() {
+    const label = DEV_PANELS.find((p) => p.id === this.panel)?.label ?? '';
+    return html`
+      <header><h2>${icon('tools')} Developer tools</h2></header>
+      <nav aria-label="Developer panels">
+        <ul>${DEV_PANELS.map((p) => html`<li><a href=${`#/dev/${p.id}`} aria-current=${p.id === this.panel ? 'page' : 'false'}>${p.label}</a></li>`)}</ul>
+      </nav>
+      <section class="panel" aria-label=${label}>${this.#panel()}</section>
+    `;
+  }
+
+  #panel() {
+    switch (this.panel) {
+      case 'clock':
+        return html`<demo-clock-panel .client=${this.client}></demo-clock-panel>`;
+      case 'fixtures':
+        return html`<demo-fixtures .client=${this.client}></demo-fixtures>`;
+      case 'webhooks':
+        return html`<demo-webhooks></demo-webhooks>`;
+      default:
+        return html`<demo-event-stream .journal=${this.journal}></demo-event-stream>`;
+    }
+  }
+}
+
+customElements.define('demo-dev-panels', DemoDevPanels);

@@ -1,0 +1,87 @@
+/**
+ * `<demo-webhooks>`: the webhook outbox (`GET /sandbox/webhook-deliveries`): each delivery's
+ * event type, target URL, status and attempts, with its payload expandable. Often empty: only
+ * applications with a webhook events URL get deliveries.
+ */
+import { LitElement, css, html } from 'lit';
+import type { PlatformElement } from '../../src/components/platform-element';
+import { redact } from './event-journal';
+import { errorMessage } from './errors';
+import { sharedStyles } from './styles';
+
+interface Delivery {
+  id: string;
+  event_type: string;
+  url: string;
+  status: string;
+  attempts: number;
+  payload: unknown;
+}
+
+/** The webhook deliveries panel. */
+export class DemoWebhooks extends LitElement {
+  static override properties = {
+    deliveries: { state: true },
+    failure: { state: true },
+    loading: { state: true },
+  };
+
+  static override styles = [sharedStyles, css`
+    :host { display: block; }
+    li { border-bottom: 1px solid var(--line); padding: 0.35rem 0; }
+    summary { cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; }
+    pre { margin: 0.35rem 0 0; padding: 0.5rem; background: #f6f8fa; overflow: auto; max-height: 16rem; }
+  `];
+
+  declare deliveries: Delivery[] | null;
+  declare failure: string | null;
+  declare loading: boolean;
+
+  constructor() {
+    super();
+    this.deliveries = null;
+    this.failure = null;
+    this.loading = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.reload();
+  }
+
+  /** Reads the outbox again. */
+  async reload(): Promise<void> {
+    this.loading = true;
+    try {
+      const sandbox = (document.querySelector('pp-platform') as PlatformElement).sandbox;
+      this.deliveries = (await sandbox.webhookDeliveries()).deliveries as Delivery[];
+      this.failure = null;
+    } catch (error) {
+      this.failure = errorMessage(error);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  override render() {
+    return html`
+      <section class="card stack" aria-labelledby="webhooks-title">
+        <div class="row" style="justify-content: space-between">
+          <h3 id="webhooks-title">Webhook deliveries</h3>
+          <button type="button" @click=${() => this.reload()} ?disabled=${this.loading}>Refresh</button>
+        </div>
+        ${this.failure ? html`<p class="error" role="alert">Reading the webhook deliveries failed: ${this.failure}</p>` : ''}
+        ${this.deliveries === null
+          ? html`<p class="muted" role="status">Reading the outbox…</p>`
+          : this.deliveries.length === 0
+            ? html`<p class="muted" role="status">No deliveries yet. Webhook events (APPLICATION_AUTHORIZED, ENTITLEMENT_CREATE, APPLICATION_DEAUTHORIZED…) go to an application's webhook events URL; none of the demo's applications has one.</p>`
+            : html`<ul aria-label="Webhook deliveries">${this.deliveries.map((d) => html`<li><details>
+                <summary><strong>${d.event_type}</strong><span>${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted">${d.url}</span></summary>
+                <pre>${JSON.stringify(redact(d.payload), null, 2)}</pre>
+              </details></li>`)}</ul>`}
+      </section>
+    `;
+  }
+}
+
+customElements.define('demo-webhooks', DemoWebhooks);
