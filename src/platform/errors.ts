@@ -65,6 +65,12 @@ export const API_ERRORS = {
   INVALID_USER_TYPE: { status: 400, code: 50229, message: 'Invalid user type: this account is provisional.' },
   PERMANENT_BAN: { status: 409, code: 0, message: 'A permanent ban cannot be lifted.' },
   ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
+  // Relationships and direct messages (the platform's public codes).
+  FRIENDS_MAX: { status: 400, code: 30002, message: 'Maximum number of friends reached (1000)' },
+  CANNOT_MESSAGE_USER: { status: 403, code: 50007, message: 'Cannot send messages to this user' },
+  INVALID_RECIPIENT: { status: 400, code: 50033, message: 'Invalid Recipient(s)' },
+  FRIEND_REQUEST_REFUSED: { status: 400, code: 80000, message: 'Friend request failed' },
+  UNKNOWN_USERNAME: { status: 400, code: 80004, message: 'No users with this username exist' },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.
   RPC_UNKNOWN_ERROR: { status: 500, code: 1000, message: 'Unknown error' },

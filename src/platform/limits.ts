@@ -150,3 +150,24 @@ export const WEBHOOK_DELIVERIES_LIST_DEFAULT = 100;
 export const WEBHOOK_DELIVERIES_LIST_MAX = 1000;
 /** Requests a sandbox webhook sink keeps (the oldest are dropped). */
 export const WEBHOOK_SINK_REQUESTS_MAX = 100;
+
+/**
+ * Direct messages (the public Social SDK guide): `GetUserMessagesWithLimit` returns at most 200
+ * messages, from the last 72 hours; 50 unless asked otherwise over HTTP. Content is capped at
+ * the platform's 2000 characters of a message (the docs give no other figure for game DMs).
+ */
+export const DM_MESSAGES_MAX = 200;
+export const DM_MESSAGES_DEFAULT = 50;
+export const DM_MESSAGES_HISTORY_HOURS = 72;
+export const DM_MESSAGE_CONTENT_MAX = 2000;
+/**
+ * Moderation metadata of a lobby or direct message (the public API reference): up to 5 keys,
+ * each key up to 1024 characters, each value up to 2000.
+ */
+export const MODERATION_METADATA_KEYS_MAX = 5;
+export const MODERATION_METADATA_KEY_MAX = 1024;
+export const MODERATION_METADATA_VALUE_MAX = 2000;
+/** Platform-wide friends of one user (the Social SDK guide: 1,000); game friends have no limit. */
+export const FRIENDS_MAX = 1000;
+/** Characters in a username a friend request names. */
+export const USERNAME_MAX = 32;

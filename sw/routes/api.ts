@@ -10,6 +10,7 @@ import { connectionRoutes } from './connections';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { lobbyRoutes } from './lobbies';
 import { presenceRoutes } from './presence';
+import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
 import { userRoutes } from './users';
 
@@ -23,6 +24,8 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me/activities', presenceRoutes());
   api.route('/rpc', rpcRoutes());
   api.route('/users/@me/connections', connectionRoutes());
+  api.route('/users/@me/relationships', relationshipRoutes(false));
+  api.route('/users/@me/game-relationships', relationshipRoutes(true));
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   api.route('/users/@me/guilds', currentUserGuildRoutes());

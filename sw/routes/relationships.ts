@@ -1,0 +1,59 @@
+/**
+ * `/users/@me/relationships` (platform-wide) and `/users/@me/game-relationships` (the caller's
+ * game): validate, check the caller, call the relationship domain, answer. A user's OAuth2 token
+ * only (bots have no friends): reading needs `relationships.read`, changing needs
+ * `relationships.write`; `sdk.social_layer` and `sdk.social_layer_presence` expand to both.
+ */
+import { Hono } from 'hono';
+import { requireBearer, requireScope } from '../../src/platform/auth';
+import { RELATIONSHIP_TYPE } from '../../src/platform/relationship-records';
+import {
+  FriendRequestByUsernameSchema, PutGameRelationshipSchema, PutRelationshipSchema, RelationshipPathSchema,
+} from '../../src/platform/relationship-schemas';
+import {
+  blockUser, listGameRelationships, listRelationships, removeRelationship, sendFriendRequest,
+} from '../../src/platform/relationships';
+import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
+
+/** The caller, who must be a user (20001 for a bot), with `scope` granted (50001 otherwise). */
+function caller(c: AppContext, scope: 'relationships.read' | 'relationships.write') {
+  const principal = c.get('principal');
+  requireBearer(principal);
+  requireScope(principal, scope);
+  return principal;
+}
+
+/** The relationship routes; `game` mounts the game-relationship variant. */
+export function relationshipRoutes(game: boolean): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.get('/', async (c) => {
+    const principal = caller(c, 'relationships.read');
+    return c.json(game ? await listGameRelationships(c.get('ctx'), principal) : await listRelationships(c.get('ctx'), principal));
+  });
+
+  r.post('/', async (c) => {
+    const principal = caller(c, 'relationships.write');
+    const { username } = await readJson(c, FriendRequestByUsernameSchema);
+    await sendFriendRequest(c.get('ctx'), principal, { username }, game);
+    return noContent();
+  });
+
+  r.put('/:user_id', async (c) => {
+    const principal = caller(c, 'relationships.write');
+    const { user_id } = validate(RelationshipPathSchema, c.req.param());
+    const body = await readJson(c, game ? PutGameRelationshipSchema : PutRelationshipSchema);
+    if (body.type === RELATIONSHIP_TYPE.BLOCKED) await blockUser(c.get('ctx'), principal, user_id);
+    else await sendFriendRequest(c.get('ctx'), principal, { id: user_id }, game);
+    return noContent();
+  });
+
+  r.delete('/:user_id', async (c) => {
+    const principal = caller(c, 'relationships.write');
+    const { user_id } = validate(RelationshipPathSchema, c.req.param());
+    await removeRelationship(c.get('ctx'), principal, user_id, game);
+    return noContent();
+  });
+
+  return r;
+}
