@@ -3,7 +3,9 @@
  * and who takes part. Frames of the same application and channel share one instance (CONTRACT
  * §5); the instance ends with its last frame. Pure and synchronous: the shared worker (the hub)
  * holds one registry for every page, so two pages agree on instance ids, and a page without
- * the hub can hold its own.
+ * the hub can hold its own. The hub's registry lives in memory only: when the browser restarts
+ * the hub, frames join the new one again naming the instance they were in (`instance_id`), so
+ * the instance keeps its id while its activities run on.
  */
 import type { RpcParticipant } from './protocol';
 
@@ -17,10 +19,16 @@ export interface InstanceJoin {
   /** The simulated user running the frame. */
   user: RpcParticipant;
   /**
-   * Who holds the membership (a hub connection): when that connection goes away,
+   * Who holds the membership (a page): when that page goes away,
    * {@link ActivityInstanceRegistry.leaveOwner} removes all of its frames at once.
    */
   owner?: string;
+  /**
+   * A rejoin: the instance the frame was in before the hub restarted. It is kept when no
+   * instance runs for the application and channel yet and no other instance has that id;
+   * otherwise the frame joins the running instance (whose id the answer carries).
+   */
+  instance_id?: string;
 }
 
 /** An instance as frames see it. */
@@ -77,7 +85,14 @@ export class ActivityInstanceRegistry {
   readonly #byKey = new Map<string, Instance>();
   readonly #byFrame = new Map<string, Instance>();
 
-  constructor(private readonly newInstanceId: () => string = randomInstanceId) {}
+  /**
+   * @param newInstanceId mints the id of a new instance.
+   * @param watchOwner hears the owner of every join, so the hub can watch that the page lives.
+   */
+  constructor(
+    private readonly newInstanceId: () => string = randomInstanceId,
+    private readonly watchOwner: (owner: string) => void = () => undefined,
+  ) {}
 
   /**
    * Adds a frame to the instance of its application and channel (creating it for the first
@@ -85,12 +100,14 @@ export class ActivityInstanceRegistry {
    * Joining again with the same `frame_id` replaces the frame's earlier membership.
    */
   join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot {
+    if (request.owner !== undefined) this.watchOwner(request.owner);
     if (this.#byFrame.has(request.frame_id)) this.leave(request.frame_id);
     const key = instanceKey(request.application_id, request.channel_id);
     let instance = this.#byKey.get(key);
     if (!instance) {
+      const kept = request.instance_id;
       instance = {
-        instance_id: this.newInstanceId(),
+        instance_id: kept !== undefined && !this.#instanceIdInUse(kept) ? kept : this.newInstanceId(),
         application_id: request.application_id,
         channel_id: request.channel_id,
         guild_id: request.guild_id,
@@ -142,6 +159,11 @@ export class ActivityInstanceRegistry {
   /** Every running instance. */
   list(): InstanceSnapshot[] {
     return [...this.#byKey.values()].map(snapshot);
+  }
+
+  #instanceIdInUse(instanceId: string): boolean {
+    for (const instance of this.#byKey.values()) if (instance.instance_id === instanceId) return true;
+    return false;
   }
 
   #notify(instance: Instance, except?: string): void {

@@ -81,4 +81,31 @@ describe('activity instance registry', () => {
     registry.join(join('f1', bob));
     expect(registry.forFrame('f1')!.participants.map((p) => p.id)).toEqual(['2']);
   });
+
+  it('after a hub restart, a rejoin with a known instance id keeps it, and the next frames join it', () => {
+    // The new hub's registry has never seen the instance: the frames bring its id back.
+    const registry = new ActivityInstanceRegistry(() => 'i-fresh');
+    const seen: InstanceSnapshot[] = [];
+    expect(registry.join({ ...join('f1'), instance_id: 'i-before' }, (s) => seen.push(s)).instance_id).toBe('i-before');
+    expect(registry.join({ ...join('f2', bob), instance_id: 'i-before' }).instance_id).toBe('i-before');
+    expect(seen.map((s) => s.participants.map((p) => p.username))).toEqual([['alice', 'bob']]);
+    expect(registry.join(join('f3')).instance_id).toBe('i-before');
+  });
+
+  it('a rejoin joins the running instance when one runs already, and never takes another instance\'s id', () => {
+    let n = 0;
+    const registry = new ActivityInstanceRegistry(() => `i-${++n}`);
+    const running = registry.join(join('f1'));
+    expect(registry.join({ ...join('f2', bob), instance_id: 'i-old' }).instance_id).toBe(running.instance_id);
+    // The id of the instance in channel c1 cannot become the id of channel c2's.
+    expect(registry.join({ ...join('f3', alice, 'c2'), instance_id: running.instance_id }).instance_id).not.toBe(running.instance_id);
+  });
+
+  it('tells whoever watches pages the owner of every join', () => {
+    const watched: string[] = [];
+    const registry = new ActivityInstanceRegistry(undefined, (owner) => watched.push(owner));
+    registry.join({ ...join('f1'), owner: 'page-1' });
+    registry.join(join('f2', bob));
+    expect(watched).toEqual(['page-1']);
+  });
 });
