@@ -9,17 +9,33 @@ import type { GatewaySocketEvent, GatewaySocketRequest } from './protocol';
 const ABNORMAL_CLOSURE = 1006;
 
 /**
- * Serves a gateway connection for `url` on `port` until either side closes it.
- * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json');
+ * Registers what to do when the connection's page is gone; returns the function that cancels
+ * it (see `PageOwners.hold`).
  */
-export function bridgeGatewayPort(gateway: Gateway, port: MessagePort, url: string): void {
+export type HoldForPage = (abandon: () => void) => () => void;
+
+/**
+ * Serves a gateway connection for `url` on `port` until either side closes it, or the page is
+ * gone (`holdForPage`, when the page said who it is).
+ * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon));
+ */
+export function bridgeGatewayPort(gateway: Gateway, port: MessagePort, url: string, holdForPage?: HoldForPage): void {
   const post = (event: GatewaySocketEvent) => port.postMessage(event);
   let open = true;
+  let letGo = () => {};
   const finish = (event: GatewaySocketEvent & { type: 'close' }) => {
     if (!open) return;
     open = false;
+    letGo();
     post(event);
     port.close();
+  };
+  // The page went away without closing: as a dropped WebSocket, the session stays for Resume.
+  // A page that only sleeps in the back/forward cache reads the close when it wakes up.
+  const abandon = () => {
+    if (!open) return;
+    connection.clientClosed(ABNORMAL_CLOSURE);
+    finish({ type: 'close', code: ABNORMAL_CLOSURE, reason: '', wasClean: false });
   };
   post({ type: 'open' });
   const connection = gateway.connect(url, {
@@ -34,11 +50,9 @@ export function bridgeGatewayPort(gateway: Gateway, port: MessagePort, url: stri
       finish({ type: 'close', code: request.code, reason: request.reason, wasClean: true });
     }
   });
-  // Chromium fires `close` on a port whose other end is gone (the page closed or crashed).
-  port.addEventListener('close', () => {
-    if (!open) return;
-    open = false;
-    connection.clientClosed(ABNORMAL_CLOSURE);
-  });
+  // Chromium fires `close` on a port whose other end is gone (the page closed or crashed);
+  // other browsers do not, and the page's lock (`holdForPage`) tells in every browser.
+  port.addEventListener('close', abandon);
+  if (open && holdForPage) letGo = holdForPage(abandon);
   port.start();
 }

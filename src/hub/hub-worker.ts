@@ -2,7 +2,9 @@
  * The shared worker entry (the hub): a thin shell that wires browser events to the gateway
  * (`src/gateway`) and the activity instance registry (`src/rpc`). Every page reaches it through
  * comlink on the worker's port ({@link HubApi}); the service worker's announcements arrive on
- * the `platformpp` BroadcastChannel.
+ * the `platformpp` BroadcastChannel. Web Locks tell each side when the other is gone: the hub
+ * watches each page's lock (a dead page leaves its instances, its sockets drop as 1006), and
+ * holds its own for pages to watch (they start a new hub and rejoin).
  */
 import * as Comlink from 'comlink';
 import { Gateway } from '../gateway/gateway';
@@ -11,13 +13,22 @@ import { createPlatformContext } from '../platform/context';
 import { redactSecrets } from '../platform/secrets';
 import { SNOWFLAKE_WORKERS } from '../platform/snowflake';
 import { ActivityInstanceRegistry } from '../rpc/instances';
+import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayPort } from './gateway-port';
-import type { HubApi } from './protocol';
+import { hubLockName, ownerLockName, type HubApi } from './protocol';
 
 declare const self: SharedWorkerGlobalScope;
 
 const incarnation = crypto.randomUUID();
 const report = (error: unknown) => console.error(redactSecrets(`platformpp hub: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+const locks: LockManager | undefined = self.navigator.locks;
+
+// Held for as long as this start of the hub lives; answered with the incarnation once held,
+// so that a page never asks for it before the hub has it.
+const holdingOwnLock = new Promise<void>((held) => {
+  if (!locks) return held();
+  locks.request(hubLockName(incarnation), () => new Promise<void>(() => held())).catch(report);
+});
 
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
 const gateway = createPlatformContext({ workerId: SNOWFLAKE_WORKERS.hub }).then((ctx) => new Gateway(ctx));
@@ -28,9 +39,17 @@ announcements.addEventListener('message', (event: MessageEvent<Announcement>) =>
   gateway.then((g) => g.announce(event.data)).catch(report);
 });
 
+// Where Web Locks are missing nobody can tell that a page is gone: frames leave on pagehide only.
+const owners = new PageOwners(
+  (owner) => (locks ? locks.request(ownerLockName(owner), () => undefined) : new Promise(() => undefined)),
+  (owner) => instances.leaveOwner(owner),
+);
+const instances = new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner));
+
 const api: HubApi = {
-  openGateway(port, url) {
-    gateway.then((g) => bridgeGatewayPort(g, port, url)).catch((error) => {
+  openGateway(port, url, owner) {
+    const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
+    gateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
       report(error);
       port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
     });
@@ -38,8 +57,11 @@ const api: HubApi = {
   reconnectGateway() {
     gateway.then((g) => g.reconnectAll()).catch(report);
   },
-  incarnation: () => incarnation,
-  instances: new ActivityInstanceRegistry(),
+  incarnation: () => holdingOwnLock.then(() => incarnation),
+  stop() {
+    self.close();
+  },
+  instances,
 };
 
 self.addEventListener('connect', (event) => {

@@ -2,12 +2,30 @@
  * The wires of the hub (the shared worker), in one file both ends import:
  * - {@link HubApi}: what a page reaches through comlink on the worker's port;
  * - the gateway socket wire: one `MessagePort` per `GatewaySocket`, carrying what a WebSocket
- *   would (text frames, the close handshake).
+ *   would (text frames, the close handshake);
+ * - the Web Locks each end holds for its life, so that the other learns when it is gone
+ *   ({@link ownerLockName}, {@link hubLockName}): a MessagePort has no reliable close signal.
  */
 import type { ActivityInstanceRegistry } from '../rpc/instances';
 
 /** The shared worker's name: every page that uses it reaches the same instance. */
 export const HUB_WORKER_NAME = 'platformpp-hub';
+
+/**
+ * The lock a page holds while it lives. The hub asks for it once the page joined an activity
+ * instance or opened a gateway socket, and is granted it when the page is gone.
+ */
+export function ownerLockName(owner: string): string {
+  return `platformpp-owner:${owner}`;
+}
+
+/**
+ * The lock the hub holds while this start of it lives. A page asks for it and is granted it
+ * when the hub is gone (the browser stopped or lost the worker): it then starts a new one.
+ */
+export function hubLockName(incarnation: string): string {
+  return `platformpp-hub:${incarnation}`;
+}
 
 /**
  * The hub's comlink API. Extend it additively: each field is one service of the hub.
@@ -16,12 +34,24 @@ export const HUB_WORKER_NAME = 'platformpp-hub';
  * await hub.openGateway(Comlink.transfer(port, [port]), '/gateway?v=10&encoding=json');
  */
 export interface HubApi {
-  /** Opens a gateway connection for `url` on `port` (the gateway socket wire below). */
-  openGateway(port: MessagePort, url: string): void;
+  /**
+   * Opens a gateway connection for `url` on `port` (the gateway socket wire below). `owner` is
+   * the page's owner id: when that page is gone the connection closes as a dropped WebSocket
+   * would (1006), and its session stays resumable.
+   */
+  openGateway(port: MessagePort, url: string, owner?: string): void;
   /** Asks every connected gateway client to reconnect and resume (opcode 7). */
   reconnectGateway(): void;
-  /** A random id of this start of the worker: it changes when the browser restarted the hub. */
-  incarnation(): string;
+  /**
+   * A random id of this start of the worker: it changes when the browser restarted the hub.
+   * It is answered once the hub holds {@link hubLockName} for it.
+   */
+  incarnation(): Promise<string>;
+  /**
+   * Ends this start of the hub, as when the browser stops or loses the worker: memory is gone,
+   * pages start a new one (a developer control, like stopping a worker in DevTools).
+   */
+  stop(): void;
   /** Activity instances, shared by every page (src/rpc/instances.ts). */
   instances: ActivityInstanceRegistry;
 }
