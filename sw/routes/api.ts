@@ -7,6 +7,7 @@ import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
 import { connectionRoutes } from './connections';
+import { directMessageRoutes } from './direct-messages';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { lobbyRoutes } from './lobbies';
 import { presenceRoutes } from './presence';
@@ -26,6 +27,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me/connections', connectionRoutes());
   api.route('/users/@me/relationships', relationshipRoutes(false));
   api.route('/users/@me/game-relationships', relationshipRoutes(true));
+  api.route('/users/@me', directMessageRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   api.route('/users/@me/guilds', currentUserGuildRoutes());
