@@ -3,9 +3,9 @@
  * activity (CONTRACT §5). It joins the activity instance of its application and channel (the
  * hub's registry, so frames in every page agree), loads the activity's page with `frame_id`,
  * `instance_id`, `platform`, `guild_id`, `channel_id` and `location_id` added to `src`'s own
- * query, and answers the page's RPC: only messages from its iframe's window and origin.
+ * query, and answers the page's RPC: only messages from its iframe's window and origin. When
+ * the hub restarts (`pp-hub-restart`), it joins the new hub with the instance id it had.
  */
-import * as Comlink from 'comlink';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { RpcHost } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
@@ -13,6 +13,7 @@ import { PlatformClient } from '../rpc/platform-client';
 import { OPCODES, type ActivityPlatform } from '../rpc/protocol';
 import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
+import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
 import type { PlatformElement } from './platform-element';
 
@@ -76,7 +77,9 @@ export class ActivityFrame extends LitElement {
   instance: InstanceSnapshot | null = null;
   frameId: string | null = null;
   #run = 0;
-  #directory: InstanceDirectory | null = null;
+  #membership: InstanceMembership | null = null;
+  /** The `<pp-platform>` whose hub keeps the instance, while the frame runs on it. */
+  #platform: PlatformElement | null = null;
   #resize: ResizeObserver | null = null;
   #stopPlatformEvents: (() => void) | null = null;
 
@@ -146,20 +149,21 @@ export class ActivityFrame extends LitElement {
       const client = new PlatformClient((request) => fetch(request), location.origin);
       const user = await client.participant(userId);
       if (platformElement) await platformElement.whenReady();
-      const directory: InstanceDirectory = this.instances ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
+      const explicit = this.instances;
+      // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
+      const directory = (): InstanceDirectory => explicit ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
       const frameId = crypto.randomUUID();
-      const listener = Comlink.proxy((snapshot: InstanceSnapshot) => {
+      const request = { application_id: this.applicationId, channel_id: this.channelId, guild_id: this.guildId, frame_id: frameId, user };
+      const membership = new InstanceMembership(directory, request, (snapshot) => {
         this.instance = snapshot;
         this.host?.participantsChanged(snapshot.participants);
       });
-      const request = { application_id: this.applicationId, channel_id: this.channelId, guild_id: this.guildId, frame_id: frameId, user };
-      const instance = await directory.join(request, listener);
-      if (run !== this.#run) {
-        await directory.leave(frameId);
-        return;
-      }
+      const instance = await membership.join();
+      if (run !== this.#run) return membership.leave();
       Object.assign(this, { frameId, instance });
-      this.#directory = directory;
+      this.#membership = membership;
+      this.#platform = platformElement;
+      platformElement?.addEventListener('pp-hub-restart', this.#onHubRestart);
       const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
       this.host = new RpcHost({
         frame: { frame_id: frameId, application_id: this.applicationId, instance_id: instance.instance_id, guild_id: this.guildId, channel_id: this.channelId, platform: this.platform, user, url: page.href },
@@ -194,8 +198,10 @@ export class ActivityFrame extends LitElement {
   #stop(): void {
     this.#stopPlatformEvents?.();
     this.#stopPlatformEvents = null;
-    if (this.frameId && this.#directory) void Promise.resolve(this.#directory.leave(this.frameId)).catch(() => undefined);
-    this.#directory = null;
+    this.#membership?.leave();
+    this.#membership = null;
+    this.#platform?.removeEventListener('pp-hub-restart', this.#onHubRestart);
+    this.#platform = null;
     this.host = null;
     this.frameId = null;
     this.instance = null;
@@ -222,6 +228,8 @@ export class ActivityFrame extends LitElement {
   };
 
   readonly #onPageHide = (): void => this.#stop();
+  // The hub lost its registry, not the activity: rejoin with the same instance id, or start afresh.
+  readonly #onHubRestart = (): void => void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
   // A page restored from the back/forward cache left its instance when it was hidden: rejoin.
   readonly #onPageShow = (event: PageTransitionEvent): void => void (event.persisted && this.#start());
 

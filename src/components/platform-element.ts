@@ -7,8 +7,8 @@
 import type * as Comlink from 'comlink';
 import { LitElement, css, html } from 'lit';
 import { Workbox } from 'workbox-window';
-import { hub } from '../gateway/gateway-socket';
-import type { HubApi } from '../hub/protocol';
+import { hub, onHubRestart } from '../gateway/hub-link';
+import { HUB_WORKER_NAME, type HubApi } from '../hub/protocol';
 import { SandboxClient } from './sandbox-client';
 
 /** The states `<pp-platform>` shows (and reflects as its `status` attribute). */
@@ -30,12 +30,18 @@ export interface PlatformStatusDetail {
 /** The tag of {@link PlatformElement}. */
 export const PLATFORM_TAG = 'pp-platform';
 
+/** The detail of `pp-hub-restart` events: the hub was gone and a new one answers. */
+export interface HubRestartDetail {
+  incarnation: string;
+}
+
 /**
  * The platform element.
  * @example
  * <pp-platform current-user-id="…"></pp-platform>
  * const platform = document.querySelector('pp-platform');
  * platform.addEventListener('pp-status', (e) => console.log(e.detail.status));
+ * platform.addEventListener('pp-hub-restart', () => rejoin(platform.hub));
  * await platform.whenReady();
  * const { user } = await platform.sandbox.createUser({ username: 'alice' });
  * platform.currentUserId = user.id;
@@ -44,6 +50,7 @@ export class PlatformElement extends LitElement {
   static override properties = {
     currentUserId: { type: String, attribute: 'current-user-id', reflect: true },
     serviceWorkerUrl: { type: String, attribute: 'service-worker-url' },
+    hubName: { type: String, attribute: 'hub-name' },
     status: { type: String, reflect: true },
     error: { attribute: false },
   };
@@ -60,13 +67,19 @@ export class PlatformElement extends LitElement {
   declare currentUserId: string | null;
   /** Where the service worker is (`/sw.js`). */
   declare serviceWorkerUrl: string;
+  /** The shared worker's name (a different name is a different hub, e.g. one per test). */
+  declare hubName: string;
   declare status: PlatformStatus;
   /** Why the status is `error`, else null. */
   declare error: string | null;
   /** The sandbox control API (CONTRACT §3) as methods. */
   readonly sandbox = new SandboxClient();
-  /** The shared worker's API (gateway, activity instances), or null before ready or where shared workers do not exist. */
+  /**
+   * The shared worker's API (gateway, activity instances), or null before ready or where
+   * shared workers do not exist. After `pp-hub-restart` it is the new hub's.
+   */
   hub: Comlink.Remote<HubApi> | null = null;
+  #unwatchHub: (() => void) | null = null;
 
   #started: Promise<void> | null = null;
   #settle!: { resolve(): void; reject(error: Error): void };
@@ -76,6 +89,7 @@ export class PlatformElement extends LitElement {
     super();
     this.currentUserId = null;
     this.serviceWorkerUrl = '/sw.js';
+    this.hubName = HUB_WORKER_NAME;
     this.status = 'installing';
     this.error = null;
     // Whoever awaits whenReady() hears of a failure; the element shows it in any case.
@@ -92,12 +106,15 @@ export class PlatformElement extends LitElement {
     addEventListener('online', this.#onNetwork);
     addEventListener('offline', this.#onNetwork);
     this.#started ??= this.#start();
+    if (typeof SharedWorker !== 'undefined') this.#unwatchHub = onHubRestart(this.hubName, this.#onHubRestart);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('online', this.#onNetwork);
     removeEventListener('offline', this.#onNetwork);
+    this.#unwatchHub?.();
+    this.#unwatchHub = null;
   }
 
   override render() {
@@ -135,8 +152,15 @@ export class PlatformElement extends LitElement {
 
   /** The hub, or null where shared workers do not exist (frames then keep instances per page). */
   #connectHub(): Comlink.Remote<HubApi> | null {
-    return typeof SharedWorker === 'undefined' ? null : hub();
+    return typeof SharedWorker === 'undefined' ? null : hub(this.hubName);
   }
+
+  // The browser stopped or lost the hub and a new one runs: frames rejoin their instances on it.
+  readonly #onHubRestart = (incarnation: string): void => {
+    if (!this.hub) return;
+    this.hub = hub(this.hubName);
+    this.dispatchEvent(new CustomEvent<HubRestartDetail>('pp-hub-restart', { detail: { incarnation }, bubbles: true, composed: true }));
+  };
 
   readonly #onNetwork = (): void => {
     if (this.status === 'ready' || this.status === 'offline') this.#setStatus(navigator.onLine ? 'ready' : 'offline');

@@ -7,9 +7,14 @@
  *
  * Each socket is a `MessagePort` to the hub (the shared worker every page shares), opened
  * through the hub's comlink API. Frames are text; the close handshake works as a WebSocket's.
+ * When the hub is gone (the browser stopped or lost the worker) the socket closes as a dropped
+ * WebSocket does (1006, not clean): the client connects again and resumes.
  */
 import * as Comlink from 'comlink';
-import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest, type HubApi } from '../hub/protocol';
+import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest } from '../hub/protocol';
+import { hub, onHubGone, pageOwner } from './hub-link';
+
+export { hub } from './hub-link';
 
 /** How a socket gets its port: the hub by default; tests and embedders may bring their own. */
 export interface GatewaySocketOptions {
@@ -19,28 +24,22 @@ export interface GatewaySocketOptions {
   hubName?: string;
 }
 
-const hubs = new Map<string, Comlink.Remote<HubApi>>();
-
 /**
- * The hub's comlink API for `name`, starting the shared worker on first use in this page.
- * @example await hub().reconnectGateway();
+ * Opens a connection on the hub named `name`; `onGone` runs if that hub goes away first.
+ * Returns the page's port and the function that stops watching the hub.
  */
-export function hub(name = HUB_WORKER_NAME): Comlink.Remote<HubApi> {
-  let remote = hubs.get(name);
-  if (!remote) {
-    const worker = new SharedWorker(new URL('../hub/hub-worker.ts', import.meta.url), { type: 'module', name });
-    remote = Comlink.wrap<HubApi>(worker.port);
-    hubs.set(name, remote);
-  }
-  return remote;
+function connectToHub(name: string, url: string, onGone: () => void): { port: MessagePort; unwatch: () => void } {
+  const { port1, port2 } = new MessageChannel();
+  // Both now, so that the hub the socket opens on is the one whose end it watches.
+  const remote = hub(name);
+  const unwatch = onHubGone(name, onGone);
+  // The page holds its lock before the hub watches it, else the hub would think it gone.
+  void pageOwner().then((owner) => remote.openGateway(Comlink.transfer(port2, [port2]), url, owner));
+  return { port: port1, unwatch };
 }
 
-/** Opens a connection on the hub named `name`. */
-function connectToHub(name: string, url: string): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  void hub(name).openGateway(Comlink.transfer(port2, [port2]), url);
-  return port1;
-}
+/** The close a dropped WebSocket reports: 1006, not clean. */
+const DROPPED = { type: 'close', code: 1006, reason: '', wasClean: false } as const;
 
 /** A `close` event: a real CloseEvent where the platform has one. */
 function closeEvent(code: number, reason: string, wasClean: boolean): CloseEvent {
@@ -68,6 +67,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   binaryType: BinaryType = 'blob';
   #readyState: WebSocket['readyState'] = GatewaySocket.CONNECTING;
   #port: MessagePort;
+  #unwatchHub = () => {};
   #handlers = new Map<string, Handler<any>>();
 
   constructor(url: string | URL, _protocols?: string | string[], options: GatewaySocketOptions = {}) {
@@ -79,7 +79,8 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     if (absolute.hash) throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');
     this.url = absolute.href;
     const path = `${absolute.pathname}${absolute.search}`;
-    this.#port = options.connect ? options.connect(path) : connectToHub(options.hubName ?? HUB_WORKER_NAME, path);
+    if (options.connect) this.#port = options.connect(path);
+    else ({ port: this.#port, unwatch: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED)));
     this.#port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
     this.#port.start();
   }
@@ -159,6 +160,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     } else if (event.type === 'close' && this.#readyState !== GatewaySocket.CLOSED) {
       this.#readyState = GatewaySocket.CLOSED;
       this.#port.close();
+      this.#unwatchHub();
       if (!event.wasClean) this.dispatchEvent(new Event('error'));
       this.dispatchEvent(closeEvent(event.code, event.reason, event.wasClean));
     }

@@ -27,10 +27,11 @@ export async function createActivityWorld(scopes = 'identify guilds guilds.membe
   return { sandbox, alice, bob, application: app.application, clientSecret: app.client_secret, guild, voice, token };
 }
 
-/** Mounts `<pp-platform>` running as `userId` and waits until it is ready. */
-export async function mountPlatform(userId: string): Promise<PlatformElement> {
+/** Mounts `<pp-platform>` running as `userId` (on the hub `hubName`, default the platform's) and waits until it is ready. */
+export async function mountPlatform(userId: string, hubName?: string): Promise<PlatformElement> {
   const platform = document.createElement('pp-platform');
   platform.currentUserId = userId;
+  if (hubName) platform.hubName = hubName;
   document.body.append(platform);
   await platform.whenReady();
   return platform;

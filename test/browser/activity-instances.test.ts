@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createActivityWorld, FIXTURES, mountFrame, mountPlatform } from './activity-harness';
+import type { HubRestartDetail } from '../../src/components/platform-element';
+import { createActivityWorld, FIXTURES, mountFrame, mountPlatform, nextEvent } from './activity-harness';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -52,6 +53,60 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
       other.close();
     }
     await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob'], ['alice']]);
+  });
+
+  it('a page that dies without pagehide still leaves: the hub is granted the lock the page held', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const first = await mountFrame(platform, attributes);
+    await first.activity.ready();
+    await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const seen: string[][] = [];
+    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+
+    // bob's page runs none of the platform's pagehide handlers, as a crashed or killed page.
+    const page = document.createElement('iframe');
+    page.src = `${FIXTURES}/host-page.html?${new URLSearchParams({ ...attributes, user_id: world.bob.id, no_pagehide: '' })}`;
+    document.body.append(page);
+    await expect.poll(() => (page.contentWindow as any)?.frameElementUnderTest?.status, { timeout: 10_000 }).toBe('running');
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob']]);
+    page.remove();
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob'], ['alice']]);
+    expect((await platform.hub!.instances.find(appId, world.voice.id))!.participants.map((p) => p.username)).toEqual(['alice']);
+  });
+
+  it('after the shared worker restarted, frames rejoin their instance with the same id and participants are whole again', async () => {
+    const world = await createActivityWorld();
+    // A hub of this test's own: stopping it touches no other test.
+    const platform = await mountPlatform(world.alice.id, `platformpp-hub-test-${crypto.randomUUID()}`);
+    const appId = world.application.id;
+    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const first = await mountFrame(platform, attributes);
+    await first.activity.ready();
+    await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const seen: string[][] = [];
+    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+    const second = await mountFrame(platform, { ...attributes, 'user-id': world.bob.id });
+    await expect.poll(() => seen).toEqual([['alice', 'bob']]);
+    const instanceId = first.frame.instance!.instance_id;
+    const before = await platform.hub!.incarnation();
+
+    const restarted = nextEvent<HubRestartDetail>(platform, 'pp-hub-restart');
+    // The worker closes itself, as when the browser stops it: its registry is gone with it.
+    void platform.hub!.stop();
+    const { incarnation } = await restarted;
+    expect(incarnation).not.toBe(before);
+    const running = async () => platform.hub!.instances.find(appId, world.voice.id);
+    await expect.poll(async () => (await running())?.participants.map((p) => p.username), { timeout: 5000 }).toEqual(['alice', 'bob']);
+    expect((await running())!.instance_id).toBe(instanceId);
+    expect([first.frame.instance!.instance_id, second.frame.instance!.instance_id]).toEqual([instanceId, instanceId]);
+    expect(first.frame.status).toBe('running');
+
+    // The new hub keeps the instance as the old one did: bob leaves, alice's activity hears it.
+    second.frame.remove();
+    await expect.poll(() => seen.at(-1), { timeout: 5000 }).toEqual(['alice']);
   });
 
   it('another channel is another instance', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewaySocket } from '../../src/gateway/gateway-socket';
+import { GatewaySocket, hub } from '../../src/gateway/gateway-socket';
 import { registerPlatformWorker, resetSandbox } from './harness';
 
 /** A JSON request to the platform, answered by the service worker. */
@@ -18,7 +18,7 @@ async function world(flags = 0) {
   const app = (await call('POST', '/sandbox/applications', { name: 'Game', flags })).body;
   const token = async (userId: string) =>
     `Bearer ${(await call('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).body.access_token}`;
-  return { alice, bob, bot: app.bot, botAuth: `Bot ${app.bot_token}`, aliceAuth: await token(alice.id), bobAuth: await token(bob.id) };
+  return { alice, bob, bot: app.bot, botAuth: `Bot ${app.bot_token}`, aliceAuth: await token(alice.id), bobAuth: await token(bob.id), token };
 }
 
 let hubCounter = 0;
@@ -112,6 +112,52 @@ describe('the shared-worker gateway in real Chromium', () => {
     ]);
     resumed.socket.close(1000);
     second.remove();
+  });
+
+  it('a ban deletes the user\'s tokens at once: their open socket is closed with 4004, others stay (spec, Linked game account after a ban)', async () => {
+    const w = await world();
+    const hubName = freshHub();
+    const alice = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    const bob = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    const ready = await alice.identify(w.aliceAuth);
+    await bob.identify(w.bobAuth);
+    const closed = new Promise<CloseEvent>((resolve) => alice.socket.addEventListener('close', (event) => resolve(event as CloseEvent)));
+    expect((await call('POST', `/sandbox/users/${w.alice.id}/ban`, {})).status).toBe(204);
+    const event = await closed;
+    expect([event.code, event.reason]).toEqual([4004, 'Authentication failed.']);
+    expect(bob.socket.readyState).toBe(WebSocket.OPEN);
+    // Non-resumable: the ban lifted and a new token for alice do not bring the session back.
+    await call('DELETE', `/sandbox/users/${w.alice.id}/ban`);
+    const again = client(new GatewaySocket(ready.resume_gateway_url + '?v=10&encoding=json', undefined, { hubName }));
+    await again.waitFor((p) => p.op === 10);
+    again.send({ op: 6, d: { token: await w.token(w.alice.id), session_id: ready.session_id, seq: 1 } });
+    expect((await again.waitFor((p) => p.op === 9)).d).toBe(false);
+    again.socket.close(1000);
+    bob.socket.close(1000);
+  });
+
+  it('when the hub is gone a socket closes as a dropped WebSocket (1006), and its session resumes on the new hub', async () => {
+    const w = await world();
+    const { guild } = (await call('POST', '/sandbox/guilds', { name: 'Guild', owner_id: w.alice.id })).body;
+    await call('PUT', `/sandbox/guilds/${guild.id}/members/${w.bot.id}`, {});
+    const hubName = freshHub();
+    const first = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
+    const ready = await first.identify(w.botAuth, 1);
+    const guildCreate = await first.waitFor((p) => p.t === 'GUILD_CREATE');
+    const closed = new Promise<CloseEvent>((resolve) => first.socket.addEventListener('close', (event) => resolve(event as CloseEvent)));
+    const before = await hub(hubName).incarnation();
+    // The worker closes itself, as when the browser stops or loses it.
+    void hub(hubName).stop();
+    const event = await closed;
+    expect([event.code, event.wasClean]).toEqual([1006, false]);
+    await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name: 'while-away', type: 0 });
+    const resumed = client(new GatewaySocket(ready.resume_gateway_url + '?v=10&encoding=json', undefined, { hubName }));
+    expect(await hub(hubName).incarnation()).not.toBe(before);
+    await resumed.waitFor((p) => p.op === 10);
+    resumed.send({ op: 6, d: { token: w.botAuth, session_id: ready.session_id, seq: guildCreate.s } });
+    await resumed.waitFor((p) => p.t === 'RESUMED');
+    expect(resumed.received.filter((p) => p.op === 0).map((p) => [p.t, p.d.name])).toEqual([['CHANNEL_CREATE', 'while-away'], ['RESUMED', undefined]]);
+    resumed.socket.close(1000);
   });
 
   it('a second all-members Request Guild Members within 30 s gets RATE_LIMITED and no chunks', async () => {

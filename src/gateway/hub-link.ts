@@ -1,0 +1,128 @@
+/**
+ * The page's side of the hub (the shared worker): its comlink API per hub name, the page's
+ * owner id, and what happens when a hub goes away.
+ *
+ * A MessagePort tells neither end reliably that the other is gone, so both ends hold a Web Lock
+ * for as long as they live and watch the other's (`src/hub/protocol.ts`):
+ * - the page holds its owner lock; the hub, granted it once the page is gone (closed, crashed,
+ *   killed without `pagehide`), removes the page's frames from their instances and drops its
+ *   gateway connections as 1006, so their sessions stay resumable;
+ * - the hub holds its incarnation's lock; the page, granted it once that hub is gone (the
+ *   browser stopped or lost the worker), starts a new one and tells {@link onHubRestart}'s
+ *   listeners, so frames rejoin their instances with the ids they had.
+ */
+import * as Comlink from 'comlink';
+import { HUB_WORKER_NAME, hubLockName, ownerLockName, type HubApi } from '../hub/protocol';
+
+/** One start of a hub, as this page reaches it. */
+interface HubLink {
+  remote: Comlink.Remote<HubApi>;
+  /** Told once this start of the hub is gone. */
+  goneListeners: Set<() => void>;
+}
+
+const links = new Map<string, HubLink>();
+const restartListeners = new Map<string, Set<(incarnation: string) => void>>();
+/** This page as the hub knows it. */
+const owner = crypto.randomUUID();
+let ownerLock: { held: Promise<string>; release(): void } | null = null;
+
+function lockManager(): LockManager | null {
+  return (typeof navigator !== 'undefined' && navigator.locks) || null;
+}
+
+/**
+ * This page's owner id, once the page holds its owner lock (from then on the hub may watch it).
+ * The lock is let go on `pagehide`, when the page's frames leave anyway: a page that holds a
+ * lock cannot enter the back/forward cache. The next call takes it again.
+ * @example const instance = await directory.join({ ...request, owner: await pageOwner() });
+ */
+export function pageOwner(): Promise<string> {
+  const locks = lockManager();
+  if (!locks) return Promise.resolve(owner);
+  if (!ownerLock) {
+    let release = () => {};
+    const held = new Promise<string>((resolve) => {
+      const holding = locks.request(ownerLockName(owner), () => new Promise<void>((letGo) => {
+        release = letGo;
+        resolve(owner);
+      }));
+      holding.catch(() => resolve(owner));
+    });
+    ownerLock = { held, release: () => release() };
+    addEventListener('pagehide', letGoOfOwnerLock, { once: true });
+  }
+  return ownerLock.held;
+}
+
+function letGoOfOwnerLock(): void {
+  ownerLock?.release();
+  ownerLock = null;
+}
+
+/**
+ * The comlink API of the hub named `name`, starting the shared worker on first use in this
+ * page. After the hub restarted this is the new one's: read it again rather than keep it.
+ * @example await hub().reconnectGateway();
+ */
+export function hub(name = HUB_WORKER_NAME): Comlink.Remote<HubApi> {
+  return link(name).remote;
+}
+
+/**
+ * Calls `listener` once the start of the hub that {@link hub} answers with now is gone.
+ * Returns the function that stops listening (call it when what listens is closed anyway).
+ */
+export function onHubGone(name: string, listener: () => void): () => void {
+  const listeners = link(name).goneListeners;
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Calls `listener` with the new incarnation each time the hub `name` was found gone and a new
+ * one answers. Returns the function that stops listening.
+ * @example const stop = onHubRestart(HUB_WORKER_NAME, () => rejoin());
+ */
+export function onHubRestart(name: string, listener: (incarnation: string) => void): () => void {
+  let listeners = restartListeners.get(name);
+  if (!listeners) restartListeners.set(name, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function link(name: string): HubLink {
+  let current = links.get(name);
+  if (!current) links.set(name, (current = connect(name)));
+  return current;
+}
+
+function connect(name: string): HubLink {
+  const worker = new SharedWorker(new URL('../hub/hub-worker.ts', import.meta.url), { type: 'module', name });
+  const remote = Comlink.wrap<HubApi>(worker.port);
+  const locks = lockManager();
+  // Without Web Locks a lost hub cannot be told from a busy one: keep the one we have.
+  const gone = locks ? remote.incarnation().then((incarnation) => locks.request(hubLockName(incarnation), () => undefined)).then(() => undefined) : new Promise<void>(() => {});
+  const started: HubLink = { remote, goneListeners: new Set() };
+  void gone.then(async () => {
+    if (links.get(name) !== started) return;
+    const next = connect(name);
+    links.set(name, next);
+    tell([...started.goneListeners]);
+    // Listeners hear of it once the new hub answers, so what they send reaches a hub that runs.
+    const incarnation = await next.remote.incarnation();
+    tell([...(restartListeners.get(name) ?? [])].map((listener) => () => listener(incarnation)));
+  });
+  return started;
+}
+
+/** Runs each listener; one that throws does not keep the others uninformed. */
+function tell(listeners: (() => void)[]): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
