@@ -188,6 +188,8 @@ export interface LobbyMessageRecord {
   application_id: Snowflake;
   content: string;
   metadata: Metadata | null;
+  /** Set by the application's server through the moderation-metadata endpoint; absent until then. */
+  moderation_metadata?: Metadata | null;
   created_at: number;
 }
 
@@ -233,6 +235,10 @@ export interface Message {
   flags: number;
   metadata?: Metadata | null;
   application_id?: Snowflake;
+  /** A direct message's recipient. */
+  recipient_id?: Snowflake;
+  /** What the application's server set with the moderation-metadata endpoints (only that application sees it). */
+  moderation_metadata?: Metadata | null;
 }
 
 /** Subscription statuses named by the spec. */

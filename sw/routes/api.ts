@@ -10,6 +10,7 @@ import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { lobbyRoutes } from './lobbies';
+import { moderationRoutes } from './moderation';
 import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
@@ -30,6 +31,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me', directMessageRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
+  api.route('/', moderationRoutes());
   api.route('/users/@me/guilds', currentUserGuildRoutes());
   api.route('/guilds', guildRoutes());
   api.route('/channels', channelRoutes());
