@@ -86,6 +86,24 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('dm_messages', { keyPath: ['channel_id', 'order_key'] });
     tx.objectStore('users').createIndex('by_username', 'username');
   },
+  // 8: guild features: invites (by channel and guild), emoji of applications and of guilds in one
+  // store (each owner field is absent on the other kind, so each index holds only its own),
+  // scheduled events, voice states (by channel, to tell who is connected), audit log entries
+  // keyed newest first per guild (and by action type for the filtered read), and lobbies by
+  // linked channel (a channel is linked to one lobby at most).
+  (db, tx) => {
+    const invites = db.createObjectStore('invites', { keyPath: 'code' });
+    invites.createIndex('by_channel', 'channel_id');
+    invites.createIndex('by_guild', 'guild_id');
+    const emojis = db.createObjectStore('emojis', { keyPath: 'id' });
+    emojis.createIndex('by_application', 'application_id');
+    emojis.createIndex('by_guild', 'guild_id');
+    db.createObjectStore('guild_scheduled_events', { keyPath: 'id' }).createIndex('by_guild', 'guild_id');
+    db.createObjectStore('voice_states', { keyPath: ['guild_id', 'user_id'] }).createIndex('by_channel', 'channel_id');
+    db.createObjectStore('audit_log_entries', { keyPath: ['guild_id', 'order_key'] })
+      .createIndex('by_guild_action', ['guild_id', 'action_type', 'order_key']);
+    tx.objectStore('lobbies').createIndex('by_linked_channel', 'linked_channel_id');
+  },
 ];
 
 /** The schema version this code writes. */

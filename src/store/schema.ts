@@ -13,6 +13,7 @@ import type { PresenceRecord } from '../platform/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
 import type { RelationshipRecord } from '../platform/relationship-records';
 import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
+import type { AuditLogEntryRecord, EmojiRecord, InviteRecord, ScheduledEventRecord, VoiceStateRecord } from '../platform/guild-admin-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -223,7 +224,7 @@ export interface PlatformDB extends DBSchema {
   roles: { key: string; value: RoleRecord; indexes: { by_guild: string } };
   channels: { key: string; value: ChannelRecord; indexes: { by_guild: string } };
   members: { key: [string, string]; value: MemberRecord; indexes: { by_user: string } };
-  lobbies: { key: string; value: LobbyRecord; indexes: { by_secret: [string, string]; by_idle_deadline: number } };
+  lobbies: { key: string; value: LobbyRecord; indexes: { by_secret: [string, string]; by_idle_deadline: number; by_linked_channel: string } };
   lobby_members: {
     key: [string, string];
     value: LobbyMemberRecord;
@@ -257,6 +258,17 @@ export interface PlatformDB extends DBSchema {
   };
   dm_channels: { key: string; value: DmChannelRecord; indexes: { by_pair: [string, string]; by_recipient: string } };
   dm_messages: { key: [string, string]; value: StoredDmMessage };
+  invites: { key: string; value: InviteRecord; indexes: { by_channel: string; by_guild: string } };
+  /** Application emoji (`by_application`) and guild emoji (`by_guild`) in one store. */
+  emojis: { key: string; value: EmojiRecord; indexes: { by_application: string; by_guild: string } };
+  guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
+  voice_states: { key: [string, string]; value: VoiceStateRecord; indexes: { by_channel: string } };
+  /** Keyed `[guild_id, order_key]`: a guild's newest entries are one bounded `getAll`. */
+  audit_log_entries: {
+    key: [string, string];
+    value: AuditLogEntryRecord;
+    indexes: { by_guild_action: [string, number, string] };
+  };
 }
 
 /** An open platform database. */
@@ -271,4 +283,5 @@ export const ALL_STORES = [
   'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
   'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
   'relationships', 'dm_channels', 'dm_messages',
+  'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries',
 ] as const;
