@@ -6,6 +6,7 @@
 import { Hono, type ExecutionContext } from 'hono';
 import { SNOWFLAKE_WORKERS } from '../src/platform/snowflake';
 import { createPlatformContext, type PlatformContext } from '../src/platform/context';
+import { enableReadCache } from '../src/platform/read-cache';
 import type { Announcement } from '../src/platform/announcements';
 import { ApiError } from '../src/platform/errors';
 import { errorResponse, type AppEnv } from './http';
@@ -116,6 +117,8 @@ export async function createPlatformApp(options: {
     workerId: options.workerId ?? SNOWFLAKE_WORKERS.serviceWorker,
     announce: options.broadcast,
   });
+  // The service worker is the only writer of what the read cache keeps (see read-cache.ts).
+  enableReadCache(ctx.db);
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
   const app = buildApp(ctx, webhooks);
   return {

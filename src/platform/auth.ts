@@ -6,6 +6,7 @@ import type { TokenRecord } from '../store/schema';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import type { ApplicationRecord, UserRecord } from './records';
+import { readCacheOf } from './read-cache';
 import { effectiveScopes } from './scopes';
 import { hashSecret } from './secrets';
 
@@ -41,25 +42,45 @@ export function parseCredential(value: string | null | undefined): { kind: 'bot'
 }
 
 /**
- * Resolves an Authorization header to the caller, or throws 401.
+ * Resolves an Authorization header to the caller, or throws 401. Where the read cache is on
+ * (the service worker), a caller seen since the last write is answered from memory.
  * @example const who = await authenticate(ctx, request.headers.get('Authorization'));
  */
 export async function authenticate(ctx: PlatformContext, authorization: string | null | undefined, allowBare = false): Promise<Principal> {
   const credential = parseCredential(authorization);
   const explicit = authorization ? /^(Bot|Bearer)\s/i.test(authorization.trim()) : false;
   if (!credential || (!explicit && !allowBare)) throw ApiError.of('UNAUTHORIZED');
+  const cache = readCacheOf(ctx.db);
+  const key = `${credential.kind} ${credential.secret}`;
+  const cached = cache?.principal(key);
+  if (cached) {
+    if (cached.kind === 'bearer' && isExpired(ctx, cached.token)) throw ApiError.of('UNAUTHORIZED');
+    return cached;
+  }
+  // Hash before the transaction opens: awaiting anything but its requests would end it.
   const hash = await hashSecret(credential.secret);
-  if (credential.kind === 'bot') {
-    const application = await ctx.db.getFromIndex('applications', 'by_bot_token', hash);
-    const user = application && (await ctx.db.get('users', application.bot_user_id));
+  const generation = cache?.generation ?? 0;
+  const principal = await loadPrincipal(ctx, credential.kind, hash);
+  cache?.keepPrincipal(key, { generation, value: principal });
+  return principal;
+}
+
+function isExpired(ctx: PlatformContext, token: TokenRecord): boolean {
+  return token.expires_at !== null && token.expires_at <= ctx.clock.now();
+}
+
+/** The caller whose secret hashes to `hash`, read in one transaction; throws 401. */
+async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash: string): Promise<Principal> {
+  const tx = ctx.db.transaction(['tokens', 'applications', 'users'], 'readonly');
+  if (kind === 'bot') {
+    const application = await tx.objectStore('applications').index('by_bot_token').get(hash);
+    const user = application && (await tx.objectStore('users').get(application.bot_user_id));
     if (!application || !user) throw ApiError.of('UNAUTHORIZED');
     return { kind: 'bot', application, user };
   }
-  const token = await ctx.db.get('tokens', hash);
-  if (!token || token.kind !== 'access' || (token.expires_at !== null && token.expires_at <= ctx.clock.now())) {
-    throw ApiError.of('UNAUTHORIZED');
-  }
-  const [application, user] = await Promise.all([ctx.db.get('applications', token.application_id), ctx.db.get('users', token.user_id)]);
+  const token = await tx.objectStore('tokens').get(hash);
+  if (!token || token.kind !== 'access' || isExpired(ctx, token)) throw ApiError.of('UNAUTHORIZED');
+  const [application, user] = await Promise.all([tx.objectStore('applications').get(token.application_id), tx.objectStore('users').get(token.user_id)]);
   if (!application || !user) throw ApiError.of('UNAUTHORIZED');
   return { kind: 'bearer', application, user, scopes: effectiveScopes(token.scopes), token };
 }

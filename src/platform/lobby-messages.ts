@@ -2,17 +2,16 @@
  * Lobby text chat: members (and the application's bot) send messages and read the newest ones.
  * Messages are keyed `[lobby_id, order_key]` with `order_key` sorting newest first, so the
  * newest N are one bounded `getAll`: at 100,000 messages they cost what they cost at 1,000.
+ * `GET /lobbies/{id}/messages` reads through `lobby-message-reads.ts`.
  */
 import type { StoredLobbyMessage } from '../store/schema';
 import type { Principal } from './auth';
 import type { PlatformContext } from './context';
-import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_HISTORY_HOURS, LOBBY_MESSAGES_MAX } from './limits';
 import type { LobbyMessageInput } from './lobby-schemas';
 import {
-  findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, removeIdleLobbies, requireLobbyAccess, writeLobbies,
+  findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, requireLobbyAccess, writeLobbies,
 } from './lobby-store';
 import type { LobbyMessageRecord, Message, UserRecord } from './records';
-import { snowflakeAt } from './snowflake';
 import { serializeUser } from './users';
 
 /** The message type of a plain message. */
@@ -32,7 +31,6 @@ export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserR
     metadata: message.metadata,
     flags: 0,
     application_id: message.application_id,
-    ...(message.moderation_metadata ? { moderation_metadata: message.moderation_metadata } : {}),
   };
 }
 
@@ -84,23 +82,4 @@ export async function newestLobbyMessages(
 ): Promise<StoredLobbyMessage[]> {
   const range = oldestId === undefined ? lobbyKeyRange(lobbyId) : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
   return tx.objectStore('lobby_messages').getAll(range, limit);
-}
-
-/**
- * `GET /lobbies/{id}/messages?limit=`: up to 200 (default 50) most recent messages of the last
- * 72 hours (by the platform clock), newest first, for a member of the lobby or the bot of its
- * application. The SDK's `GetLobbyMessagesWithLimit` reads through this route, so its history
- * limit is kept here, where the platform clock is.
- */
-export async function listLobbyMessages(ctx: PlatformContext, principal: Principal, lobbyId: string, limit = LOBBY_MESSAGES_DEFAULT): Promise<Message[]> {
-  await removeIdleLobbies(ctx);
-  const tx = readLobbies(ctx);
-  const lobby = await findLobby(tx, principal, lobbyId, ctx.clock.now());
-  await requireLobbyAccess(tx, principal, lobby);
-  const oldest = snowflakeAt(ctx.clock.now() - LOBBY_MESSAGES_HISTORY_HOURS * 3_600_000);
-  const records = await newestLobbyMessages(tx, lobby.id, Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX), oldest);
-  const authorIds = [...new Set(records.map((m) => m.author_id))];
-  const authors = await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)));
-  const byId = new Map(authorIds.map((id, i) => [id, authors[i]]));
-  return records.map((m) => serializeLobbyMessage(m, byId.get(m.author_id)));
 }

@@ -7,7 +7,8 @@ import * as v from 'valibot';
 import { requireBearer, requireBot, requireScope } from '../../src/platform/auth';
 import { createLobby, createOrJoinLobby, deleteLobby, getLobby, modifyLobby } from '../../src/platform/lobbies';
 import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../../src/platform/lobby-members';
-import { createLobbyMessage, listLobbyMessages } from '../../src/platform/lobby-messages';
+import { createLobbyMessage } from '../../src/platform/lobby-messages';
+import { lobbyMessagesJson } from '../../src/platform/lobby-message-reads';
 import {
   BulkLobbyMembersSchema, CreateOrJoinLobbySchema, LobbyMessageSchema, LobbyMessagesQuerySchema, LobbyPathSchema,
   LobbySettingsSchema, PutLobbyMemberSchema,
@@ -106,7 +107,9 @@ export function lobbyRoutes(): Hono<AppEnv> {
   r.get('/:lobby_id/messages', async (c) => {
     const { lobby_id } = pathIds(c);
     const { limit } = readQuery(c, LobbyMessagesQuerySchema);
-    return c.json(await listLobbyMessages(c.get('ctx'), c.get('principal'), lobby_id, limit ?? LOBBY_MESSAGES_DEFAULT));
+    // The read path answers JSON text: each message is serialized once, then kept while nothing changes.
+    const json = await lobbyMessagesJson(c.get('ctx'), c.get('principal'), lobby_id, limit ?? LOBBY_MESSAGES_DEFAULT);
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
   });
 
   return r;

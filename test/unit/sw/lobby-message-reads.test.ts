@@ -1,0 +1,88 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { createPlatformContext } from '../../../src/platform/context';
+import { hashSecret } from '../../../src/platform/secrets';
+import { readCacheOf } from '../../../src/platform/read-cache';
+import { SNOWFLAKE_WORKERS } from '../../../src/platform/snowflake';
+import { expectError, loggedEvents, lobbyWorld } from './lobby-fixtures';
+
+const LOBBIES = '/api/v10/lobbies';
+const HOUR = 3_600_000;
+
+/** A lobby of alice and bob with `count` messages, read once so that the cache holds it. */
+async function cachedLobby(count = 3) {
+  const w = await lobbyWorld();
+  const lobby = (await w.client.put(LOBBIES, { secret: 'chat' }, w.aliceAuth)).body;
+  await w.client.put(LOBBIES, { secret: 'chat' }, w.bobAuth);
+  const messages = `${LOBBIES}/${lobby.id}/messages`;
+  for (let i = 0; i < count; i++) await w.client.post(messages, { content: `m${i}` }, w.aliceAuth);
+  const first = await w.client.get(`${messages}?limit=200`, w.bobAuth);
+  expect(first.status).toBe(200);
+  const cache = readCacheOf(w.client.app.ctx.db)!;
+  expect(cache.lobby(lobby.id), 'the read left the lobby in the cache').toBeDefined();
+  return { ...w, lobby, messages, first, cache };
+}
+
+describe('the lobby message read cache of the service worker stays coherent with every write', () => {
+  it('a repeated read answers the same bytes from memory, and a new message is there at once', async () => {
+    const w = await cachedLobby();
+    const again = await w.client.get(`${w.messages}?limit=200`, w.bobAuth);
+    expect(again.body).toEqual(w.first.body);
+    expect(again.headers.get('content-type')).toBe('application/json');
+    await w.client.post(w.messages, { content: 'fresh' }, w.aliceAuth);
+    const after = await w.client.get(`${w.messages}?limit=200`, w.bobAuth);
+    expect(after.body.map((m: { content: string }) => m.content)).toEqual(['fresh', 'm2', 'm1', 'm0']);
+  });
+
+  it('limit applies to the cached messages too: limit=2 is the newest 2', async () => {
+    const w = await cachedLobby();
+    const two = await w.client.get(`${w.messages}?limit=2`, w.bobAuth);
+    expect(two.body.map((m: { content: string }) => m.content)).toEqual(['m2', 'm1']);
+  });
+
+  it('a member who left is 403 50001 at once, although their read was cached', async () => {
+    const w = await cachedLobby();
+    expect((await w.client.delete(`${LOBBIES}/${w.lobby.id}/members/@me`, w.bobAuth)).status).toBe(204);
+    expectError(await w.client.get(w.messages, w.bobAuth), 403, 50001);
+  });
+
+  it('a token deleted by any write of this connection is 401 at once (the caller was cached)', async () => {
+    const w = await cachedLobby();
+    const hash = await hashSecret(w.bobAuth.slice('Bearer '.length));
+    // Straight into the store, as no route would: the cache sees every read-write transaction.
+    await w.client.app.ctx.db.delete('tokens', hash);
+    expectError(await w.client.get(w.messages, w.bobAuth), 401, 0);
+  });
+
+  it('an access token that expired on the platform clock is 401, although its caller was cached', async () => {
+    const w = await cachedLobby();
+    // Moving the clock in memory writes nothing: only the cached expiry can refuse the token.
+    w.client.app.ctx.clock.set({ frozenAt: Date.now() + 400 * 24 * HOUR });
+    expectError(await w.client.get(w.messages, w.bobAuth), 401, 0);
+  });
+
+  it('the 72-hour window follows the platform clock on a cached read', async () => {
+    const w = await cachedLobby();
+    w.client.app.ctx.clock.set({ frozenAt: Date.now() + 73 * HOUR });
+    const later = await w.client.get(`${w.messages}?limit=200`, w.botAuth);
+    expect(later.status).toBe(200);
+    expect(later.body).toEqual([]);
+  });
+
+  it('an empty lobby past its idle deadline is removed first (LOBBY_DELETE), even when it was cached', async () => {
+    const w = await lobbyWorld();
+    const lobby = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
+    const messages = `${LOBBIES}/${lobby.id}/messages`;
+    expect((await w.client.get(messages, w.botAuth)).body).toEqual([]);
+    expect(readCacheOf(w.client.app.ctx.db)!.lobby(lobby.id)).toBeDefined();
+    w.client.app.ctx.clock.set({ frozenAt: Date.now() + 60_000 });
+    expectError(await w.client.get(messages, w.botAuth), 404, 10031);
+    expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([lobby.id]);
+  });
+
+  it('a context that did not enable it (the shared worker) has no cache: its reads go to the store', async () => {
+    const ctx = await createPlatformContext({ dbName: `read-cache-hub-${process.pid}`, workerId: SNOWFLAKE_WORKERS.hub });
+    expect(readCacheOf(ctx.db)).toBeUndefined();
+    ctx.db.close();
+  });
+});
