@@ -31,6 +31,7 @@ export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserR
     metadata: message.metadata,
     flags: 0,
     application_id: message.application_id,
+    ...(message.moderation_metadata ? { moderation_metadata: message.moderation_metadata } : {}),
   };
 }
 
