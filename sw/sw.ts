@@ -6,6 +6,7 @@
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/announcements';
+import { readCacheOf } from '../src/platform/read-cache';
 import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 
@@ -27,6 +28,12 @@ function platformApp(): ReturnType<typeof createPlatformApp> {
   }
   return appReady;
 }
+
+// A worker never hears its own announcements: one arriving was written by another context (an
+// older or newer service worker during an update), so what this one keeps in memory may be old.
+channel.addEventListener('message', () => {
+  void appReady?.then((platform) => readCacheOf(platform.ctx.db)?.invalidate(), () => undefined);
+});
 
 /** The app answers its own errors; this is for an app that could not even start. */
 function startupFailure(error: unknown): Response {
