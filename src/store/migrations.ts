@@ -104,6 +104,34 @@ export const MIGRATIONS: readonly Migration[] = [
       .createIndex('by_guild_action', ['guild_id', 'action_type', 'order_key']);
     tx.objectStore('lobbies').createIndex('by_linked_channel', 'linked_channel_id');
   },
+  // 9: messages of guild channels keyed newest first per channel (by guild for search, by author
+  // for slowmode, by nonce for enforce_nonce, pinned ones newest pin first), their attachment
+  // files, guild search indexes, AutoMod keyword rules and per-user forward counters.
+  (db) => {
+    const messages = db.createObjectStore('channel_messages', { keyPath: ['channel_id', 'order_key'] });
+    messages.createIndex('by_guild', ['guild_id', 'order_key']);
+    messages.createIndex('by_author', ['channel_id', 'author_id', 'order_key']);
+    messages.createIndex('by_nonce', ['channel_id', 'author_id', 'nonce_key']);
+    messages.createIndex('by_pin', ['channel_id', 'pin_key']);
+    db.createObjectStore('attachment_files', { keyPath: 'id' });
+    db.createObjectStore('message_search_indexes', { keyPath: 'guild_id' });
+    db.createObjectStore('automod_keywords', { keyPath: 'guild_id' });
+    db.createObjectStore('forward_counters', { keyPath: 'user_id' });
+  },
+  // 9: monetization: SKUs by application; entitlements in creation order per application, per
+  // user and per guild (List Entitlements filters read one index range); subscriptions in
+  // creation order per user, and by when their period falls due (only ongoing ones carry a due
+  // time, so the lazy renewal reads just what is due).
+  (db) => {
+    db.createObjectStore('skus', { keyPath: 'id' }).createIndex('by_application', 'application_id');
+    const entitlements = db.createObjectStore('entitlements', { keyPath: 'id' });
+    entitlements.createIndex('by_application', ['application_id', 'order_key']);
+    entitlements.createIndex('by_user', ['application_id', 'user_id', 'order_key']);
+    entitlements.createIndex('by_guild', ['application_id', 'guild_id', 'order_key']);
+    const subscriptions = db.createObjectStore('subscriptions', { keyPath: 'id' });
+    subscriptions.createIndex('by_user', ['user_id', 'order_key']);
+    subscriptions.createIndex('by_due', 'due_at');
+  },
 ];
 
 /** The schema version this code writes. */

@@ -14,6 +14,10 @@ import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } fr
 import type { RelationshipRecord } from '../platform/relationship-records';
 import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
 import type { AuditLogEntryRecord, EmojiRecord, InviteRecord, ScheduledEventRecord, VoiceStateRecord } from '../platform/guild-admin-records';
+import type {
+  AttachmentFileRecord, AutoModKeywordsRecord, ChannelMessageRecord, ForwardCounterRecord, SearchIndexRecord,
+} from '../platform/message-records';
+import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -269,6 +273,25 @@ export interface PlatformDB extends DBSchema {
     value: AuditLogEntryRecord;
     indexes: { by_guild_action: [string, number, string] };
   };
+  /** Keyed `[channel_id, order_key]`: a channel's newest messages are one bounded `getAll`. */
+  channel_messages: {
+    key: [string, string];
+    value: ChannelMessageRecord;
+    indexes: { by_guild: [string, string]; by_author: [string, string, string]; by_nonce: [string, string, string]; by_pin: [string, string] };
+  };
+  attachment_files: { key: string; value: AttachmentFileRecord };
+  message_search_indexes: { key: string; value: SearchIndexRecord };
+  automod_keywords: { key: string; value: AutoModKeywordsRecord };
+  forward_counters: { key: string; value: ForwardCounterRecord };
+  skus: { key: string; value: SkuRecord; indexes: { by_application: string } };
+  /** Indexed by `order_key` (the padded id) per application, user and guild: creation order. */
+  entitlements: {
+    key: string;
+    value: EntitlementRecord;
+    indexes: { by_application: [string, string]; by_user: [string, string, string]; by_guild: [string, string, string] };
+  };
+  /** `by_due` holds only ongoing subscriptions (inactive ones have a null `due_at`). */
+  subscriptions: { key: string; value: SubscriptionRecord; indexes: { by_user: [string, string]; by_due: number } };
 }
 
 /** An open platform database. */
@@ -284,4 +307,6 @@ export const ALL_STORES = [
   'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
   'relationships', 'dm_channels', 'dm_messages',
   'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries',
+  'channel_messages', 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
+  'skus', 'entitlements', 'subscriptions',
 ] as const;
