@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { build } from 'vite';
 import { buildBenchPages } from './lib/build.js';
 import { describeMachine } from './lib/machine.js';
 import { parseOptions } from './lib/options.js';
@@ -95,7 +96,10 @@ async function coldStart(browser, site) {
 
 async function main() {
   say(`bench${options.quick ? ' (quick)' : ''}: phases ${[...options.phases].join(', ')}`);
-  say('building the bench pages');
+  // The site and the bench pages from the same tree: a hub built later than dist/sw.js could
+  // expect a newer database version and close the worker's connection.
+  say('building the site (vite build) and the bench pages');
+  await build({ root, logLevel: 'warn' });
   await buildBenchPages({ root, outDir: benchSiteDir });
   const site = await serveSite({ root, benchDir: benchSiteDir });
   const peer = await servePeer({ runnerFile: resolve(root, 'test/bench/pages/runner.js') });

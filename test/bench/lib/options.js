@@ -13,7 +13,7 @@ const FULL = {
   read: { rounds: 200, warmup: 10, batch: 10 },
   write: { rounds: 40, warmup: 3, batch: 20 },
   fanout: { rounds: 300, warmup: 20, tabs: 5, socketsPerTab: 10 },
-  members: { rounds: 10, warmup: 1 },
+  members: { rounds: 7, warmup: 1 },
   cold: { rounds: 15, warmup: 1 },
 };
 
