@@ -1,8 +1,10 @@
 /**
  * Gateway dispatches as the client's typed callbacks, named as the platform SDK names them
  * (`setLobbyCreatedCallback`, `setMessageCreatedCallback`, ...), and the caches behind the
- * synchronous handles: the current user (from READY) and the lobbies the user is in.
+ * synchronous handles: the current user (from READY), the lobbies the user is in, and the
+ * user's relationships.
  */
+import { RelationshipCache } from './client-relationships';
 import type { SdkLogger } from './logger';
 import type { Lobby, LobbyMember, LobbyMessage, User } from './types';
 
@@ -14,7 +16,14 @@ export interface ClientCallbacks {
   lobbyMemberAdded: (lobbyId: string, memberId: string, member: LobbyMember) => void;
   lobbyMemberUpdated: (lobbyId: string, memberId: string, member: LobbyMember) => void;
   lobbyMemberRemoved: (lobbyId: string, memberId: string) => void;
+  /** A lobby message or a direct message (`lobby_id` tells a lobby message; `recipient_id` a direct one). */
   messageCreated: (messageId: string, message: LobbyMessage) => void;
+  /** A message changed: the application's server set its moderation metadata. */
+  messageUpdated: (messageId: string, message: LobbyMessage) => void;
+  /** A relationship was created or changed; `isDiscordRelationshipUpdate` false for a game relationship. */
+  relationshipCreated: (userId: string, isDiscordRelationshipUpdate: boolean) => void;
+  /** A relationship ended; `isDiscordRelationshipUpdate` false for a game relationship. */
+  relationshipDeleted: (userId: string, isDiscordRelationshipUpdate: boolean) => void;
   /** A user's presence changed (PRESENCE_UPDATE); `activities` as the platform sent them. */
   userUpdated: (userId: string, presence: { status: string; activities: unknown[] }) => void;
 }
@@ -25,6 +34,7 @@ type MemberEvent = { lobby_id: string; member: LobbyMember };
 export class ClientEvents {
   readonly #callbacks: Partial<ClientCallbacks> = {};
   readonly lobbies = new Map<string, Lobby>();
+  readonly relationships = new RelationshipCache();
   currentUser: User | undefined = undefined;
 
   constructor(private readonly log: SdkLogger) {}
@@ -44,6 +54,7 @@ export class ClientEvents {
   reset(): void {
     this.currentUser = undefined;
     this.lobbies.clear();
+    this.relationships.clear();
   }
 
   /** One dispatch from the gateway. */
@@ -67,7 +78,18 @@ export class ClientEvents {
       case 'LOBBY_MEMBER_REMOVE':
         return this.#memberRemoved(d as MemberEvent);
       case 'LOBBY_MESSAGE_CREATE':
+      case 'MESSAGE_CREATE':
         return this.#emit('messageCreated', d.id, d);
+      case 'LOBBY_MESSAGE_UPDATE':
+      case 'MESSAGE_UPDATE':
+        return this.#emit('messageUpdated', d.id, d);
+      case 'RELATIONSHIP_ADD':
+      case 'RELATIONSHIP_UPDATE':
+      case 'RELATIONSHIP_REMOVE':
+      case 'GAME_RELATIONSHIP_ADD':
+      case 'GAME_RELATIONSHIP_UPDATE':
+      case 'GAME_RELATIONSHIP_REMOVE':
+        return this.#relationship(t, d);
       case 'PRESENCE_UPDATE':
         return this.#emit('userUpdated', d.user?.id, { status: d.status, activities: d.activities ?? [] });
       default:
@@ -94,6 +116,13 @@ export class ClientEvents {
       this.lobbies.delete(d.lobby_id);
       this.#emit('lobbyDeleted', d.lobby_id);
     }
+  }
+
+  #relationship(t: string, d: any): void {
+    const change = this.relationships.apply(t, d);
+    if (!change) return;
+    if (change.removed) this.#emit('relationshipDeleted', change.userId, change.isDiscordRelationshipUpdate);
+    else this.#emit('relationshipCreated', change.userId, change.isDiscordRelationshipUpdate);
   }
 
   #emit<K extends keyof ClientCallbacks>(name: K, ...args: Parameters<ClientCallbacks[K]>): void {

@@ -1,10 +1,11 @@
 /**
  * The game SDK `Client` (spec: `Client::` operations, namespace `platformpp`): `ClientCore`'s
- * accounts and connection, plus the events of the gateway as typed callbacks, AUTHORIZE_REQUEST
- * from the host platform client, lobbies and their chat, rich presence and guild channels.
+ * accounts and connection, `SocialLayerClient`'s relationships and direct messages, plus the
+ * events of the gateway as typed callbacks, AUTHORIZE_REQUEST from the host platform client,
+ * lobbies and their chat, rich presence and guild channels.
  */
 import { subscribeAuthorizeRequests, type AuthorizeRequest } from './authorize-requests';
-import { ClientCore, settle, type ClientOptions, type ClientResult } from './client-core';
+import { settle, type ClientOptions, type ClientResult } from './client-core';
 import type { ClientCallbacks } from './client-events';
 import {
   createOrJoinLobby, getGuildChannels, getLobbyMessagesWithLimit, leaveLobby, sendLobbyMessage, updateRichPresence, type SocialContext,
@@ -12,6 +13,7 @@ import {
 import {
   exchangeChildToken, getProvisionalToken, getTokenFromProvisionalMerge, unmergeIntoProvisionalAccount, type ExternalAuthType,
 } from './client-provisional';
+import { SocialLayerClient } from './client-social-layer';
 import { SdkError } from './errors';
 import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity, StoredActivity, TokenResult } from './types';
 
@@ -31,7 +33,7 @@ import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity,
  * const lobby = await client.createOrJoinLobby('match-42');
  * await client.sendLobbyMessage(lobby.id, 'gl hf');
  */
-export class Client extends ClientCore {
+export class Client extends SocialLayerClient {
   readonly #social: SocialContext;
   #unsubscribeAuthorizeRequests: (() => void) | null = null;
   #engineManagedAudioSession = false;
@@ -119,7 +121,10 @@ export class Client extends ClientCore {
   setLobbyMemberRemovedCallback(callback: ClientCallbacks['lobbyMemberRemoved'] | null): void {
     this.events.set('lobbyMemberRemoved', callback);
   }
-  /** A lobby message was sent (by anyone, this user included) in a lobby the user is in. */
+  /**
+   * A message was sent, this user's own included: in a lobby the user is in (`lobby_id` set), or
+   * a direct message to or from the user (`recipient_id` set).
+   */
   setMessageCreatedCallback(callback: ClientCallbacks['messageCreated'] | null): void {
     this.events.set('messageCreated', callback);
   }

@@ -8,6 +8,9 @@
  */
 export { Client } from './client';
 export { type ClientOptions, type ClientResult } from './client-core';
+export { SocialLayerClient } from './client-social-layer';
+export { RelationshipType, type RelationshipHandle } from './client-relationships';
+export type { UserMessageSummary } from './client-messages';
 export type { ClientCallbacks } from './client-events';
 export { ExternalAuthType } from './client-provisional';
 export { AuthorizationArgs, IntegrationType, authorizeRedirectUri } from './authorization-args';
