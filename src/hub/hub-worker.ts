@@ -44,7 +44,7 @@ const owners = new PageOwners(
   (owner) => (locks ? locks.request(ownerLockName(owner), () => undefined) : new Promise(() => undefined)),
   (owner) => instances.leaveOwner(owner),
 );
-const instances = new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner));
+const instances = Comlink.proxy(new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner)));
 
 const api: HubApi = {
   openGateway(port, url, owner) {

@@ -6,6 +6,7 @@
  * - the Web Locks each end holds for its life, so that the other learns when it is gone
  *   ({@link ownerLockName}, {@link hubLockName}): a MessagePort has no reliable close signal.
  */
+import type { ProxyMarked } from 'comlink';
 import type { ActivityInstanceRegistry } from '../rpc/instances';
 
 /** The shared worker's name: every page that uses it reaches the same instance. */
@@ -52,8 +53,11 @@ export interface HubApi {
    * pages start a new one (a developer control, like stopping a worker in DevTools).
    */
   stop(): void;
-  /** Activity instances, shared by every page (src/rpc/instances.ts). */
-  instances: ActivityInstanceRegistry;
+  /**
+   * Activity instances, shared by every page (src/rpc/instances.ts). Proxy-marked, so a page
+   * calls its methods (`await hub.instances.find(appId, channelId)`) rather than copying it.
+   */
+  instances: ActivityInstanceRegistry & ProxyMarked;
 }
 
 /** Page → hub on a gateway socket's port. */
