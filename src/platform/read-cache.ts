@@ -18,7 +18,7 @@ import type { LobbyRecord } from './records';
 
 /** Entries kept at most per map: past that, the map starts again empty. */
 const PRINCIPALS_MAX = 1000;
-const LOBBIES_MAX = 100;
+const LOBBIES_MAX = 32;
 
 /** What a lobby read needs of one lobby, as of one snapshot. */
 export interface LobbyReadEntry {
