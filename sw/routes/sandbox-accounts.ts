@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { patchApplication } from '../../src/platform/accounts';
 import { banUser, liftBan } from '../../src/platform/accounts-ban';
+import { deauthorizeApplication } from '../../src/platform/deauthorize';
 import { approveChildApplication, serializeApplicationLink } from '../../src/platform/accounts-child';
 import { serializeApplication } from '../../src/platform/applications';
 import { addConnection, CONNECTION_TYPES, serializeConnection } from '../../src/platform/connections';
@@ -116,6 +117,12 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     const id = idParam(c, 'user_id');
     return c.json({ connection: serializeConnection(await addConnection(c.get('ctx'), id, await readJson(c, ConnectionBody))) }, 201);
   });
+  r.delete('/users/:user_id/authorizations/:application_id', async (c) => {
+    const ids = validate(v.object({ user_id: schemas.snowflake, application_id: schemas.snowflake }), c.req.param());
+    await deauthorizeApplication(c.get('ctx'), ids.user_id, ids.application_id);
+    return noContent();
+  });
+
   r.get('/users/:user_id/external-identities', async (c) => {
     const ctx = c.get('ctx');
     const id = idParam(c, 'user_id');
