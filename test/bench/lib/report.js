@@ -35,7 +35,9 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       baseline: baseline?.name ?? null, baseline_value: baseline?.summary.median ?? null, baseline_p95: baseline?.summary.p95 ?? null,
       ratio: r,
       target: target?.text ?? null,
-      met: target && r !== null ? (target.max === undefined || r <= target.max) && (target.min === undefined || r >= target.min) : null,
+      met: target && r !== null && (target.max !== undefined || target.min !== undefined)
+        ? (target.max === undefined || r <= target.max) && (target.min === undefined || r >= target.min)
+        : null,
       ...(higherIsBetter ? { higher_is_better: true } : {}),
     });
   };
@@ -50,8 +52,8 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     const bytes = raw.read.answers[reference].bytes;
     const section = `1. API read (${count(bytes)} B)`;
     row(section, `GET /lobbies/{id}/messages?limit=200, ${count(size)} msgs, our SW`, 'ms', s[reference], floor, { text: '≤ 1.25× floor', max: 1.25 });
-    row(section, 'MSW 2.15: http.get handler, same bytes from memory', 'ms', s.msw, floor, { text: 'peer (≈ 1.87×)' });
-    row(section, 'node:http on 127.0.0.1, same bytes', 'ms', s.node, floor, { text: 'peer (≈ 1.18×)' });
+    row(section, 'MSW 2.15: http.get handler, same bytes from memory', 'ms', s.msw, floor, { text: 'peer: MSW ≈ 1.87× on this machine' });
+    row(section, 'node:http on 127.0.0.1, same bytes', 'ms', s.node, floor, { text: 'peer: node:http ≈ 1.18×' });
     const sizes = Object.keys(raw.read.times).filter((n) => n.startsWith('ours-')).map((n) => Number(n.split('-')[1])).sort((a, b) => a - b);
     const smallest = { name: `our SW at ${count(sizes[0])} msgs`, summary: s[`ours-${sizes[0]}`] };
     for (const n of sizes) {
@@ -197,7 +199,10 @@ export function renderMarkdown(report) {
     ...report.rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
   ];
   const d = report.details;
-  const notes = [];
+  const notes = [
+    '- Run with `npm run bench` (builds the site, then about 10 minutes on 2 cores; `-- --quick` for a small run that leaves this file alone). Headless Chromium driven by playwright-core against the built `dist/`; every time is taken inside the page that makes the request, with `performance.now()` in cross-origin isolated pages.',
+    '- Seeding: users, the application, tokens, lobbies, memberships and guilds through the platform\'s own API; the bulk (lobby messages, guild members and their users) written straight into the platform\'s IndexedDB from the driver page with the records\' shapes of `src/platform/records.ts` and `lobby-messages.ts`.',
+  ];
   if (d.read) {
     notes.push(`- Read: ${d.read.summaries.floor.n} requests per variant after warm-up, ${d.read.batch} in a row per turn, the variants' turns rotated every round; each timed in the page that made it (fetch until the body is read as bytes). Frames: ${Object.entries(d.read.frames).map(([k, v]) => `${k} (isolated: ${/** @type {any} */ (v).isolated})`).join(', ')}. Identical bytes: ${Object.entries(d.read.answers).map(([k, v]) => `${k} ${/** @type {any} */ (v).bytes} B${/** @type {any} */ (v).identical ? ' =' : ''}`).join(', ')}. Failed requests: ${d.read.failures}.`);
   }
