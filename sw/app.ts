@@ -16,6 +16,7 @@ import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes } from './routes/oauth2';
 import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
+import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
 import { AppWebhooks } from './webhooks';
@@ -79,6 +80,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
+  app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
 

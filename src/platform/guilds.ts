@@ -32,7 +32,7 @@ export function serializeChannel(channel: ChannelRecord) {
   return wire;
 }
 
-/** The guild member object with its user. */
+/** The guild member object with its user (`avatar` / `banner` are image hashes; the images stay in the store). */
 export function serializeMember(member: MemberRecord, user: UserRecord) {
   return {
     user: serializeUser(user),
@@ -43,7 +43,8 @@ export function serializeMember(member: MemberRecord, user: UserRecord) {
     banner: member.banner,
     bio: member.bio,
     flags: member.flags,
-    deaf: false,
-    mute: false,
+    deaf: member.deaf ?? false,
+    mute: member.mute ?? false,
+    communication_disabled_until: member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
   };
 }

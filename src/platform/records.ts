@@ -150,6 +150,14 @@ export interface MemberRecord {
   banner: string | null;
   bio: string | null;
   flags: number;
+  /** Server mute and deafen (MUTE_MEMBERS / DEAFEN_MEMBERS); absent on members stored before they existed. */
+  mute?: boolean;
+  deaf?: boolean;
+  /** When the member's timeout ends (epoch ms), or null / absent when not timed out. */
+  communication_disabled_until?: number | null;
+  /** The member's own avatar and banner images as data URIs (`avatar` / `banner` hold their hashes). */
+  avatar_data?: string | null;
+  banner_data?: string | null;
 }
 
 /** A lobby. */

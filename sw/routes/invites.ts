@@ -1,0 +1,158 @@
+/**
+ * Invite routes: `POST` / `GET /channels/{channel.id}/invites`, `GET` / `DELETE /invites/{code}`,
+ * and an invite's target users (`GET` / `PUT /invites/{code}/target-users`, `.../job-status`).
+ * Creating takes JSON, or `multipart/form-data` with the `target_users_file` CSV beside the
+ * other fields (as form fields or in `payload_json`). Changes are for bots.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { requireBot } from '../../src/platform/auth';
+import { ApiError } from '../../src/platform/errors';
+import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/invites';
+import { getTargetUsersCsv, getTargetUsersJobStatus, parseTargetUsersCsv, putTargetUsers } from '../../src/platform/invites-target-users';
+import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/limits';
+import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
+
+const int = (min: number, max: number) =>
+  v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(min, `int value should be greater than or equal to ${min}.`), v.maxValue(max, `int value should be less than or equal to ${max}.`));
+
+/** The create fields; null and absent take the platform's defaults. */
+const InviteBody = v.object({
+  max_age: v.optional(v.nullable(int(0, INVITE_MAX_AGE_MAX_S)), INVITE_MAX_AGE_DEFAULT_S),
+  max_uses: v.optional(v.nullable(int(0, INVITE_MAX_USES_MAX)), 0),
+  temporary: v.optional(v.nullable(v.boolean('Must be a boolean.')), false),
+  unique: v.optional(v.nullable(v.boolean('Must be a boolean.')), false),
+  role_ids: v.optional(v.nullable(v.array(schemas.snowflake, 'Must be an array of role ids.')), []),
+});
+const CodePath = v.object({ code: v.pipe(v.string(), v.minLength(1)) });
+const ChannelPath = v.object({ channel_id: schemas.snowflake });
+const InviteQuery = v.object({ with_counts: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true')), 'false') });
+
+function bot(c: AppContext) {
+  const principal = c.get('principal');
+  requireBot(principal);
+  return principal;
+}
+
+/** A multipart body; malformed multipart is the client's mistake (400), too large is 413. */
+async function readForm(c: AppContext): Promise<FormData> {
+  const length = Number(c.req.header('Content-Length') ?? 0);
+  // The file plus the other fields: twice the file limit leaves room for any sane form.
+  if (length > 2 * INVITE_TARGET_USERS_FILE_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
+  try {
+    return await c.req.raw.formData();
+  } catch {
+    throw ApiError.invalidForm({ _root: 'The body is not valid multipart/form-data.' });
+  }
+}
+
+/** The text of the `target_users_file` part, or undefined when there is none. */
+async function readTargetUsersFile(form: FormData): Promise<string | undefined> {
+  const file = form.get('target_users_file');
+  if (file === null) return undefined;
+  if (typeof file === 'string') return file;
+  if (file.size > INVITE_TARGET_USERS_FILE_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
+  return file.text();
+}
+
+/** A form field as the JSON value it stands for ("3" is 3, "true" is true). */
+function coerceField(value: string): unknown {
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}
+
+/** The create fields of a multipart body: `payload_json`, then plain form fields it lacks. */
+function formFields(form: FormData): Record<string, unknown> {
+  let fields: Record<string, unknown> = {};
+  const payload = form.get('payload_json');
+  if (typeof payload === 'string') {
+    try {
+      fields = JSON.parse(payload);
+    } catch {
+      throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
+    }
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw ApiError.invalidForm({ payload_json: 'Must be a JSON object.' });
+  }
+  for (const key of ['max_age', 'max_uses', 'temporary', 'unique'] as const) {
+    const value = form.get(key);
+    if (!(key in fields) && typeof value === 'string') fields[key] = coerceField(value);
+  }
+  const roles = form.getAll('role_ids').filter((r): r is string => typeof r === 'string');
+  if (!('role_ids' in fields) && roles.length > 0) {
+    try {
+      fields.role_ids = roles.length === 1 && roles[0].trim().startsWith('[') ? JSON.parse(roles[0]) : roles;
+    } catch {
+      throw ApiError.invalidForm({ role_ids: 'Must be a JSON array of role ids, or one role id per field.' });
+    }
+  }
+  return fields;
+}
+
+/** The invite routes, mounted at the API root. */
+export function inviteRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.post('/channels/:channel_id/invites', async (c) => {
+    const principal = bot(c);
+    const { channel_id } = validate(ChannelPath, c.req.param());
+    let body: v.InferOutput<typeof InviteBody>;
+    let file: string | undefined;
+    if ((c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      const form = await readForm(c);
+      file = await readTargetUsersFile(form);
+      body = validate(InviteBody, formFields(form));
+    } else {
+      body = await readJson(c, InviteBody);
+    }
+    const invite = await createChannelInvite(c.get('ctx'), principal, channel_id, {
+      max_age: body.max_age ?? INVITE_MAX_AGE_DEFAULT_S,
+      max_uses: body.max_uses ?? 0,
+      temporary: body.temporary ?? false,
+      unique: body.unique ?? false,
+      role_ids: body.role_ids ?? [],
+      target_users: file === undefined ? null : parseTargetUsersCsv(file),
+    });
+    return c.json(invite);
+  });
+
+  r.get('/channels/:channel_id/invites', async (c) => {
+    const principal = bot(c);
+    return c.json(await listChannelInvites(c.get('ctx'), principal, validate(ChannelPath, c.req.param()).channel_id));
+  });
+
+  r.get('/invites/:code', async (c) => {
+    const { code } = validate(CodePath, c.req.param());
+    return c.json(await getInvite(c.get('ctx'), c.get('principal'), code, readQuery(c, InviteQuery).with_counts));
+  });
+
+  r.delete('/invites/:code', async (c) => {
+    const principal = bot(c);
+    return c.json(await deleteInvite(c.get('ctx'), principal, validate(CodePath, c.req.param()).code));
+  });
+
+  r.get('/invites/:code/target-users', async (c) => {
+    const principal = bot(c);
+    const csv = await getTargetUsersCsv(c.get('ctx'), principal, validate(CodePath, c.req.param()).code);
+    return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
+  });
+
+  r.put('/invites/:code/target-users', async (c) => {
+    const principal = bot(c);
+    const { code } = validate(CodePath, c.req.param());
+    if (!(c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      throw ApiError.invalidForm({ target_users_file: 'Send the file as multipart/form-data.' });
+    }
+    const file = await readTargetUsersFile(await readForm(c));
+    if (file === undefined) throw ApiError.invalidForm({ target_users_file: 'This field is required' });
+    await putTargetUsers(c.get('ctx'), principal, code, parseTargetUsersCsv(file));
+    return noContent();
+  });
+
+  r.get('/invites/:code/target-users/job-status', async (c) => {
+    const principal = bot(c);
+    return c.json(await getTargetUsersJobStatus(c.get('ctx'), principal, validate(CodePath, c.req.param()).code));
+  });
+
+  return r;
+}
