@@ -16,8 +16,8 @@ import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes } from './routes/oauth2';
 import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
-import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
+import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oidc';
@@ -80,8 +80,8 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
-  app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
+  app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;

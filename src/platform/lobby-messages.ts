@@ -64,7 +64,7 @@ export async function createLobbyMessage(ctx: PlatformContext, principal: Princi
     };
     await tx.objectStore('lobby_messages').add(record);
     const message = serializeLobbyMessage(record, principal.user);
-    emit({ type: 'LOBBY_MESSAGE_CREATE', data: message, audience: lobbyAudience(lobby, memberKeys.map(([, userId]) => userId)) });
+    emit({ type: 'LOBBY_MESSAGE_CREATE', data: message, audience: lobbyAudience(lobby, memberKeys.map(([, userId]) => userId)), channels: ['gateway', 'webhook'] });
     return message;
   });
 }

@@ -8,9 +8,14 @@ import type { EventRecord } from '../store/schema';
 
 /**
  * The webhook event types of the spec. APPLICATION_AUTHORIZED is webhook-only (never on the
- * gateway); ENTITLEMENT_CREATE is the only monetization event sent by webhook.
+ * gateway); ENTITLEMENT_CREATE is the only monetization event sent by webhook. The spec says
+ * game direct message and lobby webhook events also exist without naming them: their names are
+ * those of the platform's public webhook-events reference.
  */
-export const WEBHOOK_EVENT_TYPES = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'QUEST_USER_ENROLLMENT'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'QUEST_USER_ENROLLMENT',
+  'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE',
+] as const;
 /** One of {@link WEBHOOK_EVENT_TYPES}. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
