@@ -16,6 +16,7 @@ import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes } from './routes/oauth2';
 import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
+import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
 import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
@@ -80,6 +81,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/api', api);
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
+  app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
   app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));

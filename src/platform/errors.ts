@@ -81,6 +81,23 @@ export const API_ERRORS = {
   INVALID_RECIPIENT: { status: 400, code: 50033, message: 'Invalid Recipient(s)' },
   FRIEND_REQUEST_REFUSED: { status: 400, code: 80000, message: 'Friend request failed' },
   UNKNOWN_USERNAME: { status: 400, code: 80004, message: 'No users with this username exist' },
+  // Monetization (the platform's public codes; an unknown subscription has none, so 0).
+  UNKNOWN_SKU: { status: 404, code: 10027, message: 'Unknown SKU' },
+  UNKNOWN_ENTITLEMENT: { status: 404, code: 10029, message: 'Unknown Entitlement' },
+  UNKNOWN_SUBSCRIPTION: { status: 404, code: 0, message: 'Unknown Subscription' },
+  ONLY_CONSUMABLE_SKUS: { status: 400, code: 40018, message: 'Only consumable SKUs can be consumed' },
+  ONLY_TEST_ENTITLEMENTS: { status: 400, code: 40019, message: 'You can only delete sandbox entitlements.' },
+  ENTITLEMENT_ALREADY_GRANTED: { status: 400, code: 40074, message: 'An entitlement has already been granted for this resource' },
+  INVALID_SKU: { status: 400, code: 50057, message: 'Invalid SKU' },
+  SUBSCRIPTION_NOT_ONGOING: { status: 400, code: 0, message: 'This subscription has ended.' },
+  // Messages of guild channels (the platform's public codes).
+  CANNOT_EDIT_OTHERS_MESSAGE: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
+  CANNOT_SEND_EMPTY_MESSAGE: { status: 400, code: 50006, message: 'Cannot send an empty message' },
+  NON_TEXT_CHANNEL: { status: 400, code: 50008, message: 'Cannot send messages in a non-text channel' },
+  PINS_MAX: { status: 400, code: 30003, message: 'Maximum number of pins reached for the channel' },
+  SLOWMODE_RATE_LIMITED: { status: 429, code: 20016, message: 'This action cannot be performed due to slowmode rate limit.' },
+  RATE_LIMITED: { status: 429, code: 0, message: 'You are being rate limited.' },
+  AUTOMOD_BLOCKED: { status: 400, code: 200000, message: 'Message was blocked by automatic moderation' },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.
   RPC_UNKNOWN_ERROR: { status: 500, code: 1000, message: 'Unknown error' },

@@ -200,3 +200,88 @@ export const MODERATION_METADATA_VALUE_MAX = 2000;
 export const FRIENDS_MAX = 1000;
 /** Characters in a username a friend request names. */
 export const USERNAME_MAX = 32;
+
+/** List Entitlements: default and largest `limit` (the public API reference: 1-100, default 100). */
+export const ENTITLEMENTS_LIST_DEFAULT = 100;
+export const ENTITLEMENTS_LIST_MAX = 100;
+/** List SKU Subscriptions: default and largest `limit` (the public API reference: 1-100, default 50). */
+export const SUBSCRIPTIONS_LIST_DEFAULT = 50;
+export const SUBSCRIPTIONS_LIST_MAX = 100;
+/** A subscription period in calendar months (the platform sells monthly app subscriptions). */
+export const SUBSCRIPTION_PERIOD_MONTHS = 1;
+/** Characters in a SKU's name (sandbox fixture; the developer portal's field). */
+export const SKU_NAME_MAX = 100;
+
+/**
+ * Messages of guild channels (the public API reference): content up to 2000 characters, a
+ * nonce up to 25, up to 10 embeds of up to 6000 characters in all, up to 10 attachments whose
+ * description is up to 1024 characters; history reads 1 to 100 messages, 50 unless asked.
+ */
+export const MESSAGE_CONTENT_MAX = 2000;
+export const MESSAGE_NONCE_MAX = 25;
+export const EMBEDS_PER_MESSAGE_MAX = 10;
+export const EMBED_TITLE_MAX = 256;
+export const EMBED_DESCRIPTION_MAX = 4096;
+export const EMBED_FIELD_NAME_MAX = 256;
+export const EMBED_FIELD_VALUE_MAX = 1024;
+export const EMBED_FOOTER_TEXT_MAX = 2048;
+export const EMBED_AUTHOR_NAME_MAX = 256;
+export const EMBED_TOTAL_CHARS_MAX = 6000;
+export const ATTACHMENTS_PER_MESSAGE_MAX = 10;
+export const ATTACHMENT_DESCRIPTION_MAX = 1024;
+export const STICKERS_PER_MESSAGE_MAX = 3;
+export const ALLOWED_MENTIONS_IDS_MAX = 100;
+export const CHANNEL_MESSAGES_MAX = 100;
+export const CHANNEL_MESSAGES_DEFAULT = 50;
+/** `enforce_nonce`: "the past few minutes" of the public docs, taken as 2 minutes by the platform clock. */
+export const MESSAGE_NONCE_WINDOW_MS = 2 * 60 * 1000;
+/** Slowmode (`rate_limit_per_user`): 0 to 21600 seconds. */
+export const SLOWMODE_MAX_S = 21_600;
+/**
+ * Per-attachment upload limits above the default: premium tiers (Nitro 500 MiB; Nitro Basic and
+ * Classic 50 MiB) and server boosts (level 2: 50 MiB, level 3: 100 MiB), the public figures.
+ */
+export const UPLOAD_LIMIT_NITRO_BYTES = 500 * 1024 * 1024;
+export const UPLOAD_LIMIT_NITRO_BASIC_BYTES = 50 * 1024 * 1024;
+export const UPLOAD_LIMIT_BOOST_TIER_2_BYTES = 50 * 1024 * 1024;
+export const UPLOAD_LIMIT_BOOST_TIER_3_BYTES = 100 * 1024 * 1024;
+/** Message components (public reference): ids, labels and texts. */
+export const COMPONENT_CUSTOM_ID_MAX = 100;
+export const BUTTONS_PER_ACTION_ROW_MAX = 5;
+export const BUTTON_LABEL_MAX = 80;
+export const BUTTON_URL_MAX = 512;
+export const SELECT_OPTIONS_MAX = 25;
+export const SELECT_OPTION_TEXT_MAX = 100;
+export const SELECT_PLACEHOLDER_MAX = 150;
+export const SELECT_VALUES_MAX = 25;
+export const SECTION_TEXT_DISPLAYS_MAX = 3;
+export const MEDIA_GALLERY_ITEMS_MAX = 10;
+export const COMPONENT_MEDIA_DESCRIPTION_MAX = 1024;
+/** Characters of text across every component of a message with IS_COMPONENTS_V2. */
+export const COMPONENTS_V2_TEXT_MAX = 4000;
+/** Polls (public reference): question 300 characters, up to 10 answers of 55, 1 to 768 hours (24 unless given). */
+export const POLL_QUESTION_MAX = 300;
+export const POLL_ANSWERS_MAX = 10;
+export const POLL_ANSWER_TEXT_MAX = 55;
+export const POLL_DURATION_MAX_H = 768;
+export const POLL_DURATION_DEFAULT_H = 24;
+/** Pins: pages of Get Channel Pins (1 to 50) and of the deprecated list; pins per channel (the platform's current 250). */
+export const PINS_PAGE_MAX = 50;
+export const PINS_PER_CHANNEL_MAX = 250;
+/** Search Guild Messages (public reference): 1 to 25 results (25 unless asked), offset up to 9975, content up to 1024 characters. */
+export const MESSAGE_SEARCH_LIMIT_MAX = 25;
+export const MESSAGE_SEARCH_OFFSET_MAX = 9975;
+export const MESSAGE_SEARCH_CONTENT_MAX = 1024;
+export const MESSAGE_SEARCH_IDS_MAX = 100;
+/** A guild's search index is ready this long after its first message (the sandbox's model; by the platform clock). */
+export const MESSAGE_SEARCH_INDEX_DELAY_MS = 60 * 1000;
+/**
+ * Forwards (values not shown by the spec; the sandbox's): per user, at most 5 forwards and
+ * 50 MiB of forwarded attachments per minute by the platform clock, else 429.
+ */
+export const FORWARD_WINDOW_MS = 60 * 1000;
+export const FORWARDS_PER_WINDOW_MAX = 5;
+export const FORWARD_ATTACHMENT_BYTES_PER_WINDOW_MAX = 50 * 1024 * 1024;
+/** AutoMod keyword rule (public docs): up to 1000 keywords of up to 60 characters. */
+export const AUTOMOD_KEYWORDS_MAX = 1000;
+export const AUTOMOD_KEYWORD_MAX = 60;

@@ -79,7 +79,7 @@ export interface SubscriptionRecord {
   /** The guild a guild subscription applies to; null for a user subscription. */
   guild_id: Snowflake | null;
   sku_ids: Snowflake[];
-  /** Every entitlement granted for it, in the order granted. */
+  /** The entitlements it grants now (renewing into other SKUs replaces them). */
   entitlement_ids: Snowflake[];
   /** The SKUs it renews into (a downgrade changes them before the period ends). */
   renewal_sku_ids: Snowflake[];
@@ -171,4 +171,12 @@ export function serializeSubscription(subscription: SubscriptionRecord) {
  */
 export function monetizationAudience(application: ApplicationRecord, userId: string | null): EventAudience {
   return { application_id: application.id, user_ids: userId === null ? [application.bot_user_id] : [userId, application.bot_user_id] };
+}
+
+/**
+ * A subscription as the sandbox shows it (the developer's and payment provider's view): the
+ * public object plus its application, guild and country.
+ */
+export function serializeSandboxSubscription(subscription: SubscriptionRecord) {
+  return { ...serializeSubscription(subscription), application_id: subscription.application_id, guild_id: subscription.guild_id, country: subscription.country };
 }

@@ -12,6 +12,7 @@ import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
 import { moderationRoutes } from './moderation';
+import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
@@ -27,6 +28,7 @@ export function apiRoutes(): Hono<AppEnv> {
   });
   api.route('/users/@me/activities', presenceRoutes());
   api.route('/rpc', rpcRoutes());
+  api.route('/rpc', rpcMonetizationRoutes());
   api.route('/users/@me/connections', connectionRoutes());
   api.route('/users/@me/relationships', relationshipRoutes(false));
   api.route('/users/@me/game-relationships', relationshipRoutes(true));
@@ -37,6 +39,8 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me/guilds', currentUserGuildRoutes());
   api.route('/guilds', guildRoutes());
   api.route('/channels', channelRoutes());
+  api.route('/applications', applicationMonetizationRoutes());
+  api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
   return api;
