@@ -72,6 +72,8 @@ export class ClientCore {
   protected applicationId: string | undefined;
   #statusCallback: StatusChangedCallback | null = null;
   #destroyed = false;
+  /** Set by `connect()`, cleared by `disconnect()`: whether a new token should reconnect. */
+  #connectWanted = false;
 
   constructor(options: ClientOptions = {}) {
     if (options.sdkVersion !== undefined) assertSupportedSdkVersion(options.sdkVersion);
@@ -162,7 +164,10 @@ export class ClientCore {
     return settle(this.run(() => revokeToken(this.auth, applicationId, token)), callback);
   }
 
-  /** Sets the token that HTTP calls and the gateway use; `connect()` works from then on. */
+  /**
+   * Sets the token that HTTP calls and the gateway use; `connect()` works from then on. A client
+   * that is connected with another token reconnects with this one.
+   */
   updateToken(tokenType: AuthorizationTokenType, token: string, callback?: (result: ClientResult) => void): Promise<void> {
     const run = this.run(async () => {
       if (tokenType !== AuthorizationTokenType.Bearer && tokenType !== AuthorizationTokenType.User) {
@@ -170,8 +175,15 @@ export class ClientCore {
       }
       if (typeof token !== 'string' || token === '') throw SdkError.validation('updateToken() needs the access token (a non-empty string).');
       this.log.addSecret(token);
+      const replaced = this.http.token !== undefined && this.http.token !== token;
       this.http.token = token;
       this.log.info('UpdateToken: token set.');
+      // A session belongs to the token it identified with, and a refresh deletes that token (the
+      // gateway then ends the session, maybe before this call): connect again with the new one.
+      if (replaced && this.#connectWanted) {
+        if (this.link.status !== Status.Disconnected) await this.link.disconnect();
+        await this.connect();
+      }
     });
     return settle(run, callback);
   }
@@ -194,6 +206,7 @@ export class ClientCore {
   connect(): Promise<void> {
     return this.run(async () => {
       if (!this.http.token) throw SdkError.notReady('connect() needs a token: call updateToken() first.');
+      this.#connectWanted = true;
       await this.link.connect(async () => {
         const me = await this.http.call<{ application: { id: string } }>('GET', '/oauth2/@me');
         this.applicationId ??= me.application.id;
@@ -203,6 +216,7 @@ export class ClientCore {
 
   /** Ends the connection and its session: Disconnecting, then Disconnected. */
   disconnect(): Promise<void> {
+    this.#connectWanted = false;
     return this.link.disconnect();
   }
 

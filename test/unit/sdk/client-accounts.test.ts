@@ -4,6 +4,7 @@ import { AuthorizationArgs, IntegrationType } from '../../../src/sdk/authorizati
 import { Client } from '../../../src/sdk/client';
 import { ErrorType, SdkError } from '../../../src/sdk/errors';
 import { AuthorizationTokenType } from '../../../src/sdk/types';
+import { Status } from '../../../src/sdk/status';
 import { createSdkHarness, type SdkHarness } from './sdk-harness';
 
 let h: SdkHarness;
@@ -192,6 +193,20 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     const error = await rejection(client.refreshToken(h.world.application.id, first.refreshToken!));
     expect(error).toMatchObject({ type: ErrorType.AuthorizationFailed, code: 'invalid_grant', status: 400 });
     expect(error.message).toMatch(/can no longer be used: authorize again/);
+  });
+
+  it('updateToken with the refreshed token while connected reconnects as the same user (the refresh ended the old token\'s session)', async () => {
+    h = await createSdkHarness();
+    const client = h.client({ userId: h.world.alice.id });
+    const first = await tokensFor(client);
+    await client.updateToken(AuthorizationTokenType.Bearer, first.accessToken);
+    await client.connect();
+    const second = await client.refreshToken(h.world.application.id, first.refreshToken!);
+    await client.updateToken(AuthorizationTokenType.Bearer, second.accessToken);
+    expect(client.getStatus()).toBe(Status.Ready);
+    expect(client.getCurrentUserV2()).toMatchObject({ id: h.world.alice.id });
+    const identifies = h.sockets.flatMap((s) => s.sent).filter((p: any) => p.op === 2);
+    expect(identifies.at(-1).d.token).toBe(`Bearer ${second.accessToken}`);
   });
 
   it('revokeToken ends the pair: the access token no longer opens the API', async () => {
