@@ -44,9 +44,13 @@ export interface EmojiRecord {
   /** Who uploaded it (the bot user when uploaded through the API). */
   user_id: Snowflake;
   animated: boolean;
-  /** The uploaded image as a data URI (the sandbox has no CDN: the image stays here). */
-  image: string;
   created_at: number;
+}
+
+/** An emoji's uploaded image as a data URI (the sandbox has no CDN: the image stays here). */
+export interface EmojiImageRecord {
+  emoji_id: Snowflake;
+  data_uri: string;
 }
 
 /** A guild scheduled event. */

@@ -132,6 +132,12 @@ export const MIGRATIONS: readonly Migration[] = [
     subscriptions.createIndex('by_user', ['user_id', 'order_key']);
     subscriptions.createIndex('by_due', 'due_at');
   },
+  // 11: emoji images apart from their emoji (a list of up to 2000 application emoji reads no
+  // image), and application emoji by name (names are unique per application).
+  (db, tx) => {
+    db.createObjectStore('emoji_images', { keyPath: 'emoji_id' });
+    tx.objectStore('emojis').createIndex('by_application_name', ['application_id', 'name']);
+  },
 ];
 
 /** The schema version this code writes. */

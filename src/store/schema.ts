@@ -13,7 +13,7 @@ import type { PresenceRecord } from '../platform/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
 import type { RelationshipRecord } from '../platform/relationship-records';
 import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
-import type { AuditLogEntryRecord, EmojiRecord, InviteRecord, ScheduledEventRecord, VoiceStateRecord } from '../platform/guild-admin-records';
+import type { AuditLogEntryRecord, EmojiImageRecord, EmojiRecord, InviteRecord, ScheduledEventRecord, VoiceStateRecord } from '../platform/guild-admin-records';
 import type {
   AttachmentFileRecord, AutoModKeywordsRecord, ChannelMessageRecord, ForwardCounterRecord, SearchIndexRecord,
 } from '../platform/message-records';
@@ -264,7 +264,9 @@ export interface PlatformDB extends DBSchema {
   dm_messages: { key: [string, string]; value: StoredDmMessage };
   invites: { key: string; value: InviteRecord; indexes: { by_channel: string; by_guild: string } };
   /** Application emoji (`by_application`) and guild emoji (`by_guild`) in one store. */
-  emojis: { key: string; value: EmojiRecord; indexes: { by_application: string; by_guild: string } };
+  emojis: { key: string; value: EmojiRecord; indexes: { by_application: string; by_guild: string; by_application_name: [string, string] } };
+  /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
+  emoji_images: { key: string; value: EmojiImageRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
   voice_states: { key: [string, string]; value: VoiceStateRecord; indexes: { by_channel: string } };
   /** Keyed `[guild_id, order_key]`: a guild's newest entries are one bounded `getAll`. */
@@ -306,7 +308,7 @@ export const ALL_STORES = [
   'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
   'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
   'relationships', 'dm_channels', 'dm_messages',
-  'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries',
+  'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries', 'emoji_images',
   'channel_messages', 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
   'skus', 'entitlements', 'subscriptions',
 ] as const;
