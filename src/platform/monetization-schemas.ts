@@ -38,7 +38,11 @@ export const MonetizationPathSchema = v.object({
 export const EntitlementsQuerySchema = v.pipe(
   v.object({
     user_id: v.optional(snowflake),
-    sku_ids: v.optional(v.pipe(v.string(), v.transform((s) => s.split(',').map((id) => id.trim())), v.array(snowflake))),
+    sku_ids: v.optional(v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((id) => id.trim())),
+      v.check((ids) => ids.every((id) => isSnowflake(id)), 'Value is not a comma-delimited set of snowflakes.'),
+    )),
     before: v.optional(snowflake),
     after: v.optional(snowflake),
     limit: v.optional(queryLimit(ENTITLEMENTS_LIST_MAX)),

@@ -21,12 +21,13 @@ export interface CreateSkuInput {
 }
 
 /**
- * The URL slug the platform generates from a name: lower case, runs of anything but letters and
- * digits as one hyphen.
+ * The URL slug the platform generates from a name: lower case without accents, runs of anything
+ * but letters and digits as one hyphen.
  * @example skuSlug('Gold Pack (x10)') // 'gold-pack-x10'
  */
 export function skuSlug(name: string): string {
-  return name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  // Accents come off (é is e and a combining mark after NFKD) before the rest becomes hyphens.
+  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
 /**
