@@ -77,6 +77,7 @@ export function noContent(): Response {
 export function errorResponse(error: unknown, log: (line: string) => void = console.error): Response {
   if (error instanceof ApiError) {
     const headers: Record<string, string> = {};
+    if (error.retryAfter !== undefined) headers['Retry-After'] = String(Math.ceil(error.retryAfter));
     return Response.json(error.toJSON(), { status: error.status, headers });
   }
   if (error instanceof OAuth2Error) {

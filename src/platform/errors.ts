@@ -15,6 +15,9 @@ export interface ApiErrorBody {
   code: number;
   message: string;
   errors?: FieldErrors;
+  /** Rate limits (429) only. */
+  retry_after?: number;
+  global?: boolean;
 }
 
 /** Every error the API answers with, by name: HTTP status, JSON error code and message. */
@@ -129,6 +132,8 @@ export class ApiError extends Error {
     readonly code: number,
     message: string,
     readonly errors?: FieldErrors,
+    /** For a 429: seconds until the caller may try again (CONTRACT §2 rate-limit body). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -138,6 +143,16 @@ export class ApiError extends Error {
   static of(name: ApiErrorName, message?: string): ApiError {
     const e = API_ERRORS[name];
     return new ApiError(e.status, e.code, message ?? e.message);
+  }
+
+  /**
+   * A 429 named in {@link API_ERRORS}, answered as `{message, retry_after, global: false, code}`
+   * with a `Retry-After` header.
+   * @example throw ApiError.rateLimited('RATE_LIMITED', 1.5);
+   */
+  static rateLimited(name: ApiErrorName, retryAfterSeconds: number): ApiError {
+    const e = API_ERRORS[name];
+    return new ApiError(e.status, e.code, e.message, undefined, retryAfterSeconds);
   }
 
   /**
@@ -162,6 +177,7 @@ export class ApiError extends Error {
 
   /** The JSON body of this error. */
   toJSON(): ApiErrorBody {
+    if (this.retryAfter !== undefined) return { code: this.code, message: this.message, retry_after: this.retryAfter, global: false };
     return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
   }
 }
