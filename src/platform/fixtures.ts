@@ -167,7 +167,7 @@ export async function createRole(
 export async function createChannel(
   ctx: PlatformContext,
   guildId: string,
-  input: { name: string; type: number; parent_id?: string | null; permission_overwrites?: OverwriteRecord[] },
+  input: { name: string; type: number; parent_id?: string | null; permission_overwrites?: OverwriteRecord[]; rate_limit_per_user?: number },
 ): Promise<ChannelRecord> {
   return write(ctx, ['guilds', 'channels'], async (tx, emit) => {
     if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
@@ -195,10 +195,15 @@ function newRole(id: string, guildId: string, input: { name: string; permissions
   };
 }
 
-function newChannel(id: string, guildId: string, input: { name: string; type: number; parent_id?: string | null; position: number; permission_overwrites?: OverwriteRecord[] }): ChannelRecord {
+function newChannel(
+  id: string,
+  guildId: string,
+  input: { name: string; type: number; parent_id?: string | null; position: number; permission_overwrites?: OverwriteRecord[]; rate_limit_per_user?: number },
+): ChannelRecord {
   return {
     id, type: input.type, guild_id: guildId, name: input.name, parent_id: input.parent_id ?? null, position: input.position,
     flags: 0, permission_overwrites: input.permission_overwrites ?? [], topic: null,
+    ...(input.rate_limit_per_user ? { rate_limit_per_user: input.rate_limit_per_user } : {}),
   };
 }
 

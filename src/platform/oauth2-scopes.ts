@@ -24,6 +24,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'dm_channels.read': 'See your direct message channels',
   'dm_channels.messages.read': 'Read your direct messages',
   'dm_channels.messages.write': 'Send direct messages as you',
+  'messages.read': 'Read the messages of the server channels you can see',
+  'messages.write': 'Send, edit, delete and pin messages in server channels as you',
   rpc: 'Control the platform client on this device',
   'rpc.activities.write': 'Update your activity through the platform client',
   'rpc.voice.read': 'Read your voice settings and listen for voice events',

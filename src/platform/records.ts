@@ -80,6 +80,8 @@ export interface GuildRecord {
   owner_id: Snowflake;
   features: string[];
   created_at: number;
+  /** Server boost level 0-3 (raises the upload limit from level 2); absent means 0. */
+  premium_tier?: number;
 }
 
 /** Gradient role colors; `color` on the role is deprecated but still returned and honored. */
@@ -134,6 +136,8 @@ export interface ChannelRecord {
   topic: string | null;
   /** Optional and nullable; not null for group DMs. */
   application_id?: Snowflake | null;
+  /** Slowmode: seconds a user waits between two messages (0-21600); absent means 0. */
+  rate_limit_per_user?: number;
   /** Ephemeral voice fields (Request Channel Info); never part of the channel object on the wire. */
   voice_status?: string | null;
   voice_start_time?: number | null;

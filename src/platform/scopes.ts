@@ -23,6 +23,8 @@ export const SCOPES = [
   'dm_channels.read',
   'dm_channels.messages.read',
   'dm_channels.messages.write',
+  'messages.read',
+  'messages.write',
   'rpc',
   'rpc.activities.write',
   'rpc.voice.read',
