@@ -20,6 +20,8 @@ import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
 import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
+import { attachmentRoutes } from './routes/attachments';
+import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oidc';
 import type { WebhookOutbox } from '../src/platform/webhook-outbox';
@@ -79,11 +81,13 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   const api = apiRoutes();
   app.route('/api/v10', api);
   app.route('/api', api);
+  app.route('/attachments', attachmentRoutes());
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
   app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
   app.route('/sandbox', sandboxGuildAdminRoutes());
+  app.route('/sandbox', sandboxMessageRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;

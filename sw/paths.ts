@@ -7,7 +7,7 @@
 export const PROXY_PREFIX = '/.proxy';
 
 /** Path prefixes the platform owns. Everything else goes to the network (or the precache). */
-const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/'] as const;
+const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/', '/attachments/'] as const;
 
 /**
  * The path with the activity proxy prefix removed.

@@ -11,6 +11,7 @@ import { directMessageRoutes } from './direct-messages';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
+import { messageRoutes, messageSearchRoutes } from './messages';
 import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
@@ -39,6 +40,8 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me/guilds', currentUserGuildRoutes());
   api.route('/guilds', guildRoutes());
   api.route('/channels', channelRoutes());
+  api.route('/channels', messageRoutes());
+  api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationMonetizationRoutes());
   api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());

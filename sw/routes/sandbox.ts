@@ -14,6 +14,7 @@ import { write } from '../../src/store/write';
 import { ApiError } from '../../src/platform/errors';
 import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
 import { serializeApplication } from '../../src/platform/applications';
+import { SLOWMODE_MAX_S } from '../../src/platform/limits';
 
 const bitSet = v.pipe(v.string('Must be a decimal string.'), v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'));
 
@@ -49,6 +50,7 @@ const ChannelBody = v.object({
   type: v.picklist([0, 2, 4, 5, 13, 15], 'Value is not a guild channel type.'),
   parent_id: v.optional(v.nullable(schemas.snowflake)),
   permission_overwrites: v.optional(v.array(v.object({ id: schemas.snowflake, type: v.picklist([0, 1]), allow: bitSet, deny: bitSet }))),
+  rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
 });
 const ClockBody = v.object({ now: v.pipe(v.string(), v.isoTimestamp('Must be an ISO-8601 timestamp.')) });
 const IdParams = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });

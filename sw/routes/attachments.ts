@@ -1,0 +1,22 @@
+/**
+ * `GET /attachments/{channel_id}/{attachment_id}/{filename}`: the files of message attachments,
+ * served by the service worker on the platform's own origin (the platform's CDN, offline). No
+ * Authorization header: the URL is what a message hands out.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { attachmentHeaders, readAttachmentFile } from '../../src/platform/attachments-files';
+import { schemas, validate, type AppEnv } from '../http';
+
+const Path = v.object({ channel_id: schemas.snowflake, attachment_id: schemas.snowflake, filename: v.pipe(v.string(), v.minLength(1)) });
+
+/** The attachment file routes (mounted at `/attachments`). */
+export function attachmentRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.get('/:channel_id/:attachment_id/:filename', async (c) => {
+    const { channel_id, attachment_id, filename } = validate(Path, c.req.param());
+    const file = await readAttachmentFile(c.get('ctx'), channel_id, attachment_id, filename);
+    return new Response(file.data, { status: 200, headers: attachmentHeaders(file) });
+  });
+  return r;
+}
