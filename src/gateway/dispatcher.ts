@@ -18,6 +18,7 @@
 import { canViewChannel, type GuildView } from '../platform/guild-access';
 import { serializeChannel } from '../platform/guilds';
 import { INTENTS } from '../platform/intents';
+import { messageEventForSession } from '../platform/message-visibility';
 import type { EventRecord } from '../store/schema';
 import type { GuildReader } from './guild-reader';
 import { obfuscateChannel, type WireChannel } from './obfuscation';
@@ -109,9 +110,11 @@ export async function dispatchesFor(session: GatewaySession, event: EventRecord,
   const out: Dispatch[] = [];
   // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent.
   if (isInternalEvent(event)) return out;
-  const deliver = await addressed(session, event, reader);
-  if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: event.data }] : out;
-  if (deliver) out.push(await obfuscated(session, event, reader));
+  // Messages reach only sessions that can view their channel, without content for bots that may not read it.
+  const shown = (await addressed(session, event, reader)) ? await messageEventForSession(session.record, event, reader) : null;
+  const deliver = shown !== null;
+  if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: shown.data }] : out;
+  if (deliver) out.push(await obfuscated(session, { ...event, data: shown.data }, reader));
   if (PERMISSION_EVENTS.has(event.type) && (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))) {
     const guildId = eventGuildId(event);
     if (guildId && session.record.guild_events && (await reader.member(guildId, session.record.user_id))) {
