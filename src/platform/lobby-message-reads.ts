@@ -56,13 +56,13 @@ async function lobbyAsOfNow(ctx: PlatformContext, lobbyId: string, userId: strin
       const member = await loadMembership(ctx, lobbyId, userId);
       cache!.keepMembership(lobbyId, userId, { generation, value: member });
       // A write since then may have changed the lobby too: only an unchanged cache answers.
-      if (cache!.generation === generation) {
+      if (cache!.unchanged('lobbies', generation)) {
         cached.members.set(userId, member);
         return cached;
       }
       continue;
     }
-    const generation = cache?.generation ?? 0;
+    const generation = cache?.generation ?? { principals: 0, lobbies: 0 };
     const { entry, idleDeadline } = await loadLobby(ctx, lobbyId, userId);
     if (idleDeadline <= now) {
       // Lobbies past their deadline go first, with their LOBBY_DELETE; then read again.

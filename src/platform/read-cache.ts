@@ -4,9 +4,10 @@
  *
  * Coherence: the service worker is the only writer of what is cached (users, applications,
  * tokens, lobbies, their members and messages; the shared worker writes only its sessions and
- * rate limits), and every read-write transaction its connection opens empties the cache first
- * (`watchWrites`). A read that missed keeps what it loaded only if no write was opened since its
- * own transaction was: that snapshot may already be old. A reset is a write like any other. The
+ * rate limits), and every read-write transaction its connection opens drops, before it exists,
+ * whatever was read from a store in its scope (`watchWrites`). A read that missed keeps what it
+ * loaded only if no such write was opened since its own transaction was: that snapshot may
+ * already be old. A reset is a write over every store like any other. The
  * browser may stop the worker at any time: the cache is only an optimization, built again on
  * use. Only contexts that are the sole writer may enable it (`createPlatformApp` does, the hub
  * does not).
@@ -29,41 +30,60 @@ export interface LobbyReadEntry {
   messages: { orderKey: string; json: string }[];
 }
 
+/**
+ * Where each kind of cached value is read from: a write whose scope has none of them keeps it.
+ * A read path that comes to depend on another store must name it here.
+ */
+const PRINCIPAL_STORES: ReadonlySet<string> = new Set(['tokens', 'applications', 'users']);
+const LOBBY_STORES: ReadonlySet<string> = new Set(['lobbies', 'lobby_members', 'lobby_messages', 'users']);
+
+/** How many writes that could change each kind of value were opened so far. */
+export interface Generation {
+  principals: number;
+  lobbies: number;
+}
+
 /** A value with the write generation it was read at. */
-type Versioned<T> = { generation: number; value: T };
+type Versioned<T> = { generation: Generation; value: T };
 
 /** The cache of one database connection. */
 export class ReadCache {
-  #generation = 0;
-  /** The generation the maps below hold; older maps are dropped on first use. */
-  #held = 0;
+  #principalsGeneration = 0;
+  #lobbiesGeneration = 0;
+  /** The generations the maps below hold; older maps are dropped on first use. */
+  #held: Generation = { principals: 0, lobbies: 0 };
   readonly #principals = new Map<string, Principal>();
   readonly #lobbies = new Map<string, LobbyReadEntry>();
   /** The earliest idle deadline of any lobby (Infinity when none has one). */
   #idleDeadline: number | undefined;
 
-  /** Changes with every write: take it before opening the read whose result is kept. */
-  get generation(): number {
-    return this.#generation;
+  /** Changes with every write that concerns the cache: take it before opening the read whose result is kept. */
+  get generation(): Generation {
+    return { principals: this.#principalsGeneration, lobbies: this.#lobbiesGeneration };
   }
 
-  /** Forgets everything (a write is about to happen). */
-  invalidate(): void {
-    this.#generation++;
+  /** Forgets what a write over `stores` may change (everything when the stores are not known). */
+  invalidate(stores?: readonly string[]): void {
+    if (!stores || stores.some((name) => PRINCIPAL_STORES.has(name))) this.#principalsGeneration++;
+    if (!stores || stores.some((name) => LOBBY_STORES.has(name))) this.#lobbiesGeneration++;
   }
 
   #current(): void {
-    if (this.#held === this.#generation) return;
-    this.#principals.clear();
-    this.#lobbies.clear();
-    this.#idleDeadline = undefined;
-    this.#held = this.#generation;
+    if (this.#held.principals !== this.#principalsGeneration) {
+      this.#principals.clear();
+      this.#held.principals = this.#principalsGeneration;
+    }
+    if (this.#held.lobbies !== this.#lobbiesGeneration) {
+      this.#lobbies.clear();
+      this.#idleDeadline = undefined;
+      this.#held.lobbies = this.#lobbiesGeneration;
+    }
   }
 
-  /** Keeps `entry.value` only if nothing was written since `entry.generation`. */
-  #fresh<T>(entry: Versioned<T>): boolean {
+  /** True when nothing that concerns `kind` was written since `generation`. */
+  unchanged(kind: keyof Generation, generation: Generation): boolean {
     this.#current();
-    return entry.generation === this.#generation;
+    return generation[kind] === this.generation[kind];
   }
 
   /** The caller of `credential` (`Bot x`, `Bearer y`): a copy, so no request changes another's. */
@@ -74,7 +94,7 @@ export class ReadCache {
   }
 
   keepPrincipal(credential: string, entry: Versioned<Principal>): void {
-    if (!this.#fresh(entry)) return;
+    if (!this.unchanged('principals', entry.generation)) return;
     if (this.#principals.size >= PRINCIPALS_MAX) this.#principals.clear();
     this.#principals.set(credential, structuredClone(entry.value));
   }
@@ -85,14 +105,14 @@ export class ReadCache {
   }
 
   keepLobby(lobbyId: string, entry: Versioned<LobbyReadEntry>): void {
-    if (!this.#fresh(entry)) return;
+    if (!this.unchanged('lobbies', entry.generation)) return;
     if (this.#lobbies.size >= LOBBIES_MAX) this.#lobbies.clear();
     this.#lobbies.set(lobbyId, entry.value);
   }
 
   /** Records whether `userId` is a member of a cached lobby. */
   keepMembership(lobbyId: string, userId: string, entry: Versioned<boolean>): void {
-    if (!this.#fresh(entry)) return;
+    if (!this.unchanged('lobbies', entry.generation)) return;
     this.#lobbies.get(lobbyId)?.members.set(userId, entry.value);
   }
 
@@ -102,7 +122,7 @@ export class ReadCache {
   }
 
   keepIdleDeadline(entry: Versioned<number>): void {
-    if (this.#fresh(entry)) this.#idleDeadline = entry.value;
+    if (this.unchanged('lobbies', entry.generation)) this.#idleDeadline = entry.value;
   }
 }
 
@@ -117,7 +137,7 @@ export function enableReadCache(db: PlatformDatabase): ReadCache {
   let cache = caches.get(db);
   if (!cache) {
     const created = new ReadCache();
-    watchWrites(db, () => created.invalidate());
+    watchWrites(db, (stores) => created.invalidate(stores));
     caches.set(db, created);
     cache = created;
   }

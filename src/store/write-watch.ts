@@ -9,18 +9,19 @@ import type { PlatformDatabase } from './schema';
 type OpenTransaction = (this: IDBDatabase, names: string | Iterable<string>, mode?: IDBTransactionMode, options?: IDBTransactionOptions) => IDBTransaction;
 
 /**
- * Calls `onWrite` each time `db` opens a transaction that may write, before it exists.
+ * Calls `onWrite` with the stores in scope each time `db` opens a transaction that may write,
+ * before it exists.
  * IndexedDB starts a read-only transaction created after a read-write one of overlapping scope
  * only once that one has finished, so a read that started after `onWrite` sees the write.
- * @example watchWrites(ctx.db, () => cache.invalidate());
+ * @example watchWrites(ctx.db, (stores) => cache.invalidate(stores));
  */
-export function watchWrites(db: PlatformDatabase, onWrite: () => void): void {
+export function watchWrites(db: PlatformDatabase, onWrite: (stores: string[]) => void): void {
   const connection = unwrap(db) as unknown as { transaction: OpenTransaction };
   const open = connection.transaction;
   // An own property on this one connection: idb's proxy reads `transaction` from it, and its
   // shortcut methods (`db.put`...) open their transactions through it.
   connection.transaction = function transaction(names, mode, options) {
-    if (mode !== undefined && mode !== 'readonly') onWrite();
+    if (mode !== undefined && mode !== 'readonly') onWrite(typeof names === 'string' ? [names] : [...names]);
     return open.call(this, names, mode, options);
   };
 }

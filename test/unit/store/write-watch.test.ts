@@ -8,11 +8,15 @@ import { SnowflakeGenerator } from '../../../src/platform/snowflake';
 
 let counter = 0;
 
-describe('watchWrites: every transaction that may write is seen before it exists', () => {
+describe('watchWrites: every transaction that may write is seen before it exists, with its scope', () => {
   it('counts read-write transactions opened directly, through idb shortcuts and through write(); not read-only ones', async () => {
     const db = await openPlatformDb(`write-watch-${process.pid}-${++counter}`);
     let writes = 0;
-    watchWrites(db, () => writes++);
+    const scopes: string[][] = [];
+    watchWrites(db, (stores) => {
+      writes++;
+      scopes.push(stores);
+    });
 
     await db.transaction('users', 'readonly').done;
     await db.get('users', '1');
@@ -29,6 +33,7 @@ describe('watchWrites: every transaction that may write is seen before it exists
     const ctx = { db, clock, ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }), announce: () => undefined };
     await write(ctx, ['users'], async () => undefined);
     expect(writes).toBe(3);
+    expect(scopes.map((stores) => [...stores].sort())).toEqual([['users'], ['meta'], ['events', 'users']]);
     db.close();
   });
 });

@@ -80,6 +80,14 @@ describe('the lobby message read cache of the service worker stays coherent with
     expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([lobby.id]);
   });
 
+  it('a write that reaches none of the stores it read from keeps it (the clock); one that may does not', async () => {
+    const w = await cachedLobby();
+    await w.client.put('/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() });
+    expect(w.cache.lobby(w.lobby.id), 'the clock lives in meta only').toBeDefined();
+    await w.client.put(LOBBIES, { secret: 'elsewhere' }, w.aliceAuth);
+    expect(w.cache.lobby(w.lobby.id), 'another lobby\'s write has the lobby stores in scope').toBeUndefined();
+  });
+
   it('a context that did not enable it (the shared worker) has no cache: its reads go to the store', async () => {
     const ctx = await createPlatformContext({ dbName: `read-cache-hub-${process.pid}`, workerId: SNOWFLAKE_WORKERS.hub });
     expect(readCacheOf(ctx.db)).toBeUndefined();
