@@ -27,14 +27,6 @@ export const COMMAND_SCOPES: Partial<Record<Command, readonly string[]>> = {
   USER_SETTINGS_GET_LOCALE: ['identify'],
 };
 
-/**
- * The monetization the platform holds for an application. There is no SKU or entitlement
- * store yet, so what the store holds is nothing: empty lists are the true answer.
- */
-function storedSkus(_applicationId: string): { id: string }[] {
-  return [];
-}
-
 function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiError {
   return ApiError.of(name, `${ApiError.of(name).message}: ${detail}`);
 }
@@ -51,6 +43,23 @@ async function getChannel(ctx: CommandContext, args: Args<'GET_CHANNEL'>): Promi
   }
 }
 
+/**
+ * START_PURCHASE: the SKU must be one the client sells for this application (else 4000 naming
+ * args.sku_id); the host's purchase dialog decides, then the purchase completes on the platform
+ * (a guild subscription for the activity's guild). Answers the entitlements granted, or null
+ * when the user closed the dialog. ENTITLEMENT_CREATE reaches subscribers through the gateway.
+ */
+async function startPurchase(ctx: CommandContext, args: Args<'START_PURCHASE'>): Promise<CommandMap['START_PURCHASE']['data']> {
+  const token = ctx.session!.access_token;
+  const sku = (await ctx.platform.skus(token)).find((s) => (s as { id: string }).id === args.sku_id) as
+    | { id: string; name: string; price: { amount: number; currency: string } }
+    | undefined;
+  if (!sku) throw rpcError('RPC_INVALID_PAYLOAD', 'args.sku_id: Unknown SKU of this application');
+  const user = { id: ctx.session!.user.id, username: ctx.session!.user.username };
+  if (ctx.ui.confirmPurchase && !(await ctx.ui.confirmPurchase({ application_id: ctx.frame.application_id, sku, user }))) return null;
+  return ctx.platform.purchase(token, sku.id, ctx.frame.guild_id);
+}
+
 /** Every command's handler. */
 export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
   AUTHORIZE: (ctx, args) => authorize(ctx, args),
@@ -60,8 +69,8 @@ export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
   SET_ACTIVITY: (ctx, args) => ctx.platform.setActivity(ctx.session!.access_token, args.activity),
   GET_CHANNEL: getChannel,
   GET_CHANNEL_PERMISSIONS: (ctx) => ctx.platform.channelPermissions(ctx.session!.access_token, ctx.frame.channel_id),
-  GET_SKUS_EMBEDDED: async (ctx) => ({ skus: storedSkus(ctx.frame.application_id) }),
-  GET_ENTITLEMENTS_EMBEDDED: async () => ({ entitlements: [] }),
+  GET_SKUS_EMBEDDED: async (ctx) => ({ skus: await ctx.platform.skus(ctx.session!.access_token) }),
+  GET_ENTITLEMENTS_EMBEDDED: async (ctx) => ({ entitlements: await ctx.platform.entitlements(ctx.session!.access_token) }),
   // The activity runs in a browser frame, not an iOS web view: the keyboard never resizes it.
   GET_PLATFORM_BEHAVIORS: async () => ({ iosKeyboardResizesView: false }),
   USER_SETTINGS_GET_LOCALE: async (ctx) => ({ locale: ctx.ui.locale() }),
@@ -77,12 +86,7 @@ export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
     if (args.link_id !== undefined) url.searchParams.set('link_id', args.link_id);
     return ctx.ui.shareLink({ message: args.message, custom_id: args.custom_id, link_id: args.link_id, url: url.toString() });
   },
-  START_PURCHASE: async (ctx, args) => {
-    if (!storedSkus(ctx.frame.application_id).some((sku) => sku.id === args.sku_id)) {
-      throw rpcError('RPC_INVALID_PAYLOAD', 'args.sku_id: Unknown SKU of this application');
-    }
-    return null;
-  },
+  START_PURCHASE: startPurchase,
   CAPTURE_LOG: async (ctx, args) => {
     // An activity may log anything, its own token included: nothing reaches a log unredacted.
     const token = ctx.session?.access_token;

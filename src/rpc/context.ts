@@ -47,6 +47,12 @@ export interface HostUi {
   hardwareAcceleration(): Promise<boolean>;
   /** The user's locale (BCP 47). */
   locale(): string;
+  /**
+   * The purchase dialog of START_PURCHASE: shows what is bought and at what price, and resolves
+   * true when the user buys it, false when they close it. A host without one completes the
+   * purchase at once, as the platform's application test mode does.
+   */
+  confirmPurchase?(request: { application_id: string; sku: { id: string; name: string; price: { amount: number; currency: string } }; user: { id: string; username: string } }): Promise<boolean>;
 }
 
 /** Settings an activity made with SET_CONFIG and SET_ORIENTATION_LOCK_STATE. */

@@ -126,6 +126,21 @@ export class PlatformClient {
     return this.#json('GET', `/api/v10/rpc/guilds/${encodeURIComponent(guildId)}/status`, { token });
   }
 
+  /** The SKUs the client sells for the token's application, with prices (GET_SKUS_EMBEDDED). */
+  async skus(token: string): Promise<unknown[]> {
+    return (await this.#json<{ skus: unknown[] }>('GET', '/api/v10/rpc/skus', { token })).skus;
+  }
+
+  /** What the token's user holds of the token's application now (GET_ENTITLEMENTS_EMBEDDED). */
+  async entitlements(token: string): Promise<unknown[]> {
+    return (await this.#json<{ entitlements: unknown[] }>('GET', '/api/v10/rpc/entitlements', { token })).entitlements;
+  }
+
+  /** Completes the token's user's purchase of a SKU (for a guild subscription, in `guildId`); the entitlements it granted. */
+  async purchase(token: string, skuId: string, guildId: string | null): Promise<unknown[]> {
+    return (await this.#json<{ entitlements: unknown[] }>('POST', '/api/v10/rpc/purchases', { token, body: { sku_id: skuId, guild_id: guildId } })).entitlements;
+  }
+
   async #json<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<T> {
     const headers: Record<string, string> = {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;

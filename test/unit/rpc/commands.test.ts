@@ -87,19 +87,7 @@ describe('GET_CHANNEL and GET_CHANNEL_PERMISSIONS', () => {
   });
 });
 
-describe('monetization, platform and device commands', () => {
-  it('GET_SKUS_EMBEDDED and GET_ENTITLEMENTS_EMBEDDED answer what the store holds (no SKUs, no entitlements)', async () => {
-    const { activity } = await setup();
-    expect((await activity.command('GET_SKUS_EMBEDDED')).data).toEqual({ skus: [] });
-    expect((await activity.command('GET_ENTITLEMENTS_EMBEDDED')).data).toEqual({ entitlements: [] });
-  });
-
-  it('START_PURCHASE of a SKU the application does not have is ERROR 4000 naming args.sku_id', async () => {
-    const { activity } = await setup();
-    const reply = await activity.command('START_PURCHASE', { sku_id: '1234567890' });
-    expect(reply.data).toEqual({ code: 4000, message: 'Invalid payload: args.sku_id: Unknown SKU of this application' });
-  });
-
+describe('platform and device commands (monetization commands: monetization-commands.test.ts)', () => {
   it('GET_PLATFORM_BEHAVIORS, USER_SETTINGS_GET_LOCALE (identify) and ENCOURAGE_HW_ACCELERATION', async () => {
     const { activity } = await setup();
     expect((await activity.command('GET_PLATFORM_BEHAVIORS')).data).toEqual({ iosKeyboardResizesView: false });

@@ -24,7 +24,7 @@ describe('monetization events on the gateway: the application\'s bot and the use
     await h.api.put('/api/v10/lobbies', { secret: 'after' }, h.world.bobAuth);
     await bob.waitForDispatch('LOBBY_CREATE');
     await h.flush();
-    const seen = (client: typeof bot) => client.dispatches().map((p) => p.t).filter((t) => MONETIZATION.includes(t));
+    const seen = (client: typeof bot) => client.dispatches().map((p) => p.t).filter((t): t is string => t !== null && MONETIZATION.includes(t));
     const expected = ['SUBSCRIPTION_CREATE', 'ENTITLEMENT_CREATE', 'SUBSCRIPTION_UPDATE', 'ENTITLEMENT_UPDATE', 'SUBSCRIPTION_UPDATE', 'ENTITLEMENT_DELETE', 'SUBSCRIPTION_DELETE'];
     expect(seen(bot)).toEqual(expected);
     expect(seen(alice)).toEqual(expected);
