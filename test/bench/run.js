@@ -183,8 +183,15 @@ async function readPhase(driver, world, peer) {
   peer.setBody(body);
   say(`read: ${JSON.parse(body).length} messages, ${Buffer.byteLength(body)} bytes per answer`);
   const reference = `ours-${middle.size}`;
+  const elsewhere = {
+    url: `/api/v10/lobbies/${world.writeLobbyId}/messages`,
+    init: { method: 'POST', headers: { Authorization: world.writerAuths[0], 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'meanwhile, in another lobby' }) },
+  };
   const variants = [
     ...world.readLobbies.map((/** @type {{ size: number, id: string }} */ lobby) => ({ name: `ours-${lobby.size}`, frame: 'ours', url: apiUrl(lobby), init })),
+    // The same read right after a message was posted to another lobby (untimed): a write over the
+    // lobby stores drops the cached lobbies, so this is the read from the store, one transaction.
+    { name: `miss-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
     { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
     { name: 'msw', frame: 'msw', url: '/bench/msw/data', init: { cache: 'no-store' } },
     { name: 'node', frame: 'node', url: `${peer.url}data`, init: { cache: 'no-store' } },

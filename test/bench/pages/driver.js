@@ -44,7 +44,7 @@ async function registerPlatform() {
  * Phase 1 and the read half of phase 4: every variant fetched `batch` times in a row per round,
  * in the frame that answers it. Returns the raw times per variant (warm-up rounds dropped), what
  * each frame is (isolated, controlled by whom) and whether every variant answered the same bytes.
- * @param {{ frames: { name: string, src: string, body?: string }[], variants: { name: string, frame: string, url: string, init?: RequestInit }[], reference: string, rounds: number, warmup: number, batch: number }} options
+ * @param {{ frames: { name: string, src: string, body?: string }[], variants: { name: string, frame: string, url: string, init?: RequestInit, before?: { url: string, init: RequestInit } }[], reference: string, rounds: number, warmup: number, batch: number }} options
  */
 async function read({ frames, variants, reference, rounds, warmup, batch }) {
   /** @type {Record<string, import('./control.js').BenchFrame>} */
@@ -72,7 +72,7 @@ async function read({ frames, variants, reference, rounds, warmup, batch }) {
   let failures = 0;
   for (let round = 0; round < warmup + rounds; round++) {
     for (const variant of rotated(variants, round)) {
-      const result = await byName[variant.frame].call('loop', { url: variant.url, init: variant.init, n: batch, status: 200 });
+      const result = await byName[variant.frame].call('loop', { url: variant.url, init: variant.init, before: variant.before, warm: !variant.before, n: batch, status: 200 });
       failures += result.failures;
       if (round >= warmup) times[variant.name].push(...result.times);
     }
