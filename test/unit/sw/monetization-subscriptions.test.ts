@@ -216,3 +216,25 @@ describe('delete a subscription (refund): ENTITLEMENT_DELETE and SUBSCRIPTION_DE
     expectError(await w.client.delete(`/sandbox/subscriptions/${w.subscription.id}`), 404, 0);
   });
 });
+
+describe('settling by the platform clock and failed requests', () => {
+  it('a read settles what is due (the canceled subscription ends on a GET); a failed request undoes the settling it started', async () => {
+    const w = await subscribed();
+    await w.client.post(`/sandbox/subscriptions/${w.subscription.id}/cancel`);
+    await setClock(w.client, addMonths(T0, 1) + DAY);
+    const before = await monetizationCounts(w.client);
+    // By the clock it has ended, so the change is refused; the ending it settled is undone with it.
+    expectError(await w.client.post(`/sandbox/subscriptions/${w.subscription.id}/resume`), 400, 0);
+    expect(await monetizationCounts(w.client)).toEqual(before);
+    expect((await w.client.app.ctx.db.get('subscriptions', w.subscription.id))!.status).toBe(2);
+    const read = (await w.client.get(entitlementUrl(w.application.id, w.entitlement.id), w.botAuth)).body;
+    expect(read.ends_at).toBe(new Date(addMonths(T0, 1)).toISOString());
+    expect((await loggedEvents(w.client, ['ENTITLEMENT_UPDATE']))).toHaveLength(1);
+  });
+
+  it('POST /sandbox/reset empties the SKUs, entitlements and subscriptions', async () => {
+    const w = await subscribed();
+    expect((await w.client.post('/sandbox/reset')).status).toBe(204);
+    expect(await monetizationCounts(w.client)).toEqual({ skus: 0, entitlements: 0, subscriptions: 0, events: 0 });
+  });
+});
