@@ -92,8 +92,9 @@ export async function settleDueSubscriptions(tx: WriteTx, emit: Emit, ctx: Platf
     // Silent renewals are applied in memory and stored once, however many periods passed.
     let silent = false;
     while (subscription.status !== SUBSCRIPTION_STATUS.INACTIVE && subscription.current_period_end <= now) {
+      // The status never changes between periods here (only requests cancel or resume), so an
+      // ENDING subscription ends at its first due period end, with nothing silent before it.
       if (subscription.status === SUBSCRIPTION_STATUS.ENDING) {
-        if (silent) await tx.objectStore('subscriptions').put(subscription);
         subscription = await endSubscription(tx, emit, application, subscription, subscription.current_period_end);
         silent = false;
         result.ended.push(subscription.id);
