@@ -11,7 +11,6 @@ import { LitElement, css, html, nothing } from 'lit';
 import '../../src/components/index';
 import type { ActivityFrameStatus } from '../../src/components/activity-frame';
 import type { PlatformElement } from '../../src/components/platform-element';
-import type { InstanceSnapshot } from '../../src/rpc/instances';
 import type { RpcParticipant } from '../../src/rpc/protocol';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
@@ -30,7 +29,7 @@ export function ticTacToeSrc(applicationId: string): string {
 const STATUS_TEXT: Record<ActivityFrameStatus, string> = {
   idle: 'Not started.',
   starting: 'Starting the activity…',
-  running: 'The activity is running: it talks to this page over the embedded-app RPC.',
+  running: 'The activity is running.',
   closed: 'The activity closed.',
   error: 'The activity could not start.',
 };
@@ -46,10 +45,15 @@ export class DemoActivityLaunch extends LitElement {
   };
 
   static override styles = [sharedStyles, css`
-    :host { display: grid; grid-template-rows: auto 1fr; gap: 0.75rem; min-height: 0; height: 100%; }
+    :host { display: flex; flex-direction: column; gap: 0.75rem; min-height: 0; height: 100%; }
     .launcher { display: grid; grid-template-columns: 1fr auto; gap: 0.5rem 1rem; align-items: start; }
     .launcher .who { grid-column: 1 / -1; }
-    pp-activity-frame { min-height: 420px; height: 100%; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+    .launcher.running { padding: 0.5rem 0.75rem; align-items: center; }
+    .launcher.running h2 { font-size: 1rem; }
+    .embed summary { cursor: pointer; font-weight: 600; }
+    .embed p { margin: 0.6rem 0 0.3rem; }
+    .embed pre { margin: 0; padding: 0.6rem 0.75rem; background: #f6f8fa; border-radius: 6px; overflow: auto; }
+    pp-activity-frame { flex: 1; min-height: 420px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
   `];
 
   declare client: DemoClient | null;
@@ -87,19 +91,22 @@ export class DemoActivityLaunch extends LitElement {
     const others = this.participants.filter((p) => p.id !== client.user.id);
     const names = this.participants.map((p) => displayName(p));
     return html`
-      <section class="card launcher" aria-labelledby="activity-title">
+      <section class="card launcher ${this.running ? 'running' : ''}" aria-labelledby="activity-title">
         <div>
           <h2 id="activity-title">${icon('play')} ${game.name}</h2>
-          <p class="muted">A two-player sample activity (demo/activities/tic-tac-toe) on the platformpp activity SDK. Moves travel as lobby messages; your rich presence follows the game.</p>
+          ${this.running
+            ? nothing
+            : html`<p class="muted">A two-player sample activity (demo/activities/tic-tac-toe) on the platformpp activity SDK. Moves travel as lobby messages; your rich presence follows the game.</p>`}
         </div>
         ${this.running
-            ? html`<button type="button" @click=${() => this.#stop()}>Leave the activity</button>`
-            : html`<button type="button" class="primary" @click=${() => this.#start()}>${others.length ? `Join ${game.name}` : `Start ${game.name}`}</button>`}
+          ? html`<button type="button" @click=${() => this.#stop()}>Leave the activity</button>`
+          : html`<button type="button" class="primary" @click=${() => this.#start()}>${others.length ? `Join ${game.name}` : `Start ${game.name}`}</button>`}
         <p class="who" role="status" aria-live="polite">
           ${names.length ? html`In this channel's instance: <strong>${names.join(', ')}</strong>.` : 'Nobody is playing here yet.'}
-          ${this.running ? html`<span class="muted">${STATUS_TEXT[this.frameStatus]}</span>` : nothing}
+          ${this.running && this.frameStatus !== 'running' ? html`<span class="muted">${STATUS_TEXT[this.frameStatus]}</span>` : nothing}
         </p>
       </section>
+      ${this.running ? nothing : this.#embedHint(client)}
       ${this.running
         ? html`<pp-activity-frame
             application-id=${game.application_id}
@@ -111,6 +118,26 @@ export class DemoActivityLaunch extends LitElement {
           ></pp-activity-frame>`
         : nothing}
     `;
+  }
+
+  /** How this page embeds the activity, with this channel's ids: what a developer copies for their own. */
+  #embedHint(client: DemoClient) {
+    const { game, guild } = client.world;
+    const host = `<pp-platform current-user-id="${client.user.id}">
+  <pp-activity-frame application-id="${game.application_id}" guild-id="${guild.id}"
+    channel-id="${this.channelId}" src="${ticTacToeSrc(game.application_id)}"></pp-activity-frame>
+</pp-platform>`;
+    const activity = `import { ActivitySdk } from 'platformpp-web/activity';
+const sdk = new ActivitySdk(clientId);
+await sdk.ready();
+const { code } = await sdk.commands.authorize({ client_id: clientId, scope: ['identify'] });`;
+    return html`<details class="card embed">
+      <summary>Embed your own activity</summary>
+      <p>The host page (this one) puts the activity in a frame:</p>
+      <pre><code>${host}</code></pre>
+      <p>The activity's page talks to it with the activity SDK (see demo/activities/tic-tac-toe/main.ts):</p>
+      <pre><code>${activity}</code></pre>
+    </details>`;
   }
 
   #start(): void {
@@ -140,9 +167,7 @@ export class DemoActivityLaunch extends LitElement {
     const hub = (document.querySelector('pp-platform') as PlatformElement | null)?.hub;
     if (!client || !hub) return;
     try {
-      // Comlink calls through the property; its typing sees the property as a promise.
-      const instances = hub.instances as unknown as { find(applicationId: string, channelId: string): Promise<InstanceSnapshot | null> };
-      const instance = await instances.find(client.world.game.application_id, this.channelId);
+      const instance = await hub.instances.find(client.world.game.application_id, this.channelId);
       this.participants = instance?.participants ?? [];
     } catch (error) {
       reportError(this, 'Reading the activity instance', error);

@@ -10,8 +10,9 @@ import type { WireChannel } from './client-state';
 import type { DemoClient } from './demo-client';
 import { AnnouncementController } from './announcements';
 import { errorMessage } from './errors';
-import { CHANNEL_TYPE } from './guild-model';
+import { CHANNEL_TYPE, canView } from './guild-model';
 import { icon } from './icons';
+import { StateController } from './state-controller';
 import { sharedStyles } from './styles';
 
 /** The rule's date as the spec writes it. */
@@ -39,6 +40,7 @@ export class DemoBotChannels extends LitElement {
   declare clock: { now: string; frozen: boolean } | null;
   declare failure: string | null;
   readonly #announcements = new AnnouncementController(this, (a) => a.type === 'clock' && void this.reload());
+  readonly #state = new StateController(this, () => this.client?.state);
 
   constructor() {
     super();
@@ -75,6 +77,9 @@ export class DemoBotChannels extends LitElement {
     const now = this.clock ? Date.parse(this.clock.now) : null;
     const omits = now !== null && inForce(RULE_DATES.CHANNEL_LIST_OMITS_HIDDEN, now);
     const listed = (this.channels ?? []).filter((c) => c.type !== CHANNEL_TYPE.CATEGORY);
+    // What the bot may view, computed from the guild as the user's session knows it (roles, the bot's member roles).
+    const guild = client.state.guilds.get(client.world.guild.id);
+    const hidden = (c: WireChannel) => (guild?.members.has(client.world.game.bot_user_id) ? !canView(guild, client.world.game.bot_user_id, c) : false);
     const missing = this.channels ? listed.length < [...(client.botState.guilds.get(client.world.guild.id)?.channels.values() ?? [])].filter((c) => c.type !== CHANNEL_TYPE.CATEGORY).length : false;
     return html`
       <div class="stack">
@@ -86,7 +91,7 @@ export class DemoBotChannels extends LitElement {
         </p>
         ${this.failure ? html`<p class="error" role="alert">Reading the bot's channel list failed: ${this.failure}</p>` : nothing}
         ${this.channels
-          ? html`<ul aria-label="Channels in the bot's HTTP list">${listed.map((c) => html`<li><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span></li>`)}</ul>
+          ? html`<ul aria-label="Channels in the bot's HTTP list">${listed.map((c) => html`<li><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span>${hidden(c) ? html`<span class="muted">the bot cannot view it</span>` : nothing}</li>`)}</ul>
             <p class="muted">${listed.length} channels listed${missing ? ', fewer than the gateway told the bot of' : ''}.</p>`
           : nothing}
       </div>

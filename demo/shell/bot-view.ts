@@ -54,7 +54,7 @@ export class DemoBotView extends LitElement {
       </header>
       <div class="grid">
         <section class="card stack" aria-labelledby="gateway-title">
-          <h3 id="gateway-title">Over the gateway (GUILD_CREATE, CHANNEL_UPDATE)</h3>
+          <h3 id="gateway-title">Over the gateway <code>GUILD_CREATE</code></h3>
           ${botGuild
             ? channelGroups(botGuild.channels.values()).map((group) => html`
               <div>
@@ -67,7 +67,7 @@ export class DemoBotView extends LitElement {
             : html`<p class="muted" role="status">Waiting for the bot's GUILD_CREATE…</p>`}
         </section>
         <section class="card stack" aria-labelledby="http-title">
-          <h3 id="http-title">Over HTTP: GET /guilds/{id}/channels</h3>
+          <h3 id="http-title">Over HTTP <code>GET /guilds/{id}/channels</code></h3>
           <demo-bot-channels .client=${client}></demo-bot-channels>
           <p class="muted">Move the sandbox clock in <a href="#/dev">Developer tools</a> to either side of 2026-11-16 and watch this list change.</p>
         </section>

@@ -25,6 +25,10 @@ export class DemoChannelView extends LitElement {
     .body { padding: 1rem; overflow: auto; display: grid; gap: 1rem; align-content: start; }
     .body.activity { grid-template-rows: 1fr; align-content: stretch; }
     ul.access li { margin: 0.2rem 0; }
+    @media (max-width: 760px) {
+      header { padding: 0.5rem 0.75rem; }
+      .body { padding: 0.5rem; }
+    }
   `];
 
   declare client: DemoClient | null;

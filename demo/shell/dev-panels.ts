@@ -39,7 +39,7 @@ export class DemoDevPanels extends LitElement {
     nav a { display: block; padding: 0.45rem 0.75rem; color: var(--ink-muted); text-decoration: none; border-bottom: 3px solid transparent; white-space: nowrap; }
     nav a[aria-current='page'] { color: var(--ink); border-bottom-color: var(--accent); font-weight: 600; }
     nav a:hover { color: var(--ink); }
-    .panel { padding: 1rem; overflow: auto; min-height: 0; display: grid; align-content: start; }
+    .panel { padding: 1rem; overflow: auto; min-height: 0; display: grid; grid-template-columns: minmax(0, 1fr); align-content: start; }
   `];
 
   declare client: DemoClient | null;

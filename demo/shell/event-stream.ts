@@ -25,7 +25,7 @@ export class DemoEventStream extends LitElement {
   };
 
   static override styles = [sharedStyles, css`
-    :host { display: grid; gap: 0.6rem; min-height: 0; height: 100%; grid-template-rows: auto auto minmax(0, 1fr); }
+    :host { display: grid; gap: 0.6rem; min-height: 0; height: 100%; grid-template-rows: auto auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); }
     .controls { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: end; }
     .controls label { display: grid; gap: 0.15rem; font-size: 0.8rem; color: var(--ink-muted); }
     .controls label.check { display: flex; gap: 0.35rem; align-items: center; color: var(--ink); font-size: 0.9rem; }

@@ -77,11 +77,11 @@ export class DemoNav extends LitElement {
           : html`<p class="muted" role="status" style="padding: 0 0.5rem; color: var(--side-muted)">Connecting to the gateway…</p>`}
         <section aria-label="Lobbies">
           <h3>Lobbies</h3>
-          <ul>${[...client.state.lobbies.values()].map((lobby) => link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby), `${lobby.members.length}`))}</ul>
+          <ul>${[...client.state.lobbies.values()].map((lobby) => link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby), html`${lobby.members.length}<span class="visually-hidden"> members</span>`))}</ul>
           <form @submit=${this.#join}>
             <label for="secret">Join or create a lobby by secret</label>
             <div class="row">
-              <input id="secret" name="secret" required maxlength="250" placeholder="e.g. cafe-lounge" autocomplete="off" />
+              <input id="secret" name="secret" required placeholder="e.g. cafe-lounge" autocomplete="off" />
               <button type="submit" ?disabled=${this.joining}>Join</button>
             </div>
           </form>
@@ -100,6 +100,8 @@ export class DemoNav extends LitElement {
   async #join(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
+    // No length check here: the platform validates the secret (1 to 250 characters) and its
+    // answer is shown in words, as every refusal is.
     const secret = String(new FormData(form).get('secret') ?? '').trim();
     if (!secret || !this.client) return;
     this.joining = true;

@@ -28,7 +28,7 @@ export const shellStyles = css`
   .gateway { font-size: 0.75rem; color: #a9b0ba; }
   .gateway[data-state='closed'] { color: #fca5a5; }
   .nav { grid-area: nav; }
-  .main { grid-area: main; min-height: 0; min-width: 0; overflow: hidden; display: grid; }
+  .main { grid-area: main; min-height: 0; min-width: 0; overflow: hidden; display: grid; grid-template-columns: minmax(0, 1fr); }
   .main > * { min-height: 0; }
   .members { grid-area: members; }
   .tabs { display: none; }

@@ -29,6 +29,7 @@ export const sharedStyles = css`
   h1, h2, h3, h4 { margin: 0; line-height: 1.25; }
   h2 { font-size: 1.05rem; }
   h3 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--ink-muted); }
+  h3 code { text-transform: none; letter-spacing: 0; font-size: 0.95em; }
   p { margin: 0; }
   ul { list-style: none; margin: 0; padding: 0; }
   button, input, select, textarea { font: inherit; color: inherit; }
