@@ -50,7 +50,7 @@ export function deny(id: string, bits: bigint, type: 0 | 1 = 0) {
 export const VIEW = PERMISSIONS.VIEW_CHANNEL;
 
 /** A multipart body: `payload_json` and files as `files[n]`. */
-export function multipart(payload: unknown, files: { name: string; content: string | Uint8Array; type?: string }[] = []): FormData {
+export function multipart(payload: unknown, files: { name: string; content: string | Uint8Array<ArrayBuffer>; type?: string }[] = []): FormData {
   const form = new FormData();
   form.set('payload_json', JSON.stringify(payload));
   files.forEach((f, i) => form.set(`files[${i}]`, new Blob([f.content], { type: f.type ?? 'text/plain' }), f.name));
