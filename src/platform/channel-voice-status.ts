@@ -1,7 +1,10 @@
 /**
  * `PUT /channels/{channel.id}/voice-status`: a voice channel's status, at most 500 characters.
  * It needs SET_VOICE_CHANNEL_STATUS, and also MANAGE_CHANNELS when the bot is not connected to
- * the channel. The sandbox runs no voice servers, so a bot is never connected: both are needed.
+ * the channel: connected means its stored voice state is in that channel (the sandbox puts users
+ * in voice with `PUT /sandbox/guilds/{id}/voice-states/{user_id}`). A change of status is
+ * recorded in the guild's audit log: VOICE_CHANNEL_STATUS_UPDATE (192, `options.status`) when
+ * set, VOICE_CHANNEL_STATUS_DELETE (193) when cleared.
  *
  * The status and the channel's voice start time are ephemeral fields (Request Channel Info),
  * never part of the channel object. Without voice connections, a status is what starts a
@@ -14,6 +17,7 @@ import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { canViewChannel, channelPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './guild-admin-audit-log';
 import { INTENTS } from './intents';
 import { VOICE_CHANNEL_STATUS_MAX } from './limits';
 import { PERMISSIONS } from './permissions';
@@ -36,14 +40,15 @@ export async function setVoiceChannelStatus(ctx: PlatformContext, principal: Bot
     throw ApiError.invalidForm({ status: `Must be ${VOICE_CHANNEL_STATUS_MAX} or fewer in length.` });
   }
   const next = status === '' ? null : status;
-  await write(ctx, ['channels', 'guilds', 'roles', 'members'], async (tx, emit) => {
+  await write(ctx, ['channels', 'guilds', 'roles', 'members', 'voice_states', 'audit_log_entries'], async (tx, emit) => {
     const channel = await tx.objectStore('channels').get(channelId);
     if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
     const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
     requireMember(view);
     if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
     if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
-    requirePermissions(channelPermissions(view, channel), PERMISSIONS.SET_VOICE_CHANNEL_STATUS | PERMISSIONS.MANAGE_CHANNELS);
+    const connected = (await tx.objectStore('voice_states').get([channel.guild_id, principal.user.id]))?.channel_id === channel.id;
+    requirePermissions(channelPermissions(view, channel), PERMISSIONS.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : PERMISSIONS.MANAGE_CHANNELS));
     const previousStart = channel.voice_start_time ?? null;
     const start = next === null ? null : (previousStart ?? ctx.clock.now());
     const updated: ChannelRecord = { ...channel, voice_status: next, voice_start_time: start };
@@ -51,6 +56,9 @@ export async function setVoiceChannelStatus(ctx: PlatformContext, principal: Bot
     const audience = { guild_id: channel.guild_id, intent: INTENTS.GUILDS };
     if ((channel.voice_status ?? null) !== next) {
       emit({ type: 'VOICE_CHANNEL_STATUS_UPDATE', data: { id: channel.id, guild_id: channel.guild_id, status: next }, audience });
+      await appendAuditLogEntry(ctx, tx, next === null
+        ? { guild_id: channel.guild_id, action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_DELETE, user_id: principal.user.id, target_id: channel.id }
+        : { guild_id: channel.guild_id, action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_UPDATE, user_id: principal.user.id, target_id: channel.id, options: { status: next } });
     }
     if (previousStart !== start) {
       emit({ type: 'VOICE_CHANNEL_START_TIME_UPDATE', data: { id: channel.id, guild_id: channel.guild_id, voice_start_time: voiceStartTimeSeconds(updated) }, audience });

@@ -8,6 +8,7 @@ import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
+import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
@@ -46,5 +47,6 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
+  api.route('/', guildAdminRoutes());
   return api;
 }

@@ -12,7 +12,7 @@ import { putSandboxVoiceState } from '../../src/platform/voice-states';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const AcceptBody = v.object({ user_id: schemas.snowflake });
-const VoiceStateBody = v.object({ channel_id: v.nullable(schemas.snowflake, 'Must be a channel id or null.') });
+const VoiceStateBody = v.object({ channel_id: v.nullable(schemas.snowflake) });
 const PrimaryGuildBody = v.object({
   guild_id: schemas.snowflake,
   tag: v.string('Must be a string.'),
