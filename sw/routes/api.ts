@@ -8,6 +8,7 @@ import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
+import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
@@ -48,5 +49,6 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
+  api.route('/', emojiRoutes());
   return api;
 }
