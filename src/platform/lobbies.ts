@@ -9,9 +9,10 @@ import { ApiError } from './errors';
 import { LOBBY_IDLE_TIMEOUT_DEFAULT_S } from './limits';
 import type { Lobby, LobbyRecord, Metadata } from './records';
 import { LobbyEditor, lastEntryPerUser } from './lobby-editor';
+import { readLinkedChannel, serializeLinkedLobby } from './lobby-linking';
 import type { CreateOrJoinLobbyInput, LobbyMemberInput, LobbySettingsInput } from './lobby-schemas';
 import {
-  destroyLobby, findLobby, isSecretLive, loadLobbyMembers, readLobbies, removeIdleLobbies, requireLobbyAccess, serializeLobby,
+  destroyLobby, findLobby, isSecretLive, loadLobbyMembers, readLobbies, removeIdleLobbies, requireLobbyAccess,
   writeLobbies,
 } from './lobby-store';
 
@@ -92,13 +93,14 @@ export async function createLobby(ctx: PlatformContext, principal: BotPrincipal,
   });
 }
 
-/** `GET /lobbies/{id}`: for the application's bot, or a user who is a member. */
+/** `GET /lobbies/{id}`: for the application's bot, or a user who is a member; with `linked_channel` when linked. */
 export async function getLobby(ctx: PlatformContext, principal: Principal, lobbyId: string): Promise<Lobby> {
   await removeIdleLobbies(ctx);
   const tx = readLobbies(ctx);
   const lobby = await findLobby(tx, principal, lobbyId, ctx.clock.now());
   await requireLobbyAccess(tx, principal, lobby);
-  return serializeLobby(lobby, (await loadLobbyMembers(tx, lobby.id)).values());
+  const members = await loadLobbyMembers(tx, lobby.id);
+  return serializeLinkedLobby(lobby, members.values(), await readLinkedChannel(ctx, lobby));
 }
 
 /**

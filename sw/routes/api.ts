@@ -13,6 +13,7 @@ import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
+import { lobbyLinkingRoutes } from './lobby-linking';
 import { messageRoutes, messageSearchRoutes } from './messages';
 import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
@@ -50,5 +51,6 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
   api.route('/', emojiRoutes());
+  api.route('/lobbies', lobbyLinkingRoutes());
   return api;
 }

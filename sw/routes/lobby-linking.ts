@@ -1,0 +1,45 @@
+/**
+ * Linked channels of lobbies: `PATCH /lobbies/{lobby.id}/channel-linking` (a user, Bearer), and
+ * Create Lobby Channel Invite for Self (`POST .../members/@me/invites`, Bearer) and for User
+ * (`POST .../members/{user.id}/invites`, the bot). Mounted beside the lobby routes, whose
+ * `lobbies.write` scope check applies to these paths too.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { requireBearer, requireBot } from '../../src/platform/auth';
+import { linkLobbyChannel } from '../../src/platform/lobby-linking';
+import { createLobbyChannelInvite } from '../../src/platform/lobby-linking-invites';
+import { LobbyPathSchema } from '../../src/platform/lobby-schemas';
+import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
+
+const LinkBody = v.object({ channel_id: v.nullish(schemas.snowflake) });
+const pathIds = (c: AppContext) => validate(LobbyPathSchema, c.req.param());
+
+/** The linking routes, mounted at `/lobbies`. */
+export function lobbyLinkingRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.patch('/:lobby_id/channel-linking', async (c) => {
+    const principal = c.get('principal');
+    requireBearer(principal);
+    const { lobby_id } = pathIds(c);
+    const { channel_id } = await readJson(c, LinkBody);
+    return c.json(await linkLobbyChannel(c.get('ctx'), principal, lobby_id, channel_id ?? null));
+  });
+
+  // Registered before `/:user_id` so that `@me` is the caller, not an id.
+  r.post('/:lobby_id/members/@me/invites', async (c) => {
+    const principal = c.get('principal');
+    requireBearer(principal);
+    return c.json(await createLobbyChannelInvite(c.get('ctx'), principal, pathIds(c).lobby_id, principal.user.id));
+  });
+
+  r.post('/:lobby_id/members/:user_id/invites', async (c) => {
+    const principal = c.get('principal');
+    requireBot(principal);
+    const { lobby_id, user_id } = pathIds(c);
+    return c.json(await createLobbyChannelInvite(c.get('ctx'), principal, lobby_id, user_id!));
+  });
+
+  return r;
+}
