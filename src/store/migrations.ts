@@ -118,7 +118,7 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('automod_keywords', { keyPath: 'guild_id' });
     db.createObjectStore('forward_counters', { keyPath: 'user_id' });
   },
-  // 9: monetization: SKUs by application; entitlements in creation order per application, per
+  // 10: monetization: SKUs by application; entitlements in creation order per application, per
   // user and per guild (List Entitlements filters read one index range); subscriptions in
   // creation order per user, and by when their period falls due (only ongoing ones carry a due
   // time, so the lazy renewal reads just what is due).
