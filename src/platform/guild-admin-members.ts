@@ -153,8 +153,10 @@ export async function modifyCurrentMember(ctx: PlatformContext, principal: BotPr
     if (avatar !== undefined) Object.assign(next, { avatar: avatar?.hash ?? null, avatar_data: avatar?.dataUri ?? null });
     if (banner !== undefined) Object.assign(next, { banner: banner?.hash ?? null, banner_data: banner?.dataUri ?? null });
     if (input.bio !== undefined) next.bio = input.bio === '' ? null : input.bio;
-    await tx.objectStore('members').put(next);
     const wire = serializeMember(next, principal.user);
+    const unchanged = (['nick', 'avatar', 'banner', 'bio'] as const).every((key) => (member[key] ?? null) === (next[key] ?? null));
+    if (unchanged) return wire;
+    await tx.objectStore('members').put(next);
     emit({ type: 'GUILD_MEMBER_UPDATE', data: { ...wire, guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
     return wire;
   });

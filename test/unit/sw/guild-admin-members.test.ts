@@ -143,6 +143,16 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     expect((await client.app.ctx.db.get('members', [w.guild.id, w.bot.id]))!.bio).toBeNull();
   });
 
+  it('a request that changes nothing emits nothing', async () => {
+    const client = await createTestClient();
+    const w = await guildWorld(client);
+    await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'same' }, w.botAuth);
+    const before = (await eventsOf(client, 'GUILD_MEMBER_UPDATE')).length;
+    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'same' }, w.botAuth)).body.bio).toBe('same');
+    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, {}, w.botAuth)).status).toBe(200);
+    expect(await eventsOf(client, 'GUILD_MEMBER_UPDATE')).toHaveLength(before);
+  });
+
   it('nick needs CHANGE_NICKNAME (50013)', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
