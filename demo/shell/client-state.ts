@@ -1,110 +1,24 @@
 /**
  * What the simulated client knows, kept current by its gateway session's dispatches (READY,
- * GUILD_CREATE, member, channel, role, presence and lobby events) and by the lobby reads the
- * shell makes over HTTP. A plain store: `apply(type, data)` changes it and fires `change`.
+ * GUILD_CREATE, member, channel, role, presence, message and lobby events) and by the history
+ * reads the shell makes over HTTP. A plain store: `apply(type, data)` changes it and fires
+ * `change`.
  */
+import type { GuildState, Presence, WireChannel, WireLobby, WireLobbyMember, WireMember, WireMessage, WireRole, WireUser } from './wire';
 
-/** A user as the platform serializes it. */
-export interface WireUser {
-  id: string;
-  username: string;
-  global_name: string | null;
-  bot?: boolean;
-}
-
-/** A guild member with its user. */
-export interface WireMember {
-  user: WireUser;
-  nick: string | null;
-  roles: string[];
-}
-
-/** A permission overwrite on the wire (bit sets as decimal strings). */
-export interface WireOverwrite {
-  id: string;
-  type: 0 | 1;
-  allow: string;
-  deny: string;
-}
-
-/** A guild channel. */
-export interface WireChannel {
-  id: string;
-  type: number;
-  guild_id: string | null;
-  name: string;
-  parent_id: string | null;
-  position: number;
-  flags: number;
-  topic?: string | null;
-  permission_overwrites: WireOverwrite[];
-}
-
-/** A guild role. */
-export interface WireRole {
-  id: string;
-  name: string;
-  permissions: string;
-  position: number;
-  color: number;
-}
-
-/** A rich presence activity. */
-export interface PresenceActivity {
-  name: string;
-  type: number;
-  application_id?: string;
-  state?: string | null;
-  details?: string | null;
-  party?: { id?: string | null; size?: number[] | null } | null;
-  timestamps?: { start?: number; end?: number } | null;
-}
-
-/** A user's presence. */
-export interface Presence {
-  status: string;
-  activities: PresenceActivity[];
-}
-
-/** A guild as the client holds it. */
-export interface GuildState {
-  id: string;
-  name: string;
-  owner_id: string;
-  roles: Map<string, WireRole>;
-  channels: Map<string, WireChannel>;
-  members: Map<string, WireMember>;
-}
-
-/** A lobby member. */
-export interface WireLobbyMember {
-  id: string;
-  metadata: Record<string, string> | null;
-  flags: number;
-}
-
-/** A lobby. */
-export interface WireLobby {
-  id: string;
-  application_id: string;
-  metadata: Record<string, string> | null;
-  members: WireLobbyMember[];
-}
-
-/** A lobby message. */
-export interface WireMessage {
-  id: string;
-  lobby_id: string;
-  content: string;
-  author: WireUser;
-  timestamp: string;
-  metadata: Record<string, string> | null;
-}
+export type { GuildState, Presence, PresenceActivity, WireChannel, WireLobby, WireLobbyMember, WireMember, WireMessage, WireOverwrite, WireRole, WireUser } from './wire';
 
 type Data = Record<string, any>;
 
 /** Ids are snowflakes: longer is later, then string order. */
 const byId = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** `known` and `messages` together, each id once (the newer copy), oldest first. */
+function merged(known: WireMessage[] = [], messages: WireMessage[]): WireMessage[] {
+  const byKey = new Map(known.map((m) => [m.id, m]));
+  for (const m of messages) byKey.set(m.id, m);
+  return [...byKey.values()].sort(byId);
+}
 
 /**
  * The client's state.
@@ -120,6 +34,8 @@ export class ClientState extends EventTarget {
   readonly lobbies = new Map<string, WireLobby>();
   /** Each lobby's messages, oldest first. */
   readonly messages = new Map<string, WireMessage[]>();
+  /** Each guild channel's messages the client has read or heard of, oldest first. */
+  readonly channelMessages = new Map<string, WireMessage[]>();
   /** Every user the client has heard of. */
   readonly users = new Map<string, WireUser>();
 
@@ -183,6 +99,14 @@ export class ClientState extends EventTarget {
       case 'LOBBY_MESSAGE_CREATE':
         this.addMessages(d.lobby_id, [d as WireMessage]);
         return;
+      case 'MESSAGE_CREATE':
+      case 'MESSAGE_UPDATE':
+        // An update may carry only what changed: merge it into what the client has.
+        this.addChannelMessages(d.channel_id, [{ ...this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id), ...d } as WireMessage]);
+        return;
+      case 'MESSAGE_DELETE':
+        this.channelMessages.set(d.channel_id, (this.channelMessages.get(d.channel_id) ?? []).filter((m) => m.id !== d.id));
+        break;
       default:
         return;
     }
@@ -204,12 +128,15 @@ export class ClientState extends EventTarget {
 
   /** Merges messages into a lobby's history (from the history read or the gateway), without duplicates. */
   addMessages(lobbyId: string, messages: WireMessage[]): void {
-    const known = new Map((this.messages.get(lobbyId) ?? []).map((m) => [m.id, m]));
-    for (const m of messages) {
-      known.set(m.id, m);
-      this.#user(m.author);
-    }
-    this.messages.set(lobbyId, [...known.values()].sort(byId));
+    this.messages.set(lobbyId, merged(this.messages.get(lobbyId), messages));
+    for (const m of messages) this.#user(m.author);
+    this.changed();
+  }
+
+  /** Merges messages into a guild channel's history, without duplicates. */
+  addChannelMessages(channelId: string, messages: WireMessage[]): void {
+    this.channelMessages.set(channelId, merged(this.channelMessages.get(channelId), messages));
+    for (const m of messages) this.#user(m.author);
     this.changed();
   }
 

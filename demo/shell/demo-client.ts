@@ -1,13 +1,13 @@
 /**
  * The simulated platform client of one page: the current user's gateway session (members,
- * presences, lobbies), the bot's session (the same guild as the bot sees it, with channel
- * obfuscation), and the lobby calls of the HTTP API. Everything comes from the platform: the
- * service worker answers the HTTP calls, the shared worker is the gateway.
+ * presences, messages, lobbies), the bot's session (the same guild as the bot sees it, with
+ * channel obfuscation), and the message and lobby calls of the HTTP API. Everything comes from
+ * the platform: the service worker answers the HTTP calls, the shared worker is the gateway.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../src/gateway/protocol';
 import { INTENTS } from '../../src/platform/intents';
-import { LOBBY_MESSAGES_MAX } from '../../src/platform/limits';
+import { CHANNEL_MESSAGES_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/limits';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { GatewaySession, type GatewaySessionStatus } from '../shared/gateway-session';
 import { ClientState, type WireLobby, type WireMessage, type WireUser } from './client-state';
@@ -15,8 +15,8 @@ import type { EventJournal } from './event-journal';
 import { mintClientToken } from './seed';
 import { saveWorld, type DemoWorld, type WorldUser } from './world';
 
-/** What the client's session asks for: guilds, their members and presences (the app's toggles grant the last two). */
-const CLIENT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES;
+/** What the client's session asks for: guilds, their messages, members and presences (the app's toggles grant the last two). */
+const CLIENT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES;
 
 /**
  * One page's client.
@@ -131,6 +131,21 @@ export class DemoClient extends EventTarget {
     this.state.addMessages(lobbyId, [await this.api.post<WireMessage>(`/lobbies/${lobbyId}/messages`, { content })]);
   }
 
+  /** Reads a guild channel's newest 100 messages. */
+  async loadChannelHistory(channelId: string): Promise<void> {
+    const newestFirst = await this.api.get<WireMessage[]>(`/channels/${channelId}/messages?limit=${CHANNEL_MESSAGES_MAX}`);
+    this.state.addChannelMessages(channelId, newestFirst);
+  }
+
+  /**
+   * Sends a message to a guild channel. With a nonce and `enforce_nonce`, a retry of the same
+   * send cannot post it twice: the platform answers the first message again.
+   */
+  async sendChannelMessage(channelId: string, content: string): Promise<void> {
+    const nonce = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+    this.state.addChannelMessages(channelId, [await this.api.post<WireMessage>(`/channels/${channelId}/messages`, { content, nonce, enforce_nonce: true })]);
+  }
+
   /** A user by id: from what the client knows, else from the sandbox (the client knows its simulated users). */
   async resolveUser(id: string): Promise<WireUser> {
     const known = this.state.users.get(id);
@@ -149,7 +164,9 @@ export class DemoClient extends EventTarget {
     }
     // A new session may have missed messages while it was away.
     if (type === 'READY') {
-      void Promise.all([...this.state.lobbies.keys()].map((id) => this.loadHistory(id))).catch((error) => this.#fail(error));
+      const reads = [...this.state.lobbies.keys()].map((id) => this.loadHistory(id));
+      reads.push(...[...this.state.channelMessages.keys()].map((id) => this.loadChannelHistory(id)));
+      void Promise.all(reads).catch((error) => this.#fail(error));
     }
   }
 

@@ -2,8 +2,9 @@
  * The first visit's data, made through the platform's own API (the sandbox control routes
  * and the HTTP API, both answered by the service worker): three users, the simulated client's
  * application, the sample activity's application with its bot, a guild with roles and a
- * private channel, and a lobby with a few messages. Idempotent: {@link ensureWorld} checks the
- * recorded world against the platform and seeds only when the platform does not know it.
+ * private channel, a few messages in its channels, and a lobby with messages of its own.
+ * Idempotent: {@link ensureWorld} checks the recorded world against the platform and seeds
+ * only when the platform does not know it.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { PERMISSIONS, serializePermissions } from '../../src/platform/permissions';
@@ -82,7 +83,7 @@ export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress =
     world.users.push({ id: user.id, username: user.username, global_name: user.global_name, token: await mintClientToken(sandbox, world, user.id) });
   }
 
-  progress('Opening the Café Lounge lobby and its first messages');
+  progress('Opening the Café Lounge lobby and the first messages');
   const api = (user: WorldUser) => new ApiClient(`Bearer ${user.token}`);
   const [a, b, c] = world.users;
   const lobby = await api(a).put<{ id: string }>('/lobbies', { secret: LOUNGE_SECRET, lobby_metadata: { name: 'Café Lounge' }, idle_timeout_seconds: LOUNGE_IDLE_TIMEOUT_S });
@@ -93,6 +94,10 @@ export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress =
   await say(a, `Welcome to the Café Lounge! This chat is a lobby: anyone with the secret "${LOUNGE_SECRET}" can join it.`);
   await say(b, 'Hi all! Anyone up for Tic-Tac-Toe in the Game Room?');
   await say(c, 'Sure, launch it and I will join from my tab.');
+  const post = (user: WorldUser, channelId: string, content: string) => api(user).post(`/channels/${channelId}/messages`, { content });
+  await post(a, general.id, 'Welcome to Pixel Café! This guild, its channels and these messages live in your browser’s IndexedDB.');
+  await post(b, general.id, 'Open the demo as another user in a second tab: what one tab does, the other sees.');
+  await post(a, staff.id, 'Moderators only: bob and chen cannot see this channel, and the Tic-Tac-Toe bot sees it as ___hidden___.');
   saveWorld(world);
   return world;
 }

@@ -29,13 +29,13 @@ export interface DemoWorld {
 }
 
 /** Bumped when the shape or the seeded data changes, so an old record is seeded afresh. */
-export const WORLD_VERSION = 1;
+export const WORLD_VERSION = 2;
 
 /** Where the record is kept. */
 export const WORLD_STORAGE_KEY = 'platformpp-demo:world';
 
-/** Scopes of the simulated client's tokens: guilds and members for its gateway, the social layer for lobbies. */
-export const CLIENT_SCOPES = 'identify guilds guilds.members.read sdk.social_layer';
+/** Scopes of the simulated client's tokens: guilds and members for its gateway, channel messages, the social layer for lobbies. */
+export const CLIENT_SCOPES = 'identify guilds guilds.members.read messages.read messages.write sdk.social_layer';
 
 /** The recorded world, or null when there is none (or it is from another version). */
 export function loadWorld(storage: Storage = localStorage): DemoWorld | null {

@@ -105,6 +105,24 @@ describe('the offline demo page', () => {
     await screenshots(alice, 'lobby');
   });
 
+  it('chats in a guild text channel as well (MESSAGE_CREATE), where only moderators see the private channel', async () => {
+    const { channels } = await world(alice);
+    const general = (page: Page) => page.getByRole('log', { name: 'Messages in #general' });
+    await navLink(alice, 'general').click();
+    await navLink(bob, 'general').click();
+    await general(bob).getByText('Welcome to Pixel Café!').waitFor({ timeout: 5000 });
+    await bob.getByLabel('Message #general').fill('Bob here, in #general');
+    await bob.getByRole('button', { name: 'Send' }).click();
+    await general(alice).getByText('Bob here, in #general').waitFor({ timeout: 5000 });
+
+    await navLink(alice, /^staff-only/).click();
+    await alice.getByRole('log', { name: 'Messages in #staff-only' }).getByText('Moderators only').waitFor({ timeout: 5000 });
+    await screenshots(alice, 'channel');
+    // Bob, at the private channel's address, is told he cannot view it.
+    await bob.evaluate((id) => (location.hash = `#/channel/${id}`), channels.staff);
+    await bob.getByText('You cannot view #staff-only').waitFor({ timeout: 5000 });
+  });
+
   it('runs Tic-Tac-Toe: handshake, consent, AUTHENTICATE, rich presence in the members list, participants joining and leaving', async () => {
     const { users } = await world(alice);
     const [aliceId, bobId] = [users[0].id, users[1].id];

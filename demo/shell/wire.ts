@@ -1,0 +1,104 @@
+/**
+ * The platform's objects as the demo client reads them from the gateway and the HTTP API:
+ * only the fields the shell uses.
+ */
+
+/** A user as the platform serializes it. */
+export interface WireUser {
+  id: string;
+  username: string;
+  global_name: string | null;
+  bot?: boolean;
+}
+
+/** A guild member with its user. */
+export interface WireMember {
+  user: WireUser;
+  nick: string | null;
+  roles: string[];
+}
+
+/** A permission overwrite on the wire (bit sets as decimal strings). */
+export interface WireOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
+/** A guild channel. */
+export interface WireChannel {
+  id: string;
+  type: number;
+  guild_id: string | null;
+  name: string;
+  parent_id: string | null;
+  position: number;
+  flags: number;
+  topic?: string | null;
+  permission_overwrites: WireOverwrite[];
+}
+
+/** A guild role. */
+export interface WireRole {
+  id: string;
+  name: string;
+  permissions: string;
+  position: number;
+  color: number;
+}
+
+/** A rich presence activity. */
+export interface PresenceActivity {
+  name: string;
+  type: number;
+  application_id?: string;
+  state?: string | null;
+  details?: string | null;
+  party?: { id?: string | null; size?: number[] | null } | null;
+  timestamps?: { start?: number; end?: number } | null;
+}
+
+/** A user's presence. */
+export interface Presence {
+  status: string;
+  activities: PresenceActivity[];
+}
+
+/** A guild as the client holds it. */
+export interface GuildState {
+  id: string;
+  name: string;
+  owner_id: string;
+  roles: Map<string, WireRole>;
+  channels: Map<string, WireChannel>;
+  members: Map<string, WireMember>;
+}
+
+/** A lobby member. */
+export interface WireLobbyMember {
+  id: string;
+  metadata: Record<string, string> | null;
+  flags: number;
+}
+
+/** A lobby. */
+export interface WireLobby {
+  id: string;
+  application_id: string;
+  metadata: Record<string, string> | null;
+  members: WireLobbyMember[];
+}
+
+/** A lobby message or a guild channel message. */
+export interface WireMessage {
+  id: string;
+  /** Set on a lobby message. */
+  lobby_id?: string;
+  /** Set on a guild channel message. */
+  channel_id?: string;
+  content: string;
+  author: WireUser;
+  timestamp: string;
+  metadata: Record<string, string> | null;
+}
