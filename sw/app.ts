@@ -22,6 +22,7 @@ import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
 import { attachmentRoutes } from './routes/attachments';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
+import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oidc';
 import type { WebhookOutbox } from '../src/platform/webhook-outbox';
@@ -88,6 +89,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/sandbox', sandboxRelationshipRoutes());
   app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxMessageRoutes());
+  app.route('/sandbox', sandboxReviewRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;

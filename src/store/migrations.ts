@@ -138,6 +138,13 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('emoji_images', { keyPath: 'emoji_id' });
     tx.objectStore('emojis').createIndex('by_application_name', ['application_id', 'name']);
   },
+  // 12: quest enrollments (one per quest and user, so a repeated enrollment records no second
+  // QUEST_USER_ENROLLMENT) and each application's latest privileged intents application (the
+  // spec allows one reapplication a year).
+  (db) => {
+    db.createObjectStore('quest_enrollments', { keyPath: ['quest_id', 'user_id'] });
+    db.createObjectStore('privileged_intent_applications', { keyPath: 'application_id' });
+  },
 ];
 
 /** The schema version this code writes. */

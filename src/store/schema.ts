@@ -294,6 +294,24 @@ export interface PlatformDB extends DBSchema {
   };
   /** `by_due` holds only ongoing subscriptions (inactive ones have a null `due_at`). */
   subscriptions: { key: string; value: SubscriptionRecord; indexes: { by_user: [string, string]; by_due: number } };
+  quest_enrollments: { key: [string, string]; value: QuestEnrollmentRecord };
+  privileged_intent_applications: { key: string; value: PrivilegedIntentApplicationRecord };
+}
+
+/** A user's enrollment in a quest of an application. */
+export interface QuestEnrollmentRecord {
+  quest_id: string;
+  user_id: string;
+  application_id: string;
+  quest_name: string;
+  enrolled_at: number;
+}
+
+/** An application's latest privileged intents application and the sandbox's decision. */
+export interface PrivilegedIntentApplicationRecord {
+  application_id: string;
+  applied_at: number;
+  decision: 'approved' | 'denied';
 }
 
 /** An open platform database. */
@@ -311,4 +329,5 @@ export const ALL_STORES = [
   'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries', 'emoji_images',
   'channel_messages', 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
   'skus', 'entitlements', 'subscriptions',
+  'quest_enrollments', 'privileged_intent_applications',
 ] as const;
