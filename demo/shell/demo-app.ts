@@ -5,7 +5,7 @@
  * user (`?as=bob`), says what the platform is doing (installing, offline, seeding) and shows
  * every failure in words.
  */
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { PLATFORM_STATUS, type PlatformElement, type PlatformStatus } from '../../src/components/platform-element';
 import { AnnouncementController } from './announcements';
 import type { DemoClient } from './demo-client';
@@ -46,7 +46,7 @@ export class DemoApp extends LitElement {
   readonly journal = new EventJournal();
   readonly session: ShellSession;
   readonly #phase = new StateController(this, () => this.session);
-  readonly #client = new StateController(this, () => this.#running?.state, 'change');
+  // The header says how the client's gateway session is doing.
   readonly #clientStatus = new StateController(this, () => this.#running, 'status');
   readonly #announcements = new AnnouncementController(this, (a) => a.type === 'reset' && void this.session.start());
   #nextError = 1;

@@ -67,9 +67,13 @@ export class ShellSession extends EventTarget {
   async reset(): Promise<void> {
     this.#stopClient();
     this.#set({ phase: 'starting' });
-    forgetWorld();
-    await this.platform.sandbox.reset();
-    await this.start();
+    try {
+      await this.platform.sandbox.reset();
+      forgetWorld();
+    } finally {
+      // After a refused reset the data is still there: the client runs on it again.
+      void this.start();
+    }
   }
 
   /** Stops the client (the page is going away). */
