@@ -145,6 +145,13 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('quest_enrollments', { keyPath: ['quest_id', 'user_id'] });
     db.createObjectStore('privileged_intent_applications', { keyPath: 'application_id' });
   },
+  // 13: voice signaling: each user's voice server token per guild or lobby (only its hash, found
+  // by that hash when a voice connection identifies) and lobby call voice states (one lobby call
+  // per user and application; by lobby to tell who is in a call).
+  (db) => {
+    db.createObjectStore('voice_tokens', { keyPath: ['server_id', 'user_id'] }).createIndex('by_token', 'token_hash', { unique: true });
+    db.createObjectStore('lobby_voice_states', { keyPath: ['application_id', 'user_id'] }).createIndex('by_lobby', 'lobby_id');
+  },
 ];
 
 /** The schema version this code writes. */

@@ -18,6 +18,7 @@ import type {
   AttachmentFileRecord, AutoModKeywordsRecord, ChannelMessageRecord, ForwardCounterRecord, SearchIndexRecord,
 } from '../platform/message-records';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization-records';
+import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -296,6 +297,10 @@ export interface PlatformDB extends DBSchema {
   subscriptions: { key: string; value: SubscriptionRecord; indexes: { by_user: [string, string]; by_due: number } };
   quest_enrollments: { key: [string, string]; value: QuestEnrollmentRecord };
   privileged_intent_applications: { key: string; value: PrivilegedIntentApplicationRecord };
+  /** Keyed `[server_id, user_id]`; `by_token` finds the record of a voice Identify's token hash. */
+  voice_tokens: { key: [string, string]; value: VoiceTokenRecord; indexes: { by_token: string } };
+  /** Keyed `[application_id, user_id]`: one lobby call per user and application. */
+  lobby_voice_states: { key: [string, string]; value: LobbyVoiceStateRecord; indexes: { by_lobby: string } };
 }
 
 /** A user's enrollment in a quest of an application. */
@@ -330,4 +335,5 @@ export const ALL_STORES = [
   'channel_messages', 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
   'skus', 'entitlements', 'subscriptions',
   'quest_enrollments', 'privileged_intent_applications',
+  'voice_tokens', 'lobby_voice_states',
 ] as const;
