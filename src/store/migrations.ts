@@ -152,6 +152,19 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore('voice_tokens', { keyPath: ['server_id', 'user_id'] }).createIndex('by_token', 'token_hash', { unique: true });
     db.createObjectStore('lobby_voice_states', { keyPath: ['application_id', 'user_id'] }).createIndex('by_lobby', 'lobby_id');
   },
+  // 14: application commands (per application and scope, names unique per type and scope),
+  // interactions (found by their token's hash; by user for the modals they were shown), the
+  // messages interactions create in DM contexts, and each application's interactions endpoint.
+  (db) => {
+    const commands = db.createObjectStore('application_commands', { keyPath: 'id' });
+    commands.createIndex('by_scope', ['application_id', 'scope_key']);
+    commands.createIndex('by_name', ['application_id', 'scope_key', 'type', 'name'], { unique: true });
+    const interactions = db.createObjectStore('interactions', { keyPath: 'id' });
+    interactions.createIndex('by_token', 'token_hash', { unique: true });
+    interactions.createIndex('by_user', ['application_id', 'user_id']);
+    db.createObjectStore('interaction_messages', { keyPath: 'id' });
+    db.createObjectStore('interaction_endpoints', { keyPath: 'application_id' });
+  },
 ];
 
 /** The schema version this code writes. */

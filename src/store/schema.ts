@@ -19,6 +19,8 @@ import type {
 } from '../platform/message-records';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization-records';
 import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice-records';
+import type { ApplicationCommandRecord } from '../platform/commands-records';
+import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from '../platform/interactions-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -301,6 +303,17 @@ export interface PlatformDB extends DBSchema {
   voice_tokens: { key: [string, string]; value: VoiceTokenRecord; indexes: { by_token: string } };
   /** Keyed `[application_id, user_id]`: one lobby call per user and application. */
   lobby_voice_states: { key: [string, string]; value: LobbyVoiceStateRecord; indexes: { by_lobby: string } };
+  /** `by_scope` lists an app's global (scope '') or guild commands; `by_name` keeps names unique per type and scope. */
+  application_commands: {
+    key: string;
+    value: ApplicationCommandRecord;
+    indexes: { by_scope: [string, string]; by_name: [string, string, number, string] };
+  };
+  /** `by_token` finds an interaction by its token's hash; `by_user` the modals a user was shown. */
+  interactions: { key: string; value: InteractionRecord; indexes: { by_token: string; by_user: [string, string] } };
+  /** Messages interactions created in DM contexts. */
+  interaction_messages: { key: string; value: InteractionMessageRecord };
+  interaction_endpoints: { key: string; value: InteractionEndpointRecord };
 }
 
 /** A user's enrollment in a quest of an application. */
@@ -336,4 +349,5 @@ export const ALL_STORES = [
   'skus', 'entitlements', 'subscriptions',
   'quest_enrollments', 'privileged_intent_applications',
   'voice_tokens', 'lobby_voice_states',
+  'application_commands', 'interactions', 'interaction_messages', 'interaction_endpoints',
 ] as const;
