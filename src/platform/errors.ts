@@ -101,6 +101,13 @@ export const API_ERRORS = {
   SLOWMODE_RATE_LIMITED: { status: 429, code: 20016, message: 'This action cannot be performed due to slowmode rate limit.' },
   RATE_LIMITED: { status: 429, code: 0, message: 'You are being rate limited.' },
   AUTOMOD_BLOCKED: { status: 400, code: 200000, message: 'Message was blocked by automatic moderation' },
+  // Application commands and interactions (the platform's public codes).
+  UNKNOWN_WEBHOOK: { status: 404, code: 10015, message: 'Unknown Webhook' },
+  UNKNOWN_INTERACTION: { status: 404, code: 10062, message: 'Unknown interaction' },
+  UNKNOWN_APPLICATION_COMMAND: { status: 404, code: 10063, message: 'Unknown application command' },
+  APPLICATION_COMMANDS_MAX: { status: 400, code: 30032, message: 'Maximum number of application commands reached' },
+  INTERACTION_ALREADY_ACKNOWLEDGED: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },
+  INTERACTION_FOLLOWUPS_MAX: { status: 400, code: 40094, message: 'This interaction has hit the maximum number of follow up messages' },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.
   RPC_UNKNOWN_ERROR: { status: 500, code: 1000, message: 'Unknown error' },
