@@ -285,3 +285,35 @@ export const FORWARD_ATTACHMENT_BYTES_PER_WINDOW_MAX = 50 * 1024 * 1024;
 /** AutoMod keyword rule (public docs): up to 1000 keywords of up to 60 characters. */
 export const AUTOMOD_KEYWORDS_MAX = 1000;
 export const AUTOMOD_KEYWORD_MAX = 60;
+/**
+ * Application commands (the public reference): names 1-32 characters, CHAT_INPUT descriptions
+ * 1-100, up to 25 options (and 25 choices, names up to 100, string values up to 100), string
+ * options between 0 and 6000 characters; 100 CHAT_INPUT commands per scope.
+ */
+export const COMMAND_NAME_MAX = 32;
+export const COMMAND_DESCRIPTION_MAX = 100;
+export const COMMAND_OPTIONS_MAX = 25;
+export const COMMAND_CHOICES_MAX = 25;
+export const COMMAND_CHOICE_TEXT_MAX = 100;
+export const COMMAND_OPTION_LENGTH_MAX = 6000;
+export const CHAT_INPUT_COMMANDS_MAX = 100;
+/**
+ * Interactions (public docs): the initial response within 3 s of the interaction, the token
+ * valid 15 minutes (both by the platform clock); autocomplete answers up to 25 choices.
+ */
+export const INTERACTION_RESPONSE_WINDOW_MS = 3000;
+export const INTERACTION_TOKEN_TTL_MS = 15 * 60 * 1000;
+export const AUTOCOMPLETE_CHOICES_MAX = 25;
+/**
+ * Modals (public component reference): a title of up to 45 characters, 1 to 5 top-level
+ * components; Label texts up to 45 (description 100); Text Input values up to 4000 characters;
+ * Radio Groups of 2 to 10 options, Checkbox Groups of 1 to 10.
+ */
+export const MODAL_TITLE_MAX = 45;
+export const MODAL_COMPONENTS_MAX = 5;
+export const LABEL_TEXT_MAX = 45;
+export const LABEL_DESCRIPTION_MAX = 100;
+export const TEXT_INPUT_LENGTH_MAX = 4000;
+export const RADIO_GROUP_OPTIONS_MIN = 2;
+export const RADIO_GROUP_OPTIONS_MAX = 10;
+export const CHECKBOX_GROUP_OPTIONS_MAX = 10;

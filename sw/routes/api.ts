@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { authenticate } from '../../src/platform/auth';
 import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
+import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
 import { emojiRoutes } from './emoji';
@@ -46,6 +47,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationMonetizationRoutes());
+  api.route('/applications', commandRoutes());
   api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
