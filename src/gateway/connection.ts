@@ -52,13 +52,13 @@ export function parseGatewayUrl(url: string): { version: number } | { code: Gate
 }
 
 /** A close reason as a WebSocket close frame can carry it: at most 123 UTF-8 bytes. */
-function closeReason(reason: string): string {
+export function closeReason(reason: string): string {
   const bytes = new TextEncoder().encode(reason);
   return bytes.byteLength <= 123 ? reason : new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, '') + '...';
 }
 
 /** Turns bytes or a Blob into the text they hold. */
-async function toText(data: ClientData): Promise<string> {
+export async function toText(data: ClientData): Promise<string> {
   if (typeof data === 'string') return data;
   if (typeof Blob !== 'undefined' && data instanceof Blob) return data.text();
   return new TextDecoder().decode(data as ArrayBuffer | ArrayBufferView);
@@ -220,14 +220,16 @@ export class GatewayConnection implements SessionSink {
         if (request) await this.gateway.requestChannelInfo(this.#session!, request);
         return;
       }
-      case OPS.PRESENCE_UPDATE:
-        // Accepted and validated; the sandbox keeps no presences.
-        this.#valid(PresenceUpdateSchema, d);
+      case OPS.PRESENCE_UPDATE: {
+        const update = this.#valid(PresenceUpdateSchema, d);
+        if (update) await this.gateway.updatePresence(this.#session!, update);
         return;
-      case OPS.VOICE_STATE_UPDATE:
-        // Accepted and validated; the sandbox has no voice servers, so nobody connects.
-        this.#valid(VoiceStateUpdateSchema, d);
+      }
+      case OPS.VOICE_STATE_UPDATE: {
+        const request = this.#valid(VoiceStateUpdateSchema, d);
+        if (request) await this.gateway.updateVoiceState(this.#session!, request);
         return;
+      }
     }
   }
 }

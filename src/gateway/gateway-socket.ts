@@ -24,17 +24,21 @@ export interface GatewaySocketOptions {
   hubName?: string;
 }
 
+/** Which service of the hub a socket connects to (`VoiceGatewaySocket` asks for the voice gateway). */
+export type HubSocketService = 'gateway' | 'voice';
+
 /**
  * Opens a connection on the hub named `name`; `onGone` runs if that hub goes away first.
  * Returns the page's port and the function that stops watching the hub.
  */
-function connectToHub(name: string, url: string, onGone: () => void): { port: MessagePort; unwatch: () => void } {
+function connectToHub(name: string, url: string, onGone: () => void, service: HubSocketService): { port: MessagePort; unwatch: () => void } {
   const { port1, port2 } = new MessageChannel();
   // Both now, so that the hub the socket opens on is the one whose end it watches.
   const remote = hub(name);
   const unwatch = onHubGone(name, onGone);
   // The page holds its lock before the hub watches it, else the hub would think it gone.
-  void pageOwner().then((owner) => remote.openGateway(Comlink.transfer(port2, [port2]), url, owner));
+  const open = service === 'voice' ? remote.openVoiceGateway : remote.openGateway;
+  void pageOwner().then((owner) => open(Comlink.transfer(port2, [port2]), url, owner));
   return { port: port1, unwatch };
 }
 
@@ -70,7 +74,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   #unwatchHub = () => {};
   #handlers = new Map<string, Handler<any>>();
 
-  constructor(url: string | URL, _protocols?: string | string[], options: GatewaySocketOptions = {}) {
+  constructor(url: string | URL, _protocols?: string | string[], options: GatewaySocketOptions = {}, service: HubSocketService = 'gateway') {
     super();
     // Relative to the document's base URL, as a WebSocket's (an about:srcdoc frame uses its parent's).
     const base = typeof document !== 'undefined' ? document.baseURI : typeof location !== 'undefined' ? location.href : 'http://localhost/';
@@ -80,7 +84,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     this.url = absolute.href;
     const path = `${absolute.pathname}${absolute.search}`;
     if (options.connect) this.#port = options.connect(path);
-    else ({ port: this.#port, unwatch: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED)));
+    else ({ port: this.#port, unwatch: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED), service));
     this.#port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
     this.#port.start();
   }

@@ -11,8 +11,9 @@
 import type * as v from 'valibot';
 import type { Announcement } from '../platform/announcements';
 import type { PlatformContext } from '../platform/context';
-import { GATEWAY_RESUME_MARKS_MAX } from '../platform/limits';
+import { GATEWAY_RESUME_MARKS_MAX, PRESENCE_RESTART_GRACE_MS } from '../platform/limits';
 import { redactSecrets } from '../platform/secrets';
+import { updateVoiceState, voiceServerUpdate } from '../platform/voice-join';
 import { readEventsAfter } from '../store/event-log';
 import { write } from '../store/write';
 import { requestChannelInfo } from './channel-info';
@@ -21,10 +22,11 @@ import { dispatchesFor } from './dispatcher';
 import { GuildReader } from './guild-reader';
 import { authenticateGatewayToken, identifySession } from './identify';
 import { requestGuildMembers } from './member-requests';
-import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema } from './payload-schemas';
+import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema, VoiceStateUpdateSchema } from './payload-schemas';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch } from './protocol';
 import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
+import { SessionPresences, type GatewayLiveness, type PresenceUpdate } from './session-presence';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
 
 export type { GatewayTimers } from './timers';
@@ -44,12 +46,23 @@ export class Gateway {
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
   #lock: Promise<unknown> = Promise.resolve();
+  readonly #presences: SessionPresences;
 
+  /**
+   * @param presence `incarnation` names this start of the gateway (default: a random id);
+   *   `isLive` tells whether another start still runs (default: none does).
+   */
   constructor(
     readonly ctx: PlatformContext,
     readonly timers: GatewayTimers = REAL_TIMERS,
     private readonly log: (line: string) => void = console.error,
-  ) {}
+    presence: { incarnation?: string; isLive?: GatewayLiveness } = {},
+  ) {
+    const report = (error: unknown) => this.reportError(error);
+    this.#presences = new SessionPresences(ctx, presence.incarnation ?? crypto.randomUUID(), () => void this.pump().catch(report), report);
+    // Sessions an earlier start left connected: their pages resume them here meanwhile, or they are gone.
+    timers.setTimeout(() => void this.#presences.sweep(presence.isLive ?? (async () => false)).catch(report), PRESENCE_RESTART_GRACE_MS);
+  }
 
   /**
    * Opens a connection: Hello is sent at once (or the close code for a bad URL).
@@ -70,6 +83,7 @@ export class Gateway {
         // Every store is empty: no session can be resumed, every client must identify anew.
         for (const connection of this.#connections) connection.invalidateSession();
         this.#sessions.clear();
+        this.#presences.reset();
       });
     }
   }
@@ -101,10 +115,10 @@ export class Gateway {
 
   /** Identify on `connection`: READY and the guilds, or the close code. */
   async identify(connection: GatewayConnection, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<void> {
-    const outcome = await identifySession(this.ctx, d, version);
+    const outcome = await identifySession(this.ctx, d, version, this.#presences);
     if (!outcome.ok) return connection.closeWith(outcome.code, outcome.reason);
     await this.#serialized(async () => {
-      if (connection.closed) return;
+      if (connection.closed) return this.#presences.disconnected(outcome.session.record);
       const { session } = outcome;
       this.#sessions.set(session.record.session_id, session);
       session.sink = connection;
@@ -146,6 +160,8 @@ export class Gateway {
       connection.attach(stored);
       await this.#advance([stored], mark[2]);
       await this.#emit(stored, [{ dispatch: { t: 'RESUMED', d: {} }, after: r.log_seq, skip: 0 }]);
+      // Not awaited: its events are dispatched under this lock once it is let go.
+      this.#presences.connected(r).catch((error) => this.reportError(error));
     });
   }
 
@@ -159,6 +175,23 @@ export class Gateway {
     await this.#answer(session, await requestChannelInfo(this.ctx, session, d));
   }
 
+  /**
+   * Voice State Update for an identified session: the write (VOICE_STATE_UPDATE to the log),
+   * that event dispatched, then, for a join, VOICE_SERVER_UPDATE to this session alone (it
+   * carries the voice token, so it never enters the log).
+   */
+  async updateVoiceState(session: GatewaySession, d: v.InferOutput<typeof VoiceStateUpdateSchema>): Promise<void> {
+    const r = session.record;
+    const outcome = await updateVoiceState(this.ctx, { user_id: r.user_id, application_id: r.application_id, session_id: r.session_id, guild_events: r.guild_events }, d);
+    await this.pump();
+    if ('joined' in outcome && outcome.joined) await this.#answer(session, [{ t: 'VOICE_SERVER_UPDATE', d: voiceServerUpdate(outcome.server) }]);
+  }
+
+  /** Presence Update (op 3) for an identified session: its status, and a bot's activities. */
+  async updatePresence(session: GatewaySession, d: PresenceUpdate): Promise<void> {
+    await this.#presences.update(session.record, d);
+  }
+
   /** A heartbeat acknowledged dispatch `seq`: older resume points are no longer needed. */
   acknowledge(session: GatewaySession, seq: number): void {
     if (seq <= session.record.seq) session.record.marks = session.record.marks.filter((m) => m[0] >= seq);
@@ -170,6 +203,7 @@ export class Gateway {
     const session = connection.session;
     if (!session || session.sink !== connection) return;
     session.sink = null;
+    this.#presences.disconnected(session.record);
     const id = session.record.session_id;
     // A detached session lives on in the store only: Resume loads it from there.
     if (this.#sessions.get(id) === session) this.#sessions.delete(id);

@@ -4,7 +4,9 @@
  * shards are checked apart because they have close codes of their own (4013, 4010).
  */
 import * as v from 'valibot';
-import { GATEWAY_LARGE_THRESHOLD_MAX, GATEWAY_LARGE_THRESHOLD_MIN, GUILD_MEMBERS_USER_IDS_MAX } from '../platform/limits';
+import {
+  GATEWAY_LARGE_THRESHOLD_MAX, GATEWAY_LARGE_THRESHOLD_MIN, GUILD_MEMBERS_USER_IDS_MAX, RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX,
+} from '../platform/limits';
 
 const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
 const uint = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -15,6 +17,25 @@ export const PayloadSchema = v.looseObject({ op: v.pipe(v.number(), v.integer())
 /** Heartbeat's `d`: the last sequence number the client received, or null. */
 export const HeartbeatSchema = v.nullish(uint);
 
+/**
+ * An activity in Presence Update: a bot may set only `name`, `type`, `url` and `state` (other
+ * keys are dropped). Type 1 is Streaming, 4 a custom status whose text is `state`.
+ */
+const GatewayActivitySchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(RICH_PRESENCE_TEXT_MAX)),
+  type: v.picklist([0, 1, 2, 3, 4, 5]),
+  url: v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_URL_MAX))),
+  state: v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
+});
+
+/** Presence Update's `d` (opcode 3, and Identify's `presence`). */
+export const PresenceUpdateSchema = v.object({
+  since: v.nullable(v.number()),
+  activities: v.array(GatewayActivitySchema),
+  status: v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']),
+  afk: v.boolean(),
+});
+
 /** Identify's `d`. */
 export const IdentifySchema = v.object({
   token: v.pipe(v.string(), v.minLength(1)),
@@ -24,7 +45,7 @@ export const IdentifySchema = v.object({
   compress: v.optional(v.boolean()),
   large_threshold: v.optional(v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX))),
   shard: v.optional(v.unknown()),
-  presence: v.optional(v.unknown()),
+  presence: v.optional(PresenceUpdateSchema),
 });
 
 /** Resume's `d`. */
@@ -54,17 +75,9 @@ export const RequestChannelInfoSchema = v.object({
   fields: v.pipe(v.array(v.picklist(['status', 'voice_start_time'])), v.minLength(1)),
 });
 
-/** Presence Update's `d` (accepted; the sandbox has no presence model). */
-export const PresenceUpdateSchema = v.object({
-  since: v.nullable(v.number()),
-  activities: v.array(v.unknown()),
-  status: v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']),
-  afk: v.boolean(),
-});
-
-/** Voice State Update's `d` (accepted; the sandbox has no voice servers). */
+/** Voice State Update's `d`: a guild voice channel, or with `guild_id` null a lobby's call (`channel_id` the lobby id). */
 export const VoiceStateUpdateSchema = v.object({
-  guild_id: snowflake,
+  guild_id: v.nullable(snowflake),
   channel_id: v.nullable(snowflake),
   self_mute: v.boolean(),
   self_deaf: v.boolean(),

@@ -1,13 +1,14 @@
 /**
- * The shared worker entry (the hub): a thin shell that wires browser events to the gateway
- * (`src/gateway`) and the activity instance registry (`src/rpc`). Every page reaches it through
- * comlink on the worker's port ({@link HubApi}); the service worker's announcements arrive on
- * the `platformpp` BroadcastChannel. Web Locks tell each side when the other is gone: the hub
+ * The shared worker entry (the hub): a thin shell that wires browser events to the gateway and
+ * the voice gateway (`src/gateway`) and the activity instance registry (`src/rpc`). Every page
+ * reaches it through comlink on the worker's port ({@link HubApi}); the service worker's
+ * announcements arrive on the `platformpp` BroadcastChannel. Web Locks tell each side when the other is gone: the hub
  * watches each page's lock (a dead page leaves its instances, its sockets drop as 1006), and
  * holds its own for pages to watch (they start a new hub and rejoin).
  */
 import * as Comlink from 'comlink';
 import { Gateway } from '../gateway/gateway';
+import { VoiceGateway } from '../gateway/voice-gateway';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/announcements';
 import { createPlatformContext } from '../platform/context';
 import { redactSecrets } from '../platform/secrets';
@@ -30,13 +31,21 @@ const holdingOwnLock = new Promise<void>((held) => {
   locks.request(hubLockName(incarnation), () => new Promise<void>(() => held())).catch(report);
 });
 
+// The hub writes too (a Voice State Update's join or leave): its commits are announced like the
+// service worker's, so pages, other hubs and this hub's own listener below (a channel object
+// hears another object's messages) read the log again.
+const broadcast = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
-const gateway = createPlatformContext({ workerId: SNOWFLAKE_WORKERS.hub }).then((ctx) => new Gateway(ctx));
+const context = createPlatformContext({ workerId: SNOWFLAKE_WORKERS.hub, announce: (message) => broadcast.postMessage(message) });
+const gateway = context.then((ctx) => new Gateway(ctx));
+const voiceGateway = context.then((ctx) => new VoiceGateway(ctx));
 gateway.catch(report);
+voiceGateway.catch(report);
 
 const announcements = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 announcements.addEventListener('message', (event: MessageEvent<Announcement>) => {
   gateway.then((g) => g.announce(event.data)).catch(report);
+  voiceGateway.then((g) => g.announce(event.data)).catch(report);
 });
 
 // Where Web Locks are missing nobody can tell that a page is gone: frames leave on pagehide only.
@@ -52,6 +61,13 @@ const api: HubApi = {
     gateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
       report(error);
       port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
+    });
+  },
+  openVoiceGateway(port, url, owner) {
+    const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
+    voiceGateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
+      report(error);
+      port.postMessage({ type: 'close', code: 1011, reason: 'The voice gateway could not start.', wasClean: false });
     });
   },
   reconnectGateway() {

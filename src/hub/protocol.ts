@@ -41,6 +41,11 @@ export interface HubApi {
    * would (1006), and its session stays resumable.
    */
   openGateway(port: MessagePort, url: string, owner?: string): void;
+  /**
+   * Opens a voice gateway connection for `url` (`/voice?v=8`) on `port`, on the same socket
+   * wire as {@link HubApi.openGateway}; `owner` as there.
+   */
+  openVoiceGateway(port: MessagePort, url: string, owner?: string): void;
   /** Asks every connected gateway client to reconnect and resume (opcode 7). */
   reconnectGateway(): void;
   /**

@@ -285,6 +285,28 @@ export const FORWARD_ATTACHMENT_BYTES_PER_WINDOW_MAX = 50 * 1024 * 1024;
 /** AutoMod keyword rule (public docs): up to 1000 keywords of up to 60 characters. */
 export const AUTOMOD_KEYWORDS_MAX = 1000;
 export const AUTOMOD_KEYWORD_MAX = 60;
+/** Voice gateway: versions the `v` query may name (below 4 only until 2024-11-18), and the first with buffered resume. */
+export const VOICE_GATEWAY_VERSION_MIN = 1;
+export const VOICE_GATEWAY_VERSION_SUPPORTED_MIN = 4;
+export const VOICE_GATEWAY_VERSION_MAX = 8;
+export const VOICE_GATEWAY_BUFFERED_RESUME_VERSION = 8;
+/** Voice gateway heartbeat interval sent in Hello (the platform's voice servers send 13750). */
+export const VOICE_HEARTBEAT_INTERVAL_MS = 13_750;
+/** Voice gateway (v8): numbered messages a session keeps for a resume until the client acknowledges them. */
+export const VOICE_RESUME_BUFFER_MAX = 1000;
+/** Voice gateway: sequence numbers have a fixed bit length (16 bits) and wrap around. */
+export const VOICE_SEQ_MODULUS = 65_536;
+/** Voice gateway: how long a dropped voice session waits for a Resume before it ends (real time). */
+export const VOICE_RESUME_WINDOW_MS = 60_000;
+/** Voice gateway: the highest DAVE (end-to-end encryption) protocol version it negotiates. */
+export const VOICE_DAVE_PROTOCOL_VERSION = 1;
+/** Voice Session Description: bytes of the transport `secret_key`. */
+export const VOICE_SECRET_KEY_BYTES = 32;
+/** SDK calls: a call that is not Connected this long after `startCall` ends in Disconnected (JoinTimeout). */
+export const SDK_CALL_JOIN_TIMEOUT_MS = 15_000;
+/** SDK calls: reconnect attempts after the voice socket dropped, before the call ends in Disconnected. */
+export const SDK_CALL_RECONNECT_ATTEMPTS = 3;
+
 /**
  * Application commands (the public reference): names 1-32 characters, CHAT_INPUT descriptions
  * 1-100, up to 25 options (and 25 choices, names up to 100, string values up to 100), string

@@ -1,0 +1,180 @@
+/**
+ * One voice gateway connection: the state machine of the voice WebSocket. The URL's `v` is
+ * checked first (required; 4-8, and 1-3 only before 2024-11-18 by the platform clock), then
+ * Hello, heartbeats and their ACKs, Identify or Resume, Select Protocol and Speaking, with the
+ * platform's voice close codes for what a client can get wrong. Payloads are handled one at a
+ * time, in the order they arrived.
+ *
+ * Close codes chosen where the public docs leave it open: a missing, unknown or discontinued
+ * version closes with 4020 (bad request: the URL asks for what is not served) before Hello; a
+ * Select Protocol with a protocol other than `udp` with 4012 (unknown protocol).
+ *
+ * Heartbeats and the payload rate limit measure the connection, not the platform: they run on
+ * the gateway's timers (real, monotonic time), as the main gateway's do.
+ */
+import * as v from 'valibot';
+import {
+  GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, GATEWAY_SEND_LIMIT, GATEWAY_SEND_WINDOW_MS, VOICE_GATEWAY_BUFFERED_RESUME_VERSION, VOICE_HEARTBEAT_INTERVAL_MS,
+} from '../platform/limits';
+import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice-rules';
+import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
+import type { VoiceGateway } from './voice-gateway';
+import {
+  VoiceHeartbeatSchema, VoiceIdentifySchema, VoicePayloadSchema, VoiceResumeSchema, VoiceSelectProtocolSchema, VoiceSpeakingSchema,
+} from './voice-payload-schemas';
+import { VOICE_CLOSE_CODES as CLOSE, VOICE_CLOSE_REASONS, VOICE_OPCODES as OPS, type VoiceCloseCode, type VoicePayload } from './voice-protocol';
+import type { VoiceSession, VoiceSink } from './voice-session';
+
+/** Opcodes a client may send before it is identified. */
+const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
+/** Opcodes a client may send at all (the DAVE MLS ones need a group, and there is none). */
+const CLIENT_OPS = new Set<number>([OPS.IDENTIFY, OPS.SELECT_PROTOCOL, OPS.HEARTBEAT, OPS.SPEAKING, OPS.RESUME]);
+
+/** A client connection to the voice gateway. */
+export class VoiceConnection implements VoiceSink {
+  #state: 'open' | 'identifying' | 'ready' | 'closed' = 'open';
+  #session: VoiceSession | null = null;
+  #version = VOICE_GATEWAY_BUFFERED_RESUME_VERSION;
+  #heartbeat: unknown = undefined;
+  #window = { start: 0, count: 0 };
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly gateway: VoiceGateway, private readonly transport: GatewayTransport, url: string) {
+    const asked = voiceGatewayVersion(new URL(url, 'http://voice.invalid/').searchParams.get('v'), gateway.ctx.clock.now());
+    if ('reason' in asked) {
+      this.closeWith(CLOSE.BAD_REQUEST, asked.reason);
+      return;
+    }
+    this.#version = asked.version;
+    this.#send({ op: OPS.HELLO, d: { heartbeat_interval: VOICE_HEARTBEAT_INTERVAL_MS } });
+    this.#armHeartbeat();
+  }
+
+  /** The version the URL asked for. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Whether this connection numbers messages and keeps them for a resume (v8 and later). */
+  get buffersMessages(): boolean {
+    return this.#version >= VOICE_GATEWAY_BUFFERED_RESUME_VERSION;
+  }
+
+  /** True once the connection is closed (by either side). */
+  get closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  /** A payload from the client: counted against the rate limit on arrival, handled in order. */
+  receive(data: ClientData): void {
+    if (this.#state === 'closed') return;
+    const now = this.gateway.timers.now();
+    if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
+    if (++this.#window.count > GATEWAY_SEND_LIMIT) return this.closeWith(CLOSE.RATE_LIMITED);
+    this.#queue = this.#queue.then(async () => {
+      if (this.#state === 'closed') return;
+      try {
+        await this.#handle(await toText(data));
+      } catch (error) {
+        this.gateway.reportError(error);
+        this.closeWith(CLOSE.VOICE_SERVER_CRASHED);
+      }
+    });
+  }
+
+  /** The client closed the connection: 1000 and 1001 end the session, other codes keep it for Resume. */
+  clientClosed(code: number): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.gateway.detach(this, this.#session, { end: code === 1000 || code === 1001 });
+  }
+
+  /** Closes the connection from the gateway's side; the session ends with it (only a client's drop is resumable). */
+  closeWith(code: number, reason: string = VOICE_CLOSE_REASONS[code as VoiceCloseCode] ?? ''): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.transport.close(code, closeReason(reason));
+    this.gateway.detach(this, this.#session, { end: true });
+  }
+
+  /** Sends a payload (a session's messages come through here). */
+  sendPayload(payload: VoicePayload): void {
+    if (this.#state !== 'closed') this.#send(payload);
+  }
+
+  /** Attaches the session that Identify or Resume produced. */
+  attach(session: VoiceSession): void {
+    this.#session = session;
+    this.#state = 'ready';
+  }
+
+  #send(payload: VoicePayload): void {
+    this.transport.send(JSON.stringify(payload));
+  }
+
+  #armHeartbeat(): void {
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.#heartbeat = this.gateway.timers.setTimeout(() => this.closeWith(CLOSE.SESSION_TIMEOUT), VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR);
+  }
+
+  /** Validates `d`; a mismatch closes with 4002 naming the field (never the value: it may be a token). */
+  #valid<S extends v.GenericSchema>(schema: S, d: unknown): v.InferOutput<S> | undefined {
+    const result = v.safeParse(schema, d);
+    if (result.success) return result.output;
+    const path = v.getDotPath(result.issues[0]);
+    this.closeWith(CLOSE.FAILED_TO_DECODE, `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${result.issues[0].expected ?? 'a valid value'}.`);
+    return undefined;
+  }
+
+  async #handle(text: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return this.closeWith(CLOSE.FAILED_TO_DECODE, 'Payload is not valid JSON.');
+    }
+    const parsed = v.safeParse(VoicePayloadSchema, json);
+    if (!parsed.success) return this.closeWith(CLOSE.FAILED_TO_DECODE, 'Payload must be an object with an integer op.');
+    const { op, d } = parsed.output;
+    if (!CLIENT_OPS.has(op)) return this.closeWith(CLOSE.UNKNOWN_OPCODE, `Unknown opcode: ${op}.`);
+    if (this.#state !== 'ready' && !BEFORE_IDENTIFY.has(op)) return this.closeWith(CLOSE.NOT_AUTHENTICATED);
+    switch (op) {
+      case OPS.HEARTBEAT: {
+        const beat = this.#valid(VoiceHeartbeatSchema, d);
+        if (beat === undefined) return;
+        this.#armHeartbeat();
+        const nonce = typeof beat === 'number' ? beat : beat.t;
+        if (typeof beat === 'object') this.#session?.acknowledge(beat.seq_ack);
+        return this.#send({ op: OPS.HEARTBEAT_ACK, d: this.buffersMessages ? { t: nonce ?? null } : (nonce ?? null) });
+      }
+      case OPS.IDENTIFY:
+      case OPS.RESUME: {
+        if (this.#state !== 'open') return this.closeWith(CLOSE.ALREADY_AUTHENTICATED);
+        this.#state = 'identifying';
+        if (op === OPS.IDENTIFY) {
+          const identify = this.#valid(VoiceIdentifySchema, d);
+          if (identify) await this.gateway.identify(this, identify);
+        } else {
+          const resume = this.#valid(VoiceResumeSchema, d);
+          if (resume) await this.gateway.resume(this, resume);
+        }
+        return;
+      }
+      case OPS.SELECT_PROTOCOL: {
+        const select = this.#valid(VoiceSelectProtocolSchema, d);
+        if (!select) return;
+        if (select.protocol !== 'udp') return this.closeWith(CLOSE.UNKNOWN_PROTOCOL, `Unknown protocol: only udp is served.`);
+        const refusal = encryptionModeRefusal(select.data.mode, this.gateway.ctx.clock.now());
+        if (refusal) return this.closeWith(CLOSE.UNKNOWN_ENCRYPTION_MODE, refusal.reason);
+        return this.gateway.selectProtocol(this.#session!, select.data.mode);
+      }
+      case OPS.SPEAKING: {
+        const speaking = this.#valid(VoiceSpeakingSchema, d);
+        if (speaking) this.gateway.speaking(this.#session!, speaking.speaking === true ? 1 : Number(speaking.speaking));
+        return;
+      }
+    }
+  }
+}
