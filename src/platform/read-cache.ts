@@ -3,8 +3,9 @@
  * JSON, so that a repeated read answers from memory without a round trip to IndexedDB.
  *
  * Coherence: the service worker is the only writer of what is cached (users, applications,
- * tokens, lobbies, their members and messages; the shared worker writes only its sessions and
- * rate limits), and every read-write transaction its connection opens drops, before it exists,
+ * tokens, lobbies, their members and messages; the shared worker writes only its sessions, rate
+ * limits, and voice states and voice tokens, reading lobbies and members but never changing
+ * them), and every read-write transaction its connection opens drops, before it exists,
  * whatever was read from a store in its scope (`watchWrites`). A read that missed keeps what it
  * loaded only if no such write was opened since its own transaction was: that snapshot may
  * already be old. A reset is a write over every store like any other. The
