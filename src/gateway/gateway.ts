@@ -4,6 +4,8 @@
  * then reads the log after each live session's position and sends each session what it may
  * see. Sessions are persisted (`gateway_sessions`) before anything numbered is sent, so a
  * Resume replays from the log what a client missed, also after the shared worker restarted.
+ * A batch of events read from the log persists every session it numbered for in one
+ * transaction, then sends: one commit per batch, not one per session.
  *
  * Everything that numbers dispatches runs one at a time (`#serialized`), so sequence numbers,
  * resume points and the order of events agree.
@@ -23,7 +25,7 @@ import { GuildReader } from './guild-reader';
 import { authenticateGatewayToken, identifySession } from './identify';
 import { requestGuildMembers } from './member-requests';
 import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema, VoiceStateUpdateSchema } from './payload-schemas';
-import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch } from './protocol';
+import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch, type GatewayPayload } from './protocol';
 import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PresenceUpdate } from './session-presence';
@@ -245,6 +247,7 @@ export class Gateway {
       const events = await readEventsAfter(this.ctx.db, Math.min(...live.map((s) => s.record.log_seq)), LOG_PAGE);
       if (events.length === 0) return;
       const reader = new GuildReader(this.ctx.db);
+      const batch: { session: GatewaySession; payloads: GatewayPayload[]; revoked: boolean }[] = [];
       for (const session of live) {
         const numbered: Numbered[] = [];
         let revoked = false;
@@ -264,7 +267,11 @@ export class Gateway {
           }
         }
         session.record.log_seq = Math.max(session.record.log_seq, events[events.length - 1].seq!);
-        await this.#emit(session, numbered);
+        batch.push({ session, payloads: this.#number(session, numbered), revoked });
+      }
+      await this.#persist(batch.filter((b) => b.payloads.length > 0).map((b) => b.session));
+      for (const { session, payloads, revoked } of batch) {
+        for (const payload of payloads) session.sink?.sendPayload(payload);
         // 4004 ends the session for good: detach() deletes it from the store.
         if (revoked) session.sink?.closeWith(GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED);
       }
@@ -274,7 +281,14 @@ export class Gateway {
 
   /** Numbers dispatches, persists the session with their resume points, then sends them. */
   async #emit(session: GatewaySession, items: Numbered[]): Promise<void> {
-    if (items.length === 0) return;
+    const payloads = this.#number(session, items);
+    if (payloads.length === 0) return;
+    await this.#persist([session]);
+    for (const payload of payloads) session.sink?.sendPayload(payload);
+  }
+
+  /** Numbers dispatches in the session's record, with their resume points: nothing is stored or sent yet. */
+  #number(session: GatewaySession, items: Numbered[]): GatewayPayload[] {
     const r = session.record;
     const payloads = items.map(({ dispatch, after, skip }) => {
       r.seq += 1;
@@ -282,12 +296,18 @@ export class Gateway {
       return { op: GATEWAY_OPCODES.DISPATCH, d: dispatch.d, s: r.seq, t: dispatch.t };
     });
     if (r.marks.length > GATEWAY_RESUME_MARKS_MAX) r.marks.splice(0, r.marks.length - GATEWAY_RESUME_MARKS_MAX);
-    if (this.#sessions.get(r.session_id) === session) {
-      const stored = sessionRecord(session);
-      await write(this.ctx, ['gateway_sessions'], async (tx) => {
-        await tx.objectStore('gateway_sessions').put(stored);
-      });
-    }
-    for (const payload of payloads) session.sink?.sendPayload(payload);
+    return payloads;
+  }
+
+  /**
+   * Stores the live ones of `sessions` in one transaction and waits for its commit, so no
+   * stored session claims less than what is sent next. It writes no event: the log stays out
+   * of its scope, and the service worker's writes do not wait for it.
+   */
+  async #persist(sessions: GatewaySession[]): Promise<void> {
+    const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s);
+    if (live.length === 0) return;
+    const tx = this.ctx.db.transaction('gateway_sessions', 'readwrite');
+    await Promise.all([...live.map((s) => tx.store.put(sessionRecord(s))), tx.done]);
   }
 }
