@@ -27,6 +27,8 @@ export interface ClientOptions {
   fetch?: SdkFetch;
   /** Opens gateway sockets (default: `new GatewaySocket(url)`, loaded on first connect). */
   socketFactory?: SocketFactory;
+  /** Opens voice gateway sockets for calls (default: `new VoiceGatewaySocket(url)`, loaded on the first call). */
+  voiceSocketFactory?: SocketFactory;
   /** Asks the user to authorize (default: the host page's `<pp-consent-dialog>`, loaded on first use). */
   consent?: ConsentFunction;
   /** The simulated platform user who runs the game and answers the consent dialog. */
@@ -241,6 +243,11 @@ export class ClientCore {
     return this.http.timeoutMs;
   }
 
+  /** True once `destroy()` was called. */
+  protected get destroyed(): boolean {
+    return this.#destroyed;
+  }
+
   /** Runs an operation unless the client was destroyed. */
   protected run<T>(operation: () => Promise<T>): Promise<T> {
     if (this.#destroyed) return Promise.reject(new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' }));
@@ -248,8 +255,12 @@ export class ClientCore {
     return Promise.resolve().then(operation);
   }
 
+  /** Told of each status change before the status callback (the client's calls end when the connection does). */
+  protected connectionStatusChanged(_status: Status): void {}
+
   #statusChanged(status: Status, error: ClientError, detail: number): void {
     if (status === Status.Disconnected) this.events.reset();
+    this.connectionStatusChanged(status);
     try {
       this.#statusCallback?.(status, error, detail);
     } catch (thrown) {

@@ -36,6 +36,8 @@ export class ClientEvents {
   readonly lobbies = new Map<string, Lobby>();
   readonly relationships = new RelationshipCache();
   currentUser: User | undefined = undefined;
+  /** Where voice dispatches go (the client's calls). */
+  voice: ((t: 'VOICE_STATE_UPDATE' | 'VOICE_SERVER_UPDATE', d: any) => void) | null = null;
 
   constructor(private readonly log: SdkLogger) {}
 
@@ -90,6 +92,9 @@ export class ClientEvents {
       case 'GAME_RELATIONSHIP_UPDATE':
       case 'GAME_RELATIONSHIP_REMOVE':
         return this.#relationship(t, d);
+      case 'VOICE_STATE_UPDATE':
+      case 'VOICE_SERVER_UPDATE':
+        return this.voice?.(t, d);
       case 'PRESENCE_UPDATE':
         return this.#emit('userUpdated', d.user?.id, { status: d.status, activities: d.activities ?? [] });
       default:

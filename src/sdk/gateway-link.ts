@@ -81,6 +81,21 @@ export class GatewayLink {
     return ready;
   }
 
+  /** The session id of READY (a voice state names it); null before and after a session. */
+  get sessionId(): string | null {
+    return this.#sessionId;
+  }
+
+  /**
+   * Sends a command on the gateway (a Voice State Update) while Ready; false when there is no
+   * session to send it on.
+   */
+  sendCommand(op: number, d: unknown): boolean {
+    if (this.status !== Status.Ready || !this.#socket || this.#socket.readyState !== 1) return false;
+    this.#send(op, d);
+    return true;
+  }
+
   /** The status, read afresh (an await may have changed it). */
   #current(): Status {
     return this.status;

@@ -9,6 +9,7 @@
 export { Client } from './client';
 export { type ClientOptions, type ClientResult } from './client-core';
 export { SocialLayerClient } from './client-social-layer';
+export { Call, CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
 export { RelationshipType, type RelationshipHandle } from './client-relationships';
 export type { UserMessageSummary } from './client-messages';
 export type { ClientCallbacks } from './client-events';
