@@ -5,11 +5,12 @@
  * `GET /lobbies/{id}/messages` reads through `lobby-message-reads.ts`.
  */
 import type { StoredLobbyMessage } from '../store/schema';
+import { write } from '../store/write';
 import type { Principal } from './auth';
 import type { PlatformContext } from './context';
 import type { LobbyMessageInput } from './lobby-schemas';
 import {
-  findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, requireLobbyAccess, writeLobbies,
+  findLobbyWithAccess, LOBBY_WRITE_STORES, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, sweepIdleLobbies,
 } from './lobby-store';
 import type { LobbyMessageRecord, Message, UserRecord } from './records';
 import { serializeUser } from './users';
@@ -44,12 +45,20 @@ function deletedUser(id: string): Message['author'] {
  * `POST /lobbies/{id}/messages`: a member sends a message on their own behalf, or the bot of
  * the lobby's application as the bot. Emits LOBBY_MESSAGE_CREATE to every member. The id is
  * taken inside the transaction, so ids increase in the order messages are stored.
+ *
+ * As `writeLobbies`, but the transaction holds its lock for two rounds of requests, not five:
+ * the idle sweep, the lobby, the membership and the members' keys are read at once (a lobby
+ * the sweep removes is past its deadline, so `findLobby` refuses it anyway), then the message
+ * and its event are added together.
  */
 export async function createLobbyMessage(ctx: PlatformContext, principal: Principal, lobbyId: string, input: LobbyMessageInput): Promise<Message> {
-  return writeLobbies(ctx, async (tx, emit, now) => {
-    const lobby = await findLobby(tx, principal, lobbyId, now);
-    await requireLobbyAccess(tx, principal, lobby);
-    const memberKeys = await tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobby.id));
+  return write(ctx, LOBBY_WRITE_STORES, async (tx, emit) => {
+    const now = ctx.clock.now();
+    const [, { lobby }, memberKeys] = await Promise.all([
+      sweepIdleLobbies(tx, emit, now),
+      findLobbyWithAccess(tx, principal, lobbyId, now),
+      tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobbyId)),
+    ]);
     const id = ctx.ids.next();
     const record: StoredLobbyMessage = {
       id,
@@ -62,9 +71,10 @@ export async function createLobbyMessage(ctx: PlatformContext, principal: Princi
       metadata: input.metadata ?? null,
       created_at: now,
     };
-    await tx.objectStore('lobby_messages').add(record);
+    const added = tx.objectStore('lobby_messages').add(record);
     const message = serializeLobbyMessage(record, principal.user);
     emit({ type: 'LOBBY_MESSAGE_CREATE', data: message, audience: lobbyAudience(lobby, memberKeys.map(([, userId]) => userId)), channels: ['gateway', 'webhook'] });
+    await added;
     return message;
   });
 }

@@ -44,6 +44,22 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expect(await storeCounts(w.client)).toEqual(before);
   });
 
+  it('a post removes the empty lobbies past their idle timeout in its own write, before its message; a post to one of them is 404 10031 and undoes the removal', async () => {
+    const w = await lobbyWithAliceAndBob();
+    await w.client.put('/sandbox/clock', { now: '2026-02-03T04:05:00.000Z' });
+    const empty = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
+    await w.client.put('/sandbox/clock', { now: '2026-02-03T04:05:06.000Z' });
+    expectError(await w.client.post(`${LOBBIES}/${empty.id}/messages`, { content: 'late' }, w.botAuth), 404, 10031);
+    expect(await w.client.app.ctx.db.get('lobbies', empty.id)).toBeDefined();
+    expect((await w.client.post(w.messages, { content: 'on time' }, w.aliceAuth)).status).toBe(200);
+    expect(await w.client.app.ctx.db.get('lobbies', empty.id)).toBeUndefined();
+    const last = (await loggedEvents(w.client)).slice(-2);
+    expect(last.map((e) => [e.type, (e.data as { id?: string; content?: string }).content ?? (e.data as { id: string }).id])).toEqual([
+      ['LOBBY_DELETE', empty.id],
+      ['LOBBY_MESSAGE_CREATE', 'on time'],
+    ]);
+  });
+
   it('content is 1 to 4000 characters: empty and 4001 are 50035 naming content', async () => {
     const w = await lobbyWithAliceAndBob();
     expectInvalidField(await w.client.post(w.messages, { content: '' }, w.aliceAuth), 'content');
