@@ -1,7 +1,13 @@
 /**
  * Identify: who the token belongs to, whether the intents are valid and granted, and the new
  * session's READY followed by one GUILD_CREATE per guild, all read from one snapshot of the
- * store together with the log position the session starts dispatching after.
+ * store together with the log position the session starts dispatching after. The session counts
+ * as connected for presence before that snapshot, so what it reads shows its user online.
+ *
+ * Presences: GUILD_CREATE lists the presences of the guild's members who are not offline for
+ * sessions with GUILD_PRESENCES (and those members with them), none otherwise; READY of a
+ * user's session (OAuth2) lists their friends' presences, as the platform's client gets them;
+ * a bot's READY has none.
  */
 import type * as v from 'valibot';
 import { authenticate, type Principal } from '../platform/auth';
@@ -16,10 +22,14 @@ import { serializeUser } from '../platform/users';
 import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
+import type { PresenceRecord } from '../platform/presence';
+import { listedPresences, type WirePresence } from '../platform/presence-shown';
+import { friendIds } from '../platform/presence-write';
 import { grantedPrivilegedIntents } from '../platform/privileged-intents';
 import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, type GatewayCloseCode } from './protocol';
 import { onShard, sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash } from './session-credentials';
+import type { SessionPresences } from './session-presence';
 
 /** The URL a client reconnects to for Resume. */
 export const RESUME_GATEWAY_URL = '/gateway';
@@ -62,11 +72,19 @@ function newSessionId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** How Identify marks the session connected for presence, and unmarks it when Identify fails after all. */
+export type IdentifyPresence = Pick<SessionPresences, 'connected' | 'disconnected'>;
+
 /**
  * Runs Identify. `version` is the gateway version from the connection's URL.
- * @example const outcome = await identifySession(ctx, d, 10);
+ * @example const outcome = await identifySession(ctx, d, 10, presences);
  */
-export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<IdentifyOutcome> {
+export async function identifySession(
+  ctx: PlatformContext,
+  d: v.InferOutput<typeof IdentifySchema>,
+  version: number,
+  presence?: IdentifyPresence,
+): Promise<IdentifyOutcome> {
   const principal = await authenticateGatewayToken(ctx, d.token);
   if (!principal) return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
   const intents = parseIntents(d.intents, principal);
@@ -97,10 +115,14 @@ export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typ
     token_hash: credentialHash(principal),
   };
   const session = sessionFromRecord(record);
-  const guildCreates = await readInitialState(ctx, session);
+  await presence?.connected(record, d.presence);
+  const { guildCreates, friendPresences } = await readInitialState(ctx, session);
   // A token deleted after it was checked but before the snapshot's log position would never be
   // questioned by the log: look again (deletions are final, so once is enough).
-  if (!(await credentialExists(ctx.db, record))) return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
+  if (!(await credentialExists(ctx.db, record))) {
+    presence?.disconnected(record);
+    return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
+  }
   const ready: Dispatch = {
     t: 'READY',
     d: {
@@ -111,6 +133,7 @@ export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typ
       session_type: 'normal',
       resume_gateway_url: RESUME_GATEWAY_URL,
       private_channels: [],
+      ...(friendPresences ? { presences: friendPresences } : {}),
       application: { id: principal.application.id, flags: serializeApplication(principal.application).flags },
       ...(shard ? { shard } : {}),
     },
@@ -119,16 +142,20 @@ export async function identifySession(ctx: PlatformContext, d: v.InferOutput<typ
 }
 
 /**
- * One snapshot of the store: the log position (so no later event is missed or sent twice) and a
- * GUILD_CREATE for each guild of the session's user on its shard. Members are listed in full
- * for sessions with GUILD_MEMBERS when the guild is not larger than `large_threshold`;
- * otherwise only the session's own member (the rest is what Request Guild Members is for).
+ * One snapshot of the store: the log position (so no later event is missed or sent twice), a
+ * GUILD_CREATE for each guild of the session's user on its shard, and for a user's session
+ * their friends' presences. Members are listed in full for sessions with GUILD_MEMBERS when the
+ * guild is not larger than `large_threshold`; otherwise the session's own member, and with
+ * GUILD_PRESENCES the members who are online (the rest is what Request Guild Members is for).
  */
-async function readInitialState(ctx: PlatformContext, session: GatewaySession): Promise<Dispatch[]> {
+async function readInitialState(ctx: PlatformContext, session: GatewaySession): Promise<{ guildCreates: Dispatch[]; friendPresences: WirePresence[] | null }> {
   const r = session.record;
-  const tx = ctx.db.transaction(['events', 'guilds', 'roles', 'channels', 'members', 'users'], 'readonly');
+  const tx = ctx.db.transaction(['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships'], 'readonly');
   const newest = await tx.objectStore('events').openKeyCursor(null, 'prev');
   r.log_seq = newest?.key ?? 0;
+  const withPresences = (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
+  const friends = r.kind === 'bearer' ? await friendIds(tx, r.user_id) : null;
+  const presences = withPresences || friends?.length ? new Map((await tx.objectStore('presences').getAll()).map((p) => [p.user_id, p] as const)) : new Map<string, PresenceRecord>();
   const memberships = r.guild_events ? await tx.objectStore('members').index('by_user').getAll(r.user_id) : [];
   const guilds = await Promise.all(
     memberships.filter((m) => onShard(r.shard, m.guild_id)).map(async (own) => {
@@ -140,16 +167,20 @@ async function readInitialState(ctx: PlatformContext, session: GatewaySession): 
         tx.objectStore('members').count(range),
         tx.objectStore('users').get(r.user_id),
       ]);
+      const online = withPresences ? listedPresences((await tx.objectStore('members').getAllKeys(range)).map((k) => k[1]), presences) : [];
       const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
-      const members: MemberRecord[] = listAll ? await tx.objectStore('members').getAll(range) : [own];
+      const onlineOthers = online.filter((p) => p.user.id !== r.user_id);
+      const members: MemberRecord[] = listAll
+        ? await tx.objectStore('members').getAll(range)
+        : [own, ...(await Promise.all(onlineOthers.map((p) => tx.objectStore('members').get([own.guild_id, p.user.id])))).filter((m): m is MemberRecord => !!m)];
       const users = await Promise.all(members.map((m) => (m.user_id === r.user_id ? self : tx.objectStore('users').get(m.user_id))));
-      return { own, guild, roles, channels, count, members, users };
+      return { own, guild, roles, channels, count, members, users, online };
     }),
   );
   await tx.done;
-  return guilds
+  const guildCreates = guilds
     .filter((g) => g.guild)
-    .map(({ own, guild, roles, channels, count, members, users }) => {
+    .map(({ own, guild, roles, channels, count, members, users, online }) => {
       const view = { guild: guild!, roles, userId: r.user_id, member: own };
       const wire = channels.map(serializeChannel);
       return {
@@ -163,11 +194,12 @@ async function readInitialState(ctx: PlatformContext, session: GatewaySession): 
           large: count > r.large_threshold,
           unavailable: false,
           voice_states: [],
-          presences: [],
+          presences: online,
           threads: [],
           stage_instances: [],
           guild_scheduled_events: [],
         },
       };
     });
+  return { guildCreates, friendPresences: friends && listedPresences(friends, presences) };
 }

@@ -9,7 +9,9 @@
  * - a query prefix or `user_ids` returns at most 100 members; `not_found` lists the ids that
  *   are not members;
  * - a `nonce` longer than 32 bytes is ignored: the chunks carry no nonce;
- * - `presences` needs GUILD_PRESENCES; the sandbox has no presence model, so it is `[]`.
+ * - `presences: true` adds the presences of the chunk's members who are not offline (a member
+ *   absent from them is offline). It needs GUILD_PRESENCES: without it the platform takes it as
+ *   false, and the chunks carry no `presences`.
  */
 import type * as v from 'valibot';
 import type { PlatformContext } from '../platform/context';
@@ -19,6 +21,8 @@ import { INTENTS } from '../platform/intents';
 import {
   GUILD_MEMBERS_CHUNK_MAX, GUILD_MEMBERS_NONCE_MAX_BYTES, GUILD_MEMBERS_QUERY_MAX, REQUEST_ALL_MEMBERS_WINDOW_MS,
 } from '../platform/limits';
+import type { PresenceRecord } from '../platform/presence';
+import { listedPresences } from '../platform/presence-shown';
 import type { MemberRecord, UserRecord } from '../platform/records';
 import { write } from '../store/write';
 import type { RequestGuildMembersSchema } from './payload-schemas';
@@ -75,7 +79,8 @@ export async function requestGuildMembers(ctx: PlatformContext, session: Gateway
       return [{ t: 'RATE_LIMITED', d: { opcode: GATEWAY_OPCODES.REQUEST_GUILD_MEMBERS, retry_after: retryAfter, meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) } } }];
     }
   }
-  const tx = ctx.db.transaction(['members', 'users'], 'readonly');
+  const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
+  const tx = ctx.db.transaction(['members', 'users', 'presences'], 'readonly');
   let members: MemberRecord[];
   if (byIds) {
     members = (await Promise.all(byIds.map((id) => tx.objectStore('members').get([guildId, id])))).filter((m): m is MemberRecord => !!m);
@@ -83,24 +88,30 @@ export async function requestGuildMembers(ctx: PlatformContext, session: Gateway
     members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
   }
   const users = await Promise.all(members.map((m) => tx.objectStore('users').get(m.user_id)));
+  const presences = new Map<string, PresenceRecord>();
+  if (withPresences) {
+    for (const p of await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)))) if (p) presences.set(p.user_id, p);
+  }
   await tx.done;
   let found = members.flatMap((m, i) => (users[i] ? [{ member: m, user: users[i]! }] : []));
   if (!byIds && query !== '') found = found.filter(({ member, user }) => matchesQuery(member, user, query));
   const cap = all ? (request.limit || Infinity) : Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX);
   found = found.slice(0, cap);
-  const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const notFound = byIds ? byIds.filter((id) => !members.some((m) => m.user_id === id)) : undefined;
   const count = Math.max(1, Math.ceil(found.length / GUILD_MEMBERS_CHUNK_MAX));
-  return Array.from({ length: count }, (_, index) => ({
-    t: 'GUILD_MEMBERS_CHUNK',
-    d: {
-      guild_id: guildId,
-      members: found.slice(index * GUILD_MEMBERS_CHUNK_MAX, (index + 1) * GUILD_MEMBERS_CHUNK_MAX).map(({ member, user }) => serializeMember(member, user)),
-      chunk_index: index,
-      chunk_count: count,
-      ...(notFound ? { not_found: notFound } : {}),
-      ...(withPresences ? { presences: [] } : {}),
-      ...(nonce !== undefined ? { nonce } : {}),
-    },
-  }));
+  return Array.from({ length: count }, (_, index) => {
+    const chunk = found.slice(index * GUILD_MEMBERS_CHUNK_MAX, (index + 1) * GUILD_MEMBERS_CHUNK_MAX);
+    return {
+      t: 'GUILD_MEMBERS_CHUNK',
+      d: {
+        guild_id: guildId,
+        members: chunk.map(({ member, user }) => serializeMember(member, user)),
+        chunk_index: index,
+        chunk_count: count,
+        ...(notFound ? { not_found: notFound } : {}),
+        ...(withPresences ? { presences: listedPresences(chunk.map(({ user }) => user.id), presences) } : {}),
+        ...(nonce !== undefined ? { nonce } : {}),
+      },
+    };
+  });
 }

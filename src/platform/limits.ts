@@ -119,6 +119,12 @@ export const GATEWAY_LARGE_THRESHOLD_MIN = 50;
 export const GATEWAY_LARGE_THRESHOLD_MAX = 250;
 /** Resume points a session keeps; a Resume from further back gets Invalid Session. */
 export const GATEWAY_RESUME_MARKS_MAX = 5000;
+/**
+ * After the shared worker restarted, how long the sessions its previous start left connected
+ * still count for presence: their pages resume meanwhile. As long as a connection may go
+ * without a heartbeat before it is closed (4009).
+ */
+export const PRESENCE_RESTART_GRACE_MS = GATEWAY_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR;
 /** Request Guild Members by query prefix, or by user ids: at most this many members / ids. */
 export const GUILD_MEMBERS_QUERY_MAX = 100;
 export const GUILD_MEMBERS_USER_IDS_MAX = 100;

@@ -1,15 +1,17 @@
 /**
- * Rich presence: the activity a user's application shows (spec: Activity record; SET_ACTIVITY
- * accepts types Playing 0, Listening 2, Watching 3 and Competing 5). One presence per user,
- * holding at most one activity per application; a change emits PRESENCE_UPDATE to the event
- * log, once per guild of the user and once for the user's own sessions.
+ * Presence: one record per user. Its status comes from the user's connected gateway sessions
+ * (`sessions`, kept by the gateway: see `presence-shown.ts` for how they add up); its rich
+ * presence is the activity each application shows (spec: Activity record; SET_ACTIVITY accepts
+ * types Playing 0, Listening 2, Watching 3 and Competing 5), at most one per application. A
+ * change of what others see emits PRESENCE_UPDATE (`presence-write.ts`).
  */
 import * as v from 'valibot';
 import { write } from '../store/write';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { INTENTS } from './intents';
 import { RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX } from './limits';
+import { shownStatus } from './presence-shown';
+import { applyPresence, PRESENCE_STORES } from './presence-write';
 import { SET_ACTIVITY_TYPES } from './records';
 
 /** A stored activity, as SET_ACTIVITY and the presence route answer it. */
@@ -30,12 +32,50 @@ export interface PresenceActivity {
   instance?: boolean | null;
 }
 
-/** A user's presence as stored: `activities` has at most one entry per application. */
+/** An activity a bot set with Presence Update (op 3): bots may set only these fields. */
+export interface GatewayActivity {
+  name: string;
+  type: 0 | 1 | 2 | 3 | 4 | 5;
+  url?: string | null;
+  state?: string | null;
+  created_at: number;
+}
+
+/** What a session may set with op 3: `invisible` shows as offline to others. */
+export type SessionStatus = 'online' | 'idle' | 'dnd' | 'invisible';
+
+/** The status others see. */
+export type ShownStatus = 'online' | 'idle' | 'dnd' | 'offline';
+
+/** A session's own presence (Identify's `presence`, then each Presence Update). */
+export interface SessionPresence {
+  status: SessionStatus;
+  since: number | null;
+  afk: boolean;
+  /** Only a bot session's: absent until it set any. */
+  activities?: GatewayActivity[];
+}
+
+/** A connected gateway session of the user, as the presence counts it. */
+export interface PresenceSession extends SessionPresence {
+  session_id: string;
+  application_id: string;
+  /** The start of the gateway (shared worker) it is connected to: when that is gone, so is it. */
+  gateway: string;
+  updated_at: number;
+}
+
+/**
+ * A user's presence as stored: `activities` has at most one entry per application; `status` is
+ * what others see, recomputed from `sessions` on every write (records written before sessions
+ * were kept have none, and count as offline).
+ */
 export interface PresenceRecord {
   user_id: string;
-  status: 'online' | 'idle' | 'dnd' | 'offline';
+  status: ShownStatus;
   activities: PresenceActivity[];
   updated_at: number;
+  sessions?: PresenceSession[];
 }
 
 const text = v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)));
@@ -103,8 +143,9 @@ export async function getPresence(ctx: PlatformContext, userId: string): Promise
 }
 
 /**
- * Sets (or with `null` clears) the activity `applicationId` shows for `userId`, and emits
- * PRESENCE_UPDATE. Answers the stored activity, or null when cleared.
+ * Sets (or with `null` clears) the activity `applicationId` shows for `userId`; PRESENCE_UPDATE
+ * follows when what others see changed (an offline user's activity shows once they connect).
+ * Answers the stored activity, or null when cleared.
  * @example await setActivity(ctx, { userId, applicationId, activity: { type: 0, state: 'In a match' } })
  */
 export async function setActivity(
@@ -112,33 +153,38 @@ export async function setActivity(
   input: { userId: string; applicationId: string; activity: ActivityInput | null },
 ): Promise<PresenceActivity | null> {
   const now = ctx.clock.now();
-  return write(ctx, ['applications', 'users', 'members', 'presences'], async (tx, emit) => {
+  return write(ctx, ['applications', ...PRESENCE_STORES], async (tx, emit) => {
     const application = await tx.objectStore('applications').get(input.applicationId);
     if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
     if (!(await tx.objectStore('users').get(input.userId))) throw ApiError.of('UNKNOWN_USER');
-    const current = (await tx.objectStore('presences').get(input.userId)) ?? { user_id: input.userId, status: 'online', activities: [], updated_at: now };
-    const others = current.activities.filter((a) => a.application_id !== input.applicationId);
     const activity: PresenceActivity | null = input.activity
       ? { ...compact(input.activity), name: application.name, application_id: application.id, created_at: now }
       : null;
-    const presence: PresenceRecord = { ...current, status: 'online', activities: activity ? [...others, activity] : others, updated_at: now };
-    await tx.objectStore('presences').put(presence);
-    const data = { user: { id: input.userId }, status: presence.status, activities: presence.activities, client_status: { web: presence.status } };
-    const guildIds = (await tx.objectStore('members').index('by_user').getAll(input.userId)).map((m) => m.guild_id);
-    for (const guildId of guildIds) {
-      emit({ type: 'PRESENCE_UPDATE', data: { ...data, guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_PRESENCES } });
-    }
-    emit({ type: 'PRESENCE_UPDATE', data, audience: { user_ids: [input.userId] } });
+    await applyPresence(tx, emit, input.userId, now, (current) => {
+      const others = current.activities.filter((a) => a.application_id !== input.applicationId);
+      return { ...current, activities: activity ? [...others, activity] : others };
+    });
     return activity;
   });
 }
 
-/** How many members of a guild are online (have a presence that is not offline). */
+/**
+ * Clears the activity `applicationId` shows for `userId` through {@link setActivity}, when it
+ * shows one; resolves true when it did. What a stopped activity frame leaves behind.
+ */
+export async function clearActivity(ctx: PlatformContext, userId: string, applicationId: string): Promise<boolean> {
+  const presence = await ctx.db.get('presences', userId);
+  if (!presence?.activities.some((a) => a.application_id === applicationId)) return false;
+  await setActivity(ctx, { userId, applicationId, activity: null });
+  return true;
+}
+
+/** How many members of a guild are online (a connected session others can see). */
 export async function countOnlineMembers(ctx: PlatformContext, guildId: string): Promise<number> {
   const tx = ctx.db.transaction(['members', 'presences']);
   const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId, ''], [guildId, '\uffff']));
   const presences = await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)));
-  return presences.filter((p) => p && p.status !== 'offline').length;
+  return presences.filter((p) => shownStatus(p?.sessions) !== 'offline').length;
 }
 
 /** The activity without the keys left unset, so stored and dispatched objects stay small. */

@@ -9,7 +9,7 @@ import type {
   ApplicationRecord, ChannelRecord, GuildRecord, LobbyMemberRecord, LobbyMessageRecord, LobbyRecord,
   MemberRecord, RoleRecord, UserRecord,
 } from '../platform/records';
-import type { PresenceRecord } from '../platform/presence';
+import type { PresenceRecord, SessionPresence } from '../platform/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
 import type { RelationshipRecord } from '../platform/relationship-records';
 import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
@@ -127,6 +127,8 @@ export interface GatewaySessionRecord {
    * before it was recorded.
    */
   token_hash?: string;
+  /** The presence the session set (Identify's `presence`, Presence Update), kept for a Resume. */
+  presence?: SessionPresence;
 }
 
 /** When an application last requested all members of a guild (platform clock, epoch ms). */
