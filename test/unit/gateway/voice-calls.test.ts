@@ -66,6 +66,24 @@ describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), 
   });
 });
 
+describe('calls end with what they stand on (read from the event log)', () => {
+  it('leaving the lobby disconnects the user\'s voice session (4014); the others see Client Disconnect', async () => {
+    const h = await createVoiceHarness();
+    const { alice, bob } = await twoInCall(h);
+    expect((await h.api.delete(`/api/v10/lobbies/${h.lobby.id}/members/@me`, h.world.bobAuth)).status).toBe(204);
+    expect((await bob.waitForClose()).code).toBe(4014);
+    expect((await alice.waitForOp(13)).d).toEqual({ user_id: h.world.bob.id });
+  });
+
+  it('a sandbox reset ends every call (4022 call terminated)', async () => {
+    const h = await createVoiceHarness();
+    const { alice, bob } = await twoInCall(h);
+    await h.api.post('/sandbox/reset');
+    expect((await alice.waitForClose()).code).toBe(4022);
+    expect((await bob.waitForClose()).code).toBe(4022);
+  });
+});
+
 describe('voice heartbeats (op 3 / op 6)', () => {
   it('v8 acknowledges {t} with {t}; below v8 the nonce itself', async () => {
     const h = await createVoiceHarness();

@@ -153,6 +153,21 @@ describe('E2EE calls only from 2026-03-01 (spec: Limits "Calls")', () => {
     expect((await client.waitForOp(4)).d.dave_protocol_version).toBe(0);
   });
 
+  it('the rule names voice channels, not stages: from 2026-03-01 a guild voice channel needs DAVE (4017), a stage channel does not', async () => {
+    const h = await createVoiceHarness();
+    await h.setClock(E2EE_ONLY);
+    const { guild } = await h.guildWithBot();
+    const voiceChannel = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Voice', type: 2 })).body.channel;
+    const stage = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Stage', type: 13 })).body.channel;
+    const inVoice = h.connectVoice();
+    const voiceJoin = await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: voiceChannel.id }, { intents: 1 });
+    inVoice.send({ op: 0, d: { server_id: guild.id, user_id: h.world.bot.id, session_id: voiceJoin.sessionId, token: voiceJoin.token, max_dave_protocol_version: 0 } });
+    expect((await inVoice.waitForClose()).code).toBe(4017);
+    const stageJoin = await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: stage.id }, { intents: 1 });
+    const onStage = await h.identifyVoice(stageJoin, { max_dave_protocol_version: 0 });
+    expect(onStage.closed).toBeNull();
+  });
+
   it('from 2026-03-01 Session Description carries a dave_protocol_version above 0', async () => {
     const h = await createVoiceHarness();
     await h.setClock(E2EE_ONLY);
