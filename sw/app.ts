@@ -20,6 +20,9 @@ import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
 import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
+import { interactionRoutes } from './routes/interactions';
+import { interactionWebhookRoutes } from './routes/webhooks';
+import { sandboxInteractionRoutes } from './routes/sandbox-interactions';
 import { attachmentRoutes } from './routes/attachments';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { sandboxReviewRoutes } from './routes/sandbox-reviews';
@@ -79,6 +82,9 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
   app.route('/api/v10/partner-sdk', partnerSdkRoutes());
   app.route('/api/partner-sdk', partnerSdkRoutes());
+  // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
+  for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
+  for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
   const api = apiRoutes();
   app.route('/api/v10', api);
   app.route('/api', api);
@@ -91,6 +97,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/sandbox', sandboxMessageRoutes());
   app.route('/sandbox', sandboxReviewRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
+  app.route('/sandbox', sandboxInteractionRoutes(webhooks.send));
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {
