@@ -17,6 +17,7 @@ import {
 } from './invites-store';
 import { requireKnownTargetUsers, type TargetUserEntry } from './invites-target-users';
 import { PERMISSIONS, hasPermission } from './permissions';
+import { shownStatus } from './presence-shown';
 import { CHANNEL_TYPES } from './records';
 
 /** What a create request asks for, validated. */
@@ -114,7 +115,7 @@ export async function getInvite(ctx: PlatformContext, principal: Principal, code
   if (!withCounts) return wire;
   const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([invite.guild_id], [invite.guild_id, []]));
   const presences = await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)));
-  const online = presences.filter((p) => p && p.status !== 'offline').length;
+  const online = presences.filter((p) => shownStatus(p?.sessions) !== 'offline').length;
   return { ...wire, approximate_member_count: members.length, approximate_presence_count: online };
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, PERMISSIONS } from '../../../src/platform/permissions';
 import { readEventsAfter } from '../../../src/store/event-log';
+import { connectSession } from '../presence-fixtures';
 import { createActivity, createRpcWorld, participant } from './rpc-harness';
 
 async function setup(options: { scopes?: string; asBob?: boolean } = {}) {
@@ -16,6 +17,7 @@ async function setup(options: { scopes?: string; asBob?: boolean } = {}) {
 describe('SET_ACTIVITY', () => {
   it('SET_ACTIVITY accepts types Playing (0), Listening (2), Watching (3), Competing (5) and it becomes the user rich presence', async () => {
     const { world, activity } = await setup();
+    await connectSession(world.client.app.ctx, world.alice.id);
     for (const type of [0, 2, 3, 5]) {
       const reply = await activity.command('SET_ACTIVITY', { activity: { type, details: 'Ranked', state: 'In a match', party: { id: 'p1', size: [1, 4] } } });
       expect(reply.evt).toBeNull();

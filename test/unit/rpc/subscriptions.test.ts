@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ActivityInstanceRegistry } from '../../../src/rpc/instances';
+import { connectSession } from '../presence-fixtures';
 import { createActivity, createRpcWorld, participant } from './rpc-harness';
 
 async function setup(scopes?: string) {
@@ -42,10 +43,12 @@ describe('SUBSCRIBE / UNSUBSCRIBE', () => {
     expect(activity.dispatched('GUILD_STATUS')).toEqual([{ guild: { id: world.guild.id, name: 'Guild', icon_url: null }, online: 0 }]);
   });
 
-  it('GUILD_STATUS follows presence: SET_ACTIVITY puts the user online and the next status says so', async () => {
+  it('GUILD_STATUS follows presence: a gateway session of the user puts them online and the next status says so', async () => {
     const { world, activity } = await setup();
     await activity.command('SUBSCRIBE', { guild_id: world.guild.id }, 'GUILD_STATUS');
     await activity.command('SET_ACTIVITY', { activity: { type: 0 } });
+    expect(activity.dispatched('GUILD_STATUS').at(-1)?.online).toBe(0);
+    await connectSession(world.client.app.ctx, world.alice.id);
     activity.host.platformEvent('PRESENCE_UPDATE', { guild_id: world.guild.id, user: { id: world.alice.id } });
     await expect.poll(() => activity.dispatched('GUILD_STATUS').at(-1)?.online).toBe(1);
   });

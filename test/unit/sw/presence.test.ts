@@ -1,7 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { clearActivity } from '../../../src/platform/presence';
 import { readEventsAfter } from '../../../src/store/event-log';
 import { createTestClient, createWorld } from '../app-harness';
+import { connectSession } from '../presence-fixtures';
 
 const SCOPES = 'identify rpc.activities.write';
 
@@ -47,18 +49,44 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
     expect(bad.body.errors.activity.details_url).toBeDefined();
   });
 
-  it('becomes the user presence and emits PRESENCE_UPDATE per guild and for the user', async () => {
+  it('becomes the presence of an online user and emits PRESENCE_UPDATE per guild and for the user', async () => {
     const client = await createTestClient();
     const world = await createWorld(client, SCOPES);
     const guild = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body.guild;
+    await connectSession(client.app.ctx, world.alice.id);
+    const seq = (await readEventsAfter(client.app.ctx.db, 0)).at(-1)!.seq!;
     const before = client.announcements.length;
     await client.put('/api/v10/users/@me/activities', { activity: { type: 3, details: 'A film' } }, world.aliceAuth);
     expect(client.announcements.length).toBeGreaterThan(before);
-    const events = (await readEventsAfter(client.app.ctx.db, 0)).filter((e) => e.type === 'PRESENCE_UPDATE');
+    const events = (await readEventsAfter(client.app.ctx.db, seq)).filter((e) => e.type === 'PRESENCE_UPDATE');
     expect(events.map((e) => e.audience)).toEqual([{ guild_id: guild.id, intent: 1 << 8 }, { user_ids: [world.alice.id] }]);
     expect(events[0].data).toMatchObject({ guild_id: guild.id, user: { id: world.alice.id }, status: 'online', activities: [{ type: 3, details: 'A film' }] });
     const read = await client.get('/api/v10/users/@me/activities', world.aliceAuth);
     expect(read.body.activities).toHaveLength(1);
+  });
+
+  it('an offline user shows no activity: it is stored, and shows once a session of theirs connects', async () => {
+    const client = await createTestClient();
+    const world = await createWorld(client, SCOPES);
+    await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id });
+    await client.put('/api/v10/users/@me/activities', { activity: { type: 0, state: 'Solo' } }, world.aliceAuth);
+    const presenceUpdates = async () => (await readEventsAfter(client.app.ctx.db, 0)).filter((e) => e.type === 'PRESENCE_UPDATE');
+    expect(await presenceUpdates()).toEqual([]);
+    expect((await client.get('/api/v10/users/@me/activities', world.aliceAuth)).body.activities).toHaveLength(1);
+    await connectSession(client.app.ctx, world.alice.id);
+    expect((await presenceUpdates())[0].data).toMatchObject({ status: 'online', activities: [{ type: 0, state: 'Solo' }] });
+  });
+
+  it('clearing an application activity (a stopped activity frame) leaves the others, and is a no-op when there is none', async () => {
+    const client = await createTestClient();
+    const world = await createWorld(client, SCOPES);
+    const other = (await client.post('/sandbox/applications', { name: 'Other' })).body.application;
+    await client.put('/api/v10/users/@me/activities', { activity: { type: 0 } }, world.aliceAuth);
+    const otherToken = (await client.post('/sandbox/tokens', { application_id: other.id, user_id: world.alice.id, scopes: SCOPES })).body.access_token;
+    await client.put('/api/v10/users/@me/activities', { activity: { type: 2 } }, `Bearer ${otherToken}`);
+    expect(await clearActivity(client.app.ctx, world.alice.id, world.application.id)).toBe(true);
+    expect(await clearActivity(client.app.ctx, world.alice.id, world.application.id)).toBe(false);
+    expect((await client.app.ctx.db.get('presences', world.alice.id))?.activities.map((a) => a.name)).toEqual(['Other']);
   });
 
   it('clears the application activity with activity: null', async () => {

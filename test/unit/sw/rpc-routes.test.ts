@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createTestClient, createWorld } from '../app-harness';
+import { connectSession } from '../presence-fixtures';
 
 async function setup(scopes = 'identify guilds guilds.members.read') {
   const client = await createTestClient();
@@ -48,12 +49,14 @@ describe('the RPC host routes (/api/v10/rpc)', () => {
     expect((await narrow.client.get(`/api/v10/rpc/channels/${narrow.text.id}/permissions`, narrow.aliceAuth)).status).toBe(403);
   });
 
-  it('GET /rpc/guilds/{id}/status counts online members (a presence that is not offline)', async () => {
+  it('GET /rpc/guilds/{id}/status counts online members (a connected gateway session, not an activity alone)', async () => {
     const client = await createTestClient();
     const world = await createWorld(client, 'guilds rpc.activities.write');
     const guild = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body.guild;
     expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body).toEqual({ guild: { id: guild.id, name: 'Guild', icon_url: null }, online: 0 });
     await client.put('/api/v10/users/@me/activities', { activity: { type: 0 } }, world.aliceAuth);
+    expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body.online).toBe(0);
+    await connectSession(client.app.ctx, world.alice.id);
     expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body.online).toBe(1);
     expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.bobAuth)).body.code).toBe(50001);
   });
