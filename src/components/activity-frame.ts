@@ -5,6 +5,12 @@
  * `instance_id`, `platform`, `guild_id`, `channel_id` and `location_id` added to `src`'s own
  * query, and answers the page's RPC: only messages from its iframe's window and origin. When
  * the hub restarts (`pp-hub-restart`), it joins the new hub with the instance id it had.
+ *
+ * When the frame stops (removed, closed, restarted, its page hidden) or its page dies, the rich
+ * presence its activity set is cleared (SET_ACTIVITY null), unless another frame of the user
+ * runs the same application. The registry the frame leaves does it: the hub's, which also hears
+ * of pages that died without a word (their Web Lock), writes it directly; a page without the
+ * hub clears it over HTTP with the activity's token, as the activity's SET_ACTIVITY went.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { RpcHost } from '../rpc/host';
@@ -23,8 +29,12 @@ export type ActivityFrameStatus = 'idle' | 'starting' | 'running' | 'closed' | '
 /** The tag of {@link ActivityFrame}. */
 export const ACTIVITY_FRAME_TAG = 'pp-activity-frame';
 
+/** How each authenticated frame of this page clears its activity's presence, by frame id. */
+const presenceClearers = new Map<string, () => Promise<unknown>>();
 /** Instances of frames in a page without the hub (no `<pp-platform>`, or no shared workers). */
-const pageInstances = new ActivityInstanceRegistry();
+const pageInstances = new ActivityInstanceRegistry(undefined, undefined, (left) => {
+  if (left.last) void presenceClearers.get(left.frame_id)?.().catch(() => undefined);
+});
 /** Every activity window a frame of this page created: their messages are their own frame's. */
 const activityWindows = new WeakSet<object>();
 
@@ -177,6 +187,7 @@ export class ActivityFrame extends LitElement {
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
         onAuthenticated: (session) => {
+          presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
           this.#stopPlatformEvents?.();
           const host = this.host;
           this.#stopPlatformEvents = listenToPlatform(session.access_token, (type, data) => {
@@ -200,6 +211,7 @@ export class ActivityFrame extends LitElement {
     this.#stopPlatformEvents = null;
     this.#membership?.leave();
     this.#membership = null;
+    if (this.frameId) presenceClearers.delete(this.frameId);
     this.#platform?.removeEventListener('pp-hub-restart', this.#onHubRestart);
     this.#platform = null;
     this.host = null;

@@ -11,9 +11,10 @@ import { Gateway } from '../gateway/gateway';
 import { VoiceGateway } from '../gateway/voice-gateway';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/announcements';
 import { createPlatformContext } from '../platform/context';
+import { clearActivity } from '../platform/presence';
 import { redactSecrets } from '../platform/secrets';
 import { SNOWFLAKE_WORKERS } from '../platform/snowflake';
-import { ActivityInstanceRegistry } from '../rpc/instances';
+import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
 import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayPort } from './gateway-port';
 import { hubLockName, ownerLockName, type HubApi } from './protocol';
@@ -37,7 +38,7 @@ const holdingOwnLock = new Promise<void>((held) => {
 const broadcast = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
 const context = createPlatformContext({ workerId: SNOWFLAKE_WORKERS.hub, announce: (message) => broadcast.postMessage(message) });
-const gateway = context.then((ctx) => new Gateway(ctx));
+const gateway = context.then((ctx) => new Gateway(ctx, undefined, undefined, { incarnation, isLive: hubRuns }));
 const voiceGateway = context.then((ctx) => new VoiceGateway(ctx));
 gateway.catch(report);
 voiceGateway.catch(report);
@@ -53,7 +54,25 @@ const owners = new PageOwners(
   (owner) => (locks ? locks.request(ownerLockName(owner), () => undefined) : new Promise(() => undefined)),
   (owner) => instances.leaveOwner(owner),
 );
-const instances = Comlink.proxy(new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner)));
+const instances = Comlink.proxy(new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner), clearLeftPresence));
+
+/** True while the start of the hub `other` runs: it holds its lock (the presence of its sessions counts). */
+async function hubRuns(other: string): Promise<boolean> {
+  const held = locks ? (await locks.query()).held ?? [] : [];
+  return held.some((lock) => lock.name === hubLockName(other));
+}
+
+/**
+ * A frame left, or its page died (the registry hears both; a dead page cannot clear anything):
+ * the rich presence its activity set goes with it, through SET_ACTIVITY's own path, unless
+ * another frame of the user still runs that application.
+ */
+function clearLeftPresence(left: FrameLeft): void {
+  if (!left.last) return;
+  gateway.then(async (g) => {
+    if (await clearActivity(g.ctx, left.user_id, left.application_id)) await g.pump();
+  }).catch(report);
+}
 
 const api: HubApi = {
   openGateway(port, url, owner) {

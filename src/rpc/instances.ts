@@ -45,6 +45,17 @@ export interface InstanceSnapshot {
 export type ParticipantsListener = (snapshot: InstanceSnapshot) => void;
 
 /**
+ * A frame left (or its page went away). `last` is true when no other frame of that user runs
+ * the application anywhere: what the frame's activity set for the user is theirs no more.
+ */
+export interface FrameLeft {
+  frame_id: string;
+  application_id: string;
+  user_id: string;
+  last: boolean;
+}
+
+/**
  * Where a frame keeps its membership: a registry in the page, or the hub's through comlink
  * (whose methods answer promises). `<pp-activity-frame>` takes either.
  */
@@ -88,10 +99,12 @@ export class ActivityInstanceRegistry {
   /**
    * @param newInstanceId mints the id of a new instance.
    * @param watchOwner hears the owner of every join, so the hub can watch that the page lives.
+   * @param onFrameLeft hears every frame that left, after its instance's participants did.
    */
   constructor(
     private readonly newInstanceId: () => string = randomInstanceId,
     private readonly watchOwner: (owner: string) => void = () => undefined,
+    private readonly onFrameLeft: (left: FrameLeft) => void = () => undefined,
   ) {}
 
   /**
@@ -101,7 +114,8 @@ export class ActivityInstanceRegistry {
    */
   join(request: InstanceJoin, listener?: ParticipantsListener): InstanceSnapshot {
     if (request.owner !== undefined) this.watchOwner(request.owner);
-    if (this.#byFrame.has(request.frame_id)) this.leave(request.frame_id);
+    // A replaced membership is no leaving: the frame runs on.
+    if (this.#byFrame.has(request.frame_id)) this.#remove(request.frame_id, false);
     const key = instanceKey(request.application_id, request.channel_id);
     let instance = this.#byKey.get(key);
     if (!instance) {
@@ -125,17 +139,21 @@ export class ActivityInstanceRegistry {
 
   /** Removes a frame; returns its instance as it is afterwards, or null (unknown frame, or ended). */
   leave(frameId: string): InstanceSnapshot | null {
+    return this.#remove(frameId, true);
+  }
+
+  #remove(frameId: string, leaving: boolean): InstanceSnapshot | null {
     const instance = this.#byFrame.get(frameId);
     if (!instance) return null;
     this.#byFrame.delete(frameId);
     const before = participantIds(instance);
+    const userId = instance.members.find((m) => m.frame_id === frameId)!.user.id;
     instance.members = instance.members.filter((m) => m.frame_id !== frameId);
-    if (instance.members.length === 0) {
-      this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
-      return null;
-    }
-    if (participantIds(instance) !== before) this.#notify(instance);
-    return snapshot(instance);
+    const ended = instance.members.length === 0;
+    if (ended) this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
+    else if (participantIds(instance) !== before) this.#notify(instance);
+    if (leaving) this.#frameLeft({ frame_id: frameId, application_id: instance.application_id, user_id: userId, last: !this.#runs(userId, instance.application_id) });
+    return ended ? null : snapshot(instance);
   }
 
   /** Removes every frame `owner` holds (a page or connection that went away). */
@@ -159,6 +177,22 @@ export class ActivityInstanceRegistry {
   /** Every running instance. */
   list(): InstanceSnapshot[] {
     return [...this.#byKey.values()].map(snapshot);
+  }
+
+  /** True while a frame of `userId` runs `applicationId` in any instance. */
+  #runs(userId: string, applicationId: string): boolean {
+    for (const instance of this.#byKey.values()) {
+      if (instance.application_id === applicationId && instance.members.some((m) => m.user.id === userId)) return true;
+    }
+    return false;
+  }
+
+  #frameLeft(left: FrameLeft): void {
+    try {
+      this.onFrameLeft(left);
+    } catch {
+      // What listens to leaving cannot keep a frame in its instance.
+    }
   }
 
   #instanceIdInUse(instanceId: string): boolean {

@@ -168,11 +168,13 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
 
 /**
  * Guilds whose GUILD_STATUS a dispatch may change (presence or guild updates); `'*'` for every
- * guild, when the user's own presence changed (that dispatch names no guild).
+ * guild, when the user's own presence changed (that dispatch names no guild), or a session of
+ * theirs just connected (READY: the session's own coming online is in what it read, not in a
+ * dispatch).
  */
 export function guildStatusChanges(type: string, data: unknown): string[] {
   const d = (data ?? {}) as Record<string, unknown>;
-  if (type === 'PRESENCE_UPDATE' && d.guild_id === undefined) return ['*'];
+  if (type === 'READY' || (type === 'PRESENCE_UPDATE' && d.guild_id === undefined)) return ['*'];
   if ((type === 'PRESENCE_UPDATE' || type === 'GUILD_MEMBER_ADD' || type === 'GUILD_MEMBER_REMOVE') && typeof d.guild_id === 'string') return [d.guild_id];
   if (type === 'GUILD_UPDATE' && typeof d.id === 'string') return [d.id];
   return [];

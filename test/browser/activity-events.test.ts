@@ -6,18 +6,36 @@ afterEach(() => {
 });
 
 describe('activity events from the platform (gateway → RPC host → activity)', () => {
-  it('GUILD_STATUS follows the user presence: SET_ACTIVITY puts them online', async () => {
+  it("GUILD_STATUS follows the user presence: the frame's gateway session puts them online", async () => {
     const world = await createActivityWorld();
     const platform = await mountPlatform(world.alice.id);
     const appId = world.application.id;
-    const { activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
     await sdk.ready();
-    await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
+    const token = await world.token(world.alice.id);
+    const online = async () => (await (await fetch(`/api/v10/rpc/guilds/${world.guild.id}/status`, { headers: { Authorization: `Bearer ${token}` } })).json()).online;
+    expect(await online()).toBe(0);
+    const listening = nextEvent(frame, 'pp-platform-events');
+    await sdk.commands.authenticate({ access_token: token });
     const statuses: number[] = [];
     await sdk.subscribe('GUILD_STATUS', (d: { online: number }) => statuses.push(d.online), { guild_id: world.guild.id });
-    expect(statuses).toEqual([0]);
-    await sdk.commands.setActivity({ activity: { type: 0, state: 'Playing' } });
+    await listening;
     await expect.poll(() => statuses.at(-1), { timeout: 5000 }).toBe(1);
+  });
+
+  it('the presence the activity set is cleared when its frame stops (SET_ACTIVITY null), by the hub it leaves', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    await sdk.ready();
+    const token = await world.token(world.alice.id);
+    await sdk.commands.authenticate({ access_token: token });
+    await sdk.commands.setActivity({ activity: { type: 0, state: 'In a match' } });
+    const activities = async () => (await (await fetch('/api/v10/users/@me/activities', { headers: { Authorization: `Bearer ${token}` } })).json()).activities;
+    expect(await activities()).toHaveLength(1);
+    frame.remove();
+    await expect.poll(activities, { timeout: 5000 }).toEqual([]);
   });
 
   it('CURRENT_GUILD_MEMBER_UPDATE when the user member changes', async () => {

@@ -108,4 +108,23 @@ describe('activity instance registry', () => {
     registry.join(join('f2', bob));
     expect(watched).toEqual(['page-1']);
   });
+
+  it("a frame leaving is told with whether it was its user's last frame of the application (the presence it set goes then)", () => {
+    const left: [string, string, string, boolean][] = [];
+    const registry = new ActivityInstanceRegistry(undefined, undefined, (l) => left.push([l.frame_id, l.user_id, l.application_id, l.last]));
+    registry.join({ ...join('f1'), owner: 'page-1' });
+    registry.join(join('f2', alice, 'c2'));
+    registry.join(join('f3', bob));
+    registry.leave('f1');
+    registry.leaveOwner('page-2');
+    registry.join(join('f1', alice, 'c2'));
+    registry.leave('f2');
+    registry.leave('f3');
+    // Joining again with its frame id replaces a membership: that is no leaving.
+    registry.join(join('f1', alice, 'c3'));
+    expect(left).toEqual([['f1', '1', 'a1', false], ['f2', '1', 'a1', false], ['f3', '2', 'a1', true]]);
+    registry.leaveOwner('unknown');
+    registry.leave('f1');
+    expect(left.at(-1)).toEqual(['f1', '1', 'a1', true]);
+  });
 });

@@ -53,6 +53,14 @@ describe('SUBSCRIBE / UNSUBSCRIBE', () => {
     await expect.poll(() => activity.dispatched('GUILD_STATUS').at(-1)?.online).toBe(1);
   });
 
+  it("GUILD_STATUS is read again on READY: a session's own coming online is in what it read, not in a dispatch", async () => {
+    const { world, activity } = await setup();
+    await activity.command('SUBSCRIBE', { guild_id: world.guild.id }, 'GUILD_STATUS');
+    await connectSession(world.client.app.ctx, world.alice.id);
+    activity.host.platformEvent('READY', { user: { id: world.alice.id } });
+    await expect.poll(() => activity.dispatched('GUILD_STATUS').at(-1)?.online).toBe(1);
+  });
+
   it('VOICE_STATE_UPDATE of a channel the user cannot view is ERROR 4005', async () => {
     const { activity } = await setup();
     expect((await activity.command('SUBSCRIBE', { channel_id: '999999999' }, 'VOICE_STATE_UPDATE')).data.code).toBe(4005);
