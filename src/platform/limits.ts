@@ -345,3 +345,9 @@ export const TEXT_INPUT_LENGTH_MAX = 4000;
 export const RADIO_GROUP_OPTIONS_MIN = 2;
 export const RADIO_GROUP_OPTIONS_MAX = 10;
 export const CHECKBOX_GROUP_OPTIONS_MAX = 10;
+/**
+ * `POST /sandbox/interactions` carries submitted files as base64 in its JSON body (ATTACHMENT
+ * options, File Upload values): it reads up to this much, more than the API's own JSON bodies,
+ * so that files up to the largest upload limits can be simulated.
+ */
+export const SANDBOX_INTERACTION_BODY_MAX_BYTES = 256 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { ApiError } from '../../src/platform/errors';
 import { createInteraction, SandboxInteractionSchema } from '../../src/platform/interactions-create';
 import { configureInteractionsEndpoint } from '../../src/platform/interactions-delivery';
 import { serializeStoredInteraction } from '../../src/platform/interactions-view';
-import { WEBHOOK_URL_MAX } from '../../src/platform/limits';
+import { SANDBOX_INTERACTION_BODY_MAX_BYTES, WEBHOOK_URL_MAX } from '../../src/platform/limits';
 import type { FetchLike } from '../../src/platform/oidc';
 import { ensureEventWebhooks } from '../../src/platform/webhook-config';
 import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
@@ -33,11 +33,27 @@ function endpointUrl(c: AppContext, value: string): string {
   return url.href;
 }
 
+/**
+ * The interaction body: JSON like any other, but files travel in it as base64, so it may be as
+ * large as SANDBOX_INTERACTION_BODY_MAX_BYTES (413 above, 50109 when not JSON).
+ */
+async function readInteractionBody(c: AppContext) {
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > SANDBOX_INTERACTION_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw ApiError.of('INVALID_JSON');
+  }
+  return validate(SandboxInteractionSchema, json);
+}
+
 /** The `/sandbox` interaction routes; `send` reaches interactions endpoints. */
 export function sandboxInteractionRoutes(send: FetchLike): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.post('/interactions', async (c) => {
-    const body = await readJson(c, SandboxInteractionSchema);
+    const body = await readInteractionBody(c);
     return c.json(await createInteraction(c.get('ctx'), body, send, origin(c)), 201);
   });
   r.get('/interactions/:interaction_id', async (c) => {
