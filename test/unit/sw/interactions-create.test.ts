@@ -32,6 +32,16 @@ describe('POST /sandbox/interactions: a user invokes a command', () => {
     expect(interaction.entitlements).toEqual([]);
   });
 
+  it('entitlements: the invoking user active entitlements of the app', async () => {
+    const w = await interactionWorld();
+    const sku = (await w.client.post(`/sandbox/applications/${w.application.id}/skus`, { name: 'Gold', type: 2 })).body.sku;
+    const bought = await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: sku.id });
+    expect(bought.status, JSON.stringify(bought.body)).toBeLessThan(300);
+    const interaction = await invoked(w);
+    expect(interaction.entitlements).toEqual([expect.objectContaining({ sku_id: sku.id, user_id: w.alice.id, application_id: w.application.id })]);
+    expect((await invoked(w, { user_id: w.bob.id })).entitlements).toEqual([]);
+  });
+
   it('attachment_size_limit is the interaction default (25 MiB before 2025-01-16, 10 MiB from it) raised by the invoking user premium', async () => {
     const w = await interactionWorld();
     await freeze(w.client, '2025-01-15T23:59:59.000Z');
