@@ -45,6 +45,9 @@ export class ClientState extends EventTarget {
       case 'READY':
         this.me = d.user;
         this.#user(d.user);
+        // A new session: what the platform now says replaces what an earlier one heard.
+        this.presences.clear();
+        for (const p of d.presences ?? []) this.#presence(p);
         break;
       case 'GUILD_CREATE':
         this.guilds.set(d.id, {

@@ -44,6 +44,10 @@ async function screenshots(page: Page, view: string): Promise<void> {
 const lounge = (page: Page) => page.getByRole('log', { name: 'Messages in Café Lounge' });
 /** The page's member entry of a user. */
 const memberEntry = (page: Page, userId: string) => page.locator(`demo-members li[data-user-id="${userId}"]`);
+/** The status a member entry shows (`online` with its green dot, `offline` with none). */
+const shownStatus = (page: Page, userId: string) => memberEntry(page, userId).getAttribute('data-status');
+/** The number of status dots a member entry shows. */
+const dots = (page: Page, userId: string) => memberEntry(page, userId).locator('.dot').count();
 /** The link in the left column. */
 const navLink = (page: Page, name: string | RegExp) => page.getByRole('navigation', { name: 'Channels and lobbies' }).getByRole('link', { name, exact: typeof name === 'string' });
 
@@ -102,7 +106,23 @@ describe('the offline demo page', () => {
     await lounge(alice).getByText('Hi Alice, this is Bob in another tab').waitFor({ timeout: 20_000 });
     expect((await world(alice)).lobby.id).toBe(seeded.lobby.id);
     expect(await lounge(alice).getByText('Welcome to the Café Lounge!').count()).toBe(1);
+    // Presence after the reload: GUILD_CREATE says who is online, and only they have the green dot.
+    const [aliceId, bobId, chenId] = seeded.users.map((u) => u.id);
+    for (const id of [aliceId, bobId]) await expect.poll(() => shownStatus(alice, id), { timeout: 10_000 }).toBe('online');
+    expect(await shownStatus(alice, chenId)).toBe('offline');
+    expect(await dots(alice, chenId)).toBe(0);
+    expect(await dots(alice, bobId)).toBe(1);
     await screenshots(alice, 'lobby');
+  });
+
+  it('shows a member online while a page of theirs is open, offline once it closed', async () => {
+    const chenId = (await world(alice)).users[2].id;
+    const chen = await open('/?as=chen');
+    await expect.poll(() => shownStatus(alice, chenId), { timeout: 20_000 }).toBe('online');
+    await expect.poll(() => shownStatus(bob, chenId), { timeout: 5000 }).toBe('online');
+    await chen.close();
+    await expect.poll(() => shownStatus(alice, chenId), { timeout: 10_000 }).toBe('offline');
+    expect(await dots(alice, chenId)).toBe(0);
   });
 
   it('chats in a guild text channel as well (MESSAGE_CREATE), where only moderators see the private channel', async () => {

@@ -79,19 +79,12 @@ async function restart(): Promise<void> {
   await match.send(`${nameOf(player.user)} started a new game.`, { ...NEW_GAME_METADATA }).catch((error) => report('Starting a new game', error));
 }
 
-/** Leaving clears the game from the player's presence: the host is going away, so over HTTP, with keepalive. */
-function clearPresenceOnLeave(): void {
-  addEventListener('pagehide', () => {
-    const token = app.player?.access_token;
-    if (!token) return;
-    void fetch('/.proxy/api/v10/users/@me/activities', {
-      method: 'PUT',
-      keepalive: true,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ activity: null }),
-    }).catch(() => undefined);
-    app.match?.close();
-  });
+/**
+ * Leaving closes the match. The game leaves the player's presence without a word from here:
+ * the host clears what SET_ACTIVITY set once the frame stops, also when this page dies.
+ */
+function closeMatchOnLeave(): void {
+  addEventListener('pagehide', () => app.match?.close());
 }
 
 async function start(): Promise<void> {
@@ -106,7 +99,7 @@ async function start(): Promise<void> {
     await sdk.ready();
     view.say('Asking you to authorize Tic-Tac-Toe…');
     app.player = await signIn(sdk, clientId);
-    clearPresenceOnLeave();
+    closeMatchOnLeave();
     view.say('Joining the match…');
     app.participants = (await sdk.commands.getActivityInstanceConnectedParticipants()).participants;
     await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) => {
