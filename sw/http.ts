@@ -9,6 +9,7 @@ import type { PlatformContext } from '../src/platform/context';
 import { ApiError, OAuth2Error } from '../src/platform/errors';
 import { JSON_BODY_MAX_BYTES } from '../src/platform/limits';
 import { redactSecrets } from '../src/platform/secrets';
+import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/schema-parts';
 
 /** The hono environment of the platform app. */
 export interface AppEnv {
@@ -93,14 +94,9 @@ export function errorResponse(error: unknown, log: (line: string) => void = cons
 
 /** Common valibot pieces for route schemas. */
 export const schemas = {
-  snowflake: v.pipe(v.string('Value must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.')),
+  snowflake: snowflakeSchema,
   /** A query integer within bounds (query values arrive as strings). */
-  queryInt: (min: number, max: number) =>
-    v.pipe(
-      v.string(),
-      v.regex(/^-?\d+$/, 'Value is not int.'),
-      v.transform(Number),
-      v.minValue(min, `int value should be greater than or equal to ${min}.`),
-      v.maxValue(max, `int value should be less than or equal to ${max}.`),
-    ),
+  queryInt,
+  /** A JSON integer within bounds. */
+  int: bodyInt,
 };

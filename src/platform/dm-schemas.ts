@@ -7,9 +7,9 @@ import {
   DM_MESSAGE_CONTENT_MAX, DM_MESSAGES_MAX, MODERATION_METADATA_KEY_MAX, MODERATION_METADATA_KEYS_MAX, MODERATION_METADATA_VALUE_MAX,
 } from './limits';
 import { charLength, LobbyMessageMetadataSchema } from './lobby-schemas';
-import { isSnowflake } from './snowflake';
+import { queryInt, snowflakeSchema } from './schema-parts';
 
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 
 /** `POST /users/@me/dms/{recipient_id}/messages`: 1 to 2000 characters, and metadata as a lobby message takes it. */
 export const DmMessageSchema = v.object({
@@ -23,15 +23,7 @@ export const DmMessageSchema = v.object({
 
 /** `GET /users/@me/dms/{recipient_id}/messages?limit=` (1-200). */
 export const DmMessagesQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'Value is not int.'),
-      v.transform(Number),
-      v.minValue(1, 'int value should be greater than or equal to 1.'),
-      v.maxValue(DM_MESSAGES_MAX, `int value should be less than or equal to ${DM_MESSAGES_MAX}.`),
-    ),
-  ),
+  limit: v.optional(queryInt(1, DM_MESSAGES_MAX)),
 });
 
 /**

@@ -10,7 +10,7 @@ import {
   LOBBY_SECRET_MAX,
 } from './limits';
 import type { Metadata } from './records';
-import { isSnowflake } from './snowflake';
+import { queryInt, snowflakeSchema } from './schema-parts';
 
 /** Lobby member flags (public bit values). */
 export const LOBBY_MEMBER_FLAGS = { CAN_LINK_LOBBY: 1 << 0 } as const;
@@ -42,7 +42,7 @@ export function metadataLength(metadata: Metadata): number {
 const maxChars = (max: number, what = 'Must be') =>
   v.check((s: string) => charLength(s) <= max, `${what} ${max} or fewer in length.`);
 
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 
 /** A lobby or lobby member metadata dictionary: string values, at most 1000 characters in all. */
 export const LobbyMetadataSchema = v.nullable(
@@ -136,17 +136,7 @@ export const LobbyMessageSchema = v.object({
 });
 
 /** `GET /lobbies/{id}/messages?limit=` (1-200). */
-export const LobbyMessagesQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'Value is not int.'),
-      v.transform(Number),
-      v.minValue(1, 'int value should be greater than or equal to 1.'),
-      v.maxValue(LOBBY_MESSAGES_MAX, `int value should be less than or equal to ${LOBBY_MESSAGES_MAX}.`),
-    ),
-  ),
-});
+export const LobbyMessagesQuerySchema = v.object({ limit: v.optional(queryInt(1, LOBBY_MESSAGES_MAX)) });
 
 /** Path parameters of the lobby routes. */
 export const LobbyPathSchema = v.object({ lobby_id: snowflake, user_id: v.optional(snowflake) });

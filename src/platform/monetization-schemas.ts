@@ -4,13 +4,14 @@
  * platform's forms (`true`/`True`/`1`, `false`/`False`/`0`). Limits come from `limits.ts`.
  */
 import * as v from 'valibot';
+import { queryInt, snowflakeSchema } from './schema-parts';
 import {
   ENTITLEMENTS_LIST_DEFAULT, ENTITLEMENTS_LIST_MAX, SKU_NAME_MAX, SUBSCRIPTIONS_LIST_DEFAULT, SUBSCRIPTIONS_LIST_MAX,
 } from './limits';
 import { SKU_FLAGS, SKU_TYPE } from './monetization-records';
 import { isSnowflake } from './snowflake';
 
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 
 const queryBoolean = v.pipe(
   v.string(),
@@ -18,13 +19,7 @@ const queryBoolean = v.pipe(
   v.transform((s) => s === 'true' || s === 'True' || s === '1'),
 );
 
-const queryLimit = (max: number) => v.pipe(
-  v.string(),
-  v.regex(/^-?\d+$/, 'Value is not int.'),
-  v.transform(Number),
-  v.minValue(1, 'int value should be greater than or equal to 1.'),
-  v.maxValue(max, `int value should be less than or equal to ${max}.`),
-);
+const queryLimit = (max: number) => queryInt(1, max);
 
 /** Path parameters of the monetization routes (each a snowflake when present). */
 export const MonetizationPathSchema = v.object({

@@ -4,9 +4,9 @@
 import * as v from 'valibot';
 import { USERNAME_MAX } from './limits';
 import { RELATIONSHIP_TYPE } from './relationship-records';
-import { isSnowflake } from './snowflake';
+import { snowflakeSchema } from './schema-parts';
 
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 
 /** `PUT /users/@me/relationships/{id}`: no type (or 1) sends or accepts a friend request, 2 blocks. */
 export const PutRelationshipSchema = v.object({

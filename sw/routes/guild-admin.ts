@@ -18,7 +18,7 @@ import {
 import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const Path = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });
-const int = (min: number, max: number) => v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(min, `int value should be greater than or equal to ${min}.`), v.maxValue(max, `int value should be less than or equal to ${max}.`));
+const int = schemas.int;
 const timestamp = v.pipe(v.string('Must be an ISO-8601 timestamp.'), v.isoTimestamp('Must be an ISO-8601 timestamp.'), v.transform((s) => Date.parse(s)));
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `Must be ${max} or fewer in length.`));
 

@@ -13,8 +13,7 @@ import { getTargetUsersCsv, getTargetUsersJobStatus, parseTargetUsersCsv, putTar
 import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/limits';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
-const int = (min: number, max: number) =>
-  v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(min, `int value should be greater than or equal to ${min}.`), v.maxValue(max, `int value should be less than or equal to ${max}.`));
+const int = schemas.int;
 
 /** The create fields; null and absent take the platform's defaults. */
 const InviteBody = v.object({

@@ -1,0 +1,36 @@
+/**
+ * Valibot pieces every schema of the platform shares, so that a snowflake or a bounded integer
+ * is checked, and its error worded, the same way on every route.
+ */
+import * as v from 'valibot';
+import { isSnowflake } from './snowflake';
+
+/** A snowflake as a decimal string below 2^64. */
+export const snowflakeSchema = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+
+/**
+ * An integer query parameter within bounds (query values arrive as strings).
+ * @example v.object({ limit: v.optional(queryInt(1, LOBBY_MESSAGES_MAX)) })
+ */
+export function queryInt(min: number, max: number) {
+  return v.pipe(
+    v.string(),
+    v.regex(/^-?\d+$/, 'Value is not int.'),
+    v.transform(Number),
+    v.minValue(min, `int value should be greater than or equal to ${min}.`),
+    v.maxValue(max, `int value should be less than or equal to ${max}.`),
+  );
+}
+
+/**
+ * An integer JSON field within bounds.
+ * @example v.object({ max_age: v.optional(bodyInt(0, INVITE_MAX_AGE_MAX_S)) })
+ */
+export function bodyInt(min: number, max: number) {
+  return v.pipe(
+    v.number('Value is not int.'),
+    v.integer('Value is not int.'),
+    v.minValue(min, `int value should be greater than or equal to ${min}.`),
+    v.maxValue(max, `int value should be less than or equal to ${max}.`),
+  );
+}
