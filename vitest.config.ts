@@ -19,6 +19,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
+          // Some tests drive whole flows (uploads, many sessions) on fake-indexeddb: on a loaded
+          // 2-core machine they need more than the default 5 s, which says nothing about speed.
+          testTimeout: 20_000,
         },
       },
       {
