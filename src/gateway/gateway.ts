@@ -2,10 +2,10 @@
  * The gateway: every connection and session of every page, dispatching the durable event log
  * in order. The service worker announces committed events (`{type: 'events'}`); the gateway
  * then reads the log after each live session's position and sends each session what it may
- * see. Sessions are persisted (`gateway_sessions`) before anything numbered is sent, so a
- * Resume replays from the log what a client missed, also after the shared worker restarted.
- * A batch of events read from the log persists every session it numbered for in one
- * transaction, then sends: one commit per batch, not one per session.
+ * see. Every numbered dispatch's resume point (`gateway_resume_marks`) is stored before it is
+ * sent, so a Resume replays from the log what a client missed, also after the shared worker
+ * restarted. A batch of events read from the log stores the resume points of every session it
+ * numbered for in one transaction, then sends: one commit per batch, not one per session.
  *
  * Everything that numbers dispatches runs one at a time (`#serialized`), so sequence numbers,
  * resume points and the order of events agree.
@@ -13,7 +13,7 @@
 import type * as v from 'valibot';
 import type { Announcement } from '../platform/announcements';
 import type { PlatformContext } from '../platform/context';
-import { GATEWAY_RESUME_MARKS_MAX, PRESENCE_RESTART_GRACE_MS } from '../platform/limits';
+import { PRESENCE_RESTART_GRACE_MS } from '../platform/limits';
 import { redactSecrets } from '../platform/secrets';
 import { updateVoiceState, voiceServerUpdate } from '../platform/voice-join';
 import { readEventsAfter } from '../store/event-log';
@@ -26,7 +26,8 @@ import { authenticateGatewayToken, identifySession } from './identify';
 import { requestGuildMembers } from './member-requests';
 import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema, VoiceStateUpdateSchema } from './payload-schemas';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch, type GatewayPayload } from './protocol';
-import { sessionFromRecord, sessionRecord, type GatewaySession } from './session';
+import { deleteResumeMarks, findResumePoint } from './resume-marks';
+import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PresenceUpdate } from './session-presence';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
@@ -36,7 +37,7 @@ export type { GatewayTimers } from './timers';
 /** Events read from the log per step. */
 const LOG_PAGE = 500;
 
-/** A dispatch with its resume point (see `GatewaySessionRecord.marks`). */
+/** A dispatch with its resume point (see `GatewayResumeMark`). */
 interface Numbered {
   dispatch: Dispatch;
   after: number;
@@ -143,8 +144,8 @@ export class Gateway {
       if (!stored || stored.record.user_id !== principal.user.id || stored.record.application_id !== principal.application.id) return invalid();
       // The token it was identified with was deleted (ban, revocation): another token does not revive it.
       if (!(await credentialExists(this.ctx.db, stored.record))) return this.#forget(d.session_id).then(invalid);
-      if (seq > stored.record.seq) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
-      const mark = stored.record.marks.find((m) => m[0] === seq);
+      const { mark, last } = await findResumePoint(this.ctx.db, d.session_id, seq);
+      if (seq > last) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
       if (!mark) return invalid();
       const previous = stored.sink;
       if (previous instanceof GatewayConnection && previous !== connection) {
@@ -154,13 +155,14 @@ export class Gateway {
       this.#sessions.set(d.session_id, stored);
       const r = stored.record;
       r.seq = seq;
-      r.marks = r.marks.filter((m) => m[0] <= seq);
-      r.log_seq = mark[1];
+      r.log_seq = mark.after;
+      stored.marks.resumedAt(seq);
       // From now on the session stands on the token it was resumed with.
       r.token_hash = credentialHash(principal);
+      stored.storedHidden = null;
       stored.sink = connection;
       connection.attach(stored);
-      await this.#advance([stored], mark[2]);
+      await this.#advance([stored], mark.skip);
       await this.#emit(stored, [{ dispatch: { t: 'RESUMED', d: {} }, after: r.log_seq, skip: 0 }]);
       // Not awaited: its events are dispatched under this lock once it is let go.
       this.#presences.connected(r).catch((error) => this.reportError(error));
@@ -196,7 +198,7 @@ export class Gateway {
 
   /** A heartbeat acknowledged dispatch `seq`: older resume points are no longer needed. */
   acknowledge(session: GatewaySession, seq: number): void {
-    if (seq <= session.record.seq) session.record.marks = session.record.marks.filter((m) => m[0] >= seq);
+    if (seq <= session.record.seq) session.marks.acknowledge(seq);
   }
 
   /** A connection closed: its session stays for Resume, or ends. */
@@ -221,12 +223,14 @@ export class Gateway {
 
   /** Deletes a session from the store: it can no longer be resumed. */
   async #forget(sessionId: string): Promise<void> {
-    await write(this.ctx, ['gateway_sessions'], async (tx) => tx.objectStore('gateway_sessions').delete(sessionId));
+    await write(this.ctx, ['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
+      await Promise.all([tx.objectStore('gateway_sessions').delete(sessionId), deleteResumeMarks(tx.objectStore('gateway_resume_marks'), sessionId)]);
+    });
   }
 
   async #load(sessionId: string): Promise<GatewaySession | undefined> {
     const record = await this.ctx.db.get('gateway_sessions', sessionId);
-    return record && sessionFromRecord(record);
+    return record && sessionFromRecord(record, true);
   }
 
   /** Sends request answers after everything already dispatched to the session. */
@@ -290,24 +294,32 @@ export class Gateway {
   /** Numbers dispatches in the session's record, with their resume points: nothing is stored or sent yet. */
   #number(session: GatewaySession, items: Numbered[]): GatewayPayload[] {
     const r = session.record;
-    const payloads = items.map(({ dispatch, after, skip }) => {
+    return items.map(({ dispatch, after, skip }) => {
       r.seq += 1;
-      r.marks.push([r.seq, after, skip]);
+      session.marks.add(r.seq, after, skip);
       return { op: GATEWAY_OPCODES.DISPATCH, d: dispatch.d, s: r.seq, t: dispatch.t };
     });
-    if (r.marks.length > GATEWAY_RESUME_MARKS_MAX) r.marks.splice(0, r.marks.length - GATEWAY_RESUME_MARKS_MAX);
-    return payloads;
   }
 
   /**
-   * Stores the live ones of `sessions` in one transaction and waits for its commit, so no
-   * stored session claims less than what is sent next. It writes no event: the log stays out
-   * of its scope, and the service worker's writes do not wait for it.
+   * Stores what the live ones of `sessions` numbered (their resume points, and the record of a
+   * session that is new, resumed or hides other channels now) in one transaction and waits for
+   * its commit, so nothing is sent that a Resume could not continue from. It writes no event:
+   * the log stays out of its scope, and the service worker's writes do not wait for it.
    */
   async #persist(sessions: GatewaySession[]): Promise<void> {
-    const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s);
+    const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)));
     if (live.length === 0) return;
-    const tx = this.ctx.db.transaction('gateway_sessions', 'readwrite');
-    await Promise.all([...live.map((s) => tx.store.put(sessionRecord(s))), tx.done]);
+    const tx = this.ctx.db.transaction(['gateway_sessions', 'gateway_resume_marks'], 'readwrite');
+    const requests: Promise<unknown>[] = [tx.done];
+    for (const session of live) {
+      if (recordChanged(session)) {
+        const record = sessionRecord(session);
+        requests.push(tx.objectStore('gateway_sessions').put(record));
+        session.storedHidden = record.hidden_channel_ids;
+      }
+      requests.push(...session.marks.write(tx.objectStore('gateway_resume_marks'), session.record.seq));
+    }
+    await Promise.all(requests);
   }
 }

@@ -109,7 +109,6 @@ export async function identifySession(
     obfuscation: principal.kind === 'bot' && ((capabilities & CAPABILITY_CHANNEL_OBFUSCATION) !== 0 || principal.application.channel_obfuscation),
     seq: 0,
     log_seq: 0,
-    marks: [],
     hidden_channel_ids: [],
     created_at: ctx.clock.now(),
     token_hash: credentialHash(principal),

@@ -1,9 +1,11 @@
 /**
  * A gateway session in memory: its persisted record (what Resume needs after a restart), the
- * channels it has been sent obfuscated, and the connection it is attached to, if any.
+ * channels it has been sent obfuscated, its resume points not yet stored, and the connection it
+ * is attached to, if any.
  */
 import type { GatewaySessionRecord } from '../store/schema';
 import type { GatewayPayload } from './protocol';
+import { ResumeMarks } from './resume-marks';
 
 /** Where a session's payloads go: the connection it is attached to. */
 export interface SessionSink {
@@ -19,11 +21,21 @@ export interface GatewaySession {
   hidden: Set<string>;
   /** The attached connection; null while the client is away (the session can be resumed). */
   sink: SessionSink | null;
+  /** The resume points numbered, acknowledged and due for deletion since the last write. */
+  marks: ResumeMarks;
+  /** The hidden channels as the record was last stored; null while the record is not stored as it is (new, resumed). */
+  storedHidden: readonly string[] | null;
 }
 
-/** A session from its stored record. */
-export function sessionFromRecord(record: GatewaySessionRecord): GatewaySession {
-  return { record, hidden: new Set(record.hidden_channel_ids), sink: null };
+/** A session from its record; `stored` when the record is as the store has it. */
+export function sessionFromRecord(record: GatewaySessionRecord, stored = false): GatewaySession {
+  return { record, hidden: new Set(record.hidden_channel_ids), sink: null, marks: new ResumeMarks(record.session_id), storedHidden: stored ? record.hidden_channel_ids : null };
+}
+
+/** Whether the session's record must be written with its next dispatches (new, resumed, its hidden channels changed). */
+export function recordChanged(session: GatewaySession): boolean {
+  const stored = session.storedHidden;
+  return stored === null || stored.length !== session.hidden.size || stored.some((id) => !session.hidden.has(id));
 }
 
 /** The record to store for a session, with its current hidden set. */

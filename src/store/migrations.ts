@@ -4,7 +4,7 @@
  * A migration only adds: data written at version N stays readable at N+1.
  */
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { PlatformDB } from './schema';
+import type { GatewaySessionRecord, PlatformDB } from './schema';
 
 type UpgradeTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], 'versionchange'>;
 /** One migration step. */
@@ -164,6 +164,19 @@ export const MIGRATIONS: readonly Migration[] = [
     interactions.createIndex('by_user', ['application_id', 'user_id']);
     db.createObjectStore('interaction_messages', { keyPath: 'id' });
     db.createObjectStore('interaction_endpoints', { keyPath: 'application_id' });
+  },
+  // 15: gateway resume points in a store of their own, one record per dispatch (they were an
+  // array in each session record, rewritten whole with every dispatch). Sessions stored by
+  // version 14 keep their resume points: they move here.
+  (db, tx) => {
+    const marks = db.createObjectStore('gateway_resume_marks', { keyPath: ['session_id', 's'] });
+    void (async () => {
+      for (let cursor = await tx.objectStore('gateway_sessions').openCursor(); cursor; cursor = await cursor.continue()) {
+        const { marks: legacy = [], ...record } = cursor.value as GatewaySessionRecord & { marks?: [number, number, number][] };
+        for (const [s, after, skip] of legacy) void marks.put({ session_id: record.session_id, s, after, skip });
+        void cursor.update(record);
+      }
+    })();
   },
 ];
 

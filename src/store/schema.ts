@@ -108,15 +108,14 @@ export interface GatewaySessionRecord {
   guild_events: boolean;
   /** Whether channels the bot cannot view arrive obfuscated (Identify capability or app setting). */
   obfuscation: boolean;
-  /** The last sequence number sent to the client. */
-  seq: number;
-  /** The event log position the session has considered everything up to. */
-  log_seq: number;
   /**
-   * Resume points, oldest first: `[s, after, skip]` says that replaying the log after `after`,
-   * skipping the first `skip` dispatches, continues right after dispatch `s`.
+   * The last sequence number sent to the client, as of the record's last write (Identify,
+   * Resume, a change of its hidden channels). Every later dispatch has its resume mark in
+   * `gateway_resume_marks`, which is what Resume reads.
    */
-  marks: [number, number, number][];
+  seq: number;
+  /** The event log position the session had considered everything up to, as of the same write. */
+  log_seq: number;
   /** Channels delivered obfuscated, so that gaining view dispatches the full channel. */
   hidden_channel_ids: string[];
   created_at: number;
@@ -129,6 +128,19 @@ export interface GatewaySessionRecord {
   token_hash?: string;
   /** The presence the session set (Identify's `presence`, Presence Update), kept for a Resume. */
   presence?: SessionPresence;
+}
+
+/**
+ * A resume point of a gateway session: replaying the log after `after`, skipping the first
+ * `skip` dispatches derived from the event after it, continues right after dispatch `s`. One
+ * small record per dispatch, written with the batch that numbered it, so persisting a dispatch
+ * costs the same however many resume points the session holds.
+ */
+export interface GatewayResumeMark {
+  session_id: string;
+  s: number;
+  after: number;
+  skip: number;
 }
 
 /** When an application last requested all members of a guild (platform clock, epoch ms). */
@@ -242,6 +254,7 @@ export interface PlatformDB extends DBSchema {
   lobby_messages: { key: [string, string]; value: StoredLobbyMessage };
   events: { key: number; value: EventRecord };
   gateway_sessions: { key: string; value: GatewaySessionRecord };
+  gateway_resume_marks: { key: [string, number]; value: GatewayResumeMark };
   gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
   presences: { key: string; value: PresenceRecord };
   external_identities: { key: [string, string, string]; value: ExternalIdentityRecord; indexes: { by_user: string } };
@@ -352,4 +365,5 @@ export const ALL_STORES = [
   'quest_enrollments', 'privileged_intent_applications',
   'voice_tokens', 'lobby_voice_states',
   'application_commands', 'interactions', 'interaction_messages', 'interaction_endpoints',
+  'gateway_resume_marks',
 ] as const;

@@ -101,6 +101,24 @@ describe('store migrations (a migration only adds: data of version N stays reada
     }
   });
 
+  it('version 15 moves the resume points of sessions stored by version 14 into gateway_resume_marks', async () => {
+    const name = dbName();
+    const v14 = await openPlatformDb(name, 14);
+    const legacy = { session_id: 'abc', kind: 'bot', user_id: user.id, seq: 7, log_seq: 40, marks: [[6, 39, 0], [7, 40, 0]], hidden_channel_ids: [] };
+    // Version 14's record shape: resume points as an array in the record.
+    await v14.put('gateway_sessions', legacy as never);
+    v14.close();
+
+    const latest = await openPlatformDb(name);
+    expect(await latest.getAll('gateway_resume_marks')).toEqual([
+      { session_id: 'abc', s: 6, after: 39, skip: 0 },
+      { session_id: 'abc', s: 7, after: 40, skip: 0 },
+    ]);
+    const { marks, ...rest } = legacy;
+    expect(await latest.get('gateway_sessions', 'abc')).toEqual(rest);
+    latest.close();
+  });
+
   it('an open connection closes itself when another context upgrades, so the upgrade is not blocked', async () => {
     const name = dbName();
     const old = await openPlatformDb(name);
