@@ -59,7 +59,7 @@ export async function authenticate(ctx: PlatformContext, authorization: string |
   }
   // Hash before the transaction opens: awaiting anything but its requests would end it.
   const hash = await hashSecret(credential.secret);
-  const generation = cache?.generation ?? { principals: 0, lobbies: 0 };
+  const generation = cache?.generation ?? { principals: 0, lobbies: 0, webhooks: 0 };
   const principal = await loadPrincipal(ctx, credential.kind, hash);
   cache?.keepPrincipal(key, { generation, value: principal });
   return principal;

@@ -62,7 +62,7 @@ async function lobbyAsOfNow(ctx: PlatformContext, lobbyId: string, userId: strin
       }
       continue;
     }
-    const generation = cache?.generation ?? { principals: 0, lobbies: 0 };
+    const generation = cache?.generation ?? { principals: 0, lobbies: 0, webhooks: 0 };
     const { entry, idleDeadline } = await loadLobby(ctx, lobbyId, userId);
     if (idleDeadline <= now) {
       // Lobbies past their deadline go first, with their LOBBY_DELETE; then read again.

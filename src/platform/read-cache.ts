@@ -1,17 +1,19 @@
 /**
  * The service worker's read cache: callers by credential and lobbies' newest messages as wire
- * JSON, so that a repeated read answers from memory without a round trip to IndexedDB.
+ * JSON, so that a repeated read answers from memory without a round trip to IndexedDB; and the
+ * generation of the webhook settings and deliveries, so that the webhook outbox, once it found
+ * nothing to do, knows without a read that this is still so.
  *
  * Coherence: the service worker is the only writer of what is cached (users, applications,
- * tokens, lobbies, their members and messages; the shared worker writes only its sessions, rate
- * limits, and voice states and voice tokens, reading lobbies and members but never changing
- * them), and every read-write transaction its connection opens drops, before it exists,
- * whatever was read from a store in its scope (`watchWrites`). A read that missed keeps what it
- * loaded only if no such write was opened since its own transaction was: that snapshot may
- * already be old. A reset is a write over every store like any other. The
- * browser may stop the worker at any time: the cache is only an optimization, built again on
- * use. Only contexts that are the sole writer may enable it (`createPlatformApp` does, the hub
- * does not).
+ * tokens, lobbies, their members and messages, webhook settings and deliveries; the shared
+ * worker writes only its sessions, resume points, rate limits, voice states and voice tokens,
+ * reading lobbies and members but never changing them), and every read-write transaction its
+ * connection opens drops, before it exists, whatever was read from a store in its scope
+ * (`watchWrites`). A read that missed keeps what it loaded only if no such write was opened
+ * since its own transaction was: that snapshot may already be old. A reset is a write over
+ * every store like any other. The browser may stop the worker at any time: the cache is only
+ * an optimization, built again on use. Only contexts that are the sole writer may enable it
+ * (`createPlatformApp` does, the hub does not).
  */
 import type { PlatformDatabase } from '../store/schema';
 import { watchWrites } from '../store/write-watch';
@@ -37,11 +39,14 @@ export interface LobbyReadEntry {
  */
 const PRINCIPAL_STORES: ReadonlySet<string> = new Set(['tokens', 'applications', 'users']);
 const LOBBY_STORES: ReadonlySet<string> = new Set(['lobbies', 'lobby_members', 'lobby_messages', 'users']);
+/** What the webhook outbox reads to learn it has nothing to do (see `WebhookOutbox`). */
+const WEBHOOK_STORES: ReadonlySet<string> = new Set(['event_webhooks', 'webhook_deliveries']);
 
 /** How many writes that could change each kind of value were opened so far. */
 export interface Generation {
   principals: number;
   lobbies: number;
+  webhooks: number;
 }
 
 /** A value with the write generation it was read at. */
@@ -51,8 +56,9 @@ type Versioned<T> = { generation: Generation; value: T };
 export class ReadCache {
   #principalsGeneration = 0;
   #lobbiesGeneration = 0;
+  #webhooksGeneration = 0;
   /** The generations the maps below hold; older maps are dropped on first use. */
-  #held: Generation = { principals: 0, lobbies: 0 };
+  #held: Omit<Generation, 'webhooks'> = { principals: 0, lobbies: 0 };
   readonly #principals = new Map<string, Principal>();
   readonly #lobbies = new Map<string, LobbyReadEntry>();
   /** The earliest idle deadline of any lobby (Infinity when none has one). */
@@ -60,13 +66,14 @@ export class ReadCache {
 
   /** Changes with every write that concerns the cache: take it before opening the read whose result is kept. */
   get generation(): Generation {
-    return { principals: this.#principalsGeneration, lobbies: this.#lobbiesGeneration };
+    return { principals: this.#principalsGeneration, lobbies: this.#lobbiesGeneration, webhooks: this.#webhooksGeneration };
   }
 
   /** Forgets what a write over `stores` may change (everything when the stores are not known). */
   invalidate(stores?: readonly string[]): void {
     if (!stores || stores.some((name) => PRINCIPAL_STORES.has(name))) this.#principalsGeneration++;
     if (!stores || stores.some((name) => LOBBY_STORES.has(name))) this.#lobbiesGeneration++;
+    if (!stores || stores.some((name) => WEBHOOK_STORES.has(name))) this.#webhooksGeneration++;
   }
 
   #current(): void {

@@ -27,13 +27,14 @@ function subscribed(config: EventWebhooksRecord | undefined, type: string, seq: 
 
 /**
  * Turns the webhook events logged since the outbox's position into pending deliveries, due
- * now, and moves the position past them. Resolves with how many deliveries it made.
+ * now, and moves the position past them. Resolves with whether any application listens and
+ * how many deliveries it made.
  */
-export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<number> {
+export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ listening: boolean; made: number }> {
   // With no application listening there is nothing to collect. A read-only look at the settings
   // keeps this from locking the event log, which every write appends to.
   const listening = (await ctx.db.getAll('event_webhooks')).some((c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED);
-  if (!listening) return 0;
+  if (!listening) return { listening, made: 0 };
   let made = 0;
   for (;;) {
     const { created, more } = await write(ctx, ['webhook_outbox', 'event_webhooks', 'webhook_deliveries'], async (tx) => {
@@ -61,7 +62,7 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<nu
       return { created: count, more: events.length === LOG_PAGE };
     });
     made += created;
-    if (!more) return made;
+    if (!more) return { listening, made };
   }
 }
 

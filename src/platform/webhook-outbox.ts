@@ -3,11 +3,15 @@
  * due (signed with the application's key), and records each attempt. It runs in the service
  * worker after a commit that appended events, and lazily on later requests when a retry falls
  * due by the platform clock; an in-memory note of the earliest due time keeps requests that
- * have nothing to deliver from touching the store. Memory is only a hint: after a restart of
- * the worker the first run looks at the store again. Delivery is at least once: a worker
- * stopped between sending and recording sends again.
+ * have nothing to deliver from touching the store. So does a run that found no application
+ * listening: until a write over the webhook settings or deliveries (the read cache's `webhooks`
+ * generation), the events later commits log are not looked at, since events from before a
+ * listener was enabled are never delivered. Memory is only a hint: after a restart of the
+ * worker the first run looks at the store again. Delivery is at least once: a worker stopped
+ * between sending and recording sends again.
  */
 import type { Announcement } from './announcements';
+import { readCacheOf, type Generation } from './read-cache';
 import type { PlatformContext } from './context';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from './limits';
 import type { FetchLike } from './oidc';
@@ -70,6 +74,8 @@ export class WebhookOutbox {
   // Unknown after a start: the first run looks at the store.
   #dirty = true;
   #nextDueAt: number | null = null;
+  /** The webhooks generation at which a run found no application listening; null: not known. */
+  #unheardSince: Generation | null = null;
 
   constructor(
     readonly ctx: PlatformContext,
@@ -82,9 +88,10 @@ export class WebhookOutbox {
     if (message.type === 'events' || message.type === 'reset') this.#dirty = true;
   }
 
-  /** Whether a run has work: events not looked at yet, or a retry due by the platform clock. */
+  /** Whether a run has work: events not looked at yet that someone may listen to, or a retry due by the platform clock. */
   get due(): boolean {
-    return this.#dirty || (this.#nextDueAt !== null && this.ctx.clock.now() >= this.#nextDueAt);
+    const unheard = this.#unheardSince !== null && readCacheOf(this.ctx.db)?.unchanged('webhooks', this.#unheardSince) === true;
+    return (this.#dirty && !unheard) || (this.#nextDueAt !== null && this.ctx.clock.now() >= this.#nextDueAt);
   }
 
   /**
@@ -121,7 +128,9 @@ export class WebhookOutbox {
 
   async #pass(): Promise<void> {
     this.#dirty = false;
-    await collectWebhookDeliveries(this.ctx);
+    const generation = readCacheOf(this.ctx.db)?.generation ?? null;
+    const { listening } = await collectWebhookDeliveries(this.ctx);
+    this.#unheardSince = listening ? null : generation;
     for (;;) {
       const due = await dueWebhookDeliveries(this.ctx, BATCH);
       await Promise.all(due.map((delivery) => attemptWebhookDelivery(this.ctx, this.send, delivery)));

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
   WEBHOOK_DELIVERY_ATTEMPTS_MAX, WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE, WEBHOOK_RETRY_BASE_MS,
@@ -17,6 +18,18 @@ async function emitWebhookEvent(client: TestClient, applicationId: string, type:
   // A domain write happens inside a request: the next request's end runs the outbox.
   await client.get('/sandbox/clock');
   await client.app.webhooks.settled();
+}
+
+/** Counts the transactions the app's connection opens over `store` from now on. */
+function readsOf(client: TestClient, store: string): () => number {
+  const connection = unwrap(client.app.ctx.db) as IDBDatabase;
+  const open = connection.transaction;
+  let count = 0;
+  connection.transaction = function transaction(this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) {
+    if ((typeof names === 'string' ? [names] : [...names]).includes(store)) count++;
+    return open.call(this, names, mode, options);
+  } as typeof open;
+  return () => count;
 }
 
 describe('webhook outbox: events delivered from the log (ARCHITECTURE rule 3)', () => {
@@ -116,6 +129,21 @@ describe('webhook outbox: events delivered from the log (ARCHITECTURE rule 3)', 
     await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id });
     await client.app.webhooks.settled();
     expect(endpoint.events()).toEqual([]);
+  });
+
+  it('with no application listening, later writes do not make the outbox read the store; enabling webhooks wakes it for what follows', async () => {
+    const { client, world, endpoint } = await webhookWorld();
+    await authorizeNewUser(client, world.application.id, 'first');
+    await client.app.webhooks.settled();
+    const read = readsOf(client, 'event_webhooks');
+    await authorizeNewUser(client, world.application.id, 'second');
+    await client.app.webhooks.settled();
+    expect(read()).toBe(0);
+    await enableWebhooks(client, world.application.id);
+    await authorizeNewUser(client, world.application.id, 'third');
+    await client.app.webhooks.settled();
+    expect(read()).toBeGreaterThan(0);
+    expect(endpoint.events().map((e) => e.payload.event.data.user.username)).toEqual(['third']);
   });
 
   it('a failed delivery is retried with exponential backoff by the sandbox clock, then ends failed after the last attempt', async () => {
