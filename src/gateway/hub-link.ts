@@ -21,6 +21,10 @@ interface HubLink {
   goneListeners: Set<() => void>;
 }
 
+/** How long a newly started hub may take to answer before it is taken for one that joined a dying worker. */
+const HUB_RESTART_ANSWER_MS = 2000;
+const HUB_RESTART_ANSWER_MAX_MS = 30_000;
+
 const links = new Map<string, HubLink>();
 const restartListeners = new Map<string, Set<(incarnation: string) => void>>();
 /** This page as the hub knows it. */
@@ -106,14 +110,28 @@ function connect(name: string): HubLink {
   const started: HubLink = { remote, goneListeners: new Set() };
   void gone.then(async () => {
     if (links.get(name) !== started) return;
-    const next = connect(name);
+    // Everyone hears of it once the new hub answers, so what they send reaches a hub that runs.
+    const { next, incarnation } = await startAgain(name);
     links.set(name, next);
     tell([...started.goneListeners]);
-    // Listeners hear of it once the new hub answers, so what they send reaches a hub that runs.
-    const incarnation = await next.remote.incarnation();
     tell([...(restartListeners.get(name) ?? [])].map((listener) => () => listener(incarnation)));
   });
   return started;
+}
+
+/**
+ * A new start of hub `name`, once it answers. A SharedWorker created while the browser is still
+ * tearing the old one down may join the dying worker and never answer: after
+ * HUB_RESTART_ANSWER_MS without an answer another one is created (one that was only slow to
+ * start is the same worker by name, and answers through either), waiting twice as long each
+ * time up to HUB_RESTART_ANSWER_MAX_MS.
+ */
+async function startAgain(name: string): Promise<{ next: HubLink; incarnation: string }> {
+  for (let wait = HUB_RESTART_ANSWER_MS; ; wait = Math.min(wait * 2, HUB_RESTART_ANSWER_MAX_MS)) {
+    const next = connect(name);
+    const incarnation = await Promise.race([next.remote.incarnation(), new Promise<null>((resolve) => setTimeout(() => resolve(null), wait))]);
+    if (incarnation !== null) return { next, incarnation };
+  }
 }
 
 /** Runs each listener; one that throws does not keep the others uninformed. */
