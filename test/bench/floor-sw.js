@@ -6,13 +6,19 @@
  * - `GET /bench/floor/data`: the bytes of the platform's answer, held in memory (kept in Cache
  *   Storage too, only so that a worker the browser stopped between two phases finds them again);
  * - `POST /bench/floor/put`: reads the body, puts one record into IndexedDB, answers once the
- *   transaction has committed: a raw IndexedDB put behind a fetch.
+ *   transaction has committed: a raw IndexedDB put behind a fetch. With `?announce=1` it then
+ *   posts `{key: content}` on the fan-out floor channel: the least a durable write that tells
+ *   every tab can do (the durable floor of the gateway fan-out).
  * Every other request goes to the network untouched.
  */
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const BODY_CACHE = 'bench-floor';
 const BODY_KEY = '/bench/floor/body';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+/** `FLOOR_FANOUT_CHANNEL` of pages/control.js (this classic worker script imports nothing). */
+const FLOOR_FANOUT_CHANNEL = 'bench-floor-fanout';
+/** @type {BroadcastChannel | null} */
+let fanout = null;
 
 /** @type {string | null} */
 let body = null;
@@ -52,6 +58,10 @@ async function put(request) {
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
   });
+  if (new URL(request.url).searchParams.has('announce')) {
+    fanout ??= new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
+    fanout.postMessage({ key: input.content });
+  }
   return new Response(JSON.stringify(record), { headers: JSON_HEADERS });
 }
 

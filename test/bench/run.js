@@ -249,6 +249,7 @@ async function fanoutPhase(context, driver, world, site) {
     tokens,
     lobbyId: world.fanLobbyId,
     botAuth: world.botAuth,
+    floorFrame: '/bench/floor/frame.html',
     rounds: options.fanout.rounds,
     warmup: options.fanout.warmup,
   });

@@ -118,10 +118,13 @@ async function write({ groups, targets, rounds, warmup, batch }) {
 
 /**
  * Phase 3: one lobby message (posted by the bot) until every one of the tabs' sockets has it
- * and each tab said so, beside one BroadcastChannel message until every tab said so.
- * @param {{ tabs: string[], tokens: Record<string, string[]>, lobbyId: string, botAuth: string, rounds: number, warmup: number }} options
+ * and each tab said so; beside it, interleaved, two floors until every tab said so: one
+ * BroadcastChannel message (nothing stored), and a raw IndexedDB put in the floor service worker
+ * that then posts that BroadcastChannel message (the least a durable write that tells every tab
+ * can do; the put is sent from a frame under the floor worker, one postMessage away).
+ * @param {{ tabs: string[], tokens: Record<string, string[]>, lobbyId: string, botAuth: string, floorFrame: string, rounds: number, warmup: number }} options
  */
-async function fanout({ tabs, tokens, lobbyId, botAuth, rounds, warmup }) {
+async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warmup }) {
   const opened = acknowledged(tabs, 'sockets');
   tell(tabs, 'sockets', 'sockets', { tokens });
   const sockets = [...(await opened).values()].reduce((sum, report) => {
@@ -129,21 +132,26 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, rounds, warmup }) {
     return sum + report.sockets;
   }, 0);
   log(`fan-out: ${sockets} sockets identified on ${tabs.length} tabs`);
+  const durableFrame = await embedFrame('durable floor', floorFrame);
+  await durableFrame.call('setup', { body: '' });
   const floor = new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
+  const put = (/** @type {string} */ key) => ({ url: '/bench/floor/put?announce=1', init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: key }) } });
   /** @type {Record<string, number[]>} */
-  const times = { gateway: [], floor: [] };
+  const times = { gateway: [], floor: [], durable: [] };
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const variant of rotated(['gateway', 'floor'], round)) {
+    for (const variant of rotated(['gateway', 'floor', 'durable'], round)) {
       const key = `${variant}-${round}`;
       const done = acknowledged(tabs, key, 30_000);
       const start = performance.now();
-      /** @type {Promise<unknown> | undefined} */
+      /** @type {Promise<any> | undefined} */
       let posted;
       if (variant === 'gateway') posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
+      else if (variant === 'durable') posted = durableFrame.call('text', put(key));
       else floor.postMessage({ key });
       await done;
       const elapsed = performance.now() - start;
-      await posted;
+      const answer = await posted;
+      if (variant === 'durable' && answer.status !== 200) throw new Error(`the floor put answered ${answer.status}`);
       if (round >= warmup) times[variant].push(elapsed);
       // Let the hub finish its own bookkeeping before the next figure starts.
       await sleep(10);
