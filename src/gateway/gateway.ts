@@ -1,8 +1,9 @@
 /**
  * The gateway: every connection and session of every page, dispatching the durable event log
- * in order. The service worker announces committed events (`{type: 'events'}`); the gateway
- * then reads the log after each live session's position and sends each session what it may
- * see. Every numbered dispatch's resume point (`gateway_resume_marks`) is stored before it is
+ * in order. The service worker announces committed events (`{type: 'events'}`, usually with
+ * the events themselves, kept in a {@link LogTail}); the gateway then takes the events after
+ * each live session's position (from the tail when it reaches back that far, else from the log)
+ * and sends each session what it may see. Every numbered dispatch's resume point (`gateway_resume_marks`) is stored before it is
  * sent, so a Resume replays from the log what a client missed, also after the shared worker
  * restarted. A batch of events read from the log stores the resume points of every session it
  * numbered for in one transaction, then sends: one commit per batch, not one per session.
@@ -22,6 +23,7 @@ import { requestChannelInfo } from './channel-info';
 import { GatewayConnection, type GatewayTransport } from './connection';
 import { dispatchesFor } from './dispatcher';
 import { GuildReader } from './guild-reader';
+import { LogTail } from './log-tail';
 import { authenticateGatewayToken, identifySession } from './identify';
 import { requestGuildMembers } from './member-requests';
 import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema, VoiceStateUpdateSchema } from './payload-schemas';
@@ -50,6 +52,8 @@ export class Gateway {
   readonly #connections = new Set<GatewayConnection>();
   #lock: Promise<unknown> = Promise.resolve();
   readonly #presences: SessionPresences;
+  /** The events writers handed over with their announcements. */
+  readonly #tail = new LogTail(LOG_PAGE);
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);
@@ -80,20 +84,27 @@ export class Gateway {
   /** Reacts to the service worker's announcements; resolves once their dispatches are sent. */
   async announce(message: Announcement): Promise<void> {
     if (message.type === 'clock') this.ctx.clock.set({ frozenAt: message.frozenAt });
-    if (message.type === 'events') await this.pump();
+    if (message.type === 'events') {
+      this.#tail.heard(message);
+      await this.#serialized(() => this.#advance(this.#listening(), 0, true));
+    }
     if (message.type === 'reset') {
       await this.#serialized(async () => {
         // Every store is empty: no session can be resumed, every client must identify anew.
         for (const connection of this.#connections) connection.invalidateSession();
         this.#sessions.clear();
+        this.#tail.clear();
         this.#presences.reset();
       });
     }
   }
 
-  /** Dispatches everything committed to the log that live sessions have not been sent yet. */
+  /**
+   * Dispatches everything committed to the log that live sessions have not been sent yet (the
+   * gateway's own writes, which it does not hear announced, included).
+   */
   pump(): Promise<void> {
-    return this.#serialized(() => this.#advance([...this.#sessions.values()].filter((s) => s.sink)));
+    return this.#serialized(() => this.#advance(this.#listening()));
   }
 
   /** Asks every connected client to reconnect and resume (opcode 7). */
@@ -215,6 +226,11 @@ export class Gateway {
     void this.#serialized(() => this.#forget(id)).catch((error) => this.reportError(error));
   }
 
+  /** The sessions with a connection to send to. */
+  #listening(): GatewaySession[] {
+    return [...this.#sessions.values()].filter((s) => s.sink);
+  }
+
   #serialized<T>(body: () => Promise<T>): Promise<T> {
     const run = this.#lock.then(body, body);
     this.#lock = run.catch(() => undefined);
@@ -241,14 +257,17 @@ export class Gateway {
 
   /**
    * Works through the log after the sessions' positions. `skip` drops the first dispatches of
-   * the first event (a Resume from the middle of an event's dispatches).
+   * the first event (a Resume from the middle of an event's dispatches). `announced`: an
+   * announcement's events are in the tail, which may serve the read when it reaches back far
+   * enough; any other call reads the log, which also holds writes nobody announced.
    */
-  async #advance(sessions: GatewaySession[], skip = 0): Promise<void> {
+  async #advance(sessions: GatewaySession[], skip = 0, announced = false): Promise<void> {
     const resumeFrom = sessions.length === 1 ? sessions[0].record.log_seq + 1 : -1;
     for (;;) {
       const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s);
       if (live.length === 0) return;
-      const events = await readEventsAfter(this.ctx.db, Math.min(...live.map((s) => s.record.log_seq)), LOG_PAGE);
+      const from = Math.min(...live.map((s) => s.record.log_seq));
+      const events = (announced ? this.#tail.after(from, LOG_PAGE) : undefined) ?? (await readEventsAfter(this.ctx.db, from, LOG_PAGE));
       if (events.length === 0) return;
       const reader = new GuildReader(this.ctx.db);
       const batch: { session: GatewaySession; payloads: GatewayPayload[]; revoked: boolean }[] = [];

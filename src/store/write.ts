@@ -4,6 +4,7 @@
  * durable together with the change (ARCHITECTURE rules 2 and 3).
  */
 import type { IDBPTransaction, StoreNames } from 'idb';
+import { ANNOUNCED_EVENTS_MAX } from '../platform/announcements';
 import type { PlatformContext } from '../platform/context';
 import { appendEvent } from './event-log';
 import type { EventRecord, PlatformDB } from './schema';
@@ -27,19 +28,32 @@ export async function write<T>(
   body: (tx: WriteTx, emit: Emit) => Promise<T>,
 ): Promise<T> {
   const tx = ctx.db.transaction([...new Set<StoreNames<PlatformDB>>([...stores, 'events'])], 'readwrite');
+  const records: EventRecord[] = [];
   const pending: Promise<number>[] = [];
+  // The newest event before this write's first: the announcement then says the write's events
+  // are all there is up to its last. Requested before the first append, and so answered first;
+  // nothing waits for it before the commit.
+  let before: Promise<number> | undefined;
   const emit: Emit = (event) => {
-    const seq = appendEvent(tx, { channels: ['gateway'], ...event, created_at: ctx.clock.now() });
-    // When the body throws, the abort rejects this request while nobody awaits it.
+    before ??= tx.objectStore('events').openKeyCursor(null, 'prev').then((cursor) => cursor?.key ?? 0);
+    const record: EventRecord = { channels: ['gateway'], ...event, created_at: ctx.clock.now() };
+    const seq = appendEvent(tx, record);
+    // When the body throws, the abort rejects these requests while nobody awaits them.
+    before.catch(() => undefined);
     seq.catch(() => undefined);
+    records.push(record);
     pending.push(seq);
   };
   let result: T;
   try {
     result = await body(tx, emit);
     const seqs = await Promise.all(pending);
+    const after = await before;
     await tx.done;
-    if (seqs.length > 0) ctx.announce({ type: 'events', seq: Math.max(...seqs) });
+    if (after !== undefined) {
+      const announced = records.length <= ANNOUNCED_EVENTS_MAX ? records.map((record, i) => ({ ...record, seq: seqs[i] })) : undefined;
+      ctx.announce({ type: 'events', seq: Math.max(...seqs), after, events: announced });
+    }
   } catch (error) {
     try {
       tx.abort();

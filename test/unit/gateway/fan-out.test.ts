@@ -1,5 +1,7 @@
 // @vitest-environment node
+import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
+import type { Announcement } from '../../../src/platform/announcements';
 import { watchWrites } from '../../../src/store/write-watch';
 import { createGatewayHarness } from './gateway-harness';
 
@@ -24,5 +26,53 @@ describe('Fan-out: one batch of the event log stores the resume points of every 
       const mark = await h.ctx.db.get('gateway_resume_marks', [client.ready.session_id, sent[0].s!]);
       expect(mark).toMatchObject({ after: expect.any(Number), skip: 0 });
     }
+  });
+});
+
+describe('Fan-out from announcements: a write hands its events to the gateway with the announcement', () => {
+  /** Counts the read transactions over the event log that `db` opens from now on. */
+  function countLogReads(db: IDBDatabase): { count: number } {
+    const counter = { count: 0 };
+    const open = db.transaction;
+    Object.defineProperty(db, 'transaction', {
+      configurable: true,
+      value(this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) {
+        if ((mode ?? 'readonly') === 'readonly' && [names].flat().includes('events')) counter.count++;
+        return open.call(this, names, mode, options);
+      },
+    });
+    return counter;
+  }
+
+  it('dispatches an announced lobby message without reading the log back', async () => {
+    const h = await createGatewayHarness();
+    const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'tail' }, h.world.aliceAuth)).body;
+    await h.api.put('/api/v10/lobbies', { secret: 'tail' }, h.world.bobAuth);
+    const bob = await h.identify(h.world.bobAuth);
+    await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'first' }, h.world.aliceAuth);
+    await bob.waitFor((p) => p.d?.content === 'first');
+    const reads = countLogReads(unwrap(h.ctx.db));
+
+    await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'second' }, h.world.aliceAuth);
+    await bob.waitFor((p) => p.d?.content === 'second');
+    expect(reads.count).toBe(0);
+  });
+
+  it('still dispatches every event once and in order when announcements arrive out of order, or without their events', async () => {
+    const h = await createGatewayHarness();
+    const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'order' }, h.world.aliceAuth)).body;
+    await h.api.put('/api/v10/lobbies', { secret: 'order' }, h.world.bobAuth);
+    const bob = await h.identify(h.world.bobAuth);
+    await h.flush();
+    const before = h.api.announcements.length;
+    for (const content of ['a', 'b', 'c', 'd']) await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content }, h.world.aliceAuth);
+    const [a, b, c, d] = h.api.announcements.splice(before) as Extract<Announcement, { type: 'events' }>[];
+    // c arrives first, then a large-write form of d (no events), then a and b late.
+    await h.gateway.announce(c);
+    await h.gateway.announce({ ...d, events: undefined });
+    await h.gateway.announce(a);
+    await h.gateway.announce(b);
+    const contents = bob.dispatches('LOBBY_MESSAGE_CREATE').map((p) => p.d.content);
+    expect(contents).toEqual(['a', 'b', 'c', 'd']);
   });
 });

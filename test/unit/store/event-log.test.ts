@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Announcement } from '../../../src/platform/announcements';
+import { ANNOUNCED_EVENTS_MAX, type Announcement } from '../../../src/platform/announcements';
 import { Clock } from '../../../src/platform/clock';
 import type { PlatformContext } from '../../../src/platform/context';
 import { ApiError } from '../../../src/platform/errors';
@@ -38,7 +38,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     expect(events).toEqual([
       { seq: events[0].seq, type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] }, channels: ['gateway'], created_at: NOW },
     ]);
-    expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq }]);
+    expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq, after: 0, events }]);
   });
 
   it('created_at comes from the platform clock, and channels can name the webhook outbox', async () => {
@@ -52,7 +52,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     expect(event.channels).toEqual(['gateway', 'webhook']);
   });
 
-  it('the announcement carries the highest seq of the write', async () => {
+  it('the announcement carries the highest seq of the write, the seq before its first event, and its events', async () => {
     const ctx = await context();
     await write(ctx, [], async (_tx, emit) => {
       emit({ type: 'A', data: 1, audience: {} });
@@ -63,10 +63,20 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const all = await readEventsAfter(ctx.db, 0);
     expect(all.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
     expect(ctx.announcements).toEqual([
-      { type: 'events', seq: all[0].seq },
-      { type: 'events', seq: all[3].seq },
+      { type: 'events', seq: all[0].seq, after: 0, events: all.slice(0, 1) },
+      { type: 'events', seq: all[3].seq, after: all[0].seq, events: all.slice(1) },
     ]);
     expect(await latestEventSeq(ctx.db)).toBe(all[3].seq);
+  });
+
+  it(`a write of more than ANNOUNCED_EVENTS_MAX events announces where they are, not the events`, async () => {
+    const ctx = await context();
+    await write(ctx, [], async (_tx, emit) => {
+      for (let i = 0; i <= ANNOUNCED_EVENTS_MAX; i++) emit({ type: 'X', data: i, audience: {} });
+    });
+    const all = await readEventsAfter(ctx.db, 0);
+    expect(all).toHaveLength(ANNOUNCED_EVENTS_MAX + 1);
+    expect(ctx.announcements).toEqual([{ type: 'events', seq: all.at(-1)!.seq, after: 0, events: undefined }]);
   });
 
   it('a write that emits nothing announces nothing', async () => {
