@@ -44,6 +44,13 @@ interface Numbered {
   dispatch: Dispatch;
   after: number;
   skip: number;
+  /** The channels hidden from a session that obfuscates, where a Resume from here continues. */
+  hidden?: string[];
+}
+
+/** The channels hidden from a session that obfuscates, as they are now; undefined for other sessions. */
+function hiddenChannels(session: GatewaySession): string[] | undefined {
+  return session.record.obfuscation ? [...session.hidden] : undefined;
 }
 
 /** The gateway of one shared worker (or one unit test). */
@@ -168,6 +175,8 @@ export class Gateway {
       r.seq = seq;
       r.log_seq = mark.after;
       stored.marks.resumedAt(seq);
+      // The replay reveals again what it revealed the first time.
+      if (mark.hidden) stored.hidden = new Set(mark.hidden);
       // From now on the session stands on the token it was resumed with.
       r.token_hash = credentialHash(principal);
       stored.storedHidden = null;
@@ -282,11 +291,14 @@ export class Gateway {
             revoked = true;
             break;
           }
+          // A Resume from inside an event derives its dispatches again from the channels hidden before it.
+          const hiddenBefore = hiddenChannels(session);
           const dispatches = await dispatchesFor(session, event, reader);
+          const hiddenAfter = hiddenChannels(session);
           const first = seq === resumeFrom ? skip : 0;
           for (let i = first; i < dispatches.length; i++) {
             const last = i === dispatches.length - 1;
-            numbered.push({ dispatch: dispatches[i], after: last ? seq : seq - 1, skip: last ? 0 : i + 1 });
+            numbered.push({ dispatch: dispatches[i], after: last ? seq : seq - 1, skip: last ? 0 : i + 1, hidden: last ? hiddenAfter : hiddenBefore });
           }
         }
         session.record.log_seq = Math.max(session.record.log_seq, events[events.length - 1].seq!);
@@ -313,9 +325,9 @@ export class Gateway {
   /** Numbers dispatches in the session's record, with their resume points: nothing is stored or sent yet. */
   #number(session: GatewaySession, items: Numbered[]): GatewayPayload[] {
     const r = session.record;
-    return items.map(({ dispatch, after, skip }) => {
+    return items.map(({ dispatch, after, skip, hidden }) => {
       r.seq += 1;
-      session.marks.add(r.seq, after, skip);
+      session.marks.add(r.seq, after, skip, hidden ?? hiddenChannels(session));
       return { op: GATEWAY_OPCODES.DISPATCH, d: dispatch.d, s: r.seq, t: dispatch.t };
     });
   }

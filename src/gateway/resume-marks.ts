@@ -24,9 +24,12 @@ export class ResumeMarks {
 
   constructor(readonly sessionId: string) {}
 
-  /** Dispatch `s` continues the log after `after`, skipping `skip` dispatches of the next event. */
-  add(s: number, after: number, skip: number): void {
-    this.#pending.push({ session_id: this.sessionId, s, after, skip });
+  /**
+   * Dispatch `s` continues the log after `after`, skipping `skip` dispatches of the next event,
+   * with the channels `hidden` from the session there (sessions that obfuscate).
+   */
+  add(s: number, after: number, skip: number, hidden?: string[]): void {
+    this.#pending.push(hidden ? { session_id: this.sessionId, s, after, skip, hidden } : { session_id: this.sessionId, s, after, skip });
   }
 
   /** The client has dispatch `s` (a heartbeat said so): points before it are no longer needed. */

@@ -141,6 +141,11 @@ export interface GatewayResumeMark {
   s: number;
   after: number;
   skip: number;
+  /**
+   * For a session that obfuscates channels: the channels it had been sent obfuscated at this
+   * point, so that a Resume from here reveals again what the replayed events reveal.
+   */
+  hidden?: string[];
 }
 
 /** When an application last requested all members of a guild (platform clock, epoch ms). */

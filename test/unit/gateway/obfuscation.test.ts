@@ -120,6 +120,25 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
     expect(update.d).toMatchObject({ id: secret.id, name: 'secret', flags: 0 });
   });
 
+  it('a Resume from before a role change that let the bot view a channel replays the CHANNEL_UPDATE with the full channel', async () => {
+    const h = await createGatewayHarness();
+    const { guild, viewers, secret, adminAuth } = await setup(h);
+    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const created = await bot.waitForDispatch('GUILD_CREATE');
+    await h.api.put(`/api/v10/guilds/${guild.id}/members/${h.world.bot.id}/roles/${viewers.id}`, undefined, adminAuth);
+    const live = await bot.waitForDispatch('CHANNEL_UPDATE');
+    expect(live.d).toMatchObject({ id: secret.id, name: 'secret' });
+    // The client missed everything after GUILD_CREATE, in this gateway and after a restart alike.
+    bot.disconnect(4000);
+    for (const gateway of [h.gateway, await h.restartedGateway()]) {
+      const again = h.connect(undefined, gateway);
+      again.send({ op: 6, d: { token: h.world.botAuth, session_id: bot.ready.session_id, seq: created.s } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.t, p.d.name ?? null])).toEqual([['GUILD_MEMBER_UPDATE', null], ['CHANNEL_UPDATE', 'secret'], ['RESUMED', null]]);
+      again.disconnect(4000);
+    }
+  });
+
   it('a bot that did not opt in gets no extra CHANNEL_UPDATE on a role change', async () => {
     const h = await createGatewayHarness();
     const { guild, viewers, adminAuth } = await setup(h);
