@@ -23,7 +23,7 @@ import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
 import type { PresenceRecord } from '../platform/presence';
-import { listedPresences, type WirePresence } from '../platform/presence-shown';
+import { listedPresences, shownPresence, type WirePresence } from '../platform/presence-shown';
 import { friendIds } from '../platform/presence-write';
 import { grantedPrivilegedIntents } from '../platform/privileged-intents';
 import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, type GatewayCloseCode } from './protocol';
@@ -140,6 +140,25 @@ export async function identifySession(
   return { ok: true, session, dispatches: [ready, ...guildCreates] };
 }
 
+/** What {@link onlineMemberIds} reads of the members store (keyed `[guild_id, user_id]`). */
+interface MemberKeys {
+  getKey(key: [string, string]): Promise<unknown>;
+  getAllKeys(range: IDBKeyRange): Promise<[string, string][]>;
+}
+
+/**
+ * The members of a guild of `count` members that may be online (`onlineIds`: every user the
+ * platform shows online), found from the smaller side: a membership lookup per online user, or
+ * the guild's member keys when the guild is the smaller.
+ */
+async function onlineMemberIds(members: MemberKeys, guildId: string, count: number, onlineIds: string[]): Promise<string[]> {
+  if (onlineIds.length < count) {
+    const keys = await Promise.all(onlineIds.map((id) => members.getKey([guildId, id])));
+    return onlineIds.filter((_, i) => keys[i] !== undefined);
+  }
+  return (await members.getAllKeys(IDBKeyRange.bound([guildId], [guildId, []]))).map((k) => k[1]);
+}
+
 /**
  * One snapshot of the store: the log position (so no later event is missed or sent twice), a
  * GUILD_CREATE for each guild of the session's user on its shard, and for a user's session
@@ -155,6 +174,7 @@ async function readInitialState(ctx: PlatformContext, session: GatewaySession): 
   const withPresences = (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const friends = r.kind === 'bearer' ? await friendIds(tx, r.user_id) : null;
   const presences = withPresences || friends?.length ? new Map((await tx.objectStore('presences').getAll()).map((p) => [p.user_id, p] as const)) : new Map<string, PresenceRecord>();
+  const onlineIds = [...presences.values()].filter((p) => shownPresence(p).status !== 'offline').map((p) => p.user_id);
   const memberships = r.guild_events ? await tx.objectStore('members').index('by_user').getAll(r.user_id) : [];
   const guilds = await Promise.all(
     memberships.filter((m) => onShard(r.shard, m.guild_id)).map(async (own) => {
@@ -166,7 +186,7 @@ async function readInitialState(ctx: PlatformContext, session: GatewaySession): 
         tx.objectStore('members').count(range),
         tx.objectStore('users').get(r.user_id),
       ]);
-      const online = withPresences ? listedPresences((await tx.objectStore('members').getAllKeys(range)).map((k) => k[1]), presences) : [];
+      const online = withPresences ? listedPresences(await onlineMemberIds(tx.objectStore('members'), own.guild_id, count, onlineIds), presences) : [];
       const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
       const onlineOthers = online.filter((p) => p.user.id !== r.user_id);
       const members: MemberRecord[] = listAll

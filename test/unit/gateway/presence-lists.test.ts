@@ -37,6 +37,19 @@ describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
     expect(created.members.map((m: any) => m.user.id).sort()).toEqual([alice, bot].sort());
   });
 
+  it('GUILD_CREATE lists only members\' presences also when more users are online than the guild has members', async () => {
+    const { h, guild, alice, bot } = await setup();
+    const small = (await h.api.post('/sandbox/guilds', { name: 'Small', owner_id: alice })).body.guild;
+    await h.api.put(`/sandbox/guilds/${small.id}/members/${bot}`, {});
+    // Five users online (dan, eve, fay among them, members of neither guild): more than either guild has members.
+    for (const name of ['dan', 'eve', 'fay']) await h.identify((await user(h, name)).auth);
+    const session = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES });
+    await session.waitFor((p) => p.t === 'GUILD_CREATE' && p.d.id === small.id);
+    const byGuild = new Map(session.dispatches('GUILD_CREATE').map((p) => [p.d.id, p.d.presences.map((x: any) => x.user.id).sort()]));
+    expect(byGuild.get(small.id)).toEqual([alice, bot].sort());
+    expect(byGuild.get(guild.id)).toEqual([alice, bot].sort());
+  });
+
   it('GUILD_CREATE carries no presences without GUILD_PRESENCES', async () => {
     const { h } = await setup();
     const session = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS });
