@@ -219,3 +219,35 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     expect(me.body.id).not.toBe(w.alice.id);
   });
 });
+
+describe('ban: the replacement provisional account is restricted cross-platform while the ban holds', () => {
+  it('restricted cross-platform: it cannot be merged into any full account (530017), and the restriction lifts with the ban', async () => {
+    const { client, w } = await linkedWorld();
+    await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
+    const replacementId = (await w.me((await w.provisional(await w.idToken('player-1'))).body.access_token)).body.id;
+    const shown = async () => (await client.get(`/sandbox/users/${replacementId}/external-identities`)).body.external_identities[0].restricted_cross_platform;
+    expect(await shown()).toBe(true);
+    const refused = await w.merge(await w.authorizationCode(w.bob.id), await w.idToken('player-1'));
+    expect([refused.status, refused.body.code]).toEqual([400, 530017]);
+    await client.delete(`/sandbox/users/${w.alice.id}/ban`);
+    expect(await shown()).toBe(false);
+    const merged = await w.merge(await w.authorizationCode(w.bob.id), await w.idToken('player-1'));
+    expect(merged.status).toBe(200);
+    const identity = (await client.get(`/sandbox/users/${w.bob.id}/external-identities`)).body.external_identities[0];
+    expect([identity.restricted_cross_platform, identity.banned_user_id]).toEqual([false, null]);
+  });
+
+  it('restricted cross-platform keeps the game features: it befriends other players in the game and chats in a lobby', async () => {
+    const { client, w } = await linkedWorld();
+    await client.post(`/sandbox/users/${w.alice.id}/ban`, { permanent: true });
+    const token = (await w.provisional(await w.idToken('player-1'))).body.access_token;
+    const auth = `Bearer ${token}`;
+    const replacementId = (await w.me(token)).body.id;
+    expect((await client.put(`/api/v10/users/@me/game-relationships/${w.bob.id}`, {}, auth)).status).toBe(204);
+    expect((await client.put(`/api/v10/users/@me/game-relationships/${replacementId}`, {}, w.bobAuth)).status).toBe(204);
+    const lobby = await client.put('/api/v10/lobbies', { secret: 'after-the-ban' }, auth);
+    expect(lobby.status).toBe(200);
+    const sent = await client.post(`/api/v10/lobbies/${lobby.body.id}/messages`, { content: 'still here' }, auth);
+    expect(sent.status).toBe(200);
+  });
+});
