@@ -7,7 +7,7 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import type { ApplicationRecord, UserRecord } from './records';
 import { readCacheOf } from './read-cache';
-import { effectiveScopes } from './scopes';
+import { scopesFor } from './oauth2-scopes';
 import { hashSecret } from './secrets';
 
 /** A bot calling with its bot token. */
@@ -22,7 +22,7 @@ export interface BearerPrincipal {
   kind: 'bearer';
   application: ApplicationRecord;
   user: UserRecord;
-  /** Granted scopes with umbrella scopes expanded. */
+  /** Granted scopes with umbrella scopes expanded, less what the application may not have now (`scopesFor`). */
   scopes: Set<string>;
   token: TokenRecord;
 }
@@ -83,7 +83,7 @@ async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash:
   const [application, user] = await Promise.all([tx.objectStore('applications').get(token.application_id), tx.objectStore('users').get(token.user_id)]);
   // A ban deletes the user's tokens; one that somehow outlived it still authenticates nothing.
   if (!application || !user || (await tx.objectStore('bans').get(token.user_id))) throw ApiError.of('UNAUTHORIZED');
-  return { kind: 'bearer', application, user, scopes: effectiveScopes(token.scopes), token };
+  return { kind: 'bearer', application, user, scopes: scopesFor(application, token.scopes), token };
 }
 
 /** Throws 403 unless a bearer caller was granted `scope` (bots pass: scopes are for OAuth2 tokens). */
