@@ -27,6 +27,8 @@ export interface AuthorizeParams {
   code_challenge_method?: 'S256' | 'plain';
   prompt?: 'consent' | 'none';
   integration_type?: IntegrationType;
+  /** OpenID Connect nonce, echoed in the code's ID token. */
+  nonce?: string;
 }
 
 /** A checked authorize request, with its application. */
@@ -39,6 +41,7 @@ export interface AuthorizeRequest {
   code_challenge_method: 'S256' | 'plain' | null;
   prompt: 'consent' | 'none';
   integration_type: IntegrationType;
+  nonce: string | null;
 }
 
 /** What answers a decision: where the host page sends the user next, and what it carries. */
@@ -90,6 +93,7 @@ export async function checkAuthorizeRequest(ctx: PlatformContext, params: Author
     prompt: params.prompt ?? 'consent',
     // The consent step installs to the user who consents: a user install unless asked otherwise.
     integration_type: params.integration_type ?? 1,
+    nonce: params.nonce ?? null,
   };
 }
 
@@ -156,6 +160,8 @@ export async function decideAuthorization(
     code_challenge: request.code_challenge,
     code_challenge_method: request.code_challenge_method,
     expires_at: now + OAUTH2_CODE_TTL_MS,
+    // Bound to the code, so the ID token carries the nonce of the request that was consented to.
+    nonce: request.nonce,
   };
   await write(ctx, ['applications', 'users', 'tokens', 'auth_codes', 'bans'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(decision.user_id);

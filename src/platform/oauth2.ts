@@ -12,6 +12,7 @@ import { banHolds } from './ban-checks';
 import type { PlatformContext } from './context';
 import { OAuth2Error } from './errors';
 import { OAUTH2_ACCESS_TOKEN_TTL_S } from './limits';
+import { mintPlatformIdToken } from './oidc-provider';
 import { serializeConsentApplication } from './oauth2-authorize';
 import { constantTimeEqual, requireConfidential, type OAuth2Client } from './oauth2-client';
 import { scopeRefusal } from './oauth2-scopes';
@@ -31,13 +32,15 @@ const invalidRefreshToken = () => new OAuth2Error('invalid_grant', 'Invalid "ref
  * the code's scopes. A code that is unknown, used, expired or another client's, a redirect URI
  * other than the one authorized, or a code verifier that does not match the challenge is
  * `invalid_grant`, and so is any code of a user while a ban holds. A public client (no secret)
- * may redeem only a code bound to a challenge.
+ * may redeem only a code bound to a challenge. With `openid` granted and the `issuer` the
+ * platform is served from, the answer also carries an ID token (`oidc-provider.ts`).
  * @example const tokens = await redeemAuthorizationCode(ctx, client, { code, code_verifier, redirect_uri });
  */
 export async function redeemAuthorizationCode(
   ctx: PlatformContext,
   client: OAuth2Client,
   params: { code: string; redirect_uri?: string; code_verifier?: string },
+  options: { issuer?: string } = {},
 ): Promise<TokenResponse> {
   const codeHash = await hashSecret(params.code);
   const verified = params.code_verifier !== undefined && CODE_VERIFIER.test(params.code_verifier) ? await pkceChallenge(params.code_verifier) : null;
@@ -55,6 +58,10 @@ export async function redeemAuthorizationCode(
   }
   const pair = await prepareTokenPair(ctx, { application_id: code.application_id, user_id: code.user_id, scopes: code.scopes });
   if (!client.confidential) for (const record of pair.records) record.public_client = true;
+  // Signed before the write (WebCrypto cannot be awaited inside it); dropped if the write refuses.
+  const idToken = options.issuer !== undefined && code.scopes.includes('openid')
+    ? await mintPlatformIdToken(ctx, { issuer: options.issuer, userId: code.user_id, clientId: code.application_id, nonce: code.nonce ?? null })
+    : null;
   await write(ctx, ['auth_codes', 'tokens', 'users', 'bans'], async (tx) => {
     // Read again inside the write: of two concurrent redemptions only one finds the code.
     if (!(await tx.objectStore('auth_codes').get(codeHash))) throw invalidCode();
@@ -64,7 +71,7 @@ export async function redeemAuthorizationCode(
     await tx.objectStore('auth_codes').delete(codeHash);
     await storeTokenPair(tx, pair);
   });
-  return pair.response;
+  return idToken === null ? pair.response : { ...pair.response, id_token: idToken };
 }
 
 /**
