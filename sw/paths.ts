@@ -2,13 +2,19 @@
  * Which request paths the service worker answers, and how the activity proxy prefix is
  * folded away. CONTRACT §1: every path works with and without `/.proxy/`.
  */
-import { PLATFORM_DISCOVERY_PATH } from '../src/platform/oidc-provider';
 
 /** The activity proxy prefix; requests under it answer exactly as without it. */
 export const PROXY_PREFIX = '/.proxy';
 
 /** Path prefixes the platform owns. Everything else goes to the network (or the precache). */
 const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/', '/attachments/'] as const;
+
+/**
+ * The platform's OpenID Connect discovery document (`PLATFORM_DISCOVERY_PATH`), the one path it
+ * owns outside those prefixes. Spelled out here: the Vite config loads this file, and must not
+ * pull the platform's store code in with it.
+ */
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
 
 /**
@@ -27,5 +33,5 @@ export function stripProxyPrefix(pathname: string): string {
  */
 export function ownsPath(url: URL): boolean {
   const path = stripProxyPrefix(url.pathname);
-  return path === '/api' || path === '/sandbox' || path === PLATFORM_DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
+  return path === '/api' || path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
 }
