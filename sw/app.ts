@@ -13,7 +13,7 @@ import { errorResponse, type AppEnv } from './http';
 import { stripProxyPrefix } from './paths';
 import { apiRoutes } from './routes/api';
 import { sandboxRoutes } from './routes/sandbox';
-import { oauth2Routes } from './routes/oauth2';
+import { oauth2Routes, openidDiscoveryRoutes } from './routes/oauth2';
 import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
 import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
@@ -79,6 +79,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/api/v10/oauth2', oauth2Routes());
   app.route('/api/oauth2', oauth2Routes());
   app.route('/oauth2', oauth2Routes());
+  app.route('/', openidDiscoveryRoutes());
   // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
   app.route('/api/v10/partner-sdk', partnerSdkRoutes());
   app.route('/api/partner-sdk', partnerSdkRoutes());

@@ -10,6 +10,14 @@ export const PROXY_PREFIX = '/.proxy';
 const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/', '/attachments/'] as const;
 
 /**
+ * The platform's OpenID Connect discovery document (`PLATFORM_DISCOVERY_PATH`), the one path it
+ * owns outside those prefixes. Spelled out here: the Vite config loads this file, and must not
+ * pull the platform's store code in with it.
+ */
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
+
+
+/**
  * The path with the activity proxy prefix removed.
  * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
  */
@@ -25,5 +33,5 @@ export function stripProxyPrefix(pathname: string): string {
  */
 export function ownsPath(url: URL): boolean {
   const path = stripProxyPrefix(url.pathname);
-  return path === '/api' || path === '/sandbox' || OWNED_PREFIXES.some((p) => path.startsWith(p));
+  return path === '/api' || path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
 }

@@ -4,9 +4,11 @@
  * restricted cross-platform and carrying the original external identity; merges involving
  * the ban are refused with 530017 until it is lifted (never, for a permanent ban); refreshing
  * a deleted token is `invalid_grant`; APPLICATION_DEAUTHORIZED is recorded for the webhooks of
- * every application the account had authorized or was linked to.
+ * every application the account had authorized or was linked to. The account's pending
+ * authorization codes go in the same write, and while the ban holds it gets no new credential
+ * (`ban-checks.ts`).
  */
-import { write } from '../store/write';
+import { write, type WriteTx } from '../store/write';
 import type { BanRecord } from '../store/schema';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
@@ -19,7 +21,7 @@ import { deleteUserTokens } from './tokens';
  * @example await banUser(ctx, userId, { permanent: false });
  */
 export async function banUser(ctx: PlatformContext, userId: string, input: { permanent?: boolean }): Promise<BanRecord> {
-  return write(ctx, ['users', 'tokens', 'external_identities', 'bans'], async (tx, emit) => {
+  return write(ctx, ['users', 'tokens', 'auth_codes', 'external_identities', 'bans'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot) throw ApiError.of('INVALID_ACCOUNT_TYPE', 'Bots cannot be banned from the platform here.');
@@ -31,6 +33,7 @@ export async function banUser(ctx: PlatformContext, userId: string, input: { per
     const tokens = await tx.objectStore('tokens').index('by_user').getAll(userId);
     for (const token of tokens) applications.add(token.application_id);
     await deleteUserTokens(tx, emit, userId);
+    await deletePendingCodes(tx, userId, ctx.clock.now());
 
     // A banned provisional account keeps its identities: it is itself the account affected by the ban.
     const identities = user.provisional ? [] : await tx.objectStore('external_identities').index('by_user').getAll(userId);
@@ -44,6 +47,17 @@ export async function banUser(ctx: PlatformContext, userId: string, input: { per
     if (!previous) for (const applicationId of applications) emit(deauthorizedEvent(user, applicationId));
     return ban;
   });
+}
+
+/**
+ * Deletes `userId`'s authorization codes, so that none issued before the ban is redeemed after
+ * it. Codes are indexed by application and user only; they live minutes, so the store is small
+ * and one pass over it also drops everyone's expired codes.
+ */
+async function deletePendingCodes(tx: WriteTx, userId: string, now: number): Promise<void> {
+  const store = tx.objectStore('auth_codes');
+  const codes = await store.getAll();
+  await Promise.all(codes.filter((c) => c.user_id === userId || c.expires_at <= now).map((c) => store.delete(c.hash)));
 }
 
 /**

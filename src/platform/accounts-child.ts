@@ -8,6 +8,7 @@
  */
 import type { ApplicationLinkRecord, TokenRecord } from '../store/schema';
 import { write, type Emit, type WriteTx } from '../store/write';
+import { banHolds } from './ban-checks';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { constantTimeEqual } from './oauth2-client';
@@ -54,7 +55,7 @@ export async function approveChildApplication(ctx: PlatformContext, parentId: st
 /**
  * `POST /partner-sdk/child-token`: exchanges the parent's access token for a child token of
  * the same user with the same scopes, expiring when the parent token does. An unknown or
- * expired parent token is 401; a wrong secret 530007; a public exchange of a token not issued
+ * expired parent token (or a banned user's) is 401; a wrong secret 530007; a public exchange of a token not issued
  * to a public client 401; a pair that is not approved 403 (20012).
  */
 export async function exchangeChildToken(
@@ -68,11 +69,11 @@ export async function exchangeChildToken(
   const access = generateSecret(30);
   const accessHash = await hashSecret(access);
   const now = ctx.clock.now();
-  const record = await write(ctx, ['applications', 'application_links', 'users', 'tokens'], async (tx) => {
+  const record = await write(ctx, ['applications', 'application_links', 'users', 'tokens', 'bans'], async (tx) => {
     const parent = await tx.objectStore('tokens').get(parentHash);
     if (!parent || parent.kind !== 'access' || parent.origin === 'child' || (parent.expires_at !== null && parent.expires_at <= now)) throw ApiError.of('UNAUTHORIZED');
     const parentApp = await tx.objectStore('applications').get(parent.application_id);
-    if (!parentApp || !(await tx.objectStore('users').getKey(parent.user_id))) throw ApiError.of('UNAUTHORIZED');
+    if (!parentApp || !(await tx.objectStore('users').getKey(parent.user_id)) || (await banHolds(tx.objectStore('bans'), parent.user_id))) throw ApiError.of('UNAUTHORIZED');
     if (secretHash !== null) {
       if (!constantTimeEqual(secretHash, parentApp.client_secret_hash)) throw ApiError.of('INVALID_CLIENT_SECRET');
     } else if (!parent.public_client) {

@@ -7,7 +7,7 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import type { ApplicationRecord, UserRecord } from './records';
 import { readCacheOf } from './read-cache';
-import { effectiveScopes } from './scopes';
+import { scopesFor } from './oauth2-scopes';
 import { hashSecret } from './secrets';
 
 /** A bot calling with its bot token. */
@@ -22,7 +22,7 @@ export interface BearerPrincipal {
   kind: 'bearer';
   application: ApplicationRecord;
   user: UserRecord;
-  /** Granted scopes with umbrella scopes expanded. */
+  /** Granted scopes with umbrella scopes expanded, less what the application may not have now (`scopesFor`). */
   scopes: Set<string>;
   token: TokenRecord;
 }
@@ -71,7 +71,7 @@ function isExpired(ctx: PlatformContext, token: TokenRecord): boolean {
 
 /** The caller whose secret hashes to `hash`, read in one transaction; throws 401. */
 async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash: string): Promise<Principal> {
-  const tx = ctx.db.transaction(['tokens', 'applications', 'users'], 'readonly');
+  const tx = ctx.db.transaction(['tokens', 'applications', 'users', 'bans'], 'readonly');
   if (kind === 'bot') {
     const application = await tx.objectStore('applications').index('by_bot_token').get(hash);
     const user = application && (await tx.objectStore('users').get(application.bot_user_id));
@@ -81,8 +81,9 @@ async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash:
   const token = await tx.objectStore('tokens').get(hash);
   if (!token || token.kind !== 'access' || isExpired(ctx, token)) throw ApiError.of('UNAUTHORIZED');
   const [application, user] = await Promise.all([tx.objectStore('applications').get(token.application_id), tx.objectStore('users').get(token.user_id)]);
-  if (!application || !user) throw ApiError.of('UNAUTHORIZED');
-  return { kind: 'bearer', application, user, scopes: effectiveScopes(token.scopes), token };
+  // A ban deletes the user's tokens; one that somehow outlived it still authenticates nothing.
+  if (!application || !user || (await tx.objectStore('bans').get(token.user_id))) throw ApiError.of('UNAUTHORIZED');
+  return { kind: 'bearer', application, user, scopes: scopesFor(application, token.scopes), token };
 }
 
 /** Throws 403 unless a bearer caller was granted `scope` (bots pass: scopes are for OAuth2 tokens). */

@@ -134,6 +134,10 @@ export const GUILD_MEMBERS_LIST_MAX = 1000;
 /** OAuth2: lifetime of an authorization code, an access token. */
 export const OAUTH2_CODE_TTL_MS = 10 * 60 * 1000;
 export const OAUTH2_ACCESS_TOKEN_TTL_S = 604_800;
+/** How long an ID token of the platform's own OpenID Connect provider is valid (the sandbox's choice). */
+export const PLATFORM_ID_TOKEN_TTL_S = 3600;
+/** The longest `nonce` an authorize request may bind to its code (the sandbox's choice). */
+export const OAUTH2_NONCE_MAX_LENGTH = 512;
 
 /** Largest JSON request body the API reads. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;

@@ -7,6 +7,7 @@
  */
 import type { AuthCodeRecord } from '../store/schema';
 import { write, type WriteTx } from '../store/write';
+import { banHolds } from './ban-checks';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { OAUTH2_CODE_TTL_MS } from './limits';
@@ -26,6 +27,8 @@ export interface AuthorizeParams {
   code_challenge_method?: 'S256' | 'plain';
   prompt?: 'consent' | 'none';
   integration_type?: IntegrationType;
+  /** OpenID Connect nonce, echoed in the code's ID token. */
+  nonce?: string;
 }
 
 /** A checked authorize request, with its application. */
@@ -38,6 +41,7 @@ export interface AuthorizeRequest {
   code_challenge_method: 'S256' | 'plain' | null;
   prompt: 'consent' | 'none';
   integration_type: IntegrationType;
+  nonce: string | null;
 }
 
 /** What answers a decision: where the host page sends the user next, and what it carries. */
@@ -89,6 +93,7 @@ export async function checkAuthorizeRequest(ctx: PlatformContext, params: Author
     prompt: params.prompt ?? 'consent',
     // The consent step installs to the user who consents: a user install unless asked otherwise.
     integration_type: params.integration_type ?? 1,
+    nonce: params.nonce ?? null,
   };
 }
 
@@ -128,8 +133,8 @@ export async function describeAuthorizeRequest(ctx: PlatformContext, request: Au
 }
 
 /**
- * Records the user's decision. Consent issues a single-use code valid for OAUTH2_CODE_TTL_MS;
- * a refusal issues nothing. Either answer carries the request's `state` unchanged and, when
+ * Records the user's decision. Consent issues a single-use code valid for OAUTH2_CODE_TTL_MS
+ * (a banned user's consent is 403: a ban stops new authorizations); a refusal issues nothing. Either answer carries the request's `state` unchanged and, when
  * the request had a redirect URI, the location to send the user to.
  * @example const answer = await decideAuthorization(ctx, request, { authorize: true, user_id });
  */
@@ -155,10 +160,13 @@ export async function decideAuthorization(
     code_challenge: request.code_challenge,
     code_challenge_method: request.code_challenge_method,
     expires_at: now + OAUTH2_CODE_TTL_MS,
+    // Bound to the code, so the ID token carries the nonce of the request that was consented to.
+    nonce: request.nonce,
   };
-  await write(ctx, ['applications', 'users', 'tokens', 'auth_codes'], async (tx, emit) => {
+  await write(ctx, ['applications', 'users', 'tokens', 'auth_codes', 'bans'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(decision.user_id);
     if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
+    if (await banHolds(tx.objectStore('bans'), user.id)) throw ApiError.of('MISSING_ACCESS', 'This account is banned: it cannot authorize applications.');
     const app = await tx.objectStore('applications').get(request.application.id);
     if (!app) throw ApiError.invalidForm({ client_id: 'Unknown application.' });
     const first = !(await isAuthorized(tx, app.id, user.id, now));

@@ -1,10 +1,10 @@
 /**
  * What the consent step knows about scopes: a human-readable line per scope for the dialog,
- * and which scopes an application may be granted at all (spec, Authentication rules 1-2 and
- * the User.premium_type field rule).
+ * which scopes an application may be granted at all, and what a grant lets it do now (spec,
+ * Authentication rules 1-2 and the User.premium_type field rule).
  */
 import { APPLICATION_FLAGS, type ApplicationRecord } from './records';
-import type { Scope } from './scopes';
+import { effectiveScopes, type Scope } from './scopes';
 
 /** What granting each scope lets the application do, as the consent dialog lists it. */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
@@ -56,10 +56,30 @@ export function scopeRefusal(app: ApplicationRecord, scope: string): string | nu
   if (scope === 'identify.premium' && !app.approvals.identify_premium) {
     return 'Scope identify.premium is available only to approved partners.';
   }
-  const isActivity = (BigInt(app.flags) & BigInt(APPLICATION_FLAGS.EMBEDDED)) !== 0n;
-  if (scope === 'relationships.read' && isActivity && !app.approvals.sdk_terms_accepted) {
+  if (scope === 'relationships.read' && !relationshipsReadAvailable(app)) {
     return 'Scope relationships.read is available to activities after the application accepts the SDK terms.';
   }
   if (scope === 'bot') return 'Scope bot adds a bot to a server, which this authorization does not do.';
   return null;
+}
+
+/** Authentication rule 2: an activity reads relationships only once its application accepted the SDK terms. */
+export function relationshipsReadAvailable(app: ApplicationRecord): boolean {
+  const isActivity = (BigInt(app.flags) & BigInt(APPLICATION_FLAGS.EMBEDDED)) !== 0n;
+  return !isActivity || app.approvals.sdk_terms_accepted;
+}
+
+/**
+ * What a token of `app` with the `granted` scopes may do now: the umbrella scopes expanded
+ * ({@link effectiveScopes}), less what the application may not have at this moment. The SDK's
+ * umbrella scopes stay grantable to an activity that has not accepted the SDK terms (they
+ * carry lobbies, presence and messages too), but until it accepts them they do not stand for
+ * `relationships.read`, and neither does `relationships.read` granted before. Checked on every
+ * request, so accepting the terms makes the scope available to tokens already issued.
+ * @example scopesFor(activity, ['openid', 'sdk.social_layer']).has('relationships.read') // false until the terms are accepted
+ */
+export function scopesFor(app: ApplicationRecord, granted: readonly string[]): Set<string> {
+  const scopes = effectiveScopes(granted);
+  if (!relationshipsReadAvailable(app)) scopes.delete('relationships.read');
+  return scopes;
 }

@@ -8,9 +8,11 @@ import type { TokenRecord } from '../store/schema';
 import { write } from '../store/write';
 import { deleteChildTokens } from './accounts-child';
 import type { BearerPrincipal } from './auth';
+import { banHolds } from './ban-checks';
 import type { PlatformContext } from './context';
 import { OAuth2Error } from './errors';
 import { OAUTH2_ACCESS_TOKEN_TTL_S } from './limits';
+import { mintPlatformIdToken } from './oidc-provider';
 import { serializeConsentApplication } from './oauth2-authorize';
 import { constantTimeEqual, requireConfidential, type OAuth2Client } from './oauth2-client';
 import { scopeRefusal } from './oauth2-scopes';
@@ -29,13 +31,16 @@ const invalidRefreshToken = () => new OAuth2Error('invalid_grant', 'Invalid "ref
  * `grant_type=authorization_code`: redeems a single-use code for an access/refresh pair with
  * the code's scopes. A code that is unknown, used, expired or another client's, a redirect URI
  * other than the one authorized, or a code verifier that does not match the challenge is
- * `invalid_grant`. A public client (no secret) may redeem only a code bound to a challenge.
+ * `invalid_grant`, and so is any code of a user while a ban holds. A public client (no secret)
+ * may redeem only a code bound to a challenge. With `openid` granted and the `issuer` the
+ * platform is served from, the answer also carries an ID token (`oidc-provider.ts`).
  * @example const tokens = await redeemAuthorizationCode(ctx, client, { code, code_verifier, redirect_uri });
  */
 export async function redeemAuthorizationCode(
   ctx: PlatformContext,
   client: OAuth2Client,
   params: { code: string; redirect_uri?: string; code_verifier?: string },
+  options: { issuer?: string } = {},
 ): Promise<TokenResponse> {
   const codeHash = await hashSecret(params.code);
   const verified = params.code_verifier !== undefined && CODE_VERIFIER.test(params.code_verifier) ? await pkceChallenge(params.code_verifier) : null;
@@ -53,21 +58,27 @@ export async function redeemAuthorizationCode(
   }
   const pair = await prepareTokenPair(ctx, { application_id: code.application_id, user_id: code.user_id, scopes: code.scopes });
   if (!client.confidential) for (const record of pair.records) record.public_client = true;
-  await write(ctx, ['auth_codes', 'tokens', 'users'], async (tx) => {
+  // Signed before the write (WebCrypto cannot be awaited inside it); dropped if the write refuses.
+  const idToken = options.issuer !== undefined && code.scopes.includes('openid')
+    ? await mintPlatformIdToken(ctx, { issuer: options.issuer, userId: code.user_id, clientId: code.application_id, nonce: code.nonce ?? null })
+    : null;
+  await write(ctx, ['auth_codes', 'tokens', 'users', 'bans'], async (tx) => {
     // Read again inside the write: of two concurrent redemptions only one finds the code.
     if (!(await tx.objectStore('auth_codes').get(codeHash))) throw invalidCode();
     const user = await tx.objectStore('users').get(code.user_id);
-    if (!user) throw invalidCode();
+    // Like the platform, the answer does not say why: a banned user's code is just invalid.
+    if (!user || (await banHolds(tx.objectStore('bans'), user.id))) throw invalidCode();
     await tx.objectStore('auth_codes').delete(codeHash);
     await storeTokenPair(tx, pair);
   });
-  return pair.response;
+  return idToken === null ? pair.response : { ...pair.response, id_token: idToken };
 }
 
 /**
  * `grant_type=refresh_token`: rotates the pair. The old access and refresh tokens are deleted
  * and a new pair is issued with the same scopes (or the narrower `scope` asked for). A refresh
- * token that is unknown, deleted (revoked, user banned) or another client's is `invalid_grant`.
+ * token that is unknown, deleted (revoked, user banned), another client's, or a banned user's
+ * is `invalid_grant`.
  */
 export async function refreshAccessToken(
   ctx: PlatformContext,
@@ -89,9 +100,9 @@ export async function refreshAccessToken(
   }
   const pair = await prepareTokenPair(ctx, { application_id: token.application_id, user_id: token.user_id, scopes });
   if (token.public_client) for (const record of pair.records) record.public_client = true;
-  await write(ctx, ['tokens', 'users'], async (tx, emit) => {
+  await write(ctx, ['tokens', 'users', 'bans'], async (tx, emit) => {
     const current = await tx.objectStore('tokens').get(hash);
-    if (!current || !(await tx.objectStore('users').get(current.user_id))) throw invalidRefreshToken();
+    if (!current || !(await tx.objectStore('users').get(current.user_id)) || (await banHolds(tx.objectStore('bans'), current.user_id))) throw invalidRefreshToken();
     await deleteTokenPair(tx, emit, current);
     await storeTokenPair(tx, pair);
   });
@@ -104,7 +115,7 @@ export type ClientCredentialsResponse = Omit<TokenResponse, 'refresh_token'>;
 /**
  * `grant_type=client_credentials`: a Bearer token for the application's owner with the
  * requested scopes, for a confidential client only. It carries no refresh token: the client
- * asks again with its secret.
+ * asks again with its secret. None is issued while the owner is banned.
  */
 export async function issueClientCredentials(ctx: PlatformContext, client: OAuth2Client, params: { scope: string }): Promise<ClientCredentialsResponse> {
   requireConfidential(client, 'The client_credentials grant');
@@ -120,9 +131,10 @@ export async function issueClientCredentials(ctx: PlatformContext, client: OAuth
     hash: await hashSecret(access), kind: 'access', application_id: client.application.id, user_id: ownerId, scopes,
     expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000, pair_hash: null, created_at: now,
   };
-  await write(ctx, ['tokens', 'users'], async (tx) => {
+  await write(ctx, ['tokens', 'users', 'bans'], async (tx) => {
     const owner = await tx.objectStore('users').get(ownerId);
     if (!owner || owner.bot) throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
+    if (await banHolds(tx.objectStore('bans'), ownerId)) throw new OAuth2Error('unauthorized_client', "The application's owner is banned: no token is issued for them.");
     await tx.objectStore('tokens').add(record);
   });
   return { access_token: access, token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };

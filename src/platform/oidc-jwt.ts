@@ -1,7 +1,7 @@
 /**
  * Compact JSON Web Tokens (RFC 7519) signed with RS256 or ES256 (RFC 7518 §3.3, §3.4), with
  * WebCrypto only: parsing, signature verification against a JSON Web Key, and signing (for
- * the sandbox's test identity providers). No other algorithm is accepted: `none` and the HMAC
+ * the sandbox's test identity providers and the platform's own ID tokens). No other algorithm is accepted: `none` and the HMAC
  * family would let anyone who knows a public key forge a token.
  */
 
@@ -116,10 +116,28 @@ export async function generateSigningKey(alg: JwtAlgorithm): Promise<{ privateJw
  * @example await signJwt({ sub: 'player-1', iss, aud, exp }, 'ES256', privateJwk, 'key-1')
  */
 export async function signJwt(claims: Record<string, unknown>, alg: JwtAlgorithm, privateJwk: JsonWebKey, kid: string): Promise<string> {
-  const encode = (value: object) => base64UrlEncode(new TextEncoder().encode(JSON.stringify(value)));
-  const signingInput = `${encode({ alg, typ: 'JWT', kid })}.${encode(claims)}`;
   const { alg: _declared, key_ops: _ops, ...members } = privateJwk;
   const key = await crypto.subtle.importKey('jwk', members, ALGORITHMS[alg].key, false, ['sign']);
+  return signJwtWithKey(claims, alg, key, kid);
+}
+
+/**
+ * Signs `claims` as a compact JWS with a WebCrypto private key (which may be non-extractable).
+ * @example await signJwtWithKey({ iss, sub, aud, exp, iat }, 'RS256', privateKey, kid)
+ */
+export async function signJwtWithKey(claims: Record<string, unknown>, alg: JwtAlgorithm, key: CryptoKey, kid: string): Promise<string> {
+  const encode = (value: object) => base64UrlEncode(new TextEncoder().encode(JSON.stringify(value)));
+  const signingInput = `${encode({ alg, typ: 'JWT', kid })}.${encode(claims)}`;
   const signature = new Uint8Array(await crypto.subtle.sign(ALGORITHMS[alg].sign, key, new TextEncoder().encode(signingInput)));
   return `${signingInput}.${base64UrlEncode(signature)}`;
+}
+
+/**
+ * A fresh RS256 key pair whose private half is non-extractable: it can sign and nothing else.
+ * WebCrypto always lets the public half be exported; it is returned as the JWK a key set lists.
+ */
+export async function generateNonExtractableRs256Key(): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
+  const params = { ...ALGORITHMS.RS256.key, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
+  const pair = (await crypto.subtle.generateKey(params, false, ['sign', 'verify'])) as CryptoKeyPair;
+  return { privateKey: pair.privateKey, publicJwk: publicKeyMembers(await crypto.subtle.exportKey('jwk', pair.publicKey))! };
 }

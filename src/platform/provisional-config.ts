@@ -39,14 +39,18 @@ export interface IdentityProviderInput {
   auth_type?: ExternalAuthType;
   issuer: string;
   audience: string;
-  /** Store it as configured before the stricter checks (lax checks, redirects followed). */
+  /** Store a new configuration as made before the stricter checks (lax checks, redirects followed); refused for an edit. */
   legacy?: boolean;
 }
+
+const legacyEditRefused = () =>
+  ApiError.invalidForm({ legacy: 'Only a new configuration can model one saved before the stricter issuer checks: editing a configuration applies them.' });
 
 /**
  * Saves the application's provider for one auth type. A sandbox provider's issuer is trusted
  * by identity; any other issuer must pass the strict URL checks and answer its discovery
- * document without a redirect. Every refusal is a 400 naming `issuer` (or `auth_type`).
+ * document without a redirect. `legacy` is for a new configuration only: an edit is always
+ * strict. Every refusal is a 400 naming `issuer` (or `auth_type`, `legacy`).
  * @example await configureIdentityProvider(ctx, appId, { issuer: 'https://login.game-studio.com', audience: 'game' }, fetch);
  */
 export async function configureIdentityProvider(
@@ -59,6 +63,8 @@ export async function configureIdentityProvider(
   if (!ISSUER_AUTH_TYPES.includes(authType)) throw ApiError.invalidForm({ auth_type: 'This external auth type needs no identity provider.' });
   if (!(await ctx.db.getKey('applications', applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
   const legacy = input.legacy === true;
+  // Existing integrations are unaffected only until their configuration is edited: an edit is always strict.
+  if (legacy && (await ctx.db.getKey('identity_provider_configs', [applicationId, authType]))) throw legacyEditRefused();
   const trusted = await findSandboxIdentityProvider(ctx, input.issuer);
   if (!trusted) {
     const problem = issuerUrlProblem(input.issuer, legacy ? 'legacy' : 'strict');
@@ -82,6 +88,7 @@ export async function configureIdentityProvider(
   };
   await write(ctx, ['applications', 'identity_provider_configs'], async (tx) => {
     if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
+    if (legacy && (await tx.objectStore('identity_provider_configs').getKey([applicationId, authType]))) throw legacyEditRefused();
     await tx.objectStore('identity_provider_configs').put(record);
   });
   return record;

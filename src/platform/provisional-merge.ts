@@ -31,9 +31,20 @@ const MERGE_CHECK_STORES: StoreNames<PlatformDB>[] = ['users', 'external_identit
 const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: string | null) => userId !== null && (await tx.objectStore('bans').getKey(userId)) !== undefined;
 
 /**
+ * True while the identity's provisional account is restricted cross-platform: a ban replaced
+ * its link and that ban still holds. The platform's one documented consequence is that such an
+ * account cannot be merged into (linked to) any full account; it keeps every game feature, since
+ * it is another user than the banned one. The restriction lifts with the ban.
+ * @example if (await restrictedCrossPlatform(tx, identity)) throw ApiError.of('MERGE_BANNED_ACCOUNT');
+ */
+export async function restrictedCrossPlatform<M extends IDBTransactionMode>(tx: AccountTx<M>, identity: ExternalIdentityRecord): Promise<boolean> {
+  return identity.restricted_cross_platform && (await banned(tx, identity.banned_user_id));
+}
+
+/**
  * The merge errors, checked inside `tx`: a provisional destination (530016); the identity
  * already linked to another full account (530014); any account affected by a ban (530017:
- * the destination, the provisional account, or the banned account whose link it replaced);
+ * the destination, the provisional account, or an account restricted cross-platform);
  * a destination that already has another identity for the application (530023). Resolves to
  * the identity's record and provisional account, if it has them.
  */
@@ -47,7 +58,7 @@ async function checkMerge<M extends IDBTransactionMode>(tx: AccountTx<M>, applic
   if (existing && existing.user_id !== destinationId) {
     source = await tx.objectStore('users').get(existing.user_id);
     if (source && !source.provisional) throw ApiError.of('INVALID_MERGE_SOURCE');
-    if ((source && (await banned(tx, source.id))) || (await banned(tx, existing.banned_user_id))) throw ApiError.of('MERGE_BANNED_ACCOUNT');
+    if ((source && (await banned(tx, source.id))) || (await restrictedCrossPlatform(tx, existing))) throw ApiError.of('MERGE_BANNED_ACCOUNT');
   }
   const held = await tx.objectStore('external_identities').index('by_user').getAll(destinationId);
   if (held.some((i) => i.application_id === applicationId && (i.provider !== identity.provider || i.subject !== identity.subject))) {

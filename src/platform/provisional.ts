@@ -8,6 +8,7 @@
  */
 import type { ExternalIdentityRecord, TokenRecord } from '../store/schema';
 import { write, type WriteTx } from '../store/write';
+import { banHolds } from './ban-checks';
 import type { PlatformContext } from './context';
 import { ApiError, OAuth2Error } from './errors';
 import { PROVISIONAL_ACCESS_TOKEN_TTL_S, PROVISIONAL_DISPLAY_NAME_MAX } from './limits';
@@ -106,7 +107,7 @@ export function deauthorizedEvent(user: UserRecord, applicationId: string) {
 
 /** True while `userId` is banned (inside a write that includes `bans`). */
 export async function isBanned(tx: WriteTx, userId: string): Promise<boolean> {
-  return (await tx.objectStore('bans').getKey(userId)) !== undefined;
+  return banHolds(tx.objectStore('bans'), userId);
 }
 
 /**

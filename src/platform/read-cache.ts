@@ -37,7 +37,7 @@ export interface LobbyReadEntry {
  * Where each kind of cached value is read from: a write whose scope has none of them keeps it.
  * A read path that comes to depend on another store must name it here.
  */
-const PRINCIPAL_STORES: ReadonlySet<string> = new Set(['tokens', 'applications', 'users']);
+const PRINCIPAL_STORES: ReadonlySet<string> = new Set(['tokens', 'applications', 'users', 'bans']);
 const LOBBY_STORES: ReadonlySet<string> = new Set(['lobbies', 'lobby_members', 'lobby_messages', 'users']);
 /** What the webhook outbox reads to learn it has nothing to do (see `WebhookOutbox`). */
 const WEBHOOK_STORES: ReadonlySet<string> = new Set(['event_webhooks', 'webhook_deliveries']);

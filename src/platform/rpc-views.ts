@@ -23,6 +23,8 @@ export function rpcSession(principal: BearerPrincipal) {
     user: { ...serializeUser(principal.user, principal), public_flags: 0 },
     scopes: token.scopes,
     expires: new Date(token.expires_at ?? MAX_DATE_MS).toISOString(),
+    /** What the scopes let the activity do now (`scopesFor`): the RPC host checks commands and subscriptions against it. */
+    effective_scopes: [...principal.scopes],
   };
 }
 

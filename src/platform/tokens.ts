@@ -17,6 +17,8 @@ export interface TokenResponse {
   token_type: 'Bearer';
   expires_in: number;
   scope: string;
+  /** With `openid` granted, the authorization-code grant's OpenID Connect ID token (`oidc-provider.ts`). */
+  id_token?: string;
 }
 
 /** A freshly generated pair, with the records to store. Generate before opening the write. */

@@ -6,7 +6,6 @@
  */
 import * as v from 'valibot';
 import { ApiError } from '../platform/errors';
-import { effectiveScopes } from '../platform/scopes';
 import type { CommandContext } from './context';
 import type { CommandMap } from './protocol';
 import type { COMMAND_ARGS } from './schemas';
@@ -51,7 +50,7 @@ export async function authorize(ctx: CommandContext, args: Args<'AUTHORIZE'>): P
  * frame's is 4010.
  */
 export async function authenticate(ctx: CommandContext, args: Args<'AUTHENTICATE'>): Promise<CommandMap['AUTHENTICATE']['data']> {
-  const session = await ctx.platform.session(args.access_token);
+  const { effective_scopes: allowed, ...session } = await ctx.platform.session(args.access_token);
   if (session.application.id !== ctx.frame.application_id) {
     throw rpcError('RPC_INVALID_TOKEN', 'the access token belongs to another application');
   }
@@ -61,7 +60,8 @@ export async function authenticate(ctx: CommandContext, args: Args<'AUTHENTICATE
   ctx.authenticate({
     access_token: args.access_token,
     granted: session.scopes,
-    scopes: effectiveScopes(session.scopes),
+    // The platform's view, not a local expansion: it knows what the application may have now.
+    scopes: new Set(allowed),
     user: session.user,
     application: session.application,
   });

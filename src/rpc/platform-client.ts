@@ -101,8 +101,11 @@ export class PlatformClient {
     return this.#json('POST', `/oauth2/authorize?${authorizeParams(query)}`, { body: { authorize, user_id: userId } });
   }
 
-  /** The session behind an access token (AUTHENTICATE); an invalid token is 4009. */
-  session(token: string): Promise<Omit<CommandMap['AUTHENTICATE']['data'], 'access_token'>> {
+  /**
+   * The session behind an access token (AUTHENTICATE), with what its scopes allow now
+   * (`effective_scopes`, not part of the AUTHENTICATE answer); an invalid token is 4009.
+   */
+  session(token: string): Promise<Omit<CommandMap['AUTHENTICATE']['data'], 'access_token'> & { effective_scopes: string[] }> {
     return this.#json('GET', '/api/v10/rpc/session', { token });
   }
 

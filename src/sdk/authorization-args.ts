@@ -103,9 +103,12 @@ export class AuthorizationArgs {
     return new AuthorizationArgs(this);
   }
 
-  /** Copy assignment: this record takes a copy of `other`'s fields. */
+  /**
+   * Copy assignment: this record takes a copy of `other`'s fields. As in C++, assigning to a
+   * moved-from record makes it valid again; only `nullobj` refuses assignment.
+   */
   assign(other: AuthorizationArgs): this {
-    this.#writable();
+    if (this === AuthorizationArgs.nullobj) throw AuthorizationArgs.#invalidUse(this);
     if (other !== this) this.#fields = other.#copy();
     return this;
   }

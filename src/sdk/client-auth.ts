@@ -29,18 +29,21 @@ interface TokenAnswer {
   token_type: string;
   expires_in: number;
   scope: string;
+  id_token?: string;
 }
 
 /** The token answer as the SDK hands it out; the tokens are scrubbed from every later log line. */
 export function tokenResult(log: SdkLogger, answer: TokenAnswer): TokenResult {
   log.addSecret(answer.access_token);
   log.addSecret(answer.refresh_token);
+  log.addSecret(answer.id_token);
   return {
     accessToken: answer.access_token,
     refreshToken: answer.refresh_token ?? null,
     tokenType: AuthorizationTokenType.Bearer,
     expiresIn: answer.expires_in,
     scopes: answer.scope,
+    ...(answer.id_token ? { idToken: answer.id_token } : {}),
   };
 }
 

@@ -76,8 +76,11 @@ export class SdkHttp {
     const signal = AbortSignal.timeout(timeoutMs);
     this.options.log.verbose(`HTTP ${what}`);
     let response: Response;
+    let text: string;
     try {
       response = await this.#race(this.options.fetch(new Request(url, { method, headers, body, signal })), signal);
+      // The timeout covers the whole answer: a body that stalls after the headers is a timeout too.
+      text = await this.#race(response.text(), signal);
     } catch (error) {
       const timedOut = signal.aborted;
       const message = timedOut
@@ -86,7 +89,6 @@ export class SdkHttp {
       this.options.log.warning(message);
       throw new SdkError({ type: ErrorType.NetworkError, message, retryable: true, timedOut, cause: error });
     }
-    const text = await response.text();
     let parsed: unknown = null;
     try {
       parsed = text === '' ? null : JSON.parse(text);
@@ -99,10 +101,11 @@ export class SdkHttp {
     throw error;
   }
 
-  /** Settles with the fetch, or rejects when the timeout fires first (a fetch may ignore its signal). */
-  #race(request: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  /** Settles with `request`, or rejects when the timeout fires first (a fetch or a body may ignore the signal). */
+  #race<T>(request: Promise<T>, signal: AbortSignal): Promise<T> {
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
+      if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       request.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });

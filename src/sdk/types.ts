@@ -32,6 +32,12 @@ export interface TokenResult {
   expiresIn: number;
   /** Space-separated granted scopes. */
   scopes: string;
+  /**
+   * The OpenID Connect ID token, when `openid` was granted through `authorize` + `getToken`:
+   * for the game's backend, which verifies it with the platform's key set and checks its
+   * `nonce` against the one set in AuthorizationArgs.
+   */
+  idToken?: string;
 }
 
 /** What `authorize` answers: the code for `getToken`, and the redirect URI it was bound to. */

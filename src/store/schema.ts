@@ -59,6 +59,8 @@ export interface AuthCodeRecord {
   code_challenge: string | null;
   code_challenge_method: 'S256' | 'plain' | null;
   expires_at: number;
+  /** The authorize request's OpenID Connect `nonce`, echoed in the code's ID token (absent in older records). */
+  nonce?: string | null;
 }
 
 /** Who may see an event: the gateway filters dispatches with it. */
@@ -237,6 +239,21 @@ export interface ApplicationLinkRecord {
 export interface MetaValues {
   clock: ClockState;
   snowflake: { next_process: number; floor: number };
+  /** The platform's own OpenID Connect signing key (`oidc-provider.ts`). */
+  oidc_signing_key: PlatformSigningKeyRecord;
+}
+
+/**
+ * The key the platform signs its ID tokens with. The private key is a non-extractable
+ * WebCrypto key stored as it is (IndexedDB keeps a CryptoKey), like the webhook signing keys:
+ * once stored it can sign and nothing else.
+ */
+export interface PlatformSigningKeyRecord {
+  kid: string;
+  alg: 'RS256';
+  private_key: CryptoKey;
+  public_jwk: JsonWebKey;
+  created_at: number;
 }
 
 /** The platform database. */

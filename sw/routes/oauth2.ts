@@ -2,16 +2,18 @@
  * OAuth2 endpoints (RFC 6749 / 7009 / 7636). `/authorize` is the consent step the host page's
  * dialog drives (JSON, platform errors); `/token` and `/token/revoke` take
  * `application/x-www-form-urlencoded` and answer RFC errors `{error, error_description}`;
- * `/@me` is the current authorization of a Bearer token.
+ * `/@me` is the current authorization of a Bearer token; `/keys` and the discovery document
+ * publish what verifies the platform's ID tokens (`oidc-provider.ts`).
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { authenticate, requireBearer } from '../../src/platform/auth';
 import { OAuth2Error } from '../../src/platform/errors';
-import { JSON_BODY_MAX_BYTES } from '../../src/platform/limits';
+import { JSON_BODY_MAX_BYTES, OAUTH2_NONCE_MAX_LENGTH } from '../../src/platform/limits';
 import { currentAuthorization, issueClientCredentials, redeemAuthorizationCode, refreshAccessToken, revokeToken } from '../../src/platform/oauth2';
 import { checkAuthorizeRequest, decideAuthorization, describeAuthorizeRequest } from '../../src/platform/oauth2-authorize';
 import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2-client';
+import { PLATFORM_DISCOVERY_PATH, platformDiscoveryDocument, platformKeySet } from '../../src/platform/oidc-provider';
 import { refuseDeprecatedRefresh } from '../../src/platform/provisional';
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/provisional-merge';
 import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';
@@ -31,6 +33,7 @@ const AuthorizeQuery = v.object({
   code_challenge_method: v.optional(v.picklist(['S256', 'plain'], 'Must be "S256" or "plain".')),
   prompt: v.optional(v.picklist(['consent', 'none'], 'Must be "consent" or "none".')),
   integration_type: v.optional(v.pipe(v.picklist(['0', '1'], 'Must be 0 (guild install) or 1 (user install).'), v.transform((s) => (s === '1' ? 1 : 0) as 0 | 1))),
+  nonce: v.optional(v.pipe(v.string('Must be a string.'), v.minLength(1, 'Must not be empty.'), v.maxLength(OAUTH2_NONCE_MAX_LENGTH, `Must be ${OAUTH2_NONCE_MAX_LENGTH} or fewer in length.`))),
   user_id: v.optional(schemas.snowflake),
 });
 const Decision = v.object({ authorize: v.boolean('Must be a boolean.'), user_id: schemas.snowflake });
@@ -122,7 +125,7 @@ export function oauth2Routes(): Hono<AppEnv> {
         case 'authorization_code':
           answer = form.external_auth_type !== undefined || form.external_auth_token !== undefined
             ? await redeemAuthorizationCodeWithMerge(ctx, client, formParams(GRANTS.authorization_code, form), form, networkFetch)
-            : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form));
+            : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form), { issuer: new URL(c.req.url).origin });
           break;
         case 'refresh_token':
           await refuseDeprecatedRefresh(ctx, form.refresh_token);
@@ -148,11 +151,24 @@ export function oauth2Routes(): Hono<AppEnv> {
     }),
   );
 
+  // The key set a backend verifies the platform's ID tokens with (OpenID Connect).
+  r.get('/keys', async (c) => c.json(await platformKeySet(c.get('ctx')), 200, { 'Cache-Control': 'no-cache' }));
+
   r.get('/@me', async (c) => {
     const principal = await authenticate(c.get('ctx'), c.req.header('Authorization'));
     requireBearer(principal);
     return c.json(currentAuthorization(principal));
   });
 
+  return r;
+}
+
+/**
+ * The platform's OpenID Connect discovery document at `/.well-known/openid-configuration`, for
+ * the origin the request came to (the issuer of the ID tokens issued there).
+ */
+export function openidDiscoveryRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.get(PLATFORM_DISCOVERY_PATH, (c) => c.json(platformDiscoveryDocument(new URL(c.req.url).origin)));
   return r;
 }

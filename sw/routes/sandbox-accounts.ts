@@ -18,6 +18,7 @@ import {
   createSandboxIdentityProvider, getSandboxIdentityProvider, mintSandboxIdToken, sandboxDiscoveryDocument, sandboxPublicJwk,
   serializeSandboxIdentityProvider,
 } from '../../src/platform/oidc-sandbox';
+import { restrictedCrossPlatform } from '../../src/platform/provisional-merge';
 import { configureIdentityProvider, ISSUER_AUTH_TYPES, serializeIdentityProvider } from '../../src/platform/provisional-config';
 import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { networkFetch } from './partner-sdk';
@@ -127,11 +128,14 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     const ctx = c.get('ctx');
     const id = idParam(c, 'user_id');
     if (!(await ctx.db.getKey('users', id))) throw ApiError.of('UNKNOWN_USER');
-    const identities = await ctx.db.getAllFromIndex('external_identities', 'by_user', id);
+    const tx = ctx.db.transaction(['external_identities', 'bans']);
+    const identities = await tx.objectStore('external_identities').index('by_user').getAll(id);
+    const restricted = await Promise.all(identities.map((i) => restrictedCrossPlatform(tx, i)));
     return c.json({
-      external_identities: identities.map((i) => ({
+      external_identities: identities.map((i, n) => ({
         application_id: i.application_id, provider: i.provider, subject: i.subject, auth_type: i.auth_type,
-        restricted_cross_platform: i.restricted_cross_platform, banned_user_id: i.banned_user_id,
+        // The restriction lasts as long as the ban that made it.
+        restricted_cross_platform: restricted[n], banned_user_id: i.banned_user_id,
       })),
     });
   });

@@ -11,6 +11,7 @@ import { saveClockState } from '../../src/store/meta';
 import { prepareTokenPair, storeTokenPair } from '../../src/platform/tokens';
 import { parseScopes } from '../../src/platform/scopes';
 import { write } from '../../src/store/write';
+import { banHolds } from '../../src/platform/ban-checks';
 import { ApiError } from '../../src/platform/errors';
 import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
 import { serializeApplication } from '../../src/platform/applications';
@@ -91,10 +92,12 @@ export function sandboxRoutes(): Hono<AppEnv> {
     if (unknown.length > 0 || scopes.length === 0) throw ApiError.invalidForm({ scopes: unknown.length ? `${unknown.length} unknown scope(s); known scopes are listed in the README.` : 'At least one scope is required.' });
     // Unknown names are not echoed: a pasted token must never come back in an error body.
     const pair = await prepareTokenPair(ctx, { application_id: body.application_id, user_id: body.user_id, scopes });
-    await write(ctx, ['applications', 'users', 'tokens'], async (tx) => {
+    await write(ctx, ['applications', 'users', 'tokens', 'bans'], async (tx) => {
       if (!(await tx.objectStore('applications').get(body.application_id))) throw ApiError.invalidForm({ application_id: 'Unknown application.' });
       const user = await tx.objectStore('users').get(body.user_id);
       if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot hold OAuth2 tokens.' : 'Unknown user.' });
+      // The fixture skips consent, not the ban: a banned user gets no token from here either.
+      if (await banHolds(tx.objectStore('bans'), user.id)) throw ApiError.invalidForm({ user_id: 'This user is banned.' });
       await storeTokenPair(tx, pair);
     });
     return c.json(pair.response, 201);

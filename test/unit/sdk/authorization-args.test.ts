@@ -137,6 +137,23 @@ describe('AuthorizationArgs: record operations', () => {
     expect(AuthorizationArgs.move(source).isValid()).toBe(false);
   });
 
+  it('copy assignment into a moved-from record makes it valid again, as in C++ (only nullobj refuses assignment)', async () => {
+    const source = await filled();
+    const target = AuthorizationArgs.move(source);
+    expect(source.isValid()).toBe(false);
+    expect(() => source.assign(target)).not.toThrow();
+    expect(source.isValid()).toBe(true);
+    expect(source.state()).toBe('st');
+    // A copy: changing one leaves the other alone.
+    source.setState('changed');
+    expect(target.state()).toBe('st');
+    // Assigning an invalid record (here nullobj itself) to a moved-from one does not throw either.
+    const other = await filled();
+    AuthorizationArgs.move(other);
+    expect(() => other.assign(AuthorizationArgs.nullobj)).not.toThrow();
+    expect(other.isValid()).toBe(false);
+  });
+
   it('move assignment takes the fields and leaves the source invalid, without throwing', async () => {
     const source = await filled();
     const target = new AuthorizationArgs();

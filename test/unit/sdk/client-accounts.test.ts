@@ -134,6 +134,20 @@ describe('Client.authorize -> getToken -> updateToken (authorization code with P
     expect(authorizeQuery('GET').get('integration_type')).toBe('0');
   });
 
+  it('Nonce comes back in the ID token getToken answers when openid is granted (OpenID Connect nonce), and not without one', async () => {
+    h = await createSdkHarness();
+    const client = h.client({ userId: h.world.alice.id });
+    const claims = (idToken: string | undefined) => JSON.parse(Buffer.from(idToken!.split('.')[1], 'base64url').toString('utf8'));
+    const { args, verifier } = await pkceArgs(client);
+    args.setNonce('game-nonce-7');
+    const withNonce = await client.authorize(args);
+    const tokens = await client.getToken(h.world.application.id, withNonce.code, verifier, withNonce.redirectUri);
+    expect(claims(tokens.idToken)).toMatchObject({ sub: h.world.alice.id, aud: h.world.application.id, nonce: 'game-nonce-7' });
+    const plain = await pkceArgs(client);
+    const without = await client.authorize(plain.args);
+    expect(claims((await client.getToken(h.world.application.id, without.code, plain.verifier, without.redirectUri)).idToken)).not.toHaveProperty('nonce');
+  });
+
   it('getToken with a verifier that does not match the challenge is invalid_grant', async () => {
     h = await createSdkHarness();
     const client = h.client({ userId: h.world.alice.id });

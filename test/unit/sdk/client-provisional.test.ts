@@ -87,14 +87,25 @@ describe('Client: provisional accounts (Authentication rule 4)', () => {
     expect([provisionalId, h.world.alice.id]).not.toContain((await me(split.accessToken)).body.id);
   });
 
-  it('merging into an account affected by a ban fails with 530017 (Authentication rule 8)', async () => {
+  it('merging an account affected by a ban fails with 530017 (Authentication rule 8)', async () => {
+    const { idToken, me } = await oidcHarness();
+    const game = h.client({ userId: h.world.bob.id });
+    const provisional = await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-9'));
+    const provisionalId = (await me(provisional.accessToken)).body.id;
+    const { code, verifier, redirectUri } = await authorized(game);
+    expect((await h.api.post(`/sandbox/users/${provisionalId}/ban`, {})).status).toBe(204);
+    const error = await rejection(game.getTokenFromProvisionalMerge(h.world.application.id, code, verifier, redirectUri, ExternalAuthType.OIDC, await idToken('player-9')));
+    expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 400, code: 530017 });
+  });
+
+  it('a ban of the account that authorized deletes its pending code: the merge is then invalid_grant', async () => {
     const { idToken } = await oidcHarness();
     const game = h.client({ userId: h.world.bob.id });
     await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-9'));
     const { code, verifier, redirectUri } = await authorized(game);
     expect((await h.api.post(`/sandbox/users/${h.world.bob.id}/ban`, {})).status).toBe(204);
     const error = await rejection(game.getTokenFromProvisionalMerge(h.world.application.id, code, verifier, redirectUri, ExternalAuthType.OIDC, await idToken('player-9')));
-    expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 400, code: 530017 });
+    expect(error).toMatchObject({ type: ErrorType.AuthorizationFailed, status: 400, code: 'invalid_grant' });
   });
 });
 

@@ -45,6 +45,27 @@ describe('SDK HTTP request timeout (SetHttpRequestTimeout; default 30000 ms)', (
     expect((await rejection(client.createOrJoinLobby('slow'))).timedOut).toBe(true);
   });
 
+  it('a body that never ends is a timeout error too (SdkError with timedOut), not a raw abort', async () => {
+    for (const respectSignal of [true, false]) {
+      const fetch = async (request: Request) => {
+        // The headers arrive at once; the body sends one byte and then stalls for ever.
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{'));
+            if (respectSignal) request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+      };
+      const client = new Client({ baseUrl: 'http://platform.test', fetch });
+      await client.updateToken(AuthorizationTokenType.Bearer, 'a'.repeat(40));
+      client.setHttpRequestTimeout(30);
+      const error = await rejection(client.createOrJoinLobby('stalled'));
+      expect(error).toMatchObject({ type: ErrorType.NetworkError, timedOut: true, retryable: true });
+      expect(error.message).toBe('PUT /api/v10/lobbies timed out after 30 ms (setHttpRequestTimeout).');
+    }
+  });
+
   it('a request answered within the timeout succeeds', async () => {
     const { fetch } = slowFetch(10, true);
     const client = new Client({ baseUrl: 'http://platform.test', fetch });

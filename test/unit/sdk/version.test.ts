@@ -12,7 +12,7 @@ describe('SDK versioning: <major>.<minor>.<build> and the five-minor support win
   });
 
   it('from 1.10 the window is 1.6 through 1.10: every build of those minors is supported', () => {
-    for (const version of ['1.6.0', '1.6.3', '1.7.12', '1.8.0', '1.9.1', '1.10.0', '1.10.7', '1.6']) {
+    for (const version of ['1.6.0', '1.6.3', '1.7.12', '1.8.0', '1.9.1', '1.10.0', '1.10.7', ' 1.8.2 ']) {
       expect(checkSdkVersion(version), version).toMatchObject({ supported: true });
     }
   });
@@ -23,6 +23,34 @@ describe('SDK versioning: <major>.<minor>.<build> and the five-minor support win
       expect(verdict.supported, version).toBe(false);
       if (!verdict.supported) expect(verdict.reason).toMatch(/end-of-life.*1\.6 through 1\.10/);
     }
+  });
+
+  it('a version is <major>.<minor>.<build>: "1.6" or "1.6.0.1" is refused with a message naming that form', () => {
+    for (const version of ['1.6', '1', '1.6.0.1', '1.6.', 'v1.6.0']) {
+      expect(checkSdkVersion(version), version).toEqual({
+        supported: false,
+        reason: `${JSON.stringify(version)} is not an SDK version of the form <major>.<minor>.<build>, for example "1.10.0".`,
+      });
+    }
+  });
+
+  it('input that is not a string is refused with the same clear message, never a TypeError, and a Client says so as a ValidationError', () => {
+    const cases: [unknown, string][] = [[1.6, 'a number'], [null, 'null'], [undefined, 'undefined'], [{ major: 1 }, 'an object'], [[1, 6, 0], 'an array']];
+    for (const [input, what] of cases) {
+      expect(checkSdkVersion(input)).toEqual({
+        supported: false,
+        reason: `The SDK version must be a string of the form <major>.<minor>.<build>, for example "1.10.0"; got ${what}.`,
+      });
+    }
+    let error: unknown;
+    try {
+      new Client({ baseUrl: 'http://x', sdkVersion: 1.6 as unknown as string });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SdkError);
+    expect((error as SdkError).type).toBe(ErrorType.ValidationError);
+    expect((error as SdkError).message).toBe('The SDK version must be a string of the form <major>.<minor>.<build>, for example "1.10.0"; got a number.');
   });
 
   it('versions newer than this SDK, and text that is not a version, are refused too', () => {

@@ -53,6 +53,51 @@ describe('relationships.read is available to activities once the application acc
     await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { sdk_terms_accepted: true } });
     expect((await client.get(authorizeQuery(world.application.id, 'identify relationships.read'))).status).toBe(200);
   });
+
+  /** A Bearer token of alice through the consent step and the token endpoint, as a game gets one. */
+  async function consented(client: TestClient, world: Awaited<ReturnType<typeof activity>>, scope: string) {
+    const code = (await client.post(authorizeQuery(world.application.id, scope), { authorize: true, user_id: world.alice.id })).body.code;
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: world.application.id, client_secret: world.clientSecret });
+    const res = await client.request('POST', '/oauth2/token', { raw: body.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    return `Bearer ${res.body.access_token}`;
+  }
+
+  it('the SDK umbrella scopes stand for relationships.read for an activity only once the terms are accepted: GET /users/@me/relationships is 403, then 200', async () => {
+    const client = await createTestClient();
+    const world = await activity(client);
+    const issued: string[] = [];
+    for (const umbrella of ['openid sdk.social_layer', 'openid sdk.social_layer_presence']) {
+      // The umbrella stays grantable: it carries lobbies, presence and messages too.
+      const auth = await consented(client, world, umbrella);
+      issued.push(auth);
+      const refused = await client.get('/api/v10/users/@me/relationships', auth);
+      expect([refused.status, refused.body.code, refused.body.message]).toEqual([403, 50001, 'Missing OAuth2 scope: relationships.read']);
+      const session = await client.get('/api/v10/rpc/session', auth);
+      expect(session.body.effective_scopes).not.toContain('relationships.read');
+      expect(session.body.effective_scopes).toContain('relationships.write');
+    }
+    await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { sdk_terms_accepted: true } });
+    // Accepting the terms makes the scope available to tokens already issued.
+    for (const auth of issued) {
+      expect((await client.get('/api/v10/users/@me/relationships', auth)).status).toBe(200);
+      expect((await client.get('/api/v10/rpc/session', auth)).body.effective_scopes).toContain('relationships.read');
+    }
+  });
+
+  it('relationships.read granted directly (the sandbox token fixture skips consent) reaches nothing before the terms are accepted', async () => {
+    const client = await createTestClient();
+    const world = await activity(client);
+    const token = (await client.post('/sandbox/tokens', { application_id: world.application.id, user_id: world.alice.id, scopes: 'relationships.read' })).body.access_token;
+    expect((await client.get('/api/v10/users/@me/relationships', `Bearer ${token}`)).status).toBe(403);
+    await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { sdk_terms_accepted: true } });
+    expect((await client.get('/api/v10/users/@me/relationships', `Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('an application that is not an activity reads relationships through the umbrella scope without the SDK terms', async () => {
+    const client = await createTestClient();
+    const world = await createWorld(client);
+    expect((await client.get('/api/v10/users/@me/relationships', world.aliceAuth)).status).toBe(200);
+  });
 });
 
 describe('PATCH /sandbox/applications/{id}', () => {

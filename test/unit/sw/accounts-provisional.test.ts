@@ -185,12 +185,36 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
       }
       return Response.json({ keys: [key.jwk] });
     });
-    const legacy = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer: legacyIssuer, audience: AUDIENCE, legacy: true });
+    // A type the world has not configured yet: a new configuration may model a legacy one.
+    const type = 'EPIC_ONLINE_SERVICES_ID_TOKEN';
+    const path = `/sandbox/applications/${w.application.id}/identity-provider`;
+    const legacy = await client.put(path, { auth_type: type, issuer: legacyIssuer, audience: AUDIENCE, legacy: true });
     expect(legacy.body.identity_provider.strict).toBe(false);
     const now = Math.floor(client.app.ctx.clock.now() / 1000);
-    expect((await w.provisional(mintIdToken(key, { iss: legacyIssuer, aud: AUDIENCE, sub: 'old-1', iat: now, exp: now + 600 }))).status).toBe(200);
-    const edited = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer: legacyIssuer, audience: AUDIENCE });
+    expect((await w.provisional(mintIdToken(key, { iss: legacyIssuer, aud: AUDIENCE, sub: 'old-1', iat: now, exp: now + 600 }), { type })).status).toBe(200);
+    const edited = await client.put(path, { auth_type: type, issuer: legacyIssuer, audience: AUDIENCE });
     expect(edited.status).toBe(400);
+  });
+
+  it('an edited configuration drops the legacy leniency: editing with legacy: true again is 400 naming legacy and stores nothing', async () => {
+    const client = await createTestClient();
+    const w = await oidcWorld(client);
+    const path = `/sandbox/applications/${w.application.id}/identity-provider`;
+    const type = 'UNITY_SERVICES_ID_TOKEN';
+    expect((await client.put(path, { auth_type: type, issuer: 'http://10.0.0.5:8080/idp', audience: AUDIENCE, legacy: true })).body.identity_provider.strict).toBe(false);
+    const before = await client.app.ctx.db.get('identity_provider_configs', [w.application.id, type]);
+    // Also for the OIDC configuration oidcWorld saved (strict, a sandbox provider).
+    for (const body of [
+      { auth_type: type, issuer: 'http://10.0.0.5:8080/idp', audience: 'another', legacy: true },
+      { issuer: w.idp.issuer, audience: AUDIENCE, legacy: true },
+    ]) {
+      const res = await client.put(path, body);
+      expect([res.status, res.body.code, Object.keys(res.body.errors)]).toEqual([400, 50035, ['legacy']]);
+    }
+    expect(await client.app.ctx.db.get('identity_provider_configs', [w.application.id, type])).toEqual(before);
+    // An edit without it is checked strictly: the sandbox provider's issuer passes and stays strict.
+    const strict = await client.put(path, { issuer: w.idp.issuer, audience: AUDIENCE });
+    expect([strict.status, strict.body.identity_provider.strict]).toEqual([200, true]);
   });
 
   it('sandbox providers sign with WebCrypto (ES256 and RS256) tokens an independent verifier accepts with their published key', async () => {

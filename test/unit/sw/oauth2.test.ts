@@ -226,7 +226,7 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
     const res = await redeem(client, world, code, { code_verifier: verifier });
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
-    expect(res.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: 'openid identify' });
+    expect(res.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: 'openid identify', id_token: expect.any(String) });
     const me = await client.get('/api/v10/users/@me', `Bearer ${res.body.access_token}`);
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(world.alice.id);

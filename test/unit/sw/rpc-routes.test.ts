@@ -29,6 +29,7 @@ describe('the RPC host routes (/api/v10/rpc)', () => {
       user: expect.objectContaining({ id: alice.id, public_flags: 0 }),
       scopes: ['rpc.activities.write'],
       expires: expect.any(String),
+      effective_scopes: ['rpc.activities.write'],
     });
   });
 
