@@ -157,6 +157,10 @@ export class DemoClient extends EventTarget {
 
   #onDispatch(type: string, data: any): void {
     this.state.apply(type, data);
+    // Someone the client has not heard of joined a lobby: read their name.
+    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id && !this.state.users.has(data.member.id)) {
+      void this.resolveUser(data.member.id).catch((error) => this.#fail(error));
+    }
     // Added to a lobby elsewhere (another tab of this user, a bot): read it.
     if (type === 'LOBBY_MEMBER_ADD' && data.member?.id === this.user.id && !this.state.lobbies.has(data.lobby_id)) {
       this.#rememberLobby(data.lobby_id);
