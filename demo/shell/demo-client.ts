@@ -55,6 +55,7 @@ export class DemoClient extends EventTarget {
       renew,
       intents: CLIENT_INTENTS,
       onPayload: (p) => journal.record(user.username, p),
+      onSent: (p) => journal.record(user.username, p, 'sent'),
       onDispatch: (type, data) => this.#onDispatch(type, data),
       onStatus: (status, reason) => this.#setStatus('status', status, reason),
     });
@@ -63,6 +64,7 @@ export class DemoClient extends EventTarget {
       intents: INTENTS.GUILDS,
       capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
       onPayload: (p) => journal.record(`${world.game.name} bot`, p),
+      onSent: (p) => journal.record(`${world.game.name} bot`, p, 'sent'),
       onDispatch: (type, data) => this.botState.apply(type, data),
       onStatus: (status, reason) => this.#setStatus('botStatus', status, reason),
     });
