@@ -10,7 +10,7 @@
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { PERMISSIONS, serializePermissions } from '../../src/platform/permissions';
 import { APPLICATION_FLAGS } from '../../src/platform/records';
-import { WEBHOOK_EVENT_TYPES } from '../../src/platform/webhook-events';
+import type { WebhookEventType } from '../../src/platform/webhook-events';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
 import { loadWorld, saveWorld } from './world-store';
@@ -38,6 +38,12 @@ export async function mintClientToken(sandbox: SandboxClient, world: Pick<DemoWo
 }
 
 /**
+ * The events the game's sink subscribes to: those about the application. Its lobby message
+ * events would repeat every move of every match in the outbox.
+ */
+const GAME_WEBHOOK_TYPES: WebhookEventType[] = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'QUEST_USER_ENROLLMENT'];
+
+/**
  * Points the game's webhook events at a sink on this origin, unless they already go somewhere:
  * authorizing Tic-Tac-Toe (APPLICATION_AUTHORIZED) then shows up in the webhook deliveries.
  */
@@ -45,7 +51,7 @@ export async function ensureGameWebhooks(sandbox: SandboxClient, world: Pick<Dem
   const settings = await sandbox.eventWebhooks(world.game.application_id);
   if (settings.event_webhooks_url) return;
   const sink = await sandbox.createWebhookSink();
-  await sandbox.setEventWebhooks(world.game.application_id, { url: sink.url, types: [...WEBHOOK_EVENT_TYPES], enabled: true });
+  await sandbox.setEventWebhooks(world.game.application_id, { url: sink.url, types: GAME_WEBHOOK_TYPES, enabled: true });
 }
 
 /** Seeds a new world and records it. */
