@@ -34,6 +34,8 @@ export interface GatewaySessionOptions {
   onDispatch(type: string, data: any, seq: number | null): void;
   /** Every payload received (dispatches included), for an event viewer. */
   onPayload?(payload: GatewayPayload<unknown>): void;
+  /** Every payload sent (Identify with its token, heartbeats), for an event viewer that redacts. */
+  onSent?(payload: { op: number; d: unknown }): void;
   /** Status changes; `reason` says why a session closed. */
   onStatus?(status: GatewaySessionStatus, reason?: string): void;
 }
@@ -74,8 +76,13 @@ export class GatewaySession {
   /** Sends a payload (e.g. Request Guild Members) when the connection is open. */
   send(op: number, d: unknown): boolean {
     if (this.#socket?.readyState !== GatewaySocket.OPEN) return false;
-    this.#socket.send(JSON.stringify({ op, d }));
+    this.#send(this.#socket, op, d);
     return true;
+  }
+
+  #send(socket: GatewaySocket, op: number, d: unknown): void {
+    socket.send(JSON.stringify({ op, d }));
+    this.options.onSent?.({ op, d });
   }
 
   #connect(): void {
@@ -111,20 +118,17 @@ export class GatewaySession {
       return;
     }
     this.options.onPayload?.(payload);
-    const beat = () => socket.send(JSON.stringify({ op: OP.HEARTBEAT, d: this.#seq }));
+    const beat = () => this.#send(socket, OP.HEARTBEAT, this.#seq);
     switch (payload.op) {
       case OP.HELLO:
         clearInterval(this.#heartbeat);
         this.#heartbeat = setInterval(beat, payload.d.heartbeat_interval);
-        socket.send(JSON.stringify({
-          op: OP.IDENTIFY,
-          d: {
-            token: typeof this.options.token === 'function' ? this.options.token() : this.options.token,
-            intents: this.options.intents,
-            ...(this.options.capabilities ? { capabilities: this.options.capabilities } : {}),
-            properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' },
-          },
-        }));
+        this.#send(socket, OP.IDENTIFY, {
+          token: typeof this.options.token === 'function' ? this.options.token() : this.options.token,
+          intents: this.options.intents,
+          ...(this.options.capabilities ? { capabilities: this.options.capabilities } : {}),
+          properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' },
+        });
         return;
       case OP.HEARTBEAT:
         return beat();

@@ -75,13 +75,13 @@ export class DemoBotView extends LitElement {
           <h3 id="people-title">Who may view the private channels</h3>
           ${privateChannels.length === 0
             ? html`<p class="muted">No private channels.</p>`
-            : html`<table>
+            : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Who may view the private channels"><table>
                 <thead><tr><th scope="col">Member</th>${privateChannels.map((c) => html`<th scope="col">#${c.name}</th>`)}</tr></thead>
                 <tbody>${[...(userGuild?.members.values() ?? [])].map((m) => html`<tr>
                   <th scope="row">${m.user.global_name ?? m.user.username}${m.user.bot ? ' (bot)' : ''}</th>
                   ${privateChannels.map((c) => html`<td>${canView(userGuild!, m.user.id, c) ? 'Yes' : 'No'}</td>`)}
                 </tr>`)}</tbody>
-              </table>`}
+              </table></div>`}
         </section>
       </div>
     `;

@@ -98,7 +98,7 @@ export class DemoApp extends LitElement {
           ? html`
             <demo-nav class="pane nav" .client=${client} route=${routeKey(route)} @click=${this.#onNavClick}></demo-nav>
             <main class="pane main" id="main">${this.#view(client, route)}</main>
-            <demo-members class="pane members" .client=${client}></demo-members>
+            <demo-members class="pane members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''}></demo-members>
             <nav class="tabs" aria-label="Panels">
               ${(['nav', 'main', 'members'] as const).map((pane) => html`<button type="button" aria-pressed=${this.pane === pane ? 'true' : 'false'} @click=${() => (this.pane = pane)}>
                 ${pane === 'nav' ? 'Channels' : pane === 'members' ? 'Members' : routeLabel(route)}</button>`)}
@@ -117,12 +117,12 @@ export class DemoApp extends LitElement {
   #userBar(client: DemoClient) {
     const others = client.world.users.filter((u) => u.id !== client.user.id);
     return html`<div class="user">
-      <label for="as">You are</label>
+      <label for="as" class="you-are">You are</label>
       <select id="as" @change=${(e: Event) => (location.search = `?as=${(e.target as HTMLSelectElement).value}`)}>
         ${client.world.users.map((u) => html`<option value=${u.username} ?selected=${u.id === client.user.id}>${displayName(u)}</option>`)}
       </select>
       <a href=${`?as=${others[0].username}`} target="_blank" rel="noopener">Open ${displayName(others[0])}<span class="wide-only"> in a new tab</span></a>
-      <span class="gateway" data-state=${client.status}>${client.status === 'ready' ? 'Gateway connected' : client.status === 'connecting' ? 'Gateway connecting…' : `Gateway closed: ${client.closedReason ?? ''}`}</span>
+      <span class="gateway" data-state=${client.status}><span class="dot" aria-hidden="true"></span>${client.status === 'ready' ? 'Gateway connected' : client.status === 'connecting' ? 'Gateway connecting…' : `Gateway closed: ${client.closedReason ?? ''}`}</span>
     </div>`;
   }
 

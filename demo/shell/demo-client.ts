@@ -13,7 +13,8 @@ import { GatewaySession, type GatewaySessionStatus } from '../shared/gateway-ses
 import { ClientState, type WireLobby, type WireMessage, type WireUser } from './client-state';
 import type { EventJournal } from './event-journal';
 import { mintClientToken } from './seed';
-import { saveWorld, type DemoWorld, type WorldUser } from './world';
+import type { DemoWorld, WorldUser } from './world';
+import { loadLobbyIds, saveWorld, updateLobbyIds } from './world-store';
 
 /** What the client's session asks for: guilds, their messages, members and presences (the app's toggles grant the last two). */
 const CLIENT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES;
@@ -55,6 +56,7 @@ export class DemoClient extends EventTarget {
       renew,
       intents: CLIENT_INTENTS,
       onPayload: (p) => journal.record(user.username, p),
+      onSent: (p) => journal.record(user.username, p, 'sent'),
       onDispatch: (type, data) => this.#onDispatch(type, data),
       onStatus: (status, reason) => this.#setStatus('status', status, reason),
     });
@@ -63,6 +65,7 @@ export class DemoClient extends EventTarget {
       intents: INTENTS.GUILDS,
       capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
       onPayload: (p) => journal.record(`${world.game.name} bot`, p),
+      onSent: (p) => journal.record(`${world.game.name} bot`, p, 'sent'),
       onDispatch: (type, data) => this.botState.apply(type, data),
       onStatus: (status, reason) => this.#setStatus('botStatus', status, reason),
     });
@@ -84,7 +87,7 @@ export class DemoClient extends EventTarget {
     this.#renewing ??= mintClientToken(this.sandbox, this.world, this.user.id)
       .then((token) => {
         this.user.token = token;
-        saveWorld(this.world);
+        return saveWorld(this.world);
       })
       .finally(() => (this.#renewing = null));
     return this.#renewing;
@@ -92,13 +95,13 @@ export class DemoClient extends EventTarget {
 
   /** Reads every lobby the user is known to be in (the seeded one and those joined here before). */
   async loadLobbies(): Promise<void> {
-    const ids = new Set([this.world.lobby.id, ...this.#rememberedLobbies()]);
+    const ids = new Set([this.world.lobby.id, ...(await loadLobbyIds(this.user.id))]);
     await Promise.all([...ids].map(async (id) => {
       try {
         this.state.setLobby(await this.api.get<WireLobby>(`/lobbies/${id}`));
       } catch (error) {
         // Left, removed for idleness, or never joined: not a lobby of this user any more.
-        if (error instanceof ApiRequestError && [403, 404].includes(error.status)) this.#forgetLobby(id);
+        if (error instanceof ApiRequestError && [403, 404].includes(error.status)) await this.#forgetLobby(id);
         else throw error;
       }
     }));
@@ -108,7 +111,7 @@ export class DemoClient extends EventTarget {
   async joinLobby(secret: string): Promise<WireLobby> {
     const lobby = await this.api.put<WireLobby>('/lobbies', { secret });
     this.state.setLobby(lobby);
-    this.#rememberLobby(lobby.id);
+    await this.#rememberLobby(lobby.id);
     await this.loadHistory(lobby.id);
     return lobby;
   }
@@ -116,7 +119,7 @@ export class DemoClient extends EventTarget {
   /** Leaves a lobby. */
   async leaveLobby(lobbyId: string): Promise<void> {
     await this.api.delete(`/lobbies/${lobbyId}/members/@me`);
-    this.#forgetLobby(lobbyId);
+    await this.#forgetLobby(lobbyId);
     this.state.dropLobby(lobbyId);
   }
 
@@ -157,10 +160,13 @@ export class DemoClient extends EventTarget {
 
   #onDispatch(type: string, data: any): void {
     this.state.apply(type, data);
+    // Someone the client has not heard of joined a lobby: read their name.
+    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id && !this.state.users.has(data.member.id)) {
+      void this.resolveUser(data.member.id).catch((error) => this.#fail(error));
+    }
     // Added to a lobby elsewhere (another tab of this user, a bot): read it.
     if (type === 'LOBBY_MEMBER_ADD' && data.member?.id === this.user.id && !this.state.lobbies.has(data.lobby_id)) {
-      this.#rememberLobby(data.lobby_id);
-      void this.loadLobbies().catch((error) => this.#fail(error));
+      void this.#rememberLobby(data.lobby_id).then(() => this.loadLobbies()).catch((error) => this.#fail(error));
     }
     // A new session may have missed messages while it was away.
     if (type === 'READY') {
@@ -180,25 +186,11 @@ export class DemoClient extends EventTarget {
     this.dispatchEvent(new Event('status'));
   }
 
-  get #lobbiesKey(): string {
-    return `platformpp-demo:lobbies:${this.user.id}`;
+  #rememberLobby(id: string): Promise<void> {
+    return updateLobbyIds(this.user.id, (ids) => ids.add(id));
   }
 
-  #rememberedLobbies(): string[] {
-    try {
-      const ids = JSON.parse(localStorage.getItem(this.#lobbiesKey) ?? '[]');
-      return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-
-  #rememberLobby(id: string): void {
-    const ids = new Set(this.#rememberedLobbies()).add(id);
-    localStorage.setItem(this.#lobbiesKey, JSON.stringify([...ids]));
-  }
-
-  #forgetLobby(id: string): void {
-    localStorage.setItem(this.#lobbiesKey, JSON.stringify(this.#rememberedLobbies().filter((x) => x !== id)));
+  #forgetLobby(id: string): Promise<void> {
+    return updateLobbyIds(this.user.id, (ids) => ids.delete(id));
   }
 }

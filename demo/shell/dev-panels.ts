@@ -33,9 +33,10 @@ export class DemoDevPanels extends LitElement {
   };
 
   static override styles = [sharedStyles, css`
-    :host { display: grid; grid-template-rows: auto auto 1fr; min-height: 0; height: 100%; }
+    :host { display: grid; grid-template-rows: auto auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); min-height: 0; height: 100%; }
     header { padding: 0.75rem 1rem 0; }
-    nav ul { display: flex; gap: 0.25rem; padding: 0.5rem 1rem 0; border-bottom: 1px solid var(--line); overflow-x: auto; }
+    /* The tabs wrap onto a second line on a narrow screen rather than run off its edge. */
+    nav ul { display: flex; flex-wrap: wrap; gap: 0 0.25rem; padding: 0.5rem 1rem 0; border-bottom: 1px solid var(--line); }
     nav a { display: block; padding: 0.45rem 0.75rem; color: var(--ink-muted); text-decoration: none; border-bottom: 3px solid transparent; white-space: nowrap; }
     nav a[aria-current='page'] { color: var(--ink); border-bottom-color: var(--accent); font-weight: 600; }
     nav a:hover { color: var(--ink); }

@@ -1,6 +1,6 @@
 /**
- * `<demo-event-stream>`: the gateway payloads this page's sessions received (the user's and the
- * bot's), newest first, filterable by name and session, each payload expandable. Credentials
+ * `<demo-event-stream>`: the gateway payloads this page's sessions received and sent (the user's
+ * and the bot's), newest first, filterable by name and session, each payload expandable. Credentials
  * never reach it: the journal redacts them before keeping anything.
  */
 import { LitElement, css, html, nothing } from 'lit';
@@ -34,6 +34,7 @@ export class DemoEventStream extends LitElement {
     summary { padding: 0.3rem 0.6rem; cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; align-items: baseline; }
     summary .type { font-weight: 600; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.8rem; }
     summary .src { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: var(--paper-alt); }
+    summary .sent { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: #e0e7ff; color: #312e81; }
     pre { margin: 0; padding: 0.5rem 0.75rem; background: #f6f8fa; overflow: auto; max-height: 20rem; }
     .empty { padding: 0.75rem; }
   `];
@@ -87,6 +88,7 @@ export class DemoEventStream extends LitElement {
         <summary>
           <span class="type">${entry.type}</span>
           <span class="src">${entry.source}</span>
+          ${entry.direction === 'sent' ? html`<span class="sent">sent</span>` : nothing}
           ${entry.seq !== null ? html`<span class="muted">s=${entry.seq}</span>` : nothing}
           <time class="muted" datetime=${new Date(entry.at).toISOString()}>${TIME.format(entry.at)}</time>
         </summary>

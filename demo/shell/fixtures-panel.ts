@@ -38,19 +38,19 @@ export class DemoFixtures extends LitElement {
     return html`
       <section class="card stack" aria-labelledby="users-title">
         <h3 id="users-title">Simulated users</h3>
-        <table>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Simulated users"><table>
           <thead><tr><th scope="col">User</th><th scope="col">Id</th><th scope="col">Open as</th></tr></thead>
           <tbody>${w.users.map((u) => html`<tr>
             <th scope="row">${u.global_name} <span class="muted">@${u.username}</span></th>
             <td><code>${u.id}</code></td>
             <td>${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener">${u.global_name} in a new tab</a>`}</td>
           </tr>`)}</tbody>
-        </table>
+        </table></div>
         <p class="muted">Each tab is one user; every tab talks to the same service worker and shared worker, so what one does, the others see.</p>
       </section>
       <section class="card stack" aria-labelledby="data-title">
         <h3 id="data-title">Seeded data</h3>
-        <table><tbody>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Seeded data"><table><tbody>
           ${row('Client application', w.client.application_id)}
           ${row(`${w.game.name} application`, w.game.application_id, html`<br /><span class="muted">activity page /activities/tic-tac-toe/</span>`)}
           ${row(`${w.game.name} bot user`, w.game.bot_user_id, html`<br /><span class="muted">bot token: kept by this page, never shown</span>`)}
@@ -61,7 +61,7 @@ export class DemoFixtures extends LitElement {
           ${row('#staff-only (private)', w.channels.staff)}
           ${row('Game Room (voice)', w.channels.gameRoom)}
           ${row('Lobby Café Lounge', w.lobby.id, html`<br /><span class="muted">secret: ${w.lobby.secret}</span>`)}
-        </tbody></table>
+        </tbody></table></div>
       </section>
       <section class="card stack" aria-labelledby="reset-title">
         <h3 id="reset-title">Reset</h3>

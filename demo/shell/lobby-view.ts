@@ -59,7 +59,7 @@ export class DemoLobbyView extends LitElement {
     const name = lobbyName(lobby);
     const memberNames = lobby.members.map((m) => {
       const user = client.state.users.get(m.id);
-      return user ? displayName(user) : m.id;
+      return user ? displayName(user) : 'someone new';
     });
     return html`
       <header>

@@ -1,29 +1,48 @@
 /**
- * `<demo-members>`: the right column. The guild's members grouped by their highest role, each
- * with the presence the platform dispatched for them: their status (GUILD_CREATE's presences,
- * then PRESENCE_UPDATE: a green dot only while they are online, that is while one of their
- * gateway sessions is connected; amber when idle, red for do not disturb; none when offline)
- * and their rich presence ("Playing Tic-Tac-Toe", the activity's details and state).
+ * `<demo-members>`: the right column. Beside a lobby, that lobby's members (as
+ * LOBBY_MEMBER_ADD and LOBBY_MEMBER_REMOVE keep them); elsewhere the guild's members grouped by
+ * their highest role. Each shows the presence the platform dispatched for them: their status
+ * (GUILD_CREATE's presences, then PRESENCE_UPDATE: a green dot only while they are online, that
+ * is while one of their gateway sessions is connected; amber when idle, red for do not disturb;
+ * none when offline) and their rich presence (the status text its `status_display_type` picks,
+ * then the activity's details and state).
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { PresenceActivity } from './client-state';
+import { statusText } from '../../src/platform/status-text';
+import type { Presence, PresenceActivity, WireUser } from './client-state';
 import type { DemoClient } from './demo-client';
 import { memberGroups, memberName, roleColour } from './guild-model';
+import { lobbyName } from './nav-panel';
 import { StateController } from './state-controller';
 import { avatarColour, initials, sharedStyles } from './styles';
+import { displayName } from './world';
 
-const VERBS: Record<number, string> = { 0: 'Playing', 1: 'Streaming', 2: 'Listening to', 3: 'Watching', 5: 'Competing in' };
 /** How each status reads; a member with no presence is offline. */
 const STATUS_TEXT: Record<string, string> = { online: 'online', idle: 'idle', dnd: 'do not disturb', offline: 'offline' };
 
-/** "Playing Tic-Tac-Toe". */
-export function activityTitle(activity: PresenceActivity): string {
-  return `${VERBS[activity.type] ?? 'Playing'} ${activity.name}`;
+/** One entry of the list. */
+interface Entry {
+  id: string;
+  name: string;
+  bot: boolean;
+  colour?: string;
+}
+
+/** The activity's lines: its status text, then whichever of details and state that text does not already say. */
+function activityLines(a: PresenceActivity) {
+  const title = statusText(a);
+  const party = a.party?.size ? ` (${a.party.size[0]} of ${a.party.size[1]})` : '';
+  const details = a.details && a.status_display_type !== 2 ? html`<br />${a.details}` : nothing;
+  const state = a.state && a.status_display_type !== 1 ? html`<br />${a.state}${party}` : nothing;
+  return html`<div class="activity" data-application-id=${a.application_id ?? ''}><strong>${title}</strong>${details}${state}</div>`;
 }
 
 /** The right column. */
 export class DemoMembers extends LitElement {
-  static override properties = { client: { attribute: false } };
+  static override properties = {
+    client: { attribute: false },
+    lobbyId: { type: String, attribute: 'lobby-id' },
+  };
 
   static override styles = [sharedStyles, css`
     :host { display: block; background: var(--paper-alt); overflow: auto; min-height: 0; border-left: 1px solid var(--line); }
@@ -42,15 +61,20 @@ export class DemoMembers extends LitElement {
   `];
 
   declare client: DemoClient | null;
+  /** The lobby whose members to show; empty for the guild's. */
+  declare lobbyId: string;
   readonly #state = new StateController(this, () => this.client?.state);
 
   constructor() {
     super();
     this.client = null;
+    this.lobbyId = '';
   }
 
   override render() {
     const client = this.client;
+    const lobby = this.lobbyId ? client?.state.lobbies.get(this.lobbyId) : undefined;
+    if (client && lobby) return this.#lobby(client, lobby.members.map((m) => m.id), lobbyName(lobby));
     const guild = client?.state.guilds.get(client.world.guild.id);
     if (!client || !guild) return html`<p class="note muted" role="status">Waiting for the guild from the gateway…</p>`;
     return html`
@@ -58,23 +82,38 @@ export class DemoMembers extends LitElement {
       ${memberGroups(guild).map((group) => html`
         <section aria-label=${`${group.title}, ${group.members.length}`}>
           <h3>${group.title} — ${group.members.length}</h3>
-          <ul>${group.members.map((member) => {
-            const name = memberName(member);
-            const presence = client.state.presences.get(member.user.id);
-            const status = presence?.status ?? 'offline';
-            return html`<li data-user-id=${member.user.id} data-status=${status} class=${status === 'offline' ? 'offline' : ''}>
-              <span class="avatar" style="background:${avatarColour(member.user.id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="dot ${status}"></span>`}</span>
-              <div>
-                <div><span class="name" style=${roleColour(group.role) ? `color:${roleColour(group.role)}` : ''}>${name}</span>${member.user.bot ? html`<span class="bot">BOT</span>` : nothing}${member.user.id === client.user.id ? html` <span class="muted">(you)</span>` : nothing}<span class="visually-hidden">, ${STATUS_TEXT[status] ?? status}</span></div>
-                ${(presence?.activities ?? []).map((a) => html`<div class="activity" data-application-id=${a.application_id ?? ''}>
-                  <strong>${activityTitle(a)}</strong>${a.details ? html`<br />${a.details}` : nothing}${a.state ? html`<br />${a.state}${a.party?.size ? ` (${a.party.size[0]} of ${a.party.size[1]})` : ''}` : nothing}
-                </div>`)}
-              </div>
-            </li>`;
-          })}</ul>
+          <ul>${group.members.map((m) => this.#entry(client, { id: m.user.id, name: memberName(m), bot: !!m.user.bot, colour: roleColour(group.role) }))}</ul>
         </section>`)}
       <p class="note muted">Presence shows what the gateway dispatched to ${client.user.global_name} (PRESENCE_UPDATE): a member is online while one of their sessions is connected (open another tab as them, or close it); start the Tic-Tac-Toe activity in the Game Room and it appears here, in every tab.</p>
     `;
+  }
+
+  #lobby(client: DemoClient, memberIds: string[], name: string) {
+    const entries = memberIds.map((id): Entry => {
+      const user: WireUser | undefined = client.state.users.get(id);
+      // A member who just joined is named once the client has read them (resolveUser).
+      return { id, name: user ? displayName(user) : 'Reading the name…', bot: !!user?.bot };
+    }).sort((a, b) => a.name.localeCompare(b.name));
+    return html`
+      <h2 class="visually-hidden">Members of ${name}</h2>
+      <section aria-label=${`In this lobby, ${entries.length}`}>
+        <h3>In this lobby — ${entries.length}</h3>
+        <ul>${entries.map((e) => this.#entry(client, e))}</ul>
+      </section>
+      <p class="note muted">A lobby's members, as LOBBY_MEMBER_ADD and LOBBY_MEMBER_REMOVE tell ${client.user.global_name}'s session, with the presence the platform dispatches to lobby co-members. Join this lobby from another tab with its secret and watch the list change.</p>
+    `;
+  }
+
+  #entry(client: DemoClient, { id, name, bot, colour }: Entry) {
+    const presence: Presence | undefined = client.state.presences.get(id);
+    const status = presence?.status ?? 'offline';
+    return html`<li data-user-id=${id} data-status=${status} class=${status === 'offline' ? 'offline' : ''}>
+      <span class="avatar" style="background:${avatarColour(id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="dot ${status}"></span>`}</span>
+      <div>
+        <div><span class="name" style=${colour ? `color:${colour}` : ''}>${name}</span>${bot ? html`<span class="bot">BOT</span>` : nothing}${id === client.user.id ? html` <span class="muted">(you)</span>` : nothing}<span class="visually-hidden">, ${STATUS_TEXT[status] ?? status}</span></div>
+        ${(presence?.activities ?? []).map(activityLines)}
+      </div>
+    </li>`;
   }
 }
 

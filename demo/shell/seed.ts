@@ -2,15 +2,18 @@
  * The first visit's data, made through the platform's own API (the sandbox control routes
  * and the HTTP API, both answered by the service worker): three users, the simulated client's
  * application, the sample activity's application with its bot, a guild with roles and a
- * private channel, a few messages in its channels, and a lobby with messages of its own.
- * Idempotent: {@link ensureWorld} checks the recorded world against the platform and seeds
- * only when the platform does not know it.
+ * private channel, a few messages in its channels, a lobby with messages of its own, and a
+ * webhook sink receiving the Tic-Tac-Toe application's webhook events.
+ * Idempotent: {@link ensureWorld} checks the recorded world (kept in IndexedDB) against the
+ * platform and seeds only when the platform does not know it.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { PERMISSIONS, serializePermissions } from '../../src/platform/permissions';
 import { APPLICATION_FLAGS } from '../../src/platform/records';
+import type { WebhookEventType } from '../../src/platform/webhook-events';
 import { ApiClient, ApiRequestError } from '../shared/api';
-import { CLIENT_SCOPES, loadWorld, saveWorld, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
+import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
+import { loadWorld, saveWorld } from './world-store';
 
 /** The lobby everyone starts in, and the secret that joins it. */
 export const LOUNGE_SECRET = 'cafe-lounge';
@@ -32,6 +35,23 @@ export type SeedProgress = (step: string) => void;
 export async function mintClientToken(sandbox: SandboxClient, world: Pick<DemoWorld, 'client'>, userId: string): Promise<string> {
   const token = await sandbox.createToken({ application_id: world.client.application_id, user_id: userId, scopes: CLIENT_SCOPES });
   return token.access_token;
+}
+
+/**
+ * The events the game's sink subscribes to: those about the application. Its lobby message
+ * events would repeat every move of every match in the outbox.
+ */
+const GAME_WEBHOOK_TYPES: WebhookEventType[] = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'QUEST_USER_ENROLLMENT'];
+
+/**
+ * Points the game's webhook events at a sink on this origin, unless they already go somewhere:
+ * authorizing Tic-Tac-Toe (APPLICATION_AUTHORIZED) then shows up in the webhook deliveries.
+ */
+export async function ensureGameWebhooks(sandbox: SandboxClient, world: Pick<DemoWorld, 'game'>): Promise<void> {
+  const settings = await sandbox.eventWebhooks(world.game.application_id);
+  if (settings.event_webhooks_url) return;
+  const sink = await sandbox.createWebhookSink();
+  await sandbox.setEventWebhooks(world.game.application_id, { url: sink.url, types: GAME_WEBHOOK_TYPES, enabled: true });
 }
 
 /** Seeds a new world and records it. */
@@ -98,7 +118,10 @@ export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress =
   await post(a, general.id, 'Welcome to Pixel Café! This guild, its channels and these messages live in your browser’s IndexedDB.');
   await post(b, general.id, 'Open the demo as another user in a second tab: what one tab does, the other sees.');
   await post(a, staff.id, 'Moderators only: bob and chen cannot see this channel, and the Tic-Tac-Toe bot sees it as ___hidden___.');
-  saveWorld(world);
+
+  progress('Sending the Tic-Tac-Toe webhook events to a sink in this browser');
+  await ensureGameWebhooks(sandbox, world);
+  await saveWorld(world);
   return world;
 }
 
@@ -127,7 +150,7 @@ async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld): Promi
       changed = true;
     }
   }
-  if (changed) saveWorld(world);
+  if (changed) await saveWorld(world);
 }
 
 /**
@@ -136,9 +159,11 @@ async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld): Promi
  */
 export async function ensureWorld(sandbox: SandboxClient, progress: SeedProgress = () => undefined): Promise<DemoWorld> {
   const run = async () => {
-    const recorded = loadWorld();
+    const recorded = await loadWorld();
     if (recorded && (await worldIsLive(sandbox, recorded))) {
       await renewStaleTokens(sandbox, recorded);
+      // A world seeded before the sink existed gets one now.
+      await ensureGameWebhooks(sandbox, recorded);
       return recorded;
     }
     return seedWorld(sandbox, progress);

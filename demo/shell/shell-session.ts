@@ -8,7 +8,8 @@ import { DemoClient } from './demo-client';
 import { errorMessage } from './errors';
 import type { EventJournal } from './event-journal';
 import { ensureWorld } from './seed';
-import { forgetWorld, pickUser } from './world';
+import { pickUser } from './world';
+import { forgetWorld } from './world-store';
 
 /** Where the tab is: starting the platform, seeding, running, or failed (with the reason). */
 export type ShellPhase =
@@ -69,7 +70,7 @@ export class ShellSession extends EventTarget {
     this.#set({ phase: 'starting' });
     try {
       await this.platform.sandbox.reset();
-      forgetWorld();
+      await forgetWorld();
     } finally {
       // After a refused reset the data is still there: the client runs on it again.
       void this.start();

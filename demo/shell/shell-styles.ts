@@ -25,8 +25,11 @@ export const shellStyles = css`
   .user { display: flex; align-items: center; gap: 0.5rem; flex-wrap: wrap; margin-left: auto; font-size: 0.85rem; }
   .user select { background: #22272e; color: #f0f2f4; border-color: #4b5563; }
   .user a { color: #a5b4fc; }
-  .gateway { font-size: 0.75rem; color: #a9b0ba; }
-  .gateway[data-state='closed'] { color: #fca5a5; }
+  .gateway { font-size: 0.75rem; color: #a9b0ba; white-space: nowrap; display: inline-flex; align-items: center; gap: 0.3rem; }
+  .gateway .dot { width: 0.5rem; height: 0.5rem; border-radius: 50%; background: #4ade80; }
+  .gateway[data-state='connecting'] .dot { background: #fbbf24; }
+  .gateway[data-state='closed'] { color: #fca5a5; white-space: normal; }
+  .gateway[data-state='closed'] .dot { background: #f87171; }
   .nav { grid-area: nav; }
   .main { grid-area: main; min-height: 0; min-width: 0; overflow: hidden; display: grid; grid-template-columns: minmax(0, 1fr); }
   .main > * { min-height: 0; }
@@ -46,7 +49,9 @@ export const shellStyles = css`
     .app { grid-template: 'top' auto 'pane' minmax(0, 1fr) 'tabs' auto / minmax(0, 1fr); }
     .top { padding: 0.5rem 0.75rem; }
     .user { margin-left: 0; }
-    .gateway, .wide-only { display: none; }
+    .wide-only { display: none; }
+    /* The select says who you are by itself; its label stays for screen readers. */
+    .you-are { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     .top { gap: 0.35rem 0.75rem; }
     .pane { grid-area: pane; }
     .app[data-pane='nav'] .main, .app[data-pane='nav'] .members,

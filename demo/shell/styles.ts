@@ -56,7 +56,9 @@ export const sharedStyles = css`
     color: #fff; font-weight: 600; font-size: 0.8rem; position: relative;
   }
   svg.icon { vertical-align: -0.125em; flex: none; }
-  .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.9rem 1rem; background: var(--paper); }
+  .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.9rem 1rem; background: var(--paper); min-width: 0; }
+  /* A table wider than a phone scrolls inside its box, not the page. */
+  .table-scroll { overflow-x: auto; max-width: 100%; }
   .stack { display: grid; gap: 0.75rem; }
   .row { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 `;

@@ -1,10 +1,14 @@
 /**
  * `<demo-webhooks>`: the webhook outbox (`GET /sandbox/webhook-deliveries`): each delivery's
- * event type, target URL, status and attempts, with its payload expandable. Often empty: only
- * applications with a webhook events URL get deliveries.
+ * event type, target URL, status and attempts, with its payload expandable (credentials
+ * redacted). The seed points Tic-Tac-Toe's webhook events at a sink on this origin, so
+ * authorizing the activity shows APPLICATION_AUTHORIZED here. Read again when the platform
+ * announces new events.
  */
 import { LitElement, css, html } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { PlatformElement } from '../../src/components/platform-element';
+import { AnnouncementController } from './announcements';
 import { redact } from './event-journal';
 import { errorMessage } from './errors';
 import { sharedStyles } from './styles';
@@ -30,12 +34,21 @@ export class DemoWebhooks extends LitElement {
     :host { display: block; }
     li { border-bottom: 1px solid var(--line); padding: 0.35rem 0; }
     summary { cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; }
+    summary .url { overflow-wrap: anywhere; }
     pre { margin: 0.35rem 0 0; padding: 0.5rem; background: #f6f8fa; overflow: auto; max-height: 16rem; }
   `];
 
   declare deliveries: Delivery[] | null;
   declare failure: string | null;
   declare loading: boolean;
+  #soon: ReturnType<typeof setTimeout> | undefined;
+  /** The deliveries whose payload is open, by id: kept when the list is read again. */
+  readonly #open = new Set<string>();
+  // The outbox delivers just after the write that made the event: read a moment later.
+  readonly #announcements = new AnnouncementController(this, () => {
+    clearTimeout(this.#soon);
+    this.#soon = setTimeout(() => void this.reload(), 300);
+  });
 
   constructor() {
     super();
@@ -47,6 +60,11 @@ export class DemoWebhooks extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.reload();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#soon);
   }
 
   /** Reads the outbox again. */
@@ -74,13 +92,18 @@ export class DemoWebhooks extends LitElement {
         ${this.deliveries === null
           ? html`<p class="muted" role="status">Reading the outbox…</p>`
           : this.deliveries.length === 0
-            ? html`<p class="muted" role="status">No deliveries yet. Webhook events (APPLICATION_AUTHORIZED, ENTITLEMENT_CREATE, APPLICATION_DEAUTHORIZED…) go to an application's webhook events URL; none of the demo's applications has one.</p>`
-            : html`<ul aria-label="Webhook deliveries">${this.deliveries.map((d) => html`<li><details>
-                <summary><strong>${d.event_type}</strong><span>${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted">${d.url}</span></summary>
+            ? html`<p class="muted" role="status">No deliveries yet. Webhook events (APPLICATION_AUTHORIZED, ENTITLEMENT_CREATE, APPLICATION_DEAUTHORIZED…) go to an application's webhook events URL: Tic-Tac-Toe's is a sink in this browser, so start it in the Game Room and authorize it to see APPLICATION_AUTHORIZED arrive.</p>`
+            : html`<ul aria-label="Webhook deliveries">${repeat(this.deliveries, (d) => d.id, (d) => html`<li><details ?open=${this.#open.has(d.id)} @toggle=${(e: Event) => this.#toggle(d.id, (e.target as HTMLDetailsElement).open)}>
+                <summary><strong>${d.event_type}</strong><span>${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted url">${d.url}</span></summary>
                 <pre>${JSON.stringify(redact(d.payload), null, 2)}</pre>
               </details></li>`)}</ul>`}
       </section>
     `;
+  }
+
+  #toggle(id: string, open: boolean): void {
+    if (open) this.#open.add(id);
+    else this.#open.delete(id);
   }
 }
 

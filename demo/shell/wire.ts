@@ -55,6 +55,8 @@ export interface PresenceActivity {
   application_id?: string;
   state?: string | null;
   details?: string | null;
+  /** Which field the status text shows: 0 the name, 1 the state, 2 the details. */
+  status_display_type?: number | null;
   party?: { id?: string | null; size?: number[] | null } | null;
   timestamps?: { start?: number; end?: number } | null;
 }

@@ -1,8 +1,8 @@
 /**
  * The demo's world: the ids (and the simulated client's own tokens) of the data the first
- * visit seeded. The record lives in localStorage only as a pointer: the platform's IndexedDB
- * is the truth, so a record whose users the platform no longer knows (a reset, cleared site
- * data) is thrown away and the world seeded again.
+ * visit seeded. The record is kept in IndexedDB (`world-store.ts`) as a pointer only: the
+ * platform's data is the truth, so a record whose users the platform no longer knows (a reset)
+ * is thrown away and the world seeded again.
  */
 
 /** A simulated user and the client's token for them. */
@@ -31,31 +31,8 @@ export interface DemoWorld {
 /** Bumped when the shape or the seeded data changes, so an old record is seeded afresh. */
 export const WORLD_VERSION = 2;
 
-/** Where the record is kept. */
-export const WORLD_STORAGE_KEY = 'platformpp-demo:world';
-
 /** Scopes of the simulated client's tokens: guilds and members for its gateway, channel messages, the social layer for lobbies. */
 export const CLIENT_SCOPES = 'identify guilds guilds.members.read messages.read messages.write sdk.social_layer';
-
-/** The recorded world, or null when there is none (or it is from another version). */
-export function loadWorld(storage: Storage = localStorage): DemoWorld | null {
-  try {
-    const world = JSON.parse(storage.getItem(WORLD_STORAGE_KEY) ?? 'null') as DemoWorld | null;
-    return world?.version === WORLD_VERSION ? world : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Records the world. */
-export function saveWorld(world: DemoWorld, storage: Storage = localStorage): void {
-  storage.setItem(WORLD_STORAGE_KEY, JSON.stringify(world));
-}
-
-/** Forgets the world (before a reset). */
-export function forgetWorld(storage: Storage = localStorage): void {
-  storage.removeItem(WORLD_STORAGE_KEY);
-}
 
 /**
  * The user `as` names (a username or an id), else the first user.

@@ -1,55 +1,24 @@
 /**
  * The demo page (`/`, built) in real Chromium: the first visit seeds the data, two users chat
  * in a lobby from two pages, the Tic-Tac-Toe activity runs through the consent dialog into rich
- * presence, the bot sees the private channel obfuscated, the developer panels show the event
- * stream without tokens, refusals are shown in words, and the page works offline. Each main
- * view is saved as a screenshot at 1280x800 and 390x844 in test-results/screenshots/.
+ * presence, lobbies are made and joined by secret with a history of 200, the bot sees the
+ * private channel obfuscated, the developer panels show the event stream without tokens and the
+ * webhook deliveries, refusals are shown in words, and the page works offline. Each main view
+ * is saved as a screenshot at 1280x800 and 390x844 in test-results/screenshots/ (the narrow
+ * layout's Channels and Members panes at 390x844).
  */
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { lounge, memberEntry, narrowPane, navLink, ROOT, SCREENSHOTS, screenshots, statusLine, WIDE, world } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCREENSHOTS = `${ROOT}test-results/screenshots`;
-const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
-const WIDE = SIZES[0];
-
-interface World {
-  users: { id: string; username: string; token: string }[];
-  game: { application_id: string; bot_token: string };
-  guild: { id: string };
-  channels: { staff: string; gameRoom: string };
-  lobby: { id: string; secret: string };
-}
-
-/** The world the page recorded after seeding. */
-function world(page: Page): Promise<World> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem('platformpp-demo:world') ?? 'null'));
-}
-
-/** Saves the page at both sizes, then puts it back to the wide one. */
-async function screenshots(page: Page, view: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    // Let the layout settle (the columns become tabs below 760px).
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.screenshot({ path: `${SCREENSHOTS}/demo-${view}-${size.width}x${size.height}.png` });
-  }
-  await page.setViewportSize(WIDE);
-}
-
-/** The page's chat log of the Café Lounge. */
-const lounge = (page: Page) => page.getByRole('log', { name: 'Messages in Café Lounge' });
-/** The page's member entry of a user. */
-const memberEntry = (page: Page, userId: string) => page.locator(`demo-members li[data-user-id="${userId}"]`);
 /** The status a member entry shows (`online` with its green dot, `offline` with none). */
 const shownStatus = (page: Page, userId: string) => memberEntry(page, userId).getAttribute('data-status');
 /** The number of status dots a member entry shows. */
 const dots = (page: Page, userId: string) => memberEntry(page, userId).locator('.dot').count();
-/** The link in the left column. */
-const navLink = (page: Page, name: string | RegExp) => page.getByRole('navigation', { name: 'Channels and lobbies' }).getByRole('link', { name, exact: typeof name === 'string' });
+/** The right column's list of a lobby's members. */
+const lobbyMembers = (page: Page) => page.locator('demo-members section[aria-label^="In this lobby"]');
 
 describe('the offline demo page', () => {
   let site: SiteServer;
@@ -112,7 +81,12 @@ describe('the offline demo page', () => {
     expect(await shownStatus(alice, chenId)).toBe('offline');
     expect(await dots(alice, chenId)).toBe(0);
     expect(await dots(alice, bobId)).toBe(1);
+    // Beside the lobby, the right column lists the lobby's three members, not the guild (whose bot is no member).
+    expect(await lobbyMembers(alice).locator('li').count()).toBe(3);
+    expect(await memberEntry(alice, seeded.game.bot_user_id).count()).toBe(0);
     await screenshots(alice, 'lobby');
+    await narrowPane(alice, 'Channels', 'channels-pane');
+    await narrowPane(alice, 'Members', 'lobby-members-pane');
   });
 
   it('shows a member online while a page of theirs is open, offline once it closed', async () => {
@@ -138,9 +112,90 @@ describe('the offline demo page', () => {
     await navLink(alice, /^staff-only/).click();
     await alice.getByRole('log', { name: 'Messages in #staff-only' }).getByText('Moderators only').waitFor({ timeout: 5000 });
     await screenshots(alice, 'channel');
+    // Beside a guild channel, the guild's members grouped by role, the bot among them.
+    await memberEntry(alice, (await world(alice)).game.bot_user_id).waitFor();
+    await narrowPane(alice, 'Members', 'members-pane');
     // Bob, at the private channel's address, is told he cannot view it.
     await bob.evaluate((id) => (location.hash = `#/channel/${id}`), channels.staff);
     await bob.getByText('You cannot view #staff-only').waitFor({ timeout: 5000 });
+  });
+
+  it('creates a lobby by secret from the page, a second user joins it by the same secret, and each sees the other and their messages', async () => {
+    const { users, client } = await world(alice);
+    const [aliceId, bobId] = [users[0].id, users[1].id];
+    const secret = `board-games-${Date.now()}`;
+    const joinBySecret = async (page: Page) => {
+      await page.getByLabel('Join or create a lobby by secret').fill(secret);
+      await page.getByRole('button', { name: 'Join', exact: true }).click();
+    };
+    await joinBySecret(alice);
+    await alice.getByText('No messages in the last 72 hours').waitFor({ timeout: 5000 });
+    const lobbyId = await alice.evaluate(() => location.hash.replace('#/lobby/', ''));
+    expect(lobbyId).toMatch(/^\d+$/);
+    const log = (page: Page) => page.getByRole('log', { name: `Messages in Lobby ${lobbyId.slice(-6)}` });
+    expect(await lobbyMembers(alice).locator('li').count()).toBe(1);
+
+    await joinBySecret(bob);
+    await log(bob).waitFor({ timeout: 5000 });
+    expect(await bob.evaluate(() => location.hash)).toBe(`#/lobby/${lobbyId}`);
+    // Alice's page hears LOBBY_MEMBER_ADD: Bob appears beside the chat, with his presence.
+    await lobbyMembers(alice).locator(`li[data-user-id="${bobId}"][data-status="online"]`).waitFor({ timeout: 5000 });
+    await lobbyMembers(bob).locator(`li[data-user-id="${aliceId}"]`).waitFor();
+
+    await bob.getByLabel(`Message Lobby ${lobbyId.slice(-6)}`).fill('Bob joined by the secret');
+    await bob.keyboard.press('Enter');
+    await log(alice).getByText('Bob joined by the secret').waitFor({ timeout: 5000 });
+    await alice.getByLabel(`Message Lobby ${lobbyId.slice(-6)}`).fill('Alice made this lobby');
+    await alice.keyboard.press('Enter');
+    await log(bob).getByText('Alice made this lobby').waitFor({ timeout: 5000 });
+
+    // Someone the page has never heard of joins (and leaves) live: named, never a bare snowflake.
+    const dana = await alice.evaluate(async ({ secret, applicationId }) => {
+      const call = async (method: string, path: string, body?: unknown, token?: string) => {
+        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+        if (token) headers.Authorization = `Bearer ${token}`;
+        const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+        return response.status === 204 ? null : response.json();
+      };
+      const { user } = await call('POST', '/sandbox/users', { username: 'dana', global_name: 'Dana Silva' });
+      const { access_token } = await call('POST', '/sandbox/tokens', { application_id: applicationId, user_id: user.id, scopes: 'identify sdk.social_layer' });
+      const lobby = await call('PUT', '/api/v10/lobbies', { secret }, access_token);
+      return { id: user.id as string, token: access_token as string, lobbyId: lobby.id as string };
+    }, { secret, applicationId: client.application_id });
+    expect(dana.lobbyId).toBe(lobbyId);
+    await lobbyMembers(alice).locator(`li[data-user-id="${dana.id}"]`).getByText('Dana Silva').waitFor({ timeout: 5000 });
+    await alice.locator('demo-lobby-view header').getByText('3 members: ').waitFor();
+    expect(await alice.locator('demo-lobby-view header').innerText()).toContain('Dana Silva');
+    expect(await alice.locator('demo-lobby-view, demo-members').evaluateAll((els) => els.map((e) => (e.shadowRoot?.textContent ?? '')).join(' '))).not.toContain(dana.id);
+    await alice.evaluate(async ({ lobbyId, token }) => {
+      const response = await fetch(`/api/v10/lobbies/${lobbyId}/members/@me`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(`leaving: ${response.status}`);
+    }, dana);
+    await expect.poll(() => lobbyMembers(alice).locator('li').count(), { timeout: 5000 }).toBe(2);
+    await screenshots(alice, 'lobby-created');
+  });
+
+  it('shows a lobby\'s history of 200: of 205 messages, the newest 200 and not the oldest 5', async () => {
+    const { users } = await world(alice);
+    const secret = `history-${Date.now()}`;
+    // Chen (no page of his open) writes them through the API, one request each, oldest first;
+    // then Alice joins by the secret in her page, which reads the history.
+    await alice.evaluate(async ({ secret, token }) => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
+      const lobby = await (await fetch('/api/v10/lobbies', { method: 'PUT', headers, body: JSON.stringify({ secret }) })).json();
+      for (let n = 1; n <= 205; n++) {
+        const response = await fetch(`/api/v10/lobbies/${lobby.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: `History ${n}` }) });
+        if (!response.ok) throw new Error(`message ${n}: ${response.status}`);
+      }
+    }, { secret, token: users[2].token });
+    await alice.getByLabel('Join or create a lobby by secret').fill(secret);
+    await alice.getByRole('button', { name: 'Join', exact: true }).click();
+    const log = alice.getByRole('log', { name: /^Messages in Lobby / });
+    await log.getByText('History 205', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await log.locator('li[data-message-id]').count()).toBe(200);
+    await log.getByText('History 6', { exact: true }).waitFor();
+    for (const n of [1, 2, 3, 4, 5]) expect(await log.getByText(`History ${n}`, { exact: true }).count()).toBe(0);
   });
 
   it('runs Tic-Tac-Toe: handshake, consent, AUTHENTICATE, rich presence in the members list, participants joining and leaving', async () => {
@@ -149,6 +204,7 @@ describe('the offline demo page', () => {
     await navLink(alice, 'Game Room').click();
     await alice.getByRole('button', { name: 'Start Tic-Tac-Toe' }).click();
     await alice.getByRole('heading', { name: 'Authorize Tic-Tac-Toe' }).waitFor({ timeout: 10_000 });
+    await screenshots(alice, 'consent');
     await alice.getByRole('dialog').getByRole('button', { name: 'Authorize' }).click();
 
     const aliceGame = alice.frameLocator('pp-activity-frame iframe');
@@ -170,13 +226,39 @@ describe('the offline demo page', () => {
     await bobGame.getByRole('button', { name: 'centre: X' }).waitFor({ timeout: 5000 });
     await bobGame.getByRole('button', { name: 'top left: empty' }).click();
     await aliceGame.getByRole('button', { name: 'top left: O' }).waitFor({ timeout: 5000 });
-    await expect.poll(() => memberEntry(alice, bobId).innerText(), { timeout: 5000 }).toContain('Alice Martin vs Bob Okafor');
+    // Two play: the game's status_display_type (2) makes the details the status text.
+    await expect.poll(() => memberEntry(alice, bobId).locator('.activity strong').innerText(), { timeout: 5000 }).toBe('Playing Alice Martin vs Bob Okafor');
     await screenshots(alice, 'activity');
 
     // Bob leaves: Alice's activity hears it, and Bob's presence no longer shows the game.
     await bob.getByRole('button', { name: 'Leave the activity' }).click();
     await aliceGame.getByText('Here now: Alice Martin', { exact: true }).waitFor({ timeout: 5000 });
-    await expect.poll(() => memberEntry(alice, bobId).innerText(), { timeout: 5000 }).not.toContain('Playing Tic-Tac-Toe');
+    await expect.poll(() => memberEntry(alice, bobId).locator('.activity').count(), { timeout: 5000 }).toBe(0);
+  });
+
+  it('delivers APPLICATION_AUTHORIZED to the sink the seed set as Tic-Tac-Toe\'s webhook events URL, and lists it under Webhook deliveries', async () => {
+    const { game, users } = await world(alice);
+    await navLink(alice, 'Developer tools').click();
+    await alice.getByRole('link', { name: 'Webhook deliveries' }).click();
+    const list = alice.getByRole('list', { name: 'Webhook deliveries' });
+    // Alice and Bob each authorized the activity once: two deliveries, both received by the sink.
+    await expect.poll(async () => {
+      await alice.getByRole('button', { name: 'Refresh' }).click();
+      return list.locator('summary').filter({ hasText: 'APPLICATION_AUTHORIZED' }).filter({ hasText: 'delivered' }).count();
+    }, { timeout: 15_000 }).toBe(2);
+    expect(await list.locator('summary strong').allInnerTexts()).toEqual(['APPLICATION_AUTHORIZED', 'APPLICATION_AUTHORIZED']);
+    await list.locator('summary').first().click();
+    await list.locator('details[open] pre').getByText('"type": "APPLICATION_AUTHORIZED"').waitFor();
+    await screenshots(alice, 'webhooks');
+    const received = await alice.evaluate(async (applicationId) => {
+      const settings = await (await fetch(`/sandbox/applications/${applicationId}/event-webhooks`)).json();
+      return (await (await fetch(settings.event_webhooks_url)).json()).requests as { signature_valid: boolean; body: { event?: { type: string; data: { user: { id: string } } } } }[];
+    }, game.application_id);
+    const authorized = received.filter((r) => r.body.event?.type === 'APPLICATION_AUTHORIZED');
+    expect(authorized.map((r) => r.body.event!.data.user.id).sort()).toEqual([users[0].id, users[1].id].sort());
+    expect(authorized.every((r) => r.signature_valid)).toBe(true);
+    const text = await alice.locator('demo-webhooks').innerText();
+    for (const secret of [...users.map((u) => u.token), game.bot_token]) expect(text).not.toContain(secret);
   });
 
   it("shows the bot's view: the private channel obfuscated over the gateway, and the HTTP list by the sandbox clock", async () => {
@@ -201,17 +283,30 @@ describe('the offline demo page', () => {
     await alice.getByRole('button', { name: 'Back to real time' }).click();
   });
 
-  it('shows the gateway event stream, filterable and expandable, without a token in it', async () => {
+  it('shows the gateway event stream, filterable and expandable, without a token in it, not even in the Identify payloads that carried one', async () => {
     const { users, game } = await world(alice);
+    const secrets = [...users.map((u) => u.token), game.bot_token];
     await alice.getByRole('link', { name: 'Gateway events' }).click();
-    await alice.getByLabel('Filter events').fill('GUILD_CREATE');
     const stream = alice.getByRole('list', { name: 'Gateway payloads, newest first' });
+    await alice.getByLabel('Filter events').fill('GUILD_CREATE');
     await stream.locator('summary').first().click();
     await stream.getByText('"channels": [').first().waitFor();
+    await screenshots(alice, 'dev-payload');
+
+    // The sessions' own Identify payloads (sent with the user's and the bot's token) are listed, their tokens redacted.
+    await alice.getByLabel('Filter events').fill('IDENTIFY');
+    const identifies = stream.locator('li').filter({ hasText: 'sent' });
+    await expect.poll(() => identifies.count()).toBeGreaterThanOrEqual(2);
+    for (const entry of await identifies.all()) await entry.locator('summary').click();
+    await expect.poll(() => stream.getByText('"token": "[redacted]"').count()).toBe(await identifies.count());
+    await stream.getByText('"intents":').first().waitFor();
+    const text = await alice.locator('demo-event-stream').innerText();
+    for (const secret of secrets) expect(text).not.toContain(secret);
+
     await alice.getByLabel('Filter events').fill('');
     await screenshots(alice, 'dev');
-    const text = await alice.locator('demo-event-stream').innerText();
-    for (const secret of [...users.map((u) => u.token), game.bot_token]) expect(text).not.toContain(secret);
+    const all = await alice.locator('demo-event-stream').innerText();
+    for (const secret of secrets) expect(all).not.toContain(secret);
   });
 
   it('shows a refusal of the platform in words', async () => {
@@ -229,6 +324,7 @@ describe('the offline demo page', () => {
     await navLink(alice, 'Developer tools').click();
     await alice.getByRole('link', { name: 'Fixtures and reset' }).click();
     await alice.getByRole('button', { name: 'Reset the sandbox…' }).click();
+    await screenshots(alice, 'fixtures');
     await alice.getByRole('button', { name: 'Yes, reset everything' }).click();
     await expect.poll(async () => (await world(alice))?.lobby.id, { timeout: 20_000 }).not.toBe(before.lobby.id);
     for (const page of [alice, bob]) {
@@ -245,20 +341,26 @@ describe('the offline demo page', () => {
     await alice.reload();
     await alice.getByRole('banner').getByText('Offline: the platform keeps running in this browser').waitFor({ timeout: 20_000 });
     await lounge(alice).getByText('Welcome to the Café Lounge!').waitFor({ timeout: 20_000 });
+    expect(await statusLine(alice).innerText()).toBe('Offline: the platform keeps running in this browser');
 
     await alice.getByLabel('Message Café Lounge').fill('Sent with no network at all');
     await alice.getByRole('button', { name: 'Send' }).click();
     await lounge(bob).getByText('Sent with no network at all').waitFor({ timeout: 5000 });
     await screenshots(alice, 'offline');
 
-    // Once a DevTools session of its own is attached, Chromium reports the page online again
-    // (navigator.onLine): the server is gone all the same, so the status is not checked here.
+    // A DevTools session of its own is attached to stop the worker; Chromium then reports the
+    // page online again (navigator.onLine) unless that session emulates the network as offline.
     const cdp = await context.newCDPSession(alice);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
+    // The DevTools session's own network emulation keeps the page offline.
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await alice.reload();
     await lounge(alice).getByText('Sent with no network at all').waitFor({ timeout: 20_000 });
     await navLink(alice, 'Game Room').waitFor();
+    // The browser started the stopped worker again: the page says it runs, offline.
+    await expect.poll(() => statusLine(alice).innerText(), { timeout: 10_000 }).toBe('Offline: the platform keeps running in this browser');
     await cdp.detach();
     expect(uncaught).toEqual([]);
   });

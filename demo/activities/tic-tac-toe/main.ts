@@ -39,10 +39,15 @@ function render(): void {
 function report(what: string, error: unknown): void {
   const message = `${what} failed: ${errorMessage(error)}`;
   view.fail(message);
+  // The page shows the error already; a log line the host could not take adds nothing to it.
   if (app.sdk?.isReady) void app.sdk.commands.captureLog({ level: 'error', message }).catch(() => undefined);
 }
 
-/** The rich presence of the game: who plays whom, whose turn, how many are here. */
+/**
+ * The rich presence of the game: who plays whom, whose turn, how many are here. Once two play,
+ * the status text shows the details ("Playing Alice vs Bob", status_display_type 2); before,
+ * the game's name.
+ */
 function presence(sdk: ActivitySdk): ActivityInput {
   const { game } = app;
   const x = game.players.X?.name;
@@ -50,7 +55,7 @@ function presence(sdk: ActivitySdk): ActivityInput {
   const details = x && o ? `${x} vs ${o}` : 'Waiting for an opponent';
   const state = game.winner ? `${game.players[game.winner]?.name} won` : game.draw ? 'A draw' : `${game.players[game.next]?.name ?? game.next} to move`;
   const here = Math.max(1, app.participants.length);
-  return { type: 0, details, state, party: { id: sdk.instanceId, size: [here, Math.max(2, here)] }, timestamps: { start: app.startedAt } };
+  return { type: 0, details, state, status_display_type: x && o ? 2 : 0, party: { id: sdk.instanceId, size: [here, Math.max(2, here)] }, timestamps: { start: app.startedAt } };
 }
 
 /** Sets the presence when it changed, a moment after the last change (moves come in bursts). */
@@ -111,6 +116,9 @@ async function start(): Promise<void> {
       app.game = replay(messages);
       render();
       updatePresence();
+    }, report, (status, reason) => {
+      // The session ended for good (its token refused): moves from others no longer arrive.
+      if (status === 'closed') report('Following the match', new Error(reason ?? 'the gateway closed the session'));
     });
     await app.match.open();
     app.busy = false;

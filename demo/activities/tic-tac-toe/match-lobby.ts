@@ -21,7 +21,7 @@ const MATCH_IDLE_TIMEOUT_S = 3600;
 /**
  * The match of one channel.
  * @example
- * const match = new MatchLobby(token, channelId, (messages) => render(replay(messages)));
+ * const match = new MatchLobby(token, channelId, (messages) => render(replay(messages)), (what, error) => show(what, error));
  * await match.open();
  * await match.send('Alice plays the centre', moveMetadata(4));
  */
@@ -36,6 +36,8 @@ export class MatchLobby {
     token: string,
     private readonly channelId: string,
     private readonly onMessages: (messages: MatchMessage[]) => void,
+    /** A read the page did not ask for failed (the history read again after a reconnect): shown, never swallowed. */
+    onError: (what: string, error: unknown) => void,
     onStatus: (status: GatewaySessionStatus, reason?: string) => void = () => undefined,
   ) {
     this.#api = new ApiClient(`Bearer ${token}`, '/.proxy/api/v10');
@@ -44,7 +46,8 @@ export class MatchLobby {
       // Lobby events reach a lobby member's sessions whatever the intents.
       intents: 0,
       onDispatch: (type, data) => {
-        if (type === 'READY' && this.#lobbyId) void this.#readHistory().catch(() => undefined);
+        // A new session may have missed moves while it was away.
+        if (type === 'READY' && this.#lobbyId) this.#readHistory().catch((error) => onError('Reading the moves again', error));
         if (type === 'LOBBY_MESSAGE_CREATE' && data.lobby_id === this.#lobbyId) this.#add([data]);
       },
       onStatus,
