@@ -14,9 +14,10 @@
 import type * as v from 'valibot';
 import type { Announcement } from '../platform/announcements';
 import type { PlatformContext } from '../platform/context';
-import { PRESENCE_RESTART_GRACE_MS } from '../platform/limits';
+import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../platform/limits';
 import { redactSecrets } from '../platform/secrets';
 import { updateVoiceState, voiceServerUpdate } from '../platform/voice-join';
+import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/voice-session-end';
 import { readEventsAfter } from '../store/event-log';
 import { write } from '../store/write';
 import { requestChannelInfo } from './channel-info';
@@ -74,8 +75,13 @@ export class Gateway {
   ) {
     const report = (error: unknown) => this.reportError(error);
     this.#presences = new SessionPresences(ctx, presence.incarnation ?? crypto.randomUUID(), () => void this.pump().catch(report), report);
-    // Sessions an earlier start left connected: their pages resume them here meanwhile, or they are gone.
-    timers.setTimeout(() => void this.#presences.sweep(presence.isLive ?? (async () => false)).catch(report), PRESENCE_RESTART_GRACE_MS);
+    // Sessions an earlier start left connected: their pages resume them here meanwhile, or they
+    // are gone, and so are the calls they were in.
+    const sweep = async () => {
+      await this.#presences.sweep(presence.isLive ?? (async () => false));
+      await this.#endVoice(() => endVoiceOfDisconnectedSessions(ctx));
+    };
+    timers.setTimeout(() => void sweep().catch(report), PRESENCE_RESTART_GRACE_MS);
   }
 
   /**
@@ -231,8 +237,21 @@ export class Gateway {
     const id = session.record.session_id;
     // A detached session lives on in the store only: Resume loads it from there.
     if (this.#sessions.get(id) === session) this.#sessions.delete(id);
-    if (!options.invalidate) return;
-    void this.#serialized(() => this.#forget(id)).catch((error) => this.reportError(error));
+    const report = (error: unknown) => this.reportError(error);
+    if (options.invalidate) {
+      // The session ended for good: its user leaves the calls it joined.
+      void this.#serialized(() => this.#forget(id)).then(() => this.#endVoice(() => endVoiceOfSessions(this.ctx, new Set([id])))).catch(report);
+      return;
+    }
+    // Dropped: the calls wait for a Resume, then go with every session no gateway has connected.
+    this.timers.setTimeout(() => {
+      if (!this.#sessions.get(id)?.sink) void this.#endVoice(() => endVoiceOfDisconnectedSessions(this.ctx)).catch(report);
+    }, VOICE_STATE_SESSION_GRACE_MS);
+  }
+
+  /** Runs a removal of voice states and dispatches the leaves it wrote. */
+  async #endVoice(remove: () => Promise<number>): Promise<void> {
+    if ((await remove()) > 0) await this.pump();
   }
 
   /** The sessions with a connection to send to. */

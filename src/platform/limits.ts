@@ -125,6 +125,11 @@ export const GATEWAY_RESUME_MARKS_MAX = 5000;
  * without a heartbeat before it is closed (4009).
  */
 export const PRESENCE_RESTART_GRACE_MS = GATEWAY_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR;
+/**
+ * How long a gateway session that dropped (and may still be resumed) keeps the user's voice
+ * states: as long as a session without a heartbeat lives. A session that ends for good leaves at once.
+ */
+export const VOICE_STATE_SESSION_GRACE_MS = GATEWAY_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR;
 /** Request Guild Members by query prefix, or by user ids: at most this many members / ids. */
 export const GUILD_MEMBERS_QUERY_MAX = 100;
 export const GUILD_MEMBERS_USER_IDS_MAX = 100;

@@ -19,7 +19,7 @@ import { INTENTS } from './intents';
 import { hasPermission, PERMISSIONS } from './permissions';
 import { generateSecret, hashSecret } from './secrets';
 import { changeLobbyCall, LOBBY_CALL_STORES } from './voice-lobby-calls';
-import { serializeVoiceState } from './voice-states';
+import { emitVoiceStateUpdate } from './voice-states';
 import { issueVoiceToken } from './voice-tokens';
 
 /** The voice server endpoint VOICE_SERVER_UPDATE names: a path of this origin, reached with `VoiceGatewaySocket`. */
@@ -80,12 +80,7 @@ export async function updateVoiceState(ctx: PlatformContext, caller: VoiceCaller
     const member = view.member;
     const states = tx.objectStore('voice_states');
     const existing = await states.get([guildId, caller.user_id]);
-    // The joining user's own sessions hear of their voice state whatever their intents.
-    const audience = { guild_id: guildId, intent: INTENTS.GUILD_VOICE_STATES, user_ids: [caller.user_id] };
-    const emitState = (state: VoiceStateRecord, left: boolean) => {
-      const wire = serializeVoiceState(state, member, user);
-      emit({ type: 'VOICE_STATE_UPDATE', data: left ? { ...wire, channel_id: null } : wire, audience });
-    };
+    const emitState = (state: VoiceStateRecord, left: boolean) => emitVoiceStateUpdate(emit, state, member, user, left);
     if (d.channel_id === null) {
       if (!existing) return { joined: false } as const;
       await states.delete([guildId, caller.user_id]);

@@ -32,7 +32,7 @@ export function serializeLobbyVoiceState(state: LobbyVoiceStateRecord, left = fa
 }
 
 /** Emits the state to every member of its lobby (the user who left included). */
-async function emitLobbyVoiceState(tx: WriteTx, emit: Emit, state: LobbyVoiceStateRecord, left: boolean): Promise<void> {
+export async function emitLobbyVoiceState(tx: WriteTx, emit: Emit, state: LobbyVoiceStateRecord, left: boolean): Promise<void> {
   const lobby = await tx.objectStore('lobbies').get(state.lobby_id);
   if (!lobby) return;
   const members = await loadLobbyMembers(tx, lobby.id);

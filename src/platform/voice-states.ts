@@ -37,12 +37,14 @@ export function serializeVoiceState(state: VoiceStateRecord, member: MemberRecor
 }
 
 /**
- * Emits VOICE_STATE_UPDATE for a changed voice state. When the user left voice (`left`), the
- * event carries their last state with `channel_id: null`, as on the platform.
+ * Emits VOICE_STATE_UPDATE for a changed voice state, to the guild's sessions with
+ * GUILD_VOICE_STATES and to the user's own sessions whatever their intents. When the user left
+ * voice (`left`), the event carries their last state with `channel_id: null`, as on the platform.
  */
 export function emitVoiceStateUpdate(emit: Emit, state: VoiceStateRecord, member: MemberRecord, user: UserRecord, left = false): void {
   const wire = serializeVoiceState(state, member, user);
-  emit({ type: 'VOICE_STATE_UPDATE', data: left ? { ...wire, channel_id: null } : wire, audience: { guild_id: state.guild_id, intent: INTENTS.GUILD_VOICE_STATES } });
+  const audience = { guild_id: state.guild_id, intent: INTENTS.GUILD_VOICE_STATES, user_ids: [state.user_id] };
+  emit({ type: 'VOICE_STATE_UPDATE', data: left ? { ...wire, channel_id: null } : wire, audience });
 }
 
 /**
