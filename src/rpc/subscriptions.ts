@@ -158,6 +158,8 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
               nick: d.member?.nick ?? d.member?.user?.username ?? '',
               volume: 100,
               mute: !!d.self_mute,
+              // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
+              channel_id: String(d.channel_id),
             },
           }]
         : [];
