@@ -26,6 +26,7 @@ import { sandboxInteractionRoutes } from './routes/sandbox-interactions';
 import { attachmentRoutes } from './routes/attachments';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { sandboxReviewRoutes } from './routes/sandbox-reviews';
+import { sandboxUserRoutes } from './routes/sandbox-users';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oidc';
 import type { WebhookOutbox } from '../src/platform/webhook-outbox';
@@ -96,6 +97,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxMessageRoutes());
   app.route('/sandbox', sandboxReviewRoutes());
+  app.route('/sandbox', sandboxUserRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
   app.route('/sandbox', sandboxInteractionRoutes(webhooks.send));
 

@@ -21,6 +21,7 @@ import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
 import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
+import { SpeakingWatches } from './speaking-watches';
 import type { PlatformElement } from './platform-element';
 
 /** A frame's state, reflected as its `status` attribute. */
@@ -92,6 +93,7 @@ export class ActivityFrame extends LitElement {
   #platform: PlatformElement | null = null;
   #resize: ResizeObserver | null = null;
   #stopPlatformEvents: (() => void) | null = null;
+  #speakingWatches: SpeakingWatches | null = null;
 
   constructor() {
     super();
@@ -174,6 +176,8 @@ export class ActivityFrame extends LitElement {
       this.#membership = membership;
       this.#platform = platformElement;
       platformElement?.addEventListener('pp-hub-restart', this.#onHubRestart);
+      // The voice server's Speaking reaches the page through the hub that runs the voice gateway.
+      const speaking = (this.#speakingWatches = new SpeakingWatches(() => platformElement?.hub ?? null));
       const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
       this.host = new RpcHost({
         frame: { frame_id: frameId, application_id: this.applicationId, instance_id: instance.instance_id, guild_id: this.guildId, channel_id: this.channelId, platform: this.platform, user, url: page.href },
@@ -186,6 +190,7 @@ export class ActivityFrame extends LitElement {
         apiEndpoint: `//${location.host}/api`,
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
+        watchSpeaking: (callId, onChange) => speaking.open(callId, onChange),
         onAuthenticated: (session) => {
           presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
           this.#stopPlatformEvents?.();
@@ -211,6 +216,8 @@ export class ActivityFrame extends LitElement {
     this.#stopPlatformEvents = null;
     this.#membership?.leave();
     this.#membership = null;
+    this.#speakingWatches?.close();
+    this.#speakingWatches = null;
     if (this.frameId) presenceClearers.delete(this.frameId);
     this.#platform?.removeEventListener('pp-hub-restart', this.#onHubRestart);
     this.#platform = null;
@@ -241,7 +248,10 @@ export class ActivityFrame extends LitElement {
 
   readonly #onPageHide = (): void => this.#stop();
   // The hub lost its registry, not the activity: rejoin with the same instance id, or start afresh.
-  readonly #onHubRestart = (): void => void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
+  readonly #onHubRestart = (): void => {
+    this.#speakingWatches?.reopen();
+    void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
+  };
   // A page restored from the back/forward cache left its instance when it was hidden: rejoin.
   readonly #onPageShow = (event: PageTransitionEvent): void => void (event.persisted && this.#start());
 
