@@ -13,6 +13,7 @@
  * hub clears it over HTTP with the activity's token, as the activity's SET_ACTIVITY went.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { GatewaySocket } from '../gateway/gateway-socket';
 import { RpcHost } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
@@ -195,11 +196,13 @@ export class ActivityFrame extends LitElement {
           presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
           this.#stopPlatformEvents?.();
           const host = this.host;
-          this.#stopPlatformEvents = listenToPlatform(session.access_token, (type, data) => {
-            // READY says the session listens: from now on no change of the user's is missed.
-            if (type === 'READY') this.#fire('pp-platform-events', { status: 'ready' });
-            host?.platformEvent(type, data);
-          });
+          this.#stopPlatformEvents = listenToPlatform(
+            session.access_token,
+            (type, data) => host?.platformEvent(type, data),
+            (url) => new GatewaySocket(url, undefined, { hubName: platformElement?.hubName }),
+            // `ready`: from now on no change of the user's is missed; `resumed`: nor was any while disconnected.
+            (status) => this.#fire('pp-platform-events', { status }),
+          );
         },
       });
       this.host.setLayoutMode(this.layoutMode);

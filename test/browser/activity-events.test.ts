@@ -147,4 +147,27 @@ describe('activity events from the platform (gateway → RPC host → activity)'
     ]);
     bob.close();
   });
+
+  it('after the hub restarts the frame resumes its gateway session (session_id + seq): an event made while it was away still reaches the activity', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id, `platformpp-hub-frame-resume-${Date.now()}`);
+    const appId = world.application.id;
+    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, 'user-id': world.bob.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+    await sdk.ready();
+    const statuses: string[] = [];
+    frame.addEventListener('pp-platform-events', (event) => statuses.push((event as CustomEvent).detail.status));
+    const listening = nextEvent(frame, 'pp-platform-events');
+    await sdk.commands.authenticate({ access_token: await world.token(world.bob.id) });
+    const updates: { nick: string }[] = [];
+    await sdk.subscribe('CURRENT_GUILD_MEMBER_UPDATE', (d: { nick: string }) => updates.push(d), { guild_id: world.guild.id });
+    await listening;
+    const disconnected = nextEvent(frame, 'pp-platform-events', (d: { status: string }) => d.status === 'disconnected');
+    // The worker closes itself, as when the browser stops or loses it.
+    void platform.hub!.stop();
+    await disconnected;
+    // While the frame is away (it connects again after a second): a fresh Identify would miss this.
+    await world.sandbox.putGuildMember(world.guild.id, world.bob.id, { nick: 'While away' });
+    await expect.poll(() => updates.map((u) => u.nick), { timeout: 15_000 }).toEqual(['While away']);
+    expect(statuses).toEqual(['ready', 'disconnected', 'resumed']);
+  });
 });
