@@ -1,6 +1,6 @@
 /**
  * The platform's HTTP app: a hono app answering `/api/v10/...`, `/api/...`, `/sandbox/...` and
- * the OAuth2 endpoints, each also under `/.proxy/`. A plain `fetch(Request)` that the service
+ * the OAuth2 endpoints, each also under `/.proxy/`, and forwarding URL-mapped requests. A plain `fetch(Request)` that the service
  * worker shell and unit tests call alike.
  */
 import { Hono, type ExecutionContext } from 'hono';
@@ -26,6 +26,9 @@ import { sandboxInteractionRoutes } from './routes/sandbox-interactions';
 import { attachmentRoutes } from './routes/attachments';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { sandboxReviewRoutes } from './routes/sandbox-reviews';
+import { sandboxUserRoutes } from './routes/sandbox-users';
+import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
+import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oidc';
 import type { WebhookOutbox } from '../src/platform/webhook-outbox';
@@ -45,6 +48,12 @@ export interface PlatformApp {
   ctx: PlatformContext;
   /** The webhook outbox (tests await `webhooks.settled()`). */
   webhooks: WebhookOutbox;
+  /**
+   * Forwards a request the platform does not own to its URL mapping's target (see
+   * `routes/url-mapping-proxy.ts`); undefined when no mapping applies, so the service worker
+   * goes on to the precache or the network.
+   */
+  forwardMapped(request: Request): Promise<Response | undefined>;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -74,6 +83,13 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
   });
+  // The activity proxy: a mapped `/.proxy/<prefix>/...` (or an activity frame's `/<prefix>/...`)
+  // goes to its target; everything else goes on to the routes.
+  app.use('*', async (c, next) => {
+    const forwarded = await forwardUrlMapping(ctx, c.req.raw);
+    if (forwarded) return forwarded;
+    await next();
+  });
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
   app.route('/api/v10/oauth2', oauth2Routes());
@@ -97,6 +113,8 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxMessageRoutes());
   app.route('/sandbox', sandboxReviewRoutes());
+  app.route('/sandbox', sandboxUserRoutes());
+  app.route('/sandbox', sandboxUrlMappingRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
   app.route('/sandbox', sandboxInteractionRoutes(webhooks.send));
 
@@ -142,6 +160,11 @@ export async function createPlatformApp(options: {
   return {
     ctx,
     webhooks: webhooks.outbox,
+    forwardMapped: async (request) => {
+      const forwarded = await forwardUrlMapping(ctx, request);
+      forwarded?.headers.set(SERVED_BY_HEADER, SERVED_BY);
+      return forwarded;
+    },
     fetch: async (request, lifetime) => {
       const executionCtx: ExecutionContext | undefined = lifetime && { waitUntil: (p) => lifetime.waitUntil(p), passThroughOnException: () => undefined, props: {} };
       return app.fetch(request, undefined, executionCtx);

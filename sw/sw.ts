@@ -82,11 +82,27 @@ self.addEventListener('fetch', (event) => {
     // The event keeps the worker alive for the webhook deliveries the request starts.
     event.respondWith(platformApp().then((platform) => platform.fetch(request, event), startupFailure));
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
+    // A URL mapping first (the activity proxy), then the path as without the prefix.
     event.respondWith(
-      withoutProxyPrefix(request, url).then((stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped)),
+      mapped(request).then((forwarded) => forwarded ?? withoutProxyPrefix(request, url).then((stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped))),
     );
+  } else if (fromActivityFrame(request)) {
+    // An activity's own requests may use its URL mappings without `/.proxy` too.
+    event.respondWith(mapped(request).then((forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request)));
   } else {
     const precached = router.handleRequest({ request, event });
     if (precached) event.respondWith(precached);
   }
 });
+
+/** The request forwarded by its URL mapping, or undefined (none applies, or the app could not start). */
+function mapped(request: Request): Promise<Response | undefined> {
+  return platformApp().then((platform) => platform.forwardMapped(request), () => undefined);
+}
+
+/** Whether the page asking is an activity's frame: its URL carries the frame's parameters (CONTRACT §5). */
+function fromActivityFrame(request: Request): boolean {
+  if (!request.referrer.startsWith(self.location.origin + '/')) return false;
+  const params = new URL(request.referrer).searchParams;
+  return params.has('frame_id') && params.has('instance_id');
+}

@@ -7,6 +7,7 @@
 import { DISPATCH, OPCODES, type ActivityPlatform, type Command, type CommandMap, type EventMap, type RpcEvent, type SubscribableEvent } from '../rpc/protocol';
 import { createCommands, type ActivityCommands } from './commands';
 import { RpcError, RpcTimeoutError } from './errors';
+import { dispatchMatches, subscriptionKey, type Subscription } from './subscription-keys';
 
 /** The SDK's version, sent in the handshake. */
 export const SDK_VERSION = '0.1.0';
@@ -66,8 +67,8 @@ export class ActivitySdk {
   readonly #hostOrigin: string;
   readonly #receiver: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   readonly #pending = new Map<string, Pending & { cmd: string }>();
-  /** Event listeners; `args` is the event and its arguments, as SUBSCRIBE was sent for them. */
-  readonly #subscriptions: { listener: (data: never) => void; args: string }[] = [];
+  /** Event listeners; `key` is the event and its arguments, as SUBSCRIBE was sent for them. */
+  readonly #subscriptions: Subscription[] = [];
   /** Listeners of 'error' and 'close'. */
   readonly #listeners = new Map<string, Set<(data: never) => void>>();
   readonly #ready: Promise<EventMap['READY']['data']>;
@@ -140,8 +141,8 @@ export class ActivitySdk {
    * @example const stop = await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) => render(participants));
    */
   async subscribe<E extends SubscribableEvent>(event: E, listener: Listener<E>, args?: EventMap[E]['args']): Promise<() => Promise<void>> {
-    const subscription = { listener: listener as (data: never) => void, args: subscriptionKey(event, args) };
-    const first = !this.#subscriptions.some((s) => s.args === subscription.args);
+    const subscription: Subscription = { event, args: (args ?? {}) as Record<string, unknown>, listener: listener as (data: never) => void, key: subscriptionKey(event, args) };
+    const first = !this.#subscriptions.some((s) => s.key === subscription.key);
     this.#subscriptions.push(subscription);
     if (first) {
       try {
@@ -157,10 +158,10 @@ export class ActivitySdk {
   /** Removes a listener; after the last one of an event (with these arguments) sends UNSUBSCRIBE. */
   async unsubscribe<E extends SubscribableEvent>(event: E, listener: Listener<E>, args?: EventMap[E]['args']): Promise<void> {
     const key = subscriptionKey(event, args);
-    const index = this.#subscriptions.findIndex((s) => s.listener === listener && s.args === key);
+    const index = this.#subscriptions.findIndex((s) => s.listener === listener && s.key === key);
     if (index < 0) return;
     this.#subscriptions.splice(index, 1);
-    if (this.#subscriptions.some((s) => s.args === key)) return;
+    if (this.#subscriptions.some((s) => s.key === key)) return;
     await this.command('UNSUBSCRIBE', args as Record<string, unknown> | undefined, event);
   }
 
@@ -194,7 +195,8 @@ export class ActivitySdk {
   }
 
   #emit(event: string, data: unknown): void {
-    const listeners = [...(this.#listeners.get(event) ?? []), ...this.#subscriptions.filter((s) => s.args.split('\n')[0] === event).map((s) => s.listener)];
+    const subscribed = this.#subscriptions.filter((s) => s.event === event && dispatchMatches(s.args, data)).map((s) => s.listener);
+    const listeners = [...(this.#listeners.get(event) ?? []), ...subscribed];
     for (const listener of listeners) {
       try {
         listener(data as never);
@@ -250,9 +252,4 @@ export class ActivitySdk {
     }
     if (typeof payload.nonce === 'string') this.#settle(payload.nonce, { data: payload.data });
   };
-}
-
-/** An event and its SUBSCRIBE arguments, as one key: one SUBSCRIBE per key. */
-function subscriptionKey(event: string, args: unknown): string {
-  return `${event}\n${JSON.stringify(args ?? {})}`;
 }

@@ -10,7 +10,9 @@
 export { ActivitySdk, SDK_VERSION, type ActivitySdkOptions } from './client';
 export { createCommands, type ActivityCommands } from './commands';
 export { RpcError, RpcTimeoutError } from './errors';
-export { attemptRemap, matchAndRewriteURL, patchUrlMappings, type PatchTarget, type UrlMapping } from './url-mappings';
+export {
+  assertNoPlatformCollision, attemptRemap, matchAndRewriteURL, patchUrlMappings, platformPathCollision, PLATFORM_PATH_PREFIXES, type PatchTarget, type UrlMapping,
+} from './url-mappings';
 export {
   COMMANDS, LAYOUT_MODES, OPCODES, ORIENTATION_LOCK_STATES, RPC_CLOSE_CODES, RPC_ERROR_CODES, SCREEN_ORIENTATIONS, SUBSCRIBABLE_EVENTS,
   type ActivityInput, type Command, type CommandMap, type EventMap, type RichPresenceActivity, type RpcParticipant, type RpcUser, type SubscribableEvent,

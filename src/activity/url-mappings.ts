@@ -4,6 +4,11 @@
  * `target` is a host (with an optional port and path) whose `{name}` tokens match one label or
  * port; `prefix` is a path whose `{name}` tokens take the matched values. Requests work with
  * and without the `/.proxy/` prefix (spec, Versioning rule 7): a mapping may use either.
+ *
+ * A prefix may not be one of the platform's own paths (`/api`, `/sandbox`, `/oauth2`,
+ * `/attachments`, `/activities`, with or without `/.proxy`): the service worker answers those
+ * itself, so a mapping there would never reach its target. Host names are case-insensitive;
+ * `{Token}` names are not.
  */
 
 /** One mapping: requests to `target` go to `prefix` on the activity's own origin. */
@@ -21,6 +26,40 @@ export interface PatchTarget {
 }
 
 const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The first path segments the platform serves itself: no mapping prefix may start with one. */
+export const PLATFORM_PATH_PREFIXES = ['/api', '/sandbox', '/oauth2', '/attachments', '/activities'] as const;
+
+/**
+ * The platform path `prefix` collides with (`/api` for `/api/v2` or `/.proxy/api`), or null.
+ * @example platformPathCollision('/.proxy/api/x') // '/api'
+ */
+export function platformPathCollision(prefix: string): string | null {
+  const path = `/${prefix.replace(/^\/+/, '')}`.replace(/^\/\.proxy(?=\/|$)/, '') || '/';
+  return PLATFORM_PATH_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`)) ?? null;
+}
+
+/**
+ * Throws when a mapping's prefix is one of the platform's own paths, saying which.
+ * @example assertNoPlatformCollision([{ prefix: '/scores', target: 'api.example.com' }]);
+ */
+export function assertNoPlatformCollision(mappings: readonly UrlMapping[]): void {
+  for (const { prefix, target } of mappings) {
+    const taken = platformPathCollision(prefix);
+    if (taken) throw new Error(`URL mapping prefix ${prefix} (for ${target}) collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix`);
+  }
+}
+
+/** A host pattern lowercased outside its `{Token}`s: host names ignore case, token names do not. */
+function lowerHostPattern(pattern: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of pattern.matchAll(TOKEN)) {
+    out += pattern.slice(last, match.index).toLowerCase() + match[0];
+    last = match.index + match[0].length;
+  }
+  return out + pattern.slice(last).toLowerCase();
+}
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A regex for a pattern whose `{name}` tokens capture one label (letters, digits, `-`, `_`). */
@@ -45,7 +84,7 @@ export function matchAndRewriteURL(options: { url: URL; prefix: string; target: 
   const { url, location } = options;
   if (url.host === location.host) return null;
   const slash = options.target.indexOf('/');
-  const targetHost = (slash < 0 ? options.target : options.target.slice(0, slash)).toLowerCase();
+  const targetHost = lowerHostPattern(slash < 0 ? options.target : options.target.slice(0, slash));
   const targetPath = slash < 0 ? '' : options.target.slice(slash).replace(/\/+$/, '');
   const host = new RegExp(`^${patternRegExp(targetHost)}$`).exec(url.host.toLowerCase());
   if (!host) return null;
@@ -84,15 +123,17 @@ export function attemptRemap(options: { url: string | URL; mappings: readonly Ur
 
 /**
  * Sends the page's `fetch`, `WebSocket` and `XMLHttpRequest` requests through the mappings.
- * Returns a function that undoes the patch.
+ * Returns a function that undoes the patch. Throws when a prefix is one of the platform's own
+ * paths ({@link PLATFORM_PATH_PREFIXES}).
  * @example
- * const restore = patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }]);
- * await fetch('https://api.example.com/scores'); // requests /api/scores on the activity's origin
+ * const restore = patchUrlMappings([{ prefix: '/scores', target: 'api.example.com' }]);
+ * await fetch('https://api.example.com/top'); // requests /scores/top on the activity's origin
  */
 export function patchUrlMappings(
   mappings: readonly UrlMapping[],
   options: { patchFetch?: boolean; patchWebSocket?: boolean; patchXhr?: boolean; target?: PatchTarget } = {},
 ): () => void {
+  assertNoPlatformCollision(mappings);
   const target = options.target ?? (globalThis as unknown as PatchTarget);
   const remap = (url: string | URL) => attemptRemap({ url, mappings, location: target.location });
   const undo: (() => void)[] = [];

@@ -13,6 +13,7 @@
  * hub clears it over HTTP with the activity's token, as the activity's SET_ACTIVITY went.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { GatewaySocket } from '../gateway/gateway-socket';
 import { RpcHost } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
@@ -21,6 +22,7 @@ import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
 import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
+import { SpeakingWatches } from './speaking-watches';
 import type { PlatformElement } from './platform-element';
 
 /** A frame's state, reflected as its `status` attribute. */
@@ -92,6 +94,7 @@ export class ActivityFrame extends LitElement {
   #platform: PlatformElement | null = null;
   #resize: ResizeObserver | null = null;
   #stopPlatformEvents: (() => void) | null = null;
+  #speakingWatches: SpeakingWatches | null = null;
 
   constructor() {
     super();
@@ -174,6 +177,8 @@ export class ActivityFrame extends LitElement {
       this.#membership = membership;
       this.#platform = platformElement;
       platformElement?.addEventListener('pp-hub-restart', this.#onHubRestart);
+      // The voice server's Speaking reaches the page through the hub that runs the voice gateway.
+      const speaking = (this.#speakingWatches = new SpeakingWatches(() => platformElement?.hub ?? null));
       const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
       this.host = new RpcHost({
         frame: { frame_id: frameId, application_id: this.applicationId, instance_id: instance.instance_id, guild_id: this.guildId, channel_id: this.channelId, platform: this.platform, user, url: page.href },
@@ -186,15 +191,18 @@ export class ActivityFrame extends LitElement {
         apiEndpoint: `//${location.host}/api`,
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
+        watchSpeaking: (callId, onChange) => speaking.open(callId, onChange),
         onAuthenticated: (session) => {
           presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
           this.#stopPlatformEvents?.();
           const host = this.host;
-          this.#stopPlatformEvents = listenToPlatform(session.access_token, (type, data) => {
-            // READY says the session listens: from now on no change of the user's is missed.
-            if (type === 'READY') this.#fire('pp-platform-events', { status: 'ready' });
-            host?.platformEvent(type, data);
-          });
+          this.#stopPlatformEvents = listenToPlatform(
+            session.access_token,
+            (type, data) => host?.platformEvent(type, data),
+            (url) => new GatewaySocket(url, undefined, { hubName: platformElement?.hubName }),
+            // `ready`: from now on no change of the user's is missed; `resumed`: nor was any while disconnected.
+            (status) => this.#fire('pp-platform-events', { status }),
+          );
         },
       });
       this.host.setLayoutMode(this.layoutMode);
@@ -211,6 +219,8 @@ export class ActivityFrame extends LitElement {
     this.#stopPlatformEvents = null;
     this.#membership?.leave();
     this.#membership = null;
+    this.#speakingWatches?.close();
+    this.#speakingWatches = null;
     if (this.frameId) presenceClearers.delete(this.frameId);
     this.#platform?.removeEventListener('pp-hub-restart', this.#onHubRestart);
     this.#platform = null;
@@ -241,7 +251,10 @@ export class ActivityFrame extends LitElement {
 
   readonly #onPageHide = (): void => this.#stop();
   // The hub lost its registry, not the activity: rejoin with the same instance id, or start afresh.
-  readonly #onHubRestart = (): void => void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
+  readonly #onHubRestart = (): void => {
+    this.#speakingWatches?.reopen();
+    void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
+  };
   // A page restored from the back/forward cache left its instance when it was hidden: rejoin.
   readonly #onPageShow = (event: PageTransitionEvent): void => void (event.persisted && this.#start());
 

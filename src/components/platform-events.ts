@@ -2,7 +2,9 @@
  * What the platform tells a frame's user while its activity runs: a gateway session with the
  * activity's access token (as the platform's client keeps one), whose dispatches the RPC host
  * turns into the events the activity subscribed to (CURRENT_USER_UPDATE, GUILD_STATUS, ...).
- * Reconnects with a fresh Identify when the connection drops; the token is never logged.
+ * When the connection drops (or the hub restarts) it connects again and resumes the session
+ * with its `session_id` and last `seq`, so the events in between still arrive; only when the
+ * gateway answers Invalid Session does it identify afresh. The token is never logged.
  */
 import { GatewaySocket } from '../gateway/gateway-socket';
 import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../gateway/protocol';
@@ -27,28 +29,46 @@ export interface SocketLike {
 
 /** Close codes after which a new connection cannot help (bad token, intents). */
 const FATAL = new Set([4004, 4012, 4013, 4014]);
+/** Close codes after which the session cannot be resumed: the next connection identifies. */
+const SESSION_LOST = new Set([4007, 4009]);
 /** How long to wait before connecting again after the connection dropped. */
 const RECONNECT_DELAY_MS = 1000;
 
+/** How the listener's connection stands: `resumed` after a drop means nothing was missed. */
+export type PlatformEventsStatus = 'ready' | 'resumed' | 'disconnected';
+
 /**
- * Listens to the gateway as the token's user; `onDispatch` hears every dispatch. Returns the
- * function that stops listening.
+ * Listens to the gateway as the token's user; `onDispatch` hears every dispatch (RESUMED
+ * included), `onStatus` each change of the connection. Returns the function that stops
+ * listening (which ends the session: close 1000).
  * @example const stop = listenToPlatform(session.access_token, (t, d) => host.platformEvent(t, d));
  */
 export function listenToPlatform(
   token: string,
   onDispatch: (type: string, data: unknown) => void,
   openSocket: (url: string) => SocketLike = (url) => new GatewaySocket(url),
+  onStatus: (status: PlatformEventsStatus) => void = () => undefined,
 ): () => void {
   let stopped = false;
   let socket: SocketLike | null = null;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  /** The session to resume: kept across connections, dropped by Invalid Session. */
+  let session: { id: string; url: string } | null = null;
   let seq: number | null = null;
 
-  const connect = () => {
+  const identify = (current: SocketLike) => {
+    session = null;
     seq = null;
-    const current = openSocket(FRAME_GATEWAY_URL);
+    current.send(JSON.stringify({
+      op: OP.IDENTIFY,
+      d: { token: `Bearer ${token}`, intents: FRAME_INTENTS, properties: { os: 'browser', browser: 'platformpp', device: 'pp-activity-frame' } },
+    }));
+  };
+
+  const connect = () => {
+    const resuming = session !== null && seq !== null ? { session_id: session.id, seq } : null;
+    const current = openSocket(resuming ? session!.url : FRAME_GATEWAY_URL);
     socket = current;
     current.addEventListener('message', (event: MessageEvent<string>) => {
       let payload: GatewayPayload<any>;
@@ -60,22 +80,29 @@ export function listenToPlatform(
       if (payload.op === OP.HELLO) {
         clearInterval(heartbeat);
         heartbeat = setInterval(() => current.send(JSON.stringify({ op: OP.HEARTBEAT, d: seq })), payload.d.heartbeat_interval);
-        current.send(JSON.stringify({
-          op: OP.IDENTIFY,
-          d: { token: `Bearer ${token}`, intents: FRAME_INTENTS, properties: { os: 'browser', browser: 'platformpp', device: 'pp-activity-frame' } },
-        }));
+        if (resuming) current.send(JSON.stringify({ op: OP.RESUME, d: { token: `Bearer ${token}`, ...resuming } }));
+        else identify(current);
       } else if (payload.op === OP.HEARTBEAT) {
         current.send(JSON.stringify({ op: OP.HEARTBEAT, d: seq }));
       } else if (payload.op === OP.DISPATCH && payload.t) {
         seq = payload.s;
+        if (payload.t === 'READY') session = { id: payload.d.session_id, url: resumeUrl(payload.d.resume_gateway_url) };
         onDispatch(payload.t, payload.d);
-      } else if (payload.op === OP.RECONNECT || payload.op === OP.INVALID_SESSION) {
+        if (payload.t === 'READY' || payload.t === 'RESUMED') onStatus(payload.t === 'READY' ? 'ready' : 'resumed');
+      } else if (payload.op === OP.INVALID_SESSION) {
+        // Resumable (`d: true`): connect again and resume; otherwise the session is gone and the
+        // gateway takes a new Identify on this connection.
+        if (payload.d === true) current.close(4000, 'Reconnecting');
+        else identify(current);
+      } else if (payload.op === OP.RECONNECT) {
         current.close(4000, 'Reconnecting');
       }
     });
     current.addEventListener('close', (event: CloseEvent) => {
       clearInterval(heartbeat);
       if (stopped || socket !== current || FATAL.has(event.code)) return;
+      if (SESSION_LOST.has(event.code)) session = null;
+      onStatus('disconnected');
       retry = setTimeout(connect, RECONNECT_DELAY_MS);
     });
   };
@@ -87,4 +114,10 @@ export function listenToPlatform(
     clearTimeout(retry);
     socket?.close(1000, 'The activity frame stopped');
   };
+}
+
+/** READY's `resume_gateway_url` with the version and encoding, as a platform client resumes on it. */
+function resumeUrl(url: unknown): string {
+  if (typeof url !== 'string' || url === '') return FRAME_GATEWAY_URL;
+  return url.includes('?') ? url : `${url}?v=10&encoding=json`;
 }

@@ -91,6 +91,11 @@ export class SandboxClient {
     return this.#call('DELETE', '/sandbox/clock');
   }
 
+  /** Changes a user's profile as they would in the client (USER_UPDATE to their sessions): `{user}`. */
+  updateUser(userId: string, body: { username?: string; global_name?: string | null; avatar?: string | null }): Promise<{ user: Json }> {
+    return this.#call('PATCH', `/sandbox/users/${encodeURIComponent(userId)}`, body);
+  }
+
   /** Bans a user's account. */
   ban(userId: string, body: { permanent?: boolean } = {}): Promise<void> {
     return this.#call('POST', `/sandbox/users/${encodeURIComponent(userId)}/ban`, body);

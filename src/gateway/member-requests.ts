@@ -3,9 +3,11 @@
  * 1000 members each. Rules:
  * - all members (empty `query`, `limit` 0) needs the GUILD_MEMBERS intent; without it the
  *   request is ignored, as on the platform;
- * - from 2025-10-01 (platform clock) an application may request all members of one guild once
- *   per 30 seconds; another request within the window gets a RATE_LIMITED dispatch and no
- *   chunks. Other guilds are independent, only the request counts (chunks never do);
+ * - from 2025-10-01 (platform clock) a bot may request all members of one guild once per 30
+ *   seconds; another request within the window gets a RATE_LIMITED dispatch and no chunks.
+ *   Other guilds are independent, only the request counts (chunks never do). The bucket is the
+ *   requester's: the bot for a bot session, the user (of that application) for a Bearer one,
+ *   so one user's requests never use up another user's;
  * - a query prefix or `user_ids` returns at most 100 members; `not_found` lists the ids that
  *   are not members;
  * - a `nonce` longer than 32 bytes is ignored: the chunks carry no nonce;
@@ -38,18 +40,28 @@ export function acceptedNonce(nonce: string | undefined): string | undefined {
 }
 
 /**
- * Records an all-members request of `applicationId` for `guildId` unless one was recorded less
- * than 30 s ago by the platform clock; resolves to the seconds left to wait, or 0 when allowed.
+ * Whose all-members bucket a session's requests use: the application for its bot (one bot per
+ * application), the application and user for a user's Bearer session.
  */
-export async function takeAllMembersSlot(ctx: PlatformContext, applicationId: string, guildId: string): Promise<number> {
+export function allMembersRequester(session: Pick<GatewaySession['record'], 'kind' | 'application_id' | 'user_id'>): string {
+  return session.kind === 'bot' ? session.application_id : `${session.application_id}:${session.user_id}`;
+}
+
+/**
+ * Records an all-members request of `requester` ({@link allMembersRequester}) for `guildId`
+ * unless one was recorded less than 30 s ago by the platform clock; resolves to the seconds
+ * left to wait, or 0 when allowed.
+ */
+export async function takeAllMembersSlot(ctx: PlatformContext, requester: string, guildId: string): Promise<number> {
   const now = ctx.clock.now();
   return write(ctx, ['gateway_rate_limits'], async (tx) => {
     const store = tx.objectStore('gateway_rate_limits');
-    const last = await store.get([applicationId, guildId]);
+    // The store's key is [application_id, guild_id]: the requester takes the first place.
+    const last = await store.get([requester, guildId]);
     // A clock moved back before the last request frees the slot: the window is measured on it.
     const elapsed = last ? now - last.at : Infinity;
     if (elapsed >= 0 && elapsed < REQUEST_ALL_MEMBERS_WINDOW_MS) return (REQUEST_ALL_MEMBERS_WINDOW_MS - elapsed) / 1000;
-    await store.put({ application_id: applicationId, guild_id: guildId, at: now });
+    await store.put({ application_id: requester, guild_id: guildId, at: now });
     return 0;
   });
 }
@@ -74,7 +86,7 @@ export async function requestGuildMembers(ctx: PlatformContext, session: Gateway
   const all = byIds === null && query === '';
   if (all && (r.intents & INTENTS.GUILD_MEMBERS) === 0) return [];
   if (all && request.limit === 0 && inForce(RULE_DATES.REQUEST_ALL_MEMBERS_LIMITED, ctx.clock.now())) {
-    const retryAfter = await takeAllMembersSlot(ctx, r.application_id, guildId);
+    const retryAfter = await takeAllMembersSlot(ctx, allMembersRequester(r), guildId);
     if (retryAfter > 0) {
       return [{ t: 'RATE_LIMITED', d: { opcode: GATEWAY_OPCODES.REQUEST_GUILD_MEMBERS, retry_after: retryAfter, meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) } } }];
     }

@@ -6,6 +6,7 @@
  * token (stored hashed by the join's write), the encryption modes and the E2EE (DAVE)
  * requirement by the platform clock, who is in the call (Clients Connect, Client Disconnect,
  * Speaking between the sessions of one channel), heartbeats, and resume (buffered from v8).
+ * Who speaks is also told to the platform's own watchers (`speakers`: activities' SPEAKING_*).
  *
  * Voice sessions live in the worker's memory, as live connections do: the durable part (voice
  * states and tokens) is in IndexedDB, so after the worker restarted a client identifies again
@@ -22,6 +23,7 @@ import type { GatewayTransport } from './connection';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
 import { VoiceConnection } from './voice-connection';
 import { voiceEndingsFor } from './voice-log';
+import { SpeakingWatch, type SpeakingCall } from './voice-speaking';
 import type { VoiceIdentifyData, VoiceResumeData } from './voice-protocol';
 import { VOICE_CLOSE_CODES as CLOSE, VOICE_OPCODES as OPS } from './voice-protocol';
 import { voiceSessionKey, VoiceSession } from './voice-session';
@@ -33,6 +35,8 @@ const NO_MEDIA_SERVER = { ip: '127.0.0.1', port: 0 } as const;
 
 /** The voice gateway of one shared worker (or one unit test). */
 export class VoiceGateway {
+  /** Who speaks in each call, for the platform's own watchers (activities' SPEAKING_START / STOP). */
+  readonly speakers = new SpeakingWatch();
   readonly #sessions = new Map<string, VoiceSession>();
   /** The sessions of each call, by channel id (a lobby id for a lobby call). */
   readonly #calls = new Map<string, Set<VoiceSession>>();
@@ -147,6 +151,7 @@ export class VoiceGateway {
 
   /** Speaking: everyone else in the call hears of it, with the speaker's user id and ssrc. */
   speaking(session: VoiceSession, flags: number): void {
+    this.speakers.update(callOf(session), session.userId, flags !== 0);
     for (const other of this.#calls.get(session.channelId) ?? []) {
       if (other !== session) other.deliver(OPS.SPEAKING, { user_id: session.userId, ssrc: session.ssrc, speaking: flags });
     }
@@ -172,8 +177,9 @@ export class VoiceGateway {
     session.sink = null;
     if (sink && code !== undefined) sink.closeWith(code, reason);
     // A user still in the call on another session has not left it.
-    if (!call || [...call].some((s) => s.userId === session.userId)) return;
-    for (const other of call) other.deliver(OPS.CLIENT_DISCONNECT, { user_id: session.userId });
+    if (call && [...call].some((s) => s.userId === session.userId)) return;
+    this.speakers.left(callOf(session), session.userId);
+    for (const other of call ?? []) other.deliver(OPS.CLIENT_DISCONNECT, { user_id: session.userId });
   }
 
   /** Ends the sessions that events committed since the last read end. */
@@ -195,4 +201,9 @@ export class VoiceGateway {
     this.#lock = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The call a session is in, as speaking watchers name it. */
+function callOf(session: VoiceSession): SpeakingCall {
+  return { id: session.channelId, lobby: session.identity.guild_id === null };
 }

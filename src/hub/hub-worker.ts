@@ -17,6 +17,7 @@ import { SNOWFLAKE_WORKERS } from '../platform/snowflake';
 import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
 import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayPort } from './gateway-port';
+import { bridgeSpeakingPort } from './speaking-port';
 import { hubLockName, ownerLockName, type HubApi } from './protocol';
 
 declare const self: SharedWorkerGlobalScope;
@@ -87,6 +88,13 @@ const api: HubApi = {
     voiceGateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
       report(error);
       port.postMessage({ type: 'close', code: 1011, reason: 'The voice gateway could not start.', wasClean: false });
+    });
+  },
+  watchSpeaking(port, callId, owner) {
+    const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
+    voiceGateway.then((g) => bridgeSpeakingPort(g.speakers, port, callId, holdForPage)).catch((error) => {
+      report(error);
+      port.close();
     });
   },
   reconnectGateway() {

@@ -3,10 +3,12 @@
  * - {@link HubApi}: what a page reaches through comlink on the worker's port;
  * - the gateway socket wire: one `MessagePort` per `GatewaySocket`, carrying what a WebSocket
  *   would (text frames, the close handshake);
+ * - the speaking wire: one `MessagePort` per watched voice call, carrying its starts and stops;
  * - the Web Locks each end holds for its life, so that the other learns when it is gone
  *   ({@link ownerLockName}, {@link hubLockName}): a MessagePort has no reliable close signal.
  */
 import type { ProxyMarked } from 'comlink';
+import type { SpeakingChange } from '../gateway/voice-speaking';
 import type { ActivityInstanceRegistry } from '../rpc/instances';
 
 /** The shared worker's name: every page that uses it reaches the same instance. */
@@ -46,6 +48,12 @@ export interface HubApi {
    * wire as {@link HubApi.openGateway}; `owner` as there.
    */
   openVoiceGateway(port: MessagePort, url: string, owner?: string): void;
+  /**
+   * Watches who speaks in a voice call (a guild voice channel's id, or a lobby's id) on `port`:
+   * the hub posts a {@link SpeakingPortEvent} for each start and stop until the page posts
+   * `{type: 'close'}`, or is gone (`owner` as in {@link HubApi.openGateway}).
+   */
+  watchSpeaking(port: MessagePort, callId: string, owner?: string): void;
   /** Asks every connected gateway client to reconnect and resume (opcode 7). */
   reconnectGateway(): void;
   /**
@@ -80,3 +88,9 @@ export type GatewaySocketEvent =
   | { type: 'message'; data: string }
   /** The connection is closed, by the gateway (its close code) or in answer to the page's close. */
   | { type: 'close'; code: number; reason: string; wasClean: boolean };
+
+/** Hub → page on a speaking watch's port: a user started or stopped speaking in the call. */
+export type SpeakingPortEvent = SpeakingChange;
+
+/** Page → hub on a speaking watch's port: stop watching. */
+export type SpeakingPortRequest = { type: 'close' };

@@ -24,6 +24,9 @@ export interface ApiErrorBody {
 export const API_ERRORS = {
   UNKNOWN_ROUTE: { status: 404, code: 0, message: '404: Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, code: 0, message: '405: Method Not Allowed' },
+  // The activity proxy (URL mappings): the target could not be reached, or whose mapping applies is unclear.
+  URL_MAPPING_UNREACHABLE: { status: 502, code: 0, message: '502: Bad Gateway' },
+  URL_MAPPING_AMBIGUOUS: { status: 409, code: 0, message: 'Several applications map this path to different targets.' },
   UNAUTHORIZED: { status: 401, code: 0, message: '401: Unauthorized' },
   UNKNOWN_APPLICATION: { status: 404, code: 10002, message: 'Unknown Application' },
   UNKNOWN_CHANNEL: { status: 404, code: 10003, message: 'Unknown Channel' },

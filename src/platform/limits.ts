@@ -360,3 +360,6 @@ export const CHECKBOX_GROUP_OPTIONS_MAX = 10;
  * so that files up to the largest upload limits can be simulated.
  */
 export const SANDBOX_INTERACTION_BODY_MAX_BYTES = 256 * 1024 * 1024;
+
+/** URL mappings of one application (not shown by the spec; the sandbox's bound). */
+export const URL_MAPPINGS_MAX = 100;

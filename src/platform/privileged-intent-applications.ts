@@ -14,9 +14,9 @@ const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 /**
  * Submits an application for privileged intents with the reviewer's decision. An approval
- * grants the intents (`approvals.privileged_intents_approved`). After a denial the application
- * may apply again once per year, judged by the platform clock: an earlier one is refused with
- * the instant it may apply again, and nothing changes.
+ * (`approvals.privileged_intents_approved`) lets the toggled intents count from 10,000 users.
+ * After a denial the application may apply again once per year, judged by the platform clock:
+ * an earlier one is refused with the instant it may apply again, and nothing changes.
  * @example await applyForPrivilegedIntents(ctx, app.id, 'approved');
  */
 export async function applyForPrivilegedIntents(

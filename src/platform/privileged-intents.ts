@@ -1,8 +1,10 @@
 /**
  * Privileged intents (GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT) are granted per
  * application. Spec, Limits: below 10,000 accessible users the developer's toggle is enough
- * (the `GATEWAY_*_LIMITED` flags); from 10,000 only an approval counts (the `GATEWAY_*` flags,
- * or the sandbox's `approvals.privileged_intents_approved`).
+ * (the `GATEWAY_*_LIMITED` flags); from 10,000 a toggle counts only once the application was
+ * approved (the sandbox's `approvals.privileged_intents_approved`). The approval does not turn
+ * on an intent whose toggle is off: as on the platform, it lets the app keep using what it
+ * toggled. The `GATEWAY_*` flags are the platform's own grant of one intent and count alone.
  */
 import { INTENTS } from './intents';
 import { PRIVILEGED_INTENTS_APPROVAL_THRESHOLD } from './limits';
@@ -42,13 +44,13 @@ export async function grantedPrivilegedIntents(db: PlatformDatabase, application
   const flags = BigInt(application.flags);
   const has = (bit: number) => (flags & BigInt(bit)) !== 0n;
   let granted = 0;
-  let needsCount = false;
+  let toggled = 0;
   for (const p of PRIVILEGED) {
-    if (has(p.approved) || application.approvals.privileged_intents_approved) granted |= p.intent;
-    else if (has(p.toggle)) needsCount = true;
+    if (has(p.approved)) granted |= p.intent;
+    else if (has(p.toggle)) toggled |= p.intent;
   }
-  if (!needsCount) return granted;
-  const belowThreshold = (await accessibleUserCount(db, application)) < PRIVILEGED_INTENTS_APPROVAL_THRESHOLD;
-  if (belowThreshold) for (const p of PRIVILEGED) if (has(p.toggle)) granted |= p.intent;
-  return granted;
+  if (toggled === 0) return granted;
+  // With the approval the count no longer matters: skip counting every guild's members.
+  const toggleCounts = application.approvals.privileged_intents_approved || (await accessibleUserCount(db, application)) < PRIVILEGED_INTENTS_APPROVAL_THRESHOLD;
+  return toggleCounts ? granted | toggled : granted;
 }

@@ -68,6 +68,8 @@ export interface ApplicationRecord {
   approvals: { identify_premium: boolean; sdk_terms_accepted: boolean; privileged_intents_approved: boolean };
   /** Whether the bot opted in to channel obfuscation in its settings. */
   channel_obfuscation: boolean;
+  /** The activity proxy's URL mappings (`src/platform/url-mappings.ts`); absent until set. */
+  url_mappings?: { prefix: string; target: string }[];
   created_at: number;
 }
 

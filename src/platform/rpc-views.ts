@@ -94,3 +94,13 @@ export async function rpcGuildStatus(ctx: PlatformContext, userId: string, guild
   if (!member) throw ApiError.of('MISSING_ACCESS');
   return { guild: { id: guild.id, name: guild.name, icon_url: null }, online: await countOnlineMembers(ctx, guildId) };
 }
+
+/**
+ * A lobby `userId` is a member of (whose call they may hear about): `{id}`. An unknown lobby
+ * answers as one the user is not in (50001): the client does not tell which lobbies exist.
+ */
+export async function rpcLobby(ctx: PlatformContext, userId: string, lobbyId: string) {
+  const member = await ctx.db.get('lobby_members', [lobbyId, userId]);
+  if (!member) throw ApiError.of('MISSING_ACCESS');
+  return { id: lobbyId };
+}

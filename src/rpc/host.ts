@@ -5,6 +5,7 @@
  * injects how to post, the platform client, the host page's user interface and the instance's
  * participants, so unit tests drive it with plain objects.
  */
+import type { SpeakingChange } from '../gateway/voice-speaking';
 import { ApiError } from '../platform/errors';
 import { COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
 import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } from './context';
@@ -50,6 +51,12 @@ export interface RpcHostOptions {
   onAuthenticated?(session: RpcSession): void;
   /** Where bugs are reported (already redacted). */
   log?(line: string): void;
+  /**
+   * Watches who speaks in a voice call (`callId`: a guild voice channel's id, or a lobby's) and
+   * returns the function that stops; the host calls it while the activity subscribes to
+   * SPEAKING_START or SPEAKING_STOP for the call. Without it those events never fire.
+   */
+  watchSpeaking?(callId: string, onChange: (change: SpeakingChange) => void): () => void;
 }
 
 function isCommand(name: string): name is Command {
@@ -66,6 +73,8 @@ export class RpcHost {
   #ready = false;
   #session: RpcSession | null = null;
   readonly #subscriptions = new Map<SubscribableEvent, Set<string>>();
+  /** The speaking watches open for SPEAKING_* subscriptions, by subscription key (`channel:<id>`, `lobby:<id>`). */
+  readonly #speakingWatches = new Map<string, () => void>();
   readonly #settings: FrameSettings = { use_interactive_pip: false, lock_state: 1, picture_in_picture_lock_state: null, grid_lock_state: null };
   #layoutMode: 0 | 1 | 2 = 0;
   #orientation: 0 | 1 = 1;
@@ -146,11 +155,19 @@ export class RpcHost {
     }
   }
 
+  /** Someone started or stopped speaking in a call the activity watches: SPEAKING_START / SPEAKING_STOP. */
+  speaking(change: SpeakingChange): void {
+    const { user_id, channel_id, lobby_id } = change;
+    const data = lobby_id !== undefined ? { lobby_id, user_id } : { channel_id: channel_id!, user_id };
+    this.#dispatch(change.speaking ? 'SPEAKING_START' : 'SPEAKING_STOP', data, lobby_id !== undefined ? `lobby:${lobby_id}` : `channel:${channel_id}`);
+  }
+
   /** Ends the session from the host's side (CLOSE with `code`). */
   close(code: number = RPC_CLOSE_CODES.CLOSE_NORMAL, message = 'The host closed the activity.'): void {
     this.#ready = false;
     this.#session = null;
     this.#subscriptions.clear();
+    this.#watchSpeakers();
     this.options.post([OPCODES.CLOSE, { code, message }]);
   }
 
@@ -178,6 +195,7 @@ export class RpcHost {
     // A handshake starts afresh: the activity reloaded (or a new SDK took over) and knows nothing.
     this.#session = null;
     this.#subscriptions.clear();
+    this.#watchSpeakers();
     this.#ready = true;
     const user = this.options.frame.user;
     this.options.post([
@@ -217,6 +235,22 @@ export class RpcHost {
     }
   }
 
+  /** Opens a speaking watch for each call a SPEAKING_* subscription names, and closes the others. */
+  #watchSpeakers(): void {
+    const wanted = new Set([...(this.#subscriptions.get('SPEAKING_START') ?? []), ...(this.#subscriptions.get('SPEAKING_STOP') ?? [])]);
+    for (const [key, stop] of this.#speakingWatches) {
+      if (wanted.has(key)) continue;
+      this.#speakingWatches.delete(key);
+      stop();
+    }
+    const watch = this.options.watchSpeaking;
+    if (!watch) return;
+    for (const key of wanted) {
+      if (this.#speakingWatches.has(key)) continue;
+      this.#speakingWatches.set(key, watch(key.slice(key.indexOf(':') + 1), (change) => this.speaking(change)));
+    }
+  }
+
   #dispatch(event: SubscribableEvent, data: unknown, key = ''): void {
     if (!this.#ready || !this.#subscriptions.get(event)?.has(key)) return;
     this.options.post([OPCODES.FRAME, { cmd: DISPATCH, evt: event, nonce: null, data }]);
@@ -241,8 +275,12 @@ export class RpcHost {
         let keys = this.#subscriptions.get(event);
         if (!keys) this.#subscriptions.set(event, (keys = new Set()));
         keys.add(key);
+        this.#watchSpeakers();
       },
-      unsubscribe: (event, key) => void this.#subscriptions.get(event)?.delete(key),
+      unsubscribe: (event, key) => {
+        this.#subscriptions.get(event)?.delete(key);
+        this.#watchSpeakers();
+      },
       dispatch: (event, data, key) => this.#dispatch(event, data, key),
     };
   }

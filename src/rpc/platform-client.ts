@@ -129,6 +129,11 @@ export class PlatformClient {
     return this.#json('GET', `/api/v10/rpc/guilds/${encodeURIComponent(guildId)}/status`, { token });
   }
 
+  /** A lobby the token's user is a member of (4006 otherwise): `{id}`. */
+  lobby(token: string, lobbyId: string): Promise<{ id: string }> {
+    return this.#json('GET', `/api/v10/rpc/lobbies/${encodeURIComponent(lobbyId)}`, { token });
+  }
+
   /** The SKUs the client sells for the token's application, with prices (GET_SKUS_EMBEDDED). */
   async skus(token: string): Promise<unknown[]> {
     return (await this.#json<{ skus: unknown[] }>('GET', '/api/v10/rpc/skus', { token })).skus;

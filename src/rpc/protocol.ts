@@ -294,7 +294,18 @@ export interface EventMap {
   };
   ERROR: { data: { code: number; message: string }; args: never };
   GUILD_STATUS: { data: { guild: { id: string; name: string; icon_url: string | null }; online: number }; args: { guild_id: string } };
-  VOICE_STATE_UPDATE: { data: unknown; args: { channel_id: string } };
+  VOICE_STATE_UPDATE: {
+    data: {
+      voice_state: { mute: boolean; deaf: boolean; self_mute: boolean; self_deaf: boolean; suppress: boolean };
+      user: RpcUser;
+      nick: string;
+      volume: number;
+      mute: boolean;
+      /** The channel of the subscription (an addition: the platform's payload does not name it). */
+      channel_id: string;
+    };
+    args: { channel_id: string };
+  };
   SPEAKING_START: { data: { channel_id?: string; lobby_id?: string; user_id: string }; args: { channel_id?: string | null; lobby_id?: string | null } };
   SPEAKING_STOP: { data: { channel_id?: string; lobby_id?: string; user_id: string }; args: { channel_id?: string | null; lobby_id?: string | null } };
   CURRENT_USER_UPDATE: { data: RpcUser; args: undefined };

@@ -39,8 +39,11 @@ function subscribableEvent(evt: string | null): SubscribableEvent {
   return evt as SubscribableEvent;
 }
 
-/** Which guild, channel or lobby a subscription is for: '' when the event has no arguments. */
-function subscriptionKey(event: SubscribableEvent, args: Record<string, unknown>): string {
+/**
+ * Which guild, channel or lobby a subscription is for: '' when the event has no arguments.
+ * SPEAKING_* without a channel or lobby are for the frame's own channel (`frameChannel`).
+ */
+function subscriptionKey(event: SubscribableEvent, args: Record<string, unknown>, frameChannel: string): string {
   const value = (name: string) => (typeof args[name] === 'string' ? (args[name] as string) : '');
   switch (event) {
     case 'GUILD_STATUS':
@@ -50,7 +53,7 @@ function subscriptionKey(event: SubscribableEvent, args: Record<string, unknown>
       return value('channel_id');
     case 'SPEAKING_START':
     case 'SPEAKING_STOP':
-      return value('lobby_id') ? `lobby:${value('lobby_id')}` : value('channel_id') ? `channel:${value('channel_id')}` : '';
+      return value('lobby_id') ? `lobby:${value('lobby_id')}` : `channel:${value('channel_id') || frameChannel}`;
     default:
       return '';
   }
@@ -76,15 +79,25 @@ async function checkChannel(ctx: CommandContext, channelId: string): Promise<voi
   }
 }
 
+/** The lobby must be one the user is a member of: anything else is an invalid channel (a lobby call is its channel). */
+async function checkLobby(ctx: CommandContext, lobbyId: string): Promise<void> {
+  try {
+    await ctx.platform.lobby(ctx.session!.access_token, lobbyId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', 'the user is not a member of this lobby');
+    throw error;
+  }
+}
+
 /**
- * SUBSCRIBE: checks the event (4004), its scopes (4006), its arguments (4000) and the guild or
- * channel they name (4003, 4005). GUILD_STATUS answers the guild's current status at once.
+ * SUBSCRIBE: checks the event (4004), its scopes (4006), its arguments (4000) and the guild,
+ * channel or lobby they name (4003, 4005). GUILD_STATUS answers the guild's current status at once.
  */
 export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs: unknown): Promise<{ evt: string }> {
   const event = subscribableEvent(evt);
   requireScopes(ctx.session, EVENT_SCOPES[event], `SUBSCRIBE ${event}`);
   const args = validateRpc(SUBSCRIBE_ARGS[event], rawArgs) as Record<string, unknown>;
-  const key = subscriptionKey(event, args);
+  const key = subscriptionKey(event, args, ctx.frame.channel_id);
   if (event === 'GUILD_STATUS') {
     const status = await checkGuild(ctx, key);
     ctx.subscribe(event, key);
@@ -93,6 +106,7 @@ export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs
   }
   if (event === 'CURRENT_GUILD_MEMBER_UPDATE') await checkGuild(ctx, key);
   if (event === 'VOICE_STATE_UPDATE' || key.startsWith('channel:')) await checkChannel(ctx, key.replace(/^channel:/, ''));
+  if (key.startsWith('lobby:')) await checkLobby(ctx, key.slice('lobby:'.length));
   ctx.subscribe(event, key);
   return { evt: event };
 }
@@ -101,7 +115,7 @@ export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs
 export async function unsubscribe(ctx: CommandContext, evt: string | null, rawArgs: unknown): Promise<{ evt: string }> {
   const event = subscribableEvent(evt);
   const args = validateRpc(SUBSCRIBE_ARGS[event], rawArgs) as Record<string, unknown>;
-  ctx.unsubscribe(event, subscriptionKey(event, args));
+  ctx.unsubscribe(event, subscriptionKey(event, args, ctx.frame.channel_id));
   return { evt: event };
 }
 
@@ -128,7 +142,7 @@ function rpcUser(user: Record<string, unknown>): RpcUser {
 /**
  * The RPC events a gateway dispatch (`type`, `data`) means for the session's user and
  * application. Events about other users or applications mean nothing to this activity.
- * Activities with no platform source yet (voice: SPEAKING_*) never come out of here.
+ * SPEAKING_* come from the voice server, not the gateway: see `RpcHost.speaking`.
  */
 export function translatePlatformEvent(type: string, data: unknown, session: RpcSession): TranslatedEvent[] {
   if (typeof data !== 'object' || data === null) return [];
@@ -158,6 +172,8 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
               nick: d.member?.nick ?? d.member?.user?.username ?? '',
               volume: 100,
               mute: !!d.self_mute,
+              // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
+              channel_id: String(d.channel_id),
             },
           }]
         : [];

@@ -1,17 +1,18 @@
 /**
  * `/rpc/...`: what the embedded-app RPC host (the platform's own client, CONTRACT §5) reads with
  * an activity's access token to answer AUTHENTICATE, GET_CHANNEL, GET_CHANNEL_PERMISSIONS and
- * GUILD_STATUS. The client knows more than an application's public API shows (whose token it
+ * GUILD_STATUS, and to check the lobby a SPEAKING_* subscription names. The client knows more than an application's public API shows (whose token it
  * is, whatever its scopes); these routes are its view, not part of the platform's public API.
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { requireBearer, requireScope } from '../../src/platform/auth';
-import { rpcChannel, rpcChannelPermissions, rpcGuildStatus, rpcSession } from '../../src/platform/rpc-views';
+import { rpcChannel, rpcChannelPermissions, rpcGuildStatus, rpcLobby, rpcSession } from '../../src/platform/rpc-views';
 import { schemas, validate, type AppEnv } from '../http';
 
 const ChannelParams = v.object({ channel_id: schemas.snowflake });
 const GuildParams = v.object({ guild_id: schemas.snowflake });
+const LobbyParams = v.object({ lobby_id: schemas.snowflake });
 
 /** The RPC host's routes, mounted at `/rpc`; every one needs a user's Bearer token. */
 export function rpcRoutes(): Hono<AppEnv> {
@@ -43,6 +44,11 @@ export function rpcRoutes(): Hono<AppEnv> {
     const { guild_id } = validate(GuildParams, c.req.param());
     requireScope(c.get('principal'), 'guilds');
     return c.json(await rpcGuildStatus(c.get('ctx'), c.get('principal').user.id, guild_id));
+  });
+
+  r.get('/lobbies/:lobby_id', async (c) => {
+    const { lobby_id } = validate(LobbyParams, c.req.param());
+    return c.json(await rpcLobby(c.get('ctx'), c.get('principal').user.id, lobby_id));
   });
 
   return r;

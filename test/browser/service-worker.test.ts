@@ -56,4 +56,19 @@ describe('service worker (CONTRACT §1)', () => {
     expect(proxied.status).toBe(200);
     expect(await proxied.text()).toBe(await direct.text());
   });
+
+  it('forwards a URL-mapped /.proxy/<prefix>/... to its target over the network: an unreachable target is a 502 from the worker saying so', async () => {
+    await resetSandbox();
+    const post = await fetch('/sandbox/applications', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Mapped' }) });
+    const { application } = (await post.json()) as { application: { id: string } };
+    const put = await fetch(`/sandbox/applications/${application.id}/url-mappings`, {
+      method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url_mappings: [{ prefix: '/nowhere', target: 'platformpp-unreachable.invalid' }] }),
+    });
+    expect(put.status).toBe(200);
+    const response = await fetch('/.proxy/nowhere/x');
+    expect([response.status, servedByWorker(response)]).toEqual([502, true]);
+    expect(((await response.json()) as { message: string }).message).toMatch(/\/nowhere → https:\/\/platformpp-unreachable\.invalid could not reach its target/);
+    // Unmapped paths under /.proxy still answer as without it.
+    expect((await fetch('/.proxy/package.json')).status).toBe(200);
+  });
 });

@@ -122,6 +122,53 @@ describe('activity SDK: events', () => {
     expect(b).toEqual([{ layout_mode: 1 }]);
   });
 
+  it('listeners are routed by subscription (event and arguments): a VOICE_STATE_UPDATE listener of channel A hears nothing of channel B', async () => {
+    const { sdk, fromHost, posted } = createSdk({
+      toHost: (data) => {
+        if (data[0] === OPCODES.FRAME) queueMicrotask(() => fromHost([OPCODES.FRAME, { cmd: data[1].cmd, nonce: data[1].nonce, evt: null, data: { evt: data[1].evt } }]));
+      },
+    });
+    fromHost(READY);
+    const heard: Record<string, string[]> = { a: [], b: [], speakingA: [], lobby: [] };
+    await sdk.subscribe('VOICE_STATE_UPDATE', (d) => heard.a.push(d.user.id), { channel_id: 'A' });
+    await sdk.subscribe('VOICE_STATE_UPDATE', (d) => heard.b.push(d.user.id), { channel_id: 'B' });
+    await sdk.subscribe('SPEAKING_START', (d) => heard.speakingA.push(d.user_id), { channel_id: 'A' });
+    await sdk.subscribe('SPEAKING_START', (d) => heard.lobby.push(d.user_id), { lobby_id: 'L', channel_id: null });
+    const voice = (channel: string, user: string) => ({ voice_state: {}, user: { id: user }, nick: '', volume: 100, mute: false, channel_id: channel });
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'VOICE_STATE_UPDATE', nonce: null, data: voice('A', 'u1') }]);
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'VOICE_STATE_UPDATE', nonce: null, data: voice('B', 'u2') }]);
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'SPEAKING_START', nonce: null, data: { channel_id: 'A', user_id: 'u3' } }]);
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'SPEAKING_START', nonce: null, data: { lobby_id: 'L', user_id: 'u4' } }]);
+    expect(heard).toEqual({ a: ['u1'], b: ['u2'], speakingA: ['u3'], lobby: ['u4'] });
+    // One SUBSCRIBE per event and arguments, with the arguments as given.
+    const subscribes = posted.map((p) => p.data).filter((m) => m[0] === OPCODES.FRAME && m[1].cmd === 'SUBSCRIBE').map((m) => [m[1].evt, m[1].args]);
+    expect(subscribes).toEqual([
+      ['VOICE_STATE_UPDATE', { channel_id: 'A' }],
+      ['VOICE_STATE_UPDATE', { channel_id: 'B' }],
+      ['SPEAKING_START', { channel_id: 'A' }],
+      ['SPEAKING_START', { lobby_id: 'L', channel_id: null }],
+    ]);
+  });
+
+  it('GUILD_STATUS and CURRENT_GUILD_MEMBER_UPDATE reach only the listeners of their guild', async () => {
+    const { sdk, fromHost } = createSdk({
+      toHost: (data) => {
+        if (data[0] === OPCODES.FRAME) queueMicrotask(() => fromHost([OPCODES.FRAME, { cmd: data[1].cmd, nonce: data[1].nonce, evt: null, data: { evt: data[1].evt } }]));
+      },
+    });
+    fromHost(READY);
+    const status: string[] = [];
+    const member: string[] = [];
+    await sdk.subscribe('GUILD_STATUS', (d) => status.push(`1:${d.guild.id}`), { guild_id: '1' });
+    await sdk.subscribe('GUILD_STATUS', (d) => status.push(`2:${d.guild.id}`), { guild_id: '2' });
+    await sdk.subscribe('CURRENT_GUILD_MEMBER_UPDATE', (d) => member.push(`1:${d.guild_id}`), { guild_id: '1' });
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'GUILD_STATUS', nonce: null, data: { guild: { id: '2', name: 'g', icon_url: null }, online: 1 } }]);
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'CURRENT_GUILD_MEMBER_UPDATE', nonce: null, data: { guild_id: '2', user_id: 'u' } }]);
+    fromHost([OPCODES.FRAME, { cmd: 'DISPATCH', evt: 'CURRENT_GUILD_MEMBER_UPDATE', nonce: null, data: { guild_id: '1', user_id: 'u' } }]);
+    expect(status).toEqual(['2:2']);
+    expect(member).toEqual(['1:1']);
+  });
+
   it('an ERROR without a nonce reaches on("error")', () => {
     const { sdk, fromHost } = createSdk();
     const errors: RpcError[] = [];

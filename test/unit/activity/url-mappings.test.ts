@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { attemptRemap, matchAndRewriteURL, patchUrlMappings, type PatchTarget } from '../../../src/activity';
+import { attemptRemap, matchAndRewriteURL, patchUrlMappings, platformPathCollision, type PatchTarget } from '../../../src/activity';
 
 const location = { protocol: 'https:', host: 'app.platform.test', href: 'https://app.platform.test/activities/1/?frame_id=f' };
 const remap = (url: string, mappings: { prefix: string; target: string }[]) => attemptRemap({ url, mappings, location }).href;
 
 describe('URL mappings', () => {
   it('maps a target host to a prefix on the activity origin, keeping path, query and hash', () => {
-    expect(remap('https://api.example.com/v1/scores?top=10#x', [{ prefix: '/api', target: 'api.example.com' }])).toBe('https://app.platform.test/api/v1/scores?top=10#x');
+    expect(remap('https://api.example.com/v1/scores?top=10#x', [{ prefix: '/scores-api', target: 'api.example.com' }])).toBe('https://app.platform.test/scores-api/v1/scores?top=10#x');
   });
 
   it('{param} tokens in the target host fill the same tokens in the prefix', () => {
@@ -22,7 +22,7 @@ describe('URL mappings', () => {
   });
 
   it('dots in a target are dots, not wildcards; the whole host must match', () => {
-    const mappings = [{ prefix: '/api', target: 'api.example.com' }];
+    const mappings = [{ prefix: '/ext', target: 'api.example.com' }];
     expect(remap('https://apixexample.com/v1', mappings)).toBe('https://apixexample.com/v1');
     expect(remap('https://evil-api.example.com/v1', mappings)).toBe('https://evil-api.example.com/v1');
     expect(remap('https://api.example.com.evil.test/v1', mappings)).toBe('https://api.example.com.evil.test/v1');
@@ -39,8 +39,8 @@ describe('URL mappings', () => {
   });
 
   it('requests work with and without /.proxy/: a mapping may generate either prefix', () => {
-    expect(remap('https://api.example.com/x', [{ prefix: '/.proxy/api', target: 'api.example.com' }])).toBe('https://app.platform.test/.proxy/api/x');
-    expect(remap('https://api.example.com/x', [{ prefix: '/api', target: 'api.example.com' }])).toBe('https://app.platform.test/api/x');
+    expect(remap('https://api.example.com/x', [{ prefix: '/.proxy/ext', target: 'api.example.com' }])).toBe('https://app.platform.test/.proxy/ext/x');
+    expect(remap('https://api.example.com/x', [{ prefix: '/ext', target: 'api.example.com' }])).toBe('https://app.platform.test/ext/x');
   });
 
   it('leaves same-origin and relative requests alone, and uses the first mapping that applies', () => {
@@ -54,6 +54,11 @@ describe('URL mappings', () => {
     expect(remap('wss://rt.example.com/socket', [{ prefix: '/rt', target: 'rt.example.com' }])).toBe('wss://app.platform.test/rt/socket');
     const insecure = { ...location, protocol: 'http:', href: 'http://app.platform.test/' };
     expect(attemptRemap({ url: 'wss://rt.example.com/s', mappings: [{ prefix: '/rt', target: 'rt.example.com' }], location: insecure }).href).toBe('ws://app.platform.test/rt/s');
+  });
+
+  it('{Token} names keep their case (host names ignore case, token names do not)', () => {
+    const mappings = [{ prefix: '/maps/{Region}', target: '{Region}.Maps.Example.com' }];
+    expect(remap('https://EU.maps.example.com/tile', mappings)).toBe('https://app.platform.test/maps/eu/tile');
   });
 
   it('a prefix token the target does not capture is a configuration error that says so', () => {
@@ -91,7 +96,7 @@ describe('patchUrlMappings', () => {
   it('patches fetch (strings, URLs and Requests with their body), WebSocket and XMLHttpRequest, and undoes it', async () => {
     const { target, requests, sockets, opened } = fakeTarget();
     const original = { fetch: target.fetch, WebSocket: target.WebSocket, open: target.XMLHttpRequest.prototype.open };
-    const restore = patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target });
+    const restore = patchUrlMappings([{ prefix: '/ext', target: 'api.example.com' }], { target });
     await target.fetch('https://api.example.com/a');
     await target.fetch(new URL('https://api.example.com/b'));
     await target.fetch(new Request('https://api.example.com/c', { method: 'POST', body: 'hello' }));
@@ -99,13 +104,13 @@ describe('patchUrlMappings', () => {
     new target.WebSocket('wss://api.example.com/ws');
     new target.XMLHttpRequest().open('GET', 'https://api.example.com/e');
     expect(requests).toEqual([
-      'https://app.platform.test/api/a',
-      'https://app.platform.test/api/b',
-      'POST https://app.platform.test/api/c hello',
+      'https://app.platform.test/ext/a',
+      'https://app.platform.test/ext/b',
+      'POST https://app.platform.test/ext/c hello',
       'https://other.example.com/d',
     ]);
-    expect(sockets).toEqual(['wss://app.platform.test/api/ws']);
-    expect(opened).toEqual(['https://app.platform.test/api/e']);
+    expect(sockets).toEqual(['wss://app.platform.test/ext/ws']);
+    expect(opened).toEqual(['https://app.platform.test/ext/e']);
     restore();
     expect([target.fetch, target.WebSocket, target.XMLHttpRequest.prototype.open]).toEqual([original.fetch, original.WebSocket, original.open]);
   });
@@ -113,7 +118,18 @@ describe('patchUrlMappings', () => {
   it('patches only what is asked', () => {
     const { target } = fakeTarget();
     const fetchBefore = target.fetch;
-    patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target, patchFetch: false, patchXhr: false });
+    patchUrlMappings([{ prefix: '/ext', target: 'api.example.com' }], { target, patchFetch: false, patchXhr: false });
     expect(target.fetch).toBe(fetchBefore);
+  });
+
+  it('a prefix on one of the platform\'s own paths (/api, /sandbox, /oauth2, /attachments, /activities) is an error naming it, with or without /.proxy', () => {
+    const { target } = fakeTarget();
+    const fetchBefore = target.fetch;
+    expect(() => patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target })).toThrow(/prefix \/api \(for api\.example\.com\) collides with the platform's own \/api\/ path/);
+    expect(() => patchUrlMappings([{ prefix: '/.proxy/sandbox/x', target: 'x.example.com' }], { target })).toThrow(/own \/sandbox\/ path/);
+    expect(target.fetch).toBe(fetchBefore);
+    // Sharing only the start of a name is no collision.
+    expect(platformPathCollision('/apis')).toBeNull();
+    expect(platformPathCollision('/.proxy/activities')).toBe('/activities');
   });
 });

@@ -44,7 +44,55 @@ describe('a frame listens to the platform as its user', () => {
     expect(socket.closed?.[0]).toBe(1000);
   });
 
-  it('connects again with a fresh Identify when the connection drops, but not after a fatal close or stop()', () => {
+  it('after a drop it connects again and resumes the session (session_id, last seq) on resume_gateway_url, so nothing in between is missed', () => {
+    vi.useFakeTimers();
+    const sockets: FakeSocket[] = [];
+    const urls: string[] = [];
+    const statuses: string[] = [];
+    const heard: string[] = [];
+    listenToPlatform('tok', (t) => heard.push(t), (url) => (urls.push(url), sockets.push(new FakeSocket()), sockets.at(-1)!), (status) => statuses.push(status));
+    sockets[0].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    sockets[0].receive({ op: 0, d: { session_id: 'sess-1', resume_gateway_url: '/gateway', user: { id: '1' } }, s: 1, t: 'READY' });
+    sockets[0].receive({ op: 0, d: { id: '1' }, s: 2, t: 'USER_UPDATE' });
+    sockets[0].emit('close', { code: 1006 });
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(2);
+    expect(urls[1]).toBe('/gateway?v=10&encoding=json');
+    sockets[1].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    expect(sockets[1].sent).toEqual([{ op: 6, d: { token: 'Bearer tok', session_id: 'sess-1', seq: 2 } }]);
+    sockets[1].receive({ op: 0, d: { id: '1', global_name: 'missed' }, s: 3, t: 'USER_UPDATE' });
+    sockets[1].receive({ op: 0, d: null, s: 4, t: 'RESUMED' });
+    expect(heard).toEqual(['READY', 'USER_UPDATE', 'USER_UPDATE', 'RESUMED']);
+    expect(statuses).toEqual(['ready', 'disconnected', 'resumed']);
+    // Reconnect (op 7) closes with a code that keeps the session, and resumes from the latest seq.
+    sockets[1].receive({ op: 7, d: null, s: null, t: null });
+    expect(sockets[1].closed?.[0]).toBe(4000);
+    sockets[1].emit('close', { code: 4000 });
+    vi.advanceTimersByTime(1000);
+    sockets[2].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    expect(sockets[2].sent[0]).toEqual({ op: 6, d: { token: 'Bearer tok', session_id: 'sess-1', seq: 4 } });
+  });
+
+  it('falls back to Identify when the gateway answers Invalid Session (d: false) to the Resume', () => {
+    vi.useFakeTimers();
+    const sockets: FakeSocket[] = [];
+    listenToPlatform('tok', () => undefined, () => (sockets.push(new FakeSocket()), sockets.at(-1)!));
+    sockets[0].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    sockets[0].receive({ op: 0, d: { session_id: 'old', resume_gateway_url: '/gateway' }, s: 1, t: 'READY' });
+    sockets[0].emit('close', { code: 1006 });
+    vi.advanceTimersByTime(1000);
+    sockets[1].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    expect(sockets[1].sent[0].op).toBe(6);
+    sockets[1].receive({ op: 9, d: false, s: null, t: null });
+    expect(sockets[1].sent[1]).toEqual({ op: 2, d: { token: 'Bearer tok', intents: FRAME_INTENTS, properties: expect.any(Object) } });
+    // A session the gateway dropped is not resumed again after the next drop before a new READY.
+    sockets[1].emit('close', { code: 1006 });
+    vi.advanceTimersByTime(1000);
+    sockets[2].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    expect(sockets[2].sent[0].op).toBe(2);
+  });
+
+  it('does not connect again after a fatal close or stop()', () => {
     vi.useFakeTimers();
     const sockets: FakeSocket[] = [];
     const stop = listenToPlatform('t', () => undefined, () => (sockets.push(new FakeSocket()), sockets.at(-1)!));

@@ -111,12 +111,28 @@ describe('privileged intents (spec, Limits: toggle below 10,000 accessible users
     expect((await client.waitForClose()).code).toBe(4014);
   });
 
-  it('from 10,000 accessible users an approval (GATEWAY_GUILD_MEMBERS, or approvals) grants it', async () => {
+  it('from 10,000 accessible users the platform\'s grant (GATEWAY_GUILD_MEMBERS) grants it', async () => {
     const h = await withAccessibleUsers(PRIVILEGED_INTENTS_APPROVAL_THRESHOLD);
     await h.updateApplication({ flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS) });
     expect((await h.identify(h.world.botAuth, { intents: INTENTS.GUILD_MEMBERS })).closed).toBeNull();
+  });
+
+  it('from 10,000 accessible users an approval lets the toggled intents count, and only those', async () => {
+    const h = await withAccessibleUsers(PRIVILEGED_INTENTS_APPROVAL_THRESHOLD);
+    await h.updateApplication({ approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true } });
+    expect((await h.identify(h.world.botAuth, { intents: INTENTS.GUILD_MEMBERS })).closed).toBeNull();
+    // MESSAGE_CONTENT's toggle is off: the approval does not turn it on.
+    const client = h.connect();
+    client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILD_MEMBERS | INTENTS.MESSAGE_CONTENT, properties: {} } });
+    expect((await client.waitForClose()).code).toBe(4014);
+  });
+
+  it('an approval turns on no intent whose toggle is off, below 10,000 users either', async () => {
+    const h = await createGatewayHarness();
     await h.updateApplication({ flags: '0', approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true } });
-    expect((await h.identify(h.world.botAuth, { intents: INTENTS.GUILD_MEMBERS | INTENTS.MESSAGE_CONTENT })).closed).toBeNull();
+    const client = h.connect();
+    client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILD_PRESENCES, properties: {} } });
+    expect((await client.waitForClose()).code).toBe(4014);
   });
 
   it('counts the members of the bot\'s guilds as accessible users', async () => {

@@ -167,6 +167,32 @@ describe('all-members rate limit (spec: 1 request per guild per bot per 30 s, fr
     expect(otherBot.dispatches('RATE_LIMITED')).toEqual([]);
   });
 
+  it('is per user for Bearer sessions: one user\'s all-members request does not limit another user of the same application', async () => {
+    const { h, first } = await setup();
+    await h.api.put(`/sandbox/guilds/${first.id}/members/${h.world.bob.id}`, {});
+    const bearer = async (userId: string) => {
+      const token = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: userId, scopes: 'identify guilds' })).body.access_token;
+      return h.identify(`Bearer ${token}`, { intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS });
+    };
+    const alice = await bearer(h.world.alice.id);
+    const bob = await bearer(h.world.bob.id);
+    alice.send({ op: 8, d: { guild_id: first.id, query: '', limit: 0 } });
+    await chunks(alice, 0, 1);
+    let from = bob.received.length;
+    bob.send({ op: 8, d: { guild_id: first.id, query: '', limit: 0 } });
+    await chunks(bob, from, 1);
+    expect(bob.dispatches('RATE_LIMITED')).toEqual([]);
+    // Each user's own second request within 30 s is limited, and neither is the bot's.
+    from = alice.received.length;
+    alice.send({ op: 8, d: { guild_id: first.id, query: '', limit: 0, nonce: 'again' } });
+    expect((await alice.waitForDispatch('RATE_LIMITED', from)).d.meta).toEqual({ guild_id: first.id, nonce: 'again' });
+    const bot = await membersBot(h);
+    from = bot.received.length;
+    bot.send({ op: 8, d: { guild_id: first.id, query: '', limit: 0 } });
+    await chunks(bot, from, 1);
+    expect(bot.dispatches('RATE_LIMITED')).toEqual([]);
+  });
+
   it('does not limit before 2025-10-01', async () => {
     const { h, bot, first } = await setup();
     await h.api.put('/sandbox/clock', { now: '2025-09-30T23:59:00.000Z' });

@@ -2,7 +2,7 @@
  * An RPC host over the platform app on fake-indexeddb, driven as an activity iframe would:
  * `await activity.handshake(); await activity.command('GET_CHANNEL', {channel_id})`.
  */
-import { RpcHost, type DropReason, type ReceivedMessage } from '../../../src/rpc/host';
+import { RpcHost, type DropReason, type ReceivedMessage, type RpcHostOptions } from '../../../src/rpc/host';
 import type { FrameInfo, HostUi } from '../../../src/rpc/context';
 import { ActivityInstanceRegistry, type InstanceSnapshot } from '../../../src/rpc/instances';
 import { PlatformClient } from '../../../src/rpc/platform-client';
@@ -62,7 +62,7 @@ let frames = 0;
 /** A host for a frame of `applicationId` run by `user`, with a fake UI whose answers `ui` may set. */
 export function createActivity(
   client: TestClient,
-  options: { applicationId: string; user: RpcParticipant; guildId: string | null; channelId: string; registry?: ActivityInstanceRegistry; ui?: Partial<HostUi>; log?: (line: string) => void },
+  options: { applicationId: string; user: RpcParticipant; guildId: string | null; channelId: string; registry?: ActivityInstanceRegistry; ui?: Partial<HostUi>; log?: (line: string) => void; watchSpeaking?: RpcHostOptions['watchSpeaking'] },
 ): ActivityDouble {
   const registry = options.registry ?? new ActivityInstanceRegistry();
   const frameId = `frame-${++frames}`;
@@ -138,6 +138,7 @@ export function createActivity(
     onDrop: (reason) => void double.drops.push(reason),
     onClose: (payload) => void double.closes.push(payload),
     log: options.log,
+    watchSpeaking: options.watchSpeaking,
   });
   return double;
 }

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import type { SpeakingChange } from '../../../src/gateway/voice-speaking';
 import { ActivityInstanceRegistry } from '../../../src/rpc/instances';
 import { connectSession } from '../presence-fixtures';
 import { createActivity, createRpcWorld, participant } from './rpc-harness';
@@ -122,5 +123,80 @@ describe('events', () => {
     activity.host.platformEvent('RELATIONSHIP_ADD', { type: 1, user: { id: world.bob.id, username: 'bob' } });
     expect(activity.dispatched('ENTITLEMENT_CREATE')).toEqual([{ entitlement }]);
     expect(activity.dispatched('RELATIONSHIP_UPDATE')).toEqual([{ type: 1, user: expect.objectContaining({ id: world.bob.id, username: 'bob' }) }]);
+  });
+});
+
+describe('SPEAKING_START / SPEAKING_STOP (from the voice server\'s Speaking of the call)', () => {
+  /** An activity whose host watches calls through `watches` (what the frame opens on the hub). */
+  async function speakingSetup() {
+    const world = await createRpcWorld();
+    const watches = new Map<string, (change: SpeakingChange) => void>();
+    const activity = createActivity(world.client, {
+      applicationId: world.application.id, user: participant(world.alice), guildId: world.guild.id, channelId: world.voice.id,
+      watchSpeaking: (callId, onChange) => {
+        watches.set(callId, onChange);
+        return () => watches.delete(callId);
+      },
+    });
+    activity.handshake();
+    await activity.authenticate(world.aliceTokens.access_token);
+    return { world, activity, watches };
+  }
+
+  it('SUBSCRIBE {channel_id} watches that call: a start and a stop arrive as {user_id, channel_id}', async () => {
+    const { world, activity, watches } = await speakingSetup();
+    await activity.command('SUBSCRIBE', { channel_id: world.voice.id }, 'SPEAKING_START');
+    await activity.command('SUBSCRIBE', { channel_id: world.voice.id }, 'SPEAKING_STOP');
+    expect([...watches.keys()]).toEqual([world.voice.id]);
+    watches.get(world.voice.id)!({ user_id: world.bob.id, speaking: true, channel_id: world.voice.id });
+    watches.get(world.voice.id)!({ user_id: world.bob.id, speaking: false, channel_id: world.voice.id });
+    expect(activity.dispatched('SPEAKING_START')).toEqual([{ user_id: world.bob.id, channel_id: world.voice.id }]);
+    expect(activity.dispatched('SPEAKING_STOP')).toEqual([{ user_id: world.bob.id, channel_id: world.voice.id }]);
+  });
+
+  it('without arguments they are for the frame\'s channel; the last UNSUBSCRIBE of a call closes its watch', async () => {
+    const { world, activity, watches } = await speakingSetup();
+    await activity.command('SUBSCRIBE', {}, 'SPEAKING_START');
+    expect([...watches.keys()]).toEqual([world.voice.id]);
+    watches.get(world.voice.id)!({ user_id: world.bob.id, speaking: false, channel_id: world.voice.id });
+    expect(activity.dispatched('SPEAKING_STOP')).toEqual([]);
+    await activity.command('UNSUBSCRIBE', {}, 'SPEAKING_START');
+    expect([...watches.keys()]).toEqual([]);
+  });
+
+  it('{lobby_id} of a lobby the user is in watches its call ({user_id, lobby_id}); of another lobby it is ERROR 4005', async () => {
+    const { world, activity, watches } = await speakingSetup();
+    const social = async (userId: string) => `Bearer ${(await world.client.post('/sandbox/tokens', { application_id: world.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).body.access_token}`;
+    const mine = (await world.client.put('/api/v10/lobbies', { secret: 'talk' }, await social(world.alice.id))).body;
+    const theirs = (await world.client.put('/api/v10/lobbies', { secret: 'private' }, await social(world.bob.id))).body;
+    expect((await activity.command('SUBSCRIBE', { lobby_id: theirs.id }, 'SPEAKING_START')).data.code).toBe(4005);
+    expect(watches.has(theirs.id)).toBe(false);
+    await activity.command('SUBSCRIBE', { lobby_id: mine.id }, 'SPEAKING_START');
+    watches.get(mine.id)!({ user_id: world.bob.id, speaking: true, lobby_id: mine.id });
+    expect(activity.dispatched('SPEAKING_START')).toEqual([{ user_id: world.bob.id, lobby_id: mine.id }]);
+  });
+
+  it('a new handshake closes every watch: the activity starts afresh', async () => {
+    const { world, activity, watches } = await speakingSetup();
+    await activity.command('SUBSCRIBE', { channel_id: world.voice.id }, 'SPEAKING_STOP');
+    activity.handshake();
+    expect(watches.size).toBe(0);
+  });
+});
+
+describe('VOICE_STATE_UPDATE', () => {
+  it('a voice state in the subscribed channel arrives with the user, their voice state and the channel_id', async () => {
+    const { world, activity } = await setup('identify guilds rpc.voice.read');
+    await activity.command('SUBSCRIBE', { channel_id: world.voice.id }, 'VOICE_STATE_UPDATE');
+    activity.host.platformEvent('VOICE_STATE_UPDATE', { guild_id: world.guild.id, channel_id: world.text.id, user_id: world.bob.id });
+    activity.host.platformEvent('VOICE_STATE_UPDATE', { guild_id: world.guild.id, channel_id: world.voice.id, user_id: world.bob.id, self_mute: true, member: { user: { id: world.bob.id, username: 'bob' }, nick: null } });
+    expect(activity.dispatched('VOICE_STATE_UPDATE')).toEqual([{
+      voice_state: { mute: false, deaf: false, self_mute: true, self_deaf: false, suppress: false },
+      user: expect.objectContaining({ id: world.bob.id, username: 'bob' }),
+      nick: 'bob',
+      volume: 100,
+      mute: true,
+      channel_id: world.voice.id,
+    }]);
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * The activity proxy's forwarding of URL mappings: `/.proxy/<prefix>/<rest>` goes to the
+ * mapping's `https://<target>/<rest>` over the network, as the platform's proxy forwards it.
+ * Without `/.proxy` only requests of an activity's own frame are forwarded (the page that asks
+ * has the frame's `frame_id` and `instance_id` in its URL), so the platform's pages keep their
+ * own paths. Whose mappings apply: the application of an activity page under
+ * `/activities/<application_id>/`, else the one application whose mappings match.
+ *
+ * Only what is mapped is answered: anything else resolves to undefined and goes on as before
+ * (the precache, the network). A target that cannot be reached (offline, or it refused the
+ * browser's cross-origin request) is a 502 saying so: it is not the client's mistake.
+ */
+import type { PlatformContext } from '../../src/platform/context';
+import { ApiError } from '../../src/platform/errors';
+import { mapRequestPath, urlMappingsOf, type MappedTarget } from '../../src/platform/url-mappings';
+import { errorResponse } from '../http';
+import { ownsPath, PROXY_PREFIX, stripProxyPrefix } from '../paths';
+
+/** How a forwarded request reaches its target (the network's `fetch` by default). */
+export type TargetFetch = (request: Request) => Promise<Response>;
+
+/** Headers that belong to one hop (or to this origin) and are not sent on. */
+const HOP_HEADERS = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'cookie', 'origin', 'referer'];
+
+/** Who asks: the application of an activity page, and whether the page is an activity's frame. */
+export interface MappingSource {
+  applicationId: string | null;
+  frame: boolean;
+}
+
+/**
+ * The page a request comes from, as its referrer tells (same origin only).
+ * @example sourceOf('http://x/activities/1/?frame_id=f&instance_id=i', 'http://x') // { applicationId: '1', frame: true }
+ */
+export function sourceOf(referrer: string, origin: string): MappingSource {
+  let page: URL;
+  try {
+    page = new URL(referrer);
+  } catch {
+    return { applicationId: null, frame: false };
+  }
+  if (page.origin !== origin) return { applicationId: null, frame: false };
+  const app = /^\/activities\/(\d{1,20})(?:\/|$)/.exec(stripProxyPrefix(page.pathname));
+  return { applicationId: app?.[1] ?? null, frame: page.searchParams.has('frame_id') && page.searchParams.has('instance_id') };
+}
+
+/** The target of a request under the mappings that apply, or null; 409 when applications disagree. */
+async function targetOf(ctx: PlatformContext, path: string, search: string, source: MappingSource): Promise<MappedTarget | null> {
+  const applications = source.applicationId
+    ? [await ctx.db.get('applications', source.applicationId)].filter((a) => a !== undefined)
+    : (await ctx.db.getAll('applications')).filter((a) => urlMappingsOf(a).length > 0);
+  const targets = applications.map((a) => mapRequestPath(path, search, urlMappingsOf(a))).filter((t) => t !== null);
+  if (new Set(targets.map((t) => t.url.href)).size > 1) {
+    throw ApiError.of('URL_MAPPING_AMBIGUOUS', `Several applications map ${path} to different targets: load the activity from /activities/<application_id>/ so the platform knows whose URL mappings apply.`);
+  }
+  return targets[0] ?? null;
+}
+
+/**
+ * Forwards `request` to its URL mapping's target; undefined when no mapping applies.
+ * @example const forwarded = await forwardUrlMapping(ctx, request); if (forwarded) return forwarded;
+ */
+export async function forwardUrlMapping(ctx: PlatformContext, request: Request, fetchTarget: TargetFetch = (r) => fetch(r)): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  if (ownsPath(url)) return undefined;
+  const proxied = url.pathname.startsWith(`${PROXY_PREFIX}/`);
+  const source = sourceOf(request.referrer, url.origin);
+  if (!proxied && !source.frame) return undefined;
+  let target: MappedTarget | null;
+  try {
+    target = await targetOf(ctx, stripProxyPrefix(url.pathname), url.search, source);
+  } catch (error) {
+    return errorResponse(error);
+  }
+  if (!target) return undefined;
+  const headers = new Headers(request.headers);
+  for (const name of HOP_HEADERS) headers.delete(name);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const outgoing = new Request(target.url, { method: request.method, headers, body: hasBody ? await request.arrayBuffer() : undefined, redirect: 'follow' });
+  try {
+    const response = await fetchTarget(outgoing);
+    // A fetched response's headers are immutable: copy it so the app may add its own.
+    return new Response(response.body, response);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return errorResponse(ApiError.of('URL_MAPPING_UNREACHABLE', `The URL mapping ${target.prefix} → ${target.url.origin} could not reach its target (${detail}): the browser is offline, or the target refused this origin's cross-origin request. The platform forwards mapped requests over the network; offline they cannot arrive.`));
+  }
+}
