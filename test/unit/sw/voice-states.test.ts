@@ -40,7 +40,7 @@ describe('current user voice state and user voice state routes (spec: a voice st
 });
 
 describe('PUT /sandbox/guilds/{id}/voice-states/{user_id} emits VOICE_STATE_UPDATE (GUILD_VOICE_STATES)', () => {
-  it('joining, moving and leaving each emit VOICE_STATE_UPDATE; leaving carries channel_id null', async () => {
+  it('joining, moving and leaving each emit VOICE_STATE_UPDATE to the guild (GUILD_VOICE_STATES) and to the user\'s own sessions; leaving carries channel_id null', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
     const second = (await client.post(`/sandbox/guilds/${w.guild.id}/channels`, { name: 'Second', type: 2 })).body.channel;
@@ -50,7 +50,7 @@ describe('PUT /sandbox/guilds/{id}/voice-states/{user_id} emits VOICE_STATE_UPDA
     await client.put(`/sandbox/guilds/${w.guild.id}/voice-states/${w.bob.id}`, { channel_id: null });
     const events = await eventsOf(client, 'VOICE_STATE_UPDATE');
     expect(events.map((e) => (e.data as any).channel_id)).toEqual([w.voice.id, second.id, null]);
-    expect(events[0].audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_VOICE_STATES });
+    expect(events[0].audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_VOICE_STATES, user_ids: [w.bob.id] });
   });
 
   it('refuses a text channel (50024), a channel of another guild (50035) and a non-member (10007), storing nothing', async () => {
