@@ -34,6 +34,11 @@ export class Clock {
     return this.#state.frozenAt ?? this.realNow();
   }
 
+  /** The instant this clock would read under `state` (before it is set to it). */
+  readingUnder(state: ClockState): number {
+    return state.frozenAt ?? this.realNow();
+  }
+
   /** The current instant as an ISO-8601 string. */
   isoNow(): string {
     return new Date(this.now()).toISOString();

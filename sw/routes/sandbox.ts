@@ -8,6 +8,7 @@ import { serializeChannel, serializeMember, serializeRole, serializeGuild } from
 import { parsePermissions } from '../../src/platform/permissions';
 import { serializeUser } from '../../src/platform/users';
 import { saveClockState } from '../../src/store/meta';
+import { REAL_TIME } from '../../src/platform/clock';
 import { prepareTokenPair, storeTokenPair } from '../../src/platform/tokens';
 import { parseScopes } from '../../src/platform/scopes';
 import { write } from '../../src/store/write';
@@ -133,7 +134,7 @@ export function sandboxRoutes(): Hono<AppEnv> {
     const body = await readJson(c, ClockBody);
     const frozenAt = Date.parse(body.now);
     if (Number.isNaN(frozenAt)) throw ApiError.invalidForm({ now: 'Must be an ISO-8601 timestamp.' });
-    await saveClockState(ctx.db, { frozenAt });
+    await saveClockState(ctx.db, { frozenAt }, frozenAt);
     ctx.clock.set({ frozenAt });
     ctx.announce({ type: 'clock', frozenAt });
     return c.json({ now: ctx.clock.isoNow(), frozen: true });
@@ -141,7 +142,7 @@ export function sandboxRoutes(): Hono<AppEnv> {
 
   r.delete('/clock', async (c) => {
     const ctx = c.get('ctx');
-    await saveClockState(ctx.db, { frozenAt: null });
+    await saveClockState(ctx.db, REAL_TIME, ctx.clock.readingUnder(REAL_TIME));
     ctx.clock.set({ frozenAt: null });
     ctx.announce({ type: 'clock', frozenAt: null });
     return c.json({ now: ctx.clock.isoNow(), frozen: false });

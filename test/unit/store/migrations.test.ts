@@ -20,7 +20,7 @@ async function writeVersion1Data(db: PlatformDatabase): Promise<number> {
   const tx = db.transaction(['users', 'lobbies', 'events'], 'readwrite');
   const [, , seq] = await Promise.all([tx.objectStore('users').put(user), tx.objectStore('lobbies').put(lobby), tx.objectStore('events').add(event)]);
   await tx.done;
-  await saveClockState(db, FROZEN);
+  await saveClockState(db, FROZEN, FROZEN.frozenAt);
   return seq;
 }
 
