@@ -6,11 +6,12 @@
  * in that same transaction. Storing a dispatch therefore costs one small put, however many
  * resume points the session holds.
  */
-import type { IDBPObjectStore } from 'idb';
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import { GATEWAY_RESUME_MARKS_MAX } from '../platform/limits';
 import type { GatewayResumeMark, PlatformDatabase, PlatformDB } from '../store/schema';
 
-type MarkStore = IDBPObjectStore<PlatformDB, ('gateway_sessions' | 'gateway_resume_marks')[], 'gateway_resume_marks', 'readwrite'>;
+// Any scope that holds the marks: a write over more stores passes its store as well.
+type MarkStore = IDBPObjectStore<PlatformDB, StoreNames<PlatformDB>[], 'gateway_resume_marks', 'readwrite'>;
 
 /** The resume points of one session, as far as this start of the gateway changed them. */
 export class ResumeMarks {

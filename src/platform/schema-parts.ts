@@ -34,3 +34,16 @@ export function bodyInt(min: number, max: number) {
     v.maxValue(max, `int value should be less than or equal to ${max}.`),
   );
 }
+
+/**
+ * A JSON object used as a dictionary: string keys to values of `value`. valibot's `record` alone
+ * takes an array as the record of its indexes (`["x", "y"]` would be stored as
+ * `{"0": "x", "1": "y"}`), so anything but a plain object is refused, naming the field.
+ * @example v.object({ metadata: v.optional(dictionary(v.string('Metadata values must be strings.'))) })
+ */
+export function dictionary<const Value extends v.GenericSchema>(value: Value, message = 'Must be a dictionary (a JSON object).') {
+  return v.pipe(
+    v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message),
+    v.record(v.string(), value, message),
+  );
+}

@@ -79,6 +79,14 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expect((await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1024) } }, w.aliceAuth)).status).toBe(200);
   });
 
+  it('message metadata is a dictionary: an array is 50035 naming metadata and nothing is stored', async () => {
+    const w = await lobbyWithAliceAndBob();
+    const before = await storeCounts(w.client);
+    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: ['x', 'y'] }, w.aliceAuth), 'metadata');
+    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: 'x' }, w.aliceAuth), 'metadata');
+    expect(await storeCounts(w.client)).toEqual(before);
+  });
+
   it('the application\'s bot may post to its lobby, as the bot', async () => {
     const w = await lobbyWithAliceAndBob();
     const reply = await w.client.post(w.messages, { content: 'server says hi' }, w.botAuth);
