@@ -49,6 +49,15 @@ export interface PlatformApp {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/**
+ * Marks an answer as the platform's: who answered, and `Date` by the platform clock, as an HTTP
+ * server states its own time (the game SDK judges its 72-hour lobby history window by it).
+ */
+function stamp(headers: Headers, ctx: PlatformContext): void {
+  headers.set(SERVED_BY_HEADER, SERVED_BY);
+  headers.set('Date', new Date(ctx.clock.now()).toUTCString());
+}
+
 /** A regex per route pattern, to tell an unknown route (404) from a wrong method (405). */
 function routeMatchers(app: Hono<AppEnv>): { method: string; pattern: RegExp }[] {
   return app.routes
@@ -70,7 +79,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     c.set('ctx', ctx);
     webhooks.saw(c);
     await next();
-    c.res.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    stamp(c.res.headers, ctx);
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
   });
@@ -107,12 +116,12 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     const error = allowed.length > 0 ? ApiError.of('METHOD_NOT_ALLOWED') : ApiError.of('UNKNOWN_ROUTE');
     const response = errorResponse(error);
     if (allowed.length > 0) response.headers.set('Allow', allowed.join(', '));
-    response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    stamp(response.headers, ctx);
     return response;
   });
   app.onError((error) => {
     const response = errorResponse(error);
-    response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+    stamp(response.headers, ctx);
     return response;
   });
   return app;
