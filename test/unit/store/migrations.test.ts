@@ -6,6 +6,7 @@ import { loadClockState, saveClockState } from '../../../src/store/meta';
 import { DB_VERSION, MIGRATIONS } from '../../../src/store/migrations';
 import { openPlatformDb } from '../../../src/store/open';
 import { ALL_STORES, type EventRecord, type PlatformDatabase } from '../../../src/store/schema';
+import { expectEveryRecord, writeSampleRecords } from './sample-records';
 
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
@@ -32,73 +33,9 @@ async function expectVersion1Data(db: PlatformDatabase, seq: number): Promise<vo
   expect(await loadClockState(db)).toEqual(FROZEN);
 }
 
-/** A valid IndexedDB key for `keyPath` in `record`, or undefined when the record has none there. */
-function keyAt(record: Record<string, unknown>, keyPath: string | string[]): IDBValidKey | undefined {
-  if (Array.isArray(keyPath)) {
-    const parts = keyPath.map((path) => keyAt(record, path));
-    return parts.every((part) => part !== undefined) ? (parts as IDBValidKey[]) : undefined;
-  }
-  const value = keyPath.split('.').reduce<unknown>((at, field) => (at as Record<string, unknown> | undefined)?.[field], record);
-  return typeof value === 'string' || typeof value === 'number' || Array.isArray(value) ? (value as IDBValidKey) : undefined;
-}
-
-/** Sets `record`'s field at `keyPath` (every part of a compound one) unless the record has it. */
-function fill(record: Record<string, unknown>, keyPath: string | string[], store: string): void {
-  for (const path of Array.isArray(keyPath) ? keyPath : [keyPath]) {
-    const fields = path.split('.');
-    let at = record;
-    for (const field of fields.slice(0, -1)) at = (at[field] ??= {}) as Record<string, unknown>;
-    // A real record's null stays null (no index holds it), as the platform writes it.
-    if (!(fields.at(-1)! in at)) at[fields.at(-1)!] = `${store}:${path}`;
-  }
-}
-
-/** Real records where the test has them; for the other stores, one with its key and every index's fields set. */
-const REAL_RECORDS: Partial<Record<string, object>> = { users: user, lobbies: lobby, events: event };
-
-type Written = { store: string; key: IDBValidKey; value: unknown };
-
-/** Writes one record into every store of `db` (the clock into meta) and says what each read must return. */
-async function writeEveryStore(db: PlatformDatabase): Promise<Written[]> {
-  const names = [...db.objectStoreNames];
-  const tx = db.transaction(names, 'readwrite');
-  const written = await Promise.all(names.map(async (name): Promise<Written> => {
-    const store = tx.objectStore(name);
-    if (name === 'meta') {
-      await store.put(FROZEN as never, 'clock' as never);
-      return { store: name, key: 'clock', value: FROZEN };
-    }
-    const record = structuredClone(REAL_RECORDS[name] ?? { sample: { of: name, at: [1, 'two'] } }) as Record<string, unknown>;
-    for (const index of store.indexNames) fill(record, store.index(index).keyPath, name);
-    if (store.autoIncrement) {
-      const key = await store.add(record as never);
-      return { store: name, key, value: { ...record, [store.keyPath as string]: key } };
-    }
-    if (store.keyPath === null) {
-      await store.put(record as never, `${name}-key` as never);
-      return { store: name, key: `${name}-key`, value: record };
-    }
-    fill(record, store.keyPath, name);
-    await store.put(record as never);
-    return { store: name, key: keyAt(record, store.keyPath)!, value: record };
-  }));
-  await tx.done;
-  return written;
-}
-
-/** Every written record reads back unchanged by its key, and through every index that covers it. */
-async function expectEveryRecord(db: PlatformDatabase, written: Written[], step: string): Promise<void> {
-  const tx = db.transaction([...db.objectStoreNames]);
-  for (const { store: name, key, value } of written) {
-    const store = tx.objectStore(name as never);
-    expect(await store.get(key as never), `${step}: ${name}`).toEqual(value);
-    for (const index of store.indexNames) {
-      const indexKey = keyAt(value as Record<string, unknown>, store.index(index).keyPath);
-      if (indexKey === undefined) continue;
-      expect(await store.index(index).getAll(indexKey as never), `${step}: ${name}.${index}`).toContainEqual(value);
-    }
-  }
-}
+/** Real records where the test has them; the other stores get a sample with their key and index fields. */
+const REAL_RECORDS = { users: user, lobbies: lobby, events: event };
+const writeEveryStore = (db: PlatformDatabase) => writeSampleRecords(db, { real: REAL_RECORDS, clock: FROZEN });
 
 /** Stores with their key paths, auto-increment and indexes: the shape of a database. */
 function schemaOf(db: PlatformDatabase) {
