@@ -1,6 +1,6 @@
 /**
  * `<demo-lobby-view>`: a lobby's chat. The history is the platform's newest 200 messages
- * (`GET /lobbies/{id}/messages?limit=200`, 72 hours by the sandbox clock); new messages arrive
+ * (`GET /lobbies/{id}/messages?limit=200`); new messages arrive
  * as LOBBY_MESSAGE_CREATE on the user's gateway session, from this tab or any other.
  */
 import { LitElement, css, html } from 'lit';

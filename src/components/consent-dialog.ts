@@ -126,12 +126,15 @@ export class ConsentDialog extends LitElement {
   }
 }
 
-/** Defines `<pp-consent-dialog>` unless it is already defined (the module may load twice). */
+/**
+ * Defines `<pp-consent-dialog>` unless it is already defined (the module may load twice).
+ * Called by `platformpp-web/components` and by {@link requestConsent}, not when this module
+ * loads: the library builds it as a chunk of its own that the game SDK loads on demand, and
+ * only `components.js` is declared to have side effects.
+ */
 export function defineConsentDialog(): void {
   if (!customElements.get(CONSENT_DIALOG_TAG)) customElements.define(CONSENT_DIALOG_TAG, ConsentDialog);
 }
-
-defineConsentDialog();
 
 /**
  * Shows the consent dialog in the host page and resolves with the user's answer: true for

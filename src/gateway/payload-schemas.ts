@@ -4,6 +4,7 @@
  * shards are checked apart because they have close codes of their own (4013, 4010).
  */
 import * as v from 'valibot';
+import { dictionary } from '../platform/schema-parts';
 import {
   GATEWAY_LARGE_THRESHOLD_MAX, GATEWAY_LARGE_THRESHOLD_MIN, GUILD_MEMBERS_USER_IDS_MAX, RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX,
 } from '../platform/limits';
@@ -40,7 +41,7 @@ export const PresenceUpdateSchema = v.object({
 export const IdentifySchema = v.object({
   token: v.pipe(v.string(), v.minLength(1)),
   intents: v.optional(v.unknown()),
-  properties: v.optional(v.record(v.string(), v.unknown())),
+  properties: v.optional(dictionary(v.unknown())),
   capabilities: v.optional(uint),
   compress: v.optional(v.boolean()),
   large_threshold: v.optional(v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX))),

@@ -9,10 +9,11 @@ import {
   COMMAND_CHOICE_TEXT_MAX, COMMAND_CHOICES_MAX, COMMAND_DESCRIPTION_MAX, COMMAND_NAME_MAX, COMMAND_OPTION_LENGTH_MAX, COMMAND_OPTIONS_MAX,
 } from './limits';
 import { parsePermissions } from './permissions';
+import { dictionary } from './schema-parts';
 
 const between = (min: number, max: number) =>
   v.pipe(v.string(), v.check((s) => [...s].length >= min && [...s].length <= max, `Must be between ${min} and ${max} in length.`));
-const localizations = v.nullish(v.record(v.string(), v.string()));
+const localizations = v.nullish(dictionary(v.string()));
 const bitSet = v.pipe(v.string('Must be a decimal string.'), v.check((s) => parsePermissions(s) !== null, 'Must be a permission bit set (decimal string).'));
 const integer = v.pipe(v.number(), v.integer());
 /** The INTEGER option range of the public reference: -2^53+1 to 2^53-1. */

@@ -5,9 +5,9 @@
 import type { PlatformDatabase } from '../store/schema';
 import type { Announcement } from './announcements';
 import { Clock } from './clock';
-import { SnowflakeGenerator } from './snowflake';
+import type { SnowflakeGenerator } from './snowflake';
 import { openPlatformDb } from '../store/open';
-import { allocateSnowflakeProcess, loadClockState } from '../store/meta';
+import { loadClockState, startSnowflakeGenerator } from '../store/meta';
 
 /** The dependencies of domain operations. */
 export interface PlatformContext {
@@ -29,14 +29,13 @@ export interface PlatformContextOptions {
 }
 
 /**
- * Opens the database, loads the persisted clock and allocates this context's snowflake
- * process.
+ * Opens the database, loads the persisted clock and starts this context's snowflakes (a process
+ * id and a reservation above every earlier context's ids).
  * @example const ctx = await createPlatformContext({ workerId: SNOWFLAKE_WORKERS.serviceWorker });
  */
 export async function createPlatformContext(options: PlatformContextOptions): Promise<PlatformContext> {
   const db = await openPlatformDb(options.dbName);
   const clock = new Clock(await loadClockState(db), options.realNow);
-  const { processId, floor } = await allocateSnowflakeProcess(db, clock.now());
-  const ids = new SnowflakeGenerator({ workerId: options.workerId, processId, clock, floor });
+  const ids = await startSnowflakeGenerator(db, options.workerId, clock);
   return { db, clock, ids, announce: options.announce ?? (() => undefined) };
 }

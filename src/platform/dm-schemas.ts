@@ -7,7 +7,7 @@ import {
   DM_MESSAGE_CONTENT_MAX, DM_MESSAGES_MAX, MODERATION_METADATA_KEY_MAX, MODERATION_METADATA_KEYS_MAX, MODERATION_METADATA_VALUE_MAX,
 } from './limits';
 import { charLength, LobbyMessageMetadataSchema } from './lobby-schemas';
-import { queryInt, snowflakeSchema } from './schema-parts';
+import { dictionary, queryInt, snowflakeSchema } from './schema-parts';
 
 const snowflake = snowflakeSchema;
 
@@ -31,9 +31,7 @@ export const DmMessagesQuerySchema = v.object({
  * with at most 5 keys, each key at most 1024 characters and each value at most 2000.
  */
 export const ModerationMetadataSchema = v.pipe(
-  // A JSON array would pass as a record of its indexes: the body must be an object.
-  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'Body must be a dictionary of strings.'),
-  v.record(v.string(), v.string('Metadata values must be strings.'), 'Body must be a dictionary of strings.'),
+  dictionary(v.string('Metadata values must be strings.'), 'Body must be a dictionary of strings.'),
   v.check((m) => Object.keys(m).length <= MODERATION_METADATA_KEYS_MAX, `Metadata must have ${MODERATION_METADATA_KEYS_MAX} or fewer keys.`),
   v.check((m) => Object.keys(m).every((k) => charLength(k) <= MODERATION_METADATA_KEY_MAX), `Metadata keys must be ${MODERATION_METADATA_KEY_MAX} or fewer in length.`),
   v.check(

@@ -3,6 +3,7 @@
  * roles, channels and members. Each is one committed write with the events it emits.
  */
 import { write } from '../store/write';
+import { reserveSnowflakesThrough } from '../store/meta';
 import { ALL_STORES } from '../store/schema';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
@@ -11,6 +12,7 @@ import { DEFAULT_EVERYONE_PERMISSIONS, serializePermissions } from './permission
 import type { ApplicationRecord, ChannelRecord, GuildRecord, MemberRecord, OverwriteRecord, RoleColors, RoleRecord, UserRecord } from './records';
 import { CHANNEL_TYPES } from './records';
 import { REAL_TIME } from './clock';
+import { SNOWFLAKE_LEASE_MS } from './snowflake';
 import { generateBotToken, generateSecret, hashSecret } from './secrets';
 import { serializeChannel, serializeGuild, serializeMember, serializeRole } from './guilds';
 
@@ -18,7 +20,9 @@ import { serializeChannel, serializeGuild, serializeMember, serializeRole } from
 export async function resetPlatform(ctx: PlatformContext): Promise<void> {
   const tx = ctx.db.transaction([...ALL_STORES], 'readwrite');
   await Promise.all(ALL_STORES.filter((s) => s !== 'meta').map((s) => tx.objectStore(s).clear()));
-  // The snowflake allocation survives a reset: ids stay unique across it.
+  // The snowflake allocation survives a reset, raised to cover real time: ids stay unique and
+  // increasing across it even when the clock stood in the future.
+  await reserveSnowflakesThrough(tx.objectStore('meta'), ctx.clock.readingUnder(REAL_TIME) + SNOWFLAKE_LEASE_MS);
   await tx.objectStore('meta').delete('clock');
   await tx.done;
   ctx.clock.set(REAL_TIME);

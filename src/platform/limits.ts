@@ -363,3 +363,13 @@ export const SANDBOX_INTERACTION_BODY_MAX_BYTES = 256 * 1024 * 1024;
 
 /** URL mappings of one application (not shown by the spec; the sandbox's bound). */
 export const URL_MAPPINGS_MAX = 100;
+
+/**
+ * The instants `PUT /sandbox/clock` accepts: from the platform epoch (2015-01-01, where the
+ * snowflake's time field starts) to the last millisecond of 2099 (well inside the 42 bits of
+ * that field, which end in 2154).
+ */
+export const SANDBOX_CLOCK_MIN_MS = Date.UTC(2015, 0, 1);
+export const SANDBOX_CLOCK_MAX_MS = Date.UTC(2100, 0, 1) - 1;
+/** An application's `flags` as a number (the spec: a 32-bit integer); as a decimal string, the full 64-bit set (`flags_new`). */
+export const APPLICATION_FLAGS_NUMBER_MAX = 2 ** 32 - 1;

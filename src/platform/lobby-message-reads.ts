@@ -5,14 +5,13 @@
  * serialized once, and where the read cache is on (the service worker) the next read of the
  * lobby answers from memory until something is written.
  */
-import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_HISTORY_HOURS, LOBBY_MESSAGES_MAX } from './limits';
+import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_MAX } from './limits';
 import type { Principal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { newestLobbyMessages, serializeLobbyMessage } from './lobby-messages';
-import { isLobbyLive, lobbyMessageOrderKey, readLobbies, removeIdleLobbies } from './lobby-store';
+import { isLobbyLive, readLobbies, removeIdleLobbies } from './lobby-store';
 import { readCacheOf, type LobbyReadEntry } from './read-cache';
-import { snowflakeAt } from './snowflake';
 
 /** The lobby entry and the earliest idle deadline, read in one transaction. */
 async function loadLobby(ctx: PlatformContext, lobbyId: string, userId: string | null): Promise<{ entry: LobbyReadEntry | null; idleDeadline: number }> {
@@ -31,7 +30,7 @@ async function loadLobby(ctx: PlatformContext, lobbyId: string, userId: string |
   const authors = new Map((await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)))).map((user, i) => [authorIds[i], user]));
   const members = new Map<string, boolean>();
   if (userId !== null) members.set(userId, member !== undefined);
-  const messages = records.map((m) => ({ orderKey: m.order_key, json: JSON.stringify(serializeLobbyMessage(m, authors.get(m.author_id))) }));
+  const messages = records.map((m) => JSON.stringify(serializeLobbyMessage(m, authors.get(m.author_id))));
   return { entry: { lobby, members, messages }, idleDeadline };
 }
 
@@ -77,26 +76,18 @@ async function lobbyAsOfNow(ctx: PlatformContext, lobbyId: string, userId: strin
 
 /**
  * `GET /lobbies/{id}/messages?limit=` as the JSON text of the answer: up to 200 (default 50)
- * most recent messages of the last 72 hours (by the platform clock), newest first, for a
- * member of the lobby or the bot of its application. A lobby that does not exist, is past its
- * idle deadline or belongs to another application is 404 10031; a user who is not a member
- * gets 403 50001. The SDK's `GetLobbyMessagesWithLimit` reads through this route, so its
- * history limit is kept here, where the platform clock is.
+ * most recent messages, newest first, however old, for a member of the lobby or the bot of its
+ * application. A lobby that does not exist, is past its idle deadline or belongs to another
+ * application is 404 10031; a user who is not a member gets 403 50001. The 72-hour window of
+ * the SDK's `GetLobbyMessagesWithLimit` is the SDK's own (`src/sdk/client-social.ts`): the
+ * route's public reference has none.
  * @example const body = await lobbyMessagesJson(ctx, principal, lobbyId, 200);
  */
 export async function lobbyMessagesJson(ctx: PlatformContext, principal: Principal, lobbyId: string, limit = LOBBY_MESSAGES_DEFAULT): Promise<string> {
   const userId = principal.kind === 'bearer' ? principal.user.id : null;
   const entry = await lobbyAsOfNow(ctx, lobbyId, userId);
-  const now = ctx.clock.now();
-  if (!entry || !isLobbyLive(entry.lobby, now) || entry.lobby.application_id !== principal.application.id) throw ApiError.of('UNKNOWN_LOBBY');
+  if (!entry || !isLobbyLive(entry.lobby, ctx.clock.now()) || entry.lobby.application_id !== principal.application.id) throw ApiError.of('UNKNOWN_LOBBY');
   if (userId !== null && !entry.members.get(userId)) throw ApiError.of('MISSING_ACCESS');
-  // Ids at or above the oldest of the window are exactly the order keys up to its key.
-  const oldestKey = lobbyMessageOrderKey(snowflakeAt(now - LOBBY_MESSAGES_HISTORY_HOURS * 3_600_000));
   const count = Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX);
-  const parts: string[] = [];
-  for (const message of entry.messages) {
-    if (parts.length === count || message.orderKey > oldestKey) break;
-    parts.push(message.json);
-  }
-  return `[${parts.join(',')}]`;
+  return `[${entry.messages.slice(0, count).join(',')}]`;
 }

@@ -10,7 +10,7 @@ import {
   LOBBY_SECRET_MAX,
 } from './limits';
 import type { Metadata } from './records';
-import { queryInt, snowflakeSchema } from './schema-parts';
+import { dictionary, queryInt, snowflakeSchema } from './schema-parts';
 
 /** Lobby member flags (public bit values). */
 export const LOBBY_MEMBER_FLAGS = { CAN_LINK_LOBBY: 1 << 0 } as const;
@@ -47,7 +47,7 @@ const snowflake = snowflakeSchema;
 /** A lobby or lobby member metadata dictionary: string values, at most 1000 characters in all. */
 export const LobbyMetadataSchema = v.nullable(
   v.pipe(
-    v.record(v.string(), v.string('Metadata values must be strings.')),
+    dictionary(v.string('Metadata values must be strings.')),
     v.check((m) => metadataLength(m) <= LOBBY_METADATA_MAX, `Metadata must be ${LOBBY_METADATA_MAX} or fewer characters in all (keys and values).`),
   ),
 );
@@ -55,7 +55,7 @@ export const LobbyMetadataSchema = v.nullable(
 /** A lobby message's metadata: at most 25 keys, each key and value at most 1024 characters. */
 export const LobbyMessageMetadataSchema = v.nullable(
   v.pipe(
-    v.record(v.string(), v.string('Metadata values must be strings.')),
+    dictionary(v.string('Metadata values must be strings.')),
     v.check((m) => Object.keys(m).length <= LOBBY_MESSAGE_METADATA_KEYS_MAX, `Metadata must have ${LOBBY_MESSAGE_METADATA_KEYS_MAX} or fewer keys.`),
     v.check(
       (m) => Object.entries(m).every(([k, val]) => charLength(k) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX && charLength(val) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX),

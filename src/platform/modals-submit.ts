@@ -9,6 +9,7 @@
  * platform's shape (`components`, each Label's `component` with its `value` / `values`).
  */
 import * as v from 'valibot';
+import { dictionary } from './schema-parts';
 import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
@@ -23,7 +24,7 @@ import { MESSAGE_TYPES } from './message-records';
 import type { BuiltData } from './interactions-data';
 
 /** What the sandbox takes to submit a modal. */
-export const ModalSubmitDataSchema = v.object({ custom_id: v.pipe(v.string(), v.minLength(1)), values: v.optional(v.record(v.string(), v.unknown()), {}) });
+export const ModalSubmitDataSchema = v.object({ custom_id: v.pipe(v.string(), v.minLength(1)), values: v.optional(dictionary(v.unknown()), {}) });
 
 type Node = Record<string, unknown>;
 const bad = (path: string, message: string) => ApiError.invalidForm({ [path]: message });

@@ -29,8 +29,8 @@ export interface LobbyReadEntry {
   lobby: LobbyRecord;
   /** Whether each user asked about so far is a member. */
   members: Map<string, boolean>;
-  /** The newest messages (up to the most a read may ask for), newest first: order key and wire JSON. */
-  messages: { orderKey: string; json: string }[];
+  /** The newest messages (up to the most a read may ask for), newest first, as wire JSON. */
+  messages: string[];
 }
 
 /**

@@ -53,10 +53,12 @@ export async function sendLobbyMessage(ctx: SocialContext, lobbyId: string, cont
 }
 
 /**
- * `GET /lobbies/{id}/messages`: the newest `limit` messages, newest first. The platform keeps
- * to the SDK's bounds (spec, Limits): at most 200 messages, from the last 72 hours by the
- * platform's clock, of a lobby the user is a member of. A limit outside 1-200 is refused here,
- * before any request, so the caller learns the bound instead of silently getting fewer.
+ * `GET /lobbies/{id}/messages`: the newest `limit` messages of the last 72 hours, newest first,
+ * of a lobby the user is a member of (spec, Limits: at most 200 messages, up to 72 hours). The
+ * route answers the newest messages however old; the window is the SDK's, judged by each
+ * message's `timestamp` against the platform's clock as the answer states it (its `Date`
+ * header, to the second; this machine's clock if it has none). A limit outside 1-200 is refused
+ * here, before any request, so the caller learns the bound instead of silently getting fewer.
  */
 export async function getLobbyMessagesWithLimit(ctx: SocialContext, lobbyId: string, limit: number): Promise<LobbyMessage[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MESSAGES_MAX) {
@@ -64,7 +66,11 @@ export async function getLobbyMessagesWithLimit(ctx: SocialContext, lobbyId: str
       `getLobbyMessagesWithLimit() takes a limit from 1 to ${LOBBY_MESSAGES_MAX}: it returns at most ${LOBBY_MESSAGES_MAX} messages from the last ${LOBBY_MESSAGES_HISTORY_HOURS} hours.`,
     );
   }
-  return ctx.http.call<LobbyMessage[]>('GET', `/lobbies/${id(lobbyId, 'lobbyId')}/messages`, { query: { limit } });
+  const { body, date } = await ctx.http.dated<LobbyMessage[]>('GET', `/lobbies/${id(lobbyId, 'lobbyId')}/messages`, { query: { limit } });
+  const oldest = (date ?? Date.now()) - LOBBY_MESSAGES_HISTORY_HOURS * 3_600_000;
+  // Newest first: the first message older than the window ends it.
+  const recent = body.findIndex((message) => Date.parse(message.timestamp) < oldest);
+  return recent === -1 ? body : body.slice(0, recent);
 }
 
 /** `PUT /users/@me/activities`: the user's rich presence for this application (null clears it). */

@@ -56,6 +56,14 @@ export class SdkHttp {
    * under `/api/v10`. Resolves with the parsed JSON body (null for 204).
    */
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    return (await this.dated<T>(method, path, options)).body;
+  }
+
+  /**
+   * One call, with the answer's `Date` header in epoch ms: the platform's clock as the client
+   * sees it (to the second; null when the answer has none).
+   */
+  async dated<T>(method: string, path: string, options: CallOptions = {}): Promise<{ body: T; date: number | null }> {
     const absolute = path.startsWith('/oauth2') || path.startsWith('/sandbox');
     const url = new URL(absolute ? path : `${API_BASE}${path}`, this.options.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
@@ -95,7 +103,10 @@ export class SdkHttp {
     } catch {
       // Not JSON: the status decides.
     }
-    if (response.ok) return parsed as T;
+    if (response.ok) {
+      const date = Date.parse(response.headers.get('Date') ?? '');
+      return { body: parsed as T, date: Number.isNaN(date) ? null : date };
+    }
     const error = this.#error(what, response, parsed as ErrorBody | null);
     this.options.log.warning(error.message);
     throw error;

@@ -238,7 +238,11 @@ export interface ApplicationLinkRecord {
 /** Key/value entries of the `meta` store. */
 export interface MetaValues {
   clock: ClockState;
-  snowflake: { next_process: number; floor: number };
+  /**
+   * The next process id to hand out, and the last millisecond any context has reserved for its
+   * snowflakes (`high_water`); `floor` is what records written before reservations kept.
+   */
+  snowflake: { next_process: number; high_water?: number; floor?: number };
   /** The platform's own OpenID Connect signing key (`oidc-provider.ts`). */
   oidc_signing_key: PlatformSigningKeyRecord;
 }

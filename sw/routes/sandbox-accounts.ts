@@ -13,6 +13,7 @@ import { serializeApplication } from '../../src/platform/applications';
 import { addConnection, CONNECTION_TYPES, serializeConnection } from '../../src/platform/connections';
 import { ApiError } from '../../src/platform/errors';
 import { CONNECTION_NAME_MAX } from '../../src/platform/limits';
+import { applicationFlagsSchema } from '../../src/platform/schema-parts';
 import type { FetchLike } from '../../src/platform/oidc';
 import {
   createSandboxIdentityProvider, getSandboxIdentityProvider, mintSandboxIdToken, sandboxDiscoveryDocument, sandboxPublicJwk,
@@ -45,7 +46,7 @@ const PatchBody = v.object({
     sdk_terms_accepted: v.optional(v.boolean('Must be a boolean.')),
     privileged_intents_approved: v.optional(v.boolean('Must be a boolean.')),
   })),
-  flags: v.optional(v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.regex(/^\d{1,20}$/))], 'Must be a non-negative integer or decimal string.')),
+  flags: v.optional(applicationFlagsSchema),
   channel_obfuscation: v.optional(v.boolean('Must be a boolean.')),
   redirect_uris: v.optional(v.array(text(1, 2048))),
 });

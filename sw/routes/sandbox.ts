@@ -5,19 +5,20 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { createApplication, createChannel, createGuild, createRole, createUser, putGuildMember, resetPlatform } from '../../src/platform/fixtures';
 import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds';
-import { parsePermissions } from '../../src/platform/permissions';
 import { serializeUser } from '../../src/platform/users';
 import { saveClockState } from '../../src/store/meta';
+import { parseIsoInstant, REAL_TIME } from '../../src/platform/clock';
 import { prepareTokenPair, storeTokenPair } from '../../src/platform/tokens';
 import { parseScopes } from '../../src/platform/scopes';
 import { write } from '../../src/store/write';
 import { banHolds } from '../../src/platform/ban-checks';
 import { ApiError } from '../../src/platform/errors';
 import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
+import { applicationFlagsSchema, bitSetSchema } from '../../src/platform/schema-parts';
 import { serializeApplication } from '../../src/platform/applications';
-import { SLOWMODE_MAX_S } from '../../src/platform/limits';
+import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS, SLOWMODE_MAX_S } from '../../src/platform/limits';
 
-const bitSet = v.pipe(v.string('Must be a decimal string.'), v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'));
+const bitSet = bitSetSchema;
 
 const UserBody = v.object({
   username: v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 32 in length.'), v.maxLength(32, 'Must be between 2 and 32 in length.')),
@@ -27,7 +28,7 @@ const UserBody = v.object({
 const ApplicationBody = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   owner_id: v.optional(schemas.snowflake),
-  flags: v.optional(v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.regex(/^\d{1,20}$/))])),
+  flags: v.optional(applicationFlagsSchema),
   bot_public: v.optional(v.boolean()),
 });
 const TokenBody = v.object({ application_id: schemas.snowflake, user_id: schemas.snowflake, scopes: v.pipe(v.string(), v.minLength(1)) });
@@ -53,7 +54,20 @@ const ChannelBody = v.object({
   permission_overwrites: v.optional(v.array(v.object({ id: schemas.snowflake, type: v.picklist([0, 1]), allow: bitSet, deny: bitSet }))),
   rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
 });
-const ClockBody = v.object({ now: v.pipe(v.string(), v.isoTimestamp('Must be an ISO-8601 timestamp.')) });
+const CLOCK_RANGE = `Must be from ${new Date(SANDBOX_CLOCK_MIN_MS).toISOString()} to ${new Date(SANDBOX_CLOCK_MAX_MS).toISOString()}.`;
+/** An instant that exists (no February 30th) within the range the clock accepts, as epoch ms. */
+const ClockBody = v.object({
+  now: v.pipe(
+    v.string('Must be an ISO-8601 timestamp.'),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const ms = parseIsoInstant(dataset.value);
+      if (ms === null) addIssue({ message: 'Must be a real ISO-8601 date and time with its offset, e.g. 2026-02-23T12:00:00Z.' });
+      else if (ms < SANDBOX_CLOCK_MIN_MS || ms > SANDBOX_CLOCK_MAX_MS) addIssue({ message: CLOCK_RANGE });
+      else return ms;
+      return NEVER;
+    }),
+  ),
+});
 const IdParams = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });
 
 /** The `/sandbox` routes. */
@@ -133,10 +147,8 @@ export function sandboxRoutes(): Hono<AppEnv> {
 
   r.put('/clock', async (c) => {
     const ctx = c.get('ctx');
-    const body = await readJson(c, ClockBody);
-    const frozenAt = Date.parse(body.now);
-    if (Number.isNaN(frozenAt)) throw ApiError.invalidForm({ now: 'Must be an ISO-8601 timestamp.' });
-    await saveClockState(ctx.db, { frozenAt });
+    const { now: frozenAt } = await readJson(c, ClockBody);
+    await saveClockState(ctx.db, { frozenAt }, frozenAt);
     ctx.clock.set({ frozenAt });
     ctx.announce({ type: 'clock', frozenAt });
     return c.json({ now: ctx.clock.isoNow(), frozen: true });
@@ -144,7 +156,7 @@ export function sandboxRoutes(): Hono<AppEnv> {
 
   r.delete('/clock', async (c) => {
     const ctx = c.get('ctx');
-    await saveClockState(ctx.db, { frozenAt: null });
+    await saveClockState(ctx.db, REAL_TIME, ctx.clock.readingUnder(REAL_TIME));
     ctx.clock.set({ frozenAt: null });
     ctx.announce({ type: 'clock', frozenAt: null });
     return c.json({ now: ctx.clock.isoNow(), frozen: false });

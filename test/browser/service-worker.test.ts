@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPlatformWorker, resetSandbox, servedByWorker } from './harness';
 
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
 describe('service worker (CONTRACT §1)', () => {
   beforeAll(async () => {
     await registerPlatformWorker();
@@ -42,6 +44,39 @@ describe('service worker (CONTRACT §1)', () => {
     expect(servedByWorker(proxied)).toBe(true);
     expect(proxied.status).toBe(direct.status);
     expect(await proxied.text()).toBe(await direct.text());
+  });
+
+  it('answers authenticated reads with identical bodies under /api/v10, /api and /.proxy (GET /users/@me, GET /lobbies/{id}/messages), each from the worker', async () => {
+    await resetSandbox();
+    // A frozen platform clock far from the machine's: only the worker dates its answers so.
+    const frozen = '2031-01-01T00:00:00.000Z';
+    await fetch('/sandbox/clock', { method: 'PUT', headers: JSON_HEADERS, body: JSON.stringify({ now: frozen }) });
+    try {
+      const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        (await fetch(path, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) })).json();
+      const { user } = await post('/sandbox/users', { username: 'alice' });
+      const { application } = await post('/sandbox/applications', { name: 'Proxy Game' });
+      const tokens = await post('/sandbox/tokens', { application_id: application.id, user_id: user.id, scopes: 'openid sdk.social_layer' });
+      const auth = { Authorization: `Bearer ${tokens.access_token}` };
+      const lobby = await (await fetch('/api/v10/lobbies', { method: 'PUT', headers: { ...JSON_HEADERS, ...auth }, body: JSON.stringify({ secret: 'proxy' }) })).json();
+      for (const content of ['one', 'two', 'three']) await post(`/api/v10/lobbies/${lobby.id}/messages`, { content, metadata: { n: content } }, auth);
+
+      for (const path of ['/users/@me', `/lobbies/${lobby.id}/messages?limit=200`]) {
+        const responses = await Promise.all(['/api/v10', '/api', '/.proxy/api/v10', '/.proxy/api'].map((prefix) => fetch(`${prefix}${path}`, { headers: auth })));
+        for (const response of responses) {
+          expect(response.status, response.url).toBe(200);
+          expect(servedByWorker(response), response.url).toBe(true);
+          expect(response.headers.get('Date'), response.url).toBe(new Date(frozen).toUTCString());
+        }
+        const [direct, ...others] = await Promise.all(responses.map((r) => r.text()));
+        for (const other of others) expect(other).toBe(direct);
+        const body = JSON.parse(direct);
+        if (path === '/users/@me') expect(body).toMatchObject({ id: user.id, username: 'alice' });
+        else expect(body.map((m: { content: string; timestamp: string }) => [m.content, m.timestamp])).toEqual([['three', frozen], ['two', frozen], ['one', frozen]]);
+      }
+    } finally {
+      await fetch('/sandbox/clock', { method: 'DELETE' });
+    }
   });
 
   it('lets a path it does not own go to the network untouched', async () => {

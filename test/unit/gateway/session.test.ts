@@ -90,6 +90,15 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(closed.reason).toContain('token');
   });
 
+  it('Identify properties are a dictionary: an array closes with 4002 naming d.properties', async () => {
+    const h = await createGatewayHarness();
+    const client = h.connect();
+    client.send({ op: 2, d: { token: h.world.botAuth, intents: 0, properties: ['linux', 'pp'] } });
+    const closed = await client.waitForClose();
+    expect(closed.code).toBe(4002);
+    expect(closed.reason).toContain('d.properties');
+  });
+
   it('a close reason names the field, never the value sent, and fits a close frame (123 bytes)', async () => {
     const h = await createGatewayHarness();
     const client = h.connect();

@@ -56,14 +56,14 @@ describe('platform clock (ARCHITECTURE rule 6)', () => {
     const db = await openPlatformDb(name);
     expect(await loadClockState(db)).toEqual({ frozenAt: null });
     const frozenAt = Date.parse('2026-02-23T00:00:00Z');
-    await saveClockState(db, { frozenAt });
+    await saveClockState(db, { frozenAt }, frozenAt);
     db.close();
 
     const other = await openPlatformDb(name);
     const clock = new Clock(await loadClockState(other), () => 0);
     expect(clock.frozen).toBe(true);
     expect(clock.now()).toBe(frozenAt);
-    await saveClockState(other, REAL_TIME);
+    await saveClockState(other, REAL_TIME, 0);
     expect(await loadClockState(other)).toEqual({ frozenAt: null });
     other.close();
   });

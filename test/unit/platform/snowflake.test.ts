@@ -4,7 +4,6 @@ import { Clock } from '../../../src/platform/clock';
 import {
   PLATFORM_EPOCH, SnowflakeGenerator, isSnowflake, snowflakeAt, snowflakeKey, snowflakeTime,
 } from '../../../src/platform/snowflake';
-import { allocateSnowflakeProcess } from '../../../src/store/meta';
 import { openPlatformDb } from '../../../src/store/open';
 
 const T = Date.parse('2026-02-23T12:00:00.000Z');
@@ -87,48 +86,6 @@ describe('snowflake uniqueness and order', () => {
     const hub = take(new SnowflakeGenerator({ workerId: 2, processId: 0, clock }), 5000);
     const all = new Set([...sw, ...hub]);
     expect(all.size).toBe(10_000);
-  });
-
-  it('a context restarted within the same millisecond never hands out the same id (allocateSnowflakeProcess)', async () => {
-    const db = await freshDb();
-    const clock = frozenAt(T);
-    const first = await allocateSnowflakeProcess(db, T);
-    const second = await allocateSnowflakeProcess(db, T);
-    expect(second.floor).toBeGreaterThan(first.floor);
-    expect(second.processId).not.toBe(first.processId);
-    const a = take(new SnowflakeGenerator({ workerId: 1, clock, ...first }), 100);
-    const b = take(new SnowflakeGenerator({ workerId: 1, clock, ...second }), 100);
-    expect(new Set([...a, ...b]).size).toBe(200);
-    db.close();
-  });
-
-  it('no id is created before its allocation floor, so restarts past 32 process ids stay unique', async () => {
-    const db = await freshDb();
-    const clock = frozenAt(T);
-    const seen = new Set<string>();
-    let count = 0;
-    let lastFloor = -Infinity;
-    for (let restart = 0; restart < 40; restart++) {
-      const allocation = await allocateSnowflakeProcess(db, T);
-      expect(allocation.floor).toBeGreaterThan(lastFloor);
-      lastFloor = allocation.floor;
-      const ids = take(new SnowflakeGenerator({ workerId: 1, clock, ...allocation }), 5);
-      for (const id of ids) {
-        expect(BigInt(id) >= BigInt(snowflakeAt(allocation.floor)), `restart ${restart}: id before floor`).toBe(true);
-        seen.add(id);
-        count++;
-      }
-    }
-    expect(seen.size).toBe(count);
-    db.close();
-  });
-
-  it('allocation floors increase even when the clock moved back between starts', async () => {
-    const db = await freshDb();
-    const first = await allocateSnowflakeProcess(db, T);
-    const second = await allocateSnowflakeProcess(db, T - 86_400_000);
-    expect(second.floor).toBe(first.floor + 1);
-    db.close();
   });
 
   it('a clock set before the platform epoch still gives valid (non-negative) snowflakes', () => {

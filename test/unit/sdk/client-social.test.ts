@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/sdk/client';
 import { ErrorType, SdkError } from '../../../src/sdk/errors';
 import { StatusDisplayType, type LobbyMessage } from '../../../src/sdk/types';
+import { getLobbyMessagesWithLimit } from '../../../src/sdk/client-social';
+import { SdkHttp } from '../../../src/sdk/http';
+import { SdkLogger } from '../../../src/sdk/logger';
 import { createSdkHarness, type SdkHarness } from './sdk-harness';
 
 let h: SdkHarness;
@@ -75,10 +78,10 @@ describe('Client: lobbies and their chat', () => {
     expect(messages.at(-1)!.content).toBe('m5');
   });
 
-  it('GetLobbyMessagesWithLimit returns only messages of the last 72 hours, by the sandbox clock', async () => {
+  it('GetLobbyMessagesWithLimit returns only messages of the last 72 hours, by the platform clock the answer states (the route returns them all)', async () => {
     h = await createSdkHarness();
-    // Later than any id handed out so far, so that ids carry these instants; the token is issued
-    // at that time too, so that it is still valid 72 hours later.
+    // Later than any id handed out so far; the token is issued at that time too, so that it is
+    // still valid 72 hours later.
     const start = Date.parse('2031-01-01T00:00:00Z');
     await setClock(new Date(start).toISOString());
     const { client } = await h.readyClient(h.world.alice);
@@ -86,9 +89,27 @@ describe('Client: lobbies and their chat', () => {
     await client.sendLobbyMessage(lobby.id, 'old');
     await setClock(new Date(start + 71 * 3_600_000).toISOString());
     await client.sendLobbyMessage(lobby.id, 'recent');
-    expect((await client.getLobbyMessagesWithLimit(lobby.id, 50)).map((m) => m.content)).toEqual(['recent', 'old']);
+    const history = async () => (await client.getLobbyMessagesWithLimit(lobby.id, 50)).map((m) => m.content);
+    expect(await history()).toEqual(['recent', 'old']);
+    await setClock(new Date(start + 72 * 3_600_000).toISOString());
+    expect(await history()).toEqual(['recent', 'old']);
     await setClock(new Date(start + 72 * 3_600_000 + 1000).toISOString());
-    expect((await client.getLobbyMessagesWithLimit(lobby.id, 50)).map((m) => m.content)).toEqual(['recent']);
+    expect(await history()).toEqual(['recent']);
+    await setClock(new Date(start + 144 * 3_600_000).toISOString());
+    expect(await history()).toEqual([]);
+    // The window is the SDK's: the route still answers both.
+    const route = await h.api.get(`/api/v10/lobbies/${lobby.id}/messages`, h.world.botAuth);
+    expect(route.body.map((m: LobbyMessage) => m.content)).toEqual(['recent', 'old']);
+  });
+
+  it('GetLobbyMessagesWithLimit judges the 72 hours by this machine\'s clock when the answer states no Date', async () => {
+    const now = Date.now();
+    const message = (content: string, ageMs: number) => ({ id: '1', content, timestamp: new Date(now - ageMs).toISOString() });
+    const body = JSON.stringify([message('new', 3_600_000), message('old', 73 * 3_600_000)]);
+    const http = new SdkHttp({ fetch: async () => new Response(body, { headers: { 'Content-Type': 'application/json' } }), baseUrl: 'http://x', log: new SdkLogger() });
+    http.token = 'token';
+    const messages = await getLobbyMessagesWithLimit({ http, events: {} as never }, '123', 50);
+    expect(messages.map((m) => m.content)).toEqual(['new']);
   });
 
   it('GetLobbyMessagesWithLimit is only for lobbies the user is a member of', async () => {

@@ -6,6 +6,7 @@ import { loadClockState, saveClockState } from '../../../src/store/meta';
 import { DB_VERSION, MIGRATIONS } from '../../../src/store/migrations';
 import { openPlatformDb } from '../../../src/store/open';
 import { ALL_STORES, type EventRecord, type PlatformDatabase } from '../../../src/store/schema';
+import { expectEveryRecord, writeSampleRecords } from './sample-records';
 
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
@@ -20,7 +21,7 @@ async function writeVersion1Data(db: PlatformDatabase): Promise<number> {
   const tx = db.transaction(['users', 'lobbies', 'events'], 'readwrite');
   const [, , seq] = await Promise.all([tx.objectStore('users').put(user), tx.objectStore('lobbies').put(lobby), tx.objectStore('events').add(event)]);
   await tx.done;
-  await saveClockState(db, FROZEN);
+  await saveClockState(db, FROZEN, FROZEN.frozenAt);
   return seq;
 }
 
@@ -31,6 +32,10 @@ async function expectVersion1Data(db: PlatformDatabase, seq: number): Promise<vo
   expect(await db.get('events', seq)).toEqual({ ...event, seq });
   expect(await loadClockState(db)).toEqual(FROZEN);
 }
+
+/** Real records where the test has them; the other stores get a sample with their key and index fields. */
+const REAL_RECORDS = { users: user, lobbies: lobby, events: event };
+const writeEveryStore = (db: PlatformDatabase) => writeSampleRecords(db, { real: REAL_RECORDS, clock: FROZEN });
 
 /** Stores with their key paths, auto-increment and indexes: the shape of a database. */
 function schemaOf(db: PlatformDatabase) {
@@ -88,15 +93,17 @@ describe('store migrations (a migration only adds: data of version N stays reada
   });
 
   const steps = Array.from({ length: DB_VERSION - 1 }, (_, i) => i + 1);
-  it(`data written at version v is readable at v + 1, for every step (${steps.length} of them)`, async () => {
+  it(`one record in every store that exists at version v is readable at v + 1, by key and by every index, for every step (${steps.length} of them)`, async () => {
     for (const v of steps) {
       const name = dbName();
       const before = await openPlatformDb(name, v);
-      const seq = await writeVersion1Data(before);
+      const written = await writeEveryStore(before);
+      expect(written.map((w) => w.store).sort(), `version ${v}: a record in every store`).toEqual([...before.objectStoreNames].sort());
       before.close();
       const after = await openPlatformDb(name, v + 1);
       expect(after.version, `step ${v} -> ${v + 1}`).toBe(v + 1);
-      await expectVersion1Data(after, seq);
+      await expectEveryRecord(after, written, `step ${v} -> ${v + 1}`);
+      expect(await loadClockState(after)).toEqual(FROZEN);
       after.close();
     }
   });

@@ -34,6 +34,14 @@ describe('application commands: create, read, edit, delete', () => {
     expect((await w.client.get(`${w.global()}/${created.body.id}`, w.botAuth)).body.description).toBe('Roll again');
   });
 
+  it('localizations are dictionaries of locale to text: an array is 400 50035 naming the field, nothing stored', async () => {
+    const w = await world();
+    expectInvalidField(await w.client.post(w.global(), slash('roll', { name_localizations: ['rouler'] }), w.botAuth), 'name_localizations');
+    expectInvalidField(await w.client.post(w.global(), slash('roll', { description_localizations: ['Lancer'] }), w.botAuth), 'description_localizations');
+    expectInvalidField(await w.client.post(w.global(), slash('roll', { options: [{ type: 3, name: 'die', description: 'Die', name_localizations: [] }] }), w.botAuth), 'options.0.name_localizations');
+    expect((await w.client.get(w.global(), w.botAuth)).body).toEqual([]);
+  });
+
   it('PATCH replaces the given fields, DELETE answers 204, an unknown command is 404 10063', async () => {
     const w = await world();
     const { id } = (await w.client.post(w.global(), slash('roll'), w.botAuth)).body;

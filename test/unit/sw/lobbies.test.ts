@@ -79,6 +79,23 @@ describe('PUT /lobbies: create or join by secret', () => {
     expect(exact.status).toBe(200);
   });
 
+  it('metadata is a dictionary: an array (stored as {"0": ...} before) is 50035 naming the field on every lobby and member route, and nothing is stored', async () => {
+    const w = await lobbyWorld();
+    const array = ['x', 'y'];
+    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: array }, w.aliceAuth), 'lobby_metadata');
+    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', member_metadata: array }, w.aliceAuth), 'member_metadata');
+    expectInvalidField(await w.client.post(LOBBIES, { metadata: array }, w.botAuth), 'metadata');
+    expectInvalidField(await w.client.post(LOBBIES, { members: [{ id: w.bob.id, metadata: [] }] }, w.botAuth), 'members.0.metadata');
+    expect(await storeCounts(w.client)).toEqual({ lobbies: 0, members: 0, messages: 0, events: 0 });
+    const lobby = (await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: { mode: 'duo' } }, w.aliceAuth)).body;
+    const before = await storeCounts(w.client);
+    expectInvalidField(await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: array }, w.botAuth), 'metadata');
+    expectInvalidField(await w.client.put(`${LOBBIES}/${lobby.id}/members/${w.bob.id}`, { metadata: array }, w.botAuth), 'metadata');
+    expectInvalidField(await w.client.post(`${LOBBIES}/${lobby.id}/members/bulk`, [{ id: w.bob.id, metadata: array }], w.botAuth), 'members.0.metadata');
+    expect(await storeCounts(w.client)).toEqual(before);
+    expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.metadata).toEqual({ mode: 'duo' });
+  });
+
   it('wrong token kind: a bot on PUT is 403 20001, a user on POST is 403 20002; a token without lobbies.write is 403 50001', async () => {
     const w = await lobbyWorld();
     expectError(await w.client.put(LOBBIES, { secret: 'a' }, w.botAuth), 403, 20001);

@@ -79,6 +79,14 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expect((await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1024) } }, w.aliceAuth)).status).toBe(200);
   });
 
+  it('message metadata is a dictionary: an array is 50035 naming metadata and nothing is stored', async () => {
+    const w = await lobbyWithAliceAndBob();
+    const before = await storeCounts(w.client);
+    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: ['x', 'y'] }, w.aliceAuth), 'metadata');
+    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: 'x' }, w.aliceAuth), 'metadata');
+    expect(await storeCounts(w.client)).toEqual(before);
+  });
+
   it('the application\'s bot may post to its lobby, as the bot', async () => {
     const w = await lobbyWithAliceAndBob();
     const reply = await w.client.post(w.messages, { content: 'server says hi' }, w.botAuth);
@@ -136,10 +144,10 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     expectError(await w.client.get(w.messages, w.bobAuth), 403, 50001);
   });
 
-  it('answers only messages of the last 72 hours, judged by the platform clock (SDK GetLobbyMessagesWithLimit)', async () => {
+  it('answers the newest messages however old: the route has no time window (the 72 hours are the SDK\'s GetLobbyMessagesWithLimit)', async () => {
     const w = await lobbyWorld();
-    // Later than any id handed out so far, so the ids carry these instants. (The bot speaks and
-    // reads here: the users' access tokens would have expired by then.)
+    // Later than any id handed out so far. (The bot speaks and reads here: the users' access
+    // tokens would have expired by then.)
     const start = Date.parse('2031-01-01T00:00:00Z');
     await w.client.put('/sandbox/clock', { now: new Date(start).toISOString() });
     const lobby = (await w.client.post(LOBBIES, { members: [{ id: w.alice.id }] }, w.botAuth)).body;
@@ -147,15 +155,26 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     await w.client.post(path, { content: 'old' }, w.botAuth);
     await w.client.put('/sandbox/clock', { now: new Date(start + 3_600_000).toISOString() });
     await w.client.post(path, { content: 'newer' }, w.botAuth);
-    const read = async () => (await w.client.get(`${path}?limit=200`, w.botAuth)).body.map((m: { content: string }) => m.content);
-    await w.client.put('/sandbox/clock', { now: new Date(start + 72 * 3_600_000).toISOString() });
-    expect(await read()).toEqual(['newer', 'old']);
-    await w.client.put('/sandbox/clock', { now: new Date(start + 72 * 3_600_000 + 1).toISOString() });
-    expect(await read()).toEqual(['newer']);
-    await w.client.put('/sandbox/clock', { now: new Date(start + 73 * 3_600_000 + 1).toISOString() });
-    expect(await read()).toEqual([]);
-    // Still stored: only the read is bounded.
-    expect(await w.client.app.ctx.db.count('lobby_messages')).toBe(2);
+    await w.client.put('/sandbox/clock', { now: new Date(start + 400 * 24 * 3_600_000).toISOString() });
+    const read = await w.client.get(`${path}?limit=200`, w.botAuth);
+    expect(read.body.map((m: { content: string }) => m.content)).toEqual(['newer', 'old']);
+    expect((await w.client.get(`${path}?limit=1`, w.botAuth)).body.map((m: { content: string }) => m.content)).toEqual(['newer']);
+  });
+
+  it('every answer states the platform clock in its Date header (to the second), as an HTTP server states its time', async () => {
+    const w = await lobbyWithAliceAndBob();
+    const frozen = Date.parse('2031-06-01T10:20:30.456Z');
+    await w.client.put('/sandbox/clock', { now: new Date(frozen).toISOString() });
+    const fetchDate = async (path: string, auth?: string) => {
+      const response = await w.client.app.fetch(new Request(`http://x${path}`, { headers: auth ? { Authorization: auth } : {} }));
+      return response.headers.get('Date');
+    };
+    const expected = new Date(frozen).toUTCString();
+    expect(expected).toBe('Sun, 01 Jun 2031 10:20:30 GMT');
+    expect(await fetchDate(w.messages, w.botAuth)).toBe(expected);
+    expect(await fetchDate('/sandbox/clock')).toBe(expected);
+    expect(await fetchDate('/api/v10/no-such-route', w.botAuth)).toBe(expected);
+    expect(await fetchDate(w.messages)).toBe(expected);
   });
 
   it('messages of one lobby never appear in another', async () => {

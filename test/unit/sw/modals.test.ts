@@ -63,6 +63,13 @@ describe('modals (callback 9): what they may contain', () => {
     expectInvalidField(await w.interact({ type: 5, data: { custom_id: 'form', values: {} } }), 'data.values.pick');
   });
 
+  it('a modal submit\'s values are a dictionary by custom_id: an array is 400 50035 naming data.values', async () => {
+    const w = await interactionWorld();
+    await openModal(w, [label('Name', textInput('name'))]);
+    expectInvalidField(await w.interact({ type: 5, data: { custom_id: 'form', values: ['Ada'] } }), 'data.values');
+    expect((await w.interact({ type: 5, data: { custom_id: 'form', values: { name: 'Ada' } } })).status).toBe(201);
+  });
+
   it('string select required is ignored in messages (not stored)', async () => {
     const w = await interactionWorld();
     const row = { type: 1, components: [{ type: 3, custom_id: 'pick', required: false, options: options('a') }] };
