@@ -102,6 +102,14 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   webhooks.serve(async (request) => app.fetch(request));
   let routes: ReturnType<typeof routeTable> | undefined;
   const pathOf = (url: string) => stripProxyPrefix(new URL(url).pathname);
+  // The activity proxy first: a mapped `/.proxy/<prefix>/...` (or an activity frame's
+  // `/<prefix>/...`) goes to its target, and is none of the platform's routes; a path the
+  // platform owns is never mapped, and goes on at once.
+  app.use('*', async (c, next) => {
+    const forwarded = await forwardUrlMapping(ctx, c.req.raw);
+    if (forwarded) return forwarded;
+    await next();
+  });
   app.use('*', async (c, next) => {
     c.set('ctx', ctx);
     // An unknown route is 404 and a wrong method 405 whatever the token: answered before any
@@ -118,13 +126,6 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     stamp(c.res.headers, ctx);
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
-  });
-  // The activity proxy: a mapped `/.proxy/<prefix>/...` (or an activity frame's `/<prefix>/...`)
-  // goes to its target; everything else goes on to the routes.
-  app.use('*', async (c, next) => {
-    const forwarded = await forwardUrlMapping(ctx, c.req.raw);
-    if (forwarded) return forwarded;
-    await next();
   });
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
