@@ -150,8 +150,13 @@ export interface GatewayResumeMark {
   hidden?: string[];
 }
 
-/** When an application last requested all members of a guild (platform clock, epoch ms). */
+/** When a requester last asked for all members of a guild (platform clock, epoch ms). */
 export interface GatewayRateLimitRecord {
+  /**
+   * Whose bucket (`allMembersRequester`): the application id for its bot, and
+   * `<application_id>:<user_id>` for a user's Bearer session. The name is the store's key path
+   * from when only bots had buckets.
+   */
   application_id: string;
   guild_id: string;
   at: number;
