@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { world } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -104,7 +105,7 @@ describe('the game SDK Client on the built site: two pages, two users, one lobby
   it('a page authorizes through the consent dialog, gets tokens, joins a lobby with the second page\'s user, and both exchange messages through the gateway', async () => {
     const first = await open('/');
     // The demo seeds its own world on a first visit: wait for it, so our fixtures are not raced.
-    await first.waitForFunction(() => localStorage.getItem('platformpp-demo:world') !== null, undefined, { timeout: 30_000 });
+    await expect.poll(() => world(first), { timeout: 30_000 }).not.toBeNull();
     const second = await open('/?as=bob');
     expect(await first.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(await second.evaluate(() => navigator.serviceWorker.controller?.scriptURL));
 
