@@ -12,8 +12,8 @@ export const ANNOUNCEMENT_CHANNEL = 'platformpp';
 export type Announcement =
   /**
    * Events up to `seq` are committed to the event log. When `after` is given, the write's events
-   * are all the log holds in (`after`, `seq`]; `events` are those records when the write kept
-   * them small enough to send (see {@link ANNOUNCED_EVENTS_MAX}).
+   * are all the log holds in (`after`, `seq`] (a write's events have consecutive keys); `events`
+   * are those records when the write kept them small enough to send (see {@link ANNOUNCED_EVENTS_MAX}).
    */
   | { type: 'events'; seq: number; after?: number; events?: EventRecord[] }
   /** The sandbox clock changed; `frozenAt` is its new state. */

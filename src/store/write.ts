@@ -30,16 +30,10 @@ export async function write<T>(
   const tx = ctx.db.transaction([...new Set<StoreNames<PlatformDB>>([...stores, 'events'])], 'readwrite');
   const records: EventRecord[] = [];
   const pending: Promise<number>[] = [];
-  // The newest event before this write's first: the announcement then says the write's events
-  // are all there is up to its last. Requested before the first append, and so answered first;
-  // nothing waits for it before the commit.
-  let before: Promise<number> | undefined;
   const emit: Emit = (event) => {
-    before ??= tx.objectStore('events').openKeyCursor(null, 'prev').then((cursor) => cursor?.key ?? 0);
     const record: EventRecord = { channels: ['gateway'], ...event, created_at: ctx.clock.now() };
     const seq = appendEvent(tx, record);
-    // When the body throws, the abort rejects these requests while nobody awaits them.
-    before.catch(() => undefined);
+    // When the body throws, the abort rejects this request while nobody awaits it.
     seq.catch(() => undefined);
     records.push(record);
     pending.push(seq);
@@ -48,11 +42,12 @@ export async function write<T>(
   try {
     result = await body(tx, emit);
     const seqs = await Promise.all(pending);
-    const after = await before;
     await tx.done;
-    if (after !== undefined) {
+    if (seqs.length > 0) {
+      // A read-write transaction over the log excludes every other, so its events have
+      // consecutive keys: they are all the log holds from the one before the first to the last.
       const announced = records.length <= ANNOUNCED_EVENTS_MAX ? records.map((record, i) => ({ ...record, seq: seqs[i] })) : undefined;
-      ctx.announce({ type: 'events', seq: Math.max(...seqs), after, events: announced });
+      ctx.announce({ type: 'events', seq: seqs[seqs.length - 1], after: seqs[0] - 1, events: announced });
     }
   } catch (error) {
     try {
