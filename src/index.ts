@@ -7,7 +7,7 @@
  * @example
  * import { GatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
  */
-export { GatewaySocket, hub, type GatewaySocketOptions } from './gateway/gateway-socket';
+export { GatewaySocket, hub, serveGatewaySockets, type GatewaySocketOptions } from './gateway/gateway-socket';
 export { GATEWAY_OPCODES, GATEWAY_CLOSE_CODES, CAPABILITY_CHANNEL_OBFUSCATION, type GatewayPayload } from './gateway/protocol';
 export { SandboxClient, SandboxError } from './components/sandbox-client';
 export * from './sdk/index';

@@ -8,13 +8,14 @@
  * Each socket is a `MessagePort` to the hub (the shared worker every page shares), opened
  * through the hub's comlink API. Frames are text; the close handshake works as a WebSocket's.
  * When the hub is gone (the browser stopped or lost the worker) the socket closes as a dropped
- * WebSocket does (1006, not clean): the client connects again and resumes.
+ * WebSocket does (1006, not clean): the client connects again and resumes. In a dedicated
+ * worker, the page that created it opens the port (`serveGatewaySockets(worker)` there).
  */
-import * as Comlink from 'comlink';
 import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest } from '../hub/protocol';
-import { hub, onHubGone, pageOwner } from './hub-link';
+import { inDedicatedWorker, openHubSocket, openHubSocketThroughPage, type HubSocketService } from './worker-sockets';
 
 export { hub } from './hub-link';
+export { serveGatewaySockets, type HubSocketService } from './worker-sockets';
 
 /** How a socket gets its port: the hub by default; tests and embedders may bring their own. */
 export interface GatewaySocketOptions {
@@ -24,22 +25,15 @@ export interface GatewaySocketOptions {
   hubName?: string;
 }
 
-/** Which service of the hub a socket connects to (`VoiceGatewaySocket` asks for the voice gateway). */
-export type HubSocketService = 'gateway' | 'voice';
-
 /**
- * Opens a connection on the hub named `name`; `onGone` runs if that hub goes away first.
- * Returns the page's port and the function that stops watching the hub.
+ * Opens a connection on the hub named `name`; `onGone` runs if that hub goes away first. In a
+ * dedicated worker the page opens it (see `worker-sockets.ts`). Returns this end of the port and
+ * the function to call once the socket closed.
  */
-function connectToHub(name: string, url: string, onGone: () => void, service: HubSocketService): { port: MessagePort; unwatch: () => void } {
+function connectToHub(name: string, url: string, onGone: () => void, service: HubSocketService): { port: MessagePort; closed: () => void } {
+  if (inDedicatedWorker()) return openHubSocketThroughPage(name, url, service, onGone);
   const { port1, port2 } = new MessageChannel();
-  // Both now, so that the hub the socket opens on is the one whose end it watches.
-  const remote = hub(name);
-  const unwatch = onHubGone(name, onGone);
-  // The page holds its lock before the hub watches it, else the hub would think it gone.
-  const open = service === 'voice' ? remote.openVoiceGateway : remote.openGateway;
-  void pageOwner().then((owner) => open(Comlink.transfer(port2, [port2]), url, owner));
-  return { port: port1, unwatch };
+  return { port: port1, closed: openHubSocket(name, url, service, port2, onGone) };
 }
 
 /** The close a dropped WebSocket reports: 1006, not clean. */
@@ -84,7 +78,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     this.url = absolute.href;
     const path = `${absolute.pathname}${absolute.search}`;
     if (options.connect) this.#port = options.connect(path);
-    else ({ port: this.#port, unwatch: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED), service));
+    else ({ port: this.#port, closed: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED), service));
     this.#port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
     this.#port.start();
   }

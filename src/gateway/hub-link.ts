@@ -103,7 +103,7 @@ function link(name: string): HubLink {
 
 function connect(name: string): HubLink {
   if (typeof SharedWorker === 'undefined') {
-    throw new Error('The hub is a SharedWorker, which this context lacks (a dedicated worker has none): open GatewaySocket in a page, or give it options.connect with a port the page opened (hub().openGateway).');
+    throw new Error('The hub is a SharedWorker, which this context lacks: in a dedicated worker, GatewaySocket asks its page, which must call serveGatewaySockets(worker); elsewhere, open the socket in a page.');
   }
   const worker = new SharedWorker(new URL('../hub/hub-worker.ts', import.meta.url), { type: 'module', name });
   const remote = Comlink.wrap<HubApi>(worker.port);

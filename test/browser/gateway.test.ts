@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewaySocket, hub } from '../../src/gateway/gateway-socket';
+import { GatewaySocket, hub, serveGatewaySockets } from '../../src/gateway/gateway-socket';
 import { registerPlatformWorker, resetSandbox } from './harness';
 
 /** A JSON request to the platform, answered by the service worker. */
@@ -199,3 +199,55 @@ async function pageWithGateway(): Promise<{ GatewaySocket: typeof GatewaySocket;
   const gateway = (iframe.contentWindow as any).gateway;
   return { GatewaySocket: gateway.GatewaySocket, hub: gateway.hub, remove: () => iframe.remove() };
 }
+
+describe('GatewaySocket in a dedicated worker (CONTRACT §4: a page or worker reaches the gateway)', () => {
+  beforeAll(async () => {
+    await registerPlatformWorker();
+  });
+  beforeEach(resetSandbox);
+
+  /** A worker running fixtures/gateway-worker.ts, and what it reported. */
+  function startWorker() {
+    const worker = new Worker(new URL('./fixtures/gateway-worker.ts', import.meta.url), { type: 'module' });
+    const reports: any[] = [];
+    worker.addEventListener('message', (event) => {
+      if (event.data?.type) reports.push(event.data);
+    });
+    return { worker, reports };
+  }
+
+  it('a worker\'s GatewaySocket identifies through the page that serves it, and hears lobby messages from the shared worker', async () => {
+    const w = await world();
+    const hubName = freshHub();
+    const { worker, reports } = startWorker();
+    const stop = serveGatewaySockets(worker);
+    worker.postMessage({ type: 'connect', token: w.aliceAuth, hubName });
+    await expect.poll(() => reports.find((r) => r.type === 'ready'), { timeout: 10_000 }).toEqual({ type: 'ready', userId: w.alice.id });
+    const lobby = (await call('PUT', '/api/v10/lobbies', { secret: 'worker' }, w.bobAuth)).body;
+    await call('PUT', '/api/v10/lobbies', { secret: 'worker' }, w.aliceAuth);
+    await call('POST', `/api/v10/lobbies/${lobby.id}/messages`, { content: 'to the worker' }, w.bobAuth);
+    await expect.poll(() => reports.filter((r) => r.type === 'message').map((r) => r.content), { timeout: 10_000 }).toEqual(['to the worker']);
+    stop();
+    worker.terminate();
+  });
+
+  it('when the shared worker is gone the worker\'s socket drops (1006) as a page\'s does', async () => {
+    const w = await world();
+    const hubName = freshHub();
+    const { worker, reports } = startWorker();
+    serveGatewaySockets(worker);
+    worker.postMessage({ type: 'connect', token: w.aliceAuth, hubName });
+    await expect.poll(() => reports.some((r) => r.type === 'ready'), { timeout: 10_000 }).toBe(true);
+    // The worker closes itself, as when the browser stops or loses it.
+    void hub(hubName).stop();
+    await expect.poll(() => reports.find((r) => r.type === 'close'), { timeout: 15_000 }).toEqual({ type: 'close', code: 1006, wasClean: false });
+    worker.terminate();
+  });
+
+  it('a worker whose page does not serve its sockets gets a dropped socket (1006) instead of waiting for ever', async () => {
+    const { worker, reports } = startWorker();
+    worker.postMessage({ type: 'connect', token: 'unused', hubName: freshHub() });
+    await expect.poll(() => reports.find((r) => r.type === 'close'), { timeout: 10_000 }).toEqual({ type: 'close', code: 1006, wasClean: false });
+    worker.terminate();
+  });
+});

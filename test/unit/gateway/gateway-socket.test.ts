@@ -82,8 +82,8 @@ describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
     expect(() => ws.close(1000, 'x'.repeat(124))).toThrow(expect.objectContaining({ name: 'SyntaxError' }));
   });
 
-  it('where there are no shared workers (a dedicated worker, node) it says so instead of failing obscurely, and names the way out', () => {
+  it('where there are no shared workers and no page to ask (node) it says so instead of failing obscurely, and names the way out', () => {
     expect(typeof SharedWorker).toBe('undefined');
-    expect(() => new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName: `no-shared-worker-${Date.now()}` })).toThrow(/SharedWorker, which this context lacks.*options\.connect/);
+    expect(() => new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName: `no-shared-worker-${Date.now()}` })).toThrow(/SharedWorker, which this context lacks.*serveGatewaySockets\(worker\)/);
   });
 });
