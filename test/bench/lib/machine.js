@@ -21,7 +21,8 @@ function installedVersion(root, name) {
 function gitCommit(root) {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    // The results of an earlier run are the bench's own output, not a change to what it measures.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results'], { cwd: root, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${commit} (with uncommitted changes)` : commit;
   } catch {
     return 'unknown';
