@@ -41,17 +41,26 @@ async function joinVoice(token: string, guildId: string, channelId: string) {
   };
 }
 
+/**
+ * Alice's page (or, with `attributes`, another user's frame on it) running the sample activity in
+ * the world's voice channel, its SDK past the handshake.
+ */
+async function activityInVoiceChannel(scopes?: string, attributes: (world: Awaited<ReturnType<typeof createActivityWorld>>) => Record<string, string> = () => ({})) {
+  const world = await createActivityWorld(scopes);
+  const platform = await mountPlatform(world.alice.id);
+  const appId = world.application.id;
+  const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, ...attributes(world), src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
+  await sdk.ready();
+  return { world, frame, sdk };
+}
+
 afterEach(() => {
   document.body.replaceChildren();
 });
 
 describe('activity events from the platform (gateway → RPC host → activity)', () => {
   it("GUILD_STATUS follows the user presence: the frame's gateway session puts them online", async () => {
-    const world = await createActivityWorld();
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel();
     const token = await world.token(world.alice.id);
     const online = async () => (await (await fetch(`/api/v10/rpc/guilds/${world.guild.id}/status`, { headers: { Authorization: `Bearer ${token}` } })).json()).online;
     expect(await online()).toBe(0);
@@ -64,11 +73,7 @@ describe('activity events from the platform (gateway → RPC host → activity)'
   });
 
   it('the presence the activity set is cleared when its frame stops (SET_ACTIVITY null), by the hub it leaves', async () => {
-    const world = await createActivityWorld();
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel();
     const token = await world.token(world.alice.id);
     await sdk.commands.authenticate({ access_token: token });
     await sdk.commands.setActivity({ activity: { type: 0, state: 'In a match' } });
@@ -79,11 +84,7 @@ describe('activity events from the platform (gateway → RPC host → activity)'
   });
 
   it('CURRENT_GUILD_MEMBER_UPDATE when the user member changes', async () => {
-    const world = await createActivityWorld();
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, 'user-id': world.bob.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel(undefined, (world) => ({ 'user-id': world.bob.id }));
     const listening = nextEvent(frame, 'pp-platform-events');
     await sdk.commands.authenticate({ access_token: await world.token(world.bob.id) });
     const updates: unknown[] = [];
@@ -95,11 +96,7 @@ describe('activity events from the platform (gateway → RPC host → activity)'
   });
 
   it('ACTIVITY_LAYOUT_MODE_UPDATE when the host page changes the layout', async () => {
-    const world = await createActivityWorld();
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel();
     await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const modes: number[] = [];
     await sdk.subscribe('ACTIVITY_LAYOUT_MODE_UPDATE', (d: { layout_mode: number }) => modes.push(d.layout_mode));
@@ -108,11 +105,7 @@ describe('activity events from the platform (gateway → RPC host → activity)'
   });
 
   it('CURRENT_USER_UPDATE when the user changes their profile (display name, avatar) through the API', async () => {
-    const world = await createActivityWorld();
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel();
     const listening = nextEvent(frame, 'pp-platform-events');
     await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const updates: unknown[] = [];
@@ -123,11 +116,7 @@ describe('activity events from the platform (gateway → RPC host → activity)'
   });
 
   it('VOICE_STATE_UPDATE and SPEAKING_START / SPEAKING_STOP of a real voice join reach an activity subscribed with {channel_id}', async () => {
-    const world = await createActivityWorld('identify guilds rpc.voice.read');
-    const platform = await mountPlatform(world.alice.id);
-    const appId = world.application.id;
-    const { frame, activity: sdk } = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` });
-    await sdk.ready();
+    const { world, frame, sdk } = await activityInVoiceChannel('identify guilds rpc.voice.read');
     const listening = nextEvent(frame, 'pp-platform-events');
     await sdk.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const heard: string[] = [];
