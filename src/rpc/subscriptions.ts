@@ -69,24 +69,24 @@ async function checkGuild(ctx: CommandContext, guildId: string) {
   }
 }
 
-/** The channel must be one the user can view: anything else is an invalid channel. */
-async function checkChannel(ctx: CommandContext, channelId: string): Promise<void> {
+/** `lookup` must succeed: a refusal to see what it asks for is an invalid channel, saying `why`. */
+async function requireVisible(lookup: Promise<unknown>, why: string): Promise<void> {
   try {
-    await ctx.platform.channel(ctx.session!.access_token, channelId);
+    await lookup;
   } catch (error) {
-    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', 'the user cannot view this channel');
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', why);
     throw error;
   }
 }
 
+/** The channel must be one the user can view: anything else is an invalid channel. */
+function checkChannel(ctx: CommandContext, channelId: string): Promise<void> {
+  return requireVisible(ctx.platform.channel(ctx.session!.access_token, channelId), 'the user cannot view this channel');
+}
+
 /** The lobby must be one the user is a member of: anything else is an invalid channel (a lobby call is its channel). */
-async function checkLobby(ctx: CommandContext, lobbyId: string): Promise<void> {
-  try {
-    await ctx.platform.lobby(ctx.session!.access_token, lobbyId);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', 'the user is not a member of this lobby');
-    throw error;
-  }
+function checkLobby(ctx: CommandContext, lobbyId: string): Promise<void> {
+  return requireVisible(ctx.platform.lobby(ctx.session!.access_token, lobbyId), 'the user is not a member of this lobby');
 }
 
 /**
