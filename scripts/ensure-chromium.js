@@ -24,7 +24,10 @@ function isExecutable(path) {
 /** @param {string} command @param {string[]} args */
 function run(command, args) {
   console.log(`ensure-chromium: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const result = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return result.status === 0;
 }
 
@@ -32,7 +35,7 @@ const wanted = process.env.CHROMIUM_PATH;
 if (wanted) {
   if (isExecutable(wanted)) process.exit(0);
   console.error(`ensure-chromium: CHROMIUM_PATH=${wanted} is not an executable file.`);
-  console.error('Point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian\'s /usr/bin/chromium.');
+  console.error("Point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian's /usr/bin/chromium.");
   process.exit(1);
 }
 if (isExecutable(DEFAULT_PATH)) process.exit(0);

@@ -10,7 +10,9 @@ const server = await preview({
   preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173), strictPort: false, open: false },
   logLevel: 'warn',
 });
-const url = server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.httpServer.address()).port}/`;
+const url =
+  server.resolvedUrls?.local[0] ??
+  `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.httpServer.address()).port}/`;
 
 console.log('');
 console.log(`  platformpp is running at ${url}`);

@@ -8,11 +8,21 @@
  * import { GatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
  */
 export { GatewaySocket, hub, serveGatewaySockets, type GatewaySocketOptions } from './gateway/gateway-socket';
-export { GATEWAY_OPCODES, GATEWAY_CLOSE_CODES, CAPABILITY_CHANNEL_OBFUSCATION, type GatewayPayload } from './gateway/protocol';
+export {
+  GATEWAY_OPCODES,
+  GATEWAY_CLOSE_CODES,
+  CAPABILITY_CHANNEL_OBFUSCATION,
+  type GatewayPayload,
+} from './gateway/protocol';
 export { SandboxClient, SandboxError } from './components/sandbox-client';
 export * from './sdk/index';
 export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/errors';
-export { PERMISSIONS, computeBasePermissions, computeChannelPermissions, parsePermissions } from './platform/permissions';
+export {
+  PERMISSIONS,
+  computeBasePermissions,
+  computeChannelPermissions,
+  parsePermissions,
+} from './platform/permissions';
 export { INTENTS, PRIVILEGED_INTENTS } from './platform/intents';
 export { SCOPES, SCOPE_EXPANSIONS, effectiveScopes } from './platform/scopes';
 export { RULE_DATES, inForce } from './platform/dates';

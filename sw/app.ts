@@ -76,13 +76,19 @@ const patternOf = (path: string) =>
  * from the app's routes, so that the check costs a fraction of a microsecond per request.
  * @example routeTable(app).methodsFor('/api/v10/lobbies/1/messages') // ['GET', 'POST']
  */
-export function routeTable(app: Hono<AppEnv>): { allows(method: string, path: string): boolean; methodsFor(path: string): string[] } {
-  const byMethod = new Map(METHODS.map((method) => {
-    const sources = app.routes.filter((r) => r.method === method).map((r) => patternOf(r.path));
-    return [method, new RegExp(`^(?:${sources.join('|') || '(?!)'})/?$`)] as const;
-  }));
+export function routeTable(app: Hono<AppEnv>): {
+  allows(method: string, path: string): boolean;
+  methodsFor(path: string): string[];
+} {
+  const byMethod = new Map(
+    METHODS.map((method) => {
+      const sources = app.routes.filter((r) => r.method === method).map((r) => patternOf(r.path));
+      return [method, new RegExp(`^(?:${sources.join('|') || '(?!)'})/?$`)] as const;
+    }),
+  );
   // hono answers HEAD with the GET route.
-  const allows = (method: string, path: string) => byMethod.get(method === 'HEAD' ? 'GET' : method as (typeof METHODS)[number])?.test(path) ?? false;
+  const allows = (method: string, path: string) =>
+    byMethod.get(method === 'HEAD' ? 'GET' : (method as (typeof METHODS)[number]))?.test(path) ?? false;
   return { allows, methodsFor: (path) => METHODS.filter((method) => allows(method, path)) };
 }
 
@@ -174,13 +180,15 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
  * Opens the platform (database, clock, ids) and returns its HTTP app.
  * @example const app = await createPlatformApp({ broadcast: (m) => channel.postMessage(m) });
  */
-export async function createPlatformApp(options: {
-  dbName?: string;
-  broadcast?: (message: Announcement) => void;
-  workerId?: number;
-  /** How webhook deliveries reach other origins (default: the real `fetch`; tests pass a fake). */
-  webhookFetch?: FetchLike;
-} = {}): Promise<PlatformApp> {
+export async function createPlatformApp(
+  options: {
+    dbName?: string;
+    broadcast?: (message: Announcement) => void;
+    workerId?: number;
+    /** How webhook deliveries reach other origins (default: the real `fetch`; tests pass a fake). */
+    webhookFetch?: FetchLike;
+  } = {},
+): Promise<PlatformApp> {
   const ctx = await createPlatformContext({
     dbName: options.dbName,
     workerId: options.workerId ?? SNOWFLAKE_WORKERS.serviceWorker,
@@ -199,7 +207,11 @@ export async function createPlatformApp(options: {
       return forwarded;
     },
     fetch: async (request, lifetime) => {
-      const executionCtx: ExecutionContext | undefined = lifetime && { waitUntil: (p) => lifetime.waitUntil(p), passThroughOnException: () => undefined, props: {} };
+      const executionCtx: ExecutionContext | undefined = lifetime && {
+        waitUntil: (p) => lifetime.waitUntil(p),
+        passThroughOnException: () => undefined,
+        props: {},
+      };
       return app.fetch(request, undefined, executionCtx);
     },
   };

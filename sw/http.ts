@@ -85,7 +85,10 @@ export function errorResponse(error: unknown, log: (line: string) => void = cons
     return Response.json(error.toJSON(), { status: error.status, headers: { 'Cache-Control': 'no-store' } });
   }
   if (error instanceof DOMException && error.name === 'QuotaExceededError') {
-    return Response.json({ code: 0, message: 'The browser refused to store more data (storage quota exceeded).' }, { status: 507 });
+    return Response.json(
+      { code: 0, message: 'The browser refused to store more data (storage quota exceeded).' },
+      { status: 507 },
+    );
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
   log(redactSecrets(`platformpp: internal error: ${detail}`));

@@ -16,7 +16,6 @@ const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/', '/attachments/'] as co
  */
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
-
 /**
  * The path with the activity proxy prefix removed.
  * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
@@ -33,5 +32,7 @@ export function stripProxyPrefix(pathname: string): string {
  */
 export function ownsPath(url: URL): boolean {
   const path = stripProxyPrefix(url.pathname);
-  return path === '/api' || path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
+  return (
+    path === '/api' || path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p))
+  );
 }

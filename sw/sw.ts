@@ -32,7 +32,10 @@ function platformApp(): ReturnType<typeof createPlatformApp> {
 // A worker never hears its own announcements: one arriving was written by another context (an
 // older or newer service worker during an update), so what this one keeps in memory may be old.
 channel.addEventListener('message', () => {
-  void appReady?.then((platform) => readCacheOf(platform.ctx.db)?.invalidate(), () => undefined);
+  void appReady?.then(
+    (platform) => readCacheOf(platform.ctx.db)?.invalidate(),
+    () => undefined,
+  );
 });
 
 /** The app answers its own errors; this is for an app that could not even start. */
@@ -84,11 +87,19 @@ self.addEventListener('fetch', (event) => {
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
     // A URL mapping first (the activity proxy), then the path as without the prefix.
     event.respondWith(
-      mapped(request).then((forwarded) => forwarded ?? withoutProxyPrefix(request, url).then((stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped))),
+      mapped(request).then(
+        (forwarded) =>
+          forwarded ??
+          withoutProxyPrefix(request, url).then(
+            (stripped) => router.handleRequest({ request: stripped, event }) ?? fetch(stripped),
+          ),
+      ),
     );
   } else if (fromActivityFrame(request)) {
     // An activity's own requests may use its URL mappings without `/.proxy` too.
-    event.respondWith(mapped(request).then((forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request)));
+    event.respondWith(
+      mapped(request).then((forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request)),
+    );
   } else {
     const precached = router.handleRequest({ request, event });
     if (precached) event.respondWith(precached);
@@ -97,7 +108,10 @@ self.addEventListener('fetch', (event) => {
 
 /** The request forwarded by its URL mapping, or undefined (none applies, or the app could not start). */
 function mapped(request: Request): Promise<Response | undefined> {
-  return platformApp().then((platform) => platform.forwardMapped(request), () => undefined);
+  return platformApp().then(
+    (platform) => platform.forwardMapped(request),
+    () => undefined,
+  );
 }
 
 /** Whether the page asking is an activity's frame: its URL carries the frame's parameters (CONTRACT §5). */

@@ -29,7 +29,10 @@ export class AppWebhooks {
   #app: ((request: Request) => Promise<Response>) | null = null;
   readonly outbox: WebhookOutbox;
 
-  constructor(ctx: PlatformContext, readonly network: FetchLike = networkFetch) {
+  constructor(
+    ctx: PlatformContext,
+    readonly network: FetchLike = networkFetch,
+  ) {
     // Every commit of this context is announced: the outbox hears of new events from there.
     const announce = ctx.announce;
     ctx.announce = (message) => {

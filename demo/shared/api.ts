@@ -26,7 +26,8 @@ function fieldErrors(tree: unknown, path: string[] = []): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(tree as Record<string, unknown>)) {
     if (key === '_errors' && Array.isArray(value)) {
-      for (const e of value) lines.push(`${path.join('.') || 'body'}: ${(e as { message?: string }).message ?? 'invalid'}`);
+      for (const e of value)
+        lines.push(`${path.join('.') || 'body'}: ${(e as { message?: string }).message ?? 'invalid'}`);
     } else lines.push(...fieldErrors(value, [...path, key]));
   }
   return lines;
@@ -39,8 +40,20 @@ function fieldErrors(tree: unknown, path: string[] = []): string[] {
  */
 export function describeRefusal(status: number, body: unknown): { message: string; code: number | string | null } {
   const json = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const code = typeof json.code === 'number' || typeof json.code === 'string' ? json.code : typeof json.error === 'string' ? json.error : null;
-  let text = typeof json.message === 'string' ? json.message : typeof json.error_description === 'string' ? json.error_description : typeof body === 'string' && body ? body : 'no explanation given';
+  const code =
+    typeof json.code === 'number' || typeof json.code === 'string'
+      ? json.code
+      : typeof json.error === 'string'
+        ? json.error
+        : null;
+  let text =
+    typeof json.message === 'string'
+      ? json.message
+      : typeof json.error_description === 'string'
+        ? json.error_description
+        : typeof body === 'string' && body
+          ? body
+          : 'no explanation given';
   const fields = fieldErrors(json.errors);
   if (fields.length > 0) text += `: ${fields.join('; ')}`;
   if (typeof json.retry_after === 'number') text += ` (retry after ${json.retry_after} s)`;
@@ -109,7 +122,11 @@ export class ApiClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (error) {
       // The service worker answers the API; no answer at all means it is not running here.
       const reason = error instanceof Error ? error.message : String(error);

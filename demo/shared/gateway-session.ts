@@ -98,11 +98,21 @@ export class GatewaySession {
       if (event.code === 4004 && this.options.renew && !this.#renewed) {
         this.#renewed = true;
         this.options.onStatus?.('connecting');
-        this.options.renew().then(() => !this.#stopped && this.#connect(), (error) => this.options.onStatus?.('closed', `the token could not be renewed: ${error instanceof Error ? error.message : error}`));
+        this.options.renew().then(
+          () => !this.#stopped && this.#connect(),
+          (error) =>
+            this.options.onStatus?.(
+              'closed',
+              `the token could not be renewed: ${error instanceof Error ? error.message : error}`,
+            ),
+        );
         return;
       }
       if (FATAL_CLOSE_CODES.has(event.code)) {
-        this.options.onStatus?.('closed', `the gateway closed the session (${event.code}${event.reason ? `: ${event.reason}` : ''})`);
+        this.options.onStatus?.(
+          'closed',
+          `the gateway closed the session (${event.code}${event.reason ? `: ${event.reason}` : ''})`,
+        );
         return;
       }
       this.options.onStatus?.('connecting');

@@ -44,7 +44,9 @@ export class DemoActivityLaunch extends LitElement {
     participants: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: flex; flex-direction: column; gap: 0.75rem; min-height: 0; height: 100%; }
     .launcher { display: grid; grid-template-columns: 1fr auto; gap: 0.5rem 1rem; align-items: start; }
     .launcher .who { grid-column: 1 / -1; }
@@ -54,7 +56,8 @@ export class DemoActivityLaunch extends LitElement {
     .embed p { margin: 0.6rem 0 0.3rem; }
     .embed pre { margin: 0; padding: 0.6rem 0.75rem; background: #f6f8fa; border-radius: 6px; overflow: auto; }
     pp-activity-frame { flex: 1; min-height: 420px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare channelId: string;
@@ -94,21 +97,26 @@ export class DemoActivityLaunch extends LitElement {
       <section class="card launcher ${this.running ? 'running' : ''}" aria-labelledby="activity-title">
         <div>
           <h2 id="activity-title">${icon('play')} ${game.name}</h2>
-          ${this.running
-            ? nothing
-            : html`<p class="muted">A two-player sample activity (demo/activities/tic-tac-toe) on the platformpp activity SDK. Moves travel as lobby messages; your rich presence follows the game.</p>`}
+          ${
+            this.running
+              ? nothing
+              : html`<p class="muted">A two-player sample activity (demo/activities/tic-tac-toe) on the platformpp activity SDK. Moves travel as lobby messages; your rich presence follows the game.</p>`
+          }
         </div>
-        ${this.running
-          ? html`<button type="button" @click=${() => this.#stop()}>Leave the activity</button>`
-          : html`<button type="button" class="primary" @click=${() => this.#start()}>${others.length ? `Join ${game.name}` : `Start ${game.name}`}</button>`}
+        ${
+          this.running
+            ? html`<button type="button" @click=${() => this.#stop()}>Leave the activity</button>`
+            : html`<button type="button" class="primary" @click=${() => this.#start()}>${others.length ? `Join ${game.name}` : `Start ${game.name}`}</button>`
+        }
         <p class="who" role="status" aria-live="polite">
           ${names.length ? html`In this channel's instance: <strong>${names.join(', ')}</strong>.` : 'Nobody is playing here yet.'}
           ${this.running && this.frameStatus !== 'running' ? html`<span class="muted">${STATUS_TEXT[this.frameStatus]}</span>` : nothing}
         </p>
       </section>
       ${this.running ? nothing : this.#embedHint(client)}
-      ${this.running
-        ? html`<pp-activity-frame
+      ${
+        this.running
+          ? html`<pp-activity-frame
             application-id=${game.application_id}
             guild-id=${client.world.guild.id}
             channel-id=${this.channelId}
@@ -116,7 +124,8 @@ export class DemoActivityLaunch extends LitElement {
             src=${ticTacToeSrc(game.application_id)}
             @pp-activity-status=${this.#onFrameStatus}
           ></pp-activity-frame>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 
@@ -152,7 +161,8 @@ const { code } = await sdk.commands.authorize({ client_id: clientId, scope: ['id
 
   readonly #onFrameStatus = (event: CustomEvent<{ status: ActivityFrameStatus; error: string | null }>): void => {
     this.frameStatus = event.detail.status;
-    if (event.detail.status === 'error') reportError(this, `Starting ${this.client?.world.game.name}`, new Error(event.detail.error ?? 'no reason given'));
+    if (event.detail.status === 'error')
+      reportError(this, `Starting ${this.client?.world.game.name}`, new Error(event.detail.error ?? 'no reason given'));
     this.#onChange();
   };
 

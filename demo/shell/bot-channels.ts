@@ -27,13 +27,16 @@ export class DemoBotChannels extends LitElement {
     failure: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: block; }
     li { padding: 0.2rem 0; display: flex; gap: 0.5rem; align-items: baseline; }
     .icon { width: 1.1rem; text-align: center; color: var(--ink-muted); }
     .rule { padding: 0.5rem 0.75rem; border-radius: 6px; background: var(--paper-alt); }
     .rule.on { background: #dafbe1; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare channels: WireChannel[] | null;
@@ -61,7 +64,10 @@ export class DemoBotChannels extends LitElement {
     if (!client) return;
     try {
       const sandbox = document.querySelector('pp-platform')!.sandbox;
-      const [clock, channels] = await Promise.all([sandbox.getClock(), client.botApi.get<WireChannel[]>(`/guilds/${client.world.guild.id}/channels`)]);
+      const [clock, channels] = await Promise.all([
+        sandbox.getClock(),
+        client.botApi.get<WireChannel[]>(`/guilds/${client.world.guild.id}/channels`),
+      ]);
       this.clock = clock;
       this.channels = channels;
       this.failure = null;
@@ -79,21 +85,35 @@ export class DemoBotChannels extends LitElement {
     const listed = (this.channels ?? []).filter((c) => c.type !== CHANNEL_TYPE.CATEGORY);
     // What the bot may view, computed from the guild as the user's session knows it (roles, the bot's member roles).
     const guild = client.state.guilds.get(client.world.guild.id);
-    const hidden = (c: WireChannel) => (guild?.members.has(client.world.game.bot_user_id) ? !canView(guild, client.world.game.bot_user_id, c) : false);
-    const missing = this.channels ? listed.length < [...(client.botState.guilds.get(client.world.guild.id)?.channels.values() ?? [])].filter((c) => c.type !== CHANNEL_TYPE.CATEGORY).length : false;
+    const hidden = (c: WireChannel) =>
+      guild?.members.has(client.world.game.bot_user_id) ? !canView(guild, client.world.game.bot_user_id, c) : false;
+    const missing = this.channels
+      ? listed.length <
+        [...(client.botState.guilds.get(client.world.guild.id)?.channels.values() ?? [])].filter(
+          (c) => c.type !== CHANNEL_TYPE.CATEGORY,
+        ).length
+      : false;
     return html`
       <div class="stack">
         <p class="rule ${omits ? 'on' : ''}" role="status">
-          ${now === null ? 'Reading the sandbox clock…' : html`Sandbox clock: <strong>${new Date(now).toUTCString()}</strong>${this.clock?.frozen ? ' (set)' : ' (real time)'}.
-            ${omits
-              ? html`The ${OMIT_HIDDEN_DATE} rule is in force: channels the bot cannot view are <strong>omitted</strong>.`
-              : html`Before ${OMIT_HIDDEN_DATE}: channels the bot cannot view are still <strong>listed in full</strong>.`}`}
+          ${
+            now === null
+              ? 'Reading the sandbox clock…'
+              : html`Sandbox clock: <strong>${new Date(now).toUTCString()}</strong>${this.clock?.frozen ? ' (set)' : ' (real time)'}.
+            ${
+              omits
+                ? html`The ${OMIT_HIDDEN_DATE} rule is in force: channels the bot cannot view are <strong>omitted</strong>.`
+                : html`Before ${OMIT_HIDDEN_DATE}: channels the bot cannot view are still <strong>listed in full</strong>.`
+            }`
+          }
         </p>
         ${this.failure ? html`<p class="error" role="alert">Reading the bot's channel list failed: ${this.failure}</p>` : nothing}
-        ${this.channels
-          ? html`<ul aria-label="Channels in the bot's HTTP list">${listed.map((c) => html`<li><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span>${hidden(c) ? html`<span class="muted">the bot cannot view it</span>` : nothing}</li>`)}</ul>
+        ${
+          this.channels
+            ? html`<ul aria-label="Channels in the bot's HTTP list">${listed.map((c) => html`<li><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span>${hidden(c) ? html`<span class="muted">the bot cannot view it</span>` : nothing}</li>`)}</ul>
             <p class="muted">${listed.length} channels listed${missing ? ', fewer than the gateway told the bot of' : ''}.</p>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

@@ -16,7 +16,9 @@ import './bot-channels';
 export class DemoBotView extends LitElement {
   static override properties = { client: { attribute: false } };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: block; overflow: auto; min-height: 0; height: 100%; }
     header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--line); }
     .grid { display: grid; gap: 1rem; padding: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); align-items: start; }
@@ -28,7 +30,8 @@ export class DemoBotView extends LitElement {
     h3 + ul { margin-top: 0.25rem; }
     table { border-collapse: collapse; width: 100%; }
     th, td { text-align: left; padding: 0.25rem 0.4rem; border-bottom: 1px solid var(--line); }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   readonly #bot = new StateController(this, () => this.client?.botState);
@@ -46,7 +49,11 @@ export class DemoBotView extends LitElement {
     const botGuild = client.botState.guilds.get(client.world.guild.id);
     const userGuild = client.state.guilds.get(client.world.guild.id);
     const people = userGuild ? [...userGuild.members.values()].filter((m) => !m.user.bot) : [];
-    const privateChannels = userGuild ? [...userGuild.channels.values()].filter((c) => c.type !== CHANNEL_TYPE.CATEGORY && people.some((m) => !canView(userGuild, m.user.id, c))) : [];
+    const privateChannels = userGuild
+      ? [...userGuild.channels.values()].filter(
+          (c) => c.type !== CHANNEL_TYPE.CATEGORY && people.some((m) => !canView(userGuild, m.user.id, c)),
+        )
+      : [];
     return html`
       <header>
         <h2>${icon('bot')} ${game.name} bot's view of ${client.world.guild.name}</h2>
@@ -55,16 +62,22 @@ export class DemoBotView extends LitElement {
       <div class="grid">
         <section class="card stack" aria-labelledby="gateway-title">
           <h3 id="gateway-title">Over the gateway <code>GUILD_CREATE</code></h3>
-          ${botGuild
-            ? channelGroups(botGuild.channels.values()).map((group) => html`
+          ${
+            botGuild
+              ? channelGroups(botGuild.channels.values()).map(
+                  (group) => html`
               <div>
                 ${group.category ? html`<h3>${group.category.name}</h3>` : nothing}
-                <ul>${group.channels.map((c) => isObfuscated(c)
-                  ? html`<li class="hidden"><div class="channel"><span class="icon">${icon('lock')}</span><code>${c.name}</code><span class="muted">obfuscated</span></div>
+                <ul>${group.channels.map((c) =>
+                  isObfuscated(c)
+                    ? html`<li class="hidden"><div class="channel"><span class="icon">${icon('lock')}</span><code>${c.name}</code><span class="muted">obfuscated</span></div>
                       <div class="why">flags include CHANNEL_OBFUSCATED (1 &lt;&lt; 17); one overwrite denies View Channel to @everyone.</div></li>`
-                  : html`<li><div class="channel"><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span></div></li>`)}</ul>
-              </div>`)
-            : html`<p class="muted" role="status">Waiting for the bot's GUILD_CREATE…</p>`}
+                    : html`<li><div class="channel"><span class="icon">${icon(c.type === CHANNEL_TYPE.VOICE ? 'voice' : 'text')}</span><span>${c.name}</span></div></li>`,
+                )}</ul>
+              </div>`,
+                )
+              : html`<p class="muted" role="status">Waiting for the bot's GUILD_CREATE…</p>`
+          }
         </section>
         <section class="card stack" aria-labelledby="http-title">
           <h3 id="http-title">Over HTTP <code>GET /guilds/{id}/channels</code></h3>
@@ -73,15 +86,19 @@ export class DemoBotView extends LitElement {
         </section>
         <section class="card stack" aria-labelledby="people-title">
           <h3 id="people-title">Who may view the private channels</h3>
-          ${privateChannels.length === 0
-            ? html`<p class="muted">No private channels.</p>`
-            : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Who may view the private channels"><table>
+          ${
+            privateChannels.length === 0
+              ? html`<p class="muted">No private channels.</p>`
+              : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Who may view the private channels"><table>
                 <thead><tr><th scope="col">Member</th>${privateChannels.map((c) => html`<th scope="col">#${c.name}</th>`)}</tr></thead>
-                <tbody>${[...(userGuild?.members.values() ?? [])].map((m) => html`<tr>
+                <tbody>${[...(userGuild?.members.values() ?? [])].map(
+                  (m) => html`<tr>
                   <th scope="row">${m.user.global_name ?? m.user.username}${m.user.bot ? ' (bot)' : ''}</th>
                   ${privateChannels.map((c) => html`<td>${canView(userGuild!, m.user.id, c) ? 'Yes' : 'No'}</td>`)}
-                </tr>`)}</tbody>
-              </table></div>`}
+                </tr>`,
+                )}</tbody>
+              </table></div>`
+          }
         </section>
       </div>
     `;

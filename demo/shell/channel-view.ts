@@ -25,7 +25,9 @@ export class DemoChannelView extends LitElement {
     loading: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; height: 100%; }
     header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--line); }
     details { margin-top: 0.25rem; font-size: 0.85rem; }
@@ -37,7 +39,8 @@ export class DemoChannelView extends LitElement {
       header { padding: 0.5rem 0.75rem; }
       .activity { padding: 0.5rem; }
     }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare channelId: string;
@@ -72,23 +75,29 @@ export class DemoChannelView extends LitElement {
       <header>
         <h2>${icon(voice ? 'voice' : locked ? 'lock' : 'text')} ${channel.name}</h2>
         <p class="muted">${voice ? 'Voice channel: activities run here.' : locked ? 'Private text channel.' : 'Text channel.'}</p>
-        ${voice ? nothing : html`<details>
+        ${
+          voice
+            ? nothing
+            : html`<details>
           <summary>Who can see #${channel.name}</summary>
           <ul>${describeAccess(guild, channel).map((line) => html`<li>${line}</li>`)}</ul>
           ${locked ? html`<p>The ${client.world.game.name} bot is no moderator: <a href="#/bot">the bot's view</a> shows this channel obfuscated, as the gateway sends it.</p>` : nothing}
-        </details>`}
+        </details>`
+        }
       </header>
-      ${voice
-        ? html`<div class="activity"><demo-activity-launch .client=${client} channel-id=${channel.id}></demo-activity-launch></div>`
-        : this.#viewable(channel)
-          ? html`<demo-chat
+      ${
+        voice
+          ? html`<div class="activity"><demo-activity-launch .client=${client} channel-id=${channel.id}></demo-activity-launch></div>`
+          : this.#viewable(channel)
+            ? html`<demo-chat
               label=${`#${channel.name}`}
               .messages=${client.state.channelMessages.get(channel.id) ?? []}
               ?loading=${this.loading}
               max-length=${MESSAGE_CONTENT_MAX}
               .send=${(content: string) => client.sendChannelMessage(channel.id, content)}
             ></demo-chat>`
-          : html`<p class="empty" role="status">You cannot view #${channel.name}: you lack the View Channel permission.</p>`}
+            : html`<p class="empty" role="status">You cannot view #${channel.name}: you lack the View Channel permission.</p>`
+      }
     `;
   }
 

@@ -32,7 +32,9 @@ export class DemoChat extends LitElement {
     sending: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; grid-template-rows: minmax(0, 1fr) auto; min-height: 0; }
     ol { list-style: none; margin: 0; padding: 0.75rem 1rem; overflow: auto; display: grid; align-content: start; gap: 0.85rem; }
     li { display: flex; gap: 0.65rem; }
@@ -42,7 +44,8 @@ export class DemoChat extends LitElement {
     .content { white-space: pre-wrap; overflow-wrap: anywhere; }
     form { border-top: 1px solid var(--line); padding: 0.75rem 1rem; display: flex; gap: 0.5rem; }
     form input { flex: 1; min-width: 0; }
-  `];
+  `,
+  ];
 
   declare messages: ChatMessage[];
   declare label: string;

@@ -4,14 +4,37 @@
  * reads the shell makes over HTTP. A plain store: `apply(type, data)` changes it and fires
  * `change`.
  */
-import type { GuildState, Presence, WireChannel, WireLobby, WireLobbyMember, WireMember, WireMessage, WireRole, WireUser } from './wire';
+import type {
+  GuildState,
+  Presence,
+  WireChannel,
+  WireLobby,
+  WireLobbyMember,
+  WireMember,
+  WireMessage,
+  WireRole,
+  WireUser,
+} from './wire';
 
-export type { GuildState, Presence, PresenceActivity, WireChannel, WireLobby, WireLobbyMember, WireMember, WireMessage, WireOverwrite, WireRole, WireUser } from './wire';
+export type {
+  GuildState,
+  Presence,
+  PresenceActivity,
+  WireChannel,
+  WireLobby,
+  WireLobbyMember,
+  WireMember,
+  WireMessage,
+  WireOverwrite,
+  WireRole,
+  WireUser,
+} from './wire';
 
 type Data = Record<string, any>;
 
 /** Ids are snowflakes: longer is later, then string order. */
-const byId = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byId = (a: { id: string }, b: { id: string }) =>
+  a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** `known` and `messages` together, each id once (the newer copy), oldest first. */
 function merged(known: WireMessage[] = [], messages: WireMessage[]): WireMessage[] {
@@ -51,7 +74,9 @@ export class ClientState extends EventTarget {
         break;
       case 'GUILD_CREATE':
         this.guilds.set(d.id, {
-          id: d.id, name: d.name, owner_id: d.owner_id,
+          id: d.id,
+          name: d.name,
+          owner_id: d.owner_id,
           roles: new Map((d.roles ?? []).map((r: WireRole) => [r.id, r])),
           channels: new Map((d.channels ?? []).map((c: WireChannel) => [c.id, c])),
           members: new Map((d.members ?? []).map((m: WireMember) => [m.user.id, m])),
@@ -105,10 +130,15 @@ export class ClientState extends EventTarget {
       case 'MESSAGE_CREATE':
       case 'MESSAGE_UPDATE':
         // An update may carry only what changed: merge it into what the client has.
-        this.addChannelMessages(d.channel_id, [{ ...this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id), ...d } as WireMessage]);
+        this.addChannelMessages(d.channel_id, [
+          { ...this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id), ...d } as WireMessage,
+        ]);
         return;
       case 'MESSAGE_DELETE':
-        this.channelMessages.set(d.channel_id, (this.channelMessages.get(d.channel_id) ?? []).filter((m) => m.id !== d.id));
+        this.channelMessages.set(
+          d.channel_id,
+          (this.channelMessages.get(d.channel_id) ?? []).filter((m) => m.id !== d.id),
+        );
         break;
       default:
         return;
@@ -118,7 +148,12 @@ export class ClientState extends EventTarget {
 
   /** Adds or replaces a lobby (from `PUT /lobbies` or `GET /lobbies/{id}`). */
   setLobby(lobby: WireLobby): void {
-    this.lobbies.set(lobby.id, { id: lobby.id, application_id: lobby.application_id, metadata: lobby.metadata, members: lobby.members });
+    this.lobbies.set(lobby.id, {
+      id: lobby.id,
+      application_id: lobby.application_id,
+      metadata: lobby.metadata,
+      members: lobby.members,
+    });
     this.changed();
   }
 
@@ -159,7 +194,9 @@ export class ClientState extends EventTarget {
   }
 
   #member(guildId: string, member: WireMember): void {
-    this.guilds.get(guildId)?.members.set(member.user.id, { user: member.user, nick: member.nick, roles: member.roles });
+    this.guilds
+      .get(guildId)
+      ?.members.set(member.user.id, { user: member.user, nick: member.nick, roles: member.roles });
     this.#user(member.user);
   }
 

@@ -34,7 +34,9 @@ export class DemoClockPanel extends LitElement {
     busy: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); align-items: start; }
     form { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: end; }
     label { display: grid; gap: 0.15rem; font-size: 0.8rem; color: var(--ink-muted); }
@@ -45,7 +47,8 @@ export class DemoClockPanel extends LitElement {
     td.state.off { color: var(--ink-muted); }
     .rules { grid-column: 1 / -1; }
     td button { white-space: nowrap; padding: 0.1rem 0.5rem; min-height: 1.6rem; font-size: 0.8rem; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare clock: { now: string; frozen: boolean } | null;
@@ -80,12 +83,14 @@ export class DemoClockPanel extends LitElement {
           <button type="button" ?disabled=${this.busy || !this.clock?.frozen} @click=${this.#realTime}>Back to real time</button>
         </form>
       </section>
-      ${this.client
-        ? html`<section class="card stack" aria-labelledby="bot-list-title">
+      ${
+        this.client
+          ? html`<section class="card stack" aria-labelledby="bot-list-title">
             <h3 id="bot-list-title">The bot's channel list at this clock</h3>
             <demo-bot-channels .client=${this.client}></demo-bot-channels>
           </section>`
-        : nothing}
+          : nothing
+      }
       <section class="card stack rules" aria-labelledby="rules-title">
         <h3 id="rules-title">The spec's dated rules</h3>
         <div class="table-scroll" tabindex="0" role="region" aria-label="The spec's dated rules"><table>

@@ -94,22 +94,30 @@ export class DemoApp extends LitElement {
           <p class="status" data-status=${this.status} role="status">${PLATFORM_STATUS[this.status]}${this.statusError ? `: ${this.statusError}` : ''}</p>
           ${client ? this.#userBar(client) : nothing}
         </header>
-        ${client && route
-          ? html`
+        ${
+          client && route
+            ? html`
             <demo-nav class="pane nav" .client=${client} route=${routeKey(route)} @click=${this.#onNavClick}></demo-nav>
             <main class="pane main" id="main">${this.#view(client, route)}</main>
             <demo-members class="pane members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''}></demo-members>
             <nav class="tabs" aria-label="Panels">
-              ${(['nav', 'main', 'members'] as const).map((pane) => html`<button type="button" aria-pressed=${this.pane === pane ? 'true' : 'false'} @click=${() => (this.pane = pane)}>
-                ${pane === 'nav' ? 'Channels' : pane === 'members' ? 'Members' : routeLabel(route)}</button>`)}
+              ${(['nav', 'main', 'members'] as const).map(
+                (
+                  pane,
+                ) => html`<button type="button" aria-pressed=${this.pane === pane ? 'true' : 'false'} @click=${() => (this.pane = pane)}>
+                ${pane === 'nav' ? 'Channels' : pane === 'members' ? 'Members' : routeLabel(route)}</button>`,
+              )}
             </nav>`
-          : html`<main class="setup" id="main">${this.#setup(state)}</main>`}
+            : html`<main class="setup" id="main">${this.#setup(state)}</main>`
+        }
       </div>
       <div class="alerts" aria-live="assertive">
-        ${this.errors.map((e) => html`<div class="alert" role="alert">
+        ${this.errors.map(
+          (e) => html`<div class="alert" role="alert">
           <p><strong>${e.what} failed.</strong> ${e.message}</p>
           <button type="button" aria-label=${`Dismiss: ${e.what} failed`} @click=${() => (this.errors = this.errors.filter((x) => x.id !== e.id))}>Dismiss</button>
-        </div>`)}
+        </div>`,
+        )}
       </div>
     `;
   }
@@ -177,11 +185,20 @@ export class DemoApp extends LitElement {
   };
 
   readonly #onError = (event: Event): void => {
-    this.errors = [...this.errors, { ...(event as CustomEvent<DemoErrorDetail>).detail, id: this.#nextError++ }].slice(-4);
+    this.errors = [...this.errors, { ...(event as CustomEvent<DemoErrorDetail>).detail, id: this.#nextError++ }].slice(
+      -4,
+    );
   };
 
   readonly #onSessionError = (event: Event): void => {
-    this.errors = [...this.errors, { what: 'Reading from the platform', message: errorMessage((event as CustomEvent).detail), id: this.#nextError++ }].slice(-4);
+    this.errors = [
+      ...this.errors,
+      {
+        what: 'Reading from the platform',
+        message: errorMessage((event as CustomEvent).detail),
+        id: this.#nextError++,
+      },
+    ].slice(-4);
   };
 
   readonly #onReset = (): void => {

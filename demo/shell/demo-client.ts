@@ -96,15 +96,17 @@ export class DemoClient extends EventTarget {
   /** Reads every lobby the user is known to be in (the seeded one and those joined here before). */
   async loadLobbies(): Promise<void> {
     const ids = new Set([this.world.lobby.id, ...(await loadLobbyIds(this.user.id))]);
-    await Promise.all([...ids].map(async (id) => {
-      try {
-        this.state.setLobby(await this.api.get<WireLobby>(`/lobbies/${id}`));
-      } catch (error) {
-        // Left, removed for idleness, or never joined: not a lobby of this user any more.
-        if (error instanceof ApiRequestError && [403, 404].includes(error.status)) await this.#forgetLobby(id);
-        else throw error;
-      }
-    }));
+    await Promise.all(
+      [...ids].map(async (id) => {
+        try {
+          this.state.setLobby(await this.api.get<WireLobby>(`/lobbies/${id}`));
+        } catch (error) {
+          // Left, removed for idleness, or never joined: not a lobby of this user any more.
+          if (error instanceof ApiRequestError && [403, 404].includes(error.status)) await this.#forgetLobby(id);
+          else throw error;
+        }
+      }),
+    );
   }
 
   /** Joins the lobby with this secret, creating it when none has it (`PUT /lobbies`). */
@@ -136,7 +138,9 @@ export class DemoClient extends EventTarget {
 
   /** Reads a guild channel's newest 100 messages. */
   async loadChannelHistory(channelId: string): Promise<void> {
-    const newestFirst = await this.api.get<WireMessage[]>(`/channels/${channelId}/messages?limit=${CHANNEL_MESSAGES_MAX}`);
+    const newestFirst = await this.api.get<WireMessage[]>(
+      `/channels/${channelId}/messages?limit=${CHANNEL_MESSAGES_MAX}`,
+    );
     this.state.addChannelMessages(channelId, newestFirst);
   }
 
@@ -146,7 +150,9 @@ export class DemoClient extends EventTarget {
    */
   async sendChannelMessage(channelId: string, content: string): Promise<void> {
     const nonce = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-    this.state.addChannelMessages(channelId, [await this.api.post<WireMessage>(`/channels/${channelId}/messages`, { content, nonce, enforce_nonce: true })]);
+    this.state.addChannelMessages(channelId, [
+      await this.api.post<WireMessage>(`/channels/${channelId}/messages`, { content, nonce, enforce_nonce: true }),
+    ]);
   }
 
   /** A user by id: from what the client knows, else from the sandbox (the client knows its simulated users). */
@@ -166,7 +172,9 @@ export class DemoClient extends EventTarget {
     }
     // Added to a lobby elsewhere (another tab of this user, a bot): read it.
     if (type === 'LOBBY_MEMBER_ADD' && data.member?.id === this.user.id && !this.state.lobbies.has(data.lobby_id)) {
-      void this.#rememberLobby(data.lobby_id).then(() => this.loadLobbies()).catch((error) => this.#fail(error));
+      void this.#rememberLobby(data.lobby_id)
+        .then(() => this.loadLobbies())
+        .catch((error) => this.#fail(error));
     }
     // A new session may have missed messages while it was away.
     if (type === 'READY') {

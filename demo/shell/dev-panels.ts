@@ -32,7 +32,9 @@ export class DemoDevPanels extends LitElement {
     panel: { type: String },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; grid-template-rows: auto auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); min-height: 0; height: 100%; }
     header { padding: 0.75rem 1rem 0; }
     /* The tabs wrap onto a second line on a narrow screen rather than run off its edge. */
@@ -41,7 +43,8 @@ export class DemoDevPanels extends LitElement {
     nav a[aria-current='page'] { color: var(--ink); border-bottom-color: var(--accent); font-weight: 600; }
     nav a:hover { color: var(--ink); }
     .panel { padding: 1rem; overflow: auto; min-height: 0; display: grid; grid-template-columns: minmax(0, 1fr); align-content: start; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare journal: EventJournal | null;

@@ -27,5 +27,11 @@ export function errorMessage(error: unknown): string {
 export function reportError(source: EventTarget, what: string, error: unknown): void {
   // Also on the console, where a developer looks first.
   console.error(`platformpp demo: ${what} failed`, error);
-  source.dispatchEvent(new CustomEvent<DemoErrorDetail>('demo-error', { detail: { what, message: errorMessage(error) }, bubbles: true, composed: true }));
+  source.dispatchEvent(
+    new CustomEvent<DemoErrorDetail>('demo-error', {
+      detail: { what, message: errorMessage(error) },
+      bubbles: true,
+      composed: true,
+    }),
+  );
 }

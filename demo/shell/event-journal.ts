@@ -20,7 +20,10 @@ const SECRET_VALUE = /^(Bearer|Bot|Basic)\s+\S+$/i;
  */
 const IN_TEXT: [RegExp, string][] = [
   [/\b(Bearer|Bot|Basic)(\s+)[A-Za-z0-9._~+/=-]{20,}/gi, '$1$2[redacted]'],
-  [/\b(access_token|refresh_token|client_secret|bot_token|token|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi, '$1$2[redacted]'],
+  [
+    /\b(access_token|refresh_token|client_secret|bot_token|token|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi,
+    '$1$2[redacted]',
+  ],
   [/[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g, '[redacted]'],
 ];
 
@@ -42,8 +45,16 @@ export interface JournalEntry {
 }
 
 const OP_NAMES: Record<number, string> = {
-  1: 'HEARTBEAT', 2: 'IDENTIFY', 3: 'PRESENCE_UPDATE', 4: 'VOICE_STATE_UPDATE', 6: 'RESUME', 7: 'RECONNECT',
-  8: 'REQUEST_GUILD_MEMBERS', 9: 'INVALID_SESSION', 10: 'HELLO', 11: 'HEARTBEAT_ACK',
+  1: 'HEARTBEAT',
+  2: 'IDENTIFY',
+  3: 'PRESENCE_UPDATE',
+  4: 'VOICE_STATE_UPDATE',
+  6: 'RESUME',
+  7: 'RECONNECT',
+  8: 'REQUEST_GUILD_MEMBERS',
+  9: 'INVALID_SESSION',
+  10: 'HELLO',
+  11: 'HEARTBEAT_ACK',
 };
 
 /**
@@ -54,9 +65,13 @@ const OP_NAMES: Record<number, string> = {
  */
 export function redact(value: unknown, key = ''): unknown {
   if (SECRET_KEY.test(key) && value !== null && value !== undefined) return '[redacted]';
-  if (typeof value === 'string') return SECRET_VALUE.test(value) ? '[redacted]' : IN_TEXT.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), value);
+  if (typeof value === 'string')
+    return SECRET_VALUE.test(value)
+      ? '[redacted]'
+      : IN_TEXT.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), value);
   if (Array.isArray(value)) return value.map((v) => redact(v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   return value;
 }
 
@@ -66,7 +81,11 @@ export class EventJournal extends EventTarget {
   #next = 1;
 
   /** Records a payload `source`'s session received (or, with `direction` 'sent', sent). */
-  record(source: string, payload: Pick<GatewayPayload<unknown>, 'op' | 'd'> & Partial<GatewayPayload<unknown>>, direction: JournalEntry['direction'] = 'received'): void {
+  record(
+    source: string,
+    payload: Pick<GatewayPayload<unknown>, 'op' | 'd'> & Partial<GatewayPayload<unknown>>,
+    direction: JournalEntry['direction'] = 'received',
+  ): void {
     this.entries.push({
       n: this.#next++,
       source,

@@ -24,7 +24,9 @@ export class DemoEventStream extends LitElement {
     heartbeats: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; gap: 0.6rem; min-height: 0; height: 100%; grid-template-rows: auto auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); }
     .controls { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: end; }
     .controls label { display: grid; gap: 0.15rem; font-size: 0.8rem; color: var(--ink-muted); }
@@ -37,7 +39,8 @@ export class DemoEventStream extends LitElement {
     summary .sent { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: #e0e7ff; color: #312e81; }
     pre { margin: 0; padding: 0.5rem 0.75rem; background: #f6f8fa; overflow: auto; max-height: 20rem; }
     .empty { padding: 0.75rem; }
-  `];
+  `,
+  ];
 
   declare journal: EventJournal | null;
   declare filter: string;
@@ -58,10 +61,15 @@ export class DemoEventStream extends LitElement {
     const entries = this.journal?.entries ?? [];
     const sources = [...new Set(entries.map((e) => e.source))];
     const needle = this.filter.trim().toLowerCase();
-    const matching = entries.filter((e) =>
-      (this.heartbeats || !HOUSEKEEPING.has(e.op)) &&
-      (!this.source || e.source === this.source) &&
-      (!needle || e.type.toLowerCase().includes(needle) || JSON.stringify(e.data ?? null).toLowerCase().includes(needle)),
+    const matching = entries.filter(
+      (e) =>
+        (this.heartbeats || !HOUSEKEEPING.has(e.op)) &&
+        (!this.source || e.source === this.source) &&
+        (!needle ||
+          e.type.toLowerCase().includes(needle) ||
+          JSON.stringify(e.data ?? null)
+            .toLowerCase()
+            .includes(needle)),
     );
     const shown = matching.slice(-SHOWN_MAX).reverse();
     return html`
@@ -75,9 +83,11 @@ export class DemoEventStream extends LitElement {
         <button type="button" @click=${() => this.journal?.clear()}>Clear</button>
       </div>
       <p class="muted" role="status">${matching.length} of ${entries.length} payloads${matching.length > SHOWN_MAX ? `, newest ${SHOWN_MAX} shown` : ''}. Tokens are never shown.</p>
-      ${shown.length === 0
-        ? html`<p class="empty muted">No payloads match.</p>`
-        : html`<ol aria-label="Gateway payloads, newest first">${shown.map((e) => this.#entry(e))}</ol>`}
+      ${
+        shown.length === 0
+          ? html`<p class="empty muted">No payloads match.</p>`
+          : html`<ol aria-label="Gateway payloads, newest first">${shown.map((e) => this.#entry(e))}</ol>`
+      }
     `;
   }
 

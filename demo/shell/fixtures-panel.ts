@@ -14,12 +14,15 @@ export class DemoFixtures extends LitElement {
     confirming: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); align-items: start; }
     table { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
     th, td { text-align: left; padding: 0.3rem 0.4rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
     code { font-size: 0.78rem; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare confirming: boolean;
@@ -34,17 +37,20 @@ export class DemoFixtures extends LitElement {
     const client = this.client;
     if (!client) return nothing;
     const w = client.world;
-    const row = (label: string, id: string, note: unknown = nothing) => html`<tr><th scope="row">${label}</th><td><code>${id}</code>${note}</td></tr>`;
+    const row = (label: string, id: string, note: unknown = nothing) =>
+      html`<tr><th scope="row">${label}</th><td><code>${id}</code>${note}</td></tr>`;
     return html`
       <section class="card stack" aria-labelledby="users-title">
         <h3 id="users-title">Simulated users</h3>
         <div class="table-scroll" tabindex="0" role="region" aria-label="Simulated users"><table>
           <thead><tr><th scope="col">User</th><th scope="col">Id</th><th scope="col">Open as</th></tr></thead>
-          <tbody>${w.users.map((u) => html`<tr>
+          <tbody>${w.users.map(
+            (u) => html`<tr>
             <th scope="row">${u.global_name} <span class="muted">@${u.username}</span></th>
             <td><code>${u.id}</code></td>
             <td>${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener">${u.global_name} in a new tab</a>`}</td>
-          </tr>`)}</tbody>
+          </tr>`,
+          )}</tbody>
         </table></div>
         <p class="muted">Each tab is one user; every tab talks to the same service worker and shared worker, so what one does, the others see.</p>
       </section>
@@ -67,10 +73,12 @@ export class DemoFixtures extends LitElement {
         <h3 id="reset-title">Reset</h3>
         <p>POST /sandbox/reset empties every store and puts the clock back to real time. The demo then seeds its data again, in every open tab.</p>
         <div class="row">
-          ${this.confirming
-            ? html`<button type="button" class="danger" @click=${this.#reset}>Yes, reset everything</button>
+          ${
+            this.confirming
+              ? html`<button type="button" class="danger" @click=${this.#reset}>Yes, reset everything</button>
                 <button type="button" @click=${() => (this.confirming = false)}>Keep the data</button>`
-            : html`<button type="button" class="danger" @click=${() => (this.confirming = true)}>Reset the sandbox…</button>`}
+              : html`<button type="button" class="danger" @click=${() => (this.confirming = true)}>Reset the sandbox…</button>`
+          }
         </div>
       </section>
     `;

@@ -3,7 +3,12 @@
  * the ones the user may view (computed as the platform computes permissions), members grouped
  * by their highest role, and names.
  */
-import { computeChannelPermissions, hasPermission, PERMISSIONS, parsePermissions } from '../../src/platform/permissions';
+import {
+  computeChannelPermissions,
+  hasPermission,
+  PERMISSIONS,
+  parsePermissions,
+} from '../../src/platform/permissions';
 import { CHANNEL_OBFUSCATED } from '../../src/platform/records';
 import type { GuildState, WireChannel, WireMember, WireRole, WireUser } from './client-state';
 
@@ -16,7 +21,8 @@ export interface ChannelGroup {
   channels: WireChannel[];
 }
 
-const byPosition = (a: WireChannel, b: WireChannel) => a.position - b.position || a.id.length - b.id.length || (a.id < b.id ? -1 : 1);
+const byPosition = (a: WireChannel, b: WireChannel) =>
+  a.position - b.position || a.id.length - b.id.length || (a.id < b.id ? -1 : 1);
 
 /** The user's permissions in a channel of the guild. */
 export function channelPermissions(guild: GuildState, userId: string, channel: WireChannel): bigint {
@@ -29,7 +35,12 @@ export function channelPermissions(guild: GuildState, userId: string, channel: W
       roles: [...guild.roles.values()].map((r) => ({ id: r.id, permissions: parsePermissions(r.permissions) ?? 0n })),
       memberRoleIds: member?.roles ?? [],
     },
-    channel.permission_overwrites.map((o) => ({ id: o.id, type: o.type, allow: parsePermissions(o.allow) ?? 0n, deny: parsePermissions(o.deny) ?? 0n })),
+    channel.permission_overwrites.map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: parsePermissions(o.allow) ?? 0n,
+      deny: parsePermissions(o.deny) ?? 0n,
+    })),
   );
 }
 
@@ -53,11 +64,18 @@ export function isObfuscated(channel: WireChannel): boolean {
  * Channels grouped under their categories, both in position order; `include` filters
  * (e.g. what the user may view). Categories left empty are dropped.
  */
-export function channelGroups(channels: Iterable<WireChannel>, include: (c: WireChannel) => boolean = () => true): ChannelGroup[] {
+export function channelGroups(
+  channels: Iterable<WireChannel>,
+  include: (c: WireChannel) => boolean = () => true,
+): ChannelGroup[] {
   const all = [...channels].sort(byPosition);
   const categories = all.filter((c) => c.type === CHANNEL_TYPE.CATEGORY);
-  const inside = (parent: string | null) => all.filter((c) => c.type !== CHANNEL_TYPE.CATEGORY && (c.parent_id ?? null) === parent && include(c));
-  const groups: ChannelGroup[] = [{ category: null, channels: inside(null) }, ...categories.map((category) => ({ category, channels: inside(category.id) }))];
+  const inside = (parent: string | null) =>
+    all.filter((c) => c.type !== CHANNEL_TYPE.CATEGORY && (c.parent_id ?? null) === parent && include(c));
+  const groups: ChannelGroup[] = [
+    { category: null, channels: inside(null) },
+    ...categories.map((category) => ({ category, channels: inside(category.id) })),
+  ];
   return groups.filter((g) => g.channels.length > 0);
 }
 

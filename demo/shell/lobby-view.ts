@@ -22,12 +22,15 @@ export class DemoLobbyView extends LitElement {
     loading: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; height: 100%; }
     header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--line); display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
     header .who { flex: 1; min-width: 12rem; }
     .empty { padding: 1rem; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare lobbyId: string;

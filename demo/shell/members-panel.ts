@@ -18,7 +18,12 @@ import { avatarColour, initials, sharedStyles } from './styles';
 import { displayName } from './world';
 
 /** How each status reads; a member with no presence is offline. */
-const STATUS_TEXT: Record<string, string> = { online: 'online', idle: 'idle', dnd: 'do not disturb', offline: 'offline' };
+const STATUS_TEXT: Record<string, string> = {
+  online: 'online',
+  idle: 'idle',
+  dnd: 'do not disturb',
+  offline: 'offline',
+};
 
 /** One entry of the list. */
 interface Entry {
@@ -44,7 +49,9 @@ export class DemoMembers extends LitElement {
     lobbyId: { type: String, attribute: 'lobby-id' },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: block; background: var(--paper-alt); overflow: auto; min-height: 0; border-left: 1px solid var(--line); }
     section { padding: 0.75rem 0.75rem 0.25rem; }
     h3 { padding: 0 0.25rem 0.35rem; }
@@ -58,7 +65,8 @@ export class DemoMembers extends LitElement {
     .activity { font-size: 0.8rem; color: var(--ink-muted); }
     .activity strong { color: var(--ink); font-weight: 600; }
     p.note { padding: 0.75rem 1rem; font-size: 0.8rem; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   /** The lobby whose members to show; empty for the guild's. */
@@ -74,26 +82,35 @@ export class DemoMembers extends LitElement {
   override render() {
     const client = this.client;
     const lobby = this.lobbyId ? client?.state.lobbies.get(this.lobbyId) : undefined;
-    if (client && lobby) return this.#lobby(client, lobby.members.map((m) => m.id), lobbyName(lobby));
+    if (client && lobby)
+      return this.#lobby(
+        client,
+        lobby.members.map((m) => m.id),
+        lobbyName(lobby),
+      );
     const guild = client?.state.guilds.get(client.world.guild.id);
     if (!client || !guild) return html`<p class="note muted" role="status">Waiting for the guild from the gateway…</p>`;
     return html`
       <h2 class="visually-hidden">Members of ${guild.name}</h2>
-      ${memberGroups(guild).map((group) => html`
+      ${memberGroups(guild).map(
+        (group) => html`
         <section aria-label=${`${group.title}, ${group.members.length}`}>
           <h3>${group.title} — ${group.members.length}</h3>
           <ul>${group.members.map((m) => this.#entry(client, { id: m.user.id, name: memberName(m), bot: !!m.user.bot, colour: roleColour(group.role) }))}</ul>
-        </section>`)}
+        </section>`,
+      )}
       <p class="note muted">Presence shows what the gateway dispatched to ${client.user.global_name} (PRESENCE_UPDATE): a member is online while one of their sessions is connected (open another tab as them, or close it); start the Tic-Tac-Toe activity in the Game Room and it appears here, in every tab.</p>
     `;
   }
 
   #lobby(client: DemoClient, memberIds: string[], name: string) {
-    const entries = memberIds.map((id): Entry => {
-      const user: WireUser | undefined = client.state.users.get(id);
-      // A member who just joined is named once the client has read them (resolveUser).
-      return { id, name: user ? displayName(user) : 'Reading the name…', bot: !!user?.bot };
-    }).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = memberIds
+      .map((id): Entry => {
+        const user: WireUser | undefined = client.state.users.get(id);
+        // A member who just joined is named once the client has read them (resolveUser).
+        return { id, name: user ? displayName(user) : 'Reading the name…', bot: !!user?.bot };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
     return html`
       <h2 class="visually-hidden">Members of ${name}</h2>
       <section aria-label=${`In this lobby, ${entries.length}`}>

@@ -24,7 +24,9 @@ export class DemoNav extends LitElement {
     joining: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: flex; flex-direction: column; background: var(--side); color: var(--side-ink); min-height: 0; overflow: auto; }
     header { padding: 0.9rem 1rem; border-bottom: 1px solid #000; }
     header h2 { font-size: 1rem; }
@@ -40,7 +42,8 @@ export class DemoNav extends LitElement {
     input { background: #111418; border-color: #4b5563; color: var(--side-ink); width: 100%; }
     form .row { flex-wrap: nowrap; }
     form button { background: var(--side-active); border-color: #4b5563; color: #fff; white-space: nowrap; }
-  `];
+  `,
+  ];
 
   declare client: DemoClient | null;
   declare route: string;
@@ -64,17 +67,26 @@ export class DemoNav extends LitElement {
     return html`
       <header><h2>${guild?.name ?? client.world.guild.name}</h2></header>
       <nav aria-label="Channels and lobbies">
-        ${guild
-          ? channelGroups(guild.channels.values(), (c) => canView(guild, me, c)).map((group) => html`
+        ${
+          guild
+            ? channelGroups(guild.channels.values(), (c) => canView(guild, me, c)).map(
+                (group) => html`
             <section aria-label=${group.category?.name ?? 'Channels'}>
               ${group.category ? html`<h3>${group.category.name}</h3>` : nothing}
               <ul>${group.channels.map((c) => {
                 const voice = c.type === CHANNEL_TYPE.VOICE;
                 const locked = isPrivate(guild, c);
-                return link(`channel/${c.id}`, voice ? 'voice' : locked ? 'lock' : 'text', c.name, locked ? 'private' : undefined);
+                return link(
+                  `channel/${c.id}`,
+                  voice ? 'voice' : locked ? 'lock' : 'text',
+                  c.name,
+                  locked ? 'private' : undefined,
+                );
               })}</ul>
-            </section>`)
-          : html`<p class="muted" role="status" style="padding: 0 0.5rem; color: var(--side-muted)">Connecting to the gateway…</p>`}
+            </section>`,
+              )
+            : html`<p class="muted" role="status" style="padding: 0 0.5rem; color: var(--side-muted)">Connecting to the gateway…</p>`
+        }
         <section aria-label="Lobbies">
           <h3>Lobbies</h3>
           <ul>${[...client.state.lobbies.values()].map((lobby) => link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby), html`${lobby.members.length}<span class="visually-hidden"> members</span>`))}</ul>

@@ -20,7 +20,8 @@ export function parseRoute(hash: string, fallback: Route): Route {
   const [view, arg] = hash.replace(/^#\/?/, '').split('/');
   if ((view === 'lobby' || view === 'channel') && arg) return { view, id: decodeURIComponent(arg) };
   if (view === 'bot') return { view: 'bot' };
-  if (view === 'dev') return { view: 'dev', panel: DEV_PANELS.some((p) => p.id === arg) ? (arg as DevPanel) : 'events' };
+  if (view === 'dev')
+    return { view: 'dev', panel: DEV_PANELS.some((p) => p.id === arg) ? (arg as DevPanel) : 'events' };
   return fallback;
 }
 

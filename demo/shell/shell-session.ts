@@ -54,7 +54,9 @@ export class ShellSession extends EventTarget {
       const user = pickUser(world, this.as);
       this.platform.currentUserId = user.id;
       const client = new DemoClient(world, user, this.platform.sandbox, this.journal);
-      client.addEventListener('error', (event) => this.dispatchEvent(new CustomEvent('error', { detail: (event as CustomEvent).detail })));
+      client.addEventListener('error', (event) =>
+        this.dispatchEvent(new CustomEvent('error', { detail: (event as CustomEvent).detail })),
+      );
       client.start();
       this.#set({ phase: 'running', client });
       // The client runs; a failed read is told, not a reason to stop.

@@ -30,13 +30,16 @@ export class DemoWebhooks extends LitElement {
     loading: { state: true },
   };
 
-  static override styles = [sharedStyles, css`
+  static override styles = [
+    sharedStyles,
+    css`
     :host { display: block; }
     li { border-bottom: 1px solid var(--line); padding: 0.35rem 0; }
     summary { cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; }
     summary .url { overflow-wrap: anywhere; }
     pre { margin: 0.35rem 0 0; padding: 0.5rem; background: #f6f8fa; overflow: auto; max-height: 16rem; }
-  `];
+  `,
+  ];
 
   declare deliveries: Delivery[] | null;
   declare failure: string | null;
@@ -89,14 +92,22 @@ export class DemoWebhooks extends LitElement {
           <button type="button" @click=${() => this.reload()} ?disabled=${this.loading}>Refresh</button>
         </div>
         ${this.failure ? html`<p class="error" role="alert">Reading the webhook deliveries failed: ${this.failure}</p>` : ''}
-        ${this.deliveries === null
-          ? html`<p class="muted" role="status">Reading the outbox…</p>`
-          : this.deliveries.length === 0
-            ? html`<p class="muted" role="status">No deliveries yet. Webhook events (APPLICATION_AUTHORIZED, ENTITLEMENT_CREATE, APPLICATION_DEAUTHORIZED…) go to an application's webhook events URL: Tic-Tac-Toe's is a sink in this browser, so start it in the Game Room and authorize it to see APPLICATION_AUTHORIZED arrive.</p>`
-            : html`<ul aria-label="Webhook deliveries">${repeat(this.deliveries, (d) => d.id, (d) => html`<li><details ?open=${this.#open.has(d.id)} @toggle=${(e: Event) => this.#toggle(d.id, (e.target as HTMLDetailsElement).open)}>
+        ${
+          this.deliveries === null
+            ? html`<p class="muted" role="status">Reading the outbox…</p>`
+            : this.deliveries.length === 0
+              ? html`<p class="muted" role="status">No deliveries yet. Webhook events (APPLICATION_AUTHORIZED, ENTITLEMENT_CREATE, APPLICATION_DEAUTHORIZED…) go to an application's webhook events URL: Tic-Tac-Toe's is a sink in this browser, so start it in the Game Room and authorize it to see APPLICATION_AUTHORIZED arrive.</p>`
+              : html`<ul aria-label="Webhook deliveries">${repeat(
+                  this.deliveries,
+                  (d) => d.id,
+                  (
+                    d,
+                  ) => html`<li><details ?open=${this.#open.has(d.id)} @toggle=${(e: Event) => this.#toggle(d.id, (e.target as HTMLDetailsElement).open)}>
                 <summary><strong>${d.event_type}</strong><span>${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted url">${d.url}</span></summary>
                 <pre>${JSON.stringify(redact(d.payload), null, 2)}</pre>
-              </details></li>`)}</ul>`}
+              </details></li>`,
+                )}</ul>`
+        }
       </section>
     `;
   }

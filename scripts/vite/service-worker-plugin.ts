@@ -30,7 +30,10 @@ export function precacheManifest(outDir: string, base: string): PrecacheEntry[] 
     .sort()
     .map((file) => ({
       url: base + file,
-      revision: createHash('sha256').update(readFileSync(join(outDir, file))).digest('hex').slice(0, 20),
+      revision: createHash('sha256')
+        .update(readFileSync(join(outDir, file)))
+        .digest('hex')
+        .slice(0, 20),
     }));
 }
 

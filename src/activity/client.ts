@@ -4,7 +4,16 @@
  * and each command reject after a timeout whose message says what was awaited and why it may
  * hang. Only messages from the host window and origin are read.
  */
-import { DISPATCH, OPCODES, type ActivityPlatform, type Command, type CommandMap, type EventMap, type RpcEvent, type SubscribableEvent } from '../rpc/protocol';
+import {
+  DISPATCH,
+  OPCODES,
+  type ActivityPlatform,
+  type Command,
+  type CommandMap,
+  type EventMap,
+  type RpcEvent,
+  type SubscribableEvent,
+} from '../rpc/protocol';
 import { createCommands, type ActivityCommands } from './commands';
 import { RpcError, RpcTimeoutError } from './errors';
 import { dispatchMatches, subscriptionKey, type Subscription } from './subscription-keys';
@@ -39,7 +48,10 @@ interface Pending {
 
 function requiredParam(params: URLSearchParams, name: string): string {
   const value = params.get(name);
-  if (!value) throw new Error(`${name} is missing from this page's URL: open the activity inside <pp-activity-frame>, which adds frame_id, instance_id and platform`);
+  if (!value)
+    throw new Error(
+      `${name} is missing from this page's URL: open the activity inside <pp-activity-frame>, which adds frame_id, instance_id and platform`,
+    );
   return value;
 }
 
@@ -83,7 +95,8 @@ export class ActivitySdk {
     this.frameId = requiredParam(params, 'frame_id');
     this.instanceId = requiredParam(params, 'instance_id');
     const platform = requiredParam(params, 'platform');
-    if (platform !== 'desktop' && platform !== 'mobile') throw new Error(`platform must be "desktop" or "mobile", not "${platform}"`);
+    if (platform !== 'desktop' && platform !== 'mobile')
+      throw new Error(`platform must be "desktop" or "mobile", not "${platform}"`);
     this.platform = platform;
     this.guildId = params.get('guild_id');
     this.channelId = params.get('channel_id');
@@ -91,7 +104,8 @@ export class ActivitySdk {
     this.customId = params.get('custom_id');
     this.linkId = params.get('link_id');
     this.#options = { readyTimeoutMs: 10_000, commandTimeoutMs: 10_000, authorizeTimeoutMs: 300_000, ...options };
-    const parent = typeof window !== 'undefined' && window.parent !== window ? (window.parent.opener ?? window.parent) : null;
+    const parent =
+      typeof window !== 'undefined' && window.parent !== window ? (window.parent.opener ?? window.parent) : null;
     this.#host = options.host ?? parent;
     this.#hostOrigin = options.hostOrigin ?? (document.referrer ? new URL(document.referrer).origin : location.origin);
     this.#receiver = options.receiver ?? window;
@@ -99,7 +113,10 @@ export class ActivitySdk {
     this.#ready = this.#waitForReady();
     // Whoever awaits ready() (or a command) hears of a failure; nobody else must be told twice.
     this.#ready.catch(() => undefined);
-    this.#post([OPCODES.HANDSHAKE, { v: 1, encoding: 'json', client_id: clientId, frame_id: this.frameId, sdk_version: SDK_VERSION }]);
+    this.#post([
+      OPCODES.HANDSHAKE,
+      { v: 1, encoding: 'json', client_id: clientId, frame_id: this.frameId, sdk_version: SDK_VERSION },
+    ]);
   }
 
   /** Resolves with READY's data once the host accepted the handshake; rejects after the timeout or a CLOSE. */
@@ -122,12 +139,15 @@ export class ActivitySdk {
     const nonce = crypto.randomUUID();
     const timeoutMs = cmd === 'AUTHORIZE' ? this.#options.authorizeTimeoutMs : this.#options.commandTimeoutMs;
     const reply = new Promise<unknown>((resolve, reject) => {
-      const why = cmd === 'AUTHORIZE'
-        ? 'the consent dialog may still be open in the host page'
-        : 'the host may not be listening any more (is this page still inside <pp-activity-frame>?) or the platform did not answer';
+      const why =
+        cmd === 'AUTHORIZE'
+          ? 'the consent dialog may still be open in the host page'
+          : 'the host may not be listening any more (is this page still inside <pp-activity-frame>?) or the platform did not answer';
       const timer = setTimeout(() => {
         this.#pending.delete(nonce);
-        reject(new RpcTimeoutError(`no reply to ${cmd} from the host after ${timeoutMs / 1000} s: ${why}`, cmd, timeoutMs));
+        reject(
+          new RpcTimeoutError(`no reply to ${cmd} from the host after ${timeoutMs / 1000} s: ${why}`, cmd, timeoutMs),
+        );
       }, timeoutMs);
       this.#pending.set(nonce, { cmd, resolve, reject, timer });
     });
@@ -140,8 +160,17 @@ export class ActivitySdk {
    * Resolves with a function that removes the listener (and unsubscribes after the last one).
    * @example const stop = await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) => render(participants));
    */
-  async subscribe<E extends SubscribableEvent>(event: E, listener: Listener<E>, args?: EventMap[E]['args']): Promise<() => Promise<void>> {
-    const subscription: Subscription = { event, args: (args ?? {}) as Record<string, unknown>, listener: listener as (data: never) => void, key: subscriptionKey(event, args) };
+  async subscribe<E extends SubscribableEvent>(
+    event: E,
+    listener: Listener<E>,
+    args?: EventMap[E]['args'],
+  ): Promise<() => Promise<void>> {
+    const subscription: Subscription = {
+      event,
+      args: (args ?? {}) as Record<string, unknown>,
+      listener: listener as (data: never) => void,
+      key: subscriptionKey(event, args),
+    };
     const first = !this.#subscriptions.some((s) => s.key === subscription.key);
     this.#subscriptions.push(subscription);
     if (first) {
@@ -156,7 +185,11 @@ export class ActivitySdk {
   }
 
   /** Removes a listener; after the last one of an event (with these arguments) sends UNSUBSCRIBE. */
-  async unsubscribe<E extends SubscribableEvent>(event: E, listener: Listener<E>, args?: EventMap[E]['args']): Promise<void> {
+  async unsubscribe<E extends SubscribableEvent>(
+    event: E,
+    listener: Listener<E>,
+    args?: EventMap[E]['args'],
+  ): Promise<void> {
     const key = subscriptionKey(event, args);
     const index = this.#subscriptions.findIndex((s) => s.listener === listener && s.key === key);
     if (index < 0) return;
@@ -184,7 +217,13 @@ export class ActivitySdk {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete('READY');
-        reject(new RpcTimeoutError(`no READY from the host after ${timeoutMs / 1000} s: is this page inside <pp-activity-frame>, with this client id as its application-id?`, 'READY', timeoutMs));
+        reject(
+          new RpcTimeoutError(
+            `no READY from the host after ${timeoutMs / 1000} s: is this page inside <pp-activity-frame>, with this client id as its application-id?`,
+            'READY',
+            timeoutMs,
+          ),
+        );
       }, timeoutMs);
       this.#pending.set('READY', { cmd: 'READY', resolve: resolve as (d: unknown) => void, reject, timer });
     });
@@ -195,7 +234,9 @@ export class ActivitySdk {
   }
 
   #emit(event: string, data: unknown): void {
-    const subscribed = this.#subscriptions.filter((s) => s.event === event && dispatchMatches(s.args, data)).map((s) => s.listener);
+    const subscribed = this.#subscriptions
+      .filter((s) => s.event === event && dispatchMatches(s.args, data))
+      .map((s) => s.listener);
     const listeners = [...(this.#listeners.get(event) ?? []), ...subscribed];
     for (const listener of listeners) {
       try {
@@ -229,7 +270,11 @@ export class ActivitySdk {
     if (!Array.isArray(event.data) || event.data.length !== 2) return;
     const [opcode, payload] = event.data as [number, Record<string, any>];
     if (opcode === OPCODES.CLOSE) {
-      const error = new RpcError(Number(payload?.code), `the host closed the connection (${payload?.code}): ${payload?.message ?? ''}`, 'CLOSE');
+      const error = new RpcError(
+        Number(payload?.code),
+        `the host closed the connection (${payload?.code}): ${payload?.message ?? ''}`,
+        'CLOSE',
+      );
       this.#emit('close', error);
       this.#shutdown(error);
       return;

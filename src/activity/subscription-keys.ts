@@ -19,14 +19,20 @@ export interface Subscription {
 
 /** An event and its SUBSCRIBE arguments, as one key: one SUBSCRIBE per key. */
 export function subscriptionKey(event: string, args: unknown): string {
-  const named = Object.entries((args ?? {}) as Record<string, unknown>).filter(([, value]) => value !== null && value !== undefined);
+  const named = Object.entries((args ?? {}) as Record<string, unknown>).filter(
+    ([, value]) => value !== null && value !== undefined,
+  );
   return `${event}\n${JSON.stringify(Object.fromEntries(named.sort(([a], [b]) => a.localeCompare(b))))}`;
 }
 
 /** What a dispatch says it is about: its guild, channel or lobby (`GUILD_STATUS` names its guild as `guild.id`). */
 function dispatchScope(data: unknown): Record<string, unknown> {
   const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, any>;
-  const scope: Record<string, unknown> = { guild_id: d.guild_id ?? d.guild?.id, channel_id: d.channel_id, lobby_id: d.lobby_id };
+  const scope: Record<string, unknown> = {
+    guild_id: d.guild_id ?? d.guild?.id,
+    channel_id: d.channel_id,
+    lobby_id: d.lobby_id,
+  };
   return Object.fromEntries(Object.entries(scope).filter(([, value]) => value !== undefined && value !== null));
 }
 
@@ -38,6 +44,7 @@ function dispatchScope(data: unknown): Record<string, unknown> {
 export function dispatchMatches(args: Record<string, unknown>, data: unknown): boolean {
   const scope = dispatchScope(data);
   if (Object.keys(scope).length === 0) return true;
-  return Object.entries(args).every(([name, value]) => value === null || value === undefined || !(name in SCOPE_NAMES) || scope[name] === value);
+  return Object.entries(args).every(
+    ([name, value]) => value === null || value === undefined || !(name in SCOPE_NAMES) || scope[name] === value,
+  );
 }
-

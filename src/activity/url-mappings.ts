@@ -46,7 +46,10 @@ export function platformPathCollision(prefix: string): string | null {
 export function assertNoPlatformCollision(mappings: readonly UrlMapping[]): void {
   for (const { prefix, target } of mappings) {
     const taken = platformPathCollision(prefix);
-    if (taken) throw new Error(`URL mapping prefix ${prefix} (for ${target}) collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix`);
+    if (taken)
+      throw new Error(
+        `URL mapping prefix ${prefix} (for ${target}) collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix`,
+      );
   }
 }
 
@@ -80,7 +83,12 @@ function patternRegExp(pattern: string): string {
  * matchAndRewriteURL({ url: new URL('https://eu.api.example.com/v1/x'), prefix: '/api/{region}', target: '{region}.api.example.com', location })
  * // → https://<activity host>/api/eu/v1/x
  */
-export function matchAndRewriteURL(options: { url: URL; prefix: string; target: string; location: PatchTarget['location'] }): URL | null {
+export function matchAndRewriteURL(options: {
+  url: URL;
+  prefix: string;
+  target: string;
+  location: PatchTarget['location'];
+}): URL | null {
   const { url, location } = options;
   if (url.host === location.host) return null;
   const slash = options.target.indexOf('/');
@@ -91,7 +99,10 @@ export function matchAndRewriteURL(options: { url: URL; prefix: string; target: 
   if (targetPath && url.pathname !== targetPath && !url.pathname.startsWith(`${targetPath}/`)) return null;
   const prefix = options.prefix.replace(TOKEN, (_token, name: string) => {
     const value = host.groups?.[name];
-    if (value === undefined) throw new Error(`URL mapping prefix ${options.prefix} uses {${name}}, which its target ${options.target} does not capture`);
+    if (value === undefined)
+      throw new Error(
+        `URL mapping prefix ${options.prefix} uses {${name}}, which its target ${options.target} does not capture`,
+      );
     return value;
   });
   const rest = url.pathname.slice(targetPath.length);
@@ -100,7 +111,10 @@ export function matchAndRewriteURL(options: { url: URL; prefix: string; target: 
   const secure = location.protocol === 'https:';
   mapped.protocol = url.protocol === 'ws:' || url.protocol === 'wss:' ? (secure ? 'wss:' : 'ws:') : location.protocol;
   mapped.host = location.host;
-  mapped.pathname = `/${prefix.replace(/^\/+|\/+$/g, '')}${rest.startsWith('/') ? rest : `/${rest}`}`.replace(/\/{2,}/g, '/');
+  mapped.pathname = `/${prefix.replace(/^\/+|\/+$/g, '')}${rest.startsWith('/') ? rest : `/${rest}`}`.replace(
+    /\/{2,}/g,
+    '/',
+  );
   mapped.search = url.search;
   mapped.hash = url.hash;
   return mapped;
@@ -111,7 +125,11 @@ export function matchAndRewriteURL(options: { url: URL; prefix: string; target: 
  * against the page.
  * @example attemptRemap({ url: 'https://cdn.example.com/a.png', mappings: [{ prefix: '/cdn', target: 'cdn.example.com' }] })
  */
-export function attemptRemap(options: { url: string | URL; mappings: readonly UrlMapping[]; location?: PatchTarget['location'] }): URL {
+export function attemptRemap(options: {
+  url: string | URL;
+  mappings: readonly UrlMapping[];
+  location?: PatchTarget['location'];
+}): URL {
   const location = options.location ?? globalThis.location;
   const url = new URL(options.url, location.href);
   for (const mapping of options.mappings) {
@@ -147,8 +165,17 @@ export function patchUrlMappings(
       // A Request cannot change its URL: make a new one with everything else of the original.
       const body = input.method === 'GET' || input.method === 'HEAD' ? undefined : await input.clone().arrayBuffer();
       const copy = new Request(mapped, {
-        method: input.method, headers: input.headers, body, credentials: input.credentials, cache: input.cache, redirect: input.redirect,
-        referrer: input.referrer, referrerPolicy: input.referrerPolicy, integrity: input.integrity, keepalive: input.keepalive, signal: input.signal,
+        method: input.method,
+        headers: input.headers,
+        body,
+        credentials: input.credentials,
+        cache: input.cache,
+        redirect: input.redirect,
+        referrer: input.referrer,
+        referrerPolicy: input.referrerPolicy,
+        integrity: input.integrity,
+        keepalive: input.keepalive,
+        signal: input.signal,
       });
       return original.call(globalThis, copy, init);
     };

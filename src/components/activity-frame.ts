@@ -35,7 +35,10 @@ export const ACTIVITY_FRAME_TAG = 'pp-activity-frame';
 const presenceClearers = new Map<string, () => Promise<unknown>>();
 /** Instances of frames in a page without the hub (no `<pp-platform>`, or no shared workers). */
 const pageInstances = new ActivityInstanceRegistry(undefined, undefined, (left) => {
-  if (left.last) void presenceClearers.get(left.frame_id)?.().catch(() => undefined);
+  if (left.last)
+    void presenceClearers
+      .get(left.frame_id)?.()
+      .catch(() => undefined);
 });
 /** Every activity window a frame of this page created: their messages are their own frame's. */
 const activityWindows = new WeakSet<object>();
@@ -144,7 +147,12 @@ export class ActivityFrame extends LitElement {
   }
 
   override render() {
-    const message = this.status === 'error' ? `The activity could not start: ${this.error}` : this.status === 'closed' ? 'The activity closed.' : null;
+    const message =
+      this.status === 'error'
+        ? `The activity could not start: ${this.error}`
+        : this.status === 'closed'
+          ? 'The activity closed.'
+          : null;
     return html`<iframe part="frame" title=${`Activity ${this.applicationId ?? ''}`} allow="autoplay; clipboard-write; fullscreen"></iframe>${message ? html`<div part="message" role="status">${message}</div>` : nothing}`;
   }
 
@@ -154,7 +162,8 @@ export class ActivityFrame extends LitElement {
     if (!this.applicationId || !this.channelId) return this.#setStatus('idle');
     this.#setStatus('starting');
     try {
-      const platformElement = (this.closest('pp-platform') ?? document.querySelector('pp-platform')) as PlatformElement | null;
+      const platformElement = (this.closest('pp-platform') ??
+        document.querySelector('pp-platform')) as PlatformElement | null;
       const userId = this.userId ?? platformElement?.currentUserId;
       if (!userId) throw new Error('no user-id, and no <pp-platform current-user-id> to run as');
       await this.updateComplete;
@@ -164,9 +173,16 @@ export class ActivityFrame extends LitElement {
       if (platformElement) await platformElement.whenReady();
       const explicit = this.instances;
       // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
-      const directory = (): InstanceDirectory => explicit ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
+      const directory = (): InstanceDirectory =>
+        explicit ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
       const frameId = crypto.randomUUID();
-      const request = { application_id: this.applicationId, channel_id: this.channelId, guild_id: this.guildId, frame_id: frameId, user };
+      const request = {
+        application_id: this.applicationId,
+        channel_id: this.channelId,
+        guild_id: this.guildId,
+        frame_id: frameId,
+        user,
+      };
       const membership = new InstanceMembership(directory, request, (snapshot) => {
         this.instance = snapshot;
         this.host?.participantsChanged(snapshot.participants);
@@ -181,7 +197,16 @@ export class ActivityFrame extends LitElement {
       const speaking = (this.#speakingWatches = new SpeakingWatches(() => platformElement?.hub ?? null));
       const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
       this.host = new RpcHost({
-        frame: { frame_id: frameId, application_id: this.applicationId, instance_id: instance.instance_id, guild_id: this.guildId, channel_id: this.channelId, platform: this.platform, user, url: page.href },
+        frame: {
+          frame_id: frameId,
+          application_id: this.applicationId,
+          instance_id: instance.instance_id,
+          guild_id: this.guildId,
+          channel_id: this.channelId,
+          platform: this.platform,
+          user,
+          url: page.href,
+        },
         source: iframe.contentWindow,
         origin: page.origin,
         post: (message) => iframe.contentWindow?.postMessage(message, page.origin),
@@ -207,7 +232,13 @@ export class ActivityFrame extends LitElement {
       });
       this.host.setLayoutMode(this.layoutMode);
       activityWindows.add(iframe.contentWindow!);
-      iframe.src = frameUrl(page, { frame_id: frameId, instance_id: instance.instance_id, platform: this.platform, guild_id: this.guildId, channel_id: this.channelId }).href;
+      iframe.src = frameUrl(page, {
+        frame_id: frameId,
+        instance_id: instance.instance_id,
+        platform: this.platform,
+        guild_id: this.guildId,
+        channel_id: this.channelId,
+      }).href;
       this.#setStatus('running');
     } catch (error) {
       if (run === this.#run) this.#setStatus('error', error instanceof Error ? error.message : String(error));
@@ -245,7 +276,15 @@ export class ActivityFrame extends LitElement {
     // Sibling frames' traffic is theirs; anything not shaped like the RPC and not from our
     // activity is some other script's business. Neither is worth a drop report.
     if (!ours && event.source && activityWindows.has(event.source)) return;
-    if (!ours && !(Array.isArray(event.data) && event.data.length === 2 && (Object.values(OPCODES) as unknown[]).includes(event.data[0]))) return;
+    if (
+      !ours &&
+      !(
+        Array.isArray(event.data) &&
+        event.data.length === 2 &&
+        (Object.values(OPCODES) as unknown[]).includes(event.data[0])
+      )
+    )
+      return;
     host.receive(event);
   };
 
@@ -253,7 +292,10 @@ export class ActivityFrame extends LitElement {
   // The hub lost its registry, not the activity: rejoin with the same instance id, or start afresh.
   readonly #onHubRestart = (): void => {
     this.#speakingWatches?.reopen();
-    void this.#membership?.rejoin().then((kept) => void (kept || this.#start()), () => undefined);
+    void this.#membership?.rejoin().then(
+      (kept) => void (kept || this.#start()),
+      () => undefined,
+    );
   };
   // A page restored from the back/forward cache left its instance when it was hidden: rejoin.
   readonly #onPageShow = (event: PageTransitionEvent): void => void (event.persisted && this.#start());
@@ -261,7 +303,12 @@ export class ActivityFrame extends LitElement {
   #setStatus(status: ActivityFrameStatus, error: string | null = null): void {
     this.status = status;
     this.error = error;
-    this.#fire('pp-activity-status', { status, error, instance_id: this.instance?.instance_id ?? null, frame_id: this.frameId });
+    this.#fire('pp-activity-status', {
+      status,
+      error,
+      instance_id: this.instance?.instance_id ?? null,
+      frame_id: this.frameId,
+    });
   }
 
   #fire(type: string, detail: unknown): void {

@@ -11,7 +11,12 @@ export interface ActivityFrameEventMap {
   /** OPEN_EXTERNAL_LINK: cancel it to refuse; otherwise the link opens in a new tab. */
   'pp-open-external-link': CustomEvent<{ url: string }>;
   /** OPEN_INVITE_DIALOG: the host page shows its invite UI for the frame's channel. */
-  'pp-open-invite-dialog': CustomEvent<{ application_id: string; guild_id: string | null; channel_id: string; instance_id: string }>;
+  'pp-open-invite-dialog': CustomEvent<{
+    application_id: string;
+    guild_id: string | null;
+    channel_id: string;
+    instance_id: string;
+  }>;
   /** SHARE_LINK: cancel it to refuse; otherwise the link is copied to the clipboard. */
   'pp-share-link': CustomEvent<{ message: string; custom_id?: string; link_id?: string; url: string }>;
   /** CAPTURE_LOG: a line the activity logged (tokens redacted). */
@@ -32,8 +37,11 @@ function hardwareAccelerated(): boolean {
  * @example new RpcHost({ ..., ui: createHostUi(this) })
  */
 export function createHostUi(element: HTMLElement): HostUi {
-  const fire = <K extends keyof ActivityFrameEventMap>(type: K, detail: ActivityFrameEventMap[K]['detail'], cancelable = false) =>
-    element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+  const fire = <K extends keyof ActivityFrameEventMap>(
+    type: K,
+    detail: ActivityFrameEventMap[K]['detail'],
+    cancelable = false,
+  ) => element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   return {
     requestConsent: (options) => requestConsent(options),
     async openExternalLink(url) {
@@ -43,7 +51,12 @@ export function createHostUi(element: HTMLElement): HostUi {
       return null;
     },
     async openInviteDialog(frame: FrameInfo) {
-      fire('pp-open-invite-dialog', { application_id: frame.application_id, guild_id: frame.guild_id, channel_id: frame.channel_id, instance_id: frame.instance_id });
+      fire('pp-open-invite-dialog', {
+        application_id: frame.application_id,
+        guild_id: frame.guild_id,
+        channel_id: frame.channel_id,
+        instance_id: frame.instance_id,
+      });
     },
     async shareLink(request) {
       if (!fire('pp-share-link', request, true)) return { success: false, didCopyLink: false, didSendMessage: false };

@@ -89,7 +89,9 @@ export class ConsentDialog extends LitElement {
     this.#pending = null;
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog?.open) dialog.close(authorized ? 'authorize' : 'cancel');
-    this.dispatchEvent(new CustomEvent<ConsentDecision>('pp-consent', { detail: { authorized }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent<ConsentDecision>('pp-consent', { detail: { authorized }, bubbles: true, composed: true }),
+    );
     resolve(authorized);
   }
 

@@ -10,9 +10,21 @@ import type { ActivityPlatform } from '../rpc/protocol';
  * (`gc-<guild_id>-<channel_id>`) or, outside a guild, the channel (`c-<channel_id>`).
  * @example frameUrl(new URL('https://x/activities/1/?level=3'), { frame_id, instance_id, platform: 'desktop', guild_id: '2', channel_id: '3' })
  */
-export function frameUrl(page: URL, params: { frame_id: string; instance_id: string; platform: ActivityPlatform; guild_id: string | null; channel_id: string }): URL {
+export function frameUrl(
+  page: URL,
+  params: {
+    frame_id: string;
+    instance_id: string;
+    platform: ActivityPlatform;
+    guild_id: string | null;
+    channel_id: string;
+  },
+): URL {
   const url = new URL(page);
   for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  url.searchParams.set('location_id', params.guild_id ? `gc-${params.guild_id}-${params.channel_id}` : `c-${params.channel_id}`);
+  url.searchParams.set(
+    'location_id',
+    params.guild_id ? `gc-${params.guild_id}-${params.channel_id}` : `c-${params.channel_id}`,
+  );
   return url;
 }

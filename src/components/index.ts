@@ -14,8 +14,22 @@ export type { InstanceDirectory } from '../rpc/instances';
 export { frameUrl } from './frame-url';
 export { FRAME_GATEWAY_URL, FRAME_INTENTS, listenToPlatform, type SocketLike } from './platform-events';
 export { createHostUi, type ActivityFrameEventMap } from './activity-host-ui';
-export { ConsentDialog, CONSENT_DIALOG_TAG, defineConsentDialog, requestConsent, type ConsentDecision, type ConsentOptions } from './consent-dialog';
-export { PlatformElement, PLATFORM_STATUS, PLATFORM_TAG, definePlatformElement, type PlatformStatus, type PlatformStatusDetail } from './platform-element';
+export {
+  ConsentDialog,
+  CONSENT_DIALOG_TAG,
+  defineConsentDialog,
+  requestConsent,
+  type ConsentDecision,
+  type ConsentOptions,
+} from './consent-dialog';
+export {
+  PlatformElement,
+  PLATFORM_STATUS,
+  PLATFORM_TAG,
+  definePlatformElement,
+  type PlatformStatus,
+  type PlatformStatusDetail,
+} from './platform-element';
 export { SandboxClient, SandboxError } from './sandbox-client';
 
 definePlatformElement();

@@ -58,7 +58,10 @@ export class InstanceMembership {
     const before = this.snapshot;
     if (!before || this.#left) return true;
     const directory = this.directory();
-    const snapshot = await directory.join({ ...this.request, owner: await pageOwner(), instance_id: before.instance_id }, this.#listener);
+    const snapshot = await directory.join(
+      { ...this.request, owner: await pageOwner(), instance_id: before.instance_id },
+      this.#listener,
+    );
     // The frame stopped while the hub answered: leave what was just joined.
     if (this.#left) {
       void Promise.resolve(directory.leave(this.request.frame_id)).catch(() => undefined);

@@ -124,7 +124,10 @@ export class PlatformElement extends LitElement {
 
   async #start(): Promise<void> {
     try {
-      if (!('serviceWorker' in navigator)) throw new Error('this browser has no service workers (or the page is not in a secure context): the platform cannot run here');
+      if (!('serviceWorker' in navigator))
+        throw new Error(
+          'this browser has no service workers (or the page is not in a secure context): the platform cannot run here',
+        );
       await this.#controlled();
       this.hub = this.#connectHub();
       this.#setStatus(navigator.onLine ? 'ready' : 'offline');
@@ -159,7 +162,9 @@ export class PlatformElement extends LitElement {
   readonly #onHubRestart = (incarnation: string): void => {
     if (!this.hub) return;
     this.hub = hub(this.hubName);
-    this.dispatchEvent(new CustomEvent<HubRestartDetail>('pp-hub-restart', { detail: { incarnation }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent<HubRestartDetail>('pp-hub-restart', { detail: { incarnation }, bubbles: true, composed: true }),
+    );
   };
 
   readonly #onNetwork = (): void => {
@@ -170,7 +175,9 @@ export class PlatformElement extends LitElement {
     if (status === this.status && error === this.error) return;
     this.status = status;
     this.error = error;
-    this.dispatchEvent(new CustomEvent<PlatformStatusDetail>('pp-status', { detail: { status, error }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent<PlatformStatusDetail>('pp-status', { detail: { status, error }, bubbles: true, composed: true }),
+    );
   }
 }
 

@@ -60,10 +60,16 @@ export function listenToPlatform(
   const identify = (current: SocketLike) => {
     session = null;
     seq = null;
-    current.send(JSON.stringify({
-      op: OP.IDENTIFY,
-      d: { token: `Bearer ${token}`, intents: FRAME_INTENTS, properties: { os: 'browser', browser: 'platformpp', device: 'pp-activity-frame' } },
-    }));
+    current.send(
+      JSON.stringify({
+        op: OP.IDENTIFY,
+        d: {
+          token: `Bearer ${token}`,
+          intents: FRAME_INTENTS,
+          properties: { os: 'browser', browser: 'platformpp', device: 'pp-activity-frame' },
+        },
+      }),
+    );
   };
 
   const connect = () => {
@@ -79,7 +85,10 @@ export function listenToPlatform(
       }
       if (payload.op === OP.HELLO) {
         clearInterval(heartbeat);
-        heartbeat = setInterval(() => current.send(JSON.stringify({ op: OP.HEARTBEAT, d: seq })), payload.d.heartbeat_interval);
+        heartbeat = setInterval(
+          () => current.send(JSON.stringify({ op: OP.HEARTBEAT, d: seq })),
+          payload.d.heartbeat_interval,
+        );
         if (resuming) current.send(JSON.stringify({ op: OP.RESUME, d: { token: `Bearer ${token}`, ...resuming } }));
         else identify(current);
       } else if (payload.op === OP.HEARTBEAT) {

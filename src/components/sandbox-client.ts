@@ -37,7 +37,11 @@ export class SandboxClient {
   }
 
   /** A new user: `{user}`. */
-  createUser(body: { username: string; global_name?: string | null; premium_type?: 0 | 1 | 2 | 3 }): Promise<{ user: Json }> {
+  createUser(body: {
+    username: string;
+    global_name?: string | null;
+    premium_type?: 0 | 1 | 2 | 3;
+  }): Promise<{ user: Json }> {
     return this.#call('POST', '/sandbox/users', body);
   }
 
@@ -47,23 +51,46 @@ export class SandboxClient {
   }
 
   /** A new application with its bot: `{application, bot, bot_token, client_secret}`. */
-  createApplication(body: { name: string; owner_id?: string; flags?: number | string; bot_public?: boolean }): Promise<{ application: Json; bot: Json; bot_token: string; client_secret: string }> {
+  createApplication(body: {
+    name: string;
+    owner_id?: string;
+    flags?: number | string;
+    bot_public?: boolean;
+  }): Promise<{ application: Json; bot: Json; bot_token: string; client_secret: string }> {
     return this.#call('POST', '/sandbox/applications', body);
   }
 
   /** A token pair for a user, skipping the consent screen. */
-  createToken(body: { application_id: string; user_id: string; scopes: string }): Promise<{ access_token: string; refresh_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
+  createToken(body: { application_id: string; user_id: string; scopes: string }): Promise<{
+    access_token: string;
+    refresh_token: string;
+    token_type: 'Bearer';
+    expires_in: number;
+    scope: string;
+  }> {
     return this.#call('POST', '/sandbox/tokens', body);
   }
 
   /** A new guild: `{guild, roles, channels}`. */
-  createGuild(body: { name: string; owner_id: string; features?: string[] }): Promise<{ guild: Json; roles: Json[]; channels: Json[] }> {
+  createGuild(body: {
+    name: string;
+    owner_id: string;
+    features?: string[];
+  }): Promise<{ guild: Json; roles: Json[]; channels: Json[] }> {
     return this.#call('POST', '/sandbox/guilds', body);
   }
 
   /** Adds (or updates) a guild member: `{member}`. */
-  putGuildMember(guildId: string, userId: string, body: { roles?: string[]; nick?: string | null } = {}): Promise<{ member: Json }> {
-    return this.#call('PUT', `/sandbox/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`, body);
+  putGuildMember(
+    guildId: string,
+    userId: string,
+    body: { roles?: string[]; nick?: string | null } = {},
+  ): Promise<{ member: Json }> {
+    return this.#call(
+      'PUT',
+      `/sandbox/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`,
+      body,
+    );
   }
 
   /** A new role: `{role}`. */
@@ -72,7 +99,10 @@ export class SandboxClient {
   }
 
   /** A new channel: `{channel}`. */
-  createChannel(guildId: string, body: { name: string; type: number; parent_id?: string | null; permission_overwrites?: Json[] }): Promise<{ channel: Json }> {
+  createChannel(
+    guildId: string,
+    body: { name: string; type: number; parent_id?: string | null; permission_overwrites?: Json[] },
+  ): Promise<{ channel: Json }> {
     return this.#call('POST', `/sandbox/guilds/${encodeURIComponent(guildId)}/channels`, body);
   }
 
@@ -92,7 +122,10 @@ export class SandboxClient {
   }
 
   /** Changes a user's profile as they would in the client (USER_UPDATE to their sessions): `{user}`. */
-  updateUser(userId: string, body: { username?: string; global_name?: string | null; avatar?: string | null }): Promise<{ user: Json }> {
+  updateUser(
+    userId: string,
+    body: { username?: string; global_name?: string | null; avatar?: string | null },
+  ): Promise<{ user: Json }> {
     return this.#call('PATCH', `/sandbox/users/${encodeURIComponent(userId)}`, body);
   }
 
@@ -108,7 +141,11 @@ export class SandboxClient {
 
   /** The webhook outbox, newest first: `{deliveries}` (optionally of one application, at most `limit`). */
   webhookDeliveries(query: { application_id?: string; limit?: number } = {}): Promise<{ deliveries: Json[] }> {
-    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     return this.#call('GET', `/sandbox/webhook-deliveries${params.size > 0 ? `?${params}` : ''}`);
   }
 
@@ -118,7 +155,10 @@ export class SandboxClient {
   }
 
   /** Sets an application's event webhooks; the URL must pass the PING (else a 50035 naming `event_webhooks_url`). */
-  setEventWebhooks(applicationId: string, body: { url: string | null; types?: string[]; enabled?: boolean }): Promise<Json> {
+  setEventWebhooks(
+    applicationId: string,
+    body: { url: string | null; types?: string[]; enabled?: boolean },
+  ): Promise<Json> {
     return this.#call('PUT', `/sandbox/applications/${encodeURIComponent(applicationId)}/event-webhooks`, body);
   }
 

@@ -61,7 +61,9 @@ export class SpeakingWatches {
     port1.addEventListener('message', (event: MessageEvent<SpeakingPortEvent>) => watch.onChange(event.data));
     port1.start();
     // The page holds its lock before the hub watches it, else the hub would think it gone.
-    void pageOwner().then((owner) => hub.watchSpeaking(transfer(port2, [port2]), watch.callId, owner)).catch(() => undefined);
+    void pageOwner()
+      .then((owner) => hub.watchSpeaking(transfer(port2, [port2]), watch.callId, owner))
+      .catch(() => undefined);
   }
 
   #disconnect(watch: Watch): void {

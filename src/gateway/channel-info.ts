@@ -17,7 +17,11 @@ import type { GatewaySession } from './session';
  * The CHANNEL_INFO answer, or nothing when the session's user is not in the guild.
  * @example await requestChannelInfo(ctx, session, { guild_id, fields: ['status'] })
  */
-export async function requestChannelInfo(ctx: PlatformContext, session: GatewaySession, request: v.InferOutput<typeof RequestChannelInfoSchema>): Promise<Dispatch[]> {
+export async function requestChannelInfo(
+  ctx: PlatformContext,
+  session: GatewaySession,
+  request: v.InferOutput<typeof RequestChannelInfoSchema>,
+): Promise<Dispatch[]> {
   if (!session.record.guild_events) return [];
   const view = await loadGuildView(dbReader(ctx.db), request.guild_id, session.record.user_id).catch((error) => {
     if (error instanceof ApiError) return null;
@@ -26,17 +30,19 @@ export async function requestChannelInfo(ctx: PlatformContext, session: GatewayS
   if (!view?.member) return [];
   const channels = await ctx.db.getAllFromIndex('channels', 'by_guild', request.guild_id);
   const fields = new Set(request.fields);
-  return [{
-    t: 'CHANNEL_INFO',
-    d: {
-      guild_id: request.guild_id,
-      channels: channels
-        .filter((c) => VOICE_CHANNEL_TYPES.has(c.type) && canViewChannel(view, c))
-        .map((c) => ({
-          id: c.id,
-          ...(fields.has('status') ? { status: c.voice_status ?? null } : {}),
-          ...(fields.has('voice_start_time') ? { voice_start_time: voiceStartTimeSeconds(c) } : {}),
-        })),
+  return [
+    {
+      t: 'CHANNEL_INFO',
+      d: {
+        guild_id: request.guild_id,
+        channels: channels
+          .filter((c) => VOICE_CHANNEL_TYPES.has(c.type) && canViewChannel(view, c))
+          .map((c) => ({
+            id: c.id,
+            ...(fields.has('status') ? { status: c.voice_status ?? null } : {}),
+            ...(fields.has('voice_start_time') ? { voice_start_time: voiceStartTimeSeconds(c) } : {}),
+          })),
+      },
     },
-  }];
+  ];
 }

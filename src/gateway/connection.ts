@@ -10,15 +10,30 @@
  */
 import * as v from 'valibot';
 import {
-  GATEWAY_HEARTBEAT_INTERVAL_MS, GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, GATEWAY_SEND_LIMIT, GATEWAY_SEND_WINDOW_MS,
+  GATEWAY_HEARTBEAT_INTERVAL_MS,
+  GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_SEND_LIMIT,
+  GATEWAY_SEND_WINDOW_MS,
 } from '../platform/limits';
 import type { Gateway } from './gateway';
 import {
-  HeartbeatSchema, IdentifySchema, PayloadSchema, PresenceUpdateSchema, RequestChannelInfoSchema, RequestGuildMembersSchema,
-  ResumeSchema, VoiceStateUpdateSchema,
+  HeartbeatSchema,
+  IdentifySchema,
+  PayloadSchema,
+  PresenceUpdateSchema,
+  RequestChannelInfoSchema,
+  RequestGuildMembersSchema,
+  ResumeSchema,
+  VoiceStateUpdateSchema,
 } from './payload-schemas';
 import {
-  CLOSE_REASONS, GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, GATEWAY_VERSIONS, opPayload, type GatewayCloseCode, type GatewayPayload,
+  CLOSE_REASONS,
+  GATEWAY_CLOSE_CODES,
+  GATEWAY_OPCODES,
+  GATEWAY_VERSIONS,
+  opPayload,
+  type GatewayCloseCode,
+  type GatewayPayload,
 } from './protocol';
 import type { GatewaySession, SessionSink } from './session';
 
@@ -35,7 +50,15 @@ const OPS = GATEWAY_OPCODES;
 /** Opcodes a client may send before it is identified. */
 const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
 /** Opcodes a client may send at all. */
-const CLIENT_OPS = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.PRESENCE_UPDATE, OPS.VOICE_STATE_UPDATE, OPS.RESUME, OPS.REQUEST_GUILD_MEMBERS, OPS.REQUEST_CHANNEL_INFO]);
+const CLIENT_OPS = new Set<number>([
+  OPS.HEARTBEAT,
+  OPS.IDENTIFY,
+  OPS.PRESENCE_UPDATE,
+  OPS.VOICE_STATE_UPDATE,
+  OPS.RESUME,
+  OPS.REQUEST_GUILD_MEMBERS,
+  OPS.REQUEST_CHANNEL_INFO,
+]);
 
 /**
  * The gateway version the URL asks for, or the close code to refuse it with: `v` must be 10 or
@@ -44,17 +67,22 @@ const CLIENT_OPS = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.PRESENCE_UP
 export function parseGatewayUrl(url: string): { version: number } | { code: GatewayCloseCode; reason: string } {
   const params = new URL(url, 'http://gateway.invalid/').searchParams;
   const version = Number(params.get('v') ?? '10');
-  if (!(GATEWAY_VERSIONS as readonly number[]).includes(version)) return { code: GATEWAY_CLOSE_CODES.INVALID_API_VERSION, reason: `Invalid API version: ${params.get('v')}.` };
+  if (!(GATEWAY_VERSIONS as readonly number[]).includes(version))
+    return { code: GATEWAY_CLOSE_CODES.INVALID_API_VERSION, reason: `Invalid API version: ${params.get('v')}.` };
   const encoding = params.get('encoding') ?? 'json';
-  if (encoding !== 'json') return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: `Unsupported encoding: ${encoding} (only json).` };
-  if (params.has('compress')) return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: 'Transport compression is not supported.' };
+  if (encoding !== 'json')
+    return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: `Unsupported encoding: ${encoding} (only json).` };
+  if (params.has('compress'))
+    return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: 'Transport compression is not supported.' };
   return { version };
 }
 
 /** A close reason as a WebSocket close frame can carry it: at most 123 UTF-8 bytes. */
 export function closeReason(reason: string): string {
   const bytes = new TextEncoder().encode(reason);
-  return bytes.byteLength <= 123 ? reason : new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, '') + '...';
+  return bytes.byteLength <= 123
+    ? reason
+    : new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, '') + '...';
 }
 
 /** Turns bytes or a Blob into the text they hold. */
@@ -73,7 +101,11 @@ export class GatewayConnection implements SessionSink {
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly gateway: Gateway, private readonly transport: GatewayTransport, url: string) {
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly transport: GatewayTransport,
+    url: string,
+  ) {
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {
       this.closeWith(parsed.code, parsed.reason);
@@ -170,7 +202,10 @@ export class GatewayConnection implements SessionSink {
     // Name the field and what was expected, never the value sent (it may be a token).
     const issue = result.issues[0];
     const path = v.getDotPath(issue);
-    this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${issue.expected ?? 'a valid value'}.`);
+    this.closeWith(
+      GATEWAY_CLOSE_CODES.DECODE_ERROR,
+      `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${issue.expected ?? 'a valid value'}.`,
+    );
     return undefined;
   }
 
@@ -183,10 +218,12 @@ export class GatewayConnection implements SessionSink {
       return;
     }
     const parsed = v.safeParse(PayloadSchema, json);
-    if (!parsed.success) return this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, 'Payload must be an object with an integer op.');
+    if (!parsed.success)
+      return this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, 'Payload must be an object with an integer op.');
     const { op, d } = parsed.output;
     if (!CLIENT_OPS.has(op)) return this.closeWith(GATEWAY_CLOSE_CODES.UNKNOWN_OPCODE, `Unknown opcode: ${op}.`);
-    if (this.#state !== 'ready' && !BEFORE_IDENTIFY.has(op)) return this.closeWith(GATEWAY_CLOSE_CODES.NOT_AUTHENTICATED);
+    if (this.#state !== 'ready' && !BEFORE_IDENTIFY.has(op))
+      return this.closeWith(GATEWAY_CLOSE_CODES.NOT_AUTHENTICATED);
     switch (op) {
       case OPS.HEARTBEAT: {
         const seq = this.#valid(HeartbeatSchema, d);

@@ -28,7 +28,12 @@ import { isInternalEvent } from './session-credentials';
 
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 /** Events after which the bot may view channels it could not view before. */
-const PERMISSION_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE']);
+const PERMISSION_EVENTS = new Set([
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+]);
 
 type Data = Record<string, any>;
 
@@ -58,7 +63,11 @@ async function addressed(session: GatewaySession, event: EventRecord, reader: Gu
 }
 
 /** The channel as this session may see it, updating the session's hidden set. */
-export function channelForSession(session: GatewaySession, view: GuildView | undefined, channel: WireChannel): WireChannel {
+export function channelForSession(
+  session: GatewaySession,
+  view: GuildView | undefined,
+  channel: WireChannel,
+): WireChannel {
   if (view && canViewChannel(view, channel)) {
     session.hidden.delete(channel.id);
     return channel;
@@ -73,7 +82,10 @@ async function obfuscated(session: GatewaySession, event: EventRecord, reader: G
   const guildId = eventGuildId(event);
   const view = guildId ? await reader.view(guildId, session.record.user_id) : undefined;
   if (event.type === 'GUILD_CREATE' && Array.isArray(data.channels)) {
-    return { t: event.type, d: { ...data, channels: data.channels.map((c: WireChannel) => channelForSession(session, view, c)) } };
+    return {
+      t: event.type,
+      d: { ...data, channels: data.channels.map((c: WireChannel) => channelForSession(session, view, c)) },
+    };
   }
   if (CHANNEL_EVENTS.has(event.type)) {
     const channel = channelForSession(session, view, data as WireChannel);
@@ -90,7 +102,9 @@ async function revealed(session: GatewaySession, event: EventRecord, reader: Gui
   const view = await reader.view(guildId, session.record.user_id);
   if (!view?.member) return [];
   // The member update carries the roles as they are after it; the store may already be further.
-  const roles = isSelfMemberUpdate(event, session.record.user_id) ? ((event.data as Data).roles as string[]) : undefined;
+  const roles = isSelfMemberUpdate(event, session.record.user_id)
+    ? ((event.data as Data).roles as string[])
+    : undefined;
   const out: Dispatch[] = [];
   for (const channel of await reader.channels(guildId)) {
     if (session.hidden.has(channel.id) && canViewChannel(view, channel, roles)) {
@@ -106,16 +120,25 @@ async function revealed(session: GatewaySession, event: EventRecord, reader: Gui
  * it). Updates the session's hidden channels.
  * @example const dispatches = await dispatchesFor(session, event, new GuildReader(db));
  */
-export async function dispatchesFor(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
+export async function dispatchesFor(
+  session: GatewaySession,
+  event: EventRecord,
+  reader: GuildReader,
+): Promise<Dispatch[]> {
   const out: Dispatch[] = [];
   // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent.
   if (isInternalEvent(event)) return out;
   // Messages reach only sessions that can view their channel, without content for bots that may not read it.
-  const shown = (await addressed(session, event, reader)) ? await messageEventForSession(session.record, event, reader) : null;
+  const shown = (await addressed(session, event, reader))
+    ? await messageEventForSession(session.record, event, reader)
+    : null;
   const deliver = shown !== null;
   if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: shown.data }] : out;
   if (deliver) out.push(await obfuscated(session, { ...event, data: shown.data }, reader));
-  if (PERMISSION_EVENTS.has(event.type) && (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))) {
+  if (
+    PERMISSION_EVENTS.has(event.type) &&
+    (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))
+  ) {
     const guildId = eventGuildId(event);
     if (guildId && session.record.guild_events && (await reader.member(guildId, session.record.user_id))) {
       out.push(...(await revealed(session, event, reader)));

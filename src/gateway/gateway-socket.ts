@@ -30,7 +30,12 @@ export interface GatewaySocketOptions {
  * dedicated worker the page opens it (see `worker-sockets.ts`). Returns this end of the port and
  * the function to call once the socket closed.
  */
-function connectToHub(name: string, url: string, onGone: () => void, service: HubSocketService): { port: MessagePort; closed: () => void } {
+function connectToHub(
+  name: string,
+  url: string,
+  onGone: () => void,
+  service: HubSocketService,
+): { port: MessagePort; closed: () => void } {
   if (inDedicatedWorker()) return openHubSocketThroughPage(name, url, service, onGone);
   const { port1, port2 } = new MessageChannel();
   return { port: port1, closed: openHubSocket(name, url, service, port2, onGone) };
@@ -68,17 +73,35 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   #unwatchHub = () => {};
   #handlers = new Map<string, Handler<any>>();
 
-  constructor(url: string | URL, _protocols?: string | string[], options: GatewaySocketOptions = {}, service: HubSocketService = 'gateway') {
+  constructor(
+    url: string | URL,
+    _protocols?: string | string[],
+    options: GatewaySocketOptions = {},
+    service: HubSocketService = 'gateway',
+  ) {
     super();
     // Relative to the document's base URL, as a WebSocket's (an about:srcdoc frame uses its parent's).
-    const base = typeof document !== 'undefined' ? document.baseURI : typeof location !== 'undefined' ? location.href : 'http://localhost/';
+    const base =
+      typeof document !== 'undefined'
+        ? document.baseURI
+        : typeof location !== 'undefined'
+          ? location.href
+          : 'http://localhost/';
     const absolute = new URL(url, base);
-    if (absolute.protocol === 'http:' || absolute.protocol === 'https:') absolute.protocol = absolute.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (absolute.hash) throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');
+    if (absolute.protocol === 'http:' || absolute.protocol === 'https:')
+      absolute.protocol = absolute.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (absolute.hash)
+      throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');
     this.url = absolute.href;
     const path = `${absolute.pathname}${absolute.search}`;
     if (options.connect) this.#port = options.connect(path);
-    else ({ port: this.#port, closed: this.#unwatchHub } = connectToHub(options.hubName ?? HUB_WORKER_NAME, path, () => this.#onEvent(DROPPED), service));
+    else
+      ({ port: this.#port, closed: this.#unwatchHub } = connectToHub(
+        options.hubName ?? HUB_WORKER_NAME,
+        path,
+        () => this.#onEvent(DROPPED),
+        service,
+      ));
     this.#port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
     this.#port.start();
   }
@@ -120,7 +143,8 @@ export class GatewaySocket extends EventTarget implements WebSocket {
 
   /** Sends one payload. Throws while CONNECTING; dropped once CLOSING or CLOSED, as a WebSocket does. */
   send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
-    if (this.#readyState === GatewaySocket.CONNECTING) throw new DOMException('Still in CONNECTING state.', 'InvalidStateError');
+    if (this.#readyState === GatewaySocket.CONNECTING)
+      throw new DOMException('Still in CONNECTING state.', 'InvalidStateError');
     if (this.#readyState !== GatewaySocket.OPEN) return;
     this.#post({ type: 'send', data: data as string | ArrayBuffer | ArrayBufferView | Blob });
   }
@@ -128,9 +152,13 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   /** Starts the close handshake; `code` is 1000 or 3000-4999, `reason` at most 123 UTF-8 bytes. */
   close(code?: number, reason = ''): void {
     if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999)) {
-      throw new DOMException(`The close code must be either 1000, or between 3000 and 4999. ${code} is neither.`, 'InvalidAccessError');
+      throw new DOMException(
+        `The close code must be either 1000, or between 3000 and 4999. ${code} is neither.`,
+        'InvalidAccessError',
+      );
     }
-    if (new TextEncoder().encode(reason).byteLength > 123) throw new DOMException('The close reason must not be greater than 123 UTF-8 bytes.', 'SyntaxError');
+    if (new TextEncoder().encode(reason).byteLength > 123)
+      throw new DOMException('The close reason must not be greater than 123 UTF-8 bytes.', 'SyntaxError');
     if (this.#readyState === GatewaySocket.CLOSING || this.#readyState === GatewaySocket.CLOSED) return;
     this.#readyState = GatewaySocket.CLOSING;
     this.#post({ type: 'close', code: code ?? 1005, reason });
@@ -154,7 +182,9 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.#readyState = GatewaySocket.OPEN;
       this.dispatchEvent(new Event('open'));
     } else if (event.type === 'message' && this.#readyState === GatewaySocket.OPEN) {
-      this.dispatchEvent(new MessageEvent('message', { data: event.data, origin: new URL(this.url).origin.replace(/^ws/, 'http') }));
+      this.dispatchEvent(
+        new MessageEvent('message', { data: event.data, origin: new URL(this.url).origin.replace(/^ws/, 'http') }),
+      );
     } else if (event.type === 'close' && this.#readyState !== GatewaySocket.CLOSED) {
       this.#readyState = GatewaySocket.CLOSED;
       this.#port.close();

@@ -27,8 +27,21 @@ import { GuildReader } from './guild-reader';
 import { LogTail } from './log-tail';
 import { authenticateGatewayToken, identifySession } from './identify';
 import { requestGuildMembers } from './member-requests';
-import type { IdentifySchema, RequestChannelInfoSchema, RequestGuildMembersSchema, ResumeSchema, VoiceStateUpdateSchema } from './payload-schemas';
-import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, NON_RESUMABLE_CLOSE_CODES, opPayload, type Dispatch, type GatewayPayload } from './protocol';
+import type {
+  IdentifySchema,
+  RequestChannelInfoSchema,
+  RequestGuildMembersSchema,
+  ResumeSchema,
+  VoiceStateUpdateSchema,
+} from './payload-schemas';
+import {
+  GATEWAY_CLOSE_CODES,
+  GATEWAY_OPCODES,
+  NON_RESUMABLE_CLOSE_CODES,
+  opPayload,
+  type Dispatch,
+  type GatewayPayload,
+} from './protocol';
 import { deleteResumeMarks, findResumePoint } from './resume-marks';
 import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
@@ -74,7 +87,12 @@ export class Gateway {
     presence: { incarnation?: string; isLive?: GatewayLiveness } = {},
   ) {
     const report = (error: unknown) => this.reportError(error);
-    this.#presences = new SessionPresences(ctx, presence.incarnation ?? crypto.randomUUID(), () => void this.pump().catch(report), report);
+    this.#presences = new SessionPresences(
+      ctx,
+      presence.incarnation ?? crypto.randomUUID(),
+      () => void this.pump().catch(report),
+      report,
+    );
     // Sessions an earlier start left connected: their pages resume them here meanwhile, or they
     // are gone, and so are the calls they were in.
     const sweep = async () => {
@@ -141,7 +159,11 @@ export class Gateway {
   }
 
   /** Identify on `connection`: READY and the guilds, or the close code. */
-  async identify(connection: GatewayConnection, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<void> {
+  async identify(
+    connection: GatewayConnection,
+    d: v.InferOutput<typeof IdentifySchema>,
+    version: number,
+  ): Promise<void> {
     const outcome = await identifySession(this.ctx, d, version, this.#presences);
     if (!outcome.ok) return connection.closeWith(outcome.code, outcome.reason);
     await this.#serialized(async () => {
@@ -151,7 +173,10 @@ export class Gateway {
       session.sink = connection;
       connection.attach(session);
       const at = session.record.log_seq;
-      await this.#emit(session, outcome.dispatches.map((dispatch) => ({ dispatch, after: at, skip: 0 })));
+      await this.#emit(
+        session,
+        outcome.dispatches.map((dispatch) => ({ dispatch, after: at, skip: 0 })),
+      );
     });
     // Events committed while READY was read were announced before the session listened.
     this.pump().catch((error) => this.reportError(error));
@@ -165,7 +190,12 @@ export class Gateway {
       const stored = this.#sessions.get(d.session_id) ?? (await this.#load(d.session_id));
       const seq = d.seq ?? 0;
       const invalid = () => connection.sendPayload(opPayload(GATEWAY_OPCODES.INVALID_SESSION, false));
-      if (!stored || stored.record.user_id !== principal.user.id || stored.record.application_id !== principal.application.id) return invalid();
+      if (
+        !stored ||
+        stored.record.user_id !== principal.user.id ||
+        stored.record.application_id !== principal.application.id
+      )
+        return invalid();
       // The token it was identified with was deleted (ban, revocation): another token does not revive it.
       if (!(await credentialExists(this.ctx.db, stored.record))) return this.#forget(d.session_id).then(invalid);
       const { mark, last } = await findResumePoint(this.ctx.db, d.session_id, seq);
@@ -196,7 +226,10 @@ export class Gateway {
   }
 
   /** Request Guild Members for an identified session. */
-  async requestGuildMembers(session: GatewaySession, d: v.InferOutput<typeof RequestGuildMembersSchema>): Promise<void> {
+  async requestGuildMembers(
+    session: GatewaySession,
+    d: v.InferOutput<typeof RequestGuildMembersSchema>,
+  ): Promise<void> {
     await this.#answer(session, await requestGuildMembers(this.ctx, session, d));
   }
 
@@ -212,9 +245,14 @@ export class Gateway {
    */
   async updateVoiceState(session: GatewaySession, d: v.InferOutput<typeof VoiceStateUpdateSchema>): Promise<void> {
     const r = session.record;
-    const outcome = await updateVoiceState(this.ctx, { user_id: r.user_id, application_id: r.application_id, session_id: r.session_id, guild_events: r.guild_events }, d);
+    const outcome = await updateVoiceState(
+      this.ctx,
+      { user_id: r.user_id, application_id: r.application_id, session_id: r.session_id, guild_events: r.guild_events },
+      d,
+    );
     await this.pump();
-    if ('joined' in outcome && outcome.joined) await this.#answer(session, [{ t: 'VOICE_SERVER_UPDATE', d: voiceServerUpdate(outcome.server) }]);
+    if ('joined' in outcome && outcome.joined)
+      await this.#answer(session, [{ t: 'VOICE_SERVER_UPDATE', d: voiceServerUpdate(outcome.server) }]);
   }
 
   /** Presence Update (op 3) for an identified session: its status, and a bot's activities. */
@@ -240,12 +278,15 @@ export class Gateway {
     const report = (error: unknown) => this.reportError(error);
     if (options.invalidate) {
       // The session ended for good: its user leaves the calls it joined.
-      void this.#serialized(() => this.#forget(id)).then(() => this.#endVoice(() => endVoiceOfSessions(this.ctx, new Set([id])))).catch(report);
+      void this.#serialized(() => this.#forget(id))
+        .then(() => this.#endVoice(() => endVoiceOfSessions(this.ctx, new Set([id]))))
+        .catch(report);
       return;
     }
     // Dropped: the calls wait for a Resume, then go with every session no gateway has connected.
     this.timers.setTimeout(() => {
-      if (!this.#sessions.get(id)?.sink) void this.#endVoice(() => endVoiceOfDisconnectedSessions(this.ctx)).catch(report);
+      if (!this.#sessions.get(id)?.sink)
+        void this.#endVoice(() => endVoiceOfDisconnectedSessions(this.ctx)).catch(report);
     }, VOICE_STATE_SESSION_GRACE_MS);
   }
 
@@ -268,7 +309,10 @@ export class Gateway {
   /** Deletes a session from the store: it can no longer be resumed. */
   async #forget(sessionId: string): Promise<void> {
     await write(this.ctx, ['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
-      await Promise.all([tx.objectStore('gateway_sessions').delete(sessionId), deleteResumeMarks(tx.objectStore('gateway_resume_marks'), sessionId)]);
+      await Promise.all([
+        tx.objectStore('gateway_sessions').delete(sessionId),
+        deleteResumeMarks(tx.objectStore('gateway_resume_marks'), sessionId),
+      ]);
     });
   }
 
@@ -280,7 +324,12 @@ export class Gateway {
   /** Sends request answers after everything already dispatched to the session. */
   async #answer(session: GatewaySession, dispatches: Dispatch[]): Promise<void> {
     if (dispatches.length === 0) return;
-    await this.#serialized(() => this.#emit(session, dispatches.map((dispatch) => ({ dispatch, after: session.record.log_seq, skip: 0 }))));
+    await this.#serialized(() =>
+      this.#emit(
+        session,
+        dispatches.map((dispatch) => ({ dispatch, after: session.record.log_seq, skip: 0 })),
+      ),
+    );
   }
 
   /**
@@ -295,7 +344,9 @@ export class Gateway {
       const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s);
       if (live.length === 0) return;
       const from = Math.min(...live.map((s) => s.record.log_seq));
-      const events = (announced ? this.#tail.after(from, LOG_PAGE) : undefined) ?? (await readEventsAfter(this.ctx.db, from, LOG_PAGE));
+      const events =
+        (announced ? this.#tail.after(from, LOG_PAGE) : undefined) ??
+        (await readEventsAfter(this.ctx.db, from, LOG_PAGE));
       if (events.length === 0) return;
       const reader = new GuildReader(this.ctx.db);
       const batch: { session: GatewaySession; payloads: GatewayPayload[]; revoked: boolean }[] = [];
@@ -317,7 +368,12 @@ export class Gateway {
           const first = seq === resumeFrom ? skip : 0;
           for (let i = first; i < dispatches.length; i++) {
             const last = i === dispatches.length - 1;
-            numbered.push({ dispatch: dispatches[i], after: last ? seq : seq - 1, skip: last ? 0 : i + 1, hidden: last ? hiddenAfter : hiddenBefore });
+            numbered.push({
+              dispatch: dispatches[i],
+              after: last ? seq : seq - 1,
+              skip: last ? 0 : i + 1,
+              hidden: last ? hiddenAfter : hiddenBefore,
+            });
           }
         }
         session.record.log_seq = Math.max(session.record.log_seq, events[events.length - 1].seq!);
@@ -358,7 +414,9 @@ export class Gateway {
    * the log stays out of its scope, and the service worker's writes do not wait for it.
    */
   async #persist(sessions: GatewaySession[]): Promise<void> {
-    const live = sessions.filter((s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)));
+    const live = sessions.filter(
+      (s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)),
+    );
     if (live.length === 0) return;
     const tx = this.ctx.db.transaction(['gateway_sessions', 'gateway_resume_marks'], 'readwrite');
     const requests: Promise<unknown>[] = [tx.done];

@@ -44,7 +44,11 @@ export class GuildReader implements GuildStoreReader {
 
   /** The guild as `userId` sees it, or undefined when the guild is gone. */
   async view(guildId: string, userId: string): Promise<GuildView | undefined> {
-    const [guild, roles, member] = await Promise.all([this.guild(guildId), this.roles(guildId), this.member(guildId, userId)]);
+    const [guild, roles, member] = await Promise.all([
+      this.guild(guildId),
+      this.roles(guildId),
+      this.member(guildId, userId),
+    ]);
     return guild ? { guild, roles, userId, member: member ?? null } : undefined;
   }
 }

@@ -47,10 +47,14 @@ export function pageOwner(): Promise<string> {
   if (!ownerLock) {
     let release = () => {};
     const held = new Promise<string>((resolve) => {
-      const holding = locks.request(ownerLockName(owner), () => new Promise<void>((letGo) => {
-        release = letGo;
-        resolve(owner);
-      }));
+      const holding = locks.request(
+        ownerLockName(owner),
+        () =>
+          new Promise<void>((letGo) => {
+            release = letGo;
+            resolve(owner);
+          }),
+      );
       holding.catch(() => resolve(owner));
     });
     ownerLock = { held, release: () => release() };
@@ -103,13 +107,20 @@ function link(name: string): HubLink {
 
 function connect(name: string): HubLink {
   if (typeof SharedWorker === 'undefined') {
-    throw new Error('The hub is a SharedWorker, which this context lacks: in a dedicated worker, GatewaySocket asks its page, which must call serveGatewaySockets(worker); elsewhere, open the socket in a page.');
+    throw new Error(
+      'The hub is a SharedWorker, which this context lacks: in a dedicated worker, GatewaySocket asks its page, which must call serveGatewaySockets(worker); elsewhere, open the socket in a page.',
+    );
   }
   const worker = new SharedWorker(new URL('../hub/hub-worker.ts', import.meta.url), { type: 'module', name });
   const remote = Comlink.wrap<HubApi>(worker.port);
   const locks = lockManager();
   // Without Web Locks a lost hub cannot be told from a busy one: keep the one we have.
-  const gone = locks ? remote.incarnation().then((incarnation) => locks.request(hubLockName(incarnation), () => undefined)).then(() => undefined) : new Promise<void>(() => {});
+  const gone = locks
+    ? remote
+        .incarnation()
+        .then((incarnation) => locks.request(hubLockName(incarnation), () => undefined))
+        .then(() => undefined)
+    : new Promise<void>(() => {});
   const started: HubLink = { remote, goneListeners: new Set() };
   void gone.then(async () => {
     if (links.get(name) !== started) return;
@@ -132,7 +143,10 @@ function connect(name: string): HubLink {
 async function startAgain(name: string): Promise<{ next: HubLink; incarnation: string }> {
   for (let wait = HUB_RESTART_ANSWER_MS; ; wait = Math.min(wait * 2, HUB_RESTART_ANSWER_MAX_MS)) {
     const next = connect(name);
-    const incarnation = await Promise.race([next.remote.incarnation(), new Promise<null>((resolve) => setTimeout(() => resolve(null), wait))]);
+    const incarnation = await Promise.race([
+      next.remote.incarnation(),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), wait)),
+    ]);
     if (incarnation !== null) return { next, incarnation };
   }
 }

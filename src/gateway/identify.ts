@@ -106,7 +106,9 @@ export async function identifySession(
     shard,
     large_threshold: d.large_threshold ?? GATEWAY_LARGE_THRESHOLD_DEFAULT,
     guild_events: principal.kind === 'bot' || principal.scopes.has('guilds'),
-    obfuscation: principal.kind === 'bot' && ((capabilities & CAPABILITY_CHANNEL_OBFUSCATION) !== 0 || principal.application.channel_obfuscation),
+    obfuscation:
+      principal.kind === 'bot' &&
+      ((capabilities & CAPABILITY_CHANNEL_OBFUSCATION) !== 0 || principal.application.channel_obfuscation),
     seq: 0,
     log_seq: 0,
     hidden_channel_ids: [],
@@ -151,7 +153,12 @@ interface MemberKeys {
  * platform shows online), found from the smaller side: a membership lookup per online user, or
  * the guild's member keys when the guild is the smaller.
  */
-async function onlineMemberIds(members: MemberKeys, guildId: string, count: number, onlineIds: string[]): Promise<string[]> {
+async function onlineMemberIds(
+  members: MemberKeys,
+  guildId: string,
+  count: number,
+  onlineIds: string[],
+): Promise<string[]> {
   if (onlineIds.length < count) {
     const keys = await Promise.all(onlineIds.map((id) => members.getKey([guildId, id])));
     return onlineIds.filter((_, i) => keys[i] !== undefined);
@@ -166,35 +173,55 @@ async function onlineMemberIds(members: MemberKeys, guildId: string, count: numb
  * guild is not larger than `large_threshold`; otherwise the session's own member, and with
  * GUILD_PRESENCES the members who are online (the rest is what Request Guild Members is for).
  */
-async function readInitialState(ctx: PlatformContext, session: GatewaySession): Promise<{ guildCreates: Dispatch[]; friendPresences: WirePresence[] | null }> {
+async function readInitialState(
+  ctx: PlatformContext,
+  session: GatewaySession,
+): Promise<{ guildCreates: Dispatch[]; friendPresences: WirePresence[] | null }> {
   const r = session.record;
-  const tx = ctx.db.transaction(['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships'], 'readonly');
+  const tx = ctx.db.transaction(
+    ['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships'],
+    'readonly',
+  );
   const newest = await tx.objectStore('events').openKeyCursor(null, 'prev');
   r.log_seq = newest?.key ?? 0;
   const withPresences = (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const friends = r.kind === 'bearer' ? await friendIds(tx, r.user_id) : null;
-  const presences = withPresences || friends?.length ? new Map((await tx.objectStore('presences').getAll()).map((p) => [p.user_id, p] as const)) : new Map<string, PresenceRecord>();
+  const presences =
+    withPresences || friends?.length
+      ? new Map((await tx.objectStore('presences').getAll()).map((p) => [p.user_id, p] as const))
+      : new Map<string, PresenceRecord>();
   const onlineIds = [...presences.values()].filter((p) => shownPresence(p).status !== 'offline').map((p) => p.user_id);
   const memberships = r.guild_events ? await tx.objectStore('members').index('by_user').getAll(r.user_id) : [];
   const guilds = await Promise.all(
-    memberships.filter((m) => onShard(r.shard, m.guild_id)).map(async (own) => {
-      const range = IDBKeyRange.bound([own.guild_id], [own.guild_id, []]);
-      const [guild, roles, channels, count, self] = await Promise.all([
-        tx.objectStore('guilds').get(own.guild_id),
-        tx.objectStore('roles').index('by_guild').getAll(own.guild_id),
-        tx.objectStore('channels').index('by_guild').getAll(own.guild_id),
-        tx.objectStore('members').count(range),
-        tx.objectStore('users').get(r.user_id),
-      ]);
-      const online = withPresences ? listedPresences(await onlineMemberIds(tx.objectStore('members'), own.guild_id, count, onlineIds), presences) : [];
-      const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
-      const onlineOthers = online.filter((p) => p.user.id !== r.user_id);
-      const members: MemberRecord[] = listAll
-        ? await tx.objectStore('members').getAll(range)
-        : [own, ...(await Promise.all(onlineOthers.map((p) => tx.objectStore('members').get([own.guild_id, p.user.id])))).filter((m): m is MemberRecord => !!m)];
-      const users = await Promise.all(members.map((m) => (m.user_id === r.user_id ? self : tx.objectStore('users').get(m.user_id))));
-      return { own, guild, roles, channels, count, members, users, online };
-    }),
+    memberships
+      .filter((m) => onShard(r.shard, m.guild_id))
+      .map(async (own) => {
+        const range = IDBKeyRange.bound([own.guild_id], [own.guild_id, []]);
+        const [guild, roles, channels, count, self] = await Promise.all([
+          tx.objectStore('guilds').get(own.guild_id),
+          tx.objectStore('roles').index('by_guild').getAll(own.guild_id),
+          tx.objectStore('channels').index('by_guild').getAll(own.guild_id),
+          tx.objectStore('members').count(range),
+          tx.objectStore('users').get(r.user_id),
+        ]);
+        const online = withPresences
+          ? listedPresences(await onlineMemberIds(tx.objectStore('members'), own.guild_id, count, onlineIds), presences)
+          : [];
+        const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
+        const onlineOthers = online.filter((p) => p.user.id !== r.user_id);
+        const members: MemberRecord[] = listAll
+          ? await tx.objectStore('members').getAll(range)
+          : [
+              own,
+              ...(
+                await Promise.all(onlineOthers.map((p) => tx.objectStore('members').get([own.guild_id, p.user.id])))
+              ).filter((m): m is MemberRecord => !!m),
+            ];
+        const users = await Promise.all(
+          members.map((m) => (m.user_id === r.user_id ? self : tx.objectStore('users').get(m.user_id))),
+        );
+        return { own, guild, roles, channels, count, members, users, online };
+      }),
   );
   await tx.done;
   const guildCreates = guilds

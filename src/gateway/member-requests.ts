@@ -21,7 +21,10 @@ import { inForce, RULE_DATES } from '../platform/dates';
 import { serializeMember } from '../platform/guilds';
 import { INTENTS } from '../platform/intents';
 import {
-  GUILD_MEMBERS_CHUNK_MAX, GUILD_MEMBERS_NONCE_MAX_BYTES, GUILD_MEMBERS_QUERY_MAX, REQUEST_ALL_MEMBERS_WINDOW_MS,
+  GUILD_MEMBERS_CHUNK_MAX,
+  GUILD_MEMBERS_NONCE_MAX_BYTES,
+  GUILD_MEMBERS_QUERY_MAX,
+  REQUEST_ALL_MEMBERS_WINDOW_MS,
 } from '../platform/limits';
 import type { PresenceRecord } from '../platform/presence';
 import { listedPresences } from '../platform/presence-shown';
@@ -43,7 +46,9 @@ export function acceptedNonce(nonce: string | undefined): string | undefined {
  * Whose all-members bucket a session's requests use: the application for its bot (one bot per
  * application), the application and user for a user's Bearer session.
  */
-export function allMembersRequester(session: Pick<GatewaySession['record'], 'kind' | 'application_id' | 'user_id'>): string {
+export function allMembersRequester(
+  session: Pick<GatewaySession['record'], 'kind' | 'application_id' | 'user_id'>,
+): string {
   return session.kind === 'bot' ? session.application_id : `${session.application_id}:${session.user_id}`;
 }
 
@@ -60,7 +65,8 @@ export async function takeAllMembersSlot(ctx: PlatformContext, requester: string
     const last = await store.get([requester, guildId]);
     // A clock moved back before the last request frees the slot: the window is measured on it.
     const elapsed = last ? now - last.at : Infinity;
-    if (elapsed >= 0 && elapsed < REQUEST_ALL_MEMBERS_WINDOW_MS) return (REQUEST_ALL_MEMBERS_WINDOW_MS - elapsed) / 1000;
+    if (elapsed >= 0 && elapsed < REQUEST_ALL_MEMBERS_WINDOW_MS)
+      return (REQUEST_ALL_MEMBERS_WINDOW_MS - elapsed) / 1000;
     await store.put({ application_id: requester, guild_id: guildId, at: now });
     return 0;
   });
@@ -76,7 +82,11 @@ function matchesQuery(member: MemberRecord, user: UserRecord, query: string): bo
  * The dispatches answering a Request Guild Members: chunks, a RATE_LIMITED, or nothing.
  * @example await requestGuildMembers(ctx, session, { guild_id, query: '', limit: 0, nonce: 'a' })
  */
-export async function requestGuildMembers(ctx: PlatformContext, session: GatewaySession, request: Request): Promise<Dispatch[]> {
+export async function requestGuildMembers(
+  ctx: PlatformContext,
+  session: GatewaySession,
+  request: Request,
+): Promise<Dispatch[]> {
   const r = session.record;
   const guildId = request.guild_id;
   if (!r.guild_events || !(await ctx.db.get('members', [guildId, r.user_id]))) return [];
@@ -88,26 +98,40 @@ export async function requestGuildMembers(ctx: PlatformContext, session: Gateway
   if (all && request.limit === 0 && inForce(RULE_DATES.REQUEST_ALL_MEMBERS_LIMITED, ctx.clock.now())) {
     const retryAfter = await takeAllMembersSlot(ctx, allMembersRequester(r), guildId);
     if (retryAfter > 0) {
-      return [{ t: 'RATE_LIMITED', d: { opcode: GATEWAY_OPCODES.REQUEST_GUILD_MEMBERS, retry_after: retryAfter, meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) } } }];
+      return [
+        {
+          t: 'RATE_LIMITED',
+          d: {
+            opcode: GATEWAY_OPCODES.REQUEST_GUILD_MEMBERS,
+            retry_after: retryAfter,
+            meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) },
+          },
+        },
+      ];
     }
   }
   const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const tx = ctx.db.transaction(['members', 'users', 'presences'], 'readonly');
   let members: MemberRecord[];
   if (byIds) {
-    members = (await Promise.all(byIds.map((id) => tx.objectStore('members').get([guildId, id])))).filter((m): m is MemberRecord => !!m);
+    members = (await Promise.all(byIds.map((id) => tx.objectStore('members').get([guildId, id])))).filter(
+      (m): m is MemberRecord => !!m,
+    );
   } else {
     members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
   }
   const users = await Promise.all(members.map((m) => tx.objectStore('users').get(m.user_id)));
   const presences = new Map<string, PresenceRecord>();
   if (withPresences) {
-    for (const p of await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)))) if (p) presences.set(p.user_id, p);
+    for (const p of await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id))))
+      if (p) presences.set(p.user_id, p);
   }
   await tx.done;
   let found = members.flatMap((m, i) => (users[i] ? [{ member: m, user: users[i]! }] : []));
   if (!byIds && query !== '') found = found.filter(({ member, user }) => matchesQuery(member, user, query));
-  const cap = all ? (request.limit || Infinity) : Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX);
+  const cap = all
+    ? request.limit || Infinity
+    : Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX);
   found = found.slice(0, cap);
   const notFound = byIds ? byIds.filter((id) => !members.some((m) => m.user_id === id)) : undefined;
   const count = Math.max(1, Math.ceil(found.length / GUILD_MEMBERS_CHUNK_MAX));
@@ -121,7 +145,14 @@ export async function requestGuildMembers(ctx: PlatformContext, session: Gateway
         chunk_index: index,
         chunk_count: count,
         ...(notFound ? { not_found: notFound } : {}),
-        ...(withPresences ? { presences: listedPresences(chunk.map(({ user }) => user.id), presences) } : {}),
+        ...(withPresences
+          ? {
+              presences: listedPresences(
+                chunk.map(({ user }) => user.id),
+                presences,
+              ),
+            }
+          : {}),
         ...(nonce !== undefined ? { nonce } : {}),
       },
     };

@@ -7,7 +7,12 @@
  * left out; what places it in the guild's list (id, type, guild, parent, position) stays.
  */
 import { PERMISSIONS, serializePermissions } from '../platform/permissions';
-import { CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME, type ChannelRecord, type OverwriteRecord } from '../platform/records';
+import {
+  CHANNEL_OBFUSCATED,
+  OBFUSCATED_CHANNEL_NAME,
+  type ChannelRecord,
+  type OverwriteRecord,
+} from '../platform/records';
 import { serializeChannel } from '../platform/guilds';
 
 /** The channel object as dispatched. */

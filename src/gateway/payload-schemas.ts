@@ -6,7 +6,11 @@
 import * as v from 'valibot';
 import { dictionary } from '../platform/schema-parts';
 import {
-  GATEWAY_LARGE_THRESHOLD_MAX, GATEWAY_LARGE_THRESHOLD_MIN, GUILD_MEMBERS_USER_IDS_MAX, RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX,
+  GATEWAY_LARGE_THRESHOLD_MAX,
+  GATEWAY_LARGE_THRESHOLD_MIN,
+  GUILD_MEMBERS_USER_IDS_MAX,
+  RICH_PRESENCE_TEXT_MAX,
+  RICH_PRESENCE_URL_MAX,
 } from '../platform/limits';
 
 const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
@@ -44,7 +48,9 @@ export const IdentifySchema = v.object({
   properties: v.optional(dictionary(v.unknown())),
   capabilities: v.optional(uint),
   compress: v.optional(v.boolean()),
-  large_threshold: v.optional(v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX))),
+  large_threshold: v.optional(
+    v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX)),
+  ),
   shard: v.optional(v.unknown()),
   presence: v.optional(PresenceUpdateSchema),
 });

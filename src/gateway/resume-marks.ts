@@ -29,7 +29,9 @@ export class ResumeMarks {
    * with the channels `hidden` from the session there (sessions that obfuscate).
    */
   add(s: number, after: number, skip: number, hidden?: string[]): void {
-    this.#pending.push(hidden ? { session_id: this.sessionId, s, after, skip, hidden } : { session_id: this.sessionId, s, after, skip });
+    this.#pending.push(
+      hidden ? { session_id: this.sessionId, s, after, skip, hidden } : { session_id: this.sessionId, s, after, skip },
+    );
   }
 
   /** The client has dispatch `s` (a heartbeat said so): points before it are no longer needed. */
@@ -75,7 +77,11 @@ export class ResumeMarks {
  * What a Resume of session `sessionId` from dispatch `s` needs: the resume point of `s` (if it
  * is still kept) and the last dispatch numbered for the session (0 when there is none).
  */
-export async function findResumePoint(db: PlatformDatabase, sessionId: string, s: number): Promise<{ mark: GatewayResumeMark | undefined; last: number }> {
+export async function findResumePoint(
+  db: PlatformDatabase,
+  sessionId: string,
+  s: number,
+): Promise<{ mark: GatewayResumeMark | undefined; last: number }> {
   const store = db.transaction('gateway_resume_marks').store;
   const [mark, newest] = await Promise.all([
     store.get([sessionId, s]),

@@ -22,7 +22,9 @@ export function isInternalEvent(event: EventRecord): boolean {
 
 /** True when `event` says some credentials of the session's user were deleted. */
 export function questionsCredential(event: EventRecord, record: GatewaySessionRecord): boolean {
-  return event.type === SESSIONS_INVALIDATED && (event.data as SessionsInvalidatedData | null)?.user_id === record.user_id;
+  return (
+    event.type === SESSIONS_INVALIDATED && (event.data as SessionsInvalidatedData | null)?.user_id === record.user_id
+  );
 }
 
 /**

@@ -39,8 +39,16 @@ const DEFAULT_PRESENCE: SessionPresence = { status: 'online', since: null, afk: 
  * connected session cannot be offline; it can only show as such). Activities are kept for bots
  * only, stamped with when they were set.
  */
-export function sessionPresenceFrom(update: PresenceUpdate, kind: GatewaySessionRecord['kind'], now: number): SessionPresence {
-  const presence: SessionPresence = { status: update.status === 'offline' ? 'invisible' : update.status, since: update.since, afk: update.afk };
+export function sessionPresenceFrom(
+  update: PresenceUpdate,
+  kind: GatewaySessionRecord['kind'],
+  now: number,
+): SessionPresence {
+  const presence: SessionPresence = {
+    status: update.status === 'offline' ? 'invisible' : update.status,
+    since: update.since,
+    afk: update.afk,
+  };
   if (kind === 'bot') presence.activities = update.activities.map((a) => ({ ...a, created_at: now }));
   return presence;
 }
@@ -97,7 +105,9 @@ export class SessionPresences {
    */
   async sweep(isLive: GatewayLiveness): Promise<void> {
     const records = await this.ctx.db.getAll('presences');
-    const others = new Set(records.flatMap((r) => (r.sessions ?? []).map((s) => s.gateway)).filter((g) => g !== this.incarnation));
+    const others = new Set(
+      records.flatMap((r) => (r.sessions ?? []).map((s) => s.gateway)).filter((g) => g !== this.incarnation),
+    );
     const gone = new Set<string>();
     for (const gateway of others) if (!(await isLive(gateway))) gone.add(gateway);
     if (gone.size === 0) return;
@@ -117,18 +127,31 @@ export class SessionPresences {
       gateway: this.incarnation,
       updated_at: this.ctx.clock.now(),
     };
-    return this.#write(record.user_id, (sessions) => [...sessions.filter((s) => s.session_id !== entry.session_id), entry], persist ? record : undefined);
+    return this.#write(
+      record.user_id,
+      (sessions) => [...sessions.filter((s) => s.session_id !== entry.session_id), entry],
+      persist ? record : undefined,
+    );
   }
 
-  #write(userId: string, change: (sessions: PresenceSession[]) => PresenceSession[], persist?: GatewaySessionRecord): Promise<void> {
+  #write(
+    userId: string,
+    change: (sessions: PresenceSession[]) => PresenceSession[],
+    persist?: GatewaySessionRecord,
+  ): Promise<void> {
     const stores = persist ? [...PRESENCE_STORES, 'gateway_sessions' as const] : PRESENCE_STORES;
-    const run = this.#queue.then(() => write(this.ctx, stores, async (tx, emit) => {
-      await applyPresence(tx, emit, userId, this.ctx.clock.now(), (p) => ({ ...p, sessions: change(p.sessions ?? []) }));
-      if (!persist) return;
-      // Only the presence: the gateway itself stores the rest of the session as it dispatches.
-      const stored = await tx.objectStore('gateway_sessions').get(persist.session_id);
-      if (stored) await tx.objectStore('gateway_sessions').put({ ...stored, presence: persist.presence });
-    }));
+    const run = this.#queue.then(() =>
+      write(this.ctx, stores, async (tx, emit) => {
+        await applyPresence(tx, emit, userId, this.ctx.clock.now(), (p) => ({
+          ...p,
+          sessions: change(p.sessions ?? []),
+        }));
+        if (!persist) return;
+        // Only the presence: the gateway itself stores the rest of the session as it dispatches.
+        const stored = await tx.objectStore('gateway_sessions').get(persist.session_id);
+        if (stored) await tx.objectStore('gateway_sessions').put({ ...stored, presence: persist.presence });
+      }),
+    );
     this.#queue = run.catch(() => undefined);
     return run.then(() => this.changed());
   }

@@ -29,7 +29,13 @@ export interface GatewaySession {
 
 /** A session from its record; `stored` when the record is as the store has it. */
 export function sessionFromRecord(record: GatewaySessionRecord, stored = false): GatewaySession {
-  return { record, hidden: new Set(record.hidden_channel_ids), sink: null, marks: new ResumeMarks(record.session_id), storedHidden: stored ? record.hidden_channel_ids : null };
+  return {
+    record,
+    hidden: new Set(record.hidden_channel_ids),
+    sink: null,
+    marks: new ResumeMarks(record.session_id),
+    storedHidden: stored ? record.hidden_channel_ids : null,
+  };
 }
 
 /** Whether the session's record must be written with its next dispatches (new, resumed, its hidden channels changed). */

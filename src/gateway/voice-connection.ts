@@ -14,15 +14,30 @@
  */
 import * as v from 'valibot';
 import {
-  GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, GATEWAY_SEND_LIMIT, GATEWAY_SEND_WINDOW_MS, VOICE_GATEWAY_BUFFERED_RESUME_VERSION, VOICE_HEARTBEAT_INTERVAL_MS,
+  GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_SEND_LIMIT,
+  GATEWAY_SEND_WINDOW_MS,
+  VOICE_GATEWAY_BUFFERED_RESUME_VERSION,
+  VOICE_HEARTBEAT_INTERVAL_MS,
 } from '../platform/limits';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice-rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
 import type { VoiceGateway } from './voice-gateway';
 import {
-  VoiceHeartbeatSchema, VoiceIdentifySchema, VoicePayloadSchema, VoiceResumeSchema, VoiceSelectProtocolSchema, VoiceSpeakingSchema,
+  VoiceHeartbeatSchema,
+  VoiceIdentifySchema,
+  VoicePayloadSchema,
+  VoiceResumeSchema,
+  VoiceSelectProtocolSchema,
+  VoiceSpeakingSchema,
 } from './voice-payload-schemas';
-import { VOICE_CLOSE_CODES as CLOSE, VOICE_CLOSE_REASONS, VOICE_OPCODES as OPS, type VoiceCloseCode, type VoicePayload } from './voice-protocol';
+import {
+  VOICE_CLOSE_CODES as CLOSE,
+  VOICE_CLOSE_REASONS,
+  VOICE_OPCODES as OPS,
+  type VoiceCloseCode,
+  type VoicePayload,
+} from './voice-protocol';
 import type { VoiceSession, VoiceSink } from './voice-session';
 
 /** Opcodes a client may send before it is identified. */
@@ -39,8 +54,15 @@ export class VoiceConnection implements VoiceSink {
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly gateway: VoiceGateway, private readonly transport: GatewayTransport, url: string) {
-    const asked = voiceGatewayVersion(new URL(url, 'http://voice.invalid/').searchParams.get('v'), gateway.ctx.clock.now());
+  constructor(
+    private readonly gateway: VoiceGateway,
+    private readonly transport: GatewayTransport,
+    url: string,
+  ) {
+    const asked = voiceGatewayVersion(
+      new URL(url, 'http://voice.invalid/').searchParams.get('v'),
+      gateway.ctx.clock.now(),
+    );
     if ('reason' in asked) {
       this.closeWith(CLOSE.BAD_REQUEST, asked.reason);
       return;
@@ -116,7 +138,10 @@ export class VoiceConnection implements VoiceSink {
 
   #armHeartbeat(): void {
     this.gateway.timers.clearTimeout(this.#heartbeat);
-    this.#heartbeat = this.gateway.timers.setTimeout(() => this.closeWith(CLOSE.SESSION_TIMEOUT), VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR);
+    this.#heartbeat = this.gateway.timers.setTimeout(
+      () => this.closeWith(CLOSE.SESSION_TIMEOUT),
+      VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+    );
   }
 
   /** Validates `d`; a mismatch closes with 4002 naming the field (never the value: it may be a token). */
@@ -124,7 +149,10 @@ export class VoiceConnection implements VoiceSink {
     const result = v.safeParse(schema, d);
     if (result.success) return result.output;
     const path = v.getDotPath(result.issues[0]);
-    this.closeWith(CLOSE.FAILED_TO_DECODE, `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${result.issues[0].expected ?? 'a valid value'}.`);
+    this.closeWith(
+      CLOSE.FAILED_TO_DECODE,
+      `Invalid payload: ${path ? `d.${path}` : 'd'} expected ${result.issues[0].expected ?? 'a valid value'}.`,
+    );
     return undefined;
   }
 
@@ -165,7 +193,8 @@ export class VoiceConnection implements VoiceSink {
       case OPS.SELECT_PROTOCOL: {
         const select = this.#valid(VoiceSelectProtocolSchema, d);
         if (!select) return;
-        if (select.protocol !== 'udp') return this.closeWith(CLOSE.UNKNOWN_PROTOCOL, `Unknown protocol: only udp is served.`);
+        if (select.protocol !== 'udp')
+          return this.closeWith(CLOSE.UNKNOWN_PROTOCOL, `Unknown protocol: only udp is served.`);
         const refusal = encryptionModeRefusal(select.data.mode, this.gateway.ctx.clock.now());
         if (refusal) return this.closeWith(CLOSE.UNKNOWN_ENCRYPTION_MODE, refusal.reason);
         return this.gateway.selectProtocol(this.#session!, select.data.mode);

@@ -67,7 +67,8 @@ export class VoiceGateway {
     if (message.type === 'events') await this.#serialized(() => this.#readLog());
     if (message.type === 'reset') {
       await this.#serialized(async () => {
-        for (const session of [...this.#sessions.values()]) this.#end(session, CLOSE.CALL_TERMINATED, 'The sandbox was reset.');
+        for (const session of [...this.#sessions.values()])
+          this.#end(session, CLOSE.CALL_TERMINATED, 'The sandbox was reset.');
         this.#logPosition = latestEventSeq(this.ctx.db);
         await this.#logPosition;
       });
@@ -95,7 +96,8 @@ export class VoiceGateway {
     if (connection.closed) return;
     const session = new VoiceSession(verified.identity, this.#nextSsrc++, dave.version, connection.buffersMessages);
     const previous = this.#sessions.get(session.key);
-    if (previous) this.#end(previous, CLOSE.SESSION_NO_LONGER_VALID, 'The session identified again on another connection.');
+    if (previous)
+      this.#end(previous, CLOSE.SESSION_NO_LONGER_VALID, 'The session identified again on another connection.');
     const call = this.#calls.get(session.channelId) ?? new Set<VoiceSession>();
     this.#calls.set(session.channelId, call);
     const others = [...call];
@@ -103,7 +105,10 @@ export class VoiceGateway {
     call.add(session);
     session.sink = connection;
     connection.attach(session);
-    connection.sendPayload({ op: OPS.READY, d: { ssrc: session.ssrc, ...NO_MEDIA_SERVER, modes: offeredEncryptionModes(now) } });
+    connection.sendPayload({
+      op: OPS.READY,
+      d: { ssrc: session.ssrc, ...NO_MEDIA_SERVER, modes: offeredEncryptionModes(now) },
+    });
     // The newcomer learns who is there; everyone there learns of the newcomer.
     const present = [...new Set(others.map((s) => s.userId))];
     if (present.length > 0) session.deliver(OPS.CLIENTS_CONNECT, { user_ids: present });
@@ -123,13 +128,20 @@ export class VoiceGateway {
     if (!verified.ok || verified.identity.token_hash !== session.identity.token_hash) {
       // A wrong token says nothing about the session; a changed voice state ends it.
       if (verified.ok || verified.code === CLOSE.SESSION_NO_LONGER_VALID) this.#end(session);
-      return connection.closeWith(verified.ok ? CLOSE.AUTHENTICATION_FAILED : verified.code, verified.ok ? undefined : verified.reason);
+      return connection.closeWith(
+        verified.ok ? CLOSE.AUTHENTICATION_FAILED : verified.code,
+        verified.ok ? undefined : verified.reason,
+      );
     }
-    if (this.#sessions.get(key) !== session || connection.closed) return connection.closeWith(CLOSE.SESSION_NO_LONGER_VALID);
+    if (this.#sessions.get(key) !== session || connection.closed)
+      return connection.closeWith(CLOSE.SESSION_NO_LONGER_VALID);
     const missed = session.missedAfter(d.seq_ack);
     if (missed === null) {
       this.#end(session);
-      return connection.closeWith(CLOSE.SESSION_NO_LONGER_VALID, 'The messages missed are no longer buffered: identify anew.');
+      return connection.closeWith(
+        CLOSE.SESSION_NO_LONGER_VALID,
+        'The messages missed are no longer buffered: identify anew.',
+      );
     }
     const previous = session.sink;
     session.sink = null;
@@ -146,14 +158,18 @@ export class VoiceGateway {
   selectProtocol(session: VoiceSession, mode: string): void {
     session.mode = mode;
     const secretKey = Array.from(crypto.getRandomValues(new Uint8Array(VOICE_SECRET_KEY_BYTES)));
-    session.sink?.sendPayload({ op: OPS.SESSION_DESCRIPTION, d: { mode, secret_key: secretKey, dave_protocol_version: session.daveVersion } });
+    session.sink?.sendPayload({
+      op: OPS.SESSION_DESCRIPTION,
+      d: { mode, secret_key: secretKey, dave_protocol_version: session.daveVersion },
+    });
   }
 
   /** Speaking: everyone else in the call hears of it, with the speaker's user id and ssrc. */
   speaking(session: VoiceSession, flags: number): void {
     this.speakers.update(callOf(session), session.userId, flags !== 0);
     for (const other of this.#calls.get(session.channelId) ?? []) {
-      if (other !== session) other.deliver(OPS.SPEAKING, { user_id: session.userId, ssrc: session.ssrc, speaking: flags });
+      if (other !== session)
+        other.deliver(OPS.SPEAKING, { user_id: session.userId, ssrc: session.ssrc, speaking: flags });
     }
   }
 
@@ -190,7 +206,8 @@ export class VoiceGateway {
       if (events.length === 0) return;
       this.#logPosition = Promise.resolve(events[events.length - 1].seq!);
       for (const ending of events.flatMap(voiceEndingsFor)) {
-        for (const session of [...this.#sessions.values()]) if (ending.ends(session)) this.#end(session, ending.code, ending.reason);
+        for (const session of [...this.#sessions.values()])
+          if (ending.ends(session)) this.#end(session, ending.code, ending.reason);
       }
       if (events.length < LOG_PAGE) return;
     }

@@ -28,21 +28,53 @@ export function voiceEndingsFor(event: EventRecord): VoiceEnding[] {
   switch (event.type) {
     case 'VOICE_STATE_UPDATE': {
       const serverId = d.guild_id ?? d.lobby_id;
-      const reason = d.channel_id === null ? 'You left the voice channel.' : 'Your voice state changed: join with the new voice server.';
-      return [{
-        ends: (s) => s.userId === d.user_id && s.identity.server_id === serverId && (s.channelId !== d.channel_id || s.identity.session_id !== d.session_id),
-        code: VOICE_CLOSE_CODES.DISCONNECTED,
-        reason,
-      }];
+      const reason =
+        d.channel_id === null
+          ? 'You left the voice channel.'
+          : 'Your voice state changed: join with the new voice server.';
+      return [
+        {
+          ends: (s) =>
+            s.userId === d.user_id &&
+            s.identity.server_id === serverId &&
+            (s.channelId !== d.channel_id || s.identity.session_id !== d.session_id),
+          code: VOICE_CLOSE_CODES.DISCONNECTED,
+          reason,
+        },
+      ];
     }
     case 'LOBBY_MEMBER_REMOVE':
-      return [{ ends: (s) => s.identity.server_id === d.lobby_id && s.userId === d.member?.id, code: VOICE_CLOSE_CODES.DISCONNECTED, reason: 'You are no longer a member of the lobby.' }];
+      return [
+        {
+          ends: (s) => s.identity.server_id === d.lobby_id && s.userId === d.member?.id,
+          code: VOICE_CLOSE_CODES.DISCONNECTED,
+          reason: 'You are no longer a member of the lobby.',
+        },
+      ];
     case 'GUILD_MEMBER_REMOVE':
-      return [{ ends: (s) => s.identity.server_id === d.guild_id && s.userId === d.user?.id, code: VOICE_CLOSE_CODES.DISCONNECTED, reason: 'You are no longer a member of the guild.' }];
+      return [
+        {
+          ends: (s) => s.identity.server_id === d.guild_id && s.userId === d.user?.id,
+          code: VOICE_CLOSE_CODES.DISCONNECTED,
+          reason: 'You are no longer a member of the guild.',
+        },
+      ];
     case 'LOBBY_DELETE':
-      return [{ ends: (s) => s.identity.guild_id === null && s.identity.server_id === d.id, code: VOICE_CLOSE_CODES.CALL_TERMINATED, reason: 'The lobby was deleted.' }];
+      return [
+        {
+          ends: (s) => s.identity.guild_id === null && s.identity.server_id === d.id,
+          code: VOICE_CLOSE_CODES.CALL_TERMINATED,
+          reason: 'The lobby was deleted.',
+        },
+      ];
     case 'CHANNEL_DELETE':
-      return [{ ends: (s) => s.channelId === d.id, code: VOICE_CLOSE_CODES.CALL_TERMINATED, reason: 'The voice channel was deleted.' }];
+      return [
+        {
+          ends: (s) => s.channelId === d.id,
+          code: VOICE_CLOSE_CODES.CALL_TERMINATED,
+          reason: 'The voice channel was deleted.',
+        },
+      ];
     default:
       return [];
   }

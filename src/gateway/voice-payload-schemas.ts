@@ -50,7 +50,10 @@ export const VoiceSelectProtocolSchema = v.looseObject({
 
 /** Speaking's `d`: a bitmask of {@link SPEAKING_FLAGS} (versions below 4 sent a boolean). */
 export const VoiceSpeakingSchema = v.looseObject({
-  speaking: v.union([v.pipe(uint, v.maxValue(SPEAKING_FLAGS.MICROPHONE | SPEAKING_FLAGS.SOUNDSHARE | SPEAKING_FLAGS.PRIORITY)), v.boolean()]),
+  speaking: v.union([
+    v.pipe(uint, v.maxValue(SPEAKING_FLAGS.MICROPHONE | SPEAKING_FLAGS.SOUNDSHARE | SPEAKING_FLAGS.PRIORITY)),
+    v.boolean(),
+  ]),
   delay: v.optional(uint),
   ssrc: v.optional(uint),
 });

@@ -55,7 +55,11 @@ export class SpeakingWatch {
     else now.delete(userId);
     if (now.size > 0) this.#speaking.set(call.id, now);
     else this.#speaking.delete(call.id);
-    const change: SpeakingChange = { user_id: userId, speaking, ...(call.lobby ? { lobby_id: call.id } : { channel_id: call.id }) };
+    const change: SpeakingChange = {
+      user_id: userId,
+      speaking,
+      ...(call.lobby ? { lobby_id: call.id } : { channel_id: call.id }),
+    };
     for (const listener of [...(this.#listeners.get(call.id) ?? [])]) {
       try {
         listener(change);

@@ -28,7 +28,14 @@ export const WORKER_SOCKET_ANSWER_MS = 5_000;
 /** What travels between a dedicated worker and its page. */
 export type WorkerSocketMessage =
   /** Worker → page: open `port` on hub `hubName` for `url`. */
-  | { platformpp: 'hub-socket-open'; id: number; hubName: string; url: string; service: HubSocketService; port: MessagePort }
+  | {
+      platformpp: 'hub-socket-open';
+      id: number;
+      hubName: string;
+      url: string;
+      service: HubSocketService;
+      port: MessagePort;
+    }
   /** Worker → page: socket `id` is closed; stop watching the hub for it. */
   | { platformpp: 'hub-socket-closed'; id: number }
   /** Page → worker: the hub socket `id` was opened on is gone (the socket drops, 1006). */
@@ -38,7 +45,13 @@ export type WorkerSocketMessage =
  * Opens `port` on hub `name` for `url` from this page, watching the hub: `onGone` runs if it
  * goes away first. Returns the function that stops watching.
  */
-export function openHubSocket(name: string, url: string, service: HubSocketService, port: MessagePort, onGone: () => void): () => void {
+export function openHubSocket(
+  name: string,
+  url: string,
+  service: HubSocketService,
+  port: MessagePort,
+  onGone: () => void,
+): () => void {
   // Both now, so that the hub the socket opens on is the one whose end it watches.
   const remote = hub(name);
   const unwatch = onHubGone(name, onGone);
@@ -79,7 +92,11 @@ export function serveGatewaySockets(worker: Worker): () => void {
 
 /** True in a dedicated worker, where the page must open hub sockets. */
 export function inDedicatedWorker(): boolean {
-  return typeof SharedWorker === 'undefined' && typeof DedicatedWorkerGlobalScope === 'function' && globalThis instanceof DedicatedWorkerGlobalScope;
+  return (
+    typeof SharedWorker === 'undefined' &&
+    typeof DedicatedWorkerGlobalScope === 'function' &&
+    globalThis instanceof DedicatedWorkerGlobalScope
+  );
 }
 
 let nextId = 0;
@@ -89,7 +106,12 @@ let nextId = 0;
  * port and the function to call once the socket closed. `onGone` runs when the page says the
  * hub went away, or when no page answered within {@link WORKER_SOCKET_ANSWER_MS}.
  */
-export function openHubSocketThroughPage(name: string, url: string, service: HubSocketService, onGone: () => void): { port: MessagePort; closed: () => void } {
+export function openHubSocketThroughPage(
+  name: string,
+  url: string,
+  service: HubSocketService,
+  onGone: () => void,
+): { port: MessagePort; closed: () => void } {
   const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
   const id = ++nextId;
   const { port1, port2 } = new MessageChannel();
@@ -99,11 +121,16 @@ export function openHubSocketThroughPage(name: string, url: string, service: Hub
   scope.addEventListener('message', onMessage);
   // The hub's first word (Hello or a close) proves the page opened it.
   const unanswered = setTimeout(() => {
-    console.error(`platformpp: no page opened the gateway socket for ${url}: the page that created this worker must call serveGatewaySockets(worker).`);
+    console.error(
+      `platformpp: no page opened the gateway socket for ${url}: the page that created this worker must call serveGatewaySockets(worker).`,
+    );
     onGone();
   }, WORKER_SOCKET_ANSWER_MS);
   port1.addEventListener('message', () => clearTimeout(unanswered), { once: true });
-  scope.postMessage({ platformpp: 'hub-socket-open', id, hubName: name, url, service, port: port2 } satisfies WorkerSocketMessage, [port2]);
+  scope.postMessage(
+    { platformpp: 'hub-socket-open', id, hubName: name, url, service, port: port2 } satisfies WorkerSocketMessage,
+    [port2],
+  );
   return {
     port: port1,
     closed: () => {

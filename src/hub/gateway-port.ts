@@ -8,7 +8,10 @@ import type { GatewaySocketEvent, GatewaySocketRequest } from './protocol';
 
 /** What a port can be bridged to: the gateway, or the voice gateway (both open connections on a transport). */
 export interface SocketEndpoint {
-  connect(url: string, transport: GatewayTransport): { receive(data: ClientData): void; clientClosed(code: number): void };
+  connect(
+    url: string,
+    transport: GatewayTransport,
+  ): { receive(data: ClientData): void; clientClosed(code: number): void };
 }
 
 /** Close code of a connection whose page went away without closing it (as a dropped WebSocket). */
@@ -25,7 +28,12 @@ export type HoldForPage = (abandon: () => void) => () => void;
  * gone (`holdForPage`, when the page said who it is).
  * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon));
  */
-export function bridgeGatewayPort(gateway: SocketEndpoint, port: MessagePort, url: string, holdForPage?: HoldForPage): void {
+export function bridgeGatewayPort(
+  gateway: SocketEndpoint,
+  port: MessagePort,
+  url: string,
+  holdForPage?: HoldForPage,
+): void {
   const post = (event: GatewaySocketEvent) => port.postMessage(event);
   let open = true;
   let letGo = () => {};

@@ -23,7 +23,10 @@ import { hubLockName, ownerLockName, type HubApi } from './protocol';
 declare const self: SharedWorkerGlobalScope;
 
 const incarnation = crypto.randomUUID();
-const report = (error: unknown) => console.error(redactSecrets(`platformpp hub: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+const report = (error: unknown) =>
+  console.error(
+    redactSecrets(`platformpp hub: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  );
 const locks: LockManager | undefined = self.navigator.locks;
 
 // Held for as long as this start of the hub lives; answered with the incarnation once held,
@@ -38,7 +41,10 @@ const holdingOwnLock = new Promise<void>((held) => {
 // hears another object's messages) read the log again.
 const broadcast = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
-const context = createPlatformContext({ workerId: SNOWFLAKE_WORKERS.hub, announce: (message) => broadcast.postMessage(message) });
+const context = createPlatformContext({
+  workerId: SNOWFLAKE_WORKERS.hub,
+  announce: (message) => broadcast.postMessage(message),
+});
 const gateway = context.then((ctx) => new Gateway(ctx, undefined, undefined, { incarnation, isLive: hubRuns }));
 const voiceGateway = context.then((ctx) => new VoiceGateway(ctx));
 gateway.catch(report);
@@ -55,11 +61,13 @@ const owners = new PageOwners(
   (owner) => (locks ? locks.request(ownerLockName(owner), () => undefined) : new Promise(() => undefined)),
   (owner) => instances.leaveOwner(owner),
 );
-const instances = Comlink.proxy(new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner), clearLeftPresence));
+const instances = Comlink.proxy(
+  new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner), clearLeftPresence),
+);
 
 /** True while the start of the hub `other` runs: it holds its lock (the presence of its sessions counts). */
 async function hubRuns(other: string): Promise<boolean> {
-  const held = locks ? (await locks.query()).held ?? [] : [];
+  const held = locks ? ((await locks.query()).held ?? []) : [];
   return held.some((lock) => lock.name === hubLockName(other));
 }
 
@@ -70,32 +78,40 @@ async function hubRuns(other: string): Promise<boolean> {
  */
 function clearLeftPresence(left: FrameLeft): void {
   if (!left.last) return;
-  gateway.then(async (g) => {
-    if (await clearActivity(g.ctx, left.user_id, left.application_id)) await g.pump();
-  }).catch(report);
+  gateway
+    .then(async (g) => {
+      if (await clearActivity(g.ctx, left.user_id, left.application_id)) await g.pump();
+    })
+    .catch(report);
 }
 
 const api: HubApi = {
   openGateway(port, url, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
-    gateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
-      report(error);
-      port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
-    });
+    gateway
+      .then((g) => bridgeGatewayPort(g, port, url, holdForPage))
+      .catch((error) => {
+        report(error);
+        port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
+      });
   },
   openVoiceGateway(port, url, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
-    voiceGateway.then((g) => bridgeGatewayPort(g, port, url, holdForPage)).catch((error) => {
-      report(error);
-      port.postMessage({ type: 'close', code: 1011, reason: 'The voice gateway could not start.', wasClean: false });
-    });
+    voiceGateway
+      .then((g) => bridgeGatewayPort(g, port, url, holdForPage))
+      .catch((error) => {
+        report(error);
+        port.postMessage({ type: 'close', code: 1011, reason: 'The voice gateway could not start.', wasClean: false });
+      });
   },
   watchSpeaking(port, callId, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
-    voiceGateway.then((g) => bridgeSpeakingPort(g.speakers, port, callId, holdForPage)).catch((error) => {
-      report(error);
-      port.close();
-    });
+    voiceGateway
+      .then((g) => bridgeSpeakingPort(g.speakers, port, callId, holdForPage))
+      .catch((error) => {
+        report(error);
+        port.close();
+      });
   },
   reconnectGateway() {
     gateway.then((g) => g.reconnectAll()).catch(report);

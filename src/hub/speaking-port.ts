@@ -12,7 +12,12 @@ import type { SpeakingPortEvent, SpeakingPortRequest } from './protocol';
  * port closes, or the page is gone (`holdForPage`).
  * @example bridgeSpeakingPort(voice.speakers, port, channelId, (abandon) => owners.hold(owner, abandon));
  */
-export function bridgeSpeakingPort(speakers: SpeakingWatch, port: MessagePort, callId: string, holdForPage?: HoldForPage): void {
+export function bridgeSpeakingPort(
+  speakers: SpeakingWatch,
+  port: MessagePort,
+  callId: string,
+  holdForPage?: HoldForPage,
+): void {
   let letGo = () => {};
   const stopWatching = speakers.watch(callId, (change: SpeakingPortEvent) => port.postMessage(change));
   const stop = () => {

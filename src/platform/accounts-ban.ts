@@ -20,13 +20,21 @@ import { deleteUserTokens } from './tokens';
  * can make a ban permanent, never temporary again.
  * @example await banUser(ctx, userId, { permanent: false });
  */
-export async function banUser(ctx: PlatformContext, userId: string, input: { permanent?: boolean }): Promise<BanRecord> {
+export async function banUser(
+  ctx: PlatformContext,
+  userId: string,
+  input: { permanent?: boolean },
+): Promise<BanRecord> {
   return write(ctx, ['users', 'tokens', 'auth_codes', 'external_identities', 'bans'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot) throw ApiError.of('INVALID_ACCOUNT_TYPE', 'Bots cannot be banned from the platform here.');
     const previous = await tx.objectStore('bans').get(userId);
-    const ban: BanRecord = { user_id: userId, permanent: (previous?.permanent ?? false) || input.permanent === true, created_at: previous?.created_at ?? ctx.clock.now() };
+    const ban: BanRecord = {
+      user_id: userId,
+      permanent: (previous?.permanent ?? false) || input.permanent === true,
+      created_at: previous?.created_at ?? ctx.clock.now(),
+    };
     await tx.objectStore('bans').put(ban);
 
     const applications = new Set<string>();
@@ -36,11 +44,15 @@ export async function banUser(ctx: PlatformContext, userId: string, input: { per
     await deletePendingCodes(tx, userId, ctx.clock.now());
 
     // A banned provisional account keeps its identities: it is itself the account affected by the ban.
-    const identities = user.provisional ? [] : await tx.objectStore('external_identities').index('by_user').getAll(userId);
+    const identities = user.provisional
+      ? []
+      : await tx.objectStore('external_identities').index('by_user').getAll(userId);
     for (const identity of identities) {
       const replacement = newProvisionalUser(ctx, null);
       await tx.objectStore('users').add(replacement);
-      await tx.objectStore('external_identities').put({ ...identity, user_id: replacement.id, banned_user_id: userId, restricted_cross_platform: true });
+      await tx
+        .objectStore('external_identities')
+        .put({ ...identity, user_id: replacement.id, banned_user_id: userId, restricted_cross_platform: true });
       applications.add(identity.application_id);
     }
     // Already deauthorized by an earlier ban: nothing new to report.

@@ -29,24 +29,41 @@ export interface ChildTokenResponse {
  * deleted. A child has one parent; a child cannot be a parent, nor a parent a child.
  * @example await approveChildApplication(ctx, publisherId, gameId);
  */
-export async function approveChildApplication(ctx: PlatformContext, parentId: string, childId: string): Promise<ApplicationLinkRecord> {
+export async function approveChildApplication(
+  ctx: PlatformContext,
+  parentId: string,
+  childId: string,
+): Promise<ApplicationLinkRecord> {
   return write(ctx, ['applications', 'application_links', 'tokens', 'external_identities'], async (tx, emit) => {
     const apps = tx.objectStore('applications');
     if (!(await apps.getKey(parentId))) throw ApiError.of('UNKNOWN_APPLICATION');
     if (!(await apps.getKey(childId))) throw ApiError.invalidForm({ child_application_id: 'Unknown application.' });
-    if (parentId === childId) throw ApiError.invalidForm({ child_application_id: 'An application cannot be its own child.' });
+    if (parentId === childId)
+      throw ApiError.invalidForm({ child_application_id: 'An application cannot be its own child.' });
     const links = tx.objectStore('application_links');
     const current = await links.index('by_child').get(childId);
     if (current?.parent_application_id === parentId) return current;
-    if (current) throw ApiError.invalidForm({ child_application_id: 'This application is already the child of another publisher application.' });
-    if (await links.index('by_child').getKey(parentId)) throw ApiError.invalidForm({ parent_application_id: 'A child application cannot be a parent.' });
-    if ((await links.count(IDBKeyRange.bound([childId], [childId, []]))) > 0) throw ApiError.invalidForm({ child_application_id: 'A publisher application cannot be a child.' });
-    const link: ApplicationLinkRecord = { parent_application_id: parentId, child_application_id: childId, approved_at: ctx.clock.now() };
+    if (current)
+      throw ApiError.invalidForm({
+        child_application_id: 'This application is already the child of another publisher application.',
+      });
+    if (await links.index('by_child').getKey(parentId))
+      throw ApiError.invalidForm({ parent_application_id: 'A child application cannot be a parent.' });
+    if ((await links.count(IDBKeyRange.bound([childId], [childId, []]))) > 0)
+      throw ApiError.invalidForm({ child_application_id: 'A publisher application cannot be a child.' });
+    const link: ApplicationLinkRecord = {
+      parent_application_id: parentId,
+      child_application_id: childId,
+      approved_at: ctx.clock.now(),
+    };
     await links.add(link);
     const childRange = IDBKeyRange.bound([childId], [childId, []]);
     const childTokens = await tx.objectStore('tokens').index('by_application_user').getAll(childRange);
     await Promise.all(childTokens.map((t) => tx.objectStore('tokens').delete(t.hash)));
-    invalidateSessions(emit, childTokens.map((t) => t.user_id));
+    invalidateSessions(
+      emit,
+      childTokens.map((t) => t.user_id),
+    );
     await tx.objectStore('external_identities').delete(childRange);
     return link;
   });
@@ -71,20 +88,45 @@ export async function exchangeChildToken(
   const now = ctx.clock.now();
   const record = await write(ctx, ['applications', 'application_links', 'users', 'tokens', 'bans'], async (tx) => {
     const parent = await tx.objectStore('tokens').get(parentHash);
-    if (!parent || parent.kind !== 'access' || parent.origin === 'child' || (parent.expires_at !== null && parent.expires_at <= now)) throw ApiError.of('UNAUTHORIZED');
+    if (
+      !parent ||
+      parent.kind !== 'access' ||
+      parent.origin === 'child' ||
+      (parent.expires_at !== null && parent.expires_at <= now)
+    )
+      throw ApiError.of('UNAUTHORIZED');
     const parentApp = await tx.objectStore('applications').get(parent.application_id);
-    if (!parentApp || !(await tx.objectStore('users').getKey(parent.user_id)) || (await banHolds(tx.objectStore('bans'), parent.user_id))) throw ApiError.of('UNAUTHORIZED');
+    if (
+      !parentApp ||
+      !(await tx.objectStore('users').getKey(parent.user_id)) ||
+      (await banHolds(tx.objectStore('bans'), parent.user_id))
+    )
+      throw ApiError.of('UNAUTHORIZED');
     if (secretHash !== null) {
       if (!constantTimeEqual(secretHash, parentApp.client_secret_hash)) throw ApiError.of('INVALID_CLIENT_SECRET');
     } else if (!parent.public_client) {
-      throw ApiError.of('UNAUTHORIZED', 'parent_client_secret is required: this token was not issued to a public client.');
+      throw ApiError.of(
+        'UNAUTHORIZED',
+        'parent_client_secret is required: this token was not issued to a public client.',
+      );
     }
     if (!(await tx.objectStore('application_links').get([parentApp.id, input.child_application_id]))) {
-      throw ApiError.of('ENDPOINT_UNAVAILABLE', 'This application is not an approved child of the publisher application.');
+      throw ApiError.of(
+        'ENDPOINT_UNAVAILABLE',
+        'This application is not an approved child of the publisher application.',
+      );
     }
     const child: TokenRecord = {
-      hash: accessHash, kind: 'access', application_id: input.child_application_id, user_id: parent.user_id, scopes: parent.scopes,
-      expires_at: parent.expires_at, pair_hash: null, created_at: now, origin: 'child', parent_application_id: parentApp.id,
+      hash: accessHash,
+      kind: 'access',
+      application_id: input.child_application_id,
+      user_id: parent.user_id,
+      scopes: parent.scopes,
+      expires_at: parent.expires_at,
+      pair_hash: null,
+      created_at: now,
+      origin: 'child',
+      parent_application_id: parentApp.id,
       public_client: parent.public_client,
     };
     await tx.objectStore('tokens').add(child);
@@ -108,5 +150,9 @@ export async function deleteChildTokens(tx: WriteTx, emit: Emit, revoked: TokenR
 
 /** The approved pair, for the sandbox. */
 export function serializeApplicationLink(link: ApplicationLinkRecord) {
-  return { parent_application_id: link.parent_application_id, child_application_id: link.child_application_id, approved_at: new Date(link.approved_at).toISOString() };
+  return {
+    parent_application_id: link.parent_application_id,
+    child_application_id: link.child_application_id,
+    approved_at: new Date(link.approved_at).toISOString(),
+  };
 }

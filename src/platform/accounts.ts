@@ -23,7 +23,11 @@ export interface PartnerClient {
  * is 404 (10002), a wrong secret 401 (530007).
  * @example const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
  */
-export async function authenticatePartnerClient(ctx: PlatformContext, clientId: string, clientSecret: string | undefined): Promise<PartnerClient> {
+export async function authenticatePartnerClient(
+  ctx: PlatformContext,
+  clientId: string,
+  clientSecret: string | undefined,
+): Promise<PartnerClient> {
   const application = await ctx.db.get('applications', clientId);
   const secretHash = clientSecret ? await hashSecret(clientSecret) : null;
   if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
@@ -47,7 +51,11 @@ export interface ApplicationPatch {
  * bot's channel obfuscation opt-in and the registered redirect URIs.
  * @example await patchApplication(ctx, appId, { approvals: { identify_premium: true } });
  */
-export async function patchApplication(ctx: PlatformContext, applicationId: string, patch: ApplicationPatch): Promise<ApplicationRecord> {
+export async function patchApplication(
+  ctx: PlatformContext,
+  applicationId: string,
+  patch: ApplicationPatch,
+): Promise<ApplicationRecord> {
   return write(ctx, ['applications'], async (tx) => {
     const current = await tx.objectStore('applications').get(applicationId);
     if (!current) throw ApiError.of('UNKNOWN_APPLICATION');

@@ -11,7 +11,12 @@ import type { AttachmentFileRecord } from './message-records';
  * The stored file, or 404 (0) when the path does not name one.
  * @example const file = await readAttachmentFile(ctx, channelId, attachmentId, 'cat.png');
  */
-export async function readAttachmentFile(ctx: PlatformContext, channelId: string, attachmentId: string, filename: string): Promise<AttachmentFileRecord> {
+export async function readAttachmentFile(
+  ctx: PlatformContext,
+  channelId: string,
+  attachmentId: string,
+  filename: string,
+): Promise<AttachmentFileRecord> {
   const file = await ctx.db.get('attachment_files', attachmentId);
   if (!file || file.channel_id !== channelId || file.filename !== filename) throw ApiError.of('UNKNOWN_ROUTE');
   return file;
@@ -26,7 +31,8 @@ export function attachmentHeaders(file: AttachmentFileRecord): Record<string, st
     'Content-Type': file.content_type,
     'Content-Length': String(file.size),
     'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+    'Content-Security-Policy':
+      "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'private, max-age=31536000, immutable',
   };

@@ -6,8 +6,13 @@
 import { inForce, RULE_DATES } from './dates';
 import { ApiError } from './errors';
 import {
-  ATTACHMENTS_PER_MESSAGE_MAX, UPLOAD_LIMIT_BOOST_TIER_2_BYTES, UPLOAD_LIMIT_BOOST_TIER_3_BYTES, UPLOAD_LIMIT_DEFAULT_BYTES,
-  UPLOAD_LIMIT_LEGACY_BYTES, UPLOAD_LIMIT_NITRO_BASIC_BYTES, UPLOAD_LIMIT_NITRO_BYTES,
+  ATTACHMENTS_PER_MESSAGE_MAX,
+  UPLOAD_LIMIT_BOOST_TIER_2_BYTES,
+  UPLOAD_LIMIT_BOOST_TIER_3_BYTES,
+  UPLOAD_LIMIT_DEFAULT_BYTES,
+  UPLOAD_LIMIT_LEGACY_BYTES,
+  UPLOAD_LIMIT_NITRO_BASIC_BYTES,
+  UPLOAD_LIMIT_NITRO_BYTES,
 } from './limits';
 import { ATTACHMENT_FLAGS } from './records';
 import type { AttachmentMeta, WireAttachment } from './message-records';
@@ -28,7 +33,12 @@ export const ATTACHMENTS_PATH = '/attachments';
  * sender or invoking user) and the guild's boost level raise it.
  * @example uploadLimitFor({ context: 'interaction', now: ctx.clock.now(), premiumType: 0, boostTier: 0 }) // 10 MiB
  */
-export function uploadLimitFor(options: { context: UploadContext; now: number; premiumType?: number; boostTier?: number }): number {
+export function uploadLimitFor(options: {
+  context: UploadContext;
+  now: number;
+  premiumType?: number;
+  boostTier?: number;
+}): number {
   const legacy = options.context !== 'message' && !inForce(RULE_DATES.UPLOAD_LIMIT_10_MIB, options.now);
   const base = legacy ? UPLOAD_LIMIT_LEGACY_BYTES : UPLOAD_LIMIT_DEFAULT_BYTES;
   const premium = options.context === 'webhook' ? 0 : premiumUploadLimit(options.premiumType ?? 0);
@@ -75,7 +85,11 @@ export interface NewAttachment {
 
 /** A filename without path separators or control characters (what the platform keeps). */
 export function cleanFilename(name: string): string {
-  const cleaned = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const cleaned = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return cleaned === '' ? 'unknown' : cleaned;
 }
 
@@ -118,15 +132,28 @@ export function planAttachments(input: {
   const requests = input.requests ?? [];
   for (const file of input.files) if (file.data.size > input.limit) throw ApiError.of('REQUEST_TOO_LARGE');
   requests.forEach((r, i) => {
-    const known = input.files.some((f) => f.index === String(r.id)) || input.existing.some((a) => a.id === String(r.id));
-    if (!known) throw ApiError.invalidForm({ [`attachments.${i}.id`]: { code: 'ATTACHMENT_NOT_FOUND', message: 'Unknown attachment: no file or attachment has this id.' } });
+    const known =
+      input.files.some((f) => f.index === String(r.id)) || input.existing.some((a) => a.id === String(r.id));
+    if (!known)
+      throw ApiError.invalidForm({
+        [`attachments.${i}.id`]: {
+          code: 'ATTACHMENT_NOT_FOUND',
+          message: 'Unknown attachment: no file or attachment has this id.',
+        },
+      });
   });
   const keepIds = input.requests === undefined ? null : new Set(requests.map((r) => String(r.id)));
   const kept = input.existing
     .filter((a) => keepIds === null || keepIds.has(a.id))
     .map((a) => {
       const r = requestFor(requests, a.id);
-      return r ? { ...a, ...(r.description !== undefined ? { description: r.description } : {}), ...(r.is_spoiler !== undefined ? { is_spoiler: r.is_spoiler } : {}) } : a;
+      return r
+        ? {
+            ...a,
+            ...(r.description !== undefined ? { description: r.description } : {}),
+            ...(r.is_spoiler !== undefined ? { is_spoiler: r.is_spoiler } : {}),
+          }
+        : a;
     });
   const removed = input.existing.filter((a) => !kept.some((k) => k.id === a.id));
   const added = input.files.map((file): NewAttachment => {
@@ -134,7 +161,11 @@ export function planAttachments(input: {
     const id = input.newId();
     const filename = cleanFilename(r?.filename ?? file.filename);
     const meta: AttachmentMeta = {
-      id, filename, content_type: file.contentType || contentTypeOf(filename), size: file.data.size, url: input.url(id, filename),
+      id,
+      filename,
+      content_type: file.contentType || contentTypeOf(filename),
+      size: file.data.size,
+      url: input.url(id, filename),
       is_spoiler: r?.is_spoiler ?? false,
       ...(r?.title !== undefined ? { title: r.title } : {}),
       ...(r?.description !== undefined ? { description: r.description } : {}),
@@ -150,8 +181,18 @@ export function planAttachments(input: {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', txt: 'text/plain; charset=utf-8',
-  json: 'application/json', mp3: 'audio/mpeg', ogg: 'audio/ogg', mp4: 'video/mp4', webm: 'video/webm', pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  txt: 'text/plain; charset=utf-8',
+  json: 'application/json',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  pdf: 'application/pdf',
 };
 
 /** The media type of a file sent without one, from its extension. */

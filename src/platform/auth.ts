@@ -46,7 +46,11 @@ export function parseCredential(value: string | null | undefined): { kind: 'bot'
  * (the service worker), a caller seen since the last write is answered from memory.
  * @example const who = await authenticate(ctx, request.headers.get('Authorization'));
  */
-export async function authenticate(ctx: PlatformContext, authorization: string | null | undefined, allowBare = false): Promise<Principal> {
+export async function authenticate(
+  ctx: PlatformContext,
+  authorization: string | null | undefined,
+  allowBare = false,
+): Promise<Principal> {
   const credential = parseCredential(authorization);
   const explicit = authorization ? /^(Bot|Bearer)\s/i.test(authorization.trim()) : false;
   if (!credential || (!explicit && !allowBare)) throw ApiError.of('UNAUTHORIZED');
@@ -80,7 +84,10 @@ async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash:
   }
   const token = await tx.objectStore('tokens').get(hash);
   if (!token || token.kind !== 'access' || isExpired(ctx, token)) throw ApiError.of('UNAUTHORIZED');
-  const [application, user] = await Promise.all([tx.objectStore('applications').get(token.application_id), tx.objectStore('users').get(token.user_id)]);
+  const [application, user] = await Promise.all([
+    tx.objectStore('applications').get(token.application_id),
+    tx.objectStore('users').get(token.user_id),
+  ]);
   // A ban deletes the user's tokens; one that somehow outlived it still authenticates nothing.
   if (!application || !user || (await tx.objectStore('bans').get(token.user_id))) throw ApiError.of('UNAUTHORIZED');
   return { kind: 'bearer', application, user, scopes: scopesFor(application, token.scopes), token };

@@ -18,7 +18,11 @@ import { ApiError } from './errors';
 import { INTENTS } from './intents';
 import { MESSAGE_NONCE_WINDOW_MS } from './limits';
 import {
-  MESSAGE_READ_STORES, bypassesSlowmode, loadChannelAccess, requireChannelPermissions, type ChannelAccess,
+  MESSAGE_READ_STORES,
+  bypassesSlowmode,
+  loadChannelAccess,
+  requireChannelPermissions,
+  type ChannelAccess,
 } from './message-access';
 import { automodText, requireAutoModAllows } from './message-automod';
 import { messageAudience, messageEventData } from './message-events';
@@ -26,7 +30,12 @@ import { countForward, prepareForward, unknownReference } from './message-forwar
 import { messageOrderKey } from './message-keys';
 import { mentionText, resolveMentions } from './message-mentions';
 import {
-  CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES, MESSAGE_TYPES, type ChannelMessageRecord, type InteractionMetadata, type MessageReference,
+  CHANNEL_MESSAGE_FLAGS,
+  MESSAGE_REFERENCE_TYPES,
+  MESSAGE_TYPES,
+  type ChannelMessageRecord,
+  type InteractionMetadata,
+  type MessageReference,
 } from './message-records';
 import { CREATE_MESSAGE_FLAGS, type MessageCreateInput } from './message-schemas';
 import { noteGuildMessage } from './message-search-index';
@@ -38,7 +47,11 @@ import type { ApplicationRecord, UserRecord } from './records';
 
 /** Every store a message write touches (the event log is added by `write`). */
 export const MESSAGE_WRITE_STORES: StoreNames<PlatformDB>[] = [
-  ...MESSAGE_READ_STORES, 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
+  ...MESSAGE_READ_STORES,
+  'attachment_files',
+  'message_search_indexes',
+  'automod_keywords',
+  'forward_counters',
 ];
 
 /** Who sends: a user or a bot user, and the application it acts through (null for none). */
@@ -80,7 +93,8 @@ function requireSendPermissions(access: ChannelAccess, input: MessageCreateInput
   if (input.tts) required |= PERMISSIONS.SEND_TTS_MESSAGES;
   if (fileCount > 0) required |= PERMISSIONS.ATTACH_FILES;
   if (input.poll) required |= PERMISSIONS.SEND_POLLS;
-  if (input.message_reference && input.message_reference.type !== MESSAGE_REFERENCE_TYPES.FORWARD) required |= PERMISSIONS.READ_MESSAGE_HISTORY;
+  if (input.message_reference && input.message_reference.type !== MESSAGE_REFERENCE_TYPES.FORWARD)
+    required |= PERMISSIONS.READ_MESSAGE_HISTORY;
   requireChannelPermissions(access, required);
 }
 
@@ -92,16 +106,27 @@ function requireSendPermissions(access: ChannelAccess, input: MessageCreateInput
 async function checkSlowmode(tx: WriteTx, access: ChannelAccess, author: MessageAuthor, now: number): Promise<void> {
   const seconds = access.channel.rate_limit_per_user ?? 0;
   if (seconds <= 0 || author.user.bot || bypassesSlowmode(access.permissions, now)) return;
-  const range = IDBKeyRange.bound([access.channel.id, author.user.id, ''], [access.channel.id, author.user.id, '\uffff']);
+  const range = IDBKeyRange.bound(
+    [access.channel.id, author.user.id, ''],
+    [access.channel.id, author.user.id, '\uffff'],
+  );
   const [last] = await tx.objectStore('channel_messages').index('by_author').getAll(range, 1);
   const wait = last ? last.created_at + seconds * 1000 - now : 0;
   if (wait > 0) throw ApiError.rateLimited('SLOWMODE_RATE_LIMITED', wait / 1000);
 }
 
 /** The author's message with this nonce in the channel within the window, if any (`enforce_nonce`). */
-async function findByNonce(tx: WriteTx, channelId: string, authorId: string, nonce: string, now: number): Promise<ChannelMessageRecord | undefined> {
+async function findByNonce(
+  tx: WriteTx,
+  channelId: string,
+  authorId: string,
+  nonce: string,
+  now: number,
+): Promise<ChannelMessageRecord | undefined> {
   const matches = await tx.objectStore('channel_messages').index('by_nonce').getAll([channelId, authorId, nonce]);
-  return matches.filter((m) => m.created_at > now - MESSAGE_NONCE_WINDOW_MS).sort((a, b) => b.created_at - a.created_at)[0];
+  return matches
+    .filter((m) => m.created_at > now - MESSAGE_NONCE_WINDOW_MS)
+    .sort((a, b) => b.created_at - a.created_at)[0];
 }
 
 /**
@@ -131,12 +156,25 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
     const nonceKey = input.nonce === undefined || input.nonce === null ? undefined : String(input.nonce);
     if (input.enforce_nonce && nonceKey !== undefined) {
       const earlier = await findByNonce(tx, channelId, author.user.id, nonceKey, now);
-      if (earlier) return serializeChannelMessage(earlier, await loadUsers(tx, userIdsOf([earlier])), { includeNonce: true });
+      if (earlier)
+        return serializeChannelMessage(earlier, await loadUsers(tx, userIdsOf([earlier])), { includeNonce: true });
     }
     const id = ctx.ids.next();
     const newId = () => ctx.ids.next();
-    const limit = uploadLimitFor({ context: options.uploadContext ?? 'message', now, premiumType: author.user.premium_type, boostTier: access.view.guild.premium_tier });
-    const plan = planAttachments({ existing: [], requests: input.attachments ?? undefined, files, limit, newId, url: (aid, name) => origin + attachmentPath(channelId, aid, name) });
+    const limit = uploadLimitFor({
+      context: options.uploadContext ?? 'message',
+      now,
+      premiumType: author.user.premium_type,
+      boostTier: access.view.guild.premium_tier,
+    });
+    const plan = planAttachments({
+      existing: [],
+      requests: input.attachments ?? undefined,
+      files,
+      limit,
+      newId,
+      url: (aid, name) => origin + attachmentPath(channelId, aid, name),
+    });
     const attachments = plan.added.map((a) => a.meta);
     const v2 = (flags & CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2) !== 0;
     const components = checkMessageComponents(input.components ?? [], { componentsV2: v2, attachments });
@@ -148,37 +186,74 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
     let reference: MessageReference | undefined;
     let snapshots: ChannelMessageRecord['message_snapshots'];
     let replied: ChannelMessageRecord | undefined;
-    const fileRecords = plan.added.map((a) => ({ id: a.meta.id, channel_id: channelId, message_id: id, filename: a.meta.filename, content_type: a.meta.content_type, size: a.meta.size, data: a.data }));
+    const fileRecords = plan.added.map((a) => ({
+      id: a.meta.id,
+      channel_id: channelId,
+      message_id: id,
+      filename: a.meta.filename,
+      content_type: a.meta.content_type,
+      size: a.meta.size,
+      data: a.data,
+    }));
     if (input.message_reference && forward) {
-      const prepared = await prepareForward(tx, { reference: input.message_reference, reader: { userId: author.user.id, contentIntent }, channelId, messageId: id, newId, origin });
+      const prepared = await prepareForward(tx, {
+        reference: input.message_reference,
+        reader: { userId: author.user.id, contentIntent },
+        channelId,
+        messageId: id,
+        newId,
+        origin,
+      });
       await countForward(tx, author.user.id, prepared.bytes, now);
       reference = prepared.reference;
       snapshots = [{ message: prepared.snapshot }];
       fileRecords.push(...prepared.files);
     } else if (input.message_reference) {
       const ref = input.message_reference;
-      replied = ref.channel_id === undefined || ref.channel_id === channelId
-        ? await tx.objectStore('channel_messages').get([channelId, messageOrderKey(ref.message_id)])
-        : undefined;
+      replied =
+        ref.channel_id === undefined || ref.channel_id === channelId
+          ? await tx.objectStore('channel_messages').get([channelId, messageOrderKey(ref.message_id)])
+          : undefined;
       if (!replied && ref.fail_if_not_exists) throw unknownReference();
-      if (replied) reference = { type: MESSAGE_REFERENCE_TYPES.DEFAULT, message_id: replied.id, channel_id: channelId, guild_id: guildId };
+      if (replied)
+        reference = {
+          type: MESSAGE_REFERENCE_TYPES.DEFAULT,
+          message_id: replied.id,
+          channel_id: channelId,
+          guild_id: guildId,
+        };
     }
     const mentions = await resolveMentions(tx, {
-      text, allowed: input.allowed_mentions, guildId, roles: access.view.roles, repliedUserId: replied?.author_id,
+      text,
+      allowed: input.allowed_mentions,
+      guildId,
+      roles: access.view.roles,
+      repliedUserId: replied?.author_id,
       canMentionEveryone: !check || hasPermission(access.permissions, PERMISSIONS.MENTION_EVERYONE),
     });
     const record: ChannelMessageRecord = {
-      id, order_key: messageOrderKey(id), channel_id: channelId, guild_id: guildId, author_id: author.user.id,
-      application_id: options.applicationId ?? null, webhook_id: options.webhookId ?? null,
+      id,
+      order_key: messageOrderKey(id),
+      channel_id: channelId,
+      guild_id: guildId,
+      author_id: author.user.id,
+      application_id: options.applicationId ?? null,
+      webhook_id: options.webhookId ?? null,
       type: options.type ?? (replied ? MESSAGE_TYPES.REPLY : MESSAGE_TYPES.DEFAULT),
-      content, embeds, components, attachments, flags: flags | (snapshots ? CHANNEL_MESSAGE_FLAGS.HAS_SNAPSHOT : 0), tts: input.tts ?? false,
+      content,
+      embeds,
+      components,
+      attachments,
+      flags: flags | (snapshots ? CHANNEL_MESSAGE_FLAGS.HAS_SNAPSHOT : 0),
+      tts: input.tts ?? false,
       ...mentions,
       ...(nonceKey !== undefined ? { nonce: input.nonce!, nonce_key: nonceKey } : {}),
       ...(reference ? { message_reference: reference } : {}),
       ...(snapshots ? { message_snapshots: snapshots } : {}),
       ...(options.interactionMetadata ? { interaction_metadata: options.interactionMetadata } : {}),
       ...(input.poll ? { poll: toStoredPoll(input.poll, now) } : {}),
-      edited_at: null, created_at: now,
+      edited_at: null,
+      created_at: now,
     };
     await tx.objectStore('channel_messages').add(record);
     await Promise.all(fileRecords.map((f) => tx.objectStore('attachment_files').add(f)));
@@ -187,7 +262,11 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
     const referenced = replied ? serializeChannelMessage(replied, users) : undefined;
     const message = serializeChannelMessage(record, users, { includeNonce: true, referenced });
     const member = access.view.member;
-    emit({ type: 'MESSAGE_CREATE', data: messageEventData(message, guildId, member ? { member, user: author.user } : null), audience: messageAudience(guildId) });
+    emit({
+      type: 'MESSAGE_CREATE',
+      data: messageEventData(message, guildId, member ? { member, user: author.user } : null),
+      audience: messageAudience(guildId),
+    });
     return message;
   });
 }

@@ -9,14 +9,27 @@ import { write, type Emit, type WriteTx } from '../store/write';
 import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { bypassesHierarchy, canViewChannel, channelPermissions, loadGuildView, requireMember, requirePermissions, txReader, type GuildView } from './guild-access';
+import {
+  bypassesHierarchy,
+  canViewChannel,
+  channelPermissions,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+  type GuildView,
+} from './guild-access';
 import { serializeChannel } from './guilds';
 import { INTENTS } from './intents';
 import { PERMISSIONS, hasPermission, serializePermissions } from './permissions';
 import type { ChannelRecord, OverwriteRecord } from './records';
 
 /** The guild channel and the bot's view of its guild, checked for MANAGE_ROLES. */
-async function managedChannel(tx: WriteTx, principal: BotPrincipal, channelId: string): Promise<{ channel: ChannelRecord; view: GuildView; bits: bigint }> {
+async function managedChannel(
+  tx: WriteTx,
+  principal: BotPrincipal,
+  channelId: string,
+): Promise<{ channel: ChannelRecord; view: GuildView; bits: bigint }> {
   const channel = await tx.objectStore('channels').get(channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
@@ -30,7 +43,11 @@ async function managedChannel(tx: WriteTx, principal: BotPrincipal, channelId: s
 /** Stores the channel and appends its CHANNEL_UPDATE. */
 async function saveChannel(tx: WriteTx, emit: Emit, channel: ChannelRecord): Promise<void> {
   await tx.objectStore('channels').put(channel);
-  emit({ type: 'CHANNEL_UPDATE', data: serializeChannel(channel), audience: { guild_id: channel.guild_id!, intent: INTENTS.GUILDS } });
+  emit({
+    type: 'CHANNEL_UPDATE',
+    data: serializeChannel(channel),
+    audience: { guild_id: channel.guild_id!, intent: INTENTS.GUILDS },
+  });
 }
 
 /**
@@ -46,20 +63,35 @@ export async function putOverwrite(
 ): Promise<void> {
   await write(ctx, ['channels', 'guilds', 'roles', 'members'], async (tx, emit) => {
     const { channel, view, bits } = await managedChannel(tx, principal, channelId);
-    if (!bypassesHierarchy(view) && !hasPermission(bits, input.allow | input.deny)) throw ApiError.of('MISSING_PERMISSIONS');
+    if (!bypassesHierarchy(view) && !hasPermission(bits, input.allow | input.deny))
+      throw ApiError.of('MISSING_PERMISSIONS');
     if (input.type === 0 && !view.roles.some((r) => r.id === overwriteId)) throw ApiError.of('UNKNOWN_ROLE');
-    if (input.type === 1 && !(await tx.objectStore('members').get([view.guild.id, overwriteId]))) throw ApiError.of('UNKNOWN_MEMBER');
-    const overwrite: OverwriteRecord = { id: overwriteId, type: input.type, allow: serializePermissions(input.allow), deny: serializePermissions(input.deny) };
+    if (input.type === 1 && !(await tx.objectStore('members').get([view.guild.id, overwriteId])))
+      throw ApiError.of('UNKNOWN_MEMBER');
+    const overwrite: OverwriteRecord = {
+      id: overwriteId,
+      type: input.type,
+      allow: serializePermissions(input.allow),
+      deny: serializePermissions(input.deny),
+    };
     const others = channel.permission_overwrites.filter((o) => o.id !== overwriteId);
     await saveChannel(tx, emit, { ...channel, permission_overwrites: [...others, overwrite] });
   });
 }
 
 /** Deletes an overwrite; 404 (10009) when the channel has none with that id. */
-export async function deleteOverwrite(ctx: PlatformContext, principal: BotPrincipal, channelId: string, overwriteId: string): Promise<void> {
+export async function deleteOverwrite(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  channelId: string,
+  overwriteId: string,
+): Promise<void> {
   await write(ctx, ['channels', 'guilds', 'roles', 'members'], async (tx, emit) => {
     const { channel } = await managedChannel(tx, principal, channelId);
     if (!channel.permission_overwrites.some((o) => o.id === overwriteId)) throw ApiError.of('UNKNOWN_OVERWRITE');
-    await saveChannel(tx, emit, { ...channel, permission_overwrites: channel.permission_overwrites.filter((o) => o.id !== overwriteId) });
+    await saveChannel(tx, emit, {
+      ...channel,
+      permission_overwrites: channel.permission_overwrites.filter((o) => o.id !== overwriteId),
+    });
   });
 }

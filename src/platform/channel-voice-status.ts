@@ -16,7 +16,14 @@ import { write } from '../store/write';
 import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { canViewChannel, channelPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import {
+  canViewChannel,
+  channelPermissions,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './guild-access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './guild-admin-audit-log';
 import { INTENTS } from './intents';
 import { VOICE_CHANNEL_STATUS_MAX } from './limits';
@@ -24,7 +31,10 @@ import { PERMISSIONS } from './permissions';
 import { CHANNEL_TYPES, type ChannelRecord } from './records';
 
 /** Channel types that have a voice status and start time. */
-export const VOICE_CHANNEL_TYPES: ReadonlySet<number> = new Set([CHANNEL_TYPES.GUILD_VOICE, CHANNEL_TYPES.GUILD_STAGE_VOICE]);
+export const VOICE_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  CHANNEL_TYPES.GUILD_VOICE,
+  CHANNEL_TYPES.GUILD_STAGE_VOICE,
+]);
 
 /** A stored voice start time (epoch ms) on the wire: Unix seconds, or null. */
 export function voiceStartTimeSeconds(channel: Pick<ChannelRecord, 'voice_start_time'>): number | null {
@@ -35,33 +45,69 @@ export function voiceStartTimeSeconds(channel: Pick<ChannelRecord, 'voice_start_
  * Sets (or clears, with null or "") a voice channel's status.
  * @example await setVoiceChannelStatus(ctx, bot, channelId, 'Raid night');
  */
-export async function setVoiceChannelStatus(ctx: PlatformContext, principal: BotPrincipal, channelId: string, status: string | null): Promise<void> {
+export async function setVoiceChannelStatus(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  channelId: string,
+  status: string | null,
+): Promise<void> {
   if (status !== null && [...status].length > VOICE_CHANNEL_STATUS_MAX) {
     throw ApiError.invalidForm({ status: `Must be ${VOICE_CHANNEL_STATUS_MAX} or fewer in length.` });
   }
   const next = status === '' ? null : status;
-  await write(ctx, ['channels', 'guilds', 'roles', 'members', 'voice_states', 'audit_log_entries'], async (tx, emit) => {
-    const channel = await tx.objectStore('channels').get(channelId);
-    if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
-    const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
-    requireMember(view);
-    if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
-    if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
-    const connected = (await tx.objectStore('voice_states').get([channel.guild_id, principal.user.id]))?.channel_id === channel.id;
-    requirePermissions(channelPermissions(view, channel), PERMISSIONS.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : PERMISSIONS.MANAGE_CHANNELS));
-    const previousStart = channel.voice_start_time ?? null;
-    const start = next === null ? null : (previousStart ?? ctx.clock.now());
-    const updated: ChannelRecord = { ...channel, voice_status: next, voice_start_time: start };
-    await tx.objectStore('channels').put(updated);
-    const audience = { guild_id: channel.guild_id, intent: INTENTS.GUILDS };
-    if ((channel.voice_status ?? null) !== next) {
-      emit({ type: 'VOICE_CHANNEL_STATUS_UPDATE', data: { id: channel.id, guild_id: channel.guild_id, status: next }, audience });
-      await appendAuditLogEntry(ctx, tx, next === null
-        ? { guild_id: channel.guild_id, action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_DELETE, user_id: principal.user.id, target_id: channel.id }
-        : { guild_id: channel.guild_id, action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_UPDATE, user_id: principal.user.id, target_id: channel.id, options: { status: next } });
-    }
-    if (previousStart !== start) {
-      emit({ type: 'VOICE_CHANNEL_START_TIME_UPDATE', data: { id: channel.id, guild_id: channel.guild_id, voice_start_time: voiceStartTimeSeconds(updated) }, audience });
-    }
-  });
+  await write(
+    ctx,
+    ['channels', 'guilds', 'roles', 'members', 'voice_states', 'audit_log_entries'],
+    async (tx, emit) => {
+      const channel = await tx.objectStore('channels').get(channelId);
+      if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
+      const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
+      requireMember(view);
+      if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
+      if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+      const connected =
+        (await tx.objectStore('voice_states').get([channel.guild_id, principal.user.id]))?.channel_id === channel.id;
+      requirePermissions(
+        channelPermissions(view, channel),
+        PERMISSIONS.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : PERMISSIONS.MANAGE_CHANNELS),
+      );
+      const previousStart = channel.voice_start_time ?? null;
+      const start = next === null ? null : (previousStart ?? ctx.clock.now());
+      const updated: ChannelRecord = { ...channel, voice_status: next, voice_start_time: start };
+      await tx.objectStore('channels').put(updated);
+      const audience = { guild_id: channel.guild_id, intent: INTENTS.GUILDS };
+      if ((channel.voice_status ?? null) !== next) {
+        emit({
+          type: 'VOICE_CHANNEL_STATUS_UPDATE',
+          data: { id: channel.id, guild_id: channel.guild_id, status: next },
+          audience,
+        });
+        await appendAuditLogEntry(
+          ctx,
+          tx,
+          next === null
+            ? {
+                guild_id: channel.guild_id,
+                action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_DELETE,
+                user_id: principal.user.id,
+                target_id: channel.id,
+              }
+            : {
+                guild_id: channel.guild_id,
+                action_type: AUDIT_LOG_EVENTS.VOICE_CHANNEL_STATUS_UPDATE,
+                user_id: principal.user.id,
+                target_id: channel.id,
+                options: { status: next },
+              },
+        );
+      }
+      if (previousStart !== start) {
+        emit({
+          type: 'VOICE_CHANNEL_START_TIME_UPDATE',
+          data: { id: channel.id, guild_id: channel.guild_id, voice_start_time: voiceStartTimeSeconds(updated) },
+          audience,
+        });
+      }
+    },
+  );
 }

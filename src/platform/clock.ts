@@ -61,7 +61,8 @@ export class Clock {
 }
 
 /** `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH[:MM])`: an ISO-8601 date-time with its offset. */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /**
  * The instant an ISO-8601 date-time names, in epoch ms, or null unless it names a real one:
@@ -78,8 +79,13 @@ export function parseIsoInstant(text: string): number | null {
   // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, ms);
-  const roundTrips = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+  const roundTrips =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second;
   const offsetHours = Number(match[9] ?? 0);
   const offsetMinutes = Number(match[10] ?? 0);
   if (!roundTrips || offsetHours > 23 || offsetMinutes > 59) return null;

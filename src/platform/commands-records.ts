@@ -13,8 +13,17 @@ export const CONTEXT_MENU_TYPES: readonly number[] = [COMMAND_TYPES.USER, COMMAN
 
 /** Option types (public values). */
 export const OPTION_TYPES = {
-  SUB_COMMAND: 1, SUB_COMMAND_GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8,
-  MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11,
+  SUB_COMMAND: 1,
+  SUB_COMMAND_GROUP: 2,
+  STRING: 3,
+  INTEGER: 4,
+  BOOLEAN: 5,
+  USER: 6,
+  CHANNEL: 7,
+  ROLE: 8,
+  MENTIONABLE: 9,
+  NUMBER: 10,
+  ATTACHMENT: 11,
 } as const;
 
 /** Installation contexts (`integration_types`): 0 guild install, 1 user install. */

@@ -6,15 +6,26 @@
 import * as v from 'valibot';
 import type { CommandOption } from './commands-records';
 import {
-  COMMAND_CHOICE_TEXT_MAX, COMMAND_CHOICES_MAX, COMMAND_DESCRIPTION_MAX, COMMAND_NAME_MAX, COMMAND_OPTION_LENGTH_MAX, COMMAND_OPTIONS_MAX,
+  COMMAND_CHOICE_TEXT_MAX,
+  COMMAND_CHOICES_MAX,
+  COMMAND_DESCRIPTION_MAX,
+  COMMAND_NAME_MAX,
+  COMMAND_OPTION_LENGTH_MAX,
+  COMMAND_OPTIONS_MAX,
 } from './limits';
 import { parsePermissions } from './permissions';
 import { dictionary } from './schema-parts';
 
 const between = (min: number, max: number) =>
-  v.pipe(v.string(), v.check((s) => [...s].length >= min && [...s].length <= max, `Must be between ${min} and ${max} in length.`));
+  v.pipe(
+    v.string(),
+    v.check((s) => [...s].length >= min && [...s].length <= max, `Must be between ${min} and ${max} in length.`),
+  );
 const localizations = v.nullish(dictionary(v.string()));
-const bitSet = v.pipe(v.string('Must be a decimal string.'), v.check((s) => parsePermissions(s) !== null, 'Must be a permission bit set (decimal string).'));
+const bitSet = v.pipe(
+  v.string('Must be a decimal string.'),
+  v.check((s) => parsePermissions(s) !== null, 'Must be a permission bit set (decimal string).'),
+);
 const integer = v.pipe(v.number(), v.integer());
 /** The INTEGER option range of the public reference: -2^53+1 to 2^53-1. */
 const safeNumber = v.pipe(v.number(), v.minValue(-(2 ** 53)), v.maxValue(2 ** 53));
@@ -34,30 +45,73 @@ export const CommandOptionSchema: v.GenericSchema<unknown, CommandOption> = v.ob
   description: between(1, COMMAND_DESCRIPTION_MAX),
   description_localizations: localizations,
   required: v.optional(v.boolean()),
-  choices: v.optional(v.pipe(v.array(ChoiceSchema), v.maxLength(COMMAND_CHOICES_MAX, `Must be ${COMMAND_CHOICES_MAX} or fewer in length.`))),
-  options: v.optional(v.pipe(v.array(v.lazy(() => CommandOptionSchema)), v.maxLength(COMMAND_OPTIONS_MAX, `Must be ${COMMAND_OPTIONS_MAX} or fewer in length.`))),
+  choices: v.optional(
+    v.pipe(
+      v.array(ChoiceSchema),
+      v.maxLength(COMMAND_CHOICES_MAX, `Must be ${COMMAND_CHOICES_MAX} or fewer in length.`),
+    ),
+  ),
+  options: v.optional(
+    v.pipe(
+      v.array(v.lazy(() => CommandOptionSchema)),
+      v.maxLength(COMMAND_OPTIONS_MAX, `Must be ${COMMAND_OPTIONS_MAX} or fewer in length.`),
+    ),
+  ),
   channel_types: v.optional(v.array(v.pipe(integer, v.minValue(0)))),
   min_value: v.optional(safeNumber),
   max_value: v.optional(safeNumber),
   min_length: v.optional(v.pipe(integer, v.minValue(0), v.maxValue(COMMAND_OPTION_LENGTH_MAX))),
   max_length: v.optional(v.pipe(integer, v.minValue(1), v.maxValue(COMMAND_OPTION_LENGTH_MAX))),
   autocomplete: v.optional(v.boolean()),
-  file_types: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/, 'Must be an extension (.png) or a media type (image/png, image/*).'))), v.minLength(1))),
+  file_types: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(),
+          v.regex(
+            /^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/,
+            'Must be an extension (.png) or a media type (image/png, image/*).',
+          ),
+        ),
+      ),
+      v.minLength(1),
+    ),
+  ),
 }) as v.GenericSchema<unknown, CommandOption>;
 
 const commandFields = {
   name: between(1, COMMAND_NAME_MAX),
   name_localizations: localizations,
-  description: v.optional(v.pipe(v.string(), v.check((s) => [...s].length <= COMMAND_DESCRIPTION_MAX, `Must be ${COMMAND_DESCRIPTION_MAX} or fewer in length.`))),
+  description: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => [...s].length <= COMMAND_DESCRIPTION_MAX,
+        `Must be ${COMMAND_DESCRIPTION_MAX} or fewer in length.`,
+      ),
+    ),
+  ),
   description_localizations: localizations,
-  options: v.optional(v.pipe(v.array(CommandOptionSchema), v.maxLength(COMMAND_OPTIONS_MAX, `Must be ${COMMAND_OPTIONS_MAX} or fewer in length.`))),
+  options: v.optional(
+    v.pipe(
+      v.array(CommandOptionSchema),
+      v.maxLength(COMMAND_OPTIONS_MAX, `Must be ${COMMAND_OPTIONS_MAX} or fewer in length.`),
+    ),
+  ),
   default_member_permissions: v.nullish(bitSet),
   /** Deprecated in favor of `contexts`: still accepted and mapped (see `commands-rules.ts`). */
   dm_permission: v.nullish(v.boolean()),
   /** Replaced by `default_member_permissions`: accepted; `false` reads as "0" (admins only). */
   default_permission: v.nullish(v.boolean()),
-  integration_types: v.optional(v.pipe(v.array(v.picklist([0, 1], 'Value must be one of (0, 1).')), v.minLength(1, 'Must be 1 or more in length.'))),
-  contexts: v.nullish(v.pipe(v.array(v.picklist([0, 1, 2], 'Value must be one of (0, 1, 2).')), v.minLength(1, 'Must be 1 or more in length.'))),
+  integration_types: v.optional(
+    v.pipe(v.array(v.picklist([0, 1], 'Value must be one of (0, 1).')), v.minLength(1, 'Must be 1 or more in length.')),
+  ),
+  contexts: v.nullish(
+    v.pipe(
+      v.array(v.picklist([0, 1, 2], 'Value must be one of (0, 1, 2).')),
+      v.minLength(1, 'Must be 1 or more in length.'),
+    ),
+  ),
   nsfw: v.optional(v.boolean()),
   handler: v.optional(v.picklist([1, 2], 'Value must be one of (1, 2).')),
 };

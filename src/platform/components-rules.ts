@@ -19,7 +19,8 @@ function* walk(list: readonly unknown[], path: string): Generator<{ node: Node; 
     const at = `${path}.${i}`;
     yield { node, path: at };
     if (Array.isArray(node.components)) yield* walk(node.components, `${at}.components`);
-    if (node.accessory && typeof node.accessory === 'object') yield { node: node.accessory as Node, path: `${at}.accessory` };
+    if (node.accessory && typeof node.accessory === 'object')
+      yield { node: node.accessory as Node, path: `${at}.accessory` };
   }
 }
 
@@ -31,7 +32,9 @@ function mediaOf(node: Node, path: string): { url: string; path: string }[] {
   const file = node.file as { url?: string } | undefined;
   if (file?.url) out.push({ url: file.url, path: `${path}.file.url` });
   if (Array.isArray(node.items)) {
-    (node.items as { media?: { url?: string } }[]).forEach((item, j) => item.media?.url && out.push({ url: item.media.url, path: `${path}.items.${j}.media.url` }));
+    (node.items as { media?: { url?: string } }[]).forEach(
+      (item, j) => item.media?.url && out.push({ url: item.media.url, path: `${path}.items.${j}.media.url` }),
+    );
   }
   return out;
 }
@@ -59,30 +62,52 @@ export function checkMessageComponents(
   const visits = [...walk(copy, 'components')];
   if (!options.componentsV2) {
     copy.forEach((c, i) => {
-      if (c.type !== COMPONENT_TYPES.ACTION_ROW) errors[`components.${i}.type`] = { code: 'COMPONENT_REQUIRES_COMPONENTS_V2', message: 'This component needs the IS_COMPONENTS_V2 message flag.' };
+      if (c.type !== COMPONENT_TYPES.ACTION_ROW)
+        errors[`components.${i}.type`] = {
+          code: 'COMPONENT_REQUIRES_COMPONENTS_V2',
+          message: 'This component needs the IS_COMPONENTS_V2 message flag.',
+        };
     });
-    if (copy.length > LEGACY_ACTION_ROWS_MAX) errors.components = `Must be ${LEGACY_ACTION_ROWS_MAX} or fewer in length.`;
+    if (copy.length > LEGACY_ACTION_ROWS_MAX)
+      errors.components = `Must be ${LEGACY_ACTION_ROWS_MAX} or fewer in length.`;
   } else {
-    if (visits.length > COMPONENTS_V2_MAX) errors.components = { code: 'COMPONENT_MAX_TOTAL_EXCEEDED', message: `Must be ${COMPONENTS_V2_MAX} or fewer components in total (nested components count).` };
-    const text = visits.reduce((n, { node }) => n + (node.type === COMPONENT_TYPES.TEXT_DISPLAY ? [...String(node.content)].length : 0), 0);
-    if (text > COMPONENTS_V2_TEXT_MAX) errors.components ??= `The text of all components must be ${COMPONENTS_V2_TEXT_MAX} or fewer characters.`;
+    if (visits.length > COMPONENTS_V2_MAX)
+      errors.components = {
+        code: 'COMPONENT_MAX_TOTAL_EXCEEDED',
+        message: `Must be ${COMPONENTS_V2_MAX} or fewer components in total (nested components count).`,
+      };
+    const text = visits.reduce(
+      (n, { node }) => n + (node.type === COMPONENT_TYPES.TEXT_DISPLAY ? [...String(node.content)].length : 0),
+      0,
+    );
+    if (text > COMPONENTS_V2_TEXT_MAX)
+      errors.components ??= `The text of all components must be ${COMPONENTS_V2_TEXT_MAX} or fewer characters.`;
   }
   const customIds = new Set<string>();
   const ids = new Set<number>();
   const names = new Set(options.attachments.map((a) => a.filename));
   for (const { node, path } of visits) {
     if (typeof node.custom_id === 'string') {
-      if (customIds.has(node.custom_id)) errors[`${path}.custom_id`] = { code: 'COMPONENT_CUSTOM_ID_DUPLICATED', message: 'Component custom id cannot be duplicated' };
+      if (customIds.has(node.custom_id))
+        errors[`${path}.custom_id`] = {
+          code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+          message: 'Component custom id cannot be duplicated',
+        };
       customIds.add(node.custom_id);
     }
     if (typeof node.id === 'number' && node.id !== 0) {
-      if (ids.has(node.id)) errors[`${path}.id`] = { code: 'COMPONENT_ID_DUPLICATED', message: 'Component id cannot be duplicated' };
+      if (ids.has(node.id))
+        errors[`${path}.id`] = { code: 'COMPONENT_ID_DUPLICATED', message: 'Component id cannot be duplicated' };
       ids.add(node.id);
     }
     Object.assign(errors, selectValueErrors(node, path));
     for (const media of mediaOf(node, path)) {
       const name = attachmentName(media.url);
-      if (name !== null && !names.has(name)) errors[media.path] = { code: 'ATTACHMENT_NOT_FOUND', message: `No attachment of this message is named ${name}.` };
+      if (name !== null && !names.has(name))
+        errors[media.path] = {
+          code: 'ATTACHMENT_NOT_FOUND',
+          message: `No attachment of this message is named ${name}.`,
+        };
     }
     // Only selects carry it, and in a message it means nothing.
     delete node.required;
@@ -104,7 +129,8 @@ export function selectValueErrors(node: Record<string, unknown>, path: string): 
   const min = typeof node.min_values === 'number' ? node.min_values : 1;
   const max = typeof node.max_values === 'number' ? node.max_values : 1;
   if (min > max) return { [`${path}.min_values`]: 'min_values must not be above max_values.' };
-  if (Array.isArray(node.options) && max > node.options.length) return { [`${path}.max_values`]: 'max_values must not be above the number of options.' };
+  if (Array.isArray(node.options) && max > node.options.length)
+    return { [`${path}.max_values`]: 'max_values must not be above the number of options.' };
   return {};
 }
 
@@ -124,7 +150,10 @@ export function exposedAttachmentNames(components: readonly StoredComponent[]): 
  * The components on the wire: `attachment://` media resolved to the attachment's URL, media
  * type and id (the unfurled media item), other urls as sent.
  */
-export function resolveComponentMedia(components: readonly StoredComponent[], attachments: readonly AttachmentMeta[]): StoredComponent[] {
+export function resolveComponentMedia(
+  components: readonly StoredComponent[],
+  attachments: readonly AttachmentMeta[],
+): StoredComponent[] {
   const byName = new Map(attachments.map((a) => [a.filename, a]));
   const resolve = (media: { url: string }) => {
     const name = attachmentName(media.url);
@@ -135,7 +164,11 @@ export function resolveComponentMedia(components: readonly StoredComponent[], at
   for (const { node } of walk(copy, 'components')) {
     if (node.media) node.media = resolve(node.media as { url: string });
     if (node.file) node.file = resolve(node.file as { url: string });
-    if (Array.isArray(node.items)) node.items = (node.items as { media: { url: string } }[]).map((item) => ({ ...item, media: resolve(item.media) }));
+    if (Array.isArray(node.items))
+      node.items = (node.items as { media: { url: string } }[]).map((item) => ({
+        ...item,
+        media: resolve(item.media),
+      }));
   }
   return copy as StoredComponent[];
 }

@@ -21,8 +21,28 @@ export const PUBLISHER_CONNECTION_TYPES = {
 
 /** Connection types the sandbox can create: common services and the two publisher kinds. */
 export const CONNECTION_TYPES = [
-  'battlenet', 'bluesky', 'bungie', 'crunchyroll', 'domain', 'ebay', 'epicgames', 'facebook', 'github', 'instagram',
-  'mastodon', 'paypal', 'playstation', 'reddit', 'roblox', 'spotify', 'steam', 'tiktok', 'twitch', 'twitter', 'xbox', 'youtube',
+  'battlenet',
+  'bluesky',
+  'bungie',
+  'crunchyroll',
+  'domain',
+  'ebay',
+  'epicgames',
+  'facebook',
+  'github',
+  'instagram',
+  'mastodon',
+  'paypal',
+  'playstation',
+  'reddit',
+  'roblox',
+  'spotify',
+  'steam',
+  'tiktok',
+  'twitch',
+  'twitter',
+  'xbox',
+  'youtube',
   ...(Object.keys(PUBLISHER_CONNECTION_TYPES) as (keyof typeof PUBLISHER_CONNECTION_TYPES)[]),
 ] as const;
 
@@ -59,7 +79,10 @@ export function serializeConnection(connection: ConnectionRecord) {
 export async function listConnections(ctx: PlatformContext, userId: string) {
   const all = await ctx.db.getAll('connections', IDBKeyRange.bound([userId], [userId, []]));
   const now = ctx.clock.now();
-  return all.filter((c) => isConnectionReturned(c, now)).sort((a, b) => a.created_at - b.created_at).map(serializeConnection);
+  return all
+    .filter((c) => isConnectionReturned(c, now))
+    .sort((a, b) => a.created_at - b.created_at)
+    .map(serializeConnection);
 }
 
 /**
@@ -86,7 +109,8 @@ export async function addConnection(
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot) throw ApiError.of('INVALID_ACCOUNT_TYPE', 'Bots have no connections.');
-    if (await tx.objectStore('connections').getKey([userId, record.id])) throw ApiError.invalidForm({ id: 'This user already has a connection with this id.' });
+    if (await tx.objectStore('connections').getKey([userId, record.id]))
+      throw ApiError.invalidForm({ id: 'This user already has a connection with this id.' });
     await tx.objectStore('connections').add(record);
   });
   return record;

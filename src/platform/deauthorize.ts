@@ -17,7 +17,11 @@ import { deleteApplicationTokens } from './provisional-merge';
  * authorized; an application the user never authorized changes nothing and records no event.
  * @example await deauthorizeApplication(ctx, user.id, application.id);
  */
-export async function deauthorizeApplication(ctx: PlatformContext, userId: string, applicationId: string): Promise<boolean> {
+export async function deauthorizeApplication(
+  ctx: PlatformContext,
+  userId: string,
+  applicationId: string,
+): Promise<boolean> {
   return write(ctx, ['users', 'applications', 'tokens', 'auth_codes'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');

@@ -34,37 +34,58 @@ export function dmPair(a: string, b: string): [string, string] {
 
 /** Every message key of one DM channel from the newest down to the one with id `oldestId` (all when absent). */
 export function dmMessageRange(channelId: string, oldestId?: string): IDBKeyRange {
-  return IDBKeyRange.bound([channelId, ''], [channelId, oldestId === undefined ? '\uffff' : lobbyMessageOrderKey(oldestId)]);
+  return IDBKeyRange.bound(
+    [channelId, ''],
+    [channelId, oldestId === undefined ? '\uffff' : lobbyMessageOrderKey(oldestId)],
+  );
 }
 
 /**
  * A direct message on the wire. Moderation metadata belongs to the application that sent the
  * message: only a viewer of that application sees it.
  */
-export function serializeDmMessage(message: StoredDmMessage, author: UserRecord | undefined, viewerApplicationId: string | null): Message {
+export function serializeDmMessage(
+  message: StoredDmMessage,
+  author: UserRecord | undefined,
+  viewerApplicationId: string | null,
+): Message {
   return {
     id: message.id,
     type: 0,
     content: message.content,
     channel_id: message.channel_id,
     recipient_id: message.recipient_id,
-    author: author ? serializeUser(author) : { id: message.author_id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null },
+    author: author
+      ? serializeUser(author)
+      : { id: message.author_id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null },
     timestamp: new Date(message.created_at).toISOString(),
     edited_timestamp: null,
     flags: 0,
     metadata: message.metadata,
     application_id: message.application_id,
-    ...(message.moderation_metadata && viewerApplicationId === message.application_id ? { moderation_metadata: message.moderation_metadata } : {}),
+    ...(message.moderation_metadata && viewerApplicationId === message.application_id
+      ? { moderation_metadata: message.moderation_metadata }
+      : {}),
   };
 }
 
 /** A DM channel as one of its users sees it: `recipients` are the others. */
 export function serializeDmChannel(channel: DmChannelRecord, recipients: UserRecord[]): DmChannel {
-  return { id: channel.id, type: 1, last_message_id: channel.last_message_id, flags: 0, recipients: recipients.map((u) => serializeUser(u)) };
+  return {
+    id: channel.id,
+    type: 1,
+    last_message_id: channel.last_message_id,
+    flags: 0,
+    recipients: recipients.map((u) => serializeUser(u)),
+  };
 }
 
 /** The DM channel of two users, or undefined before their first kept message. */
-export async function findDmChannel<M extends IDBTransactionMode>(tx: RelationshipTx<M>, a: string, b: string): Promise<DmChannelRecord | undefined> {
+export async function findDmChannel<M extends IDBTransactionMode>(
+  tx: RelationshipTx<M>,
+  a: string,
+  b: string,
+): Promise<DmChannelRecord | undefined> {
   return tx.objectStore('dm_channels').index('by_pair').get(dmPair(a, b));
 }
 
@@ -75,7 +96,12 @@ export async function findDmChannel<M extends IDBTransactionMode>(tx: Relationsh
  * sees it.
  * @example await sendUserMessage(ctx, principal, bob.id, { content: 'ready to queue?' })
  */
-export async function sendUserMessage(ctx: PlatformContext, principal: BearerPrincipal, recipientId: string, input: DmMessageInput): Promise<Message> {
+export async function sendUserMessage(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  recipientId: string,
+  input: DmMessageInput,
+): Promise<Message> {
   const me = principal.user;
   const applicationId = principal.application.id;
   return write(ctx, [...DM_STORES], async (tx, emit) => {
@@ -85,35 +111,76 @@ export async function sendUserMessage(ctx: PlatformContext, principal: BearerPri
     if (await eitherBlocked(tx, me.id, recipient.id)) throw ApiError.of('CANNOT_MESSAGE_USER');
     const now = ctx.clock.now();
     const id = ctx.ids.next();
-    const kept = (await areFriends(tx, me.id, recipient.id, applicationId)) && !(me.provisional && recipient.provisional);
-    const base = { id, order_key: lobbyMessageOrderKey(id), author_id: me.id, recipient_id: recipient.id, application_id: applicationId,
-      content: input.content, metadata: input.metadata ?? null, moderation_metadata: null, created_at: now };
+    const kept =
+      (await areFriends(tx, me.id, recipient.id, applicationId)) && !(me.provisional && recipient.provisional);
+    const base = {
+      id,
+      order_key: lobbyMessageOrderKey(id),
+      author_id: me.id,
+      recipient_id: recipient.id,
+      application_id: applicationId,
+      content: input.content,
+      metadata: input.metadata ?? null,
+      moderation_metadata: null,
+      created_at: now,
+    };
     if (!kept) {
-      if (!(await hasPlayed(tx, applicationId, recipient.id))) throw ApiError.of('CANNOT_MESSAGE_USER', 'This user has not played this game.');
+      if (!(await hasPlayed(tx, applicationId, recipient.id)))
+        throw ApiError.of('CANNOT_MESSAGE_USER', 'This user has not played this game.');
       const forSender = serializeDmMessage({ ...base, channel_id: recipient.id }, me, applicationId);
       const forRecipient = serializeDmMessage({ ...base, channel_id: me.id }, me, applicationId);
       emit({ type: 'MESSAGE_CREATE', data: forSender, audience: { user_ids: [me.id], application_id: applicationId } });
-      emit({ type: 'MESSAGE_CREATE', data: forRecipient, audience: { user_ids: [recipient.id], application_id: applicationId } });
+      emit({
+        type: 'MESSAGE_CREATE',
+        data: forRecipient,
+        audience: { user_ids: [recipient.id], application_id: applicationId },
+      });
       const channel = { id: recipient.id, type: 1, recipients: [serializeUser(me), serializeUser(recipient)] };
-      emit({ type: 'GAME_DIRECT_MESSAGE_CREATE', data: { ...forSender, channel }, audience: { application_id: applicationId }, channels: ['webhook'] });
+      emit({
+        type: 'GAME_DIRECT_MESSAGE_CREATE',
+        data: { ...forSender, channel },
+        audience: { application_id: applicationId },
+        channels: ['webhook'],
+      });
       return forSender;
     }
-    const channel = (await findDmChannel(tx, me.id, recipient.id)) ?? (await openDmChannel(tx, emit, ctx.ids.next(), me, recipient, now));
+    const channel =
+      (await findDmChannel(tx, me.id, recipient.id)) ??
+      (await openDmChannel(tx, emit, ctx.ids.next(), me, recipient, now));
     const record: StoredDmMessage = { ...base, channel_id: channel.id };
     await tx.objectStore('dm_messages').add(record);
     await tx.objectStore('dm_channels').put({ ...channel, last_message_id: id });
     const message = serializeDmMessage(record, me, applicationId);
     emit({ type: 'MESSAGE_CREATE', data: message, audience: { user_ids: [me.id, recipient.id] } });
     const webhookChannel = serializeDmChannel({ ...channel, last_message_id: id }, [me, recipient]);
-    emit({ type: 'GAME_DIRECT_MESSAGE_CREATE', data: { ...message, channel: webhookChannel }, audience: { application_id: applicationId }, channels: ['webhook'] });
+    emit({
+      type: 'GAME_DIRECT_MESSAGE_CREATE',
+      data: { ...message, channel: webhookChannel },
+      audience: { application_id: applicationId },
+      channels: ['webhook'],
+    });
     return message;
   });
 }
 
 /** Creates the pair's DM channel; each user hears CHANNEL_CREATE with the other as recipient. */
-async function openDmChannel(tx: WriteTx, emit: Emit, id: string, a: UserRecord, b: UserRecord, now: number): Promise<DmChannelRecord> {
+async function openDmChannel(
+  tx: WriteTx,
+  emit: Emit,
+  id: string,
+  a: UserRecord,
+  b: UserRecord,
+  now: number,
+): Promise<DmChannelRecord> {
   const [low, high] = dmPair(a.id, b.id);
-  const channel: DmChannelRecord = { id, user_low: low, user_high: high, recipient_ids: [low, high], last_message_id: null, created_at: now };
+  const channel: DmChannelRecord = {
+    id,
+    user_low: low,
+    user_high: high,
+    recipient_ids: [low, high],
+    last_message_id: null,
+    created_at: now,
+  };
   await tx.objectStore('dm_channels').add(channel);
   emit({ type: 'CHANNEL_CREATE', data: serializeDmChannel(channel, [b]), audience: { user_ids: [a.id] } });
   emit({ type: 'CHANNEL_CREATE', data: serializeDmChannel(channel, [a]), audience: { user_ids: [b.id] } });
@@ -125,7 +192,12 @@ async function openDmChannel(tx: WriteTx, emit: Emit, id: string, a: UserRecord,
  * kept messages with the recipient from the last 72 hours by the platform clock, newest first.
  * 404 10003 unless both users have played the caller's game; none yet is an empty list.
  */
-export async function listUserMessages(ctx: PlatformContext, principal: BearerPrincipal, recipientId: string, limit = DM_MESSAGES_DEFAULT): Promise<Message[]> {
+export async function listUserMessages(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  recipientId: string,
+  limit = DM_MESSAGES_DEFAULT,
+): Promise<Message[]> {
   const tx = ctx.db.transaction([...DM_STORES], 'readonly');
   const recipient = await tx.objectStore('users').get(recipientId);
   if (!recipient) throw ApiError.of('UNKNOWN_USER');
@@ -136,7 +208,9 @@ export async function listUserMessages(ctx: PlatformContext, principal: BearerPr
   const channel = await findDmChannel(tx, principal.user.id, recipient.id);
   if (!channel) return [];
   const oldest = snowflakeAt(ctx.clock.now() - DM_MESSAGES_HISTORY_HOURS * 3_600_000);
-  const records = await tx.objectStore('dm_messages').getAll(dmMessageRange(channel.id, oldest), Math.min(Math.max(1, limit), DM_MESSAGES_MAX));
+  const records = await tx
+    .objectStore('dm_messages')
+    .getAll(dmMessageRange(channel.id, oldest), Math.min(Math.max(1, limit), DM_MESSAGES_MAX));
   const authors = new Map([principal.user, recipient].map((u) => [u.id, u]));
   return records.map((m) => serializeDmMessage(m, authors.get(m.author_id), applicationId));
 }
@@ -145,7 +219,9 @@ export async function listUserMessages(ctx: PlatformContext, principal: BearerPr
 export async function listDmChannels(ctx: PlatformContext, principal: BearerPrincipal): Promise<DmChannel[]> {
   const tx = ctx.db.transaction(['dm_channels', 'users'], 'readonly');
   const channels = await tx.objectStore('dm_channels').index('by_recipient').getAll(principal.user.id);
-  const others = await Promise.all(channels.map((c) => tx.objectStore('users').get(c.user_low === principal.user.id ? c.user_high : c.user_low)));
+  const others = await Promise.all(
+    channels.map((c) => tx.objectStore('users').get(c.user_low === principal.user.id ? c.user_high : c.user_low)),
+  );
   const recency = (c: DmChannelRecord) => snowflakeKey(c.last_message_id ?? c.id);
   return channels
     .map((channel, i) => ({ channel, other: others[i] }))

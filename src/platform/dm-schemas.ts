@@ -4,7 +4,11 @@
  */
 import * as v from 'valibot';
 import {
-  DM_MESSAGE_CONTENT_MAX, DM_MESSAGES_MAX, MODERATION_METADATA_KEY_MAX, MODERATION_METADATA_KEYS_MAX, MODERATION_METADATA_VALUE_MAX,
+  DM_MESSAGE_CONTENT_MAX,
+  DM_MESSAGES_MAX,
+  MODERATION_METADATA_KEY_MAX,
+  MODERATION_METADATA_KEYS_MAX,
+  MODERATION_METADATA_VALUE_MAX,
 } from './limits';
 import { charLength, LobbyMessageMetadataSchema } from './lobby-schemas';
 import { dictionary, queryInt, snowflakeSchema } from './schema-parts';
@@ -16,7 +20,10 @@ export const DmMessageSchema = v.object({
   content: v.pipe(
     v.string('This field is required'),
     v.minLength(1, 'Must be 1 or more in length.'),
-    v.check((s: string) => charLength(s) <= DM_MESSAGE_CONTENT_MAX, `Must be ${DM_MESSAGE_CONTENT_MAX} or fewer in length.`),
+    v.check(
+      (s: string) => charLength(s) <= DM_MESSAGE_CONTENT_MAX,
+      `Must be ${DM_MESSAGE_CONTENT_MAX} or fewer in length.`,
+    ),
   ),
   metadata: v.optional(LobbyMessageMetadataSchema),
 });
@@ -32,8 +39,14 @@ export const DmMessagesQuerySchema = v.object({
  */
 export const ModerationMetadataSchema = v.pipe(
   dictionary(v.string('Metadata values must be strings.'), 'Body must be a dictionary of strings.'),
-  v.check((m) => Object.keys(m).length <= MODERATION_METADATA_KEYS_MAX, `Metadata must have ${MODERATION_METADATA_KEYS_MAX} or fewer keys.`),
-  v.check((m) => Object.keys(m).every((k) => charLength(k) <= MODERATION_METADATA_KEY_MAX), `Metadata keys must be ${MODERATION_METADATA_KEY_MAX} or fewer in length.`),
+  v.check(
+    (m) => Object.keys(m).length <= MODERATION_METADATA_KEYS_MAX,
+    `Metadata must have ${MODERATION_METADATA_KEYS_MAX} or fewer keys.`,
+  ),
+  v.check(
+    (m) => Object.keys(m).every((k) => charLength(k) <= MODERATION_METADATA_KEY_MAX),
+    `Metadata keys must be ${MODERATION_METADATA_KEY_MAX} or fewer in length.`,
+  ),
   v.check(
     (m) => Object.values(m).every((value) => charLength(value) <= MODERATION_METADATA_VALUE_MAX),
     `Metadata values must be ${MODERATION_METADATA_VALUE_MAX} or fewer in length.`,

@@ -5,13 +5,23 @@
  */
 import * as v from 'valibot';
 import {
-  EMBED_AUTHOR_NAME_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_NAME_MAX, EMBED_FIELD_VALUE_MAX, EMBED_FIELDS_MAX, EMBED_FOOTER_TEXT_MAX,
-  EMBED_TITLE_MAX, EMBED_TOTAL_CHARS_MAX, EMBEDS_PER_MESSAGE_MAX,
+  EMBED_AUTHOR_NAME_MAX,
+  EMBED_DESCRIPTION_MAX,
+  EMBED_FIELD_NAME_MAX,
+  EMBED_FIELD_VALUE_MAX,
+  EMBED_FIELDS_MAX,
+  EMBED_FOOTER_TEXT_MAX,
+  EMBED_TITLE_MAX,
+  EMBED_TOTAL_CHARS_MAX,
+  EMBEDS_PER_MESSAGE_MAX,
 } from './limits';
 import type { Embed } from './message-records';
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be ${max} or fewer in length.`));
-const link = v.pipe(v.string(), v.regex(/^(https?|attachment):\/\/\S+$/, 'Scheme must be one of (http, https, attachment).'));
+const link = v.pipe(
+  v.string(),
+  v.regex(/^(https?|attachment):\/\/\S+$/, 'Scheme must be one of (http, https, attachment).'),
+);
 const image = v.object({ url: link });
 
 /** One embed as a request sends it; `type` other than `rich` is ignored, as on the platform. */
@@ -25,10 +35,18 @@ export const EmbedSchema = v.object({
   footer: v.optional(v.object({ text: text(EMBED_FOOTER_TEXT_MAX), icon_url: v.optional(link) })),
   image: v.optional(image),
   thumbnail: v.optional(image),
-  author: v.optional(v.object({ name: text(EMBED_AUTHOR_NAME_MAX), url: v.optional(link), icon_url: v.optional(link) })),
+  author: v.optional(
+    v.object({ name: text(EMBED_AUTHOR_NAME_MAX), url: v.optional(link), icon_url: v.optional(link) }),
+  ),
   fields: v.optional(
     v.pipe(
-      v.array(v.object({ name: text(EMBED_FIELD_NAME_MAX), value: text(EMBED_FIELD_VALUE_MAX), inline: v.optional(v.boolean()) })),
+      v.array(
+        v.object({
+          name: text(EMBED_FIELD_NAME_MAX),
+          value: text(EMBED_FIELD_VALUE_MAX),
+          inline: v.optional(v.boolean()),
+        }),
+      ),
       v.maxLength(EMBED_FIELDS_MAX, `Must be ${EMBED_FIELDS_MAX} or fewer in length.`),
     ),
   ),
@@ -38,7 +56,10 @@ export const EmbedSchema = v.object({
 export const EmbedsSchema = v.pipe(
   v.array(EmbedSchema),
   v.maxLength(EMBEDS_PER_MESSAGE_MAX, `Must be ${EMBEDS_PER_MESSAGE_MAX} or fewer in length.`),
-  v.check((embeds) => embedCharacters(embeds) <= EMBED_TOTAL_CHARS_MAX, `Embed size exceeds maximum size of ${EMBED_TOTAL_CHARS_MAX}`),
+  v.check(
+    (embeds) => embedCharacters(embeds) <= EMBED_TOTAL_CHARS_MAX,
+    `Embed size exceeds maximum size of ${EMBED_TOTAL_CHARS_MAX}`,
+  ),
 );
 
 /** An embed as the request sent it (validated). */
@@ -48,7 +69,11 @@ export type EmbedInput = v.InferOutput<typeof EmbedSchema>;
 export function embedCharacters(embeds: readonly EmbedInput[]): number {
   let total = 0;
   for (const e of embeds) {
-    total += [...(e.title ?? '')].length + [...(e.description ?? '')].length + [...(e.footer?.text ?? '')].length + [...(e.author?.name ?? '')].length;
+    total +=
+      [...(e.title ?? '')].length +
+      [...(e.description ?? '')].length +
+      [...(e.footer?.text ?? '')].length +
+      [...(e.author?.name ?? '')].length;
     for (const f of e.fields ?? []) total += [...f.name].length + [...f.value].length;
   }
   return total;

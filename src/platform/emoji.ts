@@ -33,7 +33,10 @@ function requireOwnApplication(principal: BotPrincipal, applicationId: string): 
   if (principal.application.id !== applicationId) throw ApiError.of('ENDPOINT_UNAVAILABLE');
 }
 
-const nameTaken = () => ApiError.invalidForm({ name: { code: 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', message: 'An emoji with this name already exists.' } });
+const nameTaken = () =>
+  ApiError.invalidForm({
+    name: { code: 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', message: 'An emoji with this name already exists.' },
+  });
 
 /** `GET /applications/{id}/emojis`: `{items}`, each with the bot user who uploaded it. */
 export async function listApplicationEmojis(ctx: PlatformContext, principal: BotPrincipal, applicationId: string) {
@@ -50,7 +53,12 @@ async function findEmoji(ctx: PlatformContext, applicationId: string, emojiId: s
 }
 
 /** `GET /applications/{id}/emojis/{emoji.id}`. */
-export async function getApplicationEmoji(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, emojiId: string) {
+export async function getApplicationEmoji(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  emojiId: string,
+) {
   requireOwnApplication(principal, applicationId);
   return serializeEmoji(await findEmoji(ctx, applicationId, emojiId), principal.user);
 }
@@ -60,16 +68,27 @@ export async function getApplicationEmoji(ctx: PlatformContext, principal: BotPr
  * refused (400 30008); a name already used by the application is 400 (50035).
  * @example await createApplicationEmoji(ctx, bot, appId, { name: 'gg', image: 'data:image/png;base64,...' });
  */
-export async function createApplicationEmoji(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, input: { name: string; image: string }) {
+export async function createApplicationEmoji(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  input: { name: string; image: string },
+) {
   requireOwnApplication(principal, applicationId);
   const image = await parseImageData(input.image, 'image', EMOJI_IMAGE_MAX_BYTES);
   return write(ctx, ['emojis', 'emoji_images'], async (tx) => {
     const emojis = tx.objectStore('emojis');
-    if ((await emojis.index('by_application').count(applicationId)) >= APPLICATION_EMOJI_MAX) throw ApiError.of('EMOJIS_MAX');
+    if ((await emojis.index('by_application').count(applicationId)) >= APPLICATION_EMOJI_MAX)
+      throw ApiError.of('EMOJIS_MAX');
     if (await emojis.index('by_application_name').getKey([applicationId, input.name])) throw nameTaken();
     const emoji: EmojiRecord = {
-      id: ctx.ids.next(), application_id: applicationId, name: input.name, roles: [], user_id: principal.user.id,
-      animated: image.animated, created_at: ctx.clock.now(),
+      id: ctx.ids.next(),
+      application_id: applicationId,
+      name: input.name,
+      roles: [],
+      user_id: principal.user.id,
+      animated: image.animated,
+      created_at: ctx.clock.now(),
     };
     await emojis.add(emoji);
     await tx.objectStore('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
@@ -78,7 +97,13 @@ export async function createApplicationEmoji(ctx: PlatformContext, principal: Bo
 }
 
 /** `PATCH /applications/{id}/emojis/{emoji.id} {name}`: renames it (names stay unique). */
-export async function renameApplicationEmoji(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, emojiId: string, name: string) {
+export async function renameApplicationEmoji(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  emojiId: string,
+  name: string,
+) {
   requireOwnApplication(principal, applicationId);
   return write(ctx, ['emojis'], async (tx) => {
     const emoji = await tx.objectStore('emojis').get(emojiId);
@@ -92,7 +117,12 @@ export async function renameApplicationEmoji(ctx: PlatformContext, principal: Bo
 }
 
 /** `DELETE /applications/{id}/emojis/{emoji.id}`: removes it and its image. */
-export async function deleteApplicationEmoji(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, emojiId: string): Promise<void> {
+export async function deleteApplicationEmoji(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  emojiId: string,
+): Promise<void> {
   requireOwnApplication(principal, applicationId);
   await write(ctx, ['emojis', 'emoji_images'], async (tx) => {
     const emoji = await tx.objectStore('emojis').get(emojiId);

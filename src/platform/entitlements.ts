@@ -10,7 +10,14 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { ENTITLEMENT_TYPES, SKU_TYPE, serializeEntitlement, type EntitlementRecord } from './monetization-records';
 import {
-  deleteEntitlementRecord, findEntitlement, findSku, grantEntitlement, hasEnded, loadApplication, refuseOwned, requireOwnApplication,
+  deleteEntitlementRecord,
+  findEntitlement,
+  findSku,
+  grantEntitlement,
+  hasEnded,
+  loadApplication,
+  refuseOwned,
+  requireOwnApplication,
   type MonetizationTx,
 } from './monetization-store';
 import { snowflakeKey } from './snowflake';
@@ -40,7 +47,12 @@ function indexFor(applicationId: string, userId: string | undefined, guildId: st
  * Newest first; with `after` (and no `before`) oldest first from there. A user's token lists its
  * own (another `user_id` is 403 50001).
  */
-export async function listEntitlements(ctx: PlatformContext, principal: Principal, applicationId: string, query: EntitlementsQuery) {
+export async function listEntitlements(
+  ctx: PlatformContext,
+  principal: Principal,
+  applicationId: string,
+  query: EntitlementsQuery,
+) {
   requireOwnApplication(principal, applicationId);
   const own = ownUser(principal);
   if (own !== null && query.user_id !== undefined && query.user_id !== own) throw ApiError.of('MISSING_ACCESS');
@@ -51,23 +63,38 @@ export async function listEntitlements(ctx: PlatformContext, principal: Principa
   const tx = await readMonetization(ctx);
   const now = ctx.clock.now();
   const index = indexFor(applicationId, userId, query.guild_id);
-  const range = IDBKeyRange.bound([...index.prefix, lower], [...index.prefix, upper], query.after !== undefined, query.before !== undefined);
+  const range = IDBKeyRange.bound(
+    [...index.prefix, lower],
+    [...index.prefix, upper],
+    query.after !== undefined,
+    query.before !== undefined,
+  );
   const skuIds = query.sku_ids ? new Set(query.sku_ids) : null;
-  const wanted = (e: EntitlementRecord) => (query.guild_id === undefined || e.guild_id === query.guild_id)
-    && (skuIds === null || skuIds.has(e.sku_id))
-    && !(query.exclude_ended && hasEnded(e, now))
-    && !(query.exclude_deleted !== false && e.deleted);
+  const wanted = (e: EntitlementRecord) =>
+    (query.guild_id === undefined || e.guild_id === query.guild_id) &&
+    (skuIds === null || skuIds.has(e.sku_id)) &&
+    !(query.exclude_ended && hasEnded(e, now)) &&
+    !(query.exclude_deleted !== false && e.deleted);
   const found: EntitlementRecord[] = [];
   const direction = query.after !== undefined && query.before === undefined ? 'next' : 'prev';
   // A cursor stops as soon as `limit` matched: filters never make it read the whole range.
-  for (let cursor = await tx.objectStore('entitlements').index(index.name).openCursor(range, direction); cursor && found.length < query.limit; cursor = await cursor.continue()) {
+  for (
+    let cursor = await tx.objectStore('entitlements').index(index.name).openCursor(range, direction);
+    cursor && found.length < query.limit;
+    cursor = await cursor.continue()
+  ) {
     if (wanted(cursor.value)) found.push(cursor.value);
   }
   return found.map(serializeEntitlement);
 }
 
 /** The entitlement as `principal` may see it: its application's, and a user's own (others are unknown). */
-async function visibleEntitlement<M extends IDBTransactionMode>(tx: MonetizationTx<M>, principal: Principal, applicationId: string, entitlementId: string) {
+async function visibleEntitlement<M extends IDBTransactionMode>(
+  tx: MonetizationTx<M>,
+  principal: Principal,
+  applicationId: string,
+  entitlementId: string,
+) {
   requireOwnApplication(principal, applicationId);
   const own = ownUser(principal);
   const entitlement = await findEntitlement(tx, applicationId, entitlementId);
@@ -76,7 +103,12 @@ async function visibleEntitlement<M extends IDBTransactionMode>(tx: Monetization
 }
 
 /** `GET /applications/{id}/entitlements/{entitlement.id}`. */
-export async function getEntitlement(ctx: PlatformContext, principal: Principal, applicationId: string, entitlementId: string) {
+export async function getEntitlement(
+  ctx: PlatformContext,
+  principal: Principal,
+  applicationId: string,
+  entitlementId: string,
+) {
   const tx = await readMonetization(ctx);
   return serializeEntitlement(await visibleEntitlement(tx, principal, applicationId, entitlementId));
 }
@@ -86,7 +118,12 @@ export async function getEntitlement(ctx: PlatformContext, principal: Principal,
  * may then buy it again). Only consumable SKUs (400 40018). No event: ENTITLEMENT_UPDATE is only
  * for a subscription entitlement that ends. Consuming again changes nothing.
  */
-export async function consumeEntitlement(ctx: PlatformContext, principal: Principal, applicationId: string, entitlementId: string): Promise<void> {
+export async function consumeEntitlement(
+  ctx: PlatformContext,
+  principal: Principal,
+  applicationId: string,
+  entitlementId: string,
+): Promise<void> {
   await writeMonetization(ctx, async (tx) => {
     const entitlement = await visibleEntitlement(tx, principal, applicationId, entitlementId);
     if (entitlement.deleted) throw ApiError.of('UNKNOWN_ENTITLEMENT');
@@ -101,28 +138,57 @@ export async function consumeEntitlement(ctx: PlatformContext, principal: Princi
  * SKU for a guild (`owner_type` 1) or a user (2), valid in perpetuity; emits ENTITLEMENT_CREATE.
  * An owner who already has access to the SKU is 400 40074.
  */
-export async function createTestEntitlement(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, input: TestEntitlementInput): Promise<EntitlementRecord> {
+export async function createTestEntitlement(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  input: TestEntitlementInput,
+): Promise<EntitlementRecord> {
   requireOwnApplication(principal, applicationId);
-  return writeMonetization(ctx, async (tx, emit, now) => {
-    const application = await loadApplication(tx, applicationId);
-    const sku = await findSku(tx, applicationId, input.sku_id);
-    if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP) throw ApiError.of('INVALID_SKU');
-    const forGuild = input.owner_type === 1;
-    if (forGuild && !(await tx.objectStore('guilds').get(input.owner_id))) throw ApiError.of('UNKNOWN_GUILD');
-    if (!forGuild && !(await tx.objectStore('users').get(input.owner_id))) throw ApiError.of('UNKNOWN_USER');
-    const owner = forGuild ? { user_id: null, guild_id: input.owner_id } : { user_id: input.owner_id, guild_id: null };
-    await refuseOwned(tx, sku, owner, now);
-    return grantEntitlement(tx, emit, application, ctx.ids.next(), {
-      ...owner, sku_id: sku.id, type: ENTITLEMENT_TYPES.TEST_MODE_PURCHASE, test: true, starts_at: null, ends_at: null, subscription_id: null,
-    }, now);
-  }, ['users', 'guilds']);
+  return writeMonetization(
+    ctx,
+    async (tx, emit, now) => {
+      const application = await loadApplication(tx, applicationId);
+      const sku = await findSku(tx, applicationId, input.sku_id);
+      if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP) throw ApiError.of('INVALID_SKU');
+      const forGuild = input.owner_type === 1;
+      if (forGuild && !(await tx.objectStore('guilds').get(input.owner_id))) throw ApiError.of('UNKNOWN_GUILD');
+      if (!forGuild && !(await tx.objectStore('users').get(input.owner_id))) throw ApiError.of('UNKNOWN_USER');
+      const owner = forGuild
+        ? { user_id: null, guild_id: input.owner_id }
+        : { user_id: input.owner_id, guild_id: null };
+      await refuseOwned(tx, sku, owner, now);
+      return grantEntitlement(
+        tx,
+        emit,
+        application,
+        ctx.ids.next(),
+        {
+          ...owner,
+          sku_id: sku.id,
+          type: ENTITLEMENT_TYPES.TEST_MODE_PURCHASE,
+          test: true,
+          starts_at: null,
+          ends_at: null,
+          subscription_id: null,
+        },
+        now,
+      );
+    },
+    ['users', 'guilds'],
+  );
 }
 
 /**
  * `DELETE /applications/{id}/entitlements/{id}`: deletes a test entitlement (ENTITLEMENT_DELETE);
  * any other is 400 40019, a deleted one unknown.
  */
-export async function deleteTestEntitlement(ctx: PlatformContext, principal: BotPrincipal, applicationId: string, entitlementId: string): Promise<void> {
+export async function deleteTestEntitlement(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  applicationId: string,
+  entitlementId: string,
+): Promise<void> {
   requireOwnApplication(principal, applicationId);
   await writeMonetization(ctx, async (tx, emit) => {
     const entitlement = await findEntitlement(tx, applicationId, entitlementId);
@@ -141,7 +207,10 @@ export async function refundEntitlement(ctx: PlatformContext, entitlementId: str
     const entitlement = await tx.objectStore('entitlements').get(entitlementId);
     if (!entitlement || entitlement.deleted) throw ApiError.of('UNKNOWN_ENTITLEMENT');
     if (entitlement.subscription_id !== null) {
-      throw ApiError.invalidForm({ entitlement_id: 'A subscription entitlement is refunded with its subscription: DELETE /sandbox/subscriptions/{id}.' });
+      throw ApiError.invalidForm({
+        entitlement_id:
+          'A subscription entitlement is refunded with its subscription: DELETE /sandbox/subscriptions/{id}.',
+      });
     }
     await deleteEntitlementRecord(tx, emit, await loadApplication(tx, entitlement.application_id), entitlement);
   });
@@ -154,7 +223,10 @@ export async function refundEntitlement(ctx: PlatformContext, entitlementId: str
 export async function clientEntitlements(ctx: PlatformContext, principal: BearerPrincipal) {
   const tx = await readMonetization(ctx);
   const now = ctx.clock.now();
-  const range = IDBKeyRange.bound([principal.application.id, principal.user.id, ''], [principal.application.id, principal.user.id, '\uffff']);
+  const range = IDBKeyRange.bound(
+    [principal.application.id, principal.user.id, ''],
+    [principal.application.id, principal.user.id, '\uffff'],
+  );
   const held = await tx.objectStore('entitlements').index('by_user').getAll(range);
   return held.filter((e) => !e.deleted && !hasEnded(e, now)).map(serializeEntitlement);
 }

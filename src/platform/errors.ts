@@ -44,13 +44,21 @@ export const API_ERRORS = {
   UNKNOWN_VOICE_STATE: { status: 404, code: 10065, message: 'Unknown Voice State' },
   UNKNOWN_INVITE_TARGET_USERS_JOB: { status: 404, code: 10124, message: 'Unknown invite target users job' },
   UNKNOWN_INVITE_TARGET_USERS: { status: 404, code: 10129, message: 'Unknown invite target users' },
-  GUILD_CREATION_REMOVED: { status: 403, code: 20001, message: 'Applications can no longer create guilds: POST /guilds was removed for apps on 2025-07-15.' },
+  GUILD_CREATION_REMOVED: {
+    status: 403,
+    code: 20001,
+    message: 'Applications can no longer create guilds: POST /guilds was removed for apps on 2025-07-15.',
+  },
   EMOJIS_MAX: { status: 400, code: 30008, message: 'Maximum number of emojis reached' },
   ANIMATED_EMOJIS_MAX: { status: 400, code: 30018, message: 'Maximum number of animated emojis reached' },
   USER_NOT_CONNECTED_TO_VOICE: { status: 400, code: 40032, message: 'Target user is not connected to voice' },
   BOTS_CANNOT_USE_ENDPOINT: { status: 403, code: 20001, message: 'Bots cannot use this endpoint' },
   ONLY_BOTS_CAN_USE_ENDPOINT: { status: 403, code: 20002, message: 'Only bots can use this endpoint' },
-  ENDPOINT_UNAVAILABLE: { status: 403, code: 20012, message: 'You are not authorized to perform this action on this application' },
+  ENDPOINT_UNAVAILABLE: {
+    status: 403,
+    code: 20012,
+    message: 'You are not authorized to perform this action on this application',
+  },
   LOBBY_MEMBERS_MAX: { status: 400, code: 30059, message: 'Maximum number of lobby members reached' },
   LOBBIES_PER_USER_MAX: { status: 400, code: 30060, message: 'Maximum number of lobbies reached' },
   REQUEST_TOO_LARGE: { status: 413, code: 40005, message: 'Request entity too large' },
@@ -62,22 +70,54 @@ export const API_ERRORS = {
   MISSING_SCOPE: { status: 403, code: 50025, message: 'Invalid OAuth2 access token' },
   INVALID_JSON: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
   INDEX_NOT_READY: { status: 400, code: 110000, message: 'This index has not been created yet.' },
-  CANNOT_FORWARD_UNREADABLE: { status: 400, code: 160014, message: 'Cannot forward a message whose content you cannot read.' },
+  CANNOT_FORWARD_UNREADABLE: {
+    status: 400,
+    code: 160014,
+    message: 'Cannot forward a message whose content you cannot read.',
+  },
   MERGE_BANNED_ACCOUNT: { status: 400, code: 530017, message: 'Cannot merge an account affected by a ban.' },
   // Provisional accounts and external identities (the platform's public 5300xx codes).
-  PROVISIONAL_NOT_CONFIGURED: { status: 400, code: 530000, message: 'The application is not configured for this external auth type.' },
+  PROVISIONAL_NOT_CONFIGURED: {
+    status: 400,
+    code: 530000,
+    message: 'The application is not configured for this external auth type.',
+  },
   EXTERNAL_TOKEN_EXPIRED: { status: 400, code: 530001, message: 'The external auth token has expired.' },
-  EXTERNAL_TOKEN_INVALID_ISSUER: { status: 400, code: 530002, message: 'The external auth token was not issued by the configured issuer.' },
-  EXTERNAL_TOKEN_INVALID_AUDIENCE: { status: 400, code: 530003, message: 'The external auth token is not meant for the configured audience.' },
+  EXTERNAL_TOKEN_INVALID_ISSUER: {
+    status: 400,
+    code: 530002,
+    message: 'The external auth token was not issued by the configured issuer.',
+  },
+  EXTERNAL_TOKEN_INVALID_AUDIENCE: {
+    status: 400,
+    code: 530003,
+    message: 'The external auth token is not meant for the configured audience.',
+  },
   EXTERNAL_TOKEN_TOO_OLD: { status: 400, code: 530004, message: 'The external auth token was issued too long ago.' },
   INVALID_CLIENT_SECRET: { status: 401, code: 530007, message: 'Invalid client secret.' },
-  OIDC_CONFIGURATION_NOT_FOUND: { status: 400, code: 530008, message: "The identity provider's OpenID configuration could not be fetched." },
+  OIDC_CONFIGURATION_NOT_FOUND: {
+    status: 400,
+    code: 530008,
+    message: "The identity provider's OpenID configuration could not be fetched.",
+  },
   OIDC_JWKS_NOT_FOUND: { status: 400, code: 530009, message: "The identity provider's key set could not be fetched." },
-  ACCOUNT_NOT_PROVISIONAL: { status: 400, code: 530010, message: 'This external identity is linked to a full account: use the OAuth2 flow.' },
+  ACCOUNT_NOT_PROVISIONAL: {
+    status: 400,
+    code: 530010,
+    message: 'This external identity is linked to a full account: use the OAuth2 flow.',
+  },
   INVALID_MERGE_SOURCE: { status: 400, code: 530014, message: 'The account to merge is not a provisional account.' },
-  INVALID_MERGE_DESTINATION: { status: 400, code: 530016, message: 'A provisional account cannot be merged into another provisional account.' },
+  INVALID_MERGE_DESTINATION: {
+    status: 400,
+    code: 530016,
+    message: 'A provisional account cannot be merged into another provisional account.',
+  },
   INVALID_OIDC_TOKEN: { status: 400, code: 530020, message: 'Invalid OpenID Connect ID token.' },
-  TOO_MANY_APPLICATION_IDENTITIES: { status: 400, code: 530023, message: 'This account already has an external identity for this application.' },
+  TOO_MANY_APPLICATION_IDENTITIES: {
+    status: 400,
+    code: 530023,
+    message: 'This account already has an external identity for this application.',
+  },
   INVALID_USER_TYPE: { status: 400, code: 50229, message: 'Invalid user type: this account is provisional.' },
   PERMANENT_BAN: { status: 409, code: 0, message: 'A permanent ban cannot be lifted.' },
   ENDPOINT_REMOVED: { status: 410, code: 0, message: 'This endpoint is no longer available.' },
@@ -93,7 +133,11 @@ export const API_ERRORS = {
   UNKNOWN_SUBSCRIPTION: { status: 404, code: 0, message: 'Unknown Subscription' },
   ONLY_CONSUMABLE_SKUS: { status: 400, code: 40018, message: 'Only consumable SKUs can be consumed' },
   ONLY_TEST_ENTITLEMENTS: { status: 400, code: 40019, message: 'You can only delete sandbox entitlements.' },
-  ENTITLEMENT_ALREADY_GRANTED: { status: 400, code: 40074, message: 'An entitlement has already been granted for this resource' },
+  ENTITLEMENT_ALREADY_GRANTED: {
+    status: 400,
+    code: 40074,
+    message: 'An entitlement has already been granted for this resource',
+  },
   INVALID_SKU: { status: 400, code: 50057, message: 'Invalid SKU' },
   SUBSCRIPTION_NOT_ONGOING: { status: 400, code: 0, message: 'This subscription has ended.' },
   // Messages of guild channels (the platform's public codes).
@@ -101,7 +145,11 @@ export const API_ERRORS = {
   CANNOT_SEND_EMPTY_MESSAGE: { status: 400, code: 50006, message: 'Cannot send an empty message' },
   NON_TEXT_CHANNEL: { status: 400, code: 50008, message: 'Cannot send messages in a non-text channel' },
   PINS_MAX: { status: 400, code: 30003, message: 'Maximum number of pins reached for the channel' },
-  SLOWMODE_RATE_LIMITED: { status: 429, code: 20016, message: 'This action cannot be performed due to slowmode rate limit.' },
+  SLOWMODE_RATE_LIMITED: {
+    status: 429,
+    code: 20016,
+    message: 'This action cannot be performed due to slowmode rate limit.',
+  },
   RATE_LIMITED: { status: 429, code: 0, message: 'You are being rate limited.' },
   AUTOMOD_BLOCKED: { status: 400, code: 200000, message: 'Message was blocked by automatic moderation' },
   // Application commands and interactions (the platform's public codes).
@@ -110,7 +158,11 @@ export const API_ERRORS = {
   UNKNOWN_APPLICATION_COMMAND: { status: 404, code: 10063, message: 'Unknown application command' },
   APPLICATION_COMMANDS_MAX: { status: 400, code: 30032, message: 'Maximum number of application commands reached' },
   INTERACTION_ALREADY_ACKNOWLEDGED: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },
-  INTERACTION_FOLLOWUPS_MAX: { status: 400, code: 40094, message: 'This interaction has hit the maximum number of follow up messages' },
+  INTERACTION_FOLLOWUPS_MAX: {
+    status: 400,
+    code: 40094,
+    message: 'This interaction has hit the maximum number of follow up messages',
+  },
   // Embedded-app RPC errors (CONTRACT §5): the RPC host answers them as ERROR frames with this
   // code and message; the status only matters if one ever crosses HTTP.
   RPC_UNKNOWN_ERROR: { status: 500, code: 1000, message: 'Unknown error' },
@@ -124,7 +176,11 @@ export const API_ERRORS = {
   RPC_INVALID_ORIGIN: { status: 403, code: 4008, message: 'Invalid origin' },
   RPC_INVALID_TOKEN: { status: 401, code: 4009, message: 'Invalid token' },
   RPC_INVALID_USER: { status: 400, code: 4010, message: 'Invalid user' },
-  RPC_OAUTH2_ERROR: { status: 400, code: 5000, message: 'OAuth2 Error: access_denied: The resource owner or authorization server denied the request' },
+  RPC_OAUTH2_ERROR: {
+    status: 400,
+    code: 5000,
+    message: 'OAuth2 Error: access_denied: The resource owner or authorization server denied the request',
+  },
 } as const;
 
 /** The name of an entry in {@link API_ERRORS}. */
@@ -176,7 +232,8 @@ export class ApiError extends Error {
       let node: FieldErrors = tree;
       for (const part of path.split('.').filter(Boolean)) {
         // Own properties only: a field named `toString` or `__proto__` must not reach Object.prototype.
-        if (!Object.hasOwn(node, part)) Object.defineProperty(node, part, { value: {}, enumerable: true, writable: true, configurable: true });
+        if (!Object.hasOwn(node, part))
+          Object.defineProperty(node, part, { value: {}, enumerable: true, writable: true, configurable: true });
         node = node[part] as FieldErrors;
       }
       (node._errors ??= []).push(item);
@@ -187,8 +244,11 @@ export class ApiError extends Error {
 
   /** The JSON body of this error. */
   toJSON(): ApiErrorBody {
-    if (this.retryAfter !== undefined) return { code: this.code, message: this.message, retry_after: this.retryAfter, global: false };
-    return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
+    if (this.retryAfter !== undefined)
+      return { code: this.code, message: this.message, retry_after: this.retryAfter, global: false };
+    return this.errors
+      ? { code: this.code, message: this.message, errors: this.errors }
+      : { code: this.code, message: this.message };
   }
 }
 
@@ -199,7 +259,15 @@ export class ApiError extends Error {
  */
 export class OAuth2Error extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'unsupported_response_type',
+    readonly error:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope'
+      | 'access_denied'
+      | 'unsupported_response_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
   ) {

@@ -9,7 +9,16 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { INTENTS } from './intents';
 import { DEFAULT_EVERYONE_PERMISSIONS, serializePermissions } from './permissions';
-import type { ApplicationRecord, ChannelRecord, GuildRecord, MemberRecord, OverwriteRecord, RoleColors, RoleRecord, UserRecord } from './records';
+import type {
+  ApplicationRecord,
+  ChannelRecord,
+  GuildRecord,
+  MemberRecord,
+  OverwriteRecord,
+  RoleColors,
+  RoleRecord,
+  UserRecord,
+} from './records';
 import { CHANNEL_TYPES } from './records';
 import { REAL_TIME } from './clock';
 import { SNOWFLAKE_LEASE_MS } from './snowflake';
@@ -32,7 +41,13 @@ export async function resetPlatform(ctx: PlatformContext): Promise<void> {
 /** A new user (or bot user). */
 export async function createUser(
   ctx: PlatformContext,
-  input: { username: string; global_name?: string | null; premium_type?: 0 | 1 | 2 | 3; bot?: boolean; provisional?: boolean },
+  input: {
+    username: string;
+    global_name?: string | null;
+    premium_type?: 0 | 1 | 2 | 3;
+    bot?: boolean;
+    provisional?: boolean;
+  },
 ): Promise<UserRecord> {
   const user: UserRecord = {
     id: ctx.ids.next(),
@@ -64,19 +79,38 @@ export async function createApplication(
   const [botTokenHash, secretHash] = await Promise.all([hashSecret(botToken), hashSecret(clientSecret)]);
   const now = ctx.clock.now();
   const bot: UserRecord = {
-    id: botId, username: input.name.toLowerCase().replace(/[^a-z0-9_.]/g, '') || 'bot', global_name: input.name,
-    discriminator: '0', avatar: null, bot: true, premium_type: 0, primary_guild: null, provisional: false, created_at: now,
+    id: botId,
+    username: input.name.toLowerCase().replace(/[^a-z0-9_.]/g, '') || 'bot',
+    global_name: input.name,
+    discriminator: '0',
+    avatar: null,
+    bot: true,
+    premium_type: 0,
+    primary_guild: null,
+    provisional: false,
+    created_at: now,
   };
   const application: ApplicationRecord = {
-    id, name: input.name, description: '', owner_id: input.owner_id ?? null, bot_user_id: botId,
-    bot_public: input.bot_public ?? true, bot_require_code_grant: false, flags: String(BigInt(input.flags ?? 0)),
-    bot_token_hash: botTokenHash, client_secret_hash: secretHash, redirect_uris: [],
-    integration_types_config: { '0': {}, '1': {} }, approximate_user_install_count: 0,
+    id,
+    name: input.name,
+    description: '',
+    owner_id: input.owner_id ?? null,
+    bot_user_id: botId,
+    bot_public: input.bot_public ?? true,
+    bot_require_code_grant: false,
+    flags: String(BigInt(input.flags ?? 0)),
+    bot_token_hash: botTokenHash,
+    client_secret_hash: secretHash,
+    redirect_uris: [],
+    integration_types_config: { '0': {}, '1': {} },
+    approximate_user_install_count: 0,
     approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: false },
-    channel_obfuscation: false, created_at: now,
+    channel_obfuscation: false,
+    created_at: now,
   };
   await write(ctx, ['users', 'applications'], async (tx) => {
-    if (input.owner_id && !(await tx.objectStore('users').get(input.owner_id))) throw ApiError.invalidForm({ owner_id: 'Unknown user.' });
+    if (input.owner_id && !(await tx.objectStore('users').get(input.owner_id)))
+      throw ApiError.invalidForm({ owner_id: 'Unknown user.' });
     await tx.objectStore('users').add(bot);
     await tx.objectStore('applications').add(application);
   });
@@ -89,15 +123,45 @@ export async function createGuild(
   input: { name: string; owner_id: string; features?: string[] },
 ): Promise<{ guild: GuildRecord; roles: RoleRecord[]; channels: ChannelRecord[]; member: MemberRecord }> {
   const now = ctx.clock.now();
-  const guild: GuildRecord = { id: ctx.ids.next(), name: input.name, icon: null, banner: null, owner_id: input.owner_id, features: input.features ?? [], created_at: now };
-  const everyone = newRole(guild.id, guild.id, { name: '@everyone', permissions: serializePermissions(DEFAULT_EVERYONE_PERMISSIONS), position: 0 });
-  const textCategory = newChannel(ctx.ids.next(), guild.id, { name: 'Text Channels', type: CHANNEL_TYPES.GUILD_CATEGORY, position: 0 });
-  const voiceCategory = newChannel(ctx.ids.next(), guild.id, { name: 'Voice Channels', type: CHANNEL_TYPES.GUILD_CATEGORY, position: 1 });
+  const guild: GuildRecord = {
+    id: ctx.ids.next(),
+    name: input.name,
+    icon: null,
+    banner: null,
+    owner_id: input.owner_id,
+    features: input.features ?? [],
+    created_at: now,
+  };
+  const everyone = newRole(guild.id, guild.id, {
+    name: '@everyone',
+    permissions: serializePermissions(DEFAULT_EVERYONE_PERMISSIONS),
+    position: 0,
+  });
+  const textCategory = newChannel(ctx.ids.next(), guild.id, {
+    name: 'Text Channels',
+    type: CHANNEL_TYPES.GUILD_CATEGORY,
+    position: 0,
+  });
+  const voiceCategory = newChannel(ctx.ids.next(), guild.id, {
+    name: 'Voice Channels',
+    type: CHANNEL_TYPES.GUILD_CATEGORY,
+    position: 1,
+  });
   const channels = [
     textCategory,
-    newChannel(ctx.ids.next(), guild.id, { name: 'general', type: CHANNEL_TYPES.GUILD_TEXT, parent_id: textCategory.id, position: 0 }),
+    newChannel(ctx.ids.next(), guild.id, {
+      name: 'general',
+      type: CHANNEL_TYPES.GUILD_TEXT,
+      parent_id: textCategory.id,
+      position: 0,
+    }),
     voiceCategory,
-    newChannel(ctx.ids.next(), guild.id, { name: 'General', type: CHANNEL_TYPES.GUILD_VOICE, parent_id: voiceCategory.id, position: 0 }),
+    newChannel(ctx.ids.next(), guild.id, {
+      name: 'General',
+      type: CHANNEL_TYPES.GUILD_VOICE,
+      parent_id: voiceCategory.id,
+      position: 0,
+    }),
   ];
   const member = newMember(guild.id, input.owner_id, now, {});
   await write(ctx, ['users', 'guilds', 'roles', 'channels', 'members'], async (tx, emit) => {
@@ -109,7 +173,11 @@ export async function createGuild(
     await tx.objectStore('members').add(member);
     emit({
       type: 'GUILD_CREATE',
-      data: { ...serializeGuild(guild, [everyone]), channels: channels.map(serializeChannel), members: [serializeMember(member, owner)] },
+      data: {
+        ...serializeGuild(guild, [everyone]),
+        channels: channels.map(serializeChannel),
+        members: [serializeMember(member, owner)],
+      },
       audience: { user_ids: [input.owner_id] },
     });
   });
@@ -134,16 +202,28 @@ export async function putGuildMember(
     if (unknown.length > 0) throw ApiError.invalidForm({ roles: `Unknown role: ${unknown.join(', ')}` });
     const existing = await tx.objectStore('members').get([guildId, userId]);
     const member: MemberRecord = existing
-      ? { ...existing, roles: input.roles ?? existing.roles, nick: input.nick === undefined ? existing.nick : input.nick }
+      ? {
+          ...existing,
+          roles: input.roles ?? existing.roles,
+          nick: input.nick === undefined ? existing.nick : input.nick,
+        }
       : newMember(guildId, userId, ctx.clock.now(), input);
     await tx.objectStore('members').put(member);
     const wire = { ...serializeMember(member, user), guild_id: guildId };
-    emit({ type: existing ? 'GUILD_MEMBER_UPDATE' : 'GUILD_MEMBER_ADD', data: wire, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: existing ? 'GUILD_MEMBER_UPDATE' : 'GUILD_MEMBER_ADD',
+      data: wire,
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+    });
     if (!existing) {
       const channels = await tx.objectStore('channels').index('by_guild').getAll(guildId);
       emit({
         type: 'GUILD_CREATE',
-        data: { ...serializeGuild(guild, roles), channels: channels.map(serializeChannel), members: [serializeMember(member, user)] },
+        data: {
+          ...serializeGuild(guild, roles),
+          channels: channels.map(serializeChannel),
+          members: [serializeMember(member, user)],
+        },
         audience: { user_ids: [userId] },
       });
     }
@@ -159,10 +239,19 @@ export async function createRole(
 ): Promise<RoleRecord> {
   return write(ctx, ['guilds', 'roles'], async (tx, emit) => {
     if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-    const position = (await tx.objectStore('roles').index('by_guild').count(guildId));
-    const role = newRole(ctx.ids.next(), guildId, { name: input.name, permissions: input.permissions, position, colors: input.colors });
+    const position = await tx.objectStore('roles').index('by_guild').count(guildId);
+    const role = newRole(ctx.ids.next(), guildId, {
+      name: input.name,
+      permissions: input.permissions,
+      position,
+      colors: input.colors,
+    });
     await tx.objectStore('roles').add(role);
-    emit({ type: 'GUILD_ROLE_CREATE', data: { guild_id: guildId, role: serializeRole(role) }, audience: { guild_id: guildId, intent: INTENTS.GUILDS } });
+    emit({
+      type: 'GUILD_ROLE_CREATE',
+      data: { guild_id: guildId, role: serializeRole(role) },
+      audience: { guild_id: guildId, intent: INTENTS.GUILDS },
+    });
     return role;
   });
 }
@@ -171,7 +260,13 @@ export async function createRole(
 export async function createChannel(
   ctx: PlatformContext,
   guildId: string,
-  input: { name: string; type: number; parent_id?: string | null; permission_overwrites?: OverwriteRecord[]; rate_limit_per_user?: number },
+  input: {
+    name: string;
+    type: number;
+    parent_id?: string | null;
+    permission_overwrites?: OverwriteRecord[];
+    rate_limit_per_user?: number;
+  },
 ): Promise<ChannelRecord> {
   return write(ctx, ['guilds', 'channels'], async (tx, emit) => {
     if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
@@ -184,33 +279,82 @@ export async function createChannel(
     const position = await tx.objectStore('channels').index('by_guild').count(guildId);
     const channel = newChannel(ctx.ids.next(), guildId, { ...input, position });
     await tx.objectStore('channels').add(channel);
-    emit({ type: 'CHANNEL_CREATE', data: serializeChannel(channel), audience: { guild_id: guildId, intent: INTENTS.GUILDS } });
+    emit({
+      type: 'CHANNEL_CREATE',
+      data: serializeChannel(channel),
+      audience: { guild_id: guildId, intent: INTENTS.GUILDS },
+    });
     return channel;
   });
 }
 
-function newRole(id: string, guildId: string, input: { name: string; permissions: string; position: number; colors?: Partial<RoleColors> }): RoleRecord {
+function newRole(
+  id: string,
+  guildId: string,
+  input: { name: string; permissions: string; position: number; colors?: Partial<RoleColors> },
+): RoleRecord {
   const primary = input.colors?.primary_color ?? 0;
   return {
-    id, guild_id: guildId, name: input.name, permissions: input.permissions, position: input.position,
+    id,
+    guild_id: guildId,
+    name: input.name,
+    permissions: input.permissions,
+    position: input.position,
     color: primary,
-    colors: { primary_color: primary, secondary_color: input.colors?.secondary_color ?? null, tertiary_color: input.colors?.tertiary_color ?? null },
-    hoist: false, managed: false, mentionable: false, icon: null, unicode_emoji: null,
+    colors: {
+      primary_color: primary,
+      secondary_color: input.colors?.secondary_color ?? null,
+      tertiary_color: input.colors?.tertiary_color ?? null,
+    },
+    hoist: false,
+    managed: false,
+    mentionable: false,
+    icon: null,
+    unicode_emoji: null,
   };
 }
 
 function newChannel(
   id: string,
   guildId: string,
-  input: { name: string; type: number; parent_id?: string | null; position: number; permission_overwrites?: OverwriteRecord[]; rate_limit_per_user?: number },
+  input: {
+    name: string;
+    type: number;
+    parent_id?: string | null;
+    position: number;
+    permission_overwrites?: OverwriteRecord[];
+    rate_limit_per_user?: number;
+  },
 ): ChannelRecord {
   return {
-    id, type: input.type, guild_id: guildId, name: input.name, parent_id: input.parent_id ?? null, position: input.position,
-    flags: 0, permission_overwrites: input.permission_overwrites ?? [], topic: null,
+    id,
+    type: input.type,
+    guild_id: guildId,
+    name: input.name,
+    parent_id: input.parent_id ?? null,
+    position: input.position,
+    flags: 0,
+    permission_overwrites: input.permission_overwrites ?? [],
+    topic: null,
     ...(input.rate_limit_per_user ? { rate_limit_per_user: input.rate_limit_per_user } : {}),
   };
 }
 
-function newMember(guildId: string, userId: string, now: number, input: { roles?: string[]; nick?: string | null }): MemberRecord {
-  return { guild_id: guildId, user_id: userId, nick: input.nick ?? null, roles: input.roles ?? [], joined_at: now, avatar: null, banner: null, bio: null, flags: 0 };
+function newMember(
+  guildId: string,
+  userId: string,
+  now: number,
+  input: { roles?: string[]; nick?: string | null },
+): MemberRecord {
+  return {
+    guild_id: guildId,
+    user_id: userId,
+    nick: input.nick ?? null,
+    roles: input.roles ?? [],
+    joined_at: now,
+    avatar: null,
+    banner: null,
+    bio: null,
+    flags: 0,
+  };
 }

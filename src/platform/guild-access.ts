@@ -7,8 +7,13 @@ import type { PlatformDatabase } from '../store/schema';
 import type { WriteTx } from '../store/write';
 import { ApiError } from './errors';
 import {
-  PERMISSIONS, computeBasePermissions, computeChannelPermissions, hasPermission, parsePermissions,
-  type PermissionContext, type PermissionOverwrite,
+  PERMISSIONS,
+  computeBasePermissions,
+  computeChannelPermissions,
+  hasPermission,
+  parsePermissions,
+  type PermissionContext,
+  type PermissionOverwrite,
 } from './permissions';
 import type { GuildRecord, MemberRecord, OverwriteRecord, RoleRecord } from './records';
 
@@ -50,7 +55,11 @@ export function txReader(tx: WriteTx): GuildStoreReader {
  * @example const view = await loadGuildView(dbReader(ctx.db), guildId, principal.user.id);
  */
 export async function loadGuildView(reader: GuildStoreReader, guildId: string, userId: string): Promise<GuildView> {
-  const [guild, roles, member] = await Promise.all([reader.guild(guildId), reader.roles(guildId), reader.member(guildId, userId)]);
+  const [guild, roles, member] = await Promise.all([
+    reader.guild(guildId),
+    reader.roles(guildId),
+    reader.member(guildId, userId),
+  ]);
   if (!guild) throw ApiError.of('UNKNOWN_GUILD');
   return { guild, roles, userId, member: member ?? null };
 }
@@ -62,7 +71,10 @@ export function requireMember(view: GuildView): MemberRecord {
 }
 
 /** The permission computation's input, with the member's roles (or `memberRoleIds` instead). */
-export function permissionContext(view: GuildView, memberRoleIds: readonly string[] = view.member?.roles ?? []): PermissionContext {
+export function permissionContext(
+  view: GuildView,
+  memberRoleIds: readonly string[] = view.member?.roles ?? [],
+): PermissionContext {
   return {
     guildId: view.guild.id,
     ownerId: view.guild.owner_id,
@@ -74,7 +86,12 @@ export function permissionContext(view: GuildView, memberRoleIds: readonly strin
 
 /** Stored overwrites as the permission computation reads them. */
 export function toPermissionOverwrites(overwrites: readonly OverwriteRecord[]): PermissionOverwrite[] {
-  return overwrites.map((o) => ({ id: o.id, type: o.type, allow: parsePermissions(o.allow) ?? 0n, deny: parsePermissions(o.deny) ?? 0n }));
+  return overwrites.map((o) => ({
+    id: o.id,
+    type: o.type,
+    allow: parsePermissions(o.allow) ?? 0n,
+    deny: parsePermissions(o.deny) ?? 0n,
+  }));
 }
 
 /** The viewer's guild-level permissions (none when not a member). */
@@ -83,16 +100,27 @@ export function guildPermissions(view: GuildView): bigint {
 }
 
 /** The viewer's permissions in a channel (none when not a member). */
-export function channelPermissions(view: GuildView, channel: { permission_overwrites: readonly OverwriteRecord[] }, memberRoleIds?: readonly string[]): bigint {
+export function channelPermissions(
+  view: GuildView,
+  channel: { permission_overwrites: readonly OverwriteRecord[] },
+  memberRoleIds?: readonly string[],
+): bigint {
   if (!view.member) return 0n;
-  return computeChannelPermissions(permissionContext(view, memberRoleIds), toPermissionOverwrites(channel.permission_overwrites));
+  return computeChannelPermissions(
+    permissionContext(view, memberRoleIds),
+    toPermissionOverwrites(channel.permission_overwrites),
+  );
 }
 
 /**
  * True when the viewer has VIEW_CHANNEL in the channel.
  * @example const visible = channels.filter((c) => canViewChannel(view, c));
  */
-export function canViewChannel(view: GuildView, channel: { permission_overwrites: readonly OverwriteRecord[] }, memberRoleIds?: readonly string[]): boolean {
+export function canViewChannel(
+  view: GuildView,
+  channel: { permission_overwrites: readonly OverwriteRecord[] },
+  memberRoleIds?: readonly string[],
+): boolean {
   return hasPermission(channelPermissions(view, channel, memberRoleIds), PERMISSIONS.VIEW_CHANNEL);
 }
 

@@ -40,7 +40,11 @@ export type AuditLogInput = Omit<AuditLogEntryRecord, 'id' | 'order_key' | 'crea
  * Appends an entry inside the caller's write (its stores must include `audit_log_entries`).
  * @example await appendAuditLogEntry(ctx, tx, { guild_id, action_type: AUDIT_LOG_EVENTS.MEMBER_PRUNE, user_id, target_id: null, options: { delete_member_days: '7', members_removed: '2' } });
  */
-export async function appendAuditLogEntry(ctx: PlatformContext, tx: WriteTx, input: AuditLogInput): Promise<AuditLogEntryRecord> {
+export async function appendAuditLogEntry(
+  ctx: PlatformContext,
+  tx: WriteTx,
+  input: AuditLogInput,
+): Promise<AuditLogEntryRecord> {
   const id = ctx.ids.next();
   const entry: AuditLogEntryRecord = { ...input, id, order_key: newestFirstKey(id), created_at: ctx.clock.now() };
   await tx.objectStore('audit_log_entries').add(entry);
@@ -75,7 +79,12 @@ function serializeEntry(entry: AuditLogEntryRecord) {
  * they reference. The lists of other referenced objects are empty: the sandbox records no
  * entries that name commands, rules, integrations, threads or webhooks.
  */
-export async function listAuditLog(ctx: PlatformContext, principal: BotPrincipal, guildId: string, query: AuditLogQuery) {
+export async function listAuditLog(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  query: AuditLogQuery,
+) {
   const view = await loadGuildView(dbReader(ctx.db), guildId, principal.user.id);
   requireMember(view);
   requirePermissions(guildPermissions(view), PERMISSIONS.VIEW_AUDIT_LOG);
@@ -87,10 +96,18 @@ export async function listAuditLog(ctx: PlatformContext, principal: BotPrincipal
   const tx = ctx.db.transaction(['audit_log_entries', 'users'], 'readonly');
   // Filtering by user reads the whole range: the count only applies once the filter has run.
   const count = query.user_id ? undefined : query.limit;
-  const entries = query.action_type === undefined
-    ? await tx.objectStore('audit_log_entries').getAll(IDBKeyRange.bound([guildId, low], [guildId, high], lowOpen, highOpen), count)
-    : await tx.objectStore('audit_log_entries').index('by_guild_action')
-      .getAll(IDBKeyRange.bound([guildId, query.action_type, low], [guildId, query.action_type, high], lowOpen, highOpen), count);
+  const entries =
+    query.action_type === undefined
+      ? await tx
+          .objectStore('audit_log_entries')
+          .getAll(IDBKeyRange.bound([guildId, low], [guildId, high], lowOpen, highOpen), count)
+      : await tx
+          .objectStore('audit_log_entries')
+          .index('by_guild_action')
+          .getAll(
+            IDBKeyRange.bound([guildId, query.action_type, low], [guildId, query.action_type, high], lowOpen, highOpen),
+            count,
+          );
   const page = entries.filter((e) => query.user_id === undefined || e.user_id === query.user_id).slice(0, query.limit);
   const userIds = [...new Set(page.flatMap((e) => (e.user_id ? [e.user_id] : [])))];
   const users = await Promise.all(userIds.map((id) => tx.objectStore('users').get(id)));

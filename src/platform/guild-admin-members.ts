@@ -9,7 +9,16 @@ import { write } from '../store/write';
 import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { bypassesHierarchy, channelPermissions, guildPermissions, highestRolePosition, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import {
+  bypassesHierarchy,
+  channelPermissions,
+  guildPermissions,
+  highestRolePosition,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './guild-access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './guild-admin-audit-log';
 import { serializeMember } from './guilds';
 import { parseImageData, type ImageData } from './image-data';
@@ -41,18 +50,31 @@ const MEMBER_STORES = ['guilds', 'roles', 'members', 'users', 'channels', 'voice
  * member below the bot's highest role (unless the bot owns the guild or is an administrator).
  * @example await modifyGuildMember(ctx, bot, guildId, userId, { nick: 'Captain', flags: EDITABLE_MEMBER_FLAGS });
  */
-export async function modifyGuildMember(ctx: PlatformContext, principal: BotPrincipal, guildId: string, userId: string, input: ModifyMemberInput) {
+export async function modifyGuildMember(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  userId: string,
+  input: ModifyMemberInput,
+) {
   return write(ctx, [...MEMBER_STORES], async (tx, emit) => {
     const now = ctx.clock.now();
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
-    const [member, user] = await Promise.all([tx.objectStore('members').get([guildId, userId]), tx.objectStore('users').get(userId)]);
+    const [member, user] = await Promise.all([
+      tx.objectStore('members').get([guildId, userId]),
+      tx.objectStore('users').get(userId),
+    ]);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
     const bits = guildPermissions(view);
     const self = userId === principal.user.id;
     const requireAbove = () => {
       if (self || bypassesHierarchy(view)) return;
-      if (userId === view.guild.owner_id || highestRolePosition(view, view.member!.roles) <= highestRolePosition(view, member.roles)) throw ApiError.of('MISSING_PERMISSIONS');
+      if (
+        userId === view.guild.owner_id ||
+        highestRolePosition(view, view.member!.roles) <= highestRolePosition(view, member.roles)
+      )
+        throw ApiError.of('MISSING_PERMISSIONS');
     };
     const next: MemberRecord = { ...member };
     const changes: { key: string; old_value?: unknown; new_value?: unknown }[] = [];
@@ -71,7 +93,8 @@ export async function modifyGuildMember(ctx: PlatformContext, principal: BotPrin
       const bad: Record<string, string> = {};
       wanted.forEach((id, i) => {
         const role = view.roles.find((r) => r.id === id);
-        if (!role || role.id === guildId || role.managed) bad[`roles.${i}`] = 'Unknown role, or a role that cannot be assigned.';
+        if (!role || role.id === guildId || role.managed)
+          bad[`roles.${i}`] = 'Unknown role, or a role that cannot be assigned.';
       });
       if (Object.keys(bad).length > 0) throw ApiError.invalidForm(bad);
       added = wanted.filter((id) => !member.roles.includes(id));
@@ -86,7 +109,8 @@ export async function modifyGuildMember(ctx: PlatformContext, principal: BotPrin
       requireAbove();
       // The platform refuses to time out the owner or an administrator (403).
       const targetBits = guildPermissions({ ...view, userId, member });
-      if (userId === view.guild.owner_id || hasPermission(targetBits, PERMISSIONS.ADMINISTRATOR)) throw ApiError.of('MISSING_PERMISSIONS');
+      if (userId === view.guild.owner_id || hasPermission(targetBits, PERMISSIONS.ADMINISTRATOR))
+        throw ApiError.of('MISSING_PERMISSIONS');
       const until = input.communication_disabled_until;
       if (until !== null && until > now + COMMUNICATION_DISABLED_MAX_MS) {
         throw ApiError.invalidForm({ communication_disabled_until: 'A timeout can last at most 28 days.' });
@@ -94,30 +118,55 @@ export async function modifyGuildMember(ctx: PlatformContext, principal: BotPrin
       next.communication_disabled_until = until === null || until <= now ? null : until;
     }
     if (input.flags !== undefined) {
-      const allowed = hasPermission(bits, PERMISSIONS.MANAGE_GUILD) || hasPermission(bits, PERMISSIONS.MANAGE_ROLES)
-        || hasPermission(bits, PERMISSIONS.MODERATE_MEMBERS | PERMISSIONS.KICK_MEMBERS | PERMISSIONS.BAN_MEMBERS);
+      const allowed =
+        hasPermission(bits, PERMISSIONS.MANAGE_GUILD) ||
+        hasPermission(bits, PERMISSIONS.MANAGE_ROLES) ||
+        hasPermission(bits, PERMISSIONS.MODERATE_MEMBERS | PERMISSIONS.KICK_MEMBERS | PERMISSIONS.BAN_MEMBERS);
       if (!allowed) throw ApiError.of('MISSING_PERMISSIONS');
       // Only the editable bits change; the others are the platform's to set.
       next.flags = (member.flags & ~EDITABLE_MEMBER_FLAGS) | ((input.flags ?? 0) & EDITABLE_MEMBER_FLAGS);
     }
-    const voice = await applyVoiceChanges(ctx, tx, emit, { view, bits, member, next, user, channelPermissions: (c) => channelPermissions(view, c) }, input);
+    const voice = await applyVoiceChanges(
+      ctx,
+      tx,
+      emit,
+      { view, bits, member, next, user, channelPermissions: (c) => channelPermissions(view, c) },
+      input,
+    );
 
     for (const key of ['nick', 'communication_disabled_until', 'flags', 'mute', 'deaf'] as const) {
-      if ((member[key] ?? null) !== (next[key] ?? null)) changes.push({ key, old_value: member[key] ?? null, new_value: next[key] ?? null });
+      if ((member[key] ?? null) !== (next[key] ?? null))
+        changes.push({ key, old_value: member[key] ?? null, new_value: next[key] ?? null });
     }
     const rolesChanged = added.length > 0 || removed.length > 0;
     if (changes.length === 0 && !rolesChanged) return serializeMember(member, user);
     await tx.objectStore('members').put(next);
-    emit({ type: 'GUILD_MEMBER_UPDATE', data: { ...serializeMember(next, user), guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: 'GUILD_MEMBER_UPDATE',
+      data: { ...serializeMember(next, user), guild_id: guildId },
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+    });
     voice.emitIfConnected(next);
     if (changes.length > 0) {
-      await appendAuditLogEntry(ctx, tx, { guild_id: guildId, action_type: AUDIT_LOG_EVENTS.MEMBER_UPDATE, user_id: principal.user.id, target_id: userId, changes });
+      await appendAuditLogEntry(ctx, tx, {
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.MEMBER_UPDATE,
+        user_id: principal.user.id,
+        target_id: userId,
+        changes,
+      });
     }
     if (rolesChanged) {
       const partial = (ids: string[]) => ids.map((id) => ({ id, name: view.roles.find((r) => r.id === id)!.name }));
       await appendAuditLogEntry(ctx, tx, {
-        guild_id: guildId, action_type: AUDIT_LOG_EVENTS.MEMBER_ROLE_UPDATE, user_id: principal.user.id, target_id: userId,
-        changes: [...(added.length ? [{ key: '$add', new_value: partial(added) }] : []), ...(removed.length ? [{ key: '$remove', new_value: partial(removed) }] : [])],
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.MEMBER_ROLE_UPDATE,
+        user_id: principal.user.id,
+        target_id: userId,
+        changes: [
+          ...(added.length ? [{ key: '$add', new_value: partial(added) }] : []),
+          ...(removed.length ? [{ key: '$remove', new_value: partial(removed) }] : []),
+        ],
       });
     }
     return serializeMember(next, user);
@@ -137,7 +186,12 @@ export interface ModifyCurrentMemberInput {
  * and bio in this guild. Images are stored; the member object carries their hashes, so the
  * member banner reads back on every member object (GET member, GUILD_MEMBER_UPDATE).
  */
-export async function modifyCurrentMember(ctx: PlatformContext, principal: BotPrincipal, guildId: string, input: ModifyCurrentMemberInput) {
+export async function modifyCurrentMember(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  input: ModifyCurrentMemberInput,
+) {
   // Decoding and hashing are async: done before the write opens its transaction.
   const image = async (value: string | null | undefined, field: string): Promise<ImageData | null | undefined> =>
     value === undefined || value === null ? value : parseImageData(value, field);
@@ -150,14 +204,22 @@ export async function modifyCurrentMember(ctx: PlatformContext, principal: BotPr
       requirePermissions(guildPermissions(view), PERMISSIONS.CHANGE_NICKNAME);
       next.nick = input.nick === '' ? null : input.nick;
     }
-    if (avatar !== undefined) Object.assign(next, { avatar: avatar?.hash ?? null, avatar_data: avatar?.dataUri ?? null });
-    if (banner !== undefined) Object.assign(next, { banner: banner?.hash ?? null, banner_data: banner?.dataUri ?? null });
+    if (avatar !== undefined)
+      Object.assign(next, { avatar: avatar?.hash ?? null, avatar_data: avatar?.dataUri ?? null });
+    if (banner !== undefined)
+      Object.assign(next, { banner: banner?.hash ?? null, banner_data: banner?.dataUri ?? null });
     if (input.bio !== undefined) next.bio = input.bio === '' ? null : input.bio;
     const wire = serializeMember(next, principal.user);
-    const unchanged = (['nick', 'avatar', 'banner', 'bio'] as const).every((key) => (member[key] ?? null) === (next[key] ?? null));
+    const unchanged = (['nick', 'avatar', 'banner', 'bio'] as const).every(
+      (key) => (member[key] ?? null) === (next[key] ?? null),
+    );
     if (unchanged) return wire;
     await tx.objectStore('members').put(next);
-    emit({ type: 'GUILD_MEMBER_UPDATE', data: { ...wire, guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: 'GUILD_MEMBER_UPDATE',
+      data: { ...wire, guild_id: guildId },
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+    });
     return wire;
   });
 }

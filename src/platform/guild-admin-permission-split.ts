@@ -22,6 +22,7 @@ const BITS: Record<CreatedKind, { create: bigint; manage: bigint }> = {
  */
 export function requireCreatePermission(bits: bigint, kind: CreatedKind, now: number): void {
   const { create, manage } = BITS[kind];
-  const allowed = hasPermission(bits, create) || (!inForce(RULE_DATES.PERMISSION_SPLIT, now) && hasPermission(bits, manage));
+  const allowed =
+    hasPermission(bits, create) || (!inForce(RULE_DATES.PERMISSION_SPLIT, now) && hasPermission(bits, manage));
   if (!allowed) throw ApiError.of('MISSING_PERMISSIONS');
 }

@@ -25,23 +25,33 @@ const tagLength = (tag: string) => [...tag].length;
  * spaces, and the user must be a member of the guild (400 naming the field otherwise).
  * @example await setPrimaryGuild(ctx, userId, { guild_id, tag: 'PP' });
  */
-export async function setPrimaryGuild(ctx: PlatformContext, userId: string, input: PrimaryGuildInput | null): Promise<UserRecord> {
+export async function setPrimaryGuild(
+  ctx: PlatformContext,
+  userId: string,
+  input: PrimaryGuildInput | null,
+): Promise<UserRecord> {
   if (input) {
     const length = tagLength(input.tag);
     if (length < GUILD_TAG_MIN || length > GUILD_TAG_MAX || /\s/.test(input.tag)) {
-      throw ApiError.invalidForm({ tag: `Must be between ${GUILD_TAG_MIN} and ${GUILD_TAG_MAX} characters, without spaces.` });
+      throw ApiError.invalidForm({
+        tag: `Must be between ${GUILD_TAG_MIN} and ${GUILD_TAG_MAX} characters, without spaces.`,
+      });
     }
   }
   return write(ctx, ['users', 'guilds', 'members'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (input) {
-      if (!(await tx.objectStore('guilds').get(input.guild_id))) throw ApiError.invalidForm({ guild_id: 'Unknown guild.' });
-      if (!(await tx.objectStore('members').get([input.guild_id, userId]))) throw ApiError.invalidForm({ guild_id: 'The user is not a member of this guild.' });
+      if (!(await tx.objectStore('guilds').get(input.guild_id)))
+        throw ApiError.invalidForm({ guild_id: 'Unknown guild.' });
+      if (!(await tx.objectStore('members').get([input.guild_id, userId])))
+        throw ApiError.invalidForm({ guild_id: 'The user is not a member of this guild.' });
     }
     const updated: UserRecord = {
       ...user,
-      primary_guild: input ? { identity_guild_id: input.guild_id, identity_enabled: true, tag: input.tag, badge: input.badge ?? null } : null,
+      primary_guild: input
+        ? { identity_guild_id: input.guild_id, identity_enabled: true, tag: input.tag, badge: input.badge ?? null }
+        : null,
     };
     await tx.objectStore('users').put(updated);
     emit({ type: 'USER_UPDATE', data: serializeUser(updated), audience: { user_ids: [userId] } });

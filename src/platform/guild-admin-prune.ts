@@ -12,7 +12,14 @@ import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import {
-  bypassesHierarchy, dbReader, guildPermissions, highestRolePosition, loadGuildView, requireMember, requirePermissions, txReader,
+  bypassesHierarchy,
+  dbReader,
+  guildPermissions,
+  highestRolePosition,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
   type GuildView,
 } from './guild-access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './guild-admin-audit-log';
@@ -41,14 +48,23 @@ function requirePrune(view: GuildView, options: PruneOptions): void {
 }
 
 /** The members a prune removes now. */
-function prunable(view: GuildView, members: readonly MemberRecord[], options: PruneOptions, now: number): MemberRecord[] {
+function prunable(
+  view: GuildView,
+  members: readonly MemberRecord[],
+  options: PruneOptions,
+  now: number,
+): MemberRecord[] {
   const cutoff = now - options.days * DAY_MS;
   const included = new Set(options.include_roles);
   const top = highestRolePosition(view, view.member!.roles);
-  return members.filter((m) =>
-    m.user_id !== view.guild.owner_id && m.user_id !== view.userId && m.joined_at <= cutoff
-    && m.roles.every((r) => included.has(r))
-    && (bypassesHierarchy(view) || highestRolePosition(view, m.roles) < top));
+  return members.filter(
+    (m) =>
+      m.user_id !== view.guild.owner_id &&
+      m.user_id !== view.userId &&
+      m.joined_at <= cutoff &&
+      m.roles.every((r) => included.has(r)) &&
+      (bypassesHierarchy(view) || highestRolePosition(view, m.roles) < top),
+  );
 }
 
 const guildMembers = (guildId: string) => IDBKeyRange.bound([guildId], [guildId, []]);
@@ -57,7 +73,12 @@ const guildMembers = (guildId: string) => IDBKeyRange.bound([guildId], [guildId,
  * `GET /guilds/{guild.id}/prune`: `{pruned}`, how many members a prune would remove now.
  * @example await pruneCount(ctx, bot, guildId, { days: 7, include_roles: [] }) // { pruned: 2 }
  */
-export async function pruneCount(ctx: PlatformContext, principal: BotPrincipal, guildId: string, options: PruneOptions): Promise<{ pruned: number }> {
+export async function pruneCount(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  options: PruneOptions,
+): Promise<{ pruned: number }> {
   const view = await loadGuildView(dbReader(ctx.db), guildId, principal.user.id);
   requirePrune(view, options);
   const members = await ctx.db.getAll('members', guildMembers(guildId));
@@ -69,20 +90,38 @@ export async function pruneCount(ctx: PlatformContext, principal: BotPrincipal, 
  * to the member), their voice state, and one MEMBER_PRUNE audit entry. `{pruned}` is the
  * number removed, or null when `compute_prune_count` is false.
  */
-export async function beginPrune(ctx: PlatformContext, principal: BotPrincipal, guildId: string, options: PruneOptions & { compute_prune_count: boolean }) {
+export async function beginPrune(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  options: PruneOptions & { compute_prune_count: boolean },
+) {
   return write(ctx, ['guilds', 'roles', 'members', 'users', 'voice_states', 'audit_log_entries'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requirePrune(view, options);
-    const removed = prunable(view, await tx.objectStore('members').getAll(guildMembers(guildId)), options, ctx.clock.now());
+    const removed = prunable(
+      view,
+      await tx.objectStore('members').getAll(guildMembers(guildId)),
+      options,
+      ctx.clock.now(),
+    );
     for (const member of removed) {
       const user = await tx.objectStore('users').get(member.user_id);
       await tx.objectStore('members').delete([guildId, member.user_id]);
       await tx.objectStore('voice_states').delete([guildId, member.user_id]);
-      if (user) emit({ type: 'GUILD_MEMBER_REMOVE', data: { guild_id: guildId, user: serializeMember(member, user).user }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+      if (user)
+        emit({
+          type: 'GUILD_MEMBER_REMOVE',
+          data: { guild_id: guildId, user: serializeMember(member, user).user },
+          audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+        });
       emit({ type: 'GUILD_DELETE', data: { id: guildId }, audience: { user_ids: [member.user_id] } });
     }
     await appendAuditLogEntry(ctx, tx, {
-      guild_id: guildId, action_type: AUDIT_LOG_EVENTS.MEMBER_PRUNE, user_id: principal.user.id, target_id: null,
+      guild_id: guildId,
+      action_type: AUDIT_LOG_EVENTS.MEMBER_PRUNE,
+      user_id: principal.user.id,
+      target_id: null,
       options: { delete_member_days: String(options.days), members_removed: String(removed.length) },
     });
     return { pruned: options.compute_prune_count ? removed.length : null };

@@ -9,7 +9,15 @@ import { write } from '../store/write';
 import type { BotPrincipal, Principal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { canViewChannel, channelPermissions, dbReader, guildPermissions, loadGuildView, requireMember, txReader } from './guild-access';
+import {
+  canViewChannel,
+  channelPermissions,
+  dbReader,
+  guildPermissions,
+  loadGuildView,
+  requireMember,
+  txReader,
+} from './guild-access';
 import { requireCreatePermission } from './guild-admin-permission-split';
 import type { ScheduledEventRecord } from './guild-admin-records';
 import { INTENTS } from './intents';
@@ -59,23 +67,36 @@ export function serializeScheduledEvent(event: ScheduledEventRecord, creator?: U
  * and before the end (400 naming the field otherwise).
  * @example await createScheduledEvent(ctx, bot, guildId, { name: 'Raid', entity_type: 2, channel_id, scheduled_start_time: Date.parse('2026-03-01T20:00:00Z') });
  */
-export async function createScheduledEvent(ctx: PlatformContext, principal: BotPrincipal, guildId: string, input: CreateScheduledEventInput) {
+export async function createScheduledEvent(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  input: CreateScheduledEventInput,
+) {
   const now = ctx.clock.now();
   const external = input.entity_type === SCHEDULED_EVENT_ENTITY_TYPES.EXTERNAL;
   const end = input.scheduled_end_time ?? null;
-  if (input.scheduled_start_time <= now) throw ApiError.invalidForm({ scheduled_start_time: 'Cannot schedule an event in the past.' });
-  if (end !== null && end <= input.scheduled_start_time) throw ApiError.invalidForm({ scheduled_end_time: 'Must be after the start time.' });
-  if (external && !input.entity_metadata?.location) throw ApiError.invalidForm({ 'entity_metadata.location': 'Required for an external event.' });
+  if (input.scheduled_start_time <= now)
+    throw ApiError.invalidForm({ scheduled_start_time: 'Cannot schedule an event in the past.' });
+  if (end !== null && end <= input.scheduled_start_time)
+    throw ApiError.invalidForm({ scheduled_end_time: 'Must be after the start time.' });
+  if (external && !input.entity_metadata?.location)
+    throw ApiError.invalidForm({ 'entity_metadata.location': 'Required for an external event.' });
   if (external && end === null) throw ApiError.invalidForm({ scheduled_end_time: 'Required for an external event.' });
-  if (!external && !input.channel_id) throw ApiError.invalidForm({ channel_id: 'Required for a stage or voice event.' });
+  if (!external && !input.channel_id)
+    throw ApiError.invalidForm({ channel_id: 'Required for a stage or voice event.' });
   return write(ctx, ['guilds', 'roles', 'members', 'channels', 'guild_scheduled_events'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
     let bits = guildPermissions(view);
     if (!external) {
       const channel = await tx.objectStore('channels').get(input.channel_id!);
-      const type = input.entity_type === SCHEDULED_EVENT_ENTITY_TYPES.STAGE_INSTANCE ? CHANNEL_TYPES.GUILD_STAGE_VOICE : CHANNEL_TYPES.GUILD_VOICE;
-      if (!channel || channel.guild_id !== guildId || channel.type !== type) throw ApiError.invalidForm({ channel_id: 'Must be a channel of this guild of the entity type.' });
+      const type =
+        input.entity_type === SCHEDULED_EVENT_ENTITY_TYPES.STAGE_INSTANCE
+          ? CHANNEL_TYPES.GUILD_STAGE_VOICE
+          : CHANNEL_TYPES.GUILD_VOICE;
+      if (!channel || channel.guild_id !== guildId || channel.type !== type)
+        throw ApiError.invalidForm({ channel_id: 'Must be a channel of this guild of the entity type.' });
       if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
       bits = channelPermissions(view, channel);
     }
@@ -97,7 +118,11 @@ export async function createScheduledEvent(ctx: PlatformContext, principal: BotP
     };
     await tx.objectStore('guild_scheduled_events').add(event);
     const wire = serializeScheduledEvent(event, principal.user);
-    emit({ type: 'GUILD_SCHEDULED_EVENT_CREATE', data: wire, audience: { guild_id: guildId, intent: INTENTS.GUILD_SCHEDULED_EVENTS } });
+    emit({
+      type: 'GUILD_SCHEDULED_EVENT_CREATE',
+      data: wire,
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_SCHEDULED_EVENTS },
+    });
     return wire;
   });
 }

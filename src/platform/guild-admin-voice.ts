@@ -38,7 +38,13 @@ export interface VoiceSubject {
  * Applies the voice fields inside the member write. Resolves to `emitIfConnected`, which emits
  * VOICE_STATE_UPDATE for a mute or deafen of a member still in voice (a move has emitted its own).
  */
-export async function applyVoiceChanges(ctx: PlatformContext, tx: WriteTx, emit: Emit, subject: VoiceSubject, input: VoiceChanges) {
+export async function applyVoiceChanges(
+  ctx: PlatformContext,
+  tx: WriteTx,
+  emit: Emit,
+  subject: VoiceSubject,
+  input: VoiceChanges,
+) {
   const { view, bits, member, next, user } = subject;
   const guildId = view.guild.id;
   let state = await tx.objectStore('voice_states').get([guildId, member.user_id]);
@@ -62,7 +68,13 @@ export async function applyVoiceChanges(ctx: PlatformContext, tx: WriteTx, emit:
     if (input.channel_id === null) {
       await tx.objectStore('voice_states').delete([guildId, member.user_id]);
       emitVoiceStateUpdate(emit, state!, next, user, true);
-      await appendAuditLogEntry(ctx, tx, { guild_id: guildId, action_type: AUDIT_LOG_EVENTS.MEMBER_DISCONNECT, user_id: view.userId, target_id: null, options: { count: '1' } });
+      await appendAuditLogEntry(ctx, tx, {
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.MEMBER_DISCONNECT,
+        user_id: view.userId,
+        target_id: null,
+        options: { count: '1' },
+      });
       state = undefined;
       emitted = true;
     } else if (input.channel_id !== state!.channel_id) {
@@ -75,14 +87,19 @@ export async function applyVoiceChanges(ctx: PlatformContext, tx: WriteTx, emit:
       await tx.objectStore('voice_states').put(state);
       emitVoiceStateUpdate(emit, state, next, user);
       await appendAuditLogEntry(ctx, tx, {
-        guild_id: guildId, action_type: AUDIT_LOG_EVENTS.MEMBER_MOVE, user_id: view.userId, target_id: null, options: { channel_id: channel.id, count: '1' },
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.MEMBER_MOVE,
+        user_id: view.userId,
+        target_id: null,
+        options: { channel_id: channel.id, count: '1' },
       });
       emitted = true;
     }
   }
   return {
     emitIfConnected(stored: MemberRecord): void {
-      const changed = (member.mute ?? false) !== (stored.mute ?? false) || (member.deaf ?? false) !== (stored.deaf ?? false);
+      const changed =
+        (member.mute ?? false) !== (stored.mute ?? false) || (member.deaf ?? false) !== (stored.deaf ?? false);
       if (state && changed && !emitted) emitVoiceStateUpdate(emit, state, stored, user);
     },
   };

@@ -7,7 +7,14 @@ import type { Principal } from './auth';
 import type { PlatformContext } from './context';
 import { inForce, RULE_DATES } from './dates';
 import { ApiError } from './errors';
-import { canViewChannel, dbReader, guildPermissions, loadGuildView, requireMember, type GuildView } from './guild-access';
+import {
+  canViewChannel,
+  dbReader,
+  guildPermissions,
+  loadGuildView,
+  requireMember,
+  type GuildView,
+} from './guild-access';
 import { serializeChannel, serializeRole } from './guilds';
 import { serializePermissions } from './permissions';
 
@@ -54,7 +61,11 @@ export async function getGuildRole(ctx: PlatformContext, principal: Principal, g
  * `GET /guilds/{guild.id}/roles/member-counts`: `{role_id: members}` for every role except
  * @everyone (which every member has).
  */
-export async function roleMemberCounts(ctx: PlatformContext, principal: Principal, guildId: string): Promise<Record<string, number>> {
+export async function roleMemberCounts(
+  ctx: PlatformContext,
+  principal: Principal,
+  guildId: string,
+): Promise<Record<string, number>> {
   const view = await memberView(ctx, principal, guildId);
   const counts: Record<string, number> = {};
   for (const role of view.roles) if (role.id !== guildId) counts[role.id] = 0;
@@ -76,7 +87,11 @@ export async function listCurrentUserGuilds(
   const memberships = await ctx.db.getAllFromIndex('members', 'by_user', principal.user.id);
   const ids = memberships
     .map((m) => m.guild_id)
-    .filter((id) => (options.after === undefined || BigInt(id) > BigInt(options.after)) && (options.before === undefined || BigInt(id) < BigInt(options.before)))
+    .filter(
+      (id) =>
+        (options.after === undefined || BigInt(id) > BigInt(options.after)) &&
+        (options.before === undefined || BigInt(id) < BigInt(options.before)),
+    )
     .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .slice(0, options.limit);
   const reader = dbReader(ctx.db);

@@ -9,7 +9,14 @@ import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import {
-  bypassesHierarchy, dbReader, guildPermissions, highestRolePosition, loadGuildView, requireMember, requirePermissions, txReader,
+  bypassesHierarchy,
+  dbReader,
+  guildPermissions,
+  highestRolePosition,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
   type GuildView,
 } from './guild-access';
 import { serializeMember } from './guilds';
@@ -31,19 +38,33 @@ async function memberView(ctx: PlatformContext, principal: BotPrincipal, guildId
  * Members of a guild in user id order, after `after`, at most `limit`. Like the platform, this
  * needs the GUILD_MEMBERS privileged intent to be granted to the application (50001).
  */
-export async function listGuildMembers(ctx: PlatformContext, principal: BotPrincipal, guildId: string, options: { limit: number; after: string }): Promise<WireMember[]> {
+export async function listGuildMembers(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  options: { limit: number; after: string },
+): Promise<WireMember[]> {
   await memberView(ctx, principal, guildId);
-  if ((await grantedPrivilegedIntents(ctx.db, principal.application) & INTENTS.GUILD_MEMBERS) === 0) throw ApiError.of('MISSING_ACCESS');
+  if (((await grantedPrivilegedIntents(ctx.db, principal.application)) & INTENTS.GUILD_MEMBERS) === 0)
+    throw ApiError.of('MISSING_ACCESS');
   const tx = ctx.db.transaction(['members', 'users'], 'readonly');
   const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
   const after = BigInt(options.after);
-  const page = members.filter((m) => BigInt(m.user_id) > after).sort((a, b) => (BigInt(a.user_id) < BigInt(b.user_id) ? -1 : 1)).slice(0, options.limit);
+  const page = members
+    .filter((m) => BigInt(m.user_id) > after)
+    .sort((a, b) => (BigInt(a.user_id) < BigInt(b.user_id) ? -1 : 1))
+    .slice(0, options.limit);
   const users = await Promise.all(page.map((m) => tx.objectStore('users').get(m.user_id)));
   return page.flatMap((m, i) => (users[i] ? [serializeMember(m, users[i]!)] : []));
 }
 
 /** One member of a guild the bot is in (10007 when not a member). */
-export async function getGuildMember(ctx: PlatformContext, principal: BotPrincipal, guildId: string, userId: string): Promise<WireMember> {
+export async function getGuildMember(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  userId: string,
+): Promise<WireMember> {
   await memberView(ctx, principal, guildId);
   const [member, user] = await Promise.all([ctx.db.get('members', [guildId, userId]), ctx.db.get('users', userId)]);
   if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
@@ -52,7 +73,8 @@ export async function getGuildMember(ctx: PlatformContext, principal: BotPrincip
 
 /** Throws 50013 unless the actor may manage a member whose highest role is at `position`. */
 function requireAbove(view: GuildView, position: number): void {
-  if (!bypassesHierarchy(view) && highestRolePosition(view, view.member!.roles) <= position) throw ApiError.of('MISSING_PERMISSIONS');
+  if (!bypassesHierarchy(view) && highestRolePosition(view, view.member!.roles) <= position)
+    throw ApiError.of('MISSING_PERMISSIONS');
 }
 
 /**
@@ -61,7 +83,14 @@ function requireAbove(view: GuildView, position: number): void {
  * assigned (10011). Nothing changes, and nothing is emitted, when the member already has (or
  * lacks) the role.
  */
-export async function setMemberRole(ctx: PlatformContext, principal: BotPrincipal, guildId: string, userId: string, roleId: string, add: boolean): Promise<void> {
+export async function setMemberRole(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  add: boolean,
+): Promise<void> {
   await write(ctx, ['guilds', 'roles', 'members', 'users'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
@@ -73,9 +102,16 @@ export async function setMemberRole(ctx: PlatformContext, principal: BotPrincipa
     requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_ROLES);
     requireAbove(view, role.position);
     if (member.roles.includes(roleId) === add) return;
-    const updated: MemberRecord = { ...member, roles: add ? [...member.roles, roleId] : member.roles.filter((r) => r !== roleId) };
+    const updated: MemberRecord = {
+      ...member,
+      roles: add ? [...member.roles, roleId] : member.roles.filter((r) => r !== roleId),
+    };
     await tx.objectStore('members').put(updated);
-    emit({ type: 'GUILD_MEMBER_UPDATE', data: { ...serializeMember(updated, user), guild_id: guildId }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: 'GUILD_MEMBER_UPDATE',
+      data: { ...serializeMember(updated, user), guild_id: guildId },
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+    });
   });
 }
 
@@ -84,7 +120,12 @@ export async function setMemberRole(ctx: PlatformContext, principal: BotPrincipa
  * highest role is below the bot's. Emits GUILD_MEMBER_REMOVE to the guild and GUILD_DELETE to
  * the member who left.
  */
-export async function removeGuildMember(ctx: PlatformContext, principal: BotPrincipal, guildId: string, userId: string): Promise<void> {
+export async function removeGuildMember(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  userId: string,
+): Promise<void> {
   await write(ctx, ['guilds', 'roles', 'members', 'users'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
@@ -95,7 +136,11 @@ export async function removeGuildMember(ctx: PlatformContext, principal: BotPrin
     if (userId === view.guild.owner_id) throw ApiError.of('MISSING_PERMISSIONS');
     if (userId !== principal.user.id) requireAbove(view, highestRolePosition(view, member.roles));
     await tx.objectStore('members').delete([guildId, userId]);
-    emit({ type: 'GUILD_MEMBER_REMOVE', data: { guild_id: guildId, user: serializeMember(member, user).user }, audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: 'GUILD_MEMBER_REMOVE',
+      data: { guild_id: guildId, user: serializeMember(member, user).user },
+      audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
+    });
     emit({ type: 'GUILD_DELETE', data: { id: guildId }, audience: { user_ids: [userId] } });
   });
 }

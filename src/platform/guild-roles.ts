@@ -9,7 +9,15 @@ import { write } from '../store/write';
 import type { BotPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { bypassesHierarchy, guildPermissions, highestRolePosition, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import {
+  bypassesHierarchy,
+  guildPermissions,
+  highestRolePosition,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './guild-access';
 import { serializeRole } from './guilds';
 import { INTENTS } from './intents';
 import { PERMISSIONS, hasPermission, serializePermissions } from './permissions';
@@ -28,7 +36,13 @@ export interface RoleChanges {
  * Applies `changes` to a role and answers it.
  * @example await modifyGuildRole(ctx, bot, guildId, roleId, { permissions: PERMISSIONS.VIEW_CHANNEL });
  */
-export async function modifyGuildRole(ctx: PlatformContext, principal: BotPrincipal, guildId: string, roleId: string, changes: RoleChanges) {
+export async function modifyGuildRole(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  roleId: string,
+  changes: RoleChanges,
+) {
   return write(ctx, ['guilds', 'roles', 'members'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
@@ -38,7 +52,8 @@ export async function modifyGuildRole(ctx: PlatformContext, principal: BotPrinci
     requirePermissions(bits, PERMISSIONS.MANAGE_ROLES);
     if (!bypassesHierarchy(view)) {
       if (highestRolePosition(view, view.member!.roles) <= role.position) throw ApiError.of('MISSING_PERMISSIONS');
-      if (changes.permissions !== undefined && !hasPermission(bits, changes.permissions)) throw ApiError.of('MISSING_PERMISSIONS');
+      if (changes.permissions !== undefined && !hasPermission(bits, changes.permissions))
+        throw ApiError.of('MISSING_PERMISSIONS');
     }
     const primary = changes.colors?.primary_color ?? role.colors.primary_color;
     const updated: RoleRecord = {
@@ -51,7 +66,11 @@ export async function modifyGuildRole(ctx: PlatformContext, principal: BotPrinci
       colors: { ...role.colors, ...changes.colors, primary_color: primary },
     };
     await tx.objectStore('roles').put(updated);
-    emit({ type: 'GUILD_ROLE_UPDATE', data: { guild_id: guildId, role: serializeRole(updated) }, audience: { guild_id: guildId, intent: INTENTS.GUILDS } });
+    emit({
+      type: 'GUILD_ROLE_UPDATE',
+      data: { guild_id: guildId, role: serializeRole(updated) },
+      audience: { guild_id: guildId, intent: INTENTS.GUILDS },
+    });
     return serializeRole(updated);
   });
 }

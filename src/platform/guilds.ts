@@ -45,6 +45,7 @@ export function serializeMember(member: MemberRecord, user: UserRecord) {
     flags: member.flags,
     deaf: member.deaf ?? false,
     mute: member.mute ?? false,
-    communication_disabled_until: member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
+    communication_disabled_until:
+      member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
   };
 }

@@ -35,18 +35,28 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
  * an image over `maxBytes` once decoded. Hashing is async: call it before a write opens.
  * @example const banner = await parseImageData(body.banner, 'banner');
  */
-export async function parseImageData(value: string, field: string, maxBytes = Number.POSITIVE_INFINITY): Promise<ImageData> {
+export async function parseImageData(
+  value: string,
+  field: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<ImageData> {
   const match = DATA_URI.exec(value);
   const mime = match?.[1] as ImageData['mime'] | undefined;
   const bytes = match ? decodeBase64(match[2]) : null;
   if (!match || !bytes || bytes.length === 0) {
-    throw ApiError.invalidForm({ [field]: { code: 'IMAGE_INVALID', message: 'Invalid image data: expected a base64 data URI.' } });
+    throw ApiError.invalidForm({
+      [field]: { code: 'IMAGE_INVALID', message: 'Invalid image data: expected a base64 data URI.' },
+    });
   }
   if (!(IMAGE_TYPES as readonly string[]).includes(mime!)) {
-    throw ApiError.invalidForm({ [field]: { code: 'IMAGE_INVALID', message: `Unsupported image type ${mime}: use ${IMAGE_TYPES.join(', ')}.` } });
+    throw ApiError.invalidForm({
+      [field]: { code: 'IMAGE_INVALID', message: `Unsupported image type ${mime}: use ${IMAGE_TYPES.join(', ')}.` },
+    });
   }
   if (bytes.length > maxBytes) {
-    throw ApiError.invalidForm({ [field]: { code: 'BINARY_TYPE_MAX_SIZE', message: `File cannot be larger than ${maxBytes / 1024} KiB.` } });
+    throw ApiError.invalidForm({
+      [field]: { code: 'BINARY_TYPE_MAX_SIZE', message: `File cannot be larger than ${maxBytes / 1024} KiB.` },
+    });
   }
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   let hex = '';
@@ -55,4 +65,3 @@ export async function parseImageData(value: string, field: string, maxBytes = Nu
   const animated = mime === 'image/gif';
   return { mime: mime!, bytes: bytes.length, animated, dataUri: value, hash: animated ? `a_${hex}` : hex };
 }
-

@@ -35,17 +35,35 @@ export type InteractionResponseInput = v.InferOutput<typeof InteractionResponseS
 function allowedCallbacks(interaction: InteractionRecord): number[] {
   const T = CALLBACK_TYPES;
   switch (interaction.type) {
-    case INTERACTION_TYPES.APPLICATION_COMMAND: return [T.CHANNEL_MESSAGE_WITH_SOURCE, T.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, T.MODAL, T.PREMIUM_REQUIRED, T.LAUNCH_ACTIVITY];
-    case INTERACTION_TYPES.MESSAGE_COMPONENT: return [4, 5, 6, 7, 9, 10, 12];
-    case INTERACTION_TYPES.APPLICATION_COMMAND_AUTOCOMPLETE: return [T.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT];
-    case INTERACTION_TYPES.MODAL_SUBMIT: return interaction.message_id ? [4, 5, 6, 7, 10, 12] : [4, 5, 10, 12];
-    default: return [T.PONG];
+    case INTERACTION_TYPES.APPLICATION_COMMAND:
+      return [
+        T.CHANNEL_MESSAGE_WITH_SOURCE,
+        T.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+        T.MODAL,
+        T.PREMIUM_REQUIRED,
+        T.LAUNCH_ACTIVITY,
+      ];
+    case INTERACTION_TYPES.MESSAGE_COMPONENT:
+      return [4, 5, 6, 7, 9, 10, 12];
+    case INTERACTION_TYPES.APPLICATION_COMMAND_AUTOCOMPLETE:
+      return [T.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT];
+    case INTERACTION_TYPES.MODAL_SUBMIT:
+      return interaction.message_id ? [4, 5, 6, 7, 10, 12] : [4, 5, 10, 12];
+    default:
+      return [T.PONG];
   }
 }
 
 /** What `with_response=true` answers: the interaction callback response object. */
 export interface CallbackResult {
-  interaction: { id: string; type: number; response_message_id?: string; response_message_loading?: boolean; response_message_ephemeral?: boolean; activity_instance_id?: string };
+  interaction: {
+    id: string;
+    type: number;
+    response_message_id?: string;
+    response_message_loading?: boolean;
+    response_message_ephemeral?: boolean;
+    activity_instance_id?: string;
+  };
   resource?: { type: number; message?: ChannelMessage; activity_instance?: { id: string } };
 }
 
@@ -53,7 +71,8 @@ export interface CallbackResult {
 async function unclaim(ctx: PlatformContext, id: string): Promise<void> {
   await write(ctx, ['interactions'], async (tx) => {
     const record = await tx.objectStore('interactions').get(id);
-    if (record) await tx.objectStore('interactions').put({ ...record, response: null, modal: null, original_message_id: null });
+    if (record)
+      await tx.objectStore('interactions').put({ ...record, response: null, modal: null, original_message_id: null });
   });
 }
 
@@ -63,10 +82,18 @@ async function unclaim(ctx: PlatformContext, id: string): Promise<void> {
  * @example const result = await respondToInteraction(ctx, record, { type: 4, data: { content: 'hi' } }, { origin });
  */
 export async function respondToInteraction(
-  ctx: PlatformContext, interaction: InteractionRecord, body: InteractionResponseInput, options: { files?: readonly UploadedFile[]; origin: string },
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  body: InteractionResponseInput,
+  options: { files?: readonly UploadedFile[]; origin: string },
 ): Promise<CallbackResult> {
   if (!allowedCallbacks(interaction).includes(body.type)) {
-    throw ApiError.invalidForm({ type: { code: 'INTERACTION_CALLBACK_TYPE_INVALID', message: `Callback type ${body.type} cannot answer an interaction of type ${interaction.type}.` } });
+    throw ApiError.invalidForm({
+      type: {
+        code: 'INTERACTION_CALLBACK_TYPE_INVALID',
+        message: `Callback type ${body.type} cannot answer an interaction of type ${interaction.type}.`,
+      },
+    });
   }
   const checked: CheckedResponse = await checkResponseData(ctx, interaction, body);
   const ephemeral = ((checked.flags ?? 0) & CHANNEL_MESSAGE_FLAGS.EPHEMERAL) !== 0;
@@ -78,9 +105,17 @@ export async function respondToInteraction(
     if (!canStillRespond(current, now)) throw ApiError.of('UNKNOWN_INTERACTION');
     const next: InteractionRecord = {
       ...current,
-      response: { type: body.type, at: now, loading: body.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, ephemeral },
+      response: {
+        type: body.type,
+        at: now,
+        loading: body.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+        ephemeral,
+      },
       modal: checked.modal ?? null,
-      original_message_id: body.type === CALLBACK_TYPES.DEFERRED_UPDATE_MESSAGE || body.type === CALLBACK_TYPES.UPDATE_MESSAGE ? current.message_id : null,
+      original_message_id:
+        body.type === CALLBACK_TYPES.DEFERRED_UPDATE_MESSAGE || body.type === CALLBACK_TYPES.UPDATE_MESSAGE
+          ? current.message_id
+          : null,
     };
     if (body.type === CALLBACK_TYPES.LAUNCH_ACTIVITY) next.activity_instance_id = await launchActivity(tx, emit, next);
     await tx.objectStore('interactions').put(next);
@@ -95,16 +130,28 @@ export async function respondToInteraction(
   let message: ChannelMessage | undefined;
   try {
     if (body.type === CALLBACK_TYPES.CHANNEL_MESSAGE_WITH_SOURCE) {
-      message = await createInteractionMessage(ctx, claimed, { input: checked.create!, files: options.files, followup: false, origin: options.origin });
+      message = await createInteractionMessage(ctx, claimed, {
+        input: checked.create!,
+        files: options.files,
+        followup: false,
+        origin: options.origin,
+      });
     } else if (body.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) {
       // The loading message the platform client shows until the app edits it.
       const application = await ctx.db.get('applications', interaction.application_id);
       message = await createInteractionMessage(ctx, claimed, {
-        input: { content: `${application?.name ?? 'The app'} is thinking…`, flags: checked.flags ?? 0 }, followup: false, origin: options.origin,
+        input: { content: `${application?.name ?? 'The app'} is thinking…`, flags: checked.flags ?? 0 },
+        followup: false,
+        origin: options.origin,
         allowedFlags: CHANNEL_MESSAGE_FLAGS.EPHEMERAL,
       });
     } else if (body.type === CALLBACK_TYPES.UPDATE_MESSAGE) {
-      message = await editInteractionMessage(ctx, claimed, interaction.message_id!, { input: checked.edit!, files: options.files, allowPoll: false, origin: options.origin });
+      message = await editInteractionMessage(ctx, claimed, interaction.message_id!, {
+        input: checked.edit!,
+        files: options.files,
+        allowPoll: false,
+        origin: options.origin,
+      });
     }
   } catch (error) {
     await unclaim(ctx, interaction.id);
@@ -121,7 +168,8 @@ export async function respondToInteraction(
     result.interaction.response_message_id = message.id;
     result.interaction.response_message_loading = body.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE;
     result.interaction.response_message_ephemeral = (message.flags & CHANNEL_MESSAGE_FLAGS.EPHEMERAL) !== 0;
-    if (body.type !== CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) result.resource = { type: body.type, message };
+    if (body.type !== CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE)
+      result.resource = { type: body.type, message };
   }
   return result;
 }

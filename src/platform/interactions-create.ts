@@ -25,7 +25,10 @@ import type { FetchLike } from './oidc';
 import { modalSubmitData } from './modals-submit';
 import { serializeUser } from './users';
 
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const snowflake = v.pipe(
+  v.string('Value must be a snowflake string.'),
+  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
+);
 /** `POST /sandbox/interactions`. */
 export const SandboxInteractionSchema = v.object({
   application_id: snowflake,
@@ -49,27 +52,52 @@ export interface CreatedInteraction {
  * attachment URLs of inline responses point.
  * @example const { interaction } = await createInteraction(ctx, { application_id, user_id, type: 2, guild_id, data: { name: 'roll' } }, send, origin);
  */
-export async function createInteraction(ctx: PlatformContext, input: SandboxInteractionInput, send: FetchLike, origin: string): Promise<CreatedInteraction> {
-  if (input.type === INTERACTION_TYPES.PING) throw ApiError.invalidForm({ type: 'PINGs are sent by the platform to validate an interactions endpoint, not by users.' });
+export async function createInteraction(
+  ctx: PlatformContext,
+  input: SandboxInteractionInput,
+  send: FetchLike,
+  origin: string,
+): Promise<CreatedInteraction> {
+  if (input.type === INTERACTION_TYPES.PING)
+    throw ApiError.invalidForm({
+      type: 'PINGs are sent by the platform to validate an interactions endpoint, not by users.',
+    });
   const application = await ctx.db.get('applications', input.application_id);
   if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
   const user = await ctx.db.get('users', input.user_id);
-  if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots do not use interactions.' : 'Unknown user.' });
+  if (!user || user.bot)
+    throw ApiError.invalidForm({ user_id: user ? 'Bots do not use interactions.' : 'Unknown user.' });
   const place = await resolvePlace(ctx, { application, user, guildId: input.guild_id, channelId: input.channel_id });
   const id = ctx.ids.next();
   const { token, hash } = await newInteractionToken();
   let built: BuiltData & { opener?: InteractionRecord };
   if (input.type === INTERACTION_TYPES.MESSAGE_COMPONENT) built = await componentData(ctx, place, input.data);
   else if (input.type === INTERACTION_TYPES.MODAL_SUBMIT) built = await modalSubmitData(ctx, place, input.data, id);
-  else built = await commandData(ctx, place, input.data, { autocomplete: input.type === INTERACTION_TYPES.APPLICATION_COMMAND_AUTOCOMPLETE, interactionId: id });
+  else
+    built = await commandData(ctx, place, input.data, {
+      autocomplete: input.type === INTERACTION_TYPES.APPLICATION_COMMAND_AUTOCOMPLETE,
+      interactionId: id,
+    });
   const endpoint = await ctx.db.get('interaction_endpoints', application.id);
-  const platformLaunch = built.command?.type === COMMAND_TYPES.PRIMARY_ENTRY_POINT && built.command.handler === ENTRY_POINT_HANDLERS.PLATFORM_LAUNCH_ACTIVITY;
+  const platformLaunch =
+    built.command?.type === COMMAND_TYPES.PRIMARY_ENTRY_POINT &&
+    built.command.handler === ENTRY_POINT_HANDLERS.PLATFORM_LAUNCH_ACTIVITY;
   const now = ctx.clock.now();
   const guild = place.guild?.guild;
   const wire: Record<string, unknown> = {
-    id, application_id: application.id, type: input.type, data: built.data,
+    id,
+    application_id: application.id,
+    type: input.type,
+    data: built.data,
     ...(guild ? { guild: { id: guild.id, locale: 'en-US', features: guild.features }, guild_id: guild.id } : {}),
-    channel: place.channel ? { id: place.channel.id, type: place.channel.type, name: place.channel.name, guild_id: place.channel.guild_id, flags: place.channel.flags }
+    channel: place.channel
+      ? {
+          id: place.channel.id,
+          type: place.channel.type,
+          name: place.channel.name,
+          guild_id: place.channel.guild_id,
+          flags: place.channel.flags,
+        }
       : { id: place.channelId, type: 1, recipients: [] },
     channel_id: place.channelId,
     ...(place.guild ? { member: invokingMember(place) } : { user: serializeUser(user) }),
@@ -84,17 +112,35 @@ export async function createInteraction(ctx: PlatformContext, input: SandboxInte
     attachment_size_limit: attachmentSizeLimit(ctx, place),
   };
   const record: InteractionRecord = {
-    id, application_id: application.id, token_hash: hash, type: input.type, context: place.context, user_id: user.id,
-    guild_id: guild?.id ?? null, channel_id: place.channelId, data: built.data,
+    id,
+    application_id: application.id,
+    token_hash: hash,
+    type: input.type,
+    context: place.context,
+    user_id: user.id,
+    guild_id: guild?.id ?? null,
+    channel_id: place.channelId,
+    data: built.data,
     message_id: built.message?.id ?? built.opener?.message_id ?? null,
     authorizing_integration_owners: built.owners,
     user_install_only: Object.keys(built.owners).length === 1 && built.owners['1'] !== undefined,
-    dm: place.guild === null, message_type: built.messageType, response: null, original_message_id: null, followup_message_ids: [],
-    modal: null, activity_instance_id: null, created_at: now,
+    dm: place.guild === null,
+    message_type: built.messageType,
+    response: null,
+    original_message_id: null,
+    followup_message_ids: [],
+    modal: null,
+    activity_instance_id: null,
+    created_at: now,
   };
-  const delivery: InteractionDelivery = platformLaunch ? { via: 'platform' } : endpoint ? { via: 'http' } : { via: 'gateway' };
+  const delivery: InteractionDelivery = platformLaunch
+    ? { via: 'platform' }
+    : endpoint
+      ? { via: 'http' }
+      : { via: 'gateway' };
   await write(ctx, ['interactions', 'attachment_files', 'dm_channels'], async (tx, emit) => {
-    if (place.dm && place.dmIsNew && !(await tx.objectStore('dm_channels').get(place.dm.id))) await tx.objectStore('dm_channels').add(place.dm);
+    if (place.dm && place.dmIsNew && !(await tx.objectStore('dm_channels').get(place.dm.id)))
+      await tx.objectStore('dm_channels').add(place.dm);
     await Promise.all(built.files.map((f) => tx.objectStore('attachment_files').add(f.record)));
     if (built.opener) {
       // A modal is submitted once.
@@ -108,7 +154,11 @@ export async function createInteraction(ctx: PlatformContext, input: SandboxInte
     }
     await tx.objectStore('interactions').add(record);
     if (delivery.via === 'gateway') {
-      emit({ type: 'INTERACTION_CREATE', data: wire, audience: { user_ids: [place.bot.id], application_id: application.id } });
+      emit({
+        type: 'INTERACTION_CREATE',
+        data: wire,
+        audience: { user_ids: [place.bot.id], application_id: application.id },
+      });
     }
   });
   const answer = { ...wire, token };

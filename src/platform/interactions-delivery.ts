@@ -26,7 +26,14 @@ export interface InteractionDelivery {
 }
 
 /** POSTs `body` signed with the application's key; the answer, or null when none came in time. */
-async function post(ctx: PlatformContext, send: FetchLike, applicationId: string, url: string, body: string, tamper = false): Promise<Response | null> {
+async function post(
+  ctx: PlatformContext,
+  send: FetchLike,
+  applicationId: string,
+  url: string,
+  body: string,
+  tamper = false,
+): Promise<Response | null> {
   const keys = await ensureEventWebhooks(ctx, applicationId);
   try {
     const init = await signedWebhookRequest(keys.private_key, body, ctx.clock.now(), tamper);
@@ -48,18 +55,34 @@ async function readJsonBody(response: Response): Promise<unknown> {
  * Sets (or with null removes) the application's interactions endpoint URL after validating it.
  * @example await configureInteractionsEndpoint(ctx, appId, 'https://bot.example/interactions', fetch);
  */
-export async function configureInteractionsEndpoint(ctx: PlatformContext, applicationId: string, url: string | null, send: FetchLike): Promise<InteractionEndpointRecord | null> {
+export async function configureInteractionsEndpoint(
+  ctx: PlatformContext,
+  applicationId: string,
+  url: string | null,
+  send: FetchLike,
+): Promise<InteractionEndpointRecord | null> {
   if (!(await ctx.db.getKey('applications', applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
   if (url !== null) {
     const ping = JSON.stringify({ id: ctx.ids.next(), application_id: applicationId, type: 1, version: 1 });
     const signed = await post(ctx, send, applicationId, url, ping);
     const pong = signed && signed.status === 200 ? ((await readJsonBody(signed)) as { type?: unknown } | null) : null;
     if (!signed || pong?.type !== 1) {
-      throw ApiError.invalidForm({ interactions_endpoint_url: { code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', message: 'The URL must answer a signed PING with 200 and {"type": 1}.' } });
+      throw ApiError.invalidForm({
+        interactions_endpoint_url: {
+          code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+          message: 'The URL must answer a signed PING with 200 and {"type": 1}.',
+        },
+      });
     }
     const forged = await post(ctx, send, applicationId, url, ping, true);
     if (forged && forged.status >= 200 && forged.status < 300) {
-      throw ApiError.invalidForm({ interactions_endpoint_url: { code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', message: 'The URL accepted a PING with an invalid signature: it must verify X-Signature-Ed25519 and answer 401.' } });
+      throw ApiError.invalidForm({
+        interactions_endpoint_url: {
+          code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+          message:
+            'The URL accepted a PING with an invalid signature: it must verify X-Signature-Ed25519 and answer 401.',
+        },
+      });
     }
   }
   return write(ctx, ['interaction_endpoints'], async (tx) => {
@@ -78,13 +101,25 @@ export async function configureInteractionsEndpoint(ctx: PlatformContext, applic
  * endpoint, and returns the inline response if the endpoint answered with one.
  */
 export async function deliverOverHttp(
-  ctx: PlatformContext, send: FetchLike, endpoint: InteractionEndpointRecord, interaction: Record<string, unknown>,
+  ctx: PlatformContext,
+  send: FetchLike,
+  endpoint: InteractionEndpointRecord,
+  interaction: Record<string, unknown>,
 ): Promise<{ delivery: InteractionDelivery; inline: unknown | null }> {
   const response = await post(ctx, send, endpoint.application_id, endpoint.url, JSON.stringify(interaction));
-  if (!response) return { delivery: { via: 'http', status: null, error: `No answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s (or a network error).` }, inline: null };
+  if (!response)
+    return {
+      delivery: {
+        via: 'http',
+        status: null,
+        error: `No answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s (or a network error).`,
+      },
+      inline: null,
+    };
   const delivery: InteractionDelivery = { via: 'http', status: response.status };
   if (response.status === 200) return { delivery, inline: await readJsonBody(response) };
   await response.body?.cancel().catch(() => undefined);
-  if (response.status !== 202 && response.status !== 204) delivery.error = 'The endpoint did not accept the interaction.';
+  if (response.status !== 202 && response.status !== 204)
+    delivery.error = 'The endpoint did not accept the interaction.';
   return { delivery, inline: null };
 }

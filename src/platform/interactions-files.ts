@@ -37,7 +37,15 @@ function admits(type: string, filename: string, contentType: string): boolean {
  */
 export function prepareSubmittedFiles(
   files: readonly SubmittedFile[],
-  options: { path: string; limit: number; fileTypes?: readonly string[]; channelId: string; ownerId: string; newId: () => string; single?: boolean },
+  options: {
+    path: string;
+    limit: number;
+    fileTypes?: readonly string[];
+    channelId: string;
+    ownerId: string;
+    newId: () => string;
+    single?: boolean;
+  },
 ): PreparedFile[] {
   return files.map((file, i) => {
     // One file (an ATTACHMENT option's value) is named by its field; a list by its index.
@@ -52,11 +60,31 @@ export function prepareSubmittedFiles(
     }
     if (bytes.byteLength > options.limit) throw ApiError.of('REQUEST_TOO_LARGE');
     if (options.fileTypes && !options.fileTypes.some((t) => admits(t, filename, contentType))) {
-      throw ApiError.invalidForm({ [at]: { code: 'FILE_TYPE_NOT_ALLOWED', message: `Only these file types are allowed: ${options.fileTypes.join(', ')}.` } });
+      throw ApiError.invalidForm({
+        [at]: {
+          code: 'FILE_TYPE_NOT_ALLOWED',
+          message: `Only these file types are allowed: ${options.fileTypes.join(', ')}.`,
+        },
+      });
     }
     const id = options.newId();
-    const meta: AttachmentMeta = { id, filename, content_type: contentType, size: bytes.byteLength, url: attachmentPath(options.channelId, id, filename), is_spoiler: false };
-    const record: AttachmentFileRecord = { id, channel_id: options.channelId, message_id: options.ownerId, filename, content_type: contentType, size: bytes.byteLength, data: new Blob([bytes], { type: contentType }) };
+    const meta: AttachmentMeta = {
+      id,
+      filename,
+      content_type: contentType,
+      size: bytes.byteLength,
+      url: attachmentPath(options.channelId, id, filename),
+      is_spoiler: false,
+    };
+    const record: AttachmentFileRecord = {
+      id,
+      channel_id: options.channelId,
+      message_id: options.ownerId,
+      filename,
+      content_type: contentType,
+      size: bytes.byteLength,
+      data: new Blob([bytes], { type: contentType }),
+    };
     return { meta, record };
   });
 }

@@ -22,8 +22,12 @@ export async function launchActivity(_tx: WriteTx, emit: Emit, interaction: Inte
   emit({
     type: ACTIVITY_LAUNCH_EVENT,
     data: {
-      application_id: interaction.application_id, instance_id: instanceId, interaction_id: interaction.id,
-      user_id: interaction.user_id, channel_id: interaction.channel_id, guild_id: interaction.guild_id,
+      application_id: interaction.application_id,
+      instance_id: instanceId,
+      interaction_id: interaction.id,
+      user_id: interaction.user_id,
+      channel_id: interaction.channel_id,
+      guild_id: interaction.guild_id,
     },
     audience: { user_ids: [interaction.user_id] },
   });

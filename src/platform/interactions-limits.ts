@@ -12,5 +12,10 @@ import type { InteractionRecord } from './interactions-records';
 export async function attachmentSizeLimitOf(ctx: PlatformContext, interaction: InteractionRecord): Promise<number> {
   const user = await ctx.db.get('users', interaction.user_id);
   const guild = interaction.guild_id ? await ctx.db.get('guilds', interaction.guild_id) : undefined;
-  return uploadLimitFor({ context: 'interaction', now: ctx.clock.now(), premiumType: user?.premium_type, boostTier: guild?.premium_tier });
+  return uploadLimitFor({
+    context: 'interaction',
+    now: ctx.clock.now(),
+    premiumType: user?.premium_type,
+    boostTier: guild?.premium_tier,
+  });
 }

@@ -12,7 +12,10 @@ import type { UploadedFile } from './attachments';
 import { ApiError } from './errors';
 import { attachmentSizeLimitOf } from './interactions-limits';
 import {
-  createDmInteractionMessage, deleteDmInteractionMessage, editDmInteractionMessage, getDmInteractionMessage,
+  createDmInteractionMessage,
+  deleteDmInteractionMessage,
+  editDmInteractionMessage,
+  getDmInteractionMessage,
 } from './interactions-dm-messages';
 import type { InteractionRecord } from './interactions-records';
 import { INTERACTION_TYPES } from './interactions-records';
@@ -25,8 +28,11 @@ import { serializeUser } from './users';
 
 /** Flags an interaction response or follow-up may set (public docs). */
 export const INTERACTION_MESSAGE_FLAGS =
-  CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNEL_MESSAGE_FLAGS.EPHEMERAL | CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2 |
-  CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE | CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS;
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS |
+  CHANNEL_MESSAGE_FLAGS.EPHEMERAL |
+  CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2 |
+  CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE |
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS;
 
 /** The app and its bot user, the author of every message of the interaction. */
 async function authorOf(ctx: PlatformContext, interaction: InteractionRecord) {
@@ -37,25 +43,43 @@ async function authorOf(ctx: PlatformContext, interaction: InteractionRecord) {
 }
 
 /** `interaction_metadata` of a message the interaction creates. */
-export async function interactionMetadata(ctx: PlatformContext, interaction: InteractionRecord, followup: boolean): Promise<InteractionMetadata> {
+export async function interactionMetadata(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  followup: boolean,
+): Promise<InteractionMetadata> {
   const user = await ctx.db.get('users', interaction.user_id);
   if (!user) throw ApiError.of('UNKNOWN_USER');
   const data = interaction.data as { target_id?: string; resolved?: { users?: Record<string, unknown> } };
-  const metadata: InteractionMetadata = { id: interaction.id, type: interaction.type, user: serializeUser(user), authorizing_integration_owners: interaction.authorizing_integration_owners };
-  if (followup && interaction.original_message_id) metadata.original_response_message_id = interaction.original_message_id;
+  const metadata: InteractionMetadata = {
+    id: interaction.id,
+    type: interaction.type,
+    user: serializeUser(user),
+    authorizing_integration_owners: interaction.authorizing_integration_owners,
+  };
+  if (followup && interaction.original_message_id)
+    metadata.original_response_message_id = interaction.original_message_id;
   if (data.target_id) {
     const target = data.resolved?.users?.[data.target_id];
     if (target) metadata.target_user = target as InteractionMetadata['target_user'];
     else metadata.target_message_id = data.target_id;
   }
-  if (interaction.type === INTERACTION_TYPES.MESSAGE_COMPONENT && interaction.message_id) metadata.interacted_message_id = interaction.message_id;
+  if (interaction.type === INTERACTION_TYPES.MESSAGE_COMPONENT && interaction.message_id)
+    metadata.interacted_message_id = interaction.message_id;
   return metadata;
 }
 
 /** Creates the original response or a follow-up. */
 export async function createInteractionMessage(
-  ctx: PlatformContext, interaction: InteractionRecord,
-  options: { input: MessageCreateInput; files?: readonly UploadedFile[]; followup: boolean; allowedFlags?: number; origin: string },
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  options: {
+    input: MessageCreateInput;
+    files?: readonly UploadedFile[];
+    followup: boolean;
+    allowedFlags?: number;
+    origin: string;
+  },
 ): Promise<ChannelMessage> {
   const author = await authorOf(ctx, interaction);
   const metadata = await interactionMetadata(ctx, interaction, options.followup);
@@ -63,41 +87,84 @@ export async function createInteractionMessage(
   const allowedFlags = options.allowedFlags ?? INTERACTION_MESSAGE_FLAGS;
   if (interaction.dm) {
     return createDmInteractionMessage(ctx, interaction, {
-      authorId: author.user.id, input: options.input, files, limit: await attachmentSizeLimitOf(ctx, interaction), allowedFlags,
-      type: interaction.message_type, metadata, origin: options.origin,
+      authorId: author.user.id,
+      input: options.input,
+      files,
+      limit: await attachmentSizeLimitOf(ctx, interaction),
+      allowedFlags,
+      type: interaction.message_type,
+      metadata,
+      origin: options.origin,
     });
   }
   return createMessage(ctx, {
-    channelId: interaction.channel_id, author, input: options.input, files, checkPermissions: false, uploadContext: 'interaction',
-    origin: options.origin, allowedFlags, type: interaction.message_type, applicationId: interaction.application_id,
-    webhookId: interaction.application_id, interactionMetadata: metadata,
+    channelId: interaction.channel_id,
+    author,
+    input: options.input,
+    files,
+    checkPermissions: false,
+    uploadContext: 'interaction',
+    origin: options.origin,
+    allowedFlags,
+    type: interaction.message_type,
+    applicationId: interaction.application_id,
+    webhookId: interaction.application_id,
+    interactionMetadata: metadata,
   });
 }
 
 /** Edits a message of the interaction (the original response or a follow-up, or the component's message). */
 export async function editInteractionMessage(
-  ctx: PlatformContext, interaction: InteractionRecord, messageId: string,
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
   options: { input: MessageEditInput; files?: readonly UploadedFile[]; allowPoll: boolean; origin: string },
 ): Promise<ChannelMessage> {
   const files = options.files ?? [];
   if (interaction.dm) {
-    return editDmInteractionMessage(ctx, interaction, messageId, { input: options.input, files, limit: await attachmentSizeLimitOf(ctx, interaction), allowPoll: options.allowPoll, origin: options.origin });
+    return editDmInteractionMessage(ctx, interaction, messageId, {
+      input: options.input,
+      files,
+      limit: await attachmentSizeLimitOf(ctx, interaction),
+      allowPoll: options.allowPoll,
+      origin: options.origin,
+    });
   }
   const editor = await authorOf(ctx, interaction);
   return editMessage(ctx, {
-    channelId: interaction.channel_id, messageId, editor, input: options.input, files, checkPermissions: false,
-    allowPoll: options.allowPoll, uploadContext: 'interaction', origin: options.origin,
+    channelId: interaction.channel_id,
+    messageId,
+    editor,
+    input: options.input,
+    files,
+    checkPermissions: false,
+    allowPoll: options.allowPoll,
+    uploadContext: 'interaction',
+    origin: options.origin,
   });
 }
 
 /** Deletes a message of the interaction. */
-export async function deleteInteractionMessage(ctx: PlatformContext, interaction: InteractionRecord, messageId: string): Promise<void> {
+export async function deleteInteractionMessage(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
+): Promise<void> {
   if (interaction.dm) return deleteDmInteractionMessage(ctx, interaction, messageId);
-  await deleteMessage(ctx, { channelId: interaction.channel_id, messageId, actor: await authorOf(ctx, interaction), checkPermissions: false });
+  await deleteMessage(ctx, {
+    channelId: interaction.channel_id,
+    messageId,
+    actor: await authorOf(ctx, interaction),
+    checkPermissions: false,
+  });
 }
 
 /** Reads a message of the interaction. */
-export async function getInteractionMessage(ctx: PlatformContext, interaction: InteractionRecord, messageId: string): Promise<ChannelMessage> {
+export async function getInteractionMessage(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
+): Promise<ChannelMessage> {
   if (interaction.dm) return getDmInteractionMessage(ctx, interaction, messageId);
   const record = await ctx.db.get('channel_messages', [interaction.channel_id, messageOrderKey(messageId)]);
   if (!record) throw ApiError.of('UNKNOWN_MESSAGE');

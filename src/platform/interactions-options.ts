@@ -12,7 +12,14 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { prepareSubmittedFiles, SubmittedFileSchema, type PreparedFile } from './interactions-files';
 import { attachmentSizeLimit, type InteractionPlace } from './interactions-place';
-import { resolveChannel, resolveFiles, resolveMentionable, resolveRole, resolveUser, type Resolved } from './interactions-resolved';
+import {
+  resolveChannel,
+  resolveFiles,
+  resolveMentionable,
+  resolveRole,
+  resolveUser,
+  type Resolved,
+} from './interactions-resolved';
 
 /** An option as the sandbox takes it: `{name, value}` or `{name, options}` for subcommands. */
 export interface InputOption {
@@ -53,7 +60,8 @@ const bad = (path: string, message: string) => ApiError.invalidForm({ [path]: me
 async function valueOption(run: OptionsRun, def: CommandOption, input: InputOption, path: string): Promise<DataOption> {
   const out: DataOption = { name: def.name, type: def.type };
   if (input.focused) {
-    if (!run.autocomplete || !def.autocomplete) throw bad(`${path}.focused`, 'Only an option with autocomplete can be focused, in an autocomplete interaction.');
+    if (!run.autocomplete || !def.autocomplete)
+      throw bad(`${path}.focused`, 'Only an option with autocomplete can be focused, in an autocomplete interaction.');
     run.focused++;
     out.focused = true;
     out.value = typeof input.value === 'number' ? input.value : String(input.value ?? '');
@@ -65,14 +73,21 @@ async function valueOption(run: OptionsRun, def: CommandOption, input: InputOpti
     case OPTION_TYPES.STRING: {
       if (typeof value !== 'string') throw bad(at, 'Must be a string.');
       const length = [...value].length;
-      if (def.min_length !== undefined && length < def.min_length) throw bad(at, `Must be ${def.min_length} or more in length.`);
-      if (def.max_length !== undefined && length > def.max_length) throw bad(at, `Must be ${def.max_length} or fewer in length.`);
+      if (def.min_length !== undefined && length < def.min_length)
+        throw bad(at, `Must be ${def.min_length} or more in length.`);
+      if (def.max_length !== undefined && length > def.max_length)
+        throw bad(at, `Must be ${def.max_length} or fewer in length.`);
       out.value = value;
       break;
     }
     case OPTION_TYPES.INTEGER:
     case OPTION_TYPES.NUMBER: {
-      if (typeof value !== 'number' || !Number.isFinite(value) || (def.type === OPTION_TYPES.INTEGER && !Number.isSafeInteger(value))) throw bad(at, def.type === OPTION_TYPES.INTEGER ? 'Must be an integer.' : 'Must be a number.');
+      if (
+        typeof value !== 'number' ||
+        !Number.isFinite(value) ||
+        (def.type === OPTION_TYPES.INTEGER && !Number.isSafeInteger(value))
+      )
+        throw bad(at, def.type === OPTION_TYPES.INTEGER ? 'Must be an integer.' : 'Must be a number.');
       if (def.min_value !== undefined && value < def.min_value) throw bad(at, `Must be ${def.min_value} or more.`);
       if (def.max_value !== undefined && value > def.max_value) throw bad(at, `Must be ${def.max_value} or less.`);
       out.value = value;
@@ -102,7 +117,13 @@ async function valueOption(run: OptionsRun, def: CommandOption, input: InputOpti
       const file = v.safeParse(SubmittedFileSchema, value);
       if (!file.success) throw bad(at, 'Must be a file: {filename, content_type?, data (base64)}.');
       const [prepared] = prepareSubmittedFiles([file.output], {
-        path: at, single: true, limit: attachmentSizeLimit(run.ctx, run.place), fileTypes: def.file_types, channelId: run.place.channelId, ownerId: run.interactionId, newId: () => run.ctx.ids.next(),
+        path: at,
+        single: true,
+        limit: attachmentSizeLimit(run.ctx, run.place),
+        fileTypes: def.file_types,
+        channelId: run.place.channelId,
+        ownerId: run.interactionId,
+        newId: () => run.ctx.ids.next(),
       });
       run.files.push(prepared);
       resolveFiles(run.resolved, [prepared]);
@@ -110,12 +131,18 @@ async function valueOption(run: OptionsRun, def: CommandOption, input: InputOpti
       break;
     }
   }
-  if (def.choices && def.choices.length > 0 && !def.choices.some((c) => c.value === out.value)) throw bad(at, 'Must be one of the choices.');
+  if (def.choices && def.choices.length > 0 && !def.choices.some((c) => c.value === out.value))
+    throw bad(at, 'Must be one of the choices.');
   return out;
 }
 
 /** Checks a list of options against their definitions. */
-async function optionList(run: OptionsRun, defs: readonly CommandOption[], inputs: readonly InputOption[], path: string): Promise<DataOption[]> {
+async function optionList(
+  run: OptionsRun,
+  defs: readonly CommandOption[],
+  inputs: readonly InputOption[],
+  path: string,
+): Promise<DataOption[]> {
   const out: DataOption[] = [];
   const seen = new Set<string>();
   for (const [i, input] of inputs.entries()) {
@@ -145,11 +172,16 @@ async function optionList(run: OptionsRun, defs: readonly CommandOption[], input
  * @example const { options, files } = await checkCommandOptions(ctx, place, command.options, input.options, resolved, { autocomplete: false, interactionId });
  */
 export async function checkCommandOptions(
-  ctx: PlatformContext, place: InteractionPlace, defs: readonly CommandOption[], inputs: readonly InputOption[], resolved: Resolved,
+  ctx: PlatformContext,
+  place: InteractionPlace,
+  defs: readonly CommandOption[],
+  inputs: readonly InputOption[],
+  resolved: Resolved,
   options: { autocomplete: boolean; interactionId: string },
 ): Promise<{ options: DataOption[]; files: PreparedFile[] }> {
   const run: OptionsRun = { ctx, place, resolved, files: [], focused: 0, ...options };
   const out = await optionList(run, defs, inputs, 'data.options');
-  if (options.autocomplete && run.focused !== 1) throw bad('data.options', 'An autocomplete interaction has exactly one focused option.');
+  if (options.autocomplete && run.focused !== 1)
+    throw bad('data.options', 'An autocomplete interaction has exactly one focused option.');
   return { options: out, files: run.files };
 }

@@ -8,7 +8,13 @@ import type { ChannelMessageRecord } from './message-records';
 import type { Snowflake } from './records';
 
 /** Interaction types (public values). */
-export const INTERACTION_TYPES = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, APPLICATION_COMMAND_AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
+export const INTERACTION_TYPES = {
+  PING: 1,
+  APPLICATION_COMMAND: 2,
+  MESSAGE_COMPONENT: 3,
+  APPLICATION_COMMAND_AUTOCOMPLETE: 4,
+  MODAL_SUBMIT: 5,
+} as const;
 
 /** Interaction callback types (public values). */
 export const CALLBACK_TYPES = {
@@ -26,7 +32,9 @@ export const CALLBACK_TYPES = {
 
 /** The interaction types LAUNCH_ACTIVITY may answer (spec, Events > Other). */
 export const LAUNCH_ACTIVITY_INTERACTION_TYPES: readonly number[] = [
-  INTERACTION_TYPES.APPLICATION_COMMAND, INTERACTION_TYPES.MESSAGE_COMPONENT, INTERACTION_TYPES.MODAL_SUBMIT,
+  INTERACTION_TYPES.APPLICATION_COMMAND,
+  INTERACTION_TYPES.MESSAGE_COMPONENT,
+  INTERACTION_TYPES.MODAL_SUBMIT,
 ];
 
 /** A modal the app opened (callback 9), kept to check what the user submits. */

@@ -36,7 +36,13 @@ export function compactResolved(resolved: Resolved): Partial<Resolved> | undefin
 }
 
 /** Adds a user (and in a guild their partial member: no user, deaf, mute) or throws 50035 naming `path`. */
-export async function resolveUser(ctx: PlatformContext, place: InteractionPlace, resolved: Resolved, id: string, path: string): Promise<void> {
+export async function resolveUser(
+  ctx: PlatformContext,
+  place: InteractionPlace,
+  resolved: Resolved,
+  id: string,
+  path: string,
+): Promise<void> {
   const user = await ctx.db.get('users', id);
   if (!user) throw ApiError.invalidForm({ [path]: 'Unknown user.' });
   resolved.users[id] = serializeUser(user);
@@ -45,7 +51,10 @@ export async function resolveUser(ctx: PlatformContext, place: InteractionPlace,
   if (!member) return;
   const { user: _u, deaf: _d, mute: _m, ...partial } = serializeMember(member, user);
   const view = await loadGuildView(dbReader(ctx.db), place.guild.guild.id, id);
-  resolved.members[id] = { ...partial, permissions: place.channel ? channelPermissions(view, place.channel).toString() : '0' };
+  resolved.members[id] = {
+    ...partial,
+    permissions: place.channel ? channelPermissions(view, place.channel).toString() : '0',
+  };
 }
 
 /** Adds a role of the guild or throws 50035 naming `path`. */
@@ -56,7 +65,13 @@ export function resolveRole(place: InteractionPlace, resolved: Resolved, id: str
 }
 
 /** A user id or a role id (a mentionable). */
-export async function resolveMentionable(ctx: PlatformContext, place: InteractionPlace, resolved: Resolved, id: string, path: string): Promise<void> {
+export async function resolveMentionable(
+  ctx: PlatformContext,
+  place: InteractionPlace,
+  resolved: Resolved,
+  id: string,
+  path: string,
+): Promise<void> {
   if (place.guild?.roles.some((r) => r.id === id)) return resolveRole(place, resolved, id, path);
   return resolveUser(ctx, place, resolved, id, path);
 }
@@ -65,18 +80,40 @@ export async function resolveMentionable(ctx: PlatformContext, place: Interactio
  * Adds a channel of the guild (or the interaction's DM channel), in its partial form, or throws
  * 50035 naming `path`; `channelTypes` restricts the types allowed.
  */
-export async function resolveChannel(ctx: PlatformContext, place: InteractionPlace, resolved: Resolved, id: string, path: string, channelTypes?: readonly number[]): Promise<void> {
+export async function resolveChannel(
+  ctx: PlatformContext,
+  place: InteractionPlace,
+  resolved: Resolved,
+  id: string,
+  path: string,
+  channelTypes?: readonly number[],
+): Promise<void> {
   if (!place.guild) {
     if (id !== place.channelId) throw ApiError.invalidForm({ [path]: 'Unknown channel.' });
-    resolved.channels[id] = { id, type: 1, permissions: place.userPermissions.toString(), app_permissions: place.appPermissions.toString() };
+    resolved.channels[id] = {
+      id,
+      type: 1,
+      permissions: place.userPermissions.toString(),
+      app_permissions: place.appPermissions.toString(),
+    };
     return;
   }
   const channel = await ctx.db.get('channels', id);
-  if (!channel || channel.guild_id !== place.guild.guild.id) throw ApiError.invalidForm({ [path]: 'Unknown channel of this guild.' });
-  if (channelTypes && channelTypes.length > 0 && !channelTypes.includes(channel.type)) throw ApiError.invalidForm({ [path]: 'This channel type is not allowed here.' });
+  if (!channel || channel.guild_id !== place.guild.guild.id)
+    throw ApiError.invalidForm({ [path]: 'Unknown channel of this guild.' });
+  if (channelTypes && channelTypes.length > 0 && !channelTypes.includes(channel.type))
+    throw ApiError.invalidForm({ [path]: 'This channel type is not allowed here.' });
   const partial: Record<string, unknown> = {
-    id: channel.id, name: channel.name, type: channel.type, guild_id: channel.guild_id, parent_id: channel.parent_id, position: channel.position,
-    flags: channel.flags, topic: channel.topic, nsfw: false, rate_limit_per_user: channel.rate_limit_per_user ?? 0,
+    id: channel.id,
+    name: channel.name,
+    type: channel.type,
+    guild_id: channel.guild_id,
+    parent_id: channel.parent_id,
+    position: channel.position,
+    flags: channel.flags,
+    topic: channel.topic,
+    nsfw: false,
+    rate_limit_per_user: channel.rate_limit_per_user ?? 0,
     permissions: channelPermissions(place.guild, channel).toString(),
   };
   if (place.botInGuild) {

@@ -14,7 +14,12 @@ import { INTERACTION_MESSAGE_FLAGS } from './interactions-messages';
 import { CALLBACK_TYPES, type InteractionRecord, type StoredModal } from './interactions-records';
 import { AUTOCOMPLETE_CHOICES_MAX, COMMAND_CHOICE_TEXT_MAX } from './limits';
 import { CHANNEL_MESSAGE_FLAGS } from './message-records';
-import { MessageCreateSchema, MessageEditSchema, type MessageCreateInput, type MessageEditInput } from './message-schemas';
+import {
+  MessageCreateSchema,
+  MessageEditSchema,
+  type MessageCreateInput,
+  type MessageEditInput,
+} from './message-schemas';
 import { checkFlags } from './message-shape';
 import { checkModal } from './modals';
 import { premiumButtonSkuProblem } from './monetization-premium-button';
@@ -33,7 +38,12 @@ export interface CheckedResponse {
 const DeferSchema = v.object({ flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
 const ChoicesSchema = v.object({
   choices: v.pipe(
-    v.array(v.object({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(COMMAND_CHOICE_TEXT_MAX)), value: v.union([v.pipe(v.string(), v.maxLength(COMMAND_CHOICE_TEXT_MAX)), v.number()]) })),
+    v.array(
+      v.object({
+        name: v.pipe(v.string(), v.minLength(1), v.maxLength(COMMAND_CHOICE_TEXT_MAX)),
+        value: v.union([v.pipe(v.string(), v.maxLength(COMMAND_CHOICE_TEXT_MAX)), v.number()]),
+      }),
+    ),
     v.maxLength(AUTOCOMPLETE_CHOICES_MAX, `Must be ${AUTOCOMPLETE_CHOICES_MAX} or fewer in length.`),
   ),
 });
@@ -48,16 +58,24 @@ function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOut
  * Throws 400 50035 naming the `sku_id` of each premium button (style 6) whose SKU the app
  * cannot sell: the premium button that replaces the deprecated PREMIUM_REQUIRED callback.
  */
-export async function checkPremiumButtons(ctx: PlatformContext, applicationId: string, components: readonly unknown[] | null | undefined, prefix: string): Promise<void> {
+export async function checkPremiumButtons(
+  ctx: PlatformContext,
+  applicationId: string,
+  components: readonly unknown[] | null | undefined,
+  prefix: string,
+): Promise<void> {
   const found: { sku: string; path: string }[] = [];
-  const walk = (list: readonly unknown[], path: string) => list.forEach((raw, i) => {
-    const node = raw as Record<string, unknown>;
-    const at = `${path}.${i}`;
-    if (node.type === COMPONENT_TYPES.BUTTON && node.style === 6 && typeof node.sku_id === 'string') found.push({ sku: node.sku_id, path: `${at}.sku_id` });
-    if (Array.isArray(node.components)) walk(node.components, `${at}.components`);
-    const accessory = node.accessory as Record<string, unknown> | undefined;
-    if (accessory?.type === COMPONENT_TYPES.BUTTON && accessory.style === 6 && typeof accessory.sku_id === 'string') found.push({ sku: accessory.sku_id, path: `${at}.accessory.sku_id` });
-  });
+  const walk = (list: readonly unknown[], path: string) =>
+    list.forEach((raw, i) => {
+      const node = raw as Record<string, unknown>;
+      const at = `${path}.${i}`;
+      if (node.type === COMPONENT_TYPES.BUTTON && node.style === 6 && typeof node.sku_id === 'string')
+        found.push({ sku: node.sku_id, path: `${at}.sku_id` });
+      if (Array.isArray(node.components)) walk(node.components, `${at}.components`);
+      const accessory = node.accessory as Record<string, unknown> | undefined;
+      if (accessory?.type === COMPONENT_TYPES.BUTTON && accessory.style === 6 && typeof accessory.sku_id === 'string')
+        found.push({ sku: accessory.sku_id, path: `${at}.accessory.sku_id` });
+    });
   walk(components ?? [], `${prefix}components`);
   for (const { sku, path } of found) {
     const problem = await premiumButtonSkuProblem(ctx, applicationId, sku);
@@ -66,7 +84,11 @@ export async function checkPremiumButtons(ctx: PlatformContext, applicationId: s
 }
 
 /** Checks the callback's data for its type (the type already fits the interaction). */
-export async function checkResponseData(ctx: PlatformContext, interaction: InteractionRecord, body: { type: number; data?: unknown }): Promise<CheckedResponse> {
+export async function checkResponseData(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  body: { type: number; data?: unknown },
+): Promise<CheckedResponse> {
   switch (body.type) {
     case CALLBACK_TYPES.CHANNEL_MESSAGE_WITH_SOURCE: {
       const create = parse(MessageCreateSchema, body.data);
@@ -77,7 +99,10 @@ export async function checkResponseData(ctx: PlatformContext, interaction: Inter
     case CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: {
       // Only EPHEMERAL: a V2 message is made by editing the original response.
       const { flags = 0 } = parse(DeferSchema, body.data);
-      if ((flags & ~CHANNEL_MESSAGE_FLAGS.EPHEMERAL) !== 0) throw ApiError.invalidForm({ 'data.flags': { code: 'MESSAGE_FLAGS_INVALID', message: 'A deferred response may only set EPHEMERAL.' } });
+      if ((flags & ~CHANNEL_MESSAGE_FLAGS.EPHEMERAL) !== 0)
+        throw ApiError.invalidForm({
+          'data.flags': { code: 'MESSAGE_FLAGS_INVALID', message: 'A deferred response may only set EPHEMERAL.' },
+        });
       return { flags };
     }
     case CALLBACK_TYPES.UPDATE_MESSAGE: {
@@ -92,14 +117,25 @@ export async function checkResponseData(ctx: PlatformContext, interaction: Inter
     case CALLBACK_TYPES.PREMIUM_REQUIRED: {
       const skus = await ctx.db.getAllFromIndex('skus', 'by_application', interaction.application_id);
       if (!skus.some((s) => (s.flags & SKU_FLAGS.AVAILABLE) !== 0)) {
-        throw ApiError.invalidForm({ type: { code: 'APPLICATION_NOT_MONETIZED', message: 'PREMIUM_REQUIRED (deprecated) is only for apps that sell SKUs: prefer a premium button with the sku_id.' } });
+        throw ApiError.invalidForm({
+          type: {
+            code: 'APPLICATION_NOT_MONETIZED',
+            message:
+              'PREMIUM_REQUIRED (deprecated) is only for apps that sell SKUs: prefer a premium button with the sku_id.',
+          },
+        });
       }
       return {};
     }
     case CALLBACK_TYPES.LAUNCH_ACTIVITY: {
       const application = await ctx.db.get('applications', interaction.application_id);
       if (!application || (BigInt(application.flags) & BigInt(APPLICATION_FLAGS.EMBEDDED)) === 0n) {
-        throw ApiError.invalidForm({ type: { code: 'APPLICATION_NOT_EMBEDDED', message: 'LAUNCH_ACTIVITY is only for apps with Activities (the EMBEDDED flag).' } });
+        throw ApiError.invalidForm({
+          type: {
+            code: 'APPLICATION_NOT_EMBEDDED',
+            message: 'LAUNCH_ACTIVITY is only for apps with Activities (the EMBEDDED flag).',
+          },
+        });
       }
       return {};
     }

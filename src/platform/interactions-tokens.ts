@@ -30,7 +30,11 @@ export function tokenAlive(record: InteractionRecord, now: number): boolean {
  * The interaction a callback names by id and token: an unknown id, a token that is not its
  * own, or a callback after the 3 s window is 404 10062 Unknown interaction.
  */
-export async function interactionForCallback(ctx: PlatformContext, id: string, token: string): Promise<InteractionRecord> {
+export async function interactionForCallback(
+  ctx: PlatformContext,
+  id: string,
+  token: string,
+): Promise<InteractionRecord> {
   const hash = await hashSecret(token);
   const record = await ctx.db.get('interactions', id);
   if (!record || record.token_hash !== hash) throw ApiError.of('UNKNOWN_INTERACTION');
@@ -41,8 +45,13 @@ export async function interactionForCallback(ctx: PlatformContext, id: string, t
  * The interaction behind `/webhooks/{application.id}/{interaction.token}`: unknown tokens,
  * another application's, one never answered, or one older than 15 minutes are 404 10015.
  */
-export async function interactionForWebhook(ctx: PlatformContext, applicationId: string, token: string): Promise<InteractionRecord> {
+export async function interactionForWebhook(
+  ctx: PlatformContext,
+  applicationId: string,
+  token: string,
+): Promise<InteractionRecord> {
   const record = await ctx.db.getFromIndex('interactions', 'by_token', await hashSecret(token));
-  if (!record || record.application_id !== applicationId || !tokenAlive(record, ctx.clock.now())) throw ApiError.of('UNKNOWN_WEBHOOK');
+  if (!record || record.application_id !== applicationId || !tokenAlive(record, ctx.clock.now()))
+    throw ApiError.of('UNKNOWN_WEBHOOK');
   return record;
 }

@@ -11,7 +11,12 @@ import { write } from '../store/write';
 import type { UploadedFile } from './attachments';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { createInteractionMessage, deleteInteractionMessage, editInteractionMessage, getInteractionMessage } from './interactions-messages';
+import {
+  createInteractionMessage,
+  deleteInteractionMessage,
+  editInteractionMessage,
+  getInteractionMessage,
+} from './interactions-messages';
 import { CALLBACK_TYPES, type InteractionRecord } from './interactions-records';
 import { checkPremiumButtons } from './interactions-response-data';
 import { USER_INSTALL_FOLLOWUPS_MAX } from './limits';
@@ -24,18 +29,21 @@ function messageOf(interaction: InteractionRecord, messageId: string): string {
     if (!interaction.original_message_id) throw ApiError.of('UNKNOWN_MESSAGE');
     return interaction.original_message_id;
   }
-  if (messageId !== interaction.original_message_id && !interaction.followup_message_ids.includes(messageId)) throw ApiError.of('UNKNOWN_MESSAGE');
+  if (messageId !== interaction.original_message_id && !interaction.followup_message_ids.includes(messageId))
+    throw ApiError.of('UNKNOWN_MESSAGE');
   return messageId;
 }
 
 /** The original response is still a deferred one's loading message. */
-const loading = (interaction: InteractionRecord) => interaction.response?.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE && interaction.response.loading;
+const loading = (interaction: InteractionRecord) =>
+  interaction.response?.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE && interaction.response.loading;
 
 /** Marks the loading message as replaced. */
 async function settle(ctx: PlatformContext, interaction: InteractionRecord): Promise<void> {
   await write(ctx, ['interactions'], async (tx) => {
     const current = await tx.objectStore('interactions').get(interaction.id);
-    if (current?.response) await tx.objectStore('interactions').put({ ...current, response: { ...current.response, loading: false } });
+    if (current?.response)
+      await tx.objectStore('interactions').put({ ...current, response: { ...current.response, loading: false } });
   });
 }
 
@@ -45,7 +53,12 @@ async function settle(ctx: PlatformContext, interaction: InteractionRecord): Pro
  * checks the new content like any edit (400 200000 when it blocks it).
  */
 export async function editInteractionWebhookMessage(
-  ctx: PlatformContext, interaction: InteractionRecord, messageId: string, input: MessageEditInput, files: readonly UploadedFile[], origin: string,
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
+  input: MessageEditInput,
+  files: readonly UploadedFile[],
+  origin: string,
 ): Promise<ChannelMessage> {
   const id = messageOf(interaction, messageId);
   await checkPremiumButtons(ctx, interaction.application_id, input.components, '');
@@ -53,7 +66,12 @@ export async function editInteractionWebhookMessage(
   const replacingLoading = original && loading(interaction);
   const deferred = original && interaction.response?.type === CALLBACK_TYPES.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE;
   const edit: MessageEditInput = replacingLoading ? { ...input, content: input.content ?? null } : input;
-  const message = await editInteractionMessage(ctx, interaction, id, { input: edit, files, allowPoll: deferred, origin });
+  const message = await editInteractionMessage(ctx, interaction, id, {
+    input: edit,
+    files,
+    allowPoll: deferred,
+    origin,
+  });
   if (replacingLoading) await settle(ctx, interaction);
   return message;
 }
@@ -63,25 +81,45 @@ export async function editInteractionWebhookMessage(
  * the loading message instead, keeping its ephemeral state.
  */
 export async function createFollowup(
-  ctx: PlatformContext, interaction: InteractionRecord, input: MessageCreateInput, files: readonly UploadedFile[], origin: string,
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  input: MessageCreateInput,
+  files: readonly UploadedFile[],
+  origin: string,
 ): Promise<ChannelMessage> {
   await checkPremiumButtons(ctx, interaction.application_id, input.components, '');
   if (loading(interaction) && interaction.original_message_id) {
-    const { flags: _ignored, nonce: _n, enforce_nonce: _e, tts: _t, message_reference: _r, sticker_ids: _s, ...edit } = input;
+    const {
+      flags: _ignored,
+      nonce: _n,
+      enforce_nonce: _e,
+      tts: _t,
+      message_reference: _r,
+      sticker_ids: _s,
+      ...edit
+    } = input;
     return editInteractionWebhookMessage(ctx, interaction, '@original', edit, files, origin);
   }
   // Counted before and claimed after: the message code's own transaction cannot hold ours.
-  if (interaction.user_install_only && interaction.followup_message_ids.length >= USER_INSTALL_FOLLOWUPS_MAX) throw ApiError.of('INTERACTION_FOLLOWUPS_MAX');
+  if (interaction.user_install_only && interaction.followup_message_ids.length >= USER_INSTALL_FOLLOWUPS_MAX)
+    throw ApiError.of('INTERACTION_FOLLOWUPS_MAX');
   const message = await createInteractionMessage(ctx, interaction, { input, files, followup: true, origin });
   await write(ctx, ['interactions'], async (tx) => {
     const current = await tx.objectStore('interactions').get(interaction.id);
-    if (current) await tx.objectStore('interactions').put({ ...current, followup_message_ids: [...current.followup_message_ids, message.id] });
+    if (current)
+      await tx
+        .objectStore('interactions')
+        .put({ ...current, followup_message_ids: [...current.followup_message_ids, message.id] });
   });
   return message;
 }
 
 /** Reads a message of the interaction. */
-export async function getInteractionWebhookMessage(ctx: PlatformContext, interaction: InteractionRecord, messageId: string): Promise<ChannelMessage> {
+export async function getInteractionWebhookMessage(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
+): Promise<ChannelMessage> {
   return getInteractionMessage(ctx, interaction, messageOf(interaction, messageId));
 }
 
@@ -89,6 +127,10 @@ export async function getInteractionWebhookMessage(ctx: PlatformContext, interac
  * Deletes a message of the interaction (the original response, or a follow-up). A deleted
  * follow-up still counts towards the 5 of a user-installed app.
  */
-export async function deleteInteractionWebhookMessage(ctx: PlatformContext, interaction: InteractionRecord, messageId: string): Promise<void> {
+export async function deleteInteractionWebhookMessage(
+  ctx: PlatformContext,
+  interaction: InteractionRecord,
+  messageId: string,
+): Promise<void> {
   await deleteInteractionMessage(ctx, interaction, messageOf(interaction, messageId));
 }

@@ -26,7 +26,8 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
     const invite = await findLiveInvite(tx, code, now);
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
-    if (user.bot) throw ApiError.of('BOTS_CANNOT_USE_ENDPOINT', 'Bots cannot accept invites: they join guilds through OAuth2.');
+    if (user.bot)
+      throw ApiError.of('BOTS_CANNOT_USE_ENDPOINT', 'Bots cannot accept invites: they join guilds through OAuth2.');
     if (!isInviteTarget(invite, userId)) throw ApiError.of('UNKNOWN_INVITE');
     const wire = await serializeInvite(tx, invite, false);
     const existing = await tx.objectStore('members').get([invite.guild_id, userId]);
@@ -37,21 +38,40 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
     // Roles deleted since the invite was made are not granted.
     const granted = invite.role_ids.filter((id) => roles.some((r) => r.id === id));
     const member: MemberRecord = {
-      guild_id: invite.guild_id, user_id: userId, nick: null, roles: granted, joined_at: now,
-      avatar: null, banner: null, bio: null, flags: 0,
+      guild_id: invite.guild_id,
+      user_id: userId,
+      nick: null,
+      roles: granted,
+      joined_at: now,
+      avatar: null,
+      banner: null,
+      bio: null,
+      flags: 0,
     };
     await tx.objectStore('members').add(member);
-    emit({ type: 'GUILD_MEMBER_ADD', data: { ...serializeMember(member, user), guild_id: guild.id }, audience: { guild_id: guild.id, intent: INTENTS.GUILD_MEMBERS } });
+    emit({
+      type: 'GUILD_MEMBER_ADD',
+      data: { ...serializeMember(member, user), guild_id: guild.id },
+      audience: { guild_id: guild.id, intent: INTENTS.GUILD_MEMBERS },
+    });
     const channels = await tx.objectStore('channels').index('by_guild').getAll(guild.id);
     emit({
       type: 'GUILD_CREATE',
-      data: { ...serializeGuild(guild, roles), channels: channels.map(serializeChannel), members: [serializeMember(member, user)] },
+      data: {
+        ...serializeGuild(guild, roles),
+        channels: channels.map(serializeChannel),
+        members: [serializeMember(member, user)],
+      },
       audience: { user_ids: [userId] },
     });
     const used: InviteRecord = { ...invite, uses: invite.uses + 1 };
     if (used.max_uses !== 0 && used.uses >= used.max_uses) {
       await tx.objectStore('invites').delete(code);
-      emit({ type: 'INVITE_DELETE', data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code }, audience: inviteAudience(invite) });
+      emit({
+        type: 'INVITE_DELETE',
+        data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code },
+        audience: inviteAudience(invite),
+      });
     } else {
       await tx.objectStore('invites').put(used);
     }

@@ -15,10 +15,22 @@ import type { RoleRecord } from './records';
 import { serializeUser } from './users';
 
 /** Stores an invite read or write touches (the event log is added by `write`). */
-export const INVITE_STORES: StoreNames<PlatformDB>[] = ['invites', 'guilds', 'channels', 'roles', 'members', 'users', 'audit_log_entries'];
+export const INVITE_STORES: StoreNames<PlatformDB>[] = [
+  'invites',
+  'guilds',
+  'channels',
+  'roles',
+  'members',
+  'users',
+  'audit_log_entries',
+];
 
 /** A transaction over at least the invite stores, read-only or read-write. */
-export type InviteTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], Mode>;
+export type InviteTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
+  PlatformDB,
+  StoreNames<PlatformDB>[],
+  Mode
+>;
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
@@ -32,7 +44,9 @@ export function generateInviteCode(): string {
 
 /** True while an invite works: not past `expires_at` and not used up. */
 export function isInviteLive(invite: InviteRecord, now: number): boolean {
-  return (invite.expires_at === null || now < invite.expires_at) && (invite.max_uses === 0 || invite.uses < invite.max_uses);
+  return (
+    (invite.expires_at === null || now < invite.expires_at) && (invite.max_uses === 0 || invite.uses < invite.max_uses)
+  );
 }
 
 /** True when `userId` may see and accept the invite (anyone, unless it has target users). */
@@ -42,7 +56,15 @@ export function isInviteTarget(invite: InviteRecord, userId: string): boolean {
 
 /** The partial role an invite carries: exactly id, name, position, color, colors, icon, unicode_emoji. */
 export function serializeInviteRole(role: RoleRecord) {
-  return { id: role.id, name: role.name, position: role.position, color: role.color, colors: role.colors, icon: role.icon, unicode_emoji: role.unicode_emoji };
+  return {
+    id: role.id,
+    name: role.name,
+    position: role.position,
+    color: role.color,
+    colors: role.colors,
+    icon: role.icon,
+    unicode_emoji: role.unicode_emoji,
+  };
 }
 
 /** A guild reader over an invite transaction, read-only or read-write. */
@@ -55,7 +77,11 @@ export function inviteReader<M extends IDBTransactionMode>(tx: InviteTx<M>): Gui
 }
 
 /** The live invite `code`, or 404 (10006) when there is none or it no longer works. */
-export async function findLiveInvite<M extends IDBTransactionMode>(tx: InviteTx<M>, code: string, now: number): Promise<InviteRecord> {
+export async function findLiveInvite<M extends IDBTransactionMode>(
+  tx: InviteTx<M>,
+  code: string,
+  now: number,
+): Promise<InviteRecord> {
   const invite = await tx.objectStore('invites').get(code);
   if (!invite || !isInviteLive(invite, now)) throw ApiError.of('UNKNOWN_INVITE');
   return invite;
@@ -65,7 +91,11 @@ export async function findLiveInvite<M extends IDBTransactionMode>(tx: InviteTx<
  * The invite object: its guild and channel (partial), inviter, expiry, flags and roles; with
  * `withMetadata` also uses, max_uses, max_age, temporary and created_at.
  */
-export async function serializeInvite<M extends IDBTransactionMode>(tx: InviteTx<M>, invite: InviteRecord, withMetadata: boolean) {
+export async function serializeInvite<M extends IDBTransactionMode>(
+  tx: InviteTx<M>,
+  invite: InviteRecord,
+  withMetadata: boolean,
+) {
   const [guild, channel, inviter, roles] = await Promise.all([
     tx.objectStore('guilds').get(invite.guild_id),
     tx.objectStore('channels').get(invite.channel_id),
@@ -76,7 +106,13 @@ export async function serializeInvite<M extends IDBTransactionMode>(tx: InviteTx
   return {
     type: 0,
     code: invite.code,
-    guild: guild && { id: guild.id, name: guild.name, icon: guild.icon, banner: guild.banner, features: guild.features },
+    guild: guild && {
+      id: guild.id,
+      name: guild.name,
+      icon: guild.icon,
+      banner: guild.banner,
+      features: guild.features,
+    },
     channel: channel ? { id: channel.id, name: channel.name, type: channel.type } : null,
     ...(inviter ? { inviter: serializeUser(inviter) } : {}),
     expires_at: invite.expires_at === null ? null : new Date(invite.expires_at).toISOString(),
@@ -84,7 +120,13 @@ export async function serializeInvite<M extends IDBTransactionMode>(tx: InviteTx
     // Roles deleted since the invite was made are no longer granted, and no longer shown.
     roles: invite.role_ids.flatMap((id) => (byId.has(id) ? [serializeInviteRole(byId.get(id)!)] : [])),
     ...(withMetadata
-      ? { uses: invite.uses, max_uses: invite.max_uses, max_age: invite.max_age, temporary: invite.temporary, created_at: new Date(invite.created_at).toISOString() }
+      ? {
+          uses: invite.uses,
+          max_uses: invite.max_uses,
+          max_age: invite.max_age,
+          temporary: invite.temporary,
+          created_at: new Date(invite.created_at).toISOString(),
+        }
       : {}),
   };
 }
@@ -106,13 +148,15 @@ export function requireGrantableRoles(view: GuildView, roleIds: readonly string[
   const unknown: Record<string, string> = {};
   roleIds.forEach((id, i) => {
     const role = view.roles.find((r) => r.id === id);
-    if (!role || role.id === view.guild.id || role.managed) unknown[`role_ids.${i}`] = 'Unknown role, or a role that cannot be granted.';
+    if (!role || role.id === view.guild.id || role.managed)
+      unknown[`role_ids.${i}`] = 'Unknown role, or a role that cannot be granted.';
   });
   if (Object.keys(unknown).length > 0) throw ApiError.invalidForm(unknown);
   if (bypassesHierarchy(view)) return;
   const top = highestRolePosition(view, view.member?.roles ?? []);
   for (const id of roleIds) {
     const role = view.roles.find((r) => r.id === id)!;
-    if (role.position >= top || !hasPermission(bits, parsePermissions(role.permissions) ?? 0n)) throw ApiError.of('MISSING_PERMISSIONS');
+    if (role.position >= top || !hasPermission(bits, parsePermissions(role.permissions) ?? 0n))
+      throw ApiError.of('MISSING_PERMISSIONS');
   }
 }

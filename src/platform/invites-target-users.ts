@@ -48,7 +48,10 @@ export function parseTargetUsersCsv(text: string): TargetUserEntry[] {
   const errors: string[] = [];
   lines.forEach((raw, i) => {
     // A one-column CSV may still quote its cells.
-    const cell = raw.trim().replace(/^"(.*)"$/, '$1').trim();
+    const cell = raw
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
     if (cell === '' || (i === 0 && cell.toLowerCase() === TARGET_USERS_HEADER)) return;
     if (!/^\d+$/.test(cell)) errors.push(`Line ${i + 1}: invalid user ID format`);
     else if (!isSnowflake(cell)) errors.push(`Line ${i + 1}: invalid user ID - must be a valid snowflake`);
@@ -75,12 +78,18 @@ export async function requireKnownTargetUsers(tx: WriteTx, entries: readonly Tar
  * Who may read an invite's target users and job status: its inviter, or a member with
  * MANAGE_GUILD or VIEW_AUDIT_LOG; changing them: the inviter or MANAGE_GUILD (public docs).
  */
-async function requireTargetUsersAccess(ctx: PlatformContext, principal: BotPrincipal, invite: InviteRecord, change: boolean): Promise<void> {
+async function requireTargetUsersAccess(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  invite: InviteRecord,
+  change: boolean,
+): Promise<void> {
   if (invite.inviter_id === principal.user.id) return;
   const view = await loadGuildView(dbReader(ctx.db), invite.guild_id, principal.user.id);
   requireMember(view);
   const bits = guildPermissions(view);
-  const allowed = hasPermission(bits, PERMISSIONS.MANAGE_GUILD) || (!change && hasPermission(bits, PERMISSIONS.VIEW_AUDIT_LOG));
+  const allowed =
+    hasPermission(bits, PERMISSIONS.MANAGE_GUILD) || (!change && hasPermission(bits, PERMISSIONS.VIEW_AUDIT_LOG));
   if (!allowed) throw ApiError.of('MISSING_PERMISSIONS');
 }
 
@@ -101,12 +110,19 @@ export async function getTargetUsersCsv(ctx: PlatformContext, principal: BotPrin
 }
 
 /** `PUT /invites/{code}/target-users`: replaces the target users with the file's. */
-export async function putTargetUsers(ctx: PlatformContext, principal: BotPrincipal, code: string, entries: readonly TargetUserEntry[]): Promise<void> {
+export async function putTargetUsers(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  code: string,
+  entries: readonly TargetUserEntry[],
+): Promise<void> {
   await requireTargetUsersAccess(ctx, principal, await readInvite(ctx, code), true);
   await write(ctx, INVITE_STORES, async (tx) => {
     const invite = await findLiveInvite(tx, code, ctx.clock.now());
     await requireKnownTargetUsers(tx, entries);
-    await tx.objectStore('invites').put({ ...invite, target_user_ids: entries.map((e) => e.id), target_users_updated_at: ctx.clock.now() });
+    await tx
+      .objectStore('invites')
+      .put({ ...invite, target_user_ids: entries.map((e) => e.id), target_users_updated_at: ctx.clock.now() });
   });
 }
 
@@ -118,8 +134,16 @@ export async function putTargetUsers(ctx: PlatformContext, principal: BotPrincip
 export async function getTargetUsersJobStatus(ctx: PlatformContext, principal: BotPrincipal, code: string) {
   const invite = await readInvite(ctx, code);
   await requireTargetUsersAccess(ctx, principal, invite, false);
-  if (invite.target_user_ids === null || invite.target_users_updated_at === null) throw ApiError.of('UNKNOWN_INVITE_TARGET_USERS_JOB');
+  if (invite.target_user_ids === null || invite.target_users_updated_at === null)
+    throw ApiError.of('UNKNOWN_INVITE_TARGET_USERS_JOB');
   const at = new Date(invite.target_users_updated_at).toISOString();
   const total = invite.target_user_ids.length;
-  return { status: 2, total_users: total, processed_users: total, created_at: at, completed_at: at, error_message: null };
+  return {
+    status: 2,
+    total_users: total,
+    processed_users: total,
+    created_at: at,
+    completed_at: at,
+    error_message: null,
+  };
 }

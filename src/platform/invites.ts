@@ -9,11 +9,27 @@ import { write, type Emit, type WriteTx } from '../store/write';
 import type { BotPrincipal, Principal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { canViewChannel, channelPermissions, guildPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import {
+  canViewChannel,
+  channelPermissions,
+  guildPermissions,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './guild-access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './guild-admin-audit-log';
 import type { InviteRecord } from './guild-admin-records';
 import {
-  INVITE_STORES, findLiveInvite, generateInviteCode, inviteAudience, inviteReader, isInviteLive, isInviteTarget, requireGrantableRoles, serializeInvite,
+  INVITE_STORES,
+  findLiveInvite,
+  generateInviteCode,
+  inviteAudience,
+  inviteReader,
+  isInviteLive,
+  isInviteTarget,
+  requireGrantableRoles,
+  serializeInvite,
 } from './invites-store';
 import { requireKnownTargetUsers, type TargetUserEntry } from './invites-target-users';
 import { PERMISSIONS, hasPermission } from './permissions';
@@ -31,7 +47,8 @@ export interface CreateInviteInput {
   target_users: TargetUserEntry[] | null;
 }
 
-const sameRoles = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+const sameRoles = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
 
 /**
  * `POST /channels/{channel.id}/invites`. Without `unique`, an existing live invite of the same
@@ -39,7 +56,12 @@ const sameRoles = (a: readonly string[], b: readonly string[]) => a.length === b
  * of making a new one, as on the platform.
  * @example await createChannelInvite(ctx, bot, channelId, { max_age: 3600, max_uses: 1, temporary: false, unique: true, role_ids: [], target_users: null });
  */
-export async function createChannelInvite(ctx: PlatformContext, principal: BotPrincipal, channelId: string, input: CreateInviteInput) {
+export async function createChannelInvite(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  channelId: string,
+  input: CreateInviteInput,
+) {
   return write(ctx, INVITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     const channel = await tx.objectStore('channels').get(channelId);
@@ -52,9 +74,17 @@ export async function createChannelInvite(ctx: PlatformContext, principal: BotPr
     requireGrantableRoles(view, input.role_ids);
     if (input.target_users) await requireKnownTargetUsers(tx, input.target_users);
     if (!input.unique && !input.target_users) {
-      const similar = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).find((i) =>
-        isInviteLive(i, now) && i.inviter_id === principal.user.id && i.lobby_id === null && i.target_user_ids === null &&
-        i.max_age === input.max_age && i.max_uses === input.max_uses && i.temporary === input.temporary && sameRoles(i.role_ids, input.role_ids));
+      const similar = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).find(
+        (i) =>
+          isInviteLive(i, now) &&
+          i.inviter_id === principal.user.id &&
+          i.lobby_id === null &&
+          i.target_user_ids === null &&
+          i.max_age === input.max_age &&
+          i.max_uses === input.max_uses &&
+          i.temporary === input.temporary &&
+          sameRoles(i.role_ids, input.role_ids),
+      );
       if (similar) return serializeInvite(tx, similar, true);
     }
     const invite: InviteRecord = {
@@ -87,16 +117,31 @@ export async function storeNewInvite(ctx: PlatformContext, tx: WriteTx, emit: Em
   emit({
     type: 'INVITE_CREATE',
     data: {
-      channel_id: invite.channel_id, guild_id: invite.guild_id, code: invite.code, created_at: wire.created_at, expires_at: wire.expires_at,
-      inviter: wire.inviter, max_age: invite.max_age, max_uses: invite.max_uses, temporary: invite.temporary, uses: 0,
+      channel_id: invite.channel_id,
+      guild_id: invite.guild_id,
+      code: invite.code,
+      created_at: wire.created_at,
+      expires_at: wire.expires_at,
+      inviter: wire.inviter,
+      max_age: invite.max_age,
+      max_uses: invite.max_uses,
+      temporary: invite.temporary,
+      uses: 0,
     },
     audience: inviteAudience(invite),
   });
   await appendAuditLogEntry(ctx, tx, {
-    guild_id: invite.guild_id, action_type: AUDIT_LOG_EVENTS.INVITE_CREATE, user_id: invite.inviter_id, target_id: null,
+    guild_id: invite.guild_id,
+    action_type: AUDIT_LOG_EVENTS.INVITE_CREATE,
+    user_id: invite.inviter_id,
+    target_id: null,
     changes: [
-      { key: 'code', new_value: invite.code }, { key: 'channel_id', new_value: invite.channel_id }, { key: 'inviter_id', new_value: invite.inviter_id },
-      { key: 'uses', new_value: 0 }, { key: 'max_uses', new_value: invite.max_uses }, { key: 'max_age', new_value: invite.max_age },
+      { key: 'code', new_value: invite.code },
+      { key: 'channel_id', new_value: invite.channel_id },
+      { key: 'inviter_id', new_value: invite.inviter_id },
+      { key: 'uses', new_value: 0 },
+      { key: 'max_uses', new_value: invite.max_uses },
+      { key: 'max_age', new_value: invite.max_age },
       { key: 'temporary', new_value: invite.temporary },
     ],
   });
@@ -130,15 +175,29 @@ export async function deleteInvite(ctx: PlatformContext, principal: BotPrincipal
     requireMember(view);
     const channel = await tx.objectStore('channels').get(invite.channel_id);
     const inChannel = channel ? channelPermissions(view, channel) : 0n;
-    if (!hasPermission(inChannel, PERMISSIONS.MANAGE_CHANNELS) && !hasPermission(guildPermissions(view), PERMISSIONS.MANAGE_GUILD)) {
+    if (
+      !hasPermission(inChannel, PERMISSIONS.MANAGE_CHANNELS) &&
+      !hasPermission(guildPermissions(view), PERMISSIONS.MANAGE_GUILD)
+    ) {
       throw ApiError.of('MISSING_PERMISSIONS');
     }
     const wire = await serializeInvite(tx, invite, false);
     await tx.objectStore('invites').delete(code);
-    emit({ type: 'INVITE_DELETE', data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code }, audience: inviteAudience(invite) });
+    emit({
+      type: 'INVITE_DELETE',
+      data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code },
+      audience: inviteAudience(invite),
+    });
     await appendAuditLogEntry(ctx, tx, {
-      guild_id: invite.guild_id, action_type: AUDIT_LOG_EVENTS.INVITE_DELETE, user_id: principal.user.id, target_id: null,
-      changes: [{ key: 'code', old_value: code }, { key: 'channel_id', old_value: invite.channel_id }, { key: 'uses', old_value: invite.uses }],
+      guild_id: invite.guild_id,
+      action_type: AUDIT_LOG_EVENTS.INVITE_DELETE,
+      user_id: principal.user.id,
+      target_id: null,
+      changes: [
+        { key: 'code', old_value: code },
+        { key: 'channel_id', old_value: invite.channel_id },
+        { key: 'uses', old_value: invite.uses },
+      ],
     });
     return wire;
   });
@@ -154,6 +213,8 @@ export async function listChannelInvites(ctx: PlatformContext, principal: BotPri
   if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
   requirePermissions(channelPermissions(view, channel), PERMISSIONS.MANAGE_CHANNELS);
   const now = ctx.clock.now();
-  const invites = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).filter((i) => isInviteLive(i, now));
+  const invites = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).filter((i) =>
+    isInviteLive(i, now),
+  );
   return Promise.all(invites.sort((a, b) => a.created_at - b.created_at).map((i) => serializeInvite(tx, i, true)));
 }

@@ -12,7 +12,13 @@ import { LobbyEditor, lastEntryPerUser } from './lobby-editor';
 import { readLinkedChannel, serializeLinkedLobby } from './lobby-linking';
 import type { CreateOrJoinLobbyInput, LobbyMemberInput, LobbySettingsInput } from './lobby-schemas';
 import {
-  destroyLobby, findLobby, isSecretLive, loadLobbyMembers, readLobbies, removeIdleLobbies, requireLobbyAccess,
+  destroyLobby,
+  findLobby,
+  isSecretLive,
+  loadLobbyMembers,
+  readLobbies,
+  removeIdleLobbies,
+  requireLobbyAccess,
   writeLobbies,
 } from './lobby-store';
 
@@ -47,7 +53,11 @@ function newLobby(
  * then creates a new one.
  * @example await createOrJoinLobby(ctx, principal, { secret: 'match-42', member_metadata: { team: 'red' } })
  */
-export async function createOrJoinLobby(ctx: PlatformContext, principal: BearerPrincipal, input: CreateOrJoinLobbyInput): Promise<Lobby> {
+export async function createOrJoinLobby(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  input: CreateOrJoinLobbyInput,
+): Promise<Lobby> {
   return writeLobbies(ctx, async (tx, emit, now) => {
     const applicationId = principal.application.id;
     const lobbies = tx.objectStore('lobbies');
@@ -78,7 +88,11 @@ export async function createOrJoinLobby(ctx: PlatformContext, principal: BearerP
  * `POST /lobbies`: the bot creates a lobby of its application with up to 25 members. A lobby
  * created empty counts as idle from its creation.
  */
-export async function createLobby(ctx: PlatformContext, principal: BotPrincipal, input: LobbySettingsInput): Promise<Lobby> {
+export async function createLobby(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  input: LobbySettingsInput,
+): Promise<Lobby> {
   return writeLobbies(ctx, async (tx, emit, now) => {
     const lobby = newLobby(ctx.ids.next(), principal.application.id, now, {
       secret: null,
@@ -107,7 +121,12 @@ export async function getLobby(ctx: PlatformContext, principal: Principal, lobby
  * `PATCH /lobbies/{id}`: new metadata (overwrites), flags, idle timeout, and with `members` the whole
  * member list (members left out are removed; the others are added or updated).
  */
-export async function modifyLobby(ctx: PlatformContext, principal: BotPrincipal, lobbyId: string, input: LobbySettingsInput): Promise<Lobby> {
+export async function modifyLobby(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  lobbyId: string,
+  input: LobbySettingsInput,
+): Promise<Lobby> {
   return writeLobbies(ctx, async (tx, emit, now) => {
     const editor = await LobbyEditor.open(tx, emit, await findLobby(tx, principal, lobbyId, now), now);
     if (input.members) {

@@ -8,7 +8,13 @@ import { ApiError } from './errors';
 import { LOBBIES_PER_USER_MAX, LOBBY_MEMBERS_MAX } from './limits';
 import type { LobbyMemberRecord, LobbyRecord, Metadata } from './records';
 import type { LobbyMemberInput } from './lobby-schemas';
-import { lobbyAudience, loadLobbyMembers, serializeLobby, serializeLobbyMember, settleIdleDeadline } from './lobby-store';
+import {
+  lobbyAudience,
+  loadLobbyMembers,
+  serializeLobby,
+  serializeLobbyMember,
+  settleIdleDeadline,
+} from './lobby-store';
 
 /** What to do with a user who is already in the most lobbies of this application. */
 export type LobbyCapPolicy = 'refuse' | 'drop';
@@ -78,7 +84,10 @@ export class LobbyEditor {
     }
     const user = await this.tx.objectStore('users').get(input.id);
     if (!user) throw ApiError.of('UNKNOWN_USER');
-    const held = await this.tx.objectStore('lobby_members').index('by_user_application').count([input.id, this.lobby.application_id]);
+    const held = await this.tx
+      .objectStore('lobby_members')
+      .index('by_user_application')
+      .count([input.id, this.lobby.application_id]);
     if (held >= LOBBIES_PER_USER_MAX) {
       if (onUserCap === 'drop') return null;
       throw ApiError.of('LOBBIES_PER_USER_MAX');
@@ -111,7 +120,11 @@ export class LobbyEditor {
     this.lobby.member_count -= 1;
     this.#dirty = true;
     if (!this.creating) {
-      this.emit({ type: 'LOBBY_MEMBER_REMOVE', data: { lobby_id: this.lobby.id, member: serializeLobbyMember(member) }, audience: lobbyAudience(this.lobby, audience) });
+      this.emit({
+        type: 'LOBBY_MEMBER_REMOVE',
+        data: { lobby_id: this.lobby.id, member: serializeLobbyMember(member) },
+        audience: lobbyAudience(this.lobby, audience),
+      });
     }
     return true;
   }
@@ -132,13 +145,15 @@ export class LobbyEditor {
       changed = true;
     }
     if (changes.idle_timeout_seconds !== undefined && changes.idle_timeout_seconds !== lobby.idle_timeout_seconds) {
-      if (lobby.idle_deadline !== null) lobby.idle_deadline += (changes.idle_timeout_seconds - lobby.idle_timeout_seconds) * 1000;
+      if (lobby.idle_deadline !== null)
+        lobby.idle_deadline += (changes.idle_timeout_seconds - lobby.idle_timeout_seconds) * 1000;
       lobby.idle_timeout_seconds = changes.idle_timeout_seconds;
       changed = true;
     }
     if (changed) {
       this.#dirty = true;
-      if (!this.creating) this.emit({ type: 'LOBBY_UPDATE', data: this.toJSON(), audience: lobbyAudience(lobby, this.members.keys()) });
+      if (!this.creating)
+        this.emit({ type: 'LOBBY_UPDATE', data: this.toJSON(), audience: lobbyAudience(lobby, this.members.keys()) });
     }
     return changed;
   }
@@ -148,12 +163,21 @@ export class LobbyEditor {
     if (!this.#dirty) return;
     this.lobby.idle_deadline = settleIdleDeadline(this.lobby, this.now);
     await this.tx.objectStore('lobbies').put(this.lobby);
-    if (this.creating) this.emit({ type: 'LOBBY_CREATE', data: this.toJSON(), audience: lobbyAudience(this.lobby, this.members.keys()) });
+    if (this.creating)
+      this.emit({
+        type: 'LOBBY_CREATE',
+        data: this.toJSON(),
+        audience: lobbyAudience(this.lobby, this.members.keys()),
+      });
     this.#dirty = false;
   }
 
   private emitMember(type: 'LOBBY_MEMBER_ADD' | 'LOBBY_MEMBER_UPDATE', member: LobbyMemberRecord): void {
     if (this.creating) return;
-    this.emit({ type, data: { lobby_id: this.lobby.id, member: serializeLobbyMember(member) }, audience: lobbyAudience(this.lobby, this.members.keys()) });
+    this.emit({
+      type,
+      data: { lobby_id: this.lobby.id, member: serializeLobbyMember(member) },
+      audience: lobbyAudience(this.lobby, this.members.keys()),
+    });
   }
 }

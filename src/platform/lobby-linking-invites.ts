@@ -24,7 +24,12 @@ const STORES: StoreNames<PlatformDB>[] = [...new Set([...LOBBY_WRITE_STORES, ...
  * without a linked channel (or whose channel is gone) has nothing to invite to (404 10003).
  * @example const { code } = await createLobbyChannelInvite(ctx, principal, lobbyId, principal.user.id);
  */
-export async function createLobbyChannelInvite(ctx: PlatformContext, principal: Principal, lobbyId: string, userId: string): Promise<{ code: string }> {
+export async function createLobbyChannelInvite(
+  ctx: PlatformContext,
+  principal: Principal,
+  lobbyId: string,
+  userId: string,
+): Promise<{ code: string }> {
   return write(ctx, STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     await sweepIdleLobbies(tx, emit, now);

@@ -12,18 +12,43 @@ import { write } from '../store/write';
 import type { BearerPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { canViewChannel, channelPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './guild-access';
+import {
+  canViewChannel,
+  channelPermissions,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './guild-access';
 import { serializeChannel } from './guilds';
 import { LOBBY_MEMBER_FLAGS } from './lobby-schemas';
-import { LOBBY_WRITE_STORES, findLobby, lobbyAudience, loadLobbyMembers, serializeLobby, settleIdleDeadline, sweepIdleLobbies } from './lobby-store';
+import {
+  LOBBY_WRITE_STORES,
+  findLobby,
+  lobbyAudience,
+  loadLobbyMembers,
+  serializeLobby,
+  settleIdleDeadline,
+  sweepIdleLobbies,
+} from './lobby-store';
 import { PERMISSIONS } from './permissions';
 import { CHANNEL_TYPES, type ChannelRecord, type LobbyMemberRecord, type LobbyRecord } from './records';
 
 /** The lobby stores and the guild stores a linking write reads. */
-export const LINKING_STORES: StoreNames<PlatformDB>[] = [...LOBBY_WRITE_STORES, 'channels', 'guilds', 'roles', 'members'];
+export const LINKING_STORES: StoreNames<PlatformDB>[] = [
+  ...LOBBY_WRITE_STORES,
+  'channels',
+  'guilds',
+  'roles',
+  'members',
+];
 
 /** The lobby object with `linked_channel` when a channel is linked. */
-export function serializeLinkedLobby(lobby: LobbyRecord, members: Iterable<LobbyMemberRecord>, channel: ChannelRecord | null | undefined) {
+export function serializeLinkedLobby(
+  lobby: LobbyRecord,
+  members: Iterable<LobbyMemberRecord>,
+  channel: ChannelRecord | null | undefined,
+) {
   return { ...serializeLobby(lobby, members), ...(channel ? { linked_channel: serializeChannel(channel) } : {}) };
 }
 
@@ -31,7 +56,12 @@ export function serializeLinkedLobby(lobby: LobbyRecord, members: Iterable<Lobby
  * Links `channelId` to the lobby, or unlinks it with null; answers the lobby.
  * @example await linkLobbyChannel(ctx, principal, lobbyId, channelId);
  */
-export async function linkLobbyChannel(ctx: PlatformContext, principal: BearerPrincipal, lobbyId: string, channelId: string | null) {
+export async function linkLobbyChannel(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  lobbyId: string,
+  channelId: string | null,
+) {
   return write(ctx, LINKING_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     await sweepIdleLobbies(tx, emit, now);
@@ -39,7 +69,8 @@ export async function linkLobbyChannel(ctx: PlatformContext, principal: BearerPr
     const members = await loadLobbyMembers(tx, lobby.id);
     const self = members.get(principal.user.id);
     if (!self) throw ApiError.of('MISSING_ACCESS');
-    if ((self.flags & LOBBY_MEMBER_FLAGS.CAN_LINK_LOBBY) === 0) throw ApiError.of('MISSING_PERMISSIONS', 'Missing the CanLinkLobby lobby member flag.');
+    if ((self.flags & LOBBY_MEMBER_FLAGS.CAN_LINK_LOBBY) === 0)
+      throw ApiError.of('MISSING_PERMISSIONS', 'Missing the CanLinkLobby lobby member flag.');
     let channel: ChannelRecord | null = null;
     if (channelId !== null) {
       channel = (await tx.objectStore('channels').get(channelId)) ?? null;
@@ -50,7 +81,8 @@ export async function linkLobbyChannel(ctx: PlatformContext, principal: BearerPr
       if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
       requirePermissions(channelPermissions(view, channel), PERMISSIONS.SEND_MESSAGES | PERMISSIONS.MANAGE_CHANNELS);
       const holder = await tx.objectStore('lobbies').index('by_linked_channel').getKey(channel.id);
-      if (holder !== undefined && holder !== lobby.id) throw ApiError.invalidForm({ channel_id: 'This channel is already linked to another lobby.' });
+      if (holder !== undefined && holder !== lobby.id)
+        throw ApiError.invalidForm({ channel_id: 'This channel is already linked to another lobby.' });
     }
     if ((lobby.linked_channel_id ?? null) !== (channel?.id ?? null)) {
       const updated: LobbyRecord = { ...lobby, linked_channel_id: channel?.id ?? null };
@@ -68,6 +100,9 @@ export async function linkLobbyChannel(ctx: PlatformContext, principal: BearerPr
  * The lobby's linked channel, for reads that answer the lobby object (`GET /lobbies/{id}`):
  * null when none is linked or the channel is gone.
  */
-export async function readLinkedChannel(ctx: PlatformContext, lobby: Pick<LobbyRecord, 'linked_channel_id'>): Promise<ChannelRecord | null> {
+export async function readLinkedChannel(
+  ctx: PlatformContext,
+  lobby: Pick<LobbyRecord, 'linked_channel_id'>,
+): Promise<ChannelRecord | null> {
   return lobby.linked_channel_id ? ((await ctx.db.get('channels', lobby.linked_channel_id)) ?? null) : null;
 }

@@ -34,7 +34,12 @@ export async function putLobbyMember(
  * safe when the user is not a member; 404 10031 when the lobby does not exist. The last member
  * leaving starts the lobby's idle timeout.
  */
-export async function removeLobbyMember(ctx: PlatformContext, principal: Principal, lobbyId: string, userId: string): Promise<void> {
+export async function removeLobbyMember(
+  ctx: PlatformContext,
+  principal: Principal,
+  lobbyId: string,
+  userId: string,
+): Promise<void> {
   await writeLobbies(ctx, async (tx, emit, now) => {
     const editor = await LobbyEditor.open(tx, emit, await findLobby(tx, principal, lobbyId, now), now);
     await editor.remove(userId);

@@ -14,7 +14,11 @@ import { isLobbyLive, readLobbies, removeIdleLobbies } from './lobby-store';
 import { readCacheOf, type LobbyReadEntry } from './read-cache';
 
 /** The lobby entry and the earliest idle deadline, read in one transaction. */
-async function loadLobby(ctx: PlatformContext, lobbyId: string, userId: string | null): Promise<{ entry: LobbyReadEntry | null; idleDeadline: number }> {
+async function loadLobby(
+  ctx: PlatformContext,
+  lobbyId: string,
+  userId: string | null,
+): Promise<{ entry: LobbyReadEntry | null; idleDeadline: number }> {
   const tx = readLobbies(ctx);
   const lobbies = tx.objectStore('lobbies');
   const [lobby, member, earliestIdle, records] = await Promise.all([
@@ -27,7 +31,9 @@ async function loadLobby(ctx: PlatformContext, lobbyId: string, userId: string |
   const idleDeadline = earliestIdle[0]?.idle_deadline ?? Infinity;
   if (!lobby) return { entry: null, idleDeadline };
   const authorIds = [...new Set(records.map((m) => m.author_id))];
-  const authors = new Map((await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)))).map((user, i) => [authorIds[i], user]));
+  const authors = new Map(
+    (await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)))).map((user, i) => [authorIds[i], user]),
+  );
   const members = new Map<string, boolean>();
   if (userId !== null) members.set(userId, member !== undefined);
   const messages = records.map((m) => JSON.stringify(serializeLobbyMessage(m, authors.get(m.author_id))));
@@ -43,7 +49,11 @@ async function loadMembership(ctx: PlatformContext, lobbyId: string, userId: str
  * The lobby as of now, after removing every lobby past its idle deadline (as the old read did
  * first): from the cache when nothing was written since, else from the store.
  */
-async function lobbyAsOfNow(ctx: PlatformContext, lobbyId: string, userId: string | null): Promise<LobbyReadEntry | null> {
+async function lobbyAsOfNow(
+  ctx: PlatformContext,
+  lobbyId: string,
+  userId: string | null,
+): Promise<LobbyReadEntry | null> {
   const cache = readCacheOf(ctx.db);
   for (;;) {
     const now = ctx.clock.now();
@@ -83,10 +93,16 @@ async function lobbyAsOfNow(ctx: PlatformContext, lobbyId: string, userId: strin
  * route's public reference has none.
  * @example const body = await lobbyMessagesJson(ctx, principal, lobbyId, 200);
  */
-export async function lobbyMessagesJson(ctx: PlatformContext, principal: Principal, lobbyId: string, limit = LOBBY_MESSAGES_DEFAULT): Promise<string> {
+export async function lobbyMessagesJson(
+  ctx: PlatformContext,
+  principal: Principal,
+  lobbyId: string,
+  limit = LOBBY_MESSAGES_DEFAULT,
+): Promise<string> {
   const userId = principal.kind === 'bearer' ? principal.user.id : null;
   const entry = await lobbyAsOfNow(ctx, lobbyId, userId);
-  if (!entry || !isLobbyLive(entry.lobby, ctx.clock.now()) || entry.lobby.application_id !== principal.application.id) throw ApiError.of('UNKNOWN_LOBBY');
+  if (!entry || !isLobbyLive(entry.lobby, ctx.clock.now()) || entry.lobby.application_id !== principal.application.id)
+    throw ApiError.of('UNKNOWN_LOBBY');
   if (userId !== null && !entry.members.get(userId)) throw ApiError.of('MISSING_ACCESS');
   const count = Math.min(Math.max(1, limit), LOBBY_MESSAGES_MAX);
   return `[${entry.messages.slice(0, count).join(',')}]`;

@@ -10,7 +10,13 @@ import type { Principal } from './auth';
 import type { PlatformContext } from './context';
 import type { LobbyMessageInput } from './lobby-schemas';
 import {
-  findLobbyWithAccess, LOBBY_WRITE_STORES, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, readLobbies, sweepIdleLobbies,
+  findLobbyWithAccess,
+  LOBBY_WRITE_STORES,
+  lobbyAudience,
+  lobbyKeyRange,
+  lobbyMessageOrderKey,
+  readLobbies,
+  sweepIdleLobbies,
 } from './lobby-store';
 import type { LobbyMessageRecord, Message, UserRecord } from './records';
 import { serializeUser } from './users';
@@ -51,7 +57,12 @@ function deletedUser(id: string): Message['author'] {
  * the sweep removes is past its deadline, so `findLobby` refuses it anyway), then the message
  * and its event are added together.
  */
-export async function createLobbyMessage(ctx: PlatformContext, principal: Principal, lobbyId: string, input: LobbyMessageInput): Promise<Message> {
+export async function createLobbyMessage(
+  ctx: PlatformContext,
+  principal: Principal,
+  lobbyId: string,
+  input: LobbyMessageInput,
+): Promise<Message> {
   return write(ctx, LOBBY_WRITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     const [, { lobby }, memberKeys] = await Promise.all([
@@ -73,7 +84,15 @@ export async function createLobbyMessage(ctx: PlatformContext, principal: Princi
     };
     const added = tx.objectStore('lobby_messages').add(record);
     const message = serializeLobbyMessage(record, principal.user);
-    emit({ type: 'LOBBY_MESSAGE_CREATE', data: message, audience: lobbyAudience(lobby, memberKeys.map(([, userId]) => userId)), channels: ['gateway', 'webhook'] });
+    emit({
+      type: 'LOBBY_MESSAGE_CREATE',
+      data: message,
+      audience: lobbyAudience(
+        lobby,
+        memberKeys.map(([, userId]) => userId),
+      ),
+      channels: ['gateway', 'webhook'],
+    });
     await added;
     return message;
   });
@@ -91,6 +110,9 @@ export async function newestLobbyMessages(
   limit: number,
   oldestId?: string,
 ): Promise<StoredLobbyMessage[]> {
-  const range = oldestId === undefined ? lobbyKeyRange(lobbyId) : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
+  const range =
+    oldestId === undefined
+      ? lobbyKeyRange(lobbyId)
+      : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
   return tx.objectStore('lobby_messages').getAll(range, limit);
 }

@@ -5,8 +5,14 @@
  */
 import * as v from 'valibot';
 import {
-  LOBBY_IDLE_TIMEOUT_MAX_S, LOBBY_IDLE_TIMEOUT_MIN_S, LOBBY_MEMBERS_BULK_MAX, LOBBY_MESSAGE_CONTENT_MAX,
-  LOBBY_MESSAGE_METADATA_ENTRY_MAX, LOBBY_MESSAGE_METADATA_KEYS_MAX, LOBBY_MESSAGES_MAX, LOBBY_METADATA_MAX,
+  LOBBY_IDLE_TIMEOUT_MAX_S,
+  LOBBY_IDLE_TIMEOUT_MIN_S,
+  LOBBY_MEMBERS_BULK_MAX,
+  LOBBY_MESSAGE_CONTENT_MAX,
+  LOBBY_MESSAGE_METADATA_ENTRY_MAX,
+  LOBBY_MESSAGE_METADATA_KEYS_MAX,
+  LOBBY_MESSAGES_MAX,
+  LOBBY_METADATA_MAX,
   LOBBY_SECRET_MAX,
 } from './limits';
 import type { Metadata } from './records';
@@ -48,7 +54,10 @@ const snowflake = snowflakeSchema;
 export const LobbyMetadataSchema = v.nullable(
   v.pipe(
     dictionary(v.string('Metadata values must be strings.')),
-    v.check((m) => metadataLength(m) <= LOBBY_METADATA_MAX, `Metadata must be ${LOBBY_METADATA_MAX} or fewer characters in all (keys and values).`),
+    v.check(
+      (m) => metadataLength(m) <= LOBBY_METADATA_MAX,
+      `Metadata must be ${LOBBY_METADATA_MAX} or fewer characters in all (keys and values).`,
+    ),
   ),
 );
 
@@ -56,9 +65,16 @@ export const LobbyMetadataSchema = v.nullable(
 export const LobbyMessageMetadataSchema = v.nullable(
   v.pipe(
     dictionary(v.string('Metadata values must be strings.')),
-    v.check((m) => Object.keys(m).length <= LOBBY_MESSAGE_METADATA_KEYS_MAX, `Metadata must have ${LOBBY_MESSAGE_METADATA_KEYS_MAX} or fewer keys.`),
     v.check(
-      (m) => Object.entries(m).every(([k, val]) => charLength(k) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX && charLength(val) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX),
+      (m) => Object.keys(m).length <= LOBBY_MESSAGE_METADATA_KEYS_MAX,
+      `Metadata must have ${LOBBY_MESSAGE_METADATA_KEYS_MAX} or fewer keys.`,
+    ),
+    v.check(
+      (m) =>
+        Object.entries(m).every(
+          ([k, val]) =>
+            charLength(k) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX && charLength(val) <= LOBBY_MESSAGE_METADATA_ENTRY_MAX,
+        ),
       `Metadata keys and values must be ${LOBBY_MESSAGE_METADATA_ENTRY_MAX} or fewer in length.`,
     ),
   ),
@@ -99,7 +115,11 @@ const membersList = v.pipe(
 
 /** `PUT /lobbies`: create a lobby or join it by its secret. */
 export const CreateOrJoinLobbySchema = v.object({
-  secret: v.pipe(v.string('This field is required'), v.minLength(1, 'This field is required'), maxChars(LOBBY_SECRET_MAX)),
+  secret: v.pipe(
+    v.string('This field is required'),
+    v.minLength(1, 'This field is required'),
+    maxChars(LOBBY_SECRET_MAX),
+  ),
   idle_timeout_seconds: v.optional(idleTimeout),
   lobby_metadata: v.optional(LobbyMetadataSchema),
   member_metadata: v.optional(LobbyMetadataSchema),
@@ -123,7 +143,10 @@ export const PutLobbyMemberSchema = v.object({
 /** `POST /lobbies/{id}/members/bulk`, with the top-level array named `members`. */
 export const BulkLobbyMembersSchema = v.object({
   members: v.pipe(
-    v.array(v.object({ ...LobbyMemberInputSchema.entries, remove_member: v.optional(v.boolean()) }), 'Value must be an array of lobby members.'),
+    v.array(
+      v.object({ ...LobbyMemberInputSchema.entries, remove_member: v.optional(v.boolean()) }),
+      'Value must be an array of lobby members.',
+    ),
     v.minLength(1, 'Must be 1 or more in length.'),
     v.maxLength(LOBBY_MEMBERS_BULK_MAX, `Must be ${LOBBY_MEMBERS_BULK_MAX} or fewer in length.`),
   ),
@@ -131,7 +154,11 @@ export const BulkLobbyMembersSchema = v.object({
 
 /** `POST /lobbies/{id}/messages`. */
 export const LobbyMessageSchema = v.object({
-  content: v.pipe(v.string('This field is required'), v.minLength(1, 'Must be 1 or more in length.'), maxChars(LOBBY_MESSAGE_CONTENT_MAX)),
+  content: v.pipe(
+    v.string('This field is required'),
+    v.minLength(1, 'Must be 1 or more in length.'),
+    maxChars(LOBBY_MESSAGE_CONTENT_MAX),
+  ),
   metadata: v.optional(LobbyMessageMetadataSchema),
 });
 

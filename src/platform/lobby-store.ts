@@ -19,7 +19,11 @@ import { snowflakeKey } from './snowflake';
 export const LOBBY_WRITE_STORES: StoreNames<PlatformDB>[] = ['users', 'lobbies', 'lobby_members', 'lobby_messages'];
 
 /** A transaction over the lobby stores, read-only or read-write. */
-export type LobbyTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], Mode>;
+export type LobbyTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
+  PlatformDB,
+  StoreNames<PlatformDB>[],
+  Mode
+>;
 
 const MAX_U64 = (1n << 64n) - 1n;
 
@@ -65,7 +69,9 @@ export function serializeLobbyMember(member: LobbyMemberRecord): LobbyMember {
 
 /** The lobby object: members in the order they joined. */
 export function serializeLobby(lobby: LobbyRecord, members: Iterable<LobbyMemberRecord>): Lobby {
-  const sorted = [...members].sort((a, b) => a.joined_at - b.joined_at || (snowflakeKey(a.user_id) < snowflakeKey(b.user_id) ? -1 : 1));
+  const sorted = [...members].sort(
+    (a, b) => a.joined_at - b.joined_at || (snowflakeKey(a.user_id) < snowflakeKey(b.user_id) ? -1 : 1),
+  );
   return {
     id: lobby.id,
     application_id: lobby.application_id,
@@ -81,7 +87,10 @@ export function lobbyAudience(lobby: LobbyRecord, userIds: Iterable<string>) {
 }
 
 /** Every member of a lobby by user id. */
-export async function loadLobbyMembers<M extends IDBTransactionMode>(tx: LobbyTx<M>, lobbyId: string): Promise<Map<string, LobbyMemberRecord>> {
+export async function loadLobbyMembers<M extends IDBTransactionMode>(
+  tx: LobbyTx<M>,
+  lobbyId: string,
+): Promise<Map<string, LobbyMemberRecord>> {
   const records = await tx.objectStore('lobby_members').getAll(lobbyKeyRange(lobbyId));
   return new Map(records.map((m) => [m.user_id, m]));
 }
@@ -91,12 +100,18 @@ export async function loadLobbyMembers<M extends IDBTransactionMode>(tx: LobbyTx
  * its idle deadline or belongs to another application is 404 10031 (other applications'
  * lobbies are not revealed).
  */
-export async function findLobby<M extends IDBTransactionMode>(tx: LobbyTx<M>, principal: Principal, lobbyId: string, now: number): Promise<LobbyRecord> {
+export async function findLobby<M extends IDBTransactionMode>(
+  tx: LobbyTx<M>,
+  principal: Principal,
+  lobbyId: string,
+  now: number,
+): Promise<LobbyRecord> {
   return addressableLobby(await tx.objectStore('lobbies').get(lobbyId), principal, now);
 }
 
 function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, now: number): LobbyRecord {
-  if (!lobby || !isLobbyLive(lobby, now) || lobby.application_id !== principal.application.id) throw ApiError.of('UNKNOWN_LOBBY');
+  if (!lobby || !isLobbyLive(lobby, now) || lobby.application_id !== principal.application.id)
+    throw ApiError.of('UNKNOWN_LOBBY');
   return lobby;
 }
 
@@ -104,7 +119,11 @@ function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, 
  * Throws 403 50001 unless `principal` may act in `lobby`: the bot of its application, or a
  * user who is a member. Resolves to the caller's membership (null for the bot).
  */
-export async function requireLobbyAccess<M extends IDBTransactionMode>(tx: LobbyTx<M>, principal: Principal, lobby: LobbyRecord): Promise<LobbyMemberRecord | null> {
+export async function requireLobbyAccess<M extends IDBTransactionMode>(
+  tx: LobbyTx<M>,
+  principal: Principal,
+  lobby: LobbyRecord,
+): Promise<LobbyMemberRecord | null> {
   if (principal.kind === 'bot') return null;
   const member = await tx.objectStore('lobby_members').get([lobby.id, principal.user.id]);
   if (!member) throw ApiError.of('MISSING_ACCESS');
@@ -139,7 +158,11 @@ export async function destroyLobby(tx: WriteTx, emit: Emit, lobby: LobbyRecord):
     tx.objectStore('lobby_members').delete(range),
     tx.objectStore('lobbies').delete(lobby.id),
   ]);
-  emit({ type: 'LOBBY_DELETE', data: serializeLobby(lobby, members.values()), audience: lobbyAudience(lobby, members.keys()) });
+  emit({
+    type: 'LOBBY_DELETE',
+    data: serializeLobby(lobby, members.values()),
+    audience: lobbyAudience(lobby, members.keys()),
+  });
 }
 
 /**
@@ -157,7 +180,10 @@ export async function sweepIdleLobbies(tx: WriteTx, emit: Emit, now: number): Pr
  * deadline in the same transaction, so a request never sees them (if the request fails, the
  * sweep is undone with it and simply runs again next time).
  */
-export function writeLobbies<T>(ctx: PlatformContext, body: (tx: WriteTx, emit: Emit, now: number) => Promise<T>): Promise<T> {
+export function writeLobbies<T>(
+  ctx: PlatformContext,
+  body: (tx: WriteTx, emit: Emit, now: number) => Promise<T>,
+): Promise<T> {
   return write(ctx, LOBBY_WRITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     await sweepIdleLobbies(tx, emit, now);

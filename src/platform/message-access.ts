@@ -14,13 +14,29 @@ import { CHANNEL_TYPES, type ChannelRecord } from './records';
 import type { ChannelMessageRecord } from './message-records';
 
 /** A transaction that includes the channel, guild, role and member stores. */
-export type MessageTx<M extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], M>;
+export type MessageTx<M extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
+  PlatformDB,
+  StoreNames<PlatformDB>[],
+  M
+>;
 
 /** Stores every message operation reads (writes add their own). */
-export const MESSAGE_READ_STORES: StoreNames<PlatformDB>[] = ['channels', 'guilds', 'roles', 'members', 'users', 'channel_messages'];
+export const MESSAGE_READ_STORES: StoreNames<PlatformDB>[] = [
+  'channels',
+  'guilds',
+  'roles',
+  'members',
+  'users',
+  'channel_messages',
+];
 
 /** Channel types that hold messages: text, voice (text in voice), announcement and stage channels. */
-const TEXT_CHANNEL_TYPES: readonly number[] = [CHANNEL_TYPES.GUILD_TEXT, CHANNEL_TYPES.GUILD_VOICE, CHANNEL_TYPES.GUILD_ANNOUNCEMENT, CHANNEL_TYPES.GUILD_STAGE_VOICE];
+const TEXT_CHANNEL_TYPES: readonly number[] = [
+  CHANNEL_TYPES.GUILD_TEXT,
+  CHANNEL_TYPES.GUILD_VOICE,
+  CHANNEL_TYPES.GUILD_ANNOUNCEMENT,
+  CHANNEL_TYPES.GUILD_STAGE_VOICE,
+];
 
 /** A guild channel as one user sees it. */
 export interface ChannelAccess {
@@ -43,7 +59,11 @@ export function messageGuildReader<M extends IDBTransactionMode>(tx: MessageTx<M
  * The channel and the user's permissions in it. An unknown channel, or one that is not a guild
  * channel, is 404 10003; a channel that holds no messages is 400 50008.
  */
-export async function loadChannelAccess<M extends IDBTransactionMode>(tx: MessageTx<M>, channelId: string, userId: string): Promise<ChannelAccess> {
+export async function loadChannelAccess<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  channelId: string,
+  userId: string,
+): Promise<ChannelAccess> {
   const channel = await tx.objectStore('channels').get(channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   if (!TEXT_CHANNEL_TYPES.includes(channel.type)) throw ApiError.of('NON_TEXT_CHANNEL');
@@ -53,7 +73,8 @@ export async function loadChannelAccess<M extends IDBTransactionMode>(tx: Messag
 
 /** Throws 403 50001 unless the user is a member who can view the channel. */
 export function requireView(access: ChannelAccess): void {
-  if (!access.view.member || !hasPermission(access.permissions, PERMISSIONS.VIEW_CHANNEL)) throw ApiError.of('MISSING_ACCESS');
+  if (!access.view.member || !hasPermission(access.permissions, PERMISSIONS.VIEW_CHANNEL))
+    throw ApiError.of('MISSING_ACCESS');
 }
 
 /** Throws 403 50013 unless the user has every bit of `required` in the channel (after {@link requireView}). */
@@ -83,7 +104,9 @@ export function canPin(permissions: bigint, now: number): boolean {
 export function bypassesSlowmode(permissions: bigint, now: number): boolean {
   if (hasPermission(permissions, PERMISSIONS.BYPASS_SLOWMODE)) return true;
   if (inForce(RULE_DATES.PERMISSION_SPLIT, now)) return false;
-  return hasPermission(permissions, PERMISSIONS.MANAGE_MESSAGES) || hasPermission(permissions, PERMISSIONS.MANAGE_CHANNELS);
+  return (
+    hasPermission(permissions, PERMISSIONS.MANAGE_MESSAGES) || hasPermission(permissions, PERMISSIONS.MANAGE_CHANNELS)
+  );
 }
 
 /**
@@ -98,6 +121,9 @@ export interface ContentReader {
 }
 
 /** True when `reader` may see the content of `message`. */
-export function canReadContent(reader: ContentReader, message: Pick<ChannelMessageRecord, 'author_id' | 'mention_ids'>): boolean {
+export function canReadContent(
+  reader: ContentReader,
+  message: Pick<ChannelMessageRecord, 'author_id' | 'mention_ids'>,
+): boolean {
   return reader.contentIntent || message.author_id === reader.userId || message.mention_ids.includes(reader.userId);
 }

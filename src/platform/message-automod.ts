@@ -13,7 +13,13 @@ import type { AutoModKeywordsRecord, Embed } from './message-records';
 
 /** The text AutoMod reads: content, Text Displays and embed texts. */
 export function automodText(content: string, componentText: string, embeds: readonly Embed[]): string {
-  const embedText = embeds.flatMap((e) => [e.title, e.description, e.footer?.text, e.author?.name, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])]);
+  const embedText = embeds.flatMap((e) => [
+    e.title,
+    e.description,
+    e.footer?.text,
+    e.author?.name,
+    ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+  ]);
   return [content, componentText, ...embedText].filter(Boolean).join('\n');
 }
 
@@ -30,7 +36,11 @@ export function matchesKeyword(text: string, keyword: string): boolean {
 }
 
 /** Throws 400 200000 when the guild's keyword rule blocks `text`. */
-export async function requireAutoModAllows<M extends IDBTransactionMode>(tx: MessageTx<M>, guildId: string, text: string): Promise<void> {
+export async function requireAutoModAllows<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  guildId: string,
+  text: string,
+): Promise<void> {
   const rule = await tx.objectStore('automod_keywords').get(guildId);
   if (rule?.keywords.some((k) => matchesKeyword(text, k))) throw ApiError.of('AUTOMOD_BLOCKED');
 }
@@ -39,10 +49,18 @@ export async function requireAutoModAllows<M extends IDBTransactionMode>(tx: Mes
  * Sets a guild's blocked keywords (an empty list removes the rule).
  * @example await setAutoModKeywords(ctx, guildId, ['spoilers', 'cheat*']);
  */
-export async function setAutoModKeywords(ctx: PlatformContext, guildId: string, keywords: readonly string[]): Promise<AutoModKeywordsRecord> {
+export async function setAutoModKeywords(
+  ctx: PlatformContext,
+  guildId: string,
+  keywords: readonly string[],
+): Promise<AutoModKeywordsRecord> {
   return write(ctx, ['guilds', 'automod_keywords'], async (tx) => {
     if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-    const record: AutoModKeywordsRecord = { guild_id: guildId, keywords: [...new Set(keywords)], updated_at: ctx.clock.now() };
+    const record: AutoModKeywordsRecord = {
+      guild_id: guildId,
+      keywords: [...new Set(keywords)],
+      updated_at: ctx.clock.now(),
+    };
     if (record.keywords.length === 0) await tx.objectStore('automod_keywords').delete(guildId);
     else await tx.objectStore('automod_keywords').put(record);
     return record;

@@ -41,7 +41,12 @@ export interface EditMessageOptions {
 
 /** True when the edit changes more than flags (only the author may). */
 function editsContent(input: MessageEditInput, fileCount: number): boolean {
-  return fileCount > 0 || (['content', 'embeds', 'components', 'attachments', 'poll', 'allowed_mentions'] as const).some((k) => input[k] !== undefined);
+  return (
+    fileCount > 0 ||
+    (['content', 'embeds', 'components', 'attachments', 'poll', 'allowed_mentions'] as const).some(
+      (k) => input[k] !== undefined,
+    )
+  );
 }
 
 /**
@@ -57,7 +62,9 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
     const access = await loadChannelAccess(tx, options.channelId, editor.user.id);
     const guildId = access.view.guild.id;
     if (options.checkPermissions ?? true) requireView(access);
-    const current = await tx.objectStore('channel_messages').get([options.channelId, messageOrderKey(options.messageId)]);
+    const current = await tx
+      .objectStore('channel_messages')
+      .get([options.channelId, messageOrderKey(options.messageId)]);
     if (!current) throw ApiError.of('UNKNOWN_MESSAGE');
     const content = editsContent(input, files.length);
     if (current.author_id !== editor.user.id) {
@@ -65,13 +72,25 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
       requireChannelPermissions(access, PERMISSIONS.MANAGE_MESSAGES);
     }
     const { flags, v2 } = checkEditShape(input, current, { allowPoll: options.allowPoll ?? false });
-    const limit = uploadLimitFor({ context: options.uploadContext ?? 'message', now, premiumType: editor.user.premium_type, boostTier: access.view.guild.premium_tier });
+    const limit = uploadLimitFor({
+      context: options.uploadContext ?? 'message',
+      now,
+      premiumType: editor.user.premium_type,
+      boostTier: access.view.guild.premium_tier,
+    });
     const plan = planAttachments({
-      existing: current.attachments, requests: input.attachments ?? undefined, files, limit, newId: () => ctx.ids.next(),
+      existing: current.attachments,
+      requests: input.attachments ?? undefined,
+      files,
+      limit,
+      newId: () => ctx.ids.next(),
       url: (id, name) => origin + attachmentPath(options.channelId, id, name),
     });
     const attachments = [...plan.kept, ...plan.added.map((a) => a.meta)];
-    const components = checkMessageComponents(input.components === undefined ? current.components : (input.components ?? []), { componentsV2: v2, attachments });
+    const components = checkMessageComponents(
+      input.components === undefined ? current.components : (input.components ?? []),
+      { componentsV2: v2, attachments },
+    );
     const next: ChannelMessageRecord = {
       ...current,
       flags,
@@ -82,21 +101,43 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
       ...(input.poll ? { poll: toStoredPoll(input.poll, now) } : {}),
       edited_at: content ? now : current.edited_at,
     };
-    const empty = next.content.trim() === '' && next.embeds.length === 0 && components.length === 0 && attachments.length === 0 && !next.poll && !next.message_snapshots;
+    const empty =
+      next.content.trim() === '' &&
+      next.embeds.length === 0 &&
+      components.length === 0 &&
+      attachments.length === 0 &&
+      !next.poll &&
+      !next.message_snapshots;
     if (empty) throw ApiError.of('CANNOT_SEND_EMPTY_MESSAGE');
     if (content) {
       const text = mentionText(next.content, components);
       await requireAutoModAllows(tx, guildId, automodText(next.content, text, next.embeds));
-      Object.assign(next, await resolveMentions(tx, {
-        text, allowed: input.allowed_mentions, guildId, roles: access.view.roles,
-        canMentionEveryone: hasPermission(access.permissions, PERMISSIONS.MENTION_EVERYONE),
-      }));
+      Object.assign(
+        next,
+        await resolveMentions(tx, {
+          text,
+          allowed: input.allowed_mentions,
+          guildId,
+          roles: access.view.roles,
+          canMentionEveryone: hasPermission(access.permissions, PERMISSIONS.MENTION_EVERYONE),
+        }),
+      );
     }
     await tx.objectStore('channel_messages').put(next);
     await Promise.all(plan.removed.map((a) => tx.objectStore('attachment_files').delete(a.id)));
-    await Promise.all(plan.added.map((a) => tx.objectStore('attachment_files').add({
-      id: a.meta.id, channel_id: options.channelId, message_id: current.id, filename: a.meta.filename, content_type: a.meta.content_type, size: a.meta.size, data: a.data,
-    })));
+    await Promise.all(
+      plan.added.map((a) =>
+        tx.objectStore('attachment_files').add({
+          id: a.meta.id,
+          channel_id: options.channelId,
+          message_id: current.id,
+          filename: a.meta.filename,
+          content_type: a.meta.content_type,
+          size: a.meta.size,
+          data: a.data,
+        }),
+      ),
+    );
     const message = serializeChannelMessage(next, await loadUsers(tx, userIdsOf([next])));
     emit({ type: 'MESSAGE_UPDATE', data: messageEventData(message, guildId), audience: messageAudience(guildId) });
     return message;
@@ -107,7 +148,10 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
  * Deletes a message with its files and logs MESSAGE_DELETE: the author's own, or anyone's with
  * MANAGE_MESSAGES.
  */
-export async function deleteMessage(ctx: PlatformContext, options: { channelId: string; messageId: string; actor: MessageAuthor; checkPermissions?: boolean }): Promise<void> {
+export async function deleteMessage(
+  ctx: PlatformContext,
+  options: { channelId: string; messageId: string; actor: MessageAuthor; checkPermissions?: boolean },
+): Promise<void> {
   await write(ctx, MESSAGE_WRITE_STORES, async (tx, emit) => {
     const access = await loadChannelAccess(tx, options.channelId, options.actor.user.id);
     const check = options.checkPermissions ?? true;
@@ -115,10 +159,18 @@ export async function deleteMessage(ctx: PlatformContext, options: { channelId: 
     const key: [string, string] = [options.channelId, messageOrderKey(options.messageId)];
     const message = await tx.objectStore('channel_messages').get(key);
     if (!message) throw ApiError.of('UNKNOWN_MESSAGE');
-    if (check && message.author_id !== options.actor.user.id) requireChannelPermissions(access, PERMISSIONS.MANAGE_MESSAGES);
-    const fileIds = [...message.attachments.map((a) => a.id), ...(message.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id))];
+    if (check && message.author_id !== options.actor.user.id)
+      requireChannelPermissions(access, PERMISSIONS.MANAGE_MESSAGES);
+    const fileIds = [
+      ...message.attachments.map((a) => a.id),
+      ...(message.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id)),
+    ];
     await tx.objectStore('channel_messages').delete(key);
     await Promise.all(fileIds.map((id) => tx.objectStore('attachment_files').delete(id)));
-    emit({ type: 'MESSAGE_DELETE', data: { id: message.id, channel_id: message.channel_id, guild_id: message.guild_id }, audience: messageAudience(message.guild_id) });
+    emit({
+      type: 'MESSAGE_DELETE',
+      data: { id: message.id, channel_id: message.channel_id, guild_id: message.guild_id },
+      audience: messageAudience(message.guild_id),
+    });
   });
 }

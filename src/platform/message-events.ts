@@ -22,7 +22,11 @@ export function pinsAudience(guildId: string): EventAudience {
 }
 
 /** The data of MESSAGE_CREATE / MESSAGE_UPDATE; a create carries the author's member without its user (that is `author`). */
-export function messageEventData(message: ChannelMessage, guildId: string, author?: { member: MemberRecord; user: UserRecord } | null) {
+export function messageEventData(
+  message: ChannelMessage,
+  guildId: string,
+  author?: { member: MemberRecord; user: UserRecord } | null,
+) {
   if (!author) return { ...message, guild_id: guildId };
   const { user: _user, ...member } = serializeMember(author.member, author.user);
   return { ...message, guild_id: guildId, member };
@@ -30,5 +34,9 @@ export function messageEventData(message: ChannelMessage, guildId: string, autho
 
 /** The data of CHANNEL_PINS_UPDATE. */
 export function pinsUpdateData(guildId: string, channelId: string, lastPinAt: number | null) {
-  return { guild_id: guildId, channel_id: channelId, last_pin_timestamp: lastPinAt === null ? null : new Date(lastPinAt).toISOString() };
+  return {
+    guild_id: guildId,
+    channel_id: channelId,
+    last_pin_timestamp: lastPinAt === null ? null : new Date(lastPinAt).toISOString(),
+  };
 }

@@ -12,17 +12,30 @@ import { attachmentPath } from './attachments';
 import { ApiError } from './errors';
 import { FORWARD_ATTACHMENT_BYTES_PER_WINDOW_MAX, FORWARD_WINDOW_MS, FORWARDS_PER_WINDOW_MAX } from './limits';
 import { canReadContent, canReadHistory, loadChannelAccess, type ContentReader } from './message-access';
-import { MESSAGE_TYPES, type AttachmentFileRecord, type MessageReference, type SnapshotMessage, type WireAttachment } from './message-records';
+import {
+  MESSAGE_TYPES,
+  type AttachmentFileRecord,
+  type MessageReference,
+  type SnapshotMessage,
+  type WireAttachment,
+} from './message-records';
 import type { MessageReferenceInput } from './message-schemas';
 import { loadUsers, snapshotOf } from './message-wire';
 import { messageOrderKey } from './message-keys';
 
 /** Message types that can be forwarded (basic messages only). */
-const FORWARDABLE_TYPES: readonly number[] = [MESSAGE_TYPES.DEFAULT, MESSAGE_TYPES.REPLY, MESSAGE_TYPES.CHAT_INPUT_COMMAND, MESSAGE_TYPES.CONTEXT_MENU_COMMAND];
+const FORWARDABLE_TYPES: readonly number[] = [
+  MESSAGE_TYPES.DEFAULT,
+  MESSAGE_TYPES.REPLY,
+  MESSAGE_TYPES.CHAT_INPUT_COMMAND,
+  MESSAGE_TYPES.CONTEXT_MENU_COMMAND,
+];
 
 /** The 400 for a reference to a message that does not exist (or is not in the named channel). */
 export function unknownReference(): ApiError {
-  return ApiError.invalidForm({ message_reference: { code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' } });
+  return ApiError.invalidForm({
+    message_reference: { code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' },
+  });
 }
 
 /** A forward ready to store: its reference, its snapshot and the copied files. */
@@ -39,18 +52,32 @@ export interface PreparedForward {
  */
 export async function prepareForward(
   tx: WriteTx,
-  input: { reference: MessageReferenceInput; reader: ContentReader; channelId: string; messageId: string; newId: () => string; origin: string },
+  input: {
+    reference: MessageReferenceInput;
+    reader: ContentReader;
+    channelId: string;
+    messageId: string;
+    newId: () => string;
+    origin: string;
+  },
 ): Promise<PreparedForward> {
   const sourceChannelId = input.reference.channel_id!;
   const channel = await tx.objectStore('channels').get(sourceChannelId);
   if (!channel?.guild_id) throw unknownReference();
   const access = await loadChannelAccess(tx, sourceChannelId, input.reader.userId);
   if (!access.view.member || !canReadHistory(access)) throw ApiError.of('CANNOT_FORWARD_UNREADABLE');
-  const source = await tx.objectStore('channel_messages').get([sourceChannelId, messageOrderKey(input.reference.message_id)]);
+  const source = await tx
+    .objectStore('channel_messages')
+    .get([sourceChannelId, messageOrderKey(input.reference.message_id)]);
   if (!source) throw unknownReference();
   if (!canReadContent(input.reader, source)) throw ApiError.of('CANNOT_FORWARD_UNREADABLE');
   if (!FORWARDABLE_TYPES.includes(source.type) || source.poll) {
-    throw ApiError.invalidForm({ message_reference: { code: 'MESSAGE_REFERENCE_CANNOT_FORWARD', message: 'Only basic messages without a poll can be forwarded.' } });
+    throw ApiError.invalidForm({
+      message_reference: {
+        code: 'MESSAGE_REFERENCE_CANNOT_FORWARD',
+        message: 'Only basic messages without a poll can be forwarded.',
+      },
+    });
   }
   const snapshot = structuredClone(snapshotOf(source, await loadUsers(tx, source.mention_ids)));
   const files: AttachmentFileRecord[] = [];
@@ -90,7 +117,10 @@ function remapMedia(value: unknown, copies: ReadonlyMap<string, WireAttachment>)
 export async function countForward(tx: WriteTx, userId: string, bytes: number, now: number): Promise<void> {
   const store = tx.objectStore('forward_counters');
   const current = await store.get(userId);
-  const counter = current && now < current.window_start + FORWARD_WINDOW_MS ? current : { user_id: userId, window_start: now, count: 0, bytes: 0 };
+  const counter =
+    current && now < current.window_start + FORWARD_WINDOW_MS
+      ? current
+      : { user_id: userId, window_start: now, count: 0, bytes: 0 };
   if (counter.count + 1 > FORWARDS_PER_WINDOW_MAX || counter.bytes + bytes > FORWARD_ATTACHMENT_BYTES_PER_WINDOW_MAX) {
     throw ApiError.rateLimited('RATE_LIMITED', (counter.window_start + FORWARD_WINDOW_MS - now) / 1000);
   }

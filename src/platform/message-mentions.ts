@@ -44,7 +44,14 @@ export interface ResolvedMentions {
  */
 export async function resolveMentions<M extends IDBTransactionMode>(
   tx: MessageTx<M>,
-  input: { text: string; allowed: AllowedMentions | null | undefined; guildId: string; roles: readonly RoleRecord[]; canMentionEveryone: boolean; repliedUserId?: string },
+  input: {
+    text: string;
+    allowed: AllowedMentions | null | undefined;
+    guildId: string;
+    roles: readonly RoleRecord[];
+    canMentionEveryone: boolean;
+    repliedUserId?: string;
+  },
 ): Promise<ResolvedMentions> {
   const parsed = parseMentions(input.text);
   const allowed = input.allowed ?? undefined;
@@ -53,12 +60,14 @@ export async function resolveMentions<M extends IDBTransactionMode>(
     return listed ? found.filter((id) => listed.includes(id)) : [];
   };
   let userIds = pick('users', parsed.users, allowed?.users);
-  if (input.repliedUserId && (!allowed || allowed.replied_user === true)) userIds = [...new Set([...userIds, input.repliedUserId])];
+  if (input.repliedUserId && (!allowed || allowed.replied_user === true))
+    userIds = [...new Set([...userIds, input.repliedUserId])];
   const existing = await Promise.all(userIds.map((id) => tx.objectStore('users').get(id)));
   const guildRoles = new Set(input.roles.filter((r) => r.id !== input.guildId).map((r) => r.id));
   return {
     mention_ids: userIds.filter((_, i) => existing[i] !== undefined),
     mention_roles: pick('roles', parsed.roles, allowed?.roles).filter((id) => guildRoles.has(id)),
-    mention_everyone: parsed.everyone && input.canMentionEveryone && (!allowed || allowed.parse?.includes('everyone') === true),
+    mention_everyone:
+      parsed.everyone && input.canMentionEveryone && (!allowed || allowed.parse?.includes('everyone') === true),
   };
 }

@@ -22,7 +22,11 @@ import type { Metadata } from './records';
  * @example await setLobbyMessageModerationMetadata(ctx, bot, lobbyId, messageId, { verdict: 'ok' })
  */
 export async function setLobbyMessageModerationMetadata(
-  ctx: PlatformContext, principal: BotPrincipal, lobbyId: string, messageId: string, metadata: Metadata,
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  lobbyId: string,
+  messageId: string,
+  metadata: Metadata,
 ): Promise<void> {
   await writeLobbies(ctx, async (tx, emit, now) => {
     const lobby = await findLobby(tx, principal, lobbyId, now);
@@ -33,7 +37,10 @@ export async function setLobbyMessageModerationMetadata(
     await messages.put(updated);
     const memberKeys = await tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobby.id));
     const data = serializeLobbyMessage(updated, await tx.objectStore('users').get(record.author_id));
-    const audience = lobbyAudience(lobby, memberKeys.map(([, userId]) => userId));
+    const audience = lobbyAudience(
+      lobby,
+      memberKeys.map(([, userId]) => userId),
+    );
     emit({ type: 'LOBBY_MESSAGE_UPDATE', data, audience, channels: ['gateway', 'webhook'] });
   });
 }
@@ -45,7 +52,12 @@ export async function setLobbyMessageModerationMetadata(
  * the application hear MESSAGE_UPDATE with the metadata.
  */
 export async function setDmMessageModerationMetadata(
-  ctx: PlatformContext, principal: BotPrincipal, userA: string, userB: string, messageId: string, metadata: Metadata,
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  userA: string,
+  userB: string,
+  messageId: string,
+  metadata: Metadata,
 ): Promise<void> {
   const applicationId = principal.application.id;
   await write(ctx, [...DM_STORES], async (tx, emit) => {

@@ -19,7 +19,13 @@ import type { ChannelMessage } from './message-wire';
  * Pins (`pin` true) or unpins a message. Pinning a pinned message, or unpinning one that is not
  * pinned, changes nothing and logs nothing. A channel holds at most 250 pins (400 30003).
  */
-export async function setMessagePinned(ctx: PlatformContext, principal: Principal, channelId: string, messageId: string, pin: boolean): Promise<void> {
+export async function setMessagePinned(
+  ctx: PlatformContext,
+  principal: Principal,
+  channelId: string,
+  messageId: string,
+  pin: boolean,
+): Promise<void> {
   await write(ctx, MESSAGE_READ_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     const access = await loadChannelAccess(tx, channelId, principal.user.id);
@@ -39,7 +45,11 @@ export async function setMessagePinned(ctx: PlatformContext, principal: Principa
       await messages.put(unpinned);
     }
     const [newest] = await messages.index('by_pin').getAll(channelKeyRange(channelId), 1);
-    emit({ type: 'CHANNEL_PINS_UPDATE', data: pinsUpdateData(record.guild_id, channelId, newest?.pinned_at ?? null), audience: pinsAudience(record.guild_id) });
+    emit({
+      type: 'CHANNEL_PINS_UPDATE',
+      data: pinsUpdateData(record.guild_id, channelId, newest?.pinned_at ?? null),
+      audience: pinsAudience(record.guild_id),
+    });
   });
 }
 
@@ -53,20 +63,35 @@ export interface PinsPage {
  * `GET /channels/{id}/messages/pins?before&limit`: VIEW_CHANNEL; without READ_MESSAGE_HISTORY
  * no pins. `before` (epoch ms) answers pins pinned strictly before it; 1 to 50 (50 unless asked).
  */
-export async function listPins(ctx: PlatformContext, principal: Principal, channelId: string, query: { before?: number; limit?: number }): Promise<PinsPage> {
+export async function listPins(
+  ctx: PlatformContext,
+  principal: Principal,
+  channelId: string,
+  query: { before?: number; limit?: number },
+): Promise<PinsPage> {
   const reader = await contentReaderOf(ctx, principal);
   const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
   const access = await loadChannelAccess(tx, channelId, principal.user.id);
   requireView(access);
   if (!canReadHistory(access)) return { items: [], has_more: false };
   const limit = query.limit ?? PINS_PAGE_MAX;
-  const records = await tx.objectStore('channel_messages').index('by_pin').getAll(pinsBeforeRange(channelId, query.before), limit + 1);
+  const records = await tx
+    .objectStore('channel_messages')
+    .index('by_pin')
+    .getAll(pinsBeforeRange(channelId, query.before), limit + 1);
   const page = records.slice(0, limit);
   const messages = await messagesForReader(tx, page, reader);
-  return { items: page.map((r, i) => ({ pinned_at: new Date(r.pinned_at!).toISOString(), message: messages[i] })), has_more: records.length > limit };
+  return {
+    items: page.map((r, i) => ({ pinned_at: new Date(r.pinned_at!).toISOString(), message: messages[i] })),
+    has_more: records.length > limit,
+  };
 }
 
 /** The deprecated `GET /channels/{id}/pins`: the newest 50 pinned messages as an array. */
-export async function listLegacyPins(ctx: PlatformContext, principal: Principal, channelId: string): Promise<ChannelMessage[]> {
+export async function listLegacyPins(
+  ctx: PlatformContext,
+  principal: Principal,
+  channelId: string,
+): Promise<ChannelMessage[]> {
   return (await listPins(ctx, principal, channelId, { limit: PINS_PAGE_MAX })).items.map((item) => item.message);
 }

@@ -11,8 +11,14 @@ import { ApiError } from './errors';
 import { INTENTS } from './intents';
 import { CHANNEL_MESSAGES_DEFAULT } from './limits';
 import {
-  MESSAGE_READ_STORES, canReadContent, canReadHistory, loadChannelAccess, requireChannelPermissions, requireView,
-  type ContentReader, type MessageTx,
+  MESSAGE_READ_STORES,
+  canReadContent,
+  canReadHistory,
+  loadChannelAccess,
+  requireChannelPermissions,
+  requireView,
+  type ContentReader,
+  type MessageTx,
 } from './message-access';
 import { channelKeyRange, messageOrderKey } from './message-keys';
 import { MESSAGE_TYPES, type ChannelMessageRecord } from './message-records';
@@ -32,21 +38,38 @@ export async function contentReaderOf(ctx: PlatformContext, principal: Principal
  * the message they reply to (null once it is gone), and content is emptied where the reader
  * may not see it.
  */
-export async function messagesForReader<M extends IDBTransactionMode>(tx: MessageTx<M>, records: readonly ChannelMessageRecord[], reader: ContentReader): Promise<ChannelMessage[]> {
+export async function messagesForReader<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  records: readonly ChannelMessageRecord[],
+  reader: ContentReader,
+): Promise<ChannelMessage[]> {
   const replies = records.filter((r) => r.type === MESSAGE_TYPES.REPLY && r.message_reference);
-  const referenced = await Promise.all(replies.map((r) => tx.objectStore('channel_messages').get([r.message_reference!.channel_id, messageOrderKey(r.message_reference!.message_id)])));
+  const referenced = await Promise.all(
+    replies.map((r) =>
+      tx
+        .objectStore('channel_messages')
+        .get([r.message_reference!.channel_id, messageOrderKey(r.message_reference!.message_id)]),
+    ),
+  );
   const byId = new Map(replies.map((r, i) => [r.id, referenced[i] ?? null]));
   const users = await loadUsers(tx, userIdsOf([...records, ...referenced.flatMap((r) => (r ? [r] : []))]));
-  const shown = (record: ChannelMessageRecord, message: ChannelMessage) => (canReadContent(reader, record) ? message : withoutContent(message));
+  const shown = (record: ChannelMessageRecord, message: ChannelMessage) =>
+    canReadContent(reader, record) ? message : withoutContent(message);
   return records.map((record) => {
     const ref = byId.get(record.id);
-    const referencedMessage = ref === undefined ? undefined : ref === null ? null : shown(ref, serializeChannelMessage(ref, users));
+    const referencedMessage =
+      ref === undefined ? undefined : ref === null ? null : shown(ref, serializeChannelMessage(ref, users));
     return shown(record, serializeChannelMessage(record, users, { referenced: referencedMessage }));
   });
 }
 
 /** `GET /channels/{id}/messages/{id}`: VIEW_CHANNEL and READ_MESSAGE_HISTORY (50013 without it). */
-export async function getChannelMessage(ctx: PlatformContext, principal: Principal, channelId: string, messageId: string): Promise<ChannelMessage> {
+export async function getChannelMessage(
+  ctx: PlatformContext,
+  principal: Principal,
+  channelId: string,
+  messageId: string,
+): Promise<ChannelMessage> {
   const reader = await contentReaderOf(ctx, principal);
   const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
   const access = await loadChannelAccess(tx, channelId, principal.user.id);
@@ -65,11 +88,18 @@ export interface HistoryQuery {
 }
 
 /** Up to `limit` messages of the channel after `after`: the oldest ones past it, answered newest first. */
-async function readAfter<M extends IDBTransactionMode>(tx: MessageTx<M>, channelId: string, after: string, limit: number): Promise<ChannelMessageRecord[]> {
+async function readAfter<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  channelId: string,
+  after: string,
+  limit: number,
+): Promise<ChannelMessageRecord[]> {
   const out: ChannelMessageRecord[] = [];
   if (limit <= 0) return out;
   // Newer messages have smaller keys: walk from just below `after` towards the newest.
-  let cursor = await tx.objectStore('channel_messages').openCursor(IDBKeyRange.bound([channelId, ''], [channelId, messageOrderKey(after)], false, true), 'prev');
+  let cursor = await tx
+    .objectStore('channel_messages')
+    .openCursor(IDBKeyRange.bound([channelId, ''], [channelId, messageOrderKey(after)], false, true), 'prev');
   while (cursor && out.length < limit) {
     out.push(cursor.value);
     cursor = await cursor.continue();
@@ -78,15 +108,28 @@ async function readAfter<M extends IDBTransactionMode>(tx: MessageTx<M>, channel
 }
 
 /** Up to `limit` messages of the channel from the key of `from` (inclusive or not), newest first. */
-function readFrom<M extends IDBTransactionMode>(tx: MessageTx<M>, channelId: string, from: string, inclusive: boolean, limit: number) {
-  return tx.objectStore('channel_messages').getAll(IDBKeyRange.bound([channelId, messageOrderKey(from)], [channelId, '\uffff'], !inclusive, false), limit);
+function readFrom<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  channelId: string,
+  from: string,
+  inclusive: boolean,
+  limit: number,
+) {
+  return tx
+    .objectStore('channel_messages')
+    .getAll(IDBKeyRange.bound([channelId, messageOrderKey(from)], [channelId, '\uffff'], !inclusive, false), limit);
 }
 
 /**
  * `GET /channels/{id}/messages?limit&before&after&around`: 1 to 100 messages (50 unless asked),
  * newest first. `around` answers the message itself and the older half, the rest newer ones.
  */
-export async function listChannelMessages(ctx: PlatformContext, principal: Principal, channelId: string, query: HistoryQuery): Promise<ChannelMessage[]> {
+export async function listChannelMessages(
+  ctx: PlatformContext,
+  principal: Principal,
+  channelId: string,
+  query: HistoryQuery,
+): Promise<ChannelMessage[]> {
   const reader = await contentReaderOf(ctx, principal);
   const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
   const access = await loadChannelAccess(tx, channelId, principal.user.id);

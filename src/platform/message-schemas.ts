@@ -7,19 +7,38 @@ import * as v from 'valibot';
 import { MessageComponentsSchema } from './components';
 import { EmbedsSchema } from './embeds';
 import {
-  ALLOWED_MENTIONS_IDS_MAX, ATTACHMENT_DESCRIPTION_MAX, ATTACHMENTS_PER_MESSAGE_MAX, MESSAGE_CONTENT_MAX, MESSAGE_NONCE_MAX,
-  POLL_ANSWER_TEXT_MAX, POLL_ANSWERS_MAX, POLL_DURATION_MAX_H, POLL_QUESTION_MAX, STICKERS_PER_MESSAGE_MAX,
+  ALLOWED_MENTIONS_IDS_MAX,
+  ATTACHMENT_DESCRIPTION_MAX,
+  ATTACHMENTS_PER_MESSAGE_MAX,
+  MESSAGE_CONTENT_MAX,
+  MESSAGE_NONCE_MAX,
+  POLL_ANSWER_TEXT_MAX,
+  POLL_ANSWERS_MAX,
+  POLL_DURATION_MAX_H,
+  POLL_QUESTION_MAX,
+  STICKERS_PER_MESSAGE_MAX,
 } from './limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from './message-records';
 
-const max = <T extends v.LengthInput>(n: number) => v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
-const snowflake = v.pipe(v.string('Value must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const max = <T extends v.LengthInput>(n: number) =>
+  v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
+const snowflake = v.pipe(
+  v.string('Value must be a snowflake string.'),
+  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
+);
 /** At most `n` characters (code points, not UTF-16 units). */
-const chars = (n: number) => v.pipe(v.string(), v.check((s) => [...s].length <= n, `Must be ${n} or fewer in length.`));
+const chars = (n: number) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => [...s].length <= n, `Must be ${n} or fewer in length.`),
+  );
 
 /** Flags a create request may set. */
 export const CREATE_MESSAGE_FLAGS =
-  CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS | CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE | CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS |
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS |
+  CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE |
+  CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
 /** Flags an edit may change: SUPPRESS_EMBEDS both ways, IS_COMPONENTS_V2 only on. */
 export const EDIT_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
 
@@ -31,21 +50,36 @@ export const AllowedMentionsSchema = v.pipe(
     roles: v.optional(v.pipe(v.array(snowflake), max(ALLOWED_MENTIONS_IDS_MAX))),
     replied_user: v.optional(v.boolean()),
   }),
-  v.forward(v.check((a) => !(a.parse?.includes('users') && a.users), 'parse:["users"] and users are mutually exclusive.'), ['users']),
-  v.forward(v.check((a) => !(a.parse?.includes('roles') && a.roles), 'parse:["roles"] and roles are mutually exclusive.'), ['roles']),
+  v.forward(
+    v.check((a) => !(a.parse?.includes('users') && a.users), 'parse:["users"] and users are mutually exclusive.'),
+    ['users'],
+  ),
+  v.forward(
+    v.check((a) => !(a.parse?.includes('roles') && a.roles), 'parse:["roles"] and roles are mutually exclusive.'),
+    ['roles'],
+  ),
 );
 export type AllowedMentions = v.InferOutput<typeof AllowedMentionsSchema>;
 
 /** A reply (type 0, DEFAULT) or a FORWARD (type 1, which needs `channel_id`). */
 export const MessageReferenceSchema = v.pipe(
   v.object({
-    type: v.optional(v.picklist([MESSAGE_REFERENCE_TYPES.DEFAULT, MESSAGE_REFERENCE_TYPES.FORWARD]), MESSAGE_REFERENCE_TYPES.DEFAULT),
+    type: v.optional(
+      v.picklist([MESSAGE_REFERENCE_TYPES.DEFAULT, MESSAGE_REFERENCE_TYPES.FORWARD]),
+      MESSAGE_REFERENCE_TYPES.DEFAULT,
+    ),
     message_id: snowflake,
     channel_id: v.optional(snowflake),
     guild_id: v.optional(snowflake),
     fail_if_not_exists: v.optional(v.boolean(), true),
   }),
-  v.forward(v.check((r) => r.type !== MESSAGE_REFERENCE_TYPES.FORWARD || r.channel_id !== undefined, 'A forward needs the channel_id of the message.'), ['channel_id']),
+  v.forward(
+    v.check(
+      (r) => r.type !== MESSAGE_REFERENCE_TYPES.FORWARD || r.channel_id !== undefined,
+      'A forward needs the channel_id of the message.',
+    ),
+    ['channel_id'],
+  ),
 );
 export type MessageReferenceInput = v.InferOutput<typeof MessageReferenceSchema>;
 
@@ -65,7 +99,16 @@ const AttachmentRequestsSchema = v.pipe(v.array(AttachmentRequestSchema), max(AT
 export const PollRequestSchema = v.object({
   question: v.object({ text: v.pipe(v.string(), v.minLength(1), chars(POLL_QUESTION_MAX)) }),
   answers: v.pipe(
-    v.array(v.object({ poll_media: v.object({ text: v.pipe(v.string(), v.minLength(1), chars(POLL_ANSWER_TEXT_MAX)), emoji: v.optional(v.object({ id: v.optional(v.nullable(snowflake)), name: v.optional(v.nullable(v.string())) })) }) })),
+    v.array(
+      v.object({
+        poll_media: v.object({
+          text: v.pipe(v.string(), v.minLength(1), chars(POLL_ANSWER_TEXT_MAX)),
+          emoji: v.optional(
+            v.object({ id: v.optional(v.nullable(snowflake)), name: v.optional(v.nullable(v.string())) }),
+          ),
+        }),
+      }),
+    ),
     v.minLength(1, 'Must be between 1 and 10 in length.'),
     max(POLL_ANSWERS_MAX),
   ),
@@ -80,7 +123,12 @@ const flags = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** `POST /channels/{id}/messages` (JSON body, or `payload_json` of a multipart body). */
 export const MessageCreateSchema = v.object({
   content: v.nullish(chars(MESSAGE_CONTENT_MAX)),
-  nonce: v.nullish(v.union([v.pipe(v.number(), v.integer()), v.pipe(v.string(), max(MESSAGE_NONCE_MAX))], 'Must be an integer or a string of 25 or fewer characters.')),
+  nonce: v.nullish(
+    v.union(
+      [v.pipe(v.number(), v.integer()), v.pipe(v.string(), max(MESSAGE_NONCE_MAX))],
+      'Must be an integer or a string of 25 or fewer characters.',
+    ),
+  ),
   enforce_nonce: v.nullish(v.boolean()),
   tts: v.nullish(v.boolean()),
   embeds: v.nullish(EmbedsSchema),

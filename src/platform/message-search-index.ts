@@ -13,7 +13,8 @@ import type { SearchIndexRecord } from './message-records';
 /** Inside a message write: starts indexing the guild at its first message. */
 export async function noteGuildMessage(tx: WriteTx, guildId: string, now: number): Promise<void> {
   const store = tx.objectStore('message_search_indexes');
-  if (!(await store.get(guildId))) await store.put({ guild_id: guildId, ready_at: now + MESSAGE_SEARCH_INDEX_DELAY_MS });
+  if (!(await store.get(guildId)))
+    await store.put({ guild_id: guildId, ready_at: now + MESSAGE_SEARCH_INDEX_DELAY_MS });
 }
 
 /** True when the guild's index is ready at `now`. */

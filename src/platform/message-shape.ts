@@ -7,11 +7,19 @@
 import { ApiError } from './errors';
 import { POLL_DURATION_DEFAULT_H } from './limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES, type StoredPoll } from './message-records';
-import { EDIT_MESSAGE_FLAGS, type MessageCreateInput, type MessageEditInput, type PollRequest } from './message-schemas';
+import {
+  EDIT_MESSAGE_FLAGS,
+  type MessageCreateInput,
+  type MessageEditInput,
+  type PollRequest,
+} from './message-schemas';
 
 type FieldErrors = Record<string, string | { code: string; message: string }>;
 
-const LEGACY_WITH_V2 = { code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', message: 'This field cannot be used when the message has the IS_COMPONENTS_V2 flag.' };
+const LEGACY_WITH_V2 = {
+  code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+  message: 'This field cannot be used when the message has the IS_COMPONENTS_V2 flag.',
+};
 
 /** True when the value is set to something that is not empty. */
 function present(value: unknown): boolean {
@@ -22,13 +30,17 @@ function present(value: unknown): boolean {
 
 /** Throws 400 50035 naming `flags` when it sets a bit outside `allowed`. */
 export function checkFlags(flags: number, allowed: number): void {
-  if ((flags & ~allowed) !== 0) throw ApiError.invalidForm({ flags: { code: 'MESSAGE_FLAGS_INVALID', message: 'These message flags cannot be set here.' } });
+  if ((flags & ~allowed) !== 0)
+    throw ApiError.invalidForm({
+      flags: { code: 'MESSAGE_FLAGS_INVALID', message: 'These message flags cannot be set here.' },
+    });
 }
 
 /** The legacy fields a V2 message may not use, named. */
 function v2Conflicts(input: Pick<MessageCreateInput, 'content' | 'embeds' | 'sticker_ids' | 'poll'>): FieldErrors {
   const errors: FieldErrors = {};
-  for (const field of ['content', 'embeds', 'sticker_ids', 'poll'] as const) if (present(input[field])) errors[field] = LEGACY_WITH_V2;
+  for (const field of ['content', 'embeds', 'sticker_ids', 'poll'] as const)
+    if (present(input[field])) errors[field] = LEGACY_WITH_V2;
   return errors;
 }
 
@@ -42,13 +54,29 @@ export function checkCreateShape(input: MessageCreateInput, fileCount: number): 
   const forward = input.message_reference?.type === MESSAGE_REFERENCE_TYPES.FORWARD;
   if (forward) {
     for (const field of ['content', 'embeds', 'components', 'sticker_ids', 'poll', 'attachments'] as const) {
-      if (present(input[field])) errors[field] ??= { code: 'MESSAGE_FORWARD_ONLY_REFERENCE', message: 'A forward carries only its message_reference.' };
+      if (present(input[field]))
+        errors[field] ??= {
+          code: 'MESSAGE_FORWARD_ONLY_REFERENCE',
+          message: 'A forward carries only its message_reference.',
+        };
     }
-    if (fileCount > 0) errors.attachments ??= { code: 'MESSAGE_FORWARD_ONLY_REFERENCE', message: 'A forward carries only its message_reference.' };
+    if (fileCount > 0)
+      errors.attachments ??= {
+        code: 'MESSAGE_FORWARD_ONLY_REFERENCE',
+        message: 'A forward carries only its message_reference.',
+      };
   }
-  if (!v2) (input.sticker_ids ?? []).forEach((_, i) => (errors[`sticker_ids.${i}`] = { code: 'UNKNOWN_STICKER', message: 'Unknown sticker.' }));
+  if (!v2)
+    (input.sticker_ids ?? []).forEach(
+      (_, i) => (errors[`sticker_ids.${i}`] = { code: 'UNKNOWN_STICKER', message: 'Unknown sticker.' }),
+    );
   if (Object.keys(errors).length > 0) throw ApiError.invalidForm(errors);
-  const empty = !present(input.content?.trim()) && !present(input.embeds) && !present(input.components) && fileCount === 0 && !present(input.poll);
+  const empty =
+    !present(input.content?.trim()) &&
+    !present(input.embeds) &&
+    !present(input.components) &&
+    fileCount === 0 &&
+    !present(input.poll);
   if (empty && !forward) throw ApiError.of('CANNOT_SEND_EMPTY_MESSAGE');
 }
 
@@ -71,11 +99,20 @@ export function checkEditShape(
   const errors: FieldErrors = v2 ? v2Conflicts(input) : {};
   if (v2 && !wasV2) {
     if (current.content !== '' && input.content !== null && input.content !== '') errors.content ??= LEGACY_WITH_V2;
-    if (current.embeds.length > 0 && !(input.embeds === null || input.embeds?.length === 0)) errors.embeds ??= LEGACY_WITH_V2;
+    if (current.embeds.length > 0 && !(input.embeds === null || input.embeds?.length === 0))
+      errors.embeds ??= LEGACY_WITH_V2;
   }
-  if (wasV2 && !v2) errors.flags = { code: 'MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG', message: 'The IS_COMPONENTS_V2 flag cannot be removed.' };
-  if (present(input.poll) && !options.allowPoll) errors.poll ??= { code: 'MESSAGE_POLL_NOT_EDITABLE', message: 'A poll cannot be added by editing this message.' };
-  if (!v2) (input.sticker_ids ?? []).forEach((_, i) => (errors[`sticker_ids.${i}`] = { code: 'UNKNOWN_STICKER', message: 'Unknown sticker.' }));
+  if (wasV2 && !v2)
+    errors.flags = {
+      code: 'MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG',
+      message: 'The IS_COMPONENTS_V2 flag cannot be removed.',
+    };
+  if (present(input.poll) && !options.allowPoll)
+    errors.poll ??= { code: 'MESSAGE_POLL_NOT_EDITABLE', message: 'A poll cannot be added by editing this message.' };
+  if (!v2)
+    (input.sticker_ids ?? []).forEach(
+      (_, i) => (errors[`sticker_ids.${i}`] = { code: 'UNKNOWN_STICKER', message: 'Unknown sticker.' }),
+    );
   if (Object.keys(errors).length > 0) throw ApiError.invalidForm(errors);
   return { flags, v2 };
 }

@@ -33,14 +33,19 @@ export interface MessageSessionInfo {
  * when the session may not receive it.
  * @example const shown = await messageEventForSession(session.record, event, reader);
  */
-export async function messageEventForSession(session: MessageSessionInfo, event: EventRecord, reader: MessageVisibilityReader): Promise<{ data: unknown } | null> {
+export async function messageEventForSession(
+  session: MessageSessionInfo,
+  event: EventRecord,
+  reader: MessageVisibilityReader,
+): Promise<{ data: unknown } | null> {
   const guildId = event.audience.guild_id;
   if (!CHANNEL_EVENTS.has(event.type) || !guildId) return { data: event.data };
   const data = event.data as Partial<ChannelMessage> & { channel_id: string };
   const [view, channels] = await Promise.all([reader.view(guildId, session.user_id), reader.channels(guildId)]);
   const channel = channels.find((c) => c.id === data.channel_id);
   if (!view || !channel || !canViewChannel(view, channel)) return null;
-  if (!CONTENT_EVENTS.has(event.type) || session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0) return { data: event.data };
+  if (!CONTENT_EVENTS.has(event.type) || session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0)
+    return { data: event.data };
   const own = data.author?.id === session.user_id;
   const mentioned = (data.mentions ?? []).some((u: User) => u.id === session.user_id);
   return { data: own || mentioned ? event.data : withoutContent(data as ChannelMessage) };

@@ -6,7 +6,15 @@
  */
 import { serializeAttachment } from './attachments';
 import { exposedAttachmentNames, resolveComponentMedia } from './components-rules';
-import { CHANNEL_MESSAGE_FLAGS, type ChannelMessageRecord, type Embed, type InteractionMetadata, type MessageReference, type SnapshotMessage, type WireAttachment } from './message-records';
+import {
+  CHANNEL_MESSAGE_FLAGS,
+  type ChannelMessageRecord,
+  type Embed,
+  type InteractionMetadata,
+  type MessageReference,
+  type SnapshotMessage,
+  type WireAttachment,
+} from './message-records';
 import type { MessageTx } from './message-access';
 import type { Snowflake, User, UserRecord } from './records';
 import { serializeUser } from './users';
@@ -50,7 +58,10 @@ export function userIdsOf(records: readonly ChannelMessageRecord[]): string[] {
 }
 
 /** Loads users by id in the caller's transaction. */
-export async function loadUsers<M extends IDBTransactionMode>(tx: MessageTx<M>, ids: readonly string[]): Promise<Map<string, UserRecord>> {
+export async function loadUsers<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  ids: readonly string[],
+): Promise<Map<string, UserRecord>> {
   const users = await Promise.all(ids.map((id) => tx.objectStore('users').get(id)));
   return new Map(ids.flatMap((id, i) => (users[i] ? [[id, users[i]!] as const] : [])));
 }
@@ -59,7 +70,9 @@ export async function loadUsers<M extends IDBTransactionMode>(tx: MessageTx<M>, 
 function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments' | 'components'>) {
   const v2 = (record.flags & CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2) !== 0;
   const exposed = v2 ? exposedAttachmentNames(record.components) : null;
-  const attachments = record.attachments.filter((a) => exposed === null || exposed.has(a.filename)).map(serializeAttachment);
+  const attachments = record.attachments
+    .filter((a) => exposed === null || exposed.has(a.filename))
+    .map(serializeAttachment);
   return { attachments, components: resolveComponentMedia(record.components, record.attachments) };
 }
 
@@ -133,6 +146,15 @@ export function snapshotOf(record: ChannelMessageRecord, users: ReadonlyMap<stri
 /** The message as an application without access to its content receives it. */
 export function withoutContent<T extends ChannelMessage>(message: T): T {
   const { poll: _poll, ...rest } = message;
-  const snapshots = message.message_snapshots?.map((s) => ({ message: { ...s.message, content: '', embeds: [], attachments: [], components: [] } }));
-  return { ...rest, content: '', embeds: [], attachments: [], components: [], ...(snapshots ? { message_snapshots: snapshots } : {}) } as unknown as T;
+  const snapshots = message.message_snapshots?.map((s) => ({
+    message: { ...s.message, content: '', embeds: [], attachments: [], components: [] },
+  }));
+  return {
+    ...rest,
+    content: '',
+    embeds: [],
+    attachments: [],
+    components: [],
+    ...(snapshots ? { message_snapshots: snapshots } : {}),
+  } as unknown as T;
 }

@@ -17,14 +17,24 @@ import { prepareSubmittedFiles, SubmittedFileSchema, type PreparedFile } from '.
 import { userUploadLimit, type InteractionPlace } from './interactions-place';
 import type { InteractionRecord } from './interactions-records';
 import {
-  compactResolved, emptyResolved, resolveChannel, resolveFiles, resolveMentionable, resolveRole, resolveUser, type Resolved,
+  compactResolved,
+  emptyResolved,
+  resolveChannel,
+  resolveFiles,
+  resolveMentionable,
+  resolveRole,
+  resolveUser,
+  type Resolved,
 } from './interactions-resolved';
 import { INTERACTION_TOKEN_TTL_MS, TEXT_INPUT_LENGTH_MAX } from './limits';
 import { MESSAGE_TYPES } from './message-records';
 import type { BuiltData } from './interactions-data';
 
 /** What the sandbox takes to submit a modal. */
-export const ModalSubmitDataSchema = v.object({ custom_id: v.pipe(v.string(), v.minLength(1)), values: v.optional(dictionary(v.unknown()), {}) });
+export const ModalSubmitDataSchema = v.object({
+  custom_id: v.pipe(v.string(), v.minLength(1)),
+  values: v.optional(dictionary(v.unknown()), {}),
+});
 
 type Node = Record<string, unknown>;
 const bad = (path: string, message: string) => ApiError.invalidForm({ [path]: message });
@@ -57,11 +67,13 @@ async function submittedInput(run: SubmitRun, input: Node, value: unknown): Prom
   const out: Node = { type: input.type, id: input.id, custom_id: customId };
   const list = (): string[] => {
     if (value === undefined) return [];
-    if (!Array.isArray(value) || !value.every((x) => typeof x === 'string')) throw bad(at, 'Must be a list of strings.');
+    if (!Array.isArray(value) || !value.every((x) => typeof x === 'string'))
+      throw bad(at, 'Must be a list of strings.');
     return value as string[];
   };
   const counted = (values: readonly unknown[], min: number, max: number) => {
-    if ((required || values.length > 0) && (values.length < min || values.length > max)) throw bad(at, `Pick between ${min} and ${max}.`);
+    if ((required || values.length > 0) && (values.length < min || values.length > max))
+      throw bad(at, `Pick between ${min} and ${max}.`);
     if (required && values.length === 0) throw bad(at, 'This input is required.');
   };
   switch (input.type) {
@@ -77,8 +89,10 @@ async function submittedInput(run: SubmitRun, input: Node, value: unknown): Prom
       return out;
     }
     case COMPONENT_TYPES.RADIO_GROUP: {
-      if (value !== undefined && value !== null && typeof value !== 'string') throw bad(at, 'Must be one option value.');
-      if (typeof value === 'string' && !(input.options as Node[]).some((o) => o.value === value)) throw bad(at, 'Not an option of this Radio Group.');
+      if (value !== undefined && value !== null && typeof value !== 'string')
+        throw bad(at, 'Must be one option value.');
+      if (typeof value === 'string' && !(input.options as Node[]).some((o) => o.value === value))
+        throw bad(at, 'Not an option of this Radio Group.');
       if (required && (value === undefined || value === null)) throw bad(at, 'This input is required.');
       out.value = value ?? null;
       return out;
@@ -90,10 +104,18 @@ async function submittedInput(run: SubmitRun, input: Node, value: unknown): Prom
     case COMPONENT_TYPES.FILE_UPLOAD: {
       const files = v.safeParse(v.array(SubmittedFileSchema), value ?? []);
       if (!files.success) throw bad(at, 'Must be a list of files: {filename, content_type?, data (base64)}.');
-      counted(files.output, (input.min_values as number | undefined) ?? 1, (input.max_values as number | undefined) ?? 1);
+      counted(
+        files.output,
+        (input.min_values as number | undefined) ?? 1,
+        (input.max_values as number | undefined) ?? 1,
+      );
       const prepared = prepareSubmittedFiles(files.output, {
-        path: at, limit: userUploadLimit(run.ctx, run.place), fileTypes: input.file_types as string[] | undefined,
-        channelId: run.place.channelId, ownerId: run.interactionId, newId: () => run.ctx.ids.next(),
+        path: at,
+        limit: userUploadLimit(run.ctx, run.place),
+        fileTypes: input.file_types as string[] | undefined,
+        channelId: run.place.channelId,
+        ownerId: run.interactionId,
+        newId: () => run.ctx.ids.next(),
       });
       run.files.push(...prepared);
       resolveFiles(run.resolved, prepared);
@@ -104,14 +126,20 @@ async function submittedInput(run: SubmitRun, input: Node, value: unknown): Prom
       const values = list();
       const options = input.options as Node[] | undefined;
       const defaultMax = input.type === COMPONENT_TYPES.CHECKBOX_GROUP ? (options?.length ?? 1) : 1;
-      counted(values, (input.min_values as number | undefined) ?? 1, (input.max_values as number | undefined) ?? defaultMax);
+      counted(
+        values,
+        (input.min_values as number | undefined) ?? 1,
+        (input.max_values as number | undefined) ?? defaultMax,
+      );
       for (const [i, x] of values.entries()) {
         const path = `${at}.${i}`;
         if (options && !options.some((o) => o.value === x)) throw bad(path, 'Not an option of this input.');
         if (input.type === COMPONENT_TYPES.USER_SELECT) await resolveUser(run.ctx, run.place, run.resolved, x, path);
         if (input.type === COMPONENT_TYPES.ROLE_SELECT) resolveRole(run.place, run.resolved, x, path);
-        if (input.type === COMPONENT_TYPES.MENTIONABLE_SELECT) await resolveMentionable(run.ctx, run.place, run.resolved, x, path);
-        if (input.type === COMPONENT_TYPES.CHANNEL_SELECT) await resolveChannel(run.ctx, run.place, run.resolved, x, path, input.channel_types as number[] | undefined);
+        if (input.type === COMPONENT_TYPES.MENTIONABLE_SELECT)
+          await resolveMentionable(run.ctx, run.place, run.resolved, x, path);
+        if (input.type === COMPONENT_TYPES.CHANNEL_SELECT)
+          await resolveChannel(run.ctx, run.place, run.resolved, x, path, input.channel_types as number[] | undefined);
       }
       out.values = values;
       return out;
@@ -123,9 +151,17 @@ async function submittedInput(run: SubmitRun, input: Node, value: unknown): Prom
  * The data of a MODAL_SUBMIT interaction, with the interaction that opened the modal (its
  * owners and message carry over; the modal closes with the submit).
  */
-export async function modalSubmitData(ctx: PlatformContext, place: InteractionPlace, raw: unknown, interactionId: string): Promise<BuiltData & { opener: InteractionRecord }> {
+export async function modalSubmitData(
+  ctx: PlatformContext,
+  place: InteractionPlace,
+  raw: unknown,
+  interactionId: string,
+): Promise<BuiltData & { opener: InteractionRecord }> {
   const parsed = v.safeParse(ModalSubmitDataSchema, raw ?? {});
-  if (!parsed.success) throw ApiError.invalidForm({ [`data.${v.getDotPath(parsed.issues[0]) ?? ''}`.replace(/\.$/, '')]: parsed.issues[0].message });
+  if (!parsed.success)
+    throw ApiError.invalidForm({
+      [`data.${v.getDotPath(parsed.issues[0]) ?? ''}`.replace(/\.$/, '')]: parsed.issues[0].message,
+    });
   const opener = await findOpener(ctx, place, parsed.output.custom_id);
   const values = parsed.output.values;
   const known = new Set<string>();
@@ -142,12 +178,24 @@ export async function modalSubmitData(ctx: PlatformContext, place: InteractionPl
       known.add(input.custom_id as string);
       answered.push(await submittedInput(run, input, values[input.custom_id as string]));
     }
-    components.push(top.type === COMPONENT_TYPES.LABEL ? { type: top.type, id: top.id, component: answered[0] } : { type: top.type, id: top.id, components: answered });
+    components.push(
+      top.type === COMPONENT_TYPES.LABEL
+        ? { type: top.type, id: top.id, component: answered[0] }
+        : { type: top.type, id: top.id, components: answered },
+    );
   }
   const unknown = Object.keys(values).find((k) => !known.has(k));
   if (unknown !== undefined) throw bad(`data.values.${unknown}`, 'The modal has no input with this custom_id.');
   const data: Record<string, unknown> = { custom_id: opener.modal!.custom_id, components };
   const compact = compactResolved(run.resolved);
   if (compact) data.resolved = compact;
-  return { data, owners: opener.authorizing_integration_owners, files: run.files, messageType: MESSAGE_TYPES.DEFAULT, command: null, message: null, opener };
+  return {
+    data,
+    owners: opener.authorizing_integration_owners,
+    files: run.files,
+    messageType: MESSAGE_TYPES.DEFAULT,
+    command: null,
+    message: null,
+    opener,
+  };
 }

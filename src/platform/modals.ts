@@ -9,19 +9,37 @@
  */
 import * as v from 'valibot';
 import {
-  COMPONENT_TYPES, ChannelSelectSchema, ComponentIdSchema, CustomIdSchema, MentionableSelectSchema, RoleSelectSchema, StringSelectSchema,
-  TextDisplaySchema, UserSelectSchema,
+  COMPONENT_TYPES,
+  ChannelSelectSchema,
+  ComponentIdSchema,
+  CustomIdSchema,
+  MentionableSelectSchema,
+  RoleSelectSchema,
+  StringSelectSchema,
+  TextDisplaySchema,
+  UserSelectSchema,
 } from './components';
 import { selectValueErrors } from './components-rules';
 import { ApiError } from './errors';
 import {
-  CHECKBOX_GROUP_OPTIONS_MAX, FILE_UPLOAD_COUNT_MAX, FILE_UPLOAD_COUNT_MIN, LABEL_DESCRIPTION_MAX, LABEL_TEXT_MAX, MODAL_COMPONENTS_MAX,
-  MODAL_TITLE_MAX, RADIO_GROUP_OPTIONS_MAX, RADIO_GROUP_OPTIONS_MIN, SELECT_OPTION_TEXT_MAX, SELECT_PLACEHOLDER_MAX, TEXT_INPUT_LENGTH_MAX,
+  CHECKBOX_GROUP_OPTIONS_MAX,
+  FILE_UPLOAD_COUNT_MAX,
+  FILE_UPLOAD_COUNT_MIN,
+  LABEL_DESCRIPTION_MAX,
+  LABEL_TEXT_MAX,
+  MODAL_COMPONENTS_MAX,
+  MODAL_TITLE_MAX,
+  RADIO_GROUP_OPTIONS_MAX,
+  RADIO_GROUP_OPTIONS_MIN,
+  SELECT_OPTION_TEXT_MAX,
+  SELECT_PLACEHOLDER_MAX,
+  TEXT_INPUT_LENGTH_MAX,
 } from './limits';
 import type { StoredModal } from './interactions-records';
 
 const max = (n: number) => v.maxLength<string, number, string>(n, `Must be ${n} or fewer in length.`);
-const text = (min: number, n: number) => v.pipe(v.string(), v.minLength(min, `Must be between ${min} and ${n} in length.`), max(n));
+const text = (min: number, n: number) =>
+  v.pipe(v.string(), v.minLength(min, `Must be between ${min} and ${n} in length.`), max(n));
 const count = (lo: number, hi: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(lo), v.maxValue(hi)));
 
 /** A Text Input: short (1) or paragraph (2); `label` only in the deprecated Action Row form. */
@@ -50,7 +68,17 @@ const RadioGroupSchema = v.object({
   type: v.literal(COMPONENT_TYPES.RADIO_GROUP),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
-  options: v.pipe(v.array(ChoiceOptionSchema), v.minLength(RADIO_GROUP_OPTIONS_MIN, `Must be between ${RADIO_GROUP_OPTIONS_MIN} and ${RADIO_GROUP_OPTIONS_MAX} in length.`), v.maxLength(RADIO_GROUP_OPTIONS_MAX, `Must be between ${RADIO_GROUP_OPTIONS_MIN} and ${RADIO_GROUP_OPTIONS_MAX} in length.`)),
+  options: v.pipe(
+    v.array(ChoiceOptionSchema),
+    v.minLength(
+      RADIO_GROUP_OPTIONS_MIN,
+      `Must be between ${RADIO_GROUP_OPTIONS_MIN} and ${RADIO_GROUP_OPTIONS_MAX} in length.`,
+    ),
+    v.maxLength(
+      RADIO_GROUP_OPTIONS_MAX,
+      `Must be between ${RADIO_GROUP_OPTIONS_MIN} and ${RADIO_GROUP_OPTIONS_MAX} in length.`,
+    ),
+  ),
   required: v.optional(v.boolean()),
 });
 
@@ -59,7 +87,11 @@ const CheckboxGroupSchema = v.object({
   type: v.literal(COMPONENT_TYPES.CHECKBOX_GROUP),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
-  options: v.pipe(v.array(ChoiceOptionSchema), v.minLength(1, `Must be between 1 and ${CHECKBOX_GROUP_OPTIONS_MAX} in length.`), v.maxLength(CHECKBOX_GROUP_OPTIONS_MAX, `Must be between 1 and ${CHECKBOX_GROUP_OPTIONS_MAX} in length.`)),
+  options: v.pipe(
+    v.array(ChoiceOptionSchema),
+    v.minLength(1, `Must be between 1 and ${CHECKBOX_GROUP_OPTIONS_MAX} in length.`),
+    v.maxLength(CHECKBOX_GROUP_OPTIONS_MAX, `Must be between 1 and ${CHECKBOX_GROUP_OPTIONS_MAX} in length.`),
+  ),
   min_values: count(0, CHECKBOX_GROUP_OPTIONS_MAX),
   max_values: count(1, CHECKBOX_GROUP_OPTIONS_MAX),
   required: v.optional(v.boolean()),
@@ -67,7 +99,10 @@ const CheckboxGroupSchema = v.object({
 
 /** A single yes/no toggle (never `required`). */
 const CheckboxSchema = v.object({
-  type: v.literal(COMPONENT_TYPES.CHECKBOX), id: ComponentIdSchema, custom_id: CustomIdSchema, default: v.optional(v.boolean()),
+  type: v.literal(COMPONENT_TYPES.CHECKBOX),
+  id: ComponentIdSchema,
+  custom_id: CustomIdSchema,
+  default: v.optional(v.boolean()),
 });
 
 /**
@@ -83,7 +118,20 @@ const FileUploadSchema = v.object({
   min_values: count(FILE_UPLOAD_COUNT_MIN, FILE_UPLOAD_COUNT_MAX),
   max_values: count(Math.max(1, FILE_UPLOAD_COUNT_MIN), FILE_UPLOAD_COUNT_MAX),
   required: v.optional(v.boolean()),
-  file_types: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/, 'Must be an extension (.png) or a media type (image/png, image/*).'))), v.minLength(1))),
+  file_types: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(),
+          v.regex(
+            /^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/,
+            'Must be an extension (.png) or a media type (image/png, image/*).',
+          ),
+        ),
+      ),
+      v.minLength(1),
+    ),
+  ),
 });
 
 /** A Label: a text (and description) above one input component. */
@@ -92,10 +140,22 @@ const LabelSchema = v.object({
   id: ComponentIdSchema,
   label: text(1, LABEL_TEXT_MAX),
   description: v.optional(v.pipe(v.string(), max(LABEL_DESCRIPTION_MAX))),
-  component: v.variant('type', [
-    TextInputSchema, StringSelectSchema, UserSelectSchema, RoleSelectSchema, MentionableSelectSchema, ChannelSelectSchema,
-    FileUploadSchema, RadioGroupSchema, CheckboxGroupSchema, CheckboxSchema,
-  ], 'A Label holds one Text Input, select, File Upload, Radio Group, Checkbox Group or Checkbox.'),
+  component: v.variant(
+    'type',
+    [
+      TextInputSchema,
+      StringSelectSchema,
+      UserSelectSchema,
+      RoleSelectSchema,
+      MentionableSelectSchema,
+      ChannelSelectSchema,
+      FileUploadSchema,
+      RadioGroupSchema,
+      CheckboxGroupSchema,
+      CheckboxSchema,
+    ],
+    'A Label holds one Text Input, select, File Upload, Radio Group, Checkbox Group or Checkbox.',
+  ),
 });
 
 /** Deprecated: an Action Row holding one Text Input. */
@@ -110,7 +170,13 @@ export const ModalSchema = v.object({
   custom_id: CustomIdSchema,
   title: text(1, MODAL_TITLE_MAX),
   components: v.pipe(
-    v.array(v.variant('type', [LabelSchema, TextDisplaySchema, TextInputRowSchema], 'A modal holds Labels, Text Displays and (deprecated) Action Rows of a Text Input.')),
+    v.array(
+      v.variant(
+        'type',
+        [LabelSchema, TextDisplaySchema, TextInputRowSchema],
+        'A modal holds Labels, Text Displays and (deprecated) Action Rows of a Text Input.',
+      ),
+    ),
     v.minLength(1, `Must be between 1 and ${MODAL_COMPONENTS_MAX} in length.`),
     v.maxLength(MODAL_COMPONENTS_MAX, `Must be between 1 and ${MODAL_COMPONENTS_MAX} in length.`),
   ),
@@ -118,8 +184,16 @@ export const ModalSchema = v.object({
 
 /** Input components that must be wrapped: said plainly rather than as a failed variant. */
 const LABEL_ONLY = new Set<number>([
-  COMPONENT_TYPES.RADIO_GROUP, COMPONENT_TYPES.CHECKBOX_GROUP, COMPONENT_TYPES.CHECKBOX, COMPONENT_TYPES.FILE_UPLOAD, COMPONENT_TYPES.TEXT_INPUT,
-  COMPONENT_TYPES.STRING_SELECT, COMPONENT_TYPES.USER_SELECT, COMPONENT_TYPES.ROLE_SELECT, COMPONENT_TYPES.MENTIONABLE_SELECT, COMPONENT_TYPES.CHANNEL_SELECT,
+  COMPONENT_TYPES.RADIO_GROUP,
+  COMPONENT_TYPES.CHECKBOX_GROUP,
+  COMPONENT_TYPES.CHECKBOX,
+  COMPONENT_TYPES.FILE_UPLOAD,
+  COMPONENT_TYPES.TEXT_INPUT,
+  COMPONENT_TYPES.STRING_SELECT,
+  COMPONENT_TYPES.USER_SELECT,
+  COMPONENT_TYPES.ROLE_SELECT,
+  COMPONENT_TYPES.MENTIONABLE_SELECT,
+  COMPONENT_TYPES.CHANNEL_SELECT,
 ]);
 
 type Node = Record<string, unknown>;
@@ -130,32 +204,63 @@ function modalRuleErrors(components: readonly Node[]): Errors {
   const errors: Errors = {};
   const customIds = new Set<string>();
   components.forEach((top, i) => {
-    const inner: [Node, string][] = top.type === COMPONENT_TYPES.LABEL ? [[top.component as Node, `components.${i}.component`]]
-      : top.type === COMPONENT_TYPES.ACTION_ROW ? (top.components as Node[]).map((c, j) => [c, `components.${i}.components.${j}`]) : [];
+    const inner: [Node, string][] =
+      top.type === COMPONENT_TYPES.LABEL
+        ? [[top.component as Node, `components.${i}.component`]]
+        : top.type === COMPONENT_TYPES.ACTION_ROW
+          ? (top.components as Node[]).map((c, j) => [c, `components.${i}.components.${j}`])
+          : [];
     for (const [node, path] of inner) {
       if (typeof node.custom_id === 'string') {
-        if (customIds.has(node.custom_id)) errors[`${path}.custom_id`] = { code: 'COMPONENT_CUSTOM_ID_DUPLICATED', message: 'Component custom id cannot be duplicated' };
+        if (customIds.has(node.custom_id))
+          errors[`${path}.custom_id`] = {
+            code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+            message: 'Component custom id cannot be duplicated',
+          };
         customIds.add(node.custom_id);
       }
       if (top.type === COMPONENT_TYPES.LABEL && node.type === COMPONENT_TYPES.TEXT_INPUT && node.label !== undefined) {
         errors[`${path}.label`] = 'A Text Input inside a Label has no label of its own: the Label holds it.';
       }
-      if (top.type === COMPONENT_TYPES.ACTION_ROW && node.label === undefined) errors[`${path}.label`] = 'A Text Input in an Action Row needs a label.';
+      if (top.type === COMPONENT_TYPES.ACTION_ROW && node.label === undefined)
+        errors[`${path}.label`] = 'A Text Input in an Action Row needs a label.';
       if (node.type === COMPONENT_TYPES.STRING_SELECT && node.disabled === true) {
-        errors[`${path}.disabled`] = { code: 'COMPONENT_DISABLED_IN_MODAL', message: 'A string select in a modal cannot be disabled.' };
+        errors[`${path}.disabled`] = {
+          code: 'COMPONENT_DISABLED_IN_MODAL',
+          message: 'A string select in a modal cannot be disabled.',
+        };
       }
-      if (node.type !== COMPONENT_TYPES.FILE_UPLOAD && node.type !== COMPONENT_TYPES.CHECKBOX_GROUP) Object.assign(errors, selectValueErrors(node, path));
+      if (node.type !== COMPONENT_TYPES.FILE_UPLOAD && node.type !== COMPONENT_TYPES.CHECKBOX_GROUP)
+        Object.assign(errors, selectValueErrors(node, path));
       const min = node.min_values as number | undefined;
       const maxValues = node.max_values as number | undefined;
-      if (min !== undefined && maxValues !== undefined && min > maxValues) errors[`${path}.min_values`] = 'min_values must not be above max_values.';
-      if (node.type === COMPONENT_TYPES.CHECKBOX_GROUP && maxValues !== undefined && maxValues > (node.options as unknown[]).length) errors[`${path}.max_values`] = 'max_values must not be above the number of options.';
-      if (min === 0 && node.required !== false && (node.type === COMPONENT_TYPES.CHECKBOX_GROUP || node.type === COMPONENT_TYPES.FILE_UPLOAD)) {
+      if (min !== undefined && maxValues !== undefined && min > maxValues)
+        errors[`${path}.min_values`] = 'min_values must not be above max_values.';
+      if (
+        node.type === COMPONENT_TYPES.CHECKBOX_GROUP &&
+        maxValues !== undefined &&
+        maxValues > (node.options as unknown[]).length
+      )
+        errors[`${path}.max_values`] = 'max_values must not be above the number of options.';
+      if (
+        min === 0 &&
+        node.required !== false &&
+        (node.type === COMPONENT_TYPES.CHECKBOX_GROUP || node.type === COMPONENT_TYPES.FILE_UPLOAD)
+      ) {
         errors[`${path}.required`] = 'With min_values 0, required must be false.';
       }
-      if (node.type === COMPONENT_TYPES.RADIO_GROUP && (node.options as { default?: boolean }[]).filter((o) => o.default).length > 1) {
+      if (
+        node.type === COMPONENT_TYPES.RADIO_GROUP &&
+        (node.options as { default?: boolean }[]).filter((o) => o.default).length > 1
+      ) {
         errors[`${path}.options`] = 'A Radio Group has at most one default option.';
       }
-      if (node.type === COMPONENT_TYPES.TEXT_INPUT && typeof node.min_length === 'number' && typeof node.max_length === 'number' && node.min_length > node.max_length) {
+      if (
+        node.type === COMPONENT_TYPES.TEXT_INPUT &&
+        typeof node.min_length === 'number' &&
+        typeof node.max_length === 'number' &&
+        node.min_length > node.max_length
+      ) {
         errors[`${path}.min_length`] = 'min_length must not be above max_length.';
       }
     }
@@ -175,7 +280,10 @@ export function checkModal(input: unknown): StoredModal {
   if (Array.isArray(raw.components)) {
     (raw.components as Node[]).forEach((c, i) => {
       if (c && LABEL_ONLY.has(c.type as number)) {
-        placement[`data.components.${i}.type`] = { code: 'COMPONENT_REQUIRES_LABEL', message: 'This component must be inside a Label in a modal.' };
+        placement[`data.components.${i}.type`] = {
+          code: 'COMPONENT_REQUIRES_LABEL',
+          message: 'This component must be inside a Label in a modal.',
+        };
       }
     });
   }
@@ -188,10 +296,15 @@ export function checkModal(input: unknown): StoredModal {
   }
   const modal = structuredClone(result.output) as unknown as StoredModal;
   const errors = modalRuleErrors(modal.components);
-  if (Object.keys(errors).length > 0) throw ApiError.invalidForm(Object.fromEntries(Object.entries(errors).map(([k, e]) => [`data.${k}`, e])));
+  if (Object.keys(errors).length > 0)
+    throw ApiError.invalidForm(Object.fromEntries(Object.entries(errors).map(([k, e]) => [`data.${k}`, e])));
   let next = 1;
   const used = new Set<number>();
-  const nodes = modal.components.flatMap((top) => [top, ...(top.component ? [top.component as Node] : []), ...((top.components as Node[] | undefined) ?? [])]);
+  const nodes = modal.components.flatMap((top) => [
+    top,
+    ...(top.component ? [top.component as Node] : []),
+    ...((top.components as Node[] | undefined) ?? []),
+  ]);
   for (const node of nodes) if (typeof node.id === 'number' && node.id !== 0) used.add(node.id);
   for (const node of nodes) {
     if (typeof node.id !== 'number' || node.id === 0) {
@@ -199,7 +312,8 @@ export function checkModal(input: unknown): StoredModal {
       node.id = next;
       used.add(next);
     }
-    if (typeof node.custom_id === 'string' && node.type !== COMPONENT_TYPES.CHECKBOX && node.required === undefined) node.required = true;
+    if (typeof node.custom_id === 'string' && node.type !== COMPONENT_TYPES.CHECKBOX && node.required === undefined)
+      node.required = true;
   }
   return modal;
 }

@@ -38,7 +38,10 @@ export const PremiumButtonSchema = v.pipe(
   v.looseObject({
     type: v.literal(BUTTON_COMPONENT_TYPE, 'A premium button is a button (type 2).'),
     style: v.literal(BUTTON_STYLE_PREMIUM, 'A premium button has style 6.'),
-    sku_id: v.pipe(v.string('A premium button needs a sku_id.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.')),
+    sku_id: v.pipe(
+      v.string('A premium button needs a sku_id.'),
+      v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'),
+    ),
     disabled: v.optional(v.boolean()),
     id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   }),
@@ -46,7 +49,18 @@ export const PremiumButtonSchema = v.pipe(
     if (!dataset.typed) return;
     for (const key of NOT_ON_PREMIUM) {
       if ((dataset.value as Record<string, unknown>)[key] !== undefined) {
-        addIssue({ message: `A premium button has no ${key}: the platform shows the SKU.`, path: [{ type: 'object', origin: 'value', input: dataset.value, key, value: (dataset.value as Record<string, unknown>)[key] }] });
+        addIssue({
+          message: `A premium button has no ${key}: the platform shows the SKU.`,
+          path: [
+            {
+              type: 'object',
+              origin: 'value',
+              input: dataset.value,
+              key,
+              value: (dataset.value as Record<string, unknown>)[key],
+            },
+          ],
+        });
       }
     }
   }),
@@ -58,10 +72,15 @@ export type PremiumButton = v.InferOutput<typeof PremiumButtonSchema>;
  * Why `skuId` cannot back a premium button of application `applicationId` (unknown or another
  * application's, a system-generated group, not available), or null when it can.
  */
-export async function premiumButtonSkuProblem(ctx: PlatformContext, applicationId: string, skuId: string): Promise<string | null> {
+export async function premiumButtonSkuProblem(
+  ctx: PlatformContext,
+  applicationId: string,
+  skuId: string,
+): Promise<string | null> {
   const sku = await ctx.db.get('skus', skuId);
   if (!sku || sku.application_id !== applicationId) return 'Unknown SKU of this application.';
-  if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP) return 'A SUBSCRIPTION_GROUP SKU cannot be bought: use its SUBSCRIPTION SKU.';
+  if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP)
+    return 'A SUBSCRIPTION_GROUP SKU cannot be bought: use its SUBSCRIPTION SKU.';
   if ((sku.flags & SKU_FLAGS.AVAILABLE) === 0) return 'This SKU is not available for purchase.';
   return null;
 }

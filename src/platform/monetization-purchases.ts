@@ -11,9 +11,22 @@ import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { SUBSCRIPTION_PERIOD_MONTHS } from './limits';
 import {
-  ENTITLEMENT_TYPES, SKU_FLAGS, SKU_TYPE, SUBSCRIPTION_STATUS, type EntitlementRecord, type SkuRecord, type SubscriptionRecord,
+  ENTITLEMENT_TYPES,
+  SKU_FLAGS,
+  SKU_TYPE,
+  SUBSCRIPTION_STATUS,
+  type EntitlementRecord,
+  type SkuRecord,
+  type SubscriptionRecord,
 } from './monetization-records';
-import { addMonths, findSku, grantEntitlement, loadApplication, refuseOwned, saveSubscription } from './monetization-store';
+import {
+  addMonths,
+  findSku,
+  grantEntitlement,
+  loadApplication,
+  refuseOwned,
+  saveSubscription,
+} from './monetization-store';
 import type { ApplicationRecord, UserRecord } from './records';
 import { isSoldInClient } from './skus';
 import { snowflakeKey } from './snowflake';
@@ -41,50 +54,95 @@ export interface PurchaseInput {
 }
 
 /** The guild a purchase is for: checked against the SKU's kind and the buyer's membership. */
-async function purchaseGuild(tx: WriteTx, sku: SkuRecord, user: UserRecord, guildId: string | null): Promise<string | null> {
+async function purchaseGuild(
+  tx: WriteTx,
+  sku: SkuRecord,
+  user: UserRecord,
+  guildId: string | null,
+): Promise<string | null> {
   if ((sku.flags & SKU_FLAGS.GUILD_SUBSCRIPTION) === 0) {
-    if (guildId !== null) throw ApiError.invalidForm({ guild_id: 'Only a guild subscription SKU is bought for a guild.' });
+    if (guildId !== null)
+      throw ApiError.invalidForm({ guild_id: 'Only a guild subscription SKU is bought for a guild.' });
     return null;
   }
-  if (guildId === null) throw ApiError.invalidForm({ guild_id: 'A guild subscription SKU is bought for a guild: guild_id is required.' });
+  if (guildId === null)
+    throw ApiError.invalidForm({ guild_id: 'A guild subscription SKU is bought for a guild: guild_id is required.' });
   if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-  if (!(await tx.objectStore('members').get([guildId, user.id]))) throw ApiError.of('MISSING_ACCESS', 'The buyer is not a member of this guild.');
+  if (!(await tx.objectStore('members').get([guildId, user.id])))
+    throw ApiError.of('MISSING_ACCESS', 'The buyer is not a member of this guild.');
   return guildId;
 }
 
 /** Inside a write: the purchase of `sku` by `user`, with its events. */
 async function completePurchase(
-  tx: WriteTx, emit: Emit, ctx: PlatformContext, now: number,
-  purchase: { application: ApplicationRecord; sku: SkuRecord; user: UserRecord; guildId: string | null; legacy: boolean; country: string | null },
+  tx: WriteTx,
+  emit: Emit,
+  ctx: PlatformContext,
+  now: number,
+  purchase: {
+    application: ApplicationRecord;
+    sku: SkuRecord;
+    user: UserRecord;
+    guildId: string | null;
+    legacy: boolean;
+    country: string | null;
+  },
 ): Promise<PurchaseResult> {
   const { application, sku, user, legacy } = purchase;
-  if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP || (sku.flags & SKU_FLAGS.AVAILABLE) === 0) throw ApiError.of('INVALID_SKU');
-  if (legacy && sku.type !== SKU_TYPE.SUBSCRIPTION) throw ApiError.invalidForm({ legacy: 'Only a subscription can be bought as it was before the migration.' });
+  if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP || (sku.flags & SKU_FLAGS.AVAILABLE) === 0)
+    throw ApiError.of('INVALID_SKU');
+  if (legacy && sku.type !== SKU_TYPE.SUBSCRIPTION)
+    throw ApiError.invalidForm({ legacy: 'Only a subscription can be bought as it was before the migration.' });
   const guildId = await purchaseGuild(tx, sku, user, purchase.guildId);
   await refuseOwned(tx, sku, { user_id: user.id, guild_id: guildId }, now);
   const grant = { sku_id: sku.id, user_id: user.id, guild_id: guildId, test: false, starts_at: now };
   if (sku.type !== SKU_TYPE.SUBSCRIPTION) {
-    const entitlement = await grantEntitlement(tx, emit, application, ctx.ids.next(), { ...grant, type: ENTITLEMENT_TYPES.PURCHASE, ends_at: null, subscription_id: null }, now);
+    const entitlement = await grantEntitlement(
+      tx,
+      emit,
+      application,
+      ctx.ids.next(),
+      { ...grant, type: ENTITLEMENT_TYPES.PURCHASE, ends_at: null, subscription_id: null },
+      now,
+    );
     return { entitlement, subscription: null };
   }
   const subscriptionId = ctx.ids.next();
   const entitlementId = ctx.ids.next();
   const periodEnd = addMonths(now, SUBSCRIPTION_PERIOD_MONTHS);
   const subscription: SubscriptionRecord = {
-    id: subscriptionId, order_key: snowflakeKey(subscriptionId), application_id: application.id, user_id: user.id, guild_id: guildId,
-    sku_ids: [sku.id], entitlement_ids: [entitlementId], renewal_sku_ids: [sku.id],
-    current_period_start: now, current_period_end: periodEnd, status: SUBSCRIPTION_STATUS.ACTIVE, canceled_at: null,
-    due_at: periodEnd, country: purchase.country, created_at: now,
+    id: subscriptionId,
+    order_key: snowflakeKey(subscriptionId),
+    application_id: application.id,
+    user_id: user.id,
+    guild_id: guildId,
+    sku_ids: [sku.id],
+    entitlement_ids: [entitlementId],
+    renewal_sku_ids: [sku.id],
+    current_period_start: now,
+    current_period_end: periodEnd,
+    status: SUBSCRIPTION_STATUS.ACTIVE,
+    canceled_at: null,
+    due_at: periodEnd,
+    country: purchase.country,
+    created_at: now,
   };
   // Created with its entitlement granted, so ACTIVE from the start (the public docs' rule).
   await saveSubscription(tx, emit, application, subscription, 'SUBSCRIPTION_CREATE');
-  const entitlement = await grantEntitlement(tx, emit, application, entitlementId, {
-    ...grant,
-    // Spec: subscription entitlements are PURCHASE with ends_at null while ongoing.
-    type: legacy ? ENTITLEMENT_TYPES.APPLICATION_SUBSCRIPTION : ENTITLEMENT_TYPES.PURCHASE,
-    ends_at: legacy ? periodEnd : null,
-    subscription_id: subscriptionId,
-  }, now);
+  const entitlement = await grantEntitlement(
+    tx,
+    emit,
+    application,
+    entitlementId,
+    {
+      ...grant,
+      // Spec: subscription entitlements are PURCHASE with ends_at null while ongoing.
+      type: legacy ? ENTITLEMENT_TYPES.APPLICATION_SUBSCRIPTION : ENTITLEMENT_TYPES.PURCHASE,
+      ends_at: legacy ? periodEnd : null,
+      subscription_id: subscriptionId,
+    },
+    now,
+  );
   return { entitlement, subscription };
 }
 
@@ -93,16 +151,25 @@ async function completePurchase(
  * @example await purchaseSku(ctx, { user_id: alice.id, sku_id: premium.id })
  */
 export async function purchaseSku(ctx: PlatformContext, input: PurchaseInput): Promise<PurchaseResult> {
-  return writeMonetization(ctx, async (tx, emit, now) => {
-    const stored = await tx.objectStore('skus').get(input.sku_id);
-    if (!stored) throw ApiError.of('UNKNOWN_SKU');
-    const user = await tx.objectStore('users').get(input.user_id);
-    if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot buy SKUs.' : 'Unknown user.' });
-    const application = await loadApplication(tx, stored.application_id);
-    return completePurchase(tx, emit, ctx, now, {
-      application, sku: stored, user, guildId: input.guild_id ?? null, legacy: input.legacy ?? false, country: input.country ?? null,
-    });
-  }, ['users', 'guilds', 'members']);
+  return writeMonetization(
+    ctx,
+    async (tx, emit, now) => {
+      const stored = await tx.objectStore('skus').get(input.sku_id);
+      if (!stored) throw ApiError.of('UNKNOWN_SKU');
+      const user = await tx.objectStore('users').get(input.user_id);
+      if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot buy SKUs.' : 'Unknown user.' });
+      const application = await loadApplication(tx, stored.application_id);
+      return completePurchase(tx, emit, ctx, now, {
+        application,
+        sku: stored,
+        user,
+        guildId: input.guild_id ?? null,
+        legacy: input.legacy ?? false,
+        country: input.country ?? null,
+      });
+    },
+    ['users', 'guilds', 'members'],
+  );
 }
 
 /**
@@ -111,12 +178,28 @@ export async function purchaseSku(ctx: PlatformContext, input: PurchaseInput): P
  * A guild subscription is bought for the guild the activity runs in (`contextGuildId`); other
  * SKUs ignore it.
  */
-export async function purchaseFromClient(ctx: PlatformContext, principal: BearerPrincipal, skuId: string, contextGuildId: string | null): Promise<PurchaseResult> {
-  return writeMonetization(ctx, async (tx, emit, now) => {
-    const sku = await findSku(tx, principal.application.id, skuId);
-    if (!isSoldInClient(sku)) throw ApiError.of('UNKNOWN_SKU');
-    const guildId = (sku.flags & SKU_FLAGS.GUILD_SUBSCRIPTION) !== 0 ? contextGuildId : null;
-    const application = await loadApplication(tx, sku.application_id);
-    return completePurchase(tx, emit, ctx, now, { application, sku, user: principal.user, guildId, legacy: false, country: null });
-  }, ['users', 'guilds', 'members']);
+export async function purchaseFromClient(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  skuId: string,
+  contextGuildId: string | null,
+): Promise<PurchaseResult> {
+  return writeMonetization(
+    ctx,
+    async (tx, emit, now) => {
+      const sku = await findSku(tx, principal.application.id, skuId);
+      if (!isSoldInClient(sku)) throw ApiError.of('UNKNOWN_SKU');
+      const guildId = (sku.flags & SKU_FLAGS.GUILD_SUBSCRIPTION) !== 0 ? contextGuildId : null;
+      const application = await loadApplication(tx, sku.application_id);
+      return completePurchase(tx, emit, ctx, now, {
+        application,
+        sku,
+        user: principal.user,
+        guildId,
+        legacy: false,
+        country: null,
+      });
+    },
+    ['users', 'guilds', 'members'],
+  );
 }

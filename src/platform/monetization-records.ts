@@ -117,7 +117,15 @@ export function serializeSku(sku: SkuRecord) {
 
 /** A SKU as the embedded-app SDK's `getSkus()` returns it (with its price). */
 export function serializeRpcSku(sku: SkuRecord & { price: SkuPrice }) {
-  return { id: sku.id, name: sku.name, type: sku.type, price: { ...sku.price }, application_id: sku.application_id, flags: sku.flags, release_date: null };
+  return {
+    id: sku.id,
+    name: sku.name,
+    type: sku.type,
+    price: { ...sku.price },
+    application_id: sku.application_id,
+    flags: sku.flags,
+    release_date: null,
+  };
 }
 
 /** The entitlement object on the wire (HTTP answers, gateway and webhook events, RPC). */
@@ -170,7 +178,10 @@ export function serializeSubscription(subscription: SubscriptionRecord) {
  * an activity's RPC host hears of it); only sessions of this application.
  */
 export function monetizationAudience(application: ApplicationRecord, userId: string | null): EventAudience {
-  return { application_id: application.id, user_ids: userId === null ? [application.bot_user_id] : [userId, application.bot_user_id] };
+  return {
+    application_id: application.id,
+    user_ids: userId === null ? [application.bot_user_id] : [userId, application.bot_user_id],
+  };
 }
 
 /**
@@ -178,5 +189,10 @@ export function monetizationAudience(application: ApplicationRecord, userId: str
  * public object plus its application, guild and country.
  */
 export function serializeSandboxSubscription(subscription: SubscriptionRecord) {
-  return { ...serializeSubscription(subscription), application_id: subscription.application_id, guild_id: subscription.guild_id, country: subscription.country };
+  return {
+    ...serializeSubscription(subscription),
+    application_id: subscription.application_id,
+    guild_id: subscription.guild_id,
+    country: subscription.country,
+  };
 }

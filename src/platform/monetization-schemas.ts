@@ -6,7 +6,11 @@
 import * as v from 'valibot';
 import { queryInt, snowflakeSchema } from './schema-parts';
 import {
-  ENTITLEMENTS_LIST_DEFAULT, ENTITLEMENTS_LIST_MAX, SKU_NAME_MAX, SUBSCRIPTIONS_LIST_DEFAULT, SUBSCRIPTIONS_LIST_MAX,
+  ENTITLEMENTS_LIST_DEFAULT,
+  ENTITLEMENTS_LIST_MAX,
+  SKU_NAME_MAX,
+  SUBSCRIPTIONS_LIST_DEFAULT,
+  SUBSCRIPTIONS_LIST_MAX,
 } from './limits';
 import { SKU_FLAGS, SKU_TYPE } from './monetization-records';
 import { isSnowflake } from './snowflake';
@@ -33,11 +37,13 @@ export const MonetizationPathSchema = v.object({
 export const EntitlementsQuerySchema = v.pipe(
   v.object({
     user_id: v.optional(snowflake),
-    sku_ids: v.optional(v.pipe(
-      v.string(),
-      v.transform((s) => s.split(',').map((id) => id.trim())),
-      v.check((ids) => ids.every((id) => isSnowflake(id)), 'Value is not a comma-delimited set of snowflakes.'),
-    )),
+    sku_ids: v.optional(
+      v.pipe(
+        v.string(),
+        v.transform((s) => s.split(',').map((id) => id.trim())),
+        v.check((ids) => ids.every((id) => isSnowflake(id)), 'Value is not a comma-delimited set of snowflakes.'),
+      ),
+    ),
     before: v.optional(snowflake),
     after: v.optional(snowflake),
     limit: v.optional(queryLimit(ENTITLEMENTS_LIST_MAX)),
@@ -76,17 +82,38 @@ const KNOWN_SKU_FLAGS = Object.values(SKU_FLAGS).reduce((all, bit) => all | bit,
 
 /** Sandbox: `POST /sandbox/applications/{id}/skus`. A SUBSCRIPTION_GROUP is never created directly. */
 export const CreateSkuSchema = v.object({
-  name: v.pipe(v.string(), v.minLength(1, `Must be between 1 and ${SKU_NAME_MAX} in length.`), v.maxLength(SKU_NAME_MAX, `Must be between 1 and ${SKU_NAME_MAX} in length.`)),
-  type: v.picklist([SKU_TYPE.DURABLE, SKU_TYPE.CONSUMABLE, SKU_TYPE.SUBSCRIPTION], 'Value must be 2 (DURABLE), 3 (CONSUMABLE) or 5 (SUBSCRIPTION).'),
-  flags: v.optional(v.pipe(
-    v.number('Value is not int.'),
-    v.integer('Value is not int.'),
-    v.check((f) => f >= 0 && (f & ~KNOWN_SKU_FLAGS) === 0, 'Unknown SKU flag (AVAILABLE 1 << 2, GUILD_SUBSCRIPTION 1 << 7, USER_SUBSCRIPTION 1 << 8).'),
-  )),
-  price: v.optional(v.nullable(v.object({
-    amount: v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(0, 'int value should be greater than or equal to 0.'), v.maxValue(Number.MAX_SAFE_INTEGER)),
-    currency: v.pipe(v.string(), v.regex(/^[a-z]{3}$/, 'Must be an ISO 4217 currency code in lower case (usd).')),
-  }))),
+  name: v.pipe(
+    v.string(),
+    v.minLength(1, `Must be between 1 and ${SKU_NAME_MAX} in length.`),
+    v.maxLength(SKU_NAME_MAX, `Must be between 1 and ${SKU_NAME_MAX} in length.`),
+  ),
+  type: v.picklist(
+    [SKU_TYPE.DURABLE, SKU_TYPE.CONSUMABLE, SKU_TYPE.SUBSCRIPTION],
+    'Value must be 2 (DURABLE), 3 (CONSUMABLE) or 5 (SUBSCRIPTION).',
+  ),
+  flags: v.optional(
+    v.pipe(
+      v.number('Value is not int.'),
+      v.integer('Value is not int.'),
+      v.check(
+        (f) => f >= 0 && (f & ~KNOWN_SKU_FLAGS) === 0,
+        'Unknown SKU flag (AVAILABLE 1 << 2, GUILD_SUBSCRIPTION 1 << 7, USER_SUBSCRIPTION 1 << 8).',
+      ),
+    ),
+  ),
+  price: v.optional(
+    v.nullable(
+      v.object({
+        amount: v.pipe(
+          v.number('Value is not int.'),
+          v.integer('Value is not int.'),
+          v.minValue(0, 'int value should be greater than or equal to 0.'),
+          v.maxValue(Number.MAX_SAFE_INTEGER),
+        ),
+        currency: v.pipe(v.string(), v.regex(/^[a-z]{3}$/, 'Must be an ISO 4217 currency code in lower case (usd).')),
+      }),
+    ),
+  ),
 });
 
 /** Sandbox: `POST /sandbox/purchases`. */
@@ -95,7 +122,9 @@ export const PurchaseSchema = v.object({
   sku_id: snowflake,
   guild_id: v.optional(v.nullable(snowflake)),
   legacy: v.optional(v.boolean()),
-  country: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code (US).')))),
+  country: v.optional(
+    v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code (US).'))),
+  ),
 });
 
 /** Sandbox: `PATCH /sandbox/subscriptions/{id}` changes what it renews into. */

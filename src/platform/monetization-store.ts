@@ -10,7 +10,12 @@ import type { Emit, WriteTx } from '../store/write';
 import type { Principal } from './auth';
 import { ApiError } from './errors';
 import {
-  monetizationAudience, serializeEntitlement, serializeSubscription, type EntitlementRecord, type SkuRecord, type SubscriptionRecord,
+  monetizationAudience,
+  serializeEntitlement,
+  serializeSubscription,
+  type EntitlementRecord,
+  type SkuRecord,
+  type SubscriptionRecord,
 } from './monetization-records';
 import type { ApplicationRecord } from './records';
 import { snowflakeKey } from './snowflake';
@@ -19,7 +24,11 @@ import { snowflakeKey } from './snowflake';
 export const MONETIZATION_STORES: StoreNames<PlatformDB>[] = ['applications', 'skus', 'entitlements', 'subscriptions'];
 
 /** A transaction over the monetization stores, read-only or read-write. */
-export type MonetizationTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], Mode>;
+export type MonetizationTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
+  PlatformDB,
+  StoreNames<PlatformDB>[],
+  Mode
+>;
 
 /**
  * Throws 403 20012 unless `principal` acts for application `applicationId`: a bot or token of
@@ -30,28 +39,42 @@ export function requireOwnApplication(principal: Principal, applicationId: strin
 }
 
 /** The application `applicationId` (404 10002 when there is none). */
-export async function loadApplication<M extends IDBTransactionMode>(tx: MonetizationTx<M>, applicationId: string): Promise<ApplicationRecord> {
+export async function loadApplication<M extends IDBTransactionMode>(
+  tx: MonetizationTx<M>,
+  applicationId: string,
+): Promise<ApplicationRecord> {
   const application = await tx.objectStore('applications').get(applicationId);
   if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
   return application;
 }
 
 /** The SKU `skuId` of application `applicationId`; another application's SKU is unknown (404 10027). */
-export async function findSku<M extends IDBTransactionMode>(tx: MonetizationTx<M>, applicationId: string, skuId: string): Promise<SkuRecord> {
+export async function findSku<M extends IDBTransactionMode>(
+  tx: MonetizationTx<M>,
+  applicationId: string,
+  skuId: string,
+): Promise<SkuRecord> {
   const sku = await tx.objectStore('skus').get(skuId);
   if (!sku || sku.application_id !== applicationId) throw ApiError.of('UNKNOWN_SKU');
   return sku;
 }
 
 /** The entitlement `entitlementId` of application `applicationId` (404 10029 otherwise). */
-export async function findEntitlement<M extends IDBTransactionMode>(tx: MonetizationTx<M>, applicationId: string, entitlementId: string): Promise<EntitlementRecord> {
+export async function findEntitlement<M extends IDBTransactionMode>(
+  tx: MonetizationTx<M>,
+  applicationId: string,
+  entitlementId: string,
+): Promise<EntitlementRecord> {
   const entitlement = await tx.objectStore('entitlements').get(entitlementId);
   if (!entitlement || entitlement.application_id !== applicationId) throw ApiError.of('UNKNOWN_ENTITLEMENT');
   return entitlement;
 }
 
 /** The subscription `subscriptionId` (404 Unknown Subscription when there is none). */
-export async function findSubscription<M extends IDBTransactionMode>(tx: MonetizationTx<M>, subscriptionId: string): Promise<SubscriptionRecord> {
+export async function findSubscription<M extends IDBTransactionMode>(
+  tx: MonetizationTx<M>,
+  subscriptionId: string,
+): Promise<SubscriptionRecord> {
   const subscription = await tx.objectStore('subscriptions').get(subscriptionId);
   if (!subscription) throw ApiError.of('UNKNOWN_SUBSCRIPTION');
   return subscription;
@@ -83,16 +106,32 @@ export function grantsAccess(entitlement: EntitlementRecord, now: number): boole
 }
 
 /** What a new entitlement is made of (the rest is derived). */
-export type EntitlementGrant = Pick<EntitlementRecord, 'sku_id' | 'user_id' | 'guild_id' | 'type' | 'test' | 'starts_at' | 'ends_at' | 'subscription_id'>;
+export type EntitlementGrant = Pick<
+  EntitlementRecord,
+  'sku_id' | 'user_id' | 'guild_id' | 'type' | 'test' | 'starts_at' | 'ends_at' | 'subscription_id'
+>;
 
 /**
  * Stores a new entitlement and emits ENTITLEMENT_CREATE, to the gateway and as a webhook event
  * (the only monetization event available by webhook).
  */
-export async function grantEntitlement(tx: WriteTx, emit: Emit, application: ApplicationRecord, id: string, grant: EntitlementGrant, now: number): Promise<EntitlementRecord> {
+export async function grantEntitlement(
+  tx: WriteTx,
+  emit: Emit,
+  application: ApplicationRecord,
+  id: string,
+  grant: EntitlementGrant,
+  now: number,
+): Promise<EntitlementRecord> {
   const entitlement: EntitlementRecord = {
-    id, order_key: snowflakeKey(id), application_id: application.id, ...grant,
-    deleted: false, consumed: false, migrated_at: null, created_at: now,
+    id,
+    order_key: snowflakeKey(id),
+    application_id: application.id,
+    ...grant,
+    deleted: false,
+    consumed: false,
+    migrated_at: null,
+    created_at: now,
   };
   await tx.objectStore('entitlements').add(entitlement);
   announceEntitlementCreate(emit, application, entitlement);
@@ -100,7 +139,11 @@ export async function grantEntitlement(tx: WriteTx, emit: Emit, application: App
 }
 
 /** Emits ENTITLEMENT_CREATE for `entitlement` (gateway and webhook). */
-export function announceEntitlementCreate(emit: Emit, application: ApplicationRecord, entitlement: EntitlementRecord): void {
+export function announceEntitlementCreate(
+  emit: Emit,
+  application: ApplicationRecord,
+  entitlement: EntitlementRecord,
+): void {
   emit({
     type: 'ENTITLEMENT_CREATE',
     data: serializeEntitlement(entitlement),
@@ -115,19 +158,38 @@ export function announceEntitlementCreate(emit: Emit, application: ApplicationRe
  * happens once per entitlement. A deleted (refunded) entitlement is left as it is. A
  * pre-migration entitlement, whose ends_at was only its period's end, ends here too.
  */
-export async function endEntitlement(tx: WriteTx, emit: Emit, application: ApplicationRecord, entitlementId: string, at: number): Promise<void> {
+export async function endEntitlement(
+  tx: WriteTx,
+  emit: Emit,
+  application: ApplicationRecord,
+  entitlementId: string,
+  at: number,
+): Promise<void> {
   const entitlement = await tx.objectStore('entitlements').get(entitlementId);
   if (!entitlement || entitlement.deleted) return;
   const ended: EntitlementRecord = { ...entitlement, ends_at: at };
   await tx.objectStore('entitlements').put(ended);
-  emit({ type: 'ENTITLEMENT_UPDATE', data: serializeEntitlement(ended), audience: monetizationAudience(application, ended.user_id) });
+  emit({
+    type: 'ENTITLEMENT_UPDATE',
+    data: serializeEntitlement(ended),
+    audience: monetizationAudience(application, ended.user_id),
+  });
 }
 
 /** Marks an entitlement deleted and emits ENTITLEMENT_DELETE (a deleted test entitlement, a refund). */
-export async function deleteEntitlementRecord(tx: WriteTx, emit: Emit, application: ApplicationRecord, entitlement: EntitlementRecord): Promise<void> {
+export async function deleteEntitlementRecord(
+  tx: WriteTx,
+  emit: Emit,
+  application: ApplicationRecord,
+  entitlement: EntitlementRecord,
+): Promise<void> {
   const deleted: EntitlementRecord = { ...entitlement, deleted: true };
   await tx.objectStore('entitlements').put(deleted);
-  emit({ type: 'ENTITLEMENT_DELETE', data: serializeEntitlement(deleted), audience: monetizationAudience(application, deleted.user_id) });
+  emit({
+    type: 'ENTITLEMENT_DELETE',
+    data: serializeEntitlement(deleted),
+    audience: monetizationAudience(application, deleted.user_id),
+  });
 }
 
 /** Stores a subscription and emits SUBSCRIPTION_CREATE or SUBSCRIPTION_UPDATE (gateway only). */
@@ -139,7 +201,11 @@ export async function saveSubscription(
   type: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_UPDATE',
 ): Promise<void> {
   await tx.objectStore('subscriptions').put(subscription);
-  emit({ type, data: serializeSubscription(subscription), audience: monetizationAudience(application, subscription.user_id) });
+  emit({
+    type,
+    data: serializeSubscription(subscription),
+    audience: monetizationAudience(application, subscription.user_id),
+  });
 }
 
 /**
@@ -147,11 +213,19 @@ export async function saveSubscription(
  * owned, a consumable not consumed yet (the public docs: one unconsumed entitlement at a time),
  * a subscription that has not ended. The owner is a guild when `guild_id` is set, else the user.
  */
-export async function refuseOwned(tx: WriteTx, sku: SkuRecord, owner: { user_id: string | null; guild_id: string | null }, now: number): Promise<void> {
+export async function refuseOwned(
+  tx: WriteTx,
+  sku: SkuRecord,
+  owner: { user_id: string | null; guild_id: string | null },
+  now: number,
+): Promise<void> {
   const byGuild = owner.guild_id !== null;
   const key = byGuild ? owner.guild_id! : owner.user_id!;
   const range = IDBKeyRange.bound([sku.application_id, key, ''], [sku.application_id, key, '\uffff']);
-  const held = await tx.objectStore('entitlements').index(byGuild ? 'by_guild' : 'by_user').getAll(range);
+  const held = await tx
+    .objectStore('entitlements')
+    .index(byGuild ? 'by_guild' : 'by_user')
+    .getAll(range);
   // A user's own access: entitlements they bought for a guild are the guild's, not theirs.
   if (held.some((e) => e.sku_id === sku.id && (byGuild || e.guild_id === null) && grantsAccess(e, now))) {
     throw ApiError.of('ENTITLEMENT_ALREADY_GRANTED');

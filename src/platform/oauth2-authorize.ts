@@ -54,7 +54,14 @@ const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'blob:', 'f
 
 /** The partial application the consent step and `/oauth2/@me` show. */
 export function serializeConsentApplication(app: ApplicationRecord) {
-  return { id: app.id, name: app.name, icon: null, description: app.description, bot_public: app.bot_public, bot_require_code_grant: app.bot_require_code_grant };
+  return {
+    id: app.id,
+    name: app.name,
+    icon: null,
+    description: app.description,
+    bot_public: app.bot_public,
+    bot_require_code_grant: app.bot_require_code_grant,
+  };
 }
 
 /**
@@ -109,7 +116,8 @@ function redirectProblem(app: ApplicationRecord, uri: string): string | null {
   if (UNSAFE_SCHEMES.has(url.protocol)) return 'This URI scheme is not allowed.';
   // The sandbox has no developer portal: an application that registered no redirect URI
   // accepts any; one that registered some accepts exactly those.
-  if (app.redirect_uris.length > 0 && !app.redirect_uris.includes(uri)) return 'Not a registered redirect URI of this application.';
+  if (app.redirect_uris.length > 0 && !app.redirect_uris.includes(uri))
+    return 'Not a registered redirect URI of this application.';
   return null;
 }
 
@@ -145,7 +153,8 @@ export async function decideAuthorization(
 ): Promise<AuthorizeAnswer> {
   if (!decision.authorize) {
     const user = await ctx.db.get('users', decision.user_id);
-    if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
+    if (!user || user.bot)
+      throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
     const refusal = { error: 'access_denied', error_description: 'The user denied the authorization.' } as const;
     return { ...refusal, state: request.state, location: redirectWith(request, refusal) };
   }
@@ -165,8 +174,10 @@ export async function decideAuthorization(
   };
   await write(ctx, ['applications', 'users', 'tokens', 'auth_codes', 'bans'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(decision.user_id);
-    if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
-    if (await banHolds(tx.objectStore('bans'), user.id)) throw ApiError.of('MISSING_ACCESS', 'This account is banned: it cannot authorize applications.');
+    if (!user || user.bot)
+      throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
+    if (await banHolds(tx.objectStore('bans'), user.id))
+      throw ApiError.of('MISSING_ACCESS', 'This account is banned: it cannot authorize applications.');
     const app = await tx.objectStore('applications').get(request.application.id);
     if (!app) throw ApiError.invalidForm({ client_id: 'Unknown application.' });
     const first = !(await isAuthorized(tx, app.id, user.id, now));
@@ -174,7 +185,9 @@ export async function decideAuthorization(
     await tx.objectStore('auth_codes').add(record);
     if (first) {
       if (request.integration_type === 1) {
-        await tx.objectStore('applications').put({ ...app, approximate_user_install_count: app.approximate_user_install_count + 1 });
+        await tx
+          .objectStore('applications')
+          .put({ ...app, approximate_user_install_count: app.approximate_user_install_count + 1 });
       }
       emit({
         type: 'APPLICATION_AUTHORIZED',

@@ -37,7 +37,10 @@ function formDecode(part: string): string {
  * neither is (or the Basic header is malformed).
  * @example readClientCredentials('Basic ' + btoa(`${id}:${secret}`), form)
  */
-export function readClientCredentials(authorization: string | undefined, form: Record<string, string>): ClientCredentials {
+export function readClientCredentials(
+  authorization: string | undefined,
+  form: Record<string, string>,
+): ClientCredentials {
   const basic = authorization ? /^Basic\s+(\S+)$/i.exec(authorization.trim()) : null;
   if (basic) {
     let id: string;
@@ -52,10 +55,16 @@ export function readClientCredentials(authorization: string | undefined, form: R
       throw new OAuth2Error('invalid_client', CLIENT_AUTH_FAILED);
     }
     if (form.client_secret !== undefined) {
-      throw new OAuth2Error('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both.');
+      throw new OAuth2Error(
+        'invalid_request',
+        'Use one client authentication method: HTTP Basic or client_secret in the body, not both.',
+      );
     }
     if (form.client_id !== undefined && form.client_id !== id) {
-      throw new OAuth2Error('invalid_request', 'The client_id in the body differs from the one in the Authorization header.');
+      throw new OAuth2Error(
+        'invalid_request',
+        'The client_id in the body differs from the one in the Authorization header.',
+      );
     }
     return { client_id: id, client_secret: secret === '' ? null : secret };
   }
@@ -68,17 +77,21 @@ export function readClientCredentials(authorization: string | undefined, form: R
  * secret is `invalid_client` (401), with the same description either way.
  */
 export async function authenticateClient(ctx: PlatformContext, credentials: ClientCredentials): Promise<OAuth2Client> {
-  const application = isSnowflake(credentials.client_id) ? await ctx.db.get('applications', credentials.client_id) : undefined;
+  const application = isSnowflake(credentials.client_id)
+    ? await ctx.db.get('applications', credentials.client_id)
+    : undefined;
   const secretHash = credentials.client_secret === null ? null : await hashSecret(credentials.client_secret);
   if (!application) throw new OAuth2Error('invalid_client', CLIENT_AUTH_FAILED);
   if (secretHash === null) return { application, confidential: false };
-  if (!constantTimeEqual(secretHash, application.client_secret_hash)) throw new OAuth2Error('invalid_client', CLIENT_AUTH_FAILED);
+  if (!constantTimeEqual(secretHash, application.client_secret_hash))
+    throw new OAuth2Error('invalid_client', CLIENT_AUTH_FAILED);
   return { application, confidential: true };
 }
 
 /** Throws `invalid_client` unless the client proved its secret (what `purpose` needs). */
 export function requireConfidential(client: OAuth2Client, purpose: string): void {
-  if (!client.confidential) throw new OAuth2Error('invalid_client', `${CLIENT_AUTH_FAILED} ${purpose} needs the client secret.`);
+  if (!client.confidential)
+    throw new OAuth2Error('invalid_client', `${CLIENT_AUTH_FAILED} ${purpose} needs the client secret.`);
 }
 
 /** String equality whose time does not depend on where the strings differ. */

@@ -43,25 +43,50 @@ export async function redeemAuthorizationCode(
   options: { issuer?: string } = {},
 ): Promise<TokenResponse> {
   const codeHash = await hashSecret(params.code);
-  const verified = params.code_verifier !== undefined && CODE_VERIFIER.test(params.code_verifier) ? await pkceChallenge(params.code_verifier) : null;
+  const verified =
+    params.code_verifier !== undefined && CODE_VERIFIER.test(params.code_verifier)
+      ? await pkceChallenge(params.code_verifier)
+      : null;
   const code = await ctx.db.get('auth_codes', codeHash);
   if (!code || code.application_id !== client.application.id || code.expires_at <= ctx.clock.now()) throw invalidCode();
-  if (!client.confidential && !code.code_challenge) requireConfidential(client, 'A code issued without a code_challenge');
-  if ((params.redirect_uri ?? null) !== code.redirect_uri) throw new OAuth2Error('invalid_grant', 'Invalid "redirect_uri" in request.');
+  if (!client.confidential && !code.code_challenge)
+    requireConfidential(client, 'A code issued without a code_challenge');
+  if ((params.redirect_uri ?? null) !== code.redirect_uri)
+    throw new OAuth2Error('invalid_grant', 'Invalid "redirect_uri" in request.');
   if (code.code_challenge) {
-    if (params.code_verifier === undefined) throw new OAuth2Error('invalid_request', 'Missing "code_verifier" in request.');
-    const expected = code.code_challenge_method === 'S256' ? verified : CODE_VERIFIER.test(params.code_verifier) ? params.code_verifier : null;
-    if (expected === null || !constantTimeEqual(expected, code.code_challenge)) throw new OAuth2Error('invalid_grant', 'Invalid "code_verifier" in request.');
+    if (params.code_verifier === undefined)
+      throw new OAuth2Error('invalid_request', 'Missing "code_verifier" in request.');
+    const expected =
+      code.code_challenge_method === 'S256'
+        ? verified
+        : CODE_VERIFIER.test(params.code_verifier)
+          ? params.code_verifier
+          : null;
+    if (expected === null || !constantTimeEqual(expected, code.code_challenge))
+      throw new OAuth2Error('invalid_grant', 'Invalid "code_verifier" in request.');
   } else if (params.code_verifier !== undefined) {
     // RFC 7636 downgrade protection: a verifier for a code that was issued without a challenge.
-    throw new OAuth2Error('invalid_grant', 'Invalid "code_verifier" in request: the code was issued without a code_challenge.');
+    throw new OAuth2Error(
+      'invalid_grant',
+      'Invalid "code_verifier" in request: the code was issued without a code_challenge.',
+    );
   }
-  const pair = await prepareTokenPair(ctx, { application_id: code.application_id, user_id: code.user_id, scopes: code.scopes });
+  const pair = await prepareTokenPair(ctx, {
+    application_id: code.application_id,
+    user_id: code.user_id,
+    scopes: code.scopes,
+  });
   if (!client.confidential) for (const record of pair.records) record.public_client = true;
   // Signed before the write (WebCrypto cannot be awaited inside it); dropped if the write refuses.
-  const idToken = options.issuer !== undefined && code.scopes.includes('openid')
-    ? await mintPlatformIdToken(ctx, { issuer: options.issuer, userId: code.user_id, clientId: code.application_id, nonce: code.nonce ?? null })
-    : null;
+  const idToken =
+    options.issuer !== undefined && code.scopes.includes('openid')
+      ? await mintPlatformIdToken(ctx, {
+          issuer: options.issuer,
+          userId: code.user_id,
+          clientId: code.application_id,
+          nonce: code.nonce ?? null,
+        })
+      : null;
   await write(ctx, ['auth_codes', 'tokens', 'users', 'bans'], async (tx) => {
     // Read again inside the write: of two concurrent redemptions only one finds the code.
     if (!(await tx.objectStore('auth_codes').get(codeHash))) throw invalidCode();
@@ -94,7 +119,10 @@ export async function refreshAccessToken(
     const asked = parseScopes(params.scope);
     // RFC 6749 §6: the new scope may not include anything the user did not grant.
     if (asked.unknown.length > 0 || asked.scopes.length === 0 || asked.scopes.some((s) => !token.scopes.includes(s))) {
-      throw new OAuth2Error('invalid_scope', 'The requested scope is invalid or exceeds the scope granted by the resource owner.');
+      throw new OAuth2Error(
+        'invalid_scope',
+        'The requested scope is invalid or exceeds the scope granted by the resource owner.',
+      );
     }
     scopes = asked.scopes;
   }
@@ -102,7 +130,12 @@ export async function refreshAccessToken(
   if (token.public_client) for (const record of pair.records) record.public_client = true;
   await write(ctx, ['tokens', 'users', 'bans'], async (tx, emit) => {
     const current = await tx.objectStore('tokens').get(hash);
-    if (!current || !(await tx.objectStore('users').get(current.user_id)) || (await banHolds(tx.objectStore('bans'), current.user_id))) throw invalidRefreshToken();
+    if (
+      !current ||
+      !(await tx.objectStore('users').get(current.user_id)) ||
+      (await banHolds(tx.objectStore('bans'), current.user_id))
+    )
+      throw invalidRefreshToken();
     await deleteTokenPair(tx, emit, current);
     await storeTokenPair(tx, pair);
   });
@@ -117,24 +150,38 @@ export type ClientCredentialsResponse = Omit<TokenResponse, 'refresh_token'>;
  * requested scopes, for a confidential client only. It carries no refresh token: the client
  * asks again with its secret. None is issued while the owner is banned.
  */
-export async function issueClientCredentials(ctx: PlatformContext, client: OAuth2Client, params: { scope: string }): Promise<ClientCredentialsResponse> {
+export async function issueClientCredentials(
+  ctx: PlatformContext,
+  client: OAuth2Client,
+  params: { scope: string },
+): Promise<ClientCredentialsResponse> {
   requireConfidential(client, 'The client_credentials grant');
   const { scopes, unknown } = parseScopes(params.scope);
-  if (unknown.length > 0 || scopes.length === 0) throw new OAuth2Error('invalid_scope', 'The requested scope is invalid, unknown, or malformed.');
+  if (unknown.length > 0 || scopes.length === 0)
+    throw new OAuth2Error('invalid_scope', 'The requested scope is invalid, unknown, or malformed.');
   const refusal = scopes.map((s) => scopeRefusal(client.application, s)).find((r) => r !== null);
   if (refusal) throw new OAuth2Error('invalid_scope', refusal);
   const ownerId = client.application.owner_id;
-  if (ownerId === null) throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
+  if (ownerId === null)
+    throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
   const access = generateSecret(30);
   const now = ctx.clock.now();
   const record: TokenRecord = {
-    hash: await hashSecret(access), kind: 'access', application_id: client.application.id, user_id: ownerId, scopes,
-    expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000, pair_hash: null, created_at: now,
+    hash: await hashSecret(access),
+    kind: 'access',
+    application_id: client.application.id,
+    user_id: ownerId,
+    scopes,
+    expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000,
+    pair_hash: null,
+    created_at: now,
   };
   await write(ctx, ['tokens', 'users', 'bans'], async (tx) => {
     const owner = await tx.objectStore('users').get(ownerId);
-    if (!owner || owner.bot) throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
-    if (await banHolds(tx.objectStore('bans'), ownerId)) throw new OAuth2Error('unauthorized_client', "The application's owner is banned: no token is issued for them.");
+    if (!owner || owner.bot)
+      throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
+    if (await banHolds(tx.objectStore('bans'), ownerId))
+      throw new OAuth2Error('unauthorized_client', "The application's owner is banned: no token is issued for them.");
     await tx.objectStore('tokens').add(record);
   });
   return { access_token: access, token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };

@@ -18,8 +18,20 @@ export type IssuerCheckMode = 'strict' | 'legacy';
 
 /** Top-level names that are special-use (RFC 6761, RFC 6762, RFC 7686, RFC 8375) or private by convention. */
 export const NON_PUBLIC_TLDS: ReadonlySet<string> = new Set([
-  'localhost', 'local', 'localdomain', 'internal', 'intranet', 'private', 'corp', 'home', 'lan',
-  'arpa', 'onion', 'invalid', 'test', 'example',
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'private',
+  'corp',
+  'home',
+  'lan',
+  'arpa',
+  'onion',
+  'invalid',
+  'test',
+  'example',
 ]);
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -36,7 +48,8 @@ export function hostnameProblem(hostname: string): string | null {
   if (hostname.length > 253) return 'Must be 253 or fewer characters.';
   const labels = hostname.split('.');
   if (labels.length < 2) return 'Must be a fully qualified domain name.';
-  if (!labels.every((l) => LABEL.test(l))) return 'Must be a valid DNS name (labels of letters, digits and inner hyphens).';
+  if (!labels.every((l) => LABEL.test(l)))
+    return 'Must be a valid DNS name (labels of letters, digits and inner hyphens).';
   const tld = labels[labels.length - 1];
   if (/^\d+$/.test(tld)) return 'Must not end with a numeric label.';
   if (labels.includes('localhost') || NON_PUBLIC_TLDS.has(tld)) return 'Must be a public host name.';
@@ -55,11 +68,13 @@ export function issuerUrlProblem(issuer: string, mode: IssuerCheckMode): string 
   } catch {
     return 'Must be an absolute URL.';
   }
-  if (mode === 'legacy') return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'Must be an http or https URL.';
+  if (mode === 'legacy')
+    return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'Must be an http or https URL.';
   if (url.protocol !== 'https:') return 'Must be an https URL.';
   if (url.username !== '' || url.password !== '') return 'Must not contain a user name or password.';
   if (url.port !== '') return 'Must not name a port.';
-  if (url.search !== '' || url.hash !== '' || issuer.includes('?') || issuer.includes('#')) return 'Must not contain a query or a fragment.';
+  if (url.search !== '' || url.hash !== '' || issuer.includes('?') || issuer.includes('#'))
+    return 'Must not contain a query or a fragment.';
   return hostnameProblem(url.hostname);
 }
 

@@ -9,7 +9,10 @@
 export type JwtAlgorithm = 'RS256' | 'ES256';
 
 /** WebCrypto parameters and the JWK key type of each algorithm. */
-const ALGORITHMS: Record<JwtAlgorithm, { kty: 'RSA' | 'EC'; key: RsaHashedImportParams | EcKeyImportParams; sign: AlgorithmIdentifier | EcdsaParams }> = {
+const ALGORITHMS: Record<
+  JwtAlgorithm,
+  { kty: 'RSA' | 'EC'; key: RsaHashedImportParams | EcKeyImportParams; sign: AlgorithmIdentifier | EcdsaParams }
+> = {
   RS256: { kty: 'RSA', key: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, sign: { name: 'RSASSA-PKCS1-v1_5' } },
   ES256: { kty: 'EC', key: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
 };
@@ -49,7 +52,9 @@ function decodeJsonPart(part: string): Record<string, unknown> | null {
   if (!bytes) return null;
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -76,8 +81,10 @@ export function parseJwt(token: string): ParsedJwt | null {
  * algorithm from the token's header.
  */
 function publicKeyMembers(jwk: JsonWebKey): JsonWebKey | null {
-  if (jwk.kty === 'RSA' && typeof jwk.n === 'string' && typeof jwk.e === 'string') return { kty: 'RSA', n: jwk.n, e: jwk.e };
-  if (jwk.kty === 'EC' && jwk.crv === 'P-256' && typeof jwk.x === 'string' && typeof jwk.y === 'string') return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+  if (jwk.kty === 'RSA' && typeof jwk.n === 'string' && typeof jwk.e === 'string')
+    return { kty: 'RSA', n: jwk.n, e: jwk.e };
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256' && typeof jwk.x === 'string' && typeof jwk.y === 'string')
+    return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
   return null;
 }
 
@@ -97,17 +104,30 @@ export async function verifyJwtSignature(jwt: ParsedJwt, alg: JwtAlgorithm, jwk:
   if (!members || members.kty !== ALGORITHMS[alg].kty) return false;
   try {
     const key = await crypto.subtle.importKey('jwk', members, ALGORITHMS[alg].key, false, ['verify']);
-    return await crypto.subtle.verify(ALGORITHMS[alg].sign, key, jwt.signature, new TextEncoder().encode(jwt.signingInput));
+    return await crypto.subtle.verify(
+      ALGORITHMS[alg].sign,
+      key,
+      jwt.signature,
+      new TextEncoder().encode(jwt.signingInput),
+    );
   } catch {
     return false;
   }
 }
 
 /** A fresh signing key pair as JWKs (the sandbox's test identity providers). */
-export async function generateSigningKey(alg: JwtAlgorithm): Promise<{ privateJwk: JsonWebKey; publicJwk: JsonWebKey }> {
-  const params = alg === 'RS256' ? { ...ALGORITHMS.RS256.key, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) } : ALGORITHMS.ES256.key;
+export async function generateSigningKey(
+  alg: JwtAlgorithm,
+): Promise<{ privateJwk: JsonWebKey; publicJwk: JsonWebKey }> {
+  const params =
+    alg === 'RS256'
+      ? { ...ALGORITHMS.RS256.key, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }
+      : ALGORITHMS.ES256.key;
   const pair = (await crypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const [privateJwk, publicJwk] = await Promise.all([crypto.subtle.exportKey('jwk', pair.privateKey), crypto.subtle.exportKey('jwk', pair.publicKey)]);
+  const [privateJwk, publicJwk] = await Promise.all([
+    crypto.subtle.exportKey('jwk', pair.privateKey),
+    crypto.subtle.exportKey('jwk', pair.publicKey),
+  ]);
   return { privateJwk, publicJwk: publicKeyMembers(publicJwk)! };
 }
 
@@ -115,7 +135,12 @@ export async function generateSigningKey(alg: JwtAlgorithm): Promise<{ privateJw
  * Signs `claims` as a compact JWS with the private JWK.
  * @example await signJwt({ sub: 'player-1', iss, aud, exp }, 'ES256', privateJwk, 'key-1')
  */
-export async function signJwt(claims: Record<string, unknown>, alg: JwtAlgorithm, privateJwk: JsonWebKey, kid: string): Promise<string> {
+export async function signJwt(
+  claims: Record<string, unknown>,
+  alg: JwtAlgorithm,
+  privateJwk: JsonWebKey,
+  kid: string,
+): Promise<string> {
   const { alg: _declared, key_ops: _ops, ...members } = privateJwk;
   const key = await crypto.subtle.importKey('jwk', members, ALGORITHMS[alg].key, false, ['sign']);
   return signJwtWithKey(claims, alg, key, kid);
@@ -125,10 +150,17 @@ export async function signJwt(claims: Record<string, unknown>, alg: JwtAlgorithm
  * Signs `claims` as a compact JWS with a WebCrypto private key (which may be non-extractable).
  * @example await signJwtWithKey({ iss, sub, aud, exp, iat }, 'RS256', privateKey, kid)
  */
-export async function signJwtWithKey(claims: Record<string, unknown>, alg: JwtAlgorithm, key: CryptoKey, kid: string): Promise<string> {
+export async function signJwtWithKey(
+  claims: Record<string, unknown>,
+  alg: JwtAlgorithm,
+  key: CryptoKey,
+  kid: string,
+): Promise<string> {
   const encode = (value: object) => base64UrlEncode(new TextEncoder().encode(JSON.stringify(value)));
   const signingInput = `${encode({ alg, typ: 'JWT', kid })}.${encode(claims)}`;
-  const signature = new Uint8Array(await crypto.subtle.sign(ALGORITHMS[alg].sign, key, new TextEncoder().encode(signingInput)));
+  const signature = new Uint8Array(
+    await crypto.subtle.sign(ALGORITHMS[alg].sign, key, new TextEncoder().encode(signingInput)),
+  );
   return `${signingInput}.${base64UrlEncode(signature)}`;
 }
 
@@ -139,5 +171,8 @@ export async function signJwtWithKey(claims: Record<string, unknown>, alg: JwtAl
 export async function generateNonExtractableRs256Key(): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
   const params = { ...ALGORITHMS.RS256.key, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
   const pair = (await crypto.subtle.generateKey(params, false, ['sign', 'verify'])) as CryptoKeyPair;
-  return { privateKey: pair.privateKey, publicJwk: publicKeyMembers(await crypto.subtle.exportKey('jwk', pair.publicKey))! };
+  return {
+    privateKey: pair.privateKey,
+    publicJwk: publicKeyMembers(await crypto.subtle.exportKey('jwk', pair.publicKey))!,
+  };
 }

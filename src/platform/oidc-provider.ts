@@ -34,7 +34,13 @@ export async function ensurePlatformSigningKey(ctx: PlatformContext): Promise<Pl
   // Key generation awaits WebCrypto: done before the write, whose transaction may await only IndexedDB.
   const { privateKey, publicJwk } = await generateNonExtractableRs256Key();
   const now = ctx.clock.now();
-  const candidate: PlatformSigningKeyRecord = { kid: `platform-${now.toString(36)}`, alg: 'RS256', private_key: privateKey, public_jwk: publicJwk, created_at: now };
+  const candidate: PlatformSigningKeyRecord = {
+    kid: `platform-${now.toString(36)}`,
+    alg: 'RS256',
+    private_key: privateKey,
+    public_jwk: publicJwk,
+    created_at: now,
+  };
   return write(ctx, ['meta'], async (tx) => {
     const raced = (await tx.objectStore('meta').get('oidc_signing_key')) as PlatformSigningKeyRecord | undefined;
     if (raced) return raced;
@@ -83,7 +89,13 @@ export async function mintPlatformIdToken(
 ): Promise<string> {
   const key = await ensurePlatformSigningKey(ctx);
   const iat = Math.floor(ctx.clock.now() / 1000);
-  const claims: Record<string, unknown> = { iss: grant.issuer, sub: grant.userId, aud: grant.clientId, iat, exp: iat + PLATFORM_ID_TOKEN_TTL_S };
+  const claims: Record<string, unknown> = {
+    iss: grant.issuer,
+    sub: grant.userId,
+    aud: grant.clientId,
+    iat,
+    exp: iat + PLATFORM_ID_TOKEN_TTL_S,
+  };
   if (grant.nonce !== null) claims.nonce = grant.nonce;
   return signJwtWithKey(claims, key.alg, key.private_key, key.kid);
 }

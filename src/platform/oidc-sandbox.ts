@@ -33,7 +33,9 @@ export async function createSandboxIdentityProvider(
   input: { audience: string; issuer?: string; alg?: JwtAlgorithm; origin: string },
 ): Promise<SandboxIdentityProviderRecord> {
   if (input.issuer !== undefined) {
-    const problem = issuerUrlProblem(input.issuer, 'legacy') ?? (/[?#]/.test(input.issuer) ? 'Must not contain a query or a fragment.' : null);
+    const problem =
+      issuerUrlProblem(input.issuer, 'legacy') ??
+      (/[?#]/.test(input.issuer) ? 'Must not contain a query or a fragment.' : null);
     if (problem) throw ApiError.invalidForm({ issuer: problem });
   }
   const alg = input.alg ?? 'ES256';
@@ -51,21 +53,28 @@ export async function createSandboxIdentityProvider(
   };
   await write(ctx, ['sandbox_identity_providers'], async (tx) => {
     const store = tx.objectStore('sandbox_identity_providers');
-    if (await store.index('by_issuer').getKey(record.issuer)) throw ApiError.invalidForm({ issuer: 'A sandbox identity provider with this issuer already exists.' });
+    if (await store.index('by_issuer').getKey(record.issuer))
+      throw ApiError.invalidForm({ issuer: 'A sandbox identity provider with this issuer already exists.' });
     await store.add(record);
   });
   return record;
 }
 
 /** The provider `id`, or 404 when there is none. */
-export async function getSandboxIdentityProvider(ctx: PlatformContext, id: string): Promise<SandboxIdentityProviderRecord> {
+export async function getSandboxIdentityProvider(
+  ctx: PlatformContext,
+  id: string,
+): Promise<SandboxIdentityProviderRecord> {
   const record = await ctx.db.get('sandbox_identity_providers', id);
   if (!record) throw ApiError.of('UNKNOWN_ROUTE');
   return record;
 }
 
 /** The sandbox provider whose issuer is exactly `issuer`, if one is registered. */
-export async function findSandboxIdentityProvider(ctx: PlatformContext, issuer: string): Promise<SandboxIdentityProviderRecord | undefined> {
+export async function findSandboxIdentityProvider(
+  ctx: PlatformContext,
+  issuer: string,
+): Promise<SandboxIdentityProviderRecord | undefined> {
   return ctx.db.getFromIndex('sandbox_identity_providers', 'by_issuer', issuer);
 }
 
@@ -112,8 +121,17 @@ export async function mintSandboxIdToken(
   const record = await getSandboxIdentityProvider(ctx, id);
   const iat = Math.floor(ctx.clock.now() / 1000);
   const exp = iat + (input.expires_in ?? SANDBOX_ID_TOKEN_TTL_DEFAULT_S);
-  const claims: Record<string, unknown> = { iss: record.issuer, sub: input.sub, aud: input.audience ?? record.audience, iat, exp };
+  const claims: Record<string, unknown> = {
+    iss: record.issuer,
+    sub: input.sub,
+    aud: input.audience ?? record.audience,
+    iat,
+    exp,
+  };
   if (input.preferred_username !== undefined) claims.preferred_username = input.preferred_username;
   if (input.nonce !== undefined) claims.nonce = input.nonce;
-  return { id_token: await signJwt(claims, record.alg, record.private_jwk, record.kid), expires_at: new Date(exp * 1000).toISOString() };
+  return {
+    id_token: await signJwt(claims, record.alg, record.private_jwk, record.kid),
+    expires_at: new Date(exp * 1000).toISOString(),
+  };
 }

@@ -46,7 +46,11 @@ export interface IdTokenExpectations {
  * answers a 3xx, or in a browser an `opaqueredirect` response); legacy configurations follow
  * redirects as they always did. `fail` builds the error, with the reason.
  */
-async function fetchJsonDocument(url: string, access: IssuerAccess, fail: (reason: string) => ApiError): Promise<Record<string, unknown>> {
+async function fetchJsonDocument(
+  url: string,
+  access: IssuerAccess,
+  fail: (reason: string) => ApiError,
+): Promise<Record<string, unknown>> {
   let response: Response;
   try {
     response = await access.fetch(url, {
@@ -59,7 +63,8 @@ async function fetchJsonDocument(url: string, access: IssuerAccess, fail: (reaso
   } catch {
     throw fail('the request failed');
   }
-  const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400) || response.redirected;
+  const redirected =
+    response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400) || response.redirected;
   if (redirected && access.mode === 'strict') throw fail('it answered with a redirect, and redirects are not followed');
   if (!response.ok) throw fail(`it answered HTTP ${response.status}`);
   const text = await response.text();
@@ -79,8 +84,12 @@ async function fetchJsonDocument(url: string, access: IssuerAccess, fail: (reaso
  * configuration is saved and before each key-set fetch.
  * @example const { jwks_uri } = await fetchDiscovery('https://login.game-studio.com', { mode: 'strict', fetch });
  */
-export async function fetchDiscovery(issuer: string, access: IssuerAccess): Promise<{ issuer: string; jwks_uri: string }> {
-  const fail = (reason: string) => ApiError.of('OIDC_CONFIGURATION_NOT_FOUND', `The OpenID configuration of the issuer could not be used: ${reason}.`);
+export async function fetchDiscovery(
+  issuer: string,
+  access: IssuerAccess,
+): Promise<{ issuer: string; jwks_uri: string }> {
+  const fail = (reason: string) =>
+    ApiError.of('OIDC_CONFIGURATION_NOT_FOUND', `The OpenID configuration of the issuer could not be used: ${reason}.`);
   const doc = await fetchJsonDocument(discoveryUrl(issuer), access, fail);
   if (doc.issuer !== issuer) throw fail('its "issuer" differs from the configured issuer');
   if (typeof doc.jwks_uri !== 'string') throw fail('it has no "jwks_uri"');
@@ -95,7 +104,8 @@ export async function fetchDiscovery(issuer: string, access: IssuerAccess): Prom
  */
 export async function fetchKeySet(issuer: string, access: IssuerAccess): Promise<PublicJwk[]> {
   const { jwks_uri } = await fetchDiscovery(issuer, access);
-  const fail = (reason: string) => ApiError.of('OIDC_JWKS_NOT_FOUND', `The key set of the issuer could not be used: ${reason}.`);
+  const fail = (reason: string) =>
+    ApiError.of('OIDC_JWKS_NOT_FOUND', `The key set of the issuer could not be used: ${reason}.`);
   const set = await fetchJsonDocument(jwks_uri, access, fail);
   if (!Array.isArray(set.keys)) throw fail('it has no "keys" array');
   return set.keys.filter((k): k is PublicJwk => k !== null && typeof k === 'object' && !Array.isArray(k));
@@ -120,7 +130,9 @@ export async function verifyIdToken(token: string, expected: IdTokenExpectations
   const { claims } = jwt;
   if (claims.iss !== expected.issuer) throw ApiError.of('EXTERNAL_TOKEN_INVALID_ISSUER');
   const kid = typeof jwt.header.kid === 'string' ? jwt.header.kid : undefined;
-  const candidates = (await expected.resolveKeys()).filter((k) => keyFitsAlgorithm(k, alg) && (kid === undefined || k.kid === kid));
+  const candidates = (await expected.resolveKeys()).filter(
+    (k) => keyFitsAlgorithm(k, alg) && (kid === undefined || k.kid === kid),
+  );
   let verified = false;
   for (const key of candidates) {
     if (await verifyJwtSignature(jwt, alg, key)) {
@@ -133,11 +145,20 @@ export async function verifyIdToken(token: string, expected: IdTokenExpectations
   if (!audiences.includes(expected.audience)) throw ApiError.of('EXTERNAL_TOKEN_INVALID_AUDIENCE');
   if (!isSeconds(claims.exp)) throw invalidToken('it has no expiry');
   if (expected.now >= claims.exp * 1000) throw ApiError.of('EXTERNAL_TOKEN_EXPIRED');
-  if (claims.nbf !== undefined && (!isSeconds(claims.nbf) || expected.now < claims.nbf * 1000)) throw invalidToken('it is not valid yet');
-  if (claims.iat !== undefined && (!isSeconds(claims.iat) || expected.now - claims.iat * 1000 > EXTERNAL_ID_TOKEN_MAX_AGE_MS)) {
+  if (claims.nbf !== undefined && (!isSeconds(claims.nbf) || expected.now < claims.nbf * 1000))
+    throw invalidToken('it is not valid yet');
+  if (
+    claims.iat !== undefined &&
+    (!isSeconds(claims.iat) || expected.now - claims.iat * 1000 > EXTERNAL_ID_TOKEN_MAX_AGE_MS)
+  ) {
     throw ApiError.of('EXTERNAL_TOKEN_TOO_OLD');
   }
-  if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 255) throw invalidToken('its subject is missing');
+  if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 255)
+    throw invalidToken('its subject is missing');
   const name = claims.preferred_username;
-  return { sub: claims.sub, preferred_username: typeof name === 'string' && name.trim().length > 0 ? name.trim() : null, claims };
+  return {
+    sub: claims.sub,
+    preferred_username: typeof name === 'string' && name.trim().length > 0 ? name.trim() : null,
+    claims,
+  };
 }

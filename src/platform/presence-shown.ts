@@ -52,7 +52,11 @@ export function shownPresence(record: PresenceRecord | undefined): ShownPresence
   const sessions = record?.sessions ?? [];
   const status = shownStatus(sessions);
   if (status === 'offline') return { status, activities: [], client_status: {} };
-  return { status, activities: [...gatewayActivities(sessions), ...(record?.activities ?? [])], client_status: { web: status } };
+  return {
+    status,
+    activities: [...gatewayActivities(sessions), ...(record?.activities ?? [])],
+    client_status: { web: status },
+  };
 }
 
 /** True when others would see no difference between `a` and `b`. */
@@ -69,7 +73,10 @@ export function wirePresence(userId: string, shown: ShownPresence): WirePresence
  * The presences to list for these users (GUILD_CREATE, member chunks, READY): those who are
  * not offline, as the platform lists them; a user absent from the list is offline.
  */
-export function listedPresences(userIds: Iterable<string>, records: ReadonlyMap<string, PresenceRecord>): WirePresence[] {
+export function listedPresences(
+  userIds: Iterable<string>,
+  records: ReadonlyMap<string, PresenceRecord>,
+): WirePresence[] {
   const out: WirePresence[] = [];
   for (const id of new Set(userIds)) {
     const shown = shownPresence(records.get(id));

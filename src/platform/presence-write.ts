@@ -18,7 +18,13 @@ import { samePresence, shownPresence, shownStatus, wirePresence, type ShownPrese
 import { PLATFORM_SCOPE, RELATIONSHIP_TYPE } from './relationship-records';
 
 /** The stores a presence write reads or touches (the event log is added by `write`). */
-export const PRESENCE_STORES: StoreNames<PlatformDB>[] = ['users', 'members', 'presences', 'relationships', 'lobby_members'];
+export const PRESENCE_STORES: StoreNames<PlatformDB>[] = [
+  'users',
+  'members',
+  'presences',
+  'relationships',
+  'lobby_members',
+];
 
 type ReadTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], IDBTransactionMode>;
 
@@ -54,7 +60,11 @@ async function emitPresence(tx: WriteTx, emit: Emit, userId: string, shown: Show
   const data = wirePresence(userId, shown);
   const memberships = await tx.objectStore('members').index('by_user').getAll(userId);
   for (const { guild_id } of memberships) {
-    emit({ type: 'PRESENCE_UPDATE', data: { ...data, guild_id }, audience: { guild_id, intent: INTENTS.GUILD_PRESENCES } });
+    emit({
+      type: 'PRESENCE_UPDATE',
+      data: { ...data, guild_id },
+      audience: { guild_id, intent: INTENTS.GUILD_PRESENCES },
+    });
   }
   const user = await tx.objectStore('users').get(userId);
   if (!user || user.bot) return;
@@ -63,14 +73,19 @@ async function emitPresence(tx: WriteTx, emit: Emit, userId: string, shown: Show
 
 /** The user's platform friends (both sides hold a FRIEND record, so the user's own side lists them). */
 export async function friendIds(tx: ReadTx, userId: string): Promise<string[]> {
-  const records = await tx.objectStore('relationships').index('by_type').getAll([userId, PLATFORM_SCOPE, RELATIONSHIP_TYPE.FRIEND]);
+  const records = await tx
+    .objectStore('relationships')
+    .index('by_type')
+    .getAll([userId, PLATFORM_SCOPE, RELATIONSHIP_TYPE.FRIEND]);
   return records.map((r) => r.other_id);
 }
 
 /** Who hears of `userId`'s presence whatever their intents: the user, their friends, their lobbies' members. */
 async function presenceWatchers(tx: ReadTx, userId: string): Promise<string[]> {
   const lobbyMembers = tx.objectStore('lobby_members');
-  const own = await lobbyMembers.index('by_user_application').getAll(IDBKeyRange.bound([userId, ''], [userId, '\uffff']));
+  const own = await lobbyMembers
+    .index('by_user_application')
+    .getAll(IDBKeyRange.bound([userId, ''], [userId, '\uffff']));
   const coMembers = await Promise.all(own.map((m) => lobbyMembers.getAll(lobbyKeyRange(m.lobby_id))));
   return [...new Set([userId, ...(await friendIds(tx, userId)), ...coMembers.flat().map((m) => m.user_id)])];
 }

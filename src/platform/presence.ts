@@ -78,7 +78,9 @@ export interface PresenceRecord {
   sessions?: PresenceSession[];
 }
 
-const text = v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)));
+const text = v.nullish(
+  v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)),
+);
 const link = v.nullish(
   v.pipe(
     v.string(),
@@ -94,7 +96,10 @@ const timestamp = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
  * Keys the platform does not take (`name`, which comes from the application) are dropped.
  */
 export const ActivityInputSchema = v.object({
-  type: v.optional(v.picklist(SET_ACTIVITY_TYPES, 'Activity type must be Playing (0), Listening (2), Watching (3) or Competing (5).'), 0),
+  type: v.optional(
+    v.picklist(SET_ACTIVITY_TYPES, 'Activity type must be Playing (0), Listening (2), Watching (3) or Competing (5).'),
+    0,
+  ),
   state: text,
   state_url: link,
   details: text,
@@ -122,7 +127,12 @@ export const ActivityInputSchema = v.object({
       ),
     }),
   ),
-  secrets: v.nullish(v.object({ join: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))), match: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))) })),
+  secrets: v.nullish(
+    v.object({
+      join: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
+      match: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
+    }),
+  ),
   instance: v.nullish(v.boolean()),
 });
 
@@ -189,5 +199,8 @@ export async function countOnlineMembers(ctx: PlatformContext, guildId: string):
 
 /** The activity without the keys left unset, so stored and dispatched objects stay small. */
 function compact(activity: ActivityInput): Omit<PresenceActivity, 'name' | 'application_id' | 'created_at'> {
-  return Object.fromEntries(Object.entries(activity).filter(([, value]) => value !== undefined)) as Omit<PresenceActivity, 'name' | 'application_id' | 'created_at'>;
+  return Object.fromEntries(Object.entries(activity).filter(([, value]) => value !== undefined)) as Omit<
+    PresenceActivity,
+    'name' | 'application_id' | 'created_at'
+  >;
 }

@@ -34,7 +34,9 @@ export async function applyForPrivilegedIntents(
     }
     const nextAllowed = previous ? previous.applied_at + YEAR_MS / PRIVILEGED_INTENTS_REAPPLICATIONS_PER_YEAR : now;
     if (now < nextAllowed) {
-      throw ApiError.invalidForm({ application_id: `An application may reapply for privileged intents once per year: next on ${new Date(nextAllowed).toISOString()}.` });
+      throw ApiError.invalidForm({
+        application_id: `An application may reapply for privileged intents once per year: next on ${new Date(nextAllowed).toISOString()}.`,
+      });
     }
     const record: PrivilegedIntentApplicationRecord = { application_id: applicationId, applied_at: now, decision };
     await tx.objectStore('privileged_intent_applications').put(record);

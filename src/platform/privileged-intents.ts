@@ -13,9 +13,21 @@ import type { PlatformDatabase } from '../store/schema';
 
 /** Each privileged intent with its approval flag and its toggle flag. */
 const PRIVILEGED: readonly { intent: number; approved: number; toggle: number }[] = [
-  { intent: INTENTS.GUILD_MEMBERS, approved: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS, toggle: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED },
-  { intent: INTENTS.GUILD_PRESENCES, approved: APPLICATION_FLAGS.GATEWAY_PRESENCE, toggle: APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED },
-  { intent: INTENTS.MESSAGE_CONTENT, approved: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT, toggle: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED },
+  {
+    intent: INTENTS.GUILD_MEMBERS,
+    approved: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS,
+    toggle: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED,
+  },
+  {
+    intent: INTENTS.GUILD_PRESENCES,
+    approved: APPLICATION_FLAGS.GATEWAY_PRESENCE,
+    toggle: APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED,
+  },
+  {
+    intent: INTENTS.MESSAGE_CONTENT,
+    approved: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT,
+    toggle: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED,
+  },
 ];
 
 /**
@@ -23,7 +35,11 @@ const PRIVILEGED: readonly { intent: number; approved: number; toggle: number }[
  * (the bot itself excluded) plus its user installs. Counting stops at `stopAt`, since only
  * "below the threshold or not" matters.
  */
-export async function accessibleUserCount(db: PlatformDatabase, application: ApplicationRecord, stopAt = PRIVILEGED_INTENTS_APPROVAL_THRESHOLD): Promise<number> {
+export async function accessibleUserCount(
+  db: PlatformDatabase,
+  application: ApplicationRecord,
+  stopAt = PRIVILEGED_INTENTS_APPROVAL_THRESHOLD,
+): Promise<number> {
   const installs = application.approximate_user_install_count;
   if (installs >= stopAt) return installs;
   const users = new Set<string>();
@@ -51,6 +67,8 @@ export async function grantedPrivilegedIntents(db: PlatformDatabase, application
   }
   if (toggled === 0) return granted;
   // With the approval the count no longer matters: skip counting every guild's members.
-  const toggleCounts = application.approvals.privileged_intents_approved || (await accessibleUserCount(db, application)) < PRIVILEGED_INTENTS_APPROVAL_THRESHOLD;
+  const toggleCounts =
+    application.approvals.privileged_intents_approved ||
+    (await accessibleUserCount(db, application)) < PRIVILEGED_INTENTS_APPROVAL_THRESHOLD;
   return toggleCounts ? granted | toggled : granted;
 }

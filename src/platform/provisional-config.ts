@@ -32,7 +32,9 @@ export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
  * sandbox identity provider stands in for the real service); the bot-issued type needs no
  * configuration.
  */
-export const ISSUER_AUTH_TYPES: readonly ExternalAuthType[] = EXTERNAL_AUTH_TYPES.filter((t) => t !== 'DISCORD_BOT_ISSUED_ACCESS_TOKEN');
+export const ISSUER_AUTH_TYPES: readonly ExternalAuthType[] = EXTERNAL_AUTH_TYPES.filter(
+  (t) => t !== 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+);
 
 /** What `PUT /sandbox/applications/{id}/identity-provider` takes. */
 export interface IdentityProviderInput {
@@ -44,7 +46,10 @@ export interface IdentityProviderInput {
 }
 
 const legacyEditRefused = () =>
-  ApiError.invalidForm({ legacy: 'Only a new configuration can model one saved before the stricter issuer checks: editing a configuration applies them.' });
+  ApiError.invalidForm({
+    legacy:
+      'Only a new configuration can model one saved before the stricter issuer checks: editing a configuration applies them.',
+  });
 
 /**
  * Saves the application's provider for one auth type. A sandbox provider's issuer is trusted
@@ -60,11 +65,13 @@ export async function configureIdentityProvider(
   fetch: FetchLike,
 ): Promise<IdentityProviderConfigRecord> {
   const authType = input.auth_type ?? 'OIDC';
-  if (!ISSUER_AUTH_TYPES.includes(authType)) throw ApiError.invalidForm({ auth_type: 'This external auth type needs no identity provider.' });
+  if (!ISSUER_AUTH_TYPES.includes(authType))
+    throw ApiError.invalidForm({ auth_type: 'This external auth type needs no identity provider.' });
   if (!(await ctx.db.getKey('applications', applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
   const legacy = input.legacy === true;
   // Existing integrations are unaffected only until their configuration is edited: an edit is always strict.
-  if (legacy && (await ctx.db.getKey('identity_provider_configs', [applicationId, authType]))) throw legacyEditRefused();
+  if (legacy && (await ctx.db.getKey('identity_provider_configs', [applicationId, authType])))
+    throw legacyEditRefused();
   const trusted = await findSandboxIdentityProvider(ctx, input.issuer);
   if (!trusted) {
     const problem = issuerUrlProblem(input.issuer, legacy ? 'legacy' : 'strict');
@@ -88,14 +95,19 @@ export async function configureIdentityProvider(
   };
   await write(ctx, ['applications', 'identity_provider_configs'], async (tx) => {
     if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
-    if (legacy && (await tx.objectStore('identity_provider_configs').getKey([applicationId, authType]))) throw legacyEditRefused();
+    if (legacy && (await tx.objectStore('identity_provider_configs').getKey([applicationId, authType])))
+      throw legacyEditRefused();
     await tx.objectStore('identity_provider_configs').put(record);
   });
   return record;
 }
 
 /** The application's provider for `authType`, or 530000 when it has none. */
-export async function requireIdentityProvider(ctx: PlatformContext, applicationId: string, authType: ExternalAuthType): Promise<IdentityProviderConfigRecord> {
+export async function requireIdentityProvider(
+  ctx: PlatformContext,
+  applicationId: string,
+  authType: ExternalAuthType,
+): Promise<IdentityProviderConfigRecord> {
   const config = await ctx.db.get('identity_provider_configs', [applicationId, authType]);
   if (!config) throw ApiError.of('PROVISIONAL_NOT_CONFIGURED');
   return config;
@@ -105,7 +117,11 @@ export async function requireIdentityProvider(ctx: PlatformContext, applicationI
  * The signing keys of a configured issuer: a sandbox provider's stored key, or the issuer's
  * key set fetched with the checks its configuration was saved under.
  */
-export async function resolveIssuerKeys(ctx: PlatformContext, config: IdentityProviderConfigRecord, fetch: FetchLike): Promise<PublicJwk[]> {
+export async function resolveIssuerKeys(
+  ctx: PlatformContext,
+  config: IdentityProviderConfigRecord,
+  fetch: FetchLike,
+): Promise<PublicJwk[]> {
   const trusted = await findSandboxIdentityProvider(ctx, config.issuer);
   if (trusted) return [sandboxPublicJwk(trusted)];
   return fetchKeySet(config.issuer, { mode: config.strict ? 'strict' : 'legacy', fetch });
@@ -113,5 +129,11 @@ export async function resolveIssuerKeys(ctx: PlatformContext, config: IdentityPr
 
 /** The configuration as the sandbox answers it. */
 export function serializeIdentityProvider(config: IdentityProviderConfigRecord) {
-  return { auth_type: config.auth_type, issuer: config.issuer, audience: config.audience, strict: config.strict, updated_at: new Date(config.updated_at).toISOString() };
+  return {
+    auth_type: config.auth_type,
+    issuer: config.issuer,
+    audience: config.audience,
+    strict: config.strict,
+    updated_at: new Date(config.updated_at).toISOString(),
+  };
 }

@@ -16,7 +16,13 @@ import { LOBBY_WRITE_STORES } from './lobby-store';
 import { redeemAuthorizationCode } from './oauth2';
 import type { OAuth2Client } from './oauth2-client';
 import type { FetchLike } from './oidc';
-import { deauthorizedEvent, identityRecord, newProvisionalUser, resolveExternalIdentity, type ExternalIdentity } from './provisional';
+import {
+  deauthorizedEvent,
+  identityRecord,
+  newProvisionalUser,
+  resolveExternalIdentity,
+  type ExternalIdentity,
+} from './provisional';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from './provisional-config';
 import type { UserRecord } from './records';
 import { hashSecret } from './secrets';
@@ -28,7 +34,8 @@ type AccountTx<M extends IDBTransactionMode> = IDBPTransaction<PlatformDB, Store
 const ACCOUNT_STORES: StoreNames<PlatformDB>[] = ['tokens', 'external_identities', 'bans', ...LOBBY_WRITE_STORES];
 const MERGE_CHECK_STORES: StoreNames<PlatformDB>[] = ['users', 'external_identities', 'bans'];
 
-const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: string | null) => userId !== null && (await tx.objectStore('bans').getKey(userId)) !== undefined;
+const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: string | null) =>
+  userId !== null && (await tx.objectStore('bans').getKey(userId)) !== undefined;
 
 /**
  * True while the identity's provisional account is restricted cross-platform: a ban replaced
@@ -37,7 +44,10 @@ const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: st
  * it is another user than the banned one. The restriction lifts with the ban.
  * @example if (await restrictedCrossPlatform(tx, identity)) throw ApiError.of('MERGE_BANNED_ACCOUNT');
  */
-export async function restrictedCrossPlatform<M extends IDBTransactionMode>(tx: AccountTx<M>, identity: ExternalIdentityRecord): Promise<boolean> {
+export async function restrictedCrossPlatform<M extends IDBTransactionMode>(
+  tx: AccountTx<M>,
+  identity: ExternalIdentityRecord,
+): Promise<boolean> {
   return identity.restricted_cross_platform && (await banned(tx, identity.banned_user_id));
 }
 
@@ -48,28 +58,50 @@ export async function restrictedCrossPlatform<M extends IDBTransactionMode>(tx: 
  * a destination that already has another identity for the application (530023). Resolves to
  * the identity's record and provisional account, if it has them.
  */
-async function checkMerge<M extends IDBTransactionMode>(tx: AccountTx<M>, applicationId: string, identity: ExternalIdentity, destinationId: string) {
+async function checkMerge<M extends IDBTransactionMode>(
+  tx: AccountTx<M>,
+  applicationId: string,
+  identity: ExternalIdentity,
+  destinationId: string,
+) {
   const destination = await tx.objectStore('users').get(destinationId);
   if (!destination) throw ApiError.of('UNKNOWN_USER');
   if (destination.provisional) throw ApiError.of('INVALID_MERGE_DESTINATION');
   if (await banned(tx, destination.id)) throw ApiError.of('MERGE_BANNED_ACCOUNT');
-  const existing = await tx.objectStore('external_identities').get([applicationId, identity.provider, identity.subject]);
+  const existing = await tx
+    .objectStore('external_identities')
+    .get([applicationId, identity.provider, identity.subject]);
   let source: UserRecord | undefined;
   if (existing && existing.user_id !== destinationId) {
     source = await tx.objectStore('users').get(existing.user_id);
     if (source && !source.provisional) throw ApiError.of('INVALID_MERGE_SOURCE');
-    if ((source && (await banned(tx, source.id))) || (await restrictedCrossPlatform(tx, existing))) throw ApiError.of('MERGE_BANNED_ACCOUNT');
+    if ((source && (await banned(tx, source.id))) || (await restrictedCrossPlatform(tx, existing)))
+      throw ApiError.of('MERGE_BANNED_ACCOUNT');
   }
   const held = await tx.objectStore('external_identities').index('by_user').getAll(destinationId);
-  if (held.some((i) => i.application_id === applicationId && (i.provider !== identity.provider || i.subject !== identity.subject))) {
+  if (
+    held.some(
+      (i) => i.application_id === applicationId && (i.provider !== identity.provider || i.subject !== identity.subject),
+    )
+  ) {
     throw ApiError.of('TOO_MANY_APPLICATION_IDENTITIES');
   }
   return { existing, source };
 }
 
 /** Moves `fromId`'s lobby memberships in the application to `toId`, with the lobby events. */
-async function moveLobbyMemberships(tx: WriteTx, emit: Emit, applicationId: string, fromId: string, toId: string, now: number): Promise<void> {
-  const memberships = await tx.objectStore('lobby_members').index('by_user_application').getAll([fromId, applicationId]);
+async function moveLobbyMemberships(
+  tx: WriteTx,
+  emit: Emit,
+  applicationId: string,
+  fromId: string,
+  toId: string,
+  now: number,
+): Promise<void> {
+  const memberships = await tx
+    .objectStore('lobby_members')
+    .index('by_user_application')
+    .getAll([fromId, applicationId]);
   for (const membership of memberships) {
     const lobby = await tx.objectStore('lobbies').get(membership.lobby_id);
     if (!lobby) continue;
@@ -105,7 +137,13 @@ export async function redeemWithProvisionalMerge(
     await write(ctx, ACCOUNT_STORES, async (tx, emit) => {
       const { existing, source } = await checkMerge(tx, applicationId, identity, code.user_id);
       const linked: ExternalIdentityRecord = existing ?? identityRecord(ctx, applicationId, identity, code.user_id);
-      await tx.objectStore('external_identities').put({ ...linked, user_id: code.user_id, auth_type: identity.auth_type, banned_user_id: null, restricted_cross_platform: false });
+      await tx.objectStore('external_identities').put({
+        ...linked,
+        user_id: code.user_id,
+        auth_type: identity.auth_type,
+        banned_user_id: null,
+        restricted_cross_platform: false,
+      });
       if (source) {
         await moveLobbyMemberships(tx, emit, applicationId, source.id, code.user_id, ctx.clock.now());
         // The provisional record stays (its lobby messages keep their author); with no identity and no token it can no longer sign in.
@@ -137,9 +175,17 @@ export async function redeemAuthorizationCodeWithMerge(
   fetch: FetchLike,
 ): Promise<TokenResponse> {
   const type = external.external_auth_type;
-  if (!type || !(EXTERNAL_AUTH_TYPES as readonly string[]).includes(type)) throw new OAuth2Error('invalid_request', 'Missing or invalid "external_auth_type" in request.');
-  if (!external.external_auth_token) throw new OAuth2Error('invalid_request', 'Missing "external_auth_token" in request.');
-  const identity = await resolveExternalIdentity(ctx, client.application, type as ExternalAuthType, external.external_auth_token, fetch);
+  if (!type || !(EXTERNAL_AUTH_TYPES as readonly string[]).includes(type))
+    throw new OAuth2Error('invalid_request', 'Missing or invalid "external_auth_type" in request.');
+  if (!external.external_auth_token)
+    throw new OAuth2Error('invalid_request', 'Missing "external_auth_token" in request.');
+  const identity = await resolveExternalIdentity(
+    ctx,
+    client.application,
+    type as ExternalAuthType,
+    external.external_auth_token,
+    fetch,
+  );
   return redeemWithProvisionalMerge(ctx, client, params, identity);
 }
 
@@ -149,22 +195,35 @@ export async function redeemAuthorizationCodeWithMerge(
  * its child applications) are deleted, and APPLICATION_DEAUTHORIZED is recorded for webhooks.
  * No identity is 404 (10013); an identity whose account is still provisional is 50229.
  */
-export async function unmergeProvisionalAccount(ctx: PlatformContext, applicationId: string, identity: ExternalIdentity): Promise<void> {
+export async function unmergeProvisionalAccount(
+  ctx: PlatformContext,
+  applicationId: string,
+  identity: ExternalIdentity,
+): Promise<void> {
   const replacement = newProvisionalUser(ctx, null);
   await write(ctx, ['applications', ...ACCOUNT_STORES], async (tx, emit) => {
-    const existing = await tx.objectStore('external_identities').get([applicationId, identity.provider, identity.subject]);
+    const existing = await tx
+      .objectStore('external_identities')
+      .get([applicationId, identity.provider, identity.subject]);
     const user = existing && (await tx.objectStore('users').get(existing.user_id));
     if (!existing || !user) throw ApiError.of('UNKNOWN_USER');
     if (user.provisional) throw ApiError.of('INVALID_USER_TYPE');
     await tx.objectStore('users').add(replacement);
-    await tx.objectStore('external_identities').put({ ...existing, user_id: replacement.id, banned_user_id: null, restricted_cross_platform: false });
+    await tx
+      .objectStore('external_identities')
+      .put({ ...existing, user_id: replacement.id, banned_user_id: null, restricted_cross_platform: false });
     await deleteApplicationTokens(tx, emit, user.id, applicationId);
     emit(deauthorizedEvent(user, applicationId));
   });
 }
 
 /** Deletes `userId`'s tokens for an application and for the child applications it publishes. */
-export async function deleteApplicationTokens(tx: WriteTx, emit: Emit, userId: string, applicationId: string): Promise<void> {
+export async function deleteApplicationTokens(
+  tx: WriteTx,
+  emit: Emit,
+  userId: string,
+  applicationId: string,
+): Promise<void> {
   const store = tx.objectStore('tokens');
   const tokens = await store.index('by_user').getAll(userId);
   const doomed = tokens.filter((t) => t.application_id === applicationId || t.parent_application_id === applicationId);

@@ -50,7 +50,12 @@ const usableName = (name: string | null | undefined): string | null =>
 
 /** The identity of the bot token endpoint's `external_user_id`. */
 export function botIdentity(externalUserId: string, preferredGlobalName?: string | null): ExternalIdentity {
-  return { provider: 'bot', subject: externalUserId, auth_type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', display_name: usableName(preferredGlobalName) };
+  return {
+    provider: 'bot',
+    subject: externalUserId,
+    auth_type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+    display_name: usableName(preferredGlobalName),
+  };
 }
 
 /**
@@ -67,7 +72,12 @@ export async function resolveExternalIdentity(
 ): Promise<ExternalIdentity> {
   if (authType === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN') {
     const record = await ctx.db.get('tokens', await hashSecret(token));
-    const live = record && record.kind === 'access' && record.origin === 'provisional_bot' && record.application_id === application.id && (record.expires_at ?? Infinity) > ctx.clock.now();
+    const live =
+      record &&
+      record.kind === 'access' &&
+      record.origin === 'provisional_bot' &&
+      record.application_id === application.id &&
+      (record.expires_at ?? Infinity) > ctx.clock.now();
     const identities = live ? await ctx.db.getAllFromIndex('external_identities', 'by_user', record.user_id) : [];
     const identity = identities.find((i) => i.application_id === application.id && i.provider === 'bot');
     if (!identity) throw ApiError.invalidForm({ external_auth_token: 'Unknown or expired bot-issued access token.' });
@@ -80,29 +90,58 @@ export async function resolveExternalIdentity(
     now: ctx.clock.now(),
     resolveKeys: () => resolveIssuerKeys(ctx, config, fetch),
   });
-  return { provider: `${authType} ${config.issuer}`, subject: verified.sub, auth_type: authType, display_name: usableName(verified.preferred_username) };
+  return {
+    provider: `${authType} ${config.issuer}`,
+    subject: verified.sub,
+    auth_type: authType,
+    display_name: usableName(verified.preferred_username),
+  };
 }
 
 /** A new provisional user (not stored): named by the platform, shown by `displayName` when given. */
 export function newProvisionalUser(ctx: PlatformContext, displayName: string | null): UserRecord {
   const id = ctx.ids.next();
   return {
-    id, username: `provisional_${id}`, global_name: displayName, discriminator: '0', avatar: null, bot: false,
-    premium_type: 0, primary_guild: null, provisional: true, created_at: ctx.clock.now(),
+    id,
+    username: `provisional_${id}`,
+    global_name: displayName,
+    discriminator: '0',
+    avatar: null,
+    bot: false,
+    premium_type: 0,
+    primary_guild: null,
+    provisional: true,
+    created_at: ctx.clock.now(),
   };
 }
 
 /** The identity record linking `identity` to `userId` in `applicationId`. */
-export function identityRecord(ctx: PlatformContext, applicationId: string, identity: ExternalIdentity, userId: string): ExternalIdentityRecord {
+export function identityRecord(
+  ctx: PlatformContext,
+  applicationId: string,
+  identity: ExternalIdentity,
+  userId: string,
+): ExternalIdentityRecord {
   return {
-    application_id: applicationId, provider: identity.provider, subject: identity.subject, user_id: userId,
-    auth_type: identity.auth_type, banned_user_id: null, restricted_cross_platform: false, created_at: ctx.clock.now(),
+    application_id: applicationId,
+    provider: identity.provider,
+    subject: identity.subject,
+    user_id: userId,
+    auth_type: identity.auth_type,
+    banned_user_id: null,
+    restricted_cross_platform: false,
+    created_at: ctx.clock.now(),
   };
 }
 
 /** The APPLICATION_DEAUTHORIZED webhook event of `user` for `applicationId`: the serialized user, never a token. */
 export function deauthorizedEvent(user: UserRecord, applicationId: string) {
-  return { type: 'APPLICATION_DEAUTHORIZED', data: { user: serializeUser(user) }, audience: { application_id: applicationId }, channels: ['webhook' as const] };
+  return {
+    type: 'APPLICATION_DEAUTHORIZED',
+    data: { user: serializeUser(user) },
+    audience: { application_id: applicationId },
+    channels: ['webhook' as const],
+  };
 }
 
 /** True while `userId` is banned (inside a write that includes `bans`). */
@@ -124,7 +163,10 @@ export async function issueProvisionalToken(
 ): Promise<ProvisionalTokenResponse> {
   const access = generateSecret(30);
   const refresh = options.refreshable ? generateSecret(30) : null;
-  const [accessHash, refreshHash] = await Promise.all([hashSecret(access), refresh === null ? null : hashSecret(refresh)]);
+  const [accessHash, refreshHash] = await Promise.all([
+    hashSecret(access),
+    refresh === null ? null : hashSecret(refresh),
+  ]);
   const candidate = newProvisionalUser(ctx, identity.display_name);
   const now = ctx.clock.now();
   await write(ctx, ['applications', 'users', 'tokens', 'external_identities', 'bans'], async (tx) => {
@@ -136,19 +178,44 @@ export async function issueProvisionalToken(
     if (existing && linked) {
       if (!linked.provisional) throw ApiError.of('ACCOUNT_NOT_PROVISIONAL');
       if (await isBanned(tx, linked.id)) throw ApiError.of('MISSING_ACCESS', 'This account is banned.');
-      user = identity.display_name && identity.display_name !== linked.global_name ? { ...linked, global_name: identity.display_name } : linked;
+      user =
+        identity.display_name && identity.display_name !== linked.global_name
+          ? { ...linked, global_name: identity.display_name }
+          : linked;
       if (user !== linked) await tx.objectStore('users').put(user);
-      if (existing.auth_type !== identity.auth_type) await identities.put({ ...existing, auth_type: identity.auth_type });
+      if (existing.auth_type !== identity.auth_type)
+        await identities.put({ ...existing, auth_type: identity.auth_type });
     } else {
       user = candidate;
       await tx.objectStore('users').add(user);
       await identities.put(identityRecord(ctx, application.id, identity, user.id));
     }
-    const base = { application_id: application.id, user_id: user.id, scopes: PROVISIONAL_SCOPES, created_at: now, origin: options.origin, public_client: options.publicClient };
-    await tx.objectStore('tokens').add({ ...base, hash: accessHash, kind: 'access', expires_at: now + PROVISIONAL_ACCESS_TOKEN_TTL_S * 1000, pair_hash: refreshHash });
-    if (refreshHash !== null) await tx.objectStore('tokens').add({ ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash });
+    const base = {
+      application_id: application.id,
+      user_id: user.id,
+      scopes: PROVISIONAL_SCOPES,
+      created_at: now,
+      origin: options.origin,
+      public_client: options.publicClient,
+    };
+    await tx.objectStore('tokens').add({
+      ...base,
+      hash: accessHash,
+      kind: 'access',
+      expires_at: now + PROVISIONAL_ACCESS_TOKEN_TTL_S * 1000,
+      pair_hash: refreshHash,
+    });
+    if (refreshHash !== null)
+      await tx
+        .objectStore('tokens')
+        .add({ ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash });
   });
-  const response: ProvisionalTokenResponse = { access_token: access, token_type: 'Bearer', expires_in: PROVISIONAL_ACCESS_TOKEN_TTL_S, scope: PROVISIONAL_SCOPES.join(' ') };
+  const response: ProvisionalTokenResponse = {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: PROVISIONAL_ACCESS_TOKEN_TTL_S,
+    scope: PROVISIONAL_SCOPES.join(' '),
+  };
   if (refresh !== null) response.refresh_token = refresh;
   return response;
 }
@@ -161,5 +228,6 @@ export async function issueProvisionalToken(
 export async function refuseDeprecatedRefresh(ctx: PlatformContext, refreshToken: string | undefined): Promise<void> {
   if (!refreshToken) return;
   const token = await ctx.db.get('tokens', await hashSecret(refreshToken));
-  if (token?.kind === 'refresh' && token.origin === 'provisional_oidc') throw new OAuth2Error('invalid_grant', OIDC_REFRESH_DEPRECATED);
+  if (token?.kind === 'refresh' && token.origin === 'provisional_oidc')
+    throw new OAuth2Error('invalid_grant', OIDC_REFRESH_DEPRECATED);
 }

@@ -36,7 +36,8 @@ export async function enrollInQuest(
     if (!(await tx.objectStore('applications').get(input.application_id))) throw ApiError.of('UNKNOWN_APPLICATION');
     const existing = await tx.objectStore('quest_enrollments').get([input.quest_id, input.user_id]);
     if (existing) {
-      if (existing.application_id !== input.application_id) throw ApiError.invalidForm({ quest_id: 'This quest belongs to another application.' });
+      if (existing.application_id !== input.application_id)
+        throw ApiError.invalidForm({ quest_id: 'This quest belongs to another application.' });
       return { enrollment: existing, created: false };
     }
     const enrollment: QuestEnrollmentRecord = { ...input, enrolled_at: ctx.clock.now() };

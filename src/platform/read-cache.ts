@@ -66,7 +66,11 @@ export class ReadCache {
 
   /** Changes with every write that concerns the cache: take it before opening the read whose result is kept. */
   get generation(): Generation {
-    return { principals: this.#principalsGeneration, lobbies: this.#lobbiesGeneration, webhooks: this.#webhooksGeneration };
+    return {
+      principals: this.#principalsGeneration,
+      lobbies: this.#lobbiesGeneration,
+      webhooks: this.#webhooksGeneration,
+    };
   }
 
   /** Forgets what a write over `stores` may change (everything when the stores are not known). */

@@ -20,7 +20,12 @@ export interface UserRecord {
   /** Stored premium tier; the API answers 0 unless the app is approved for `identify.premium` and the user granted it. */
   premium_type: 0 | 1 | 2 | 3;
   /** Guild tag: a badge of 1 to 4 characters. */
-  primary_guild: { identity_guild_id: Snowflake | null; identity_enabled: boolean; tag: string | null; badge: string | null } | null;
+  primary_guild: {
+    identity_guild_id: Snowflake | null;
+    identity_enabled: boolean;
+    tag: string | null;
+    badge: string | null;
+  } | null;
   provisional: boolean;
   created_at: number;
 }
@@ -61,7 +66,9 @@ export interface ApplicationRecord {
   client_secret_hash: string;
   redirect_uris: string[];
   /** Default scopes and permissions per supported installation context. */
-  integration_types_config: Partial<Record<`${IntegrationType}`, { oauth2_install_params?: { scopes: string[]; permissions: string } }>>;
+  integration_types_config: Partial<
+    Record<`${IntegrationType}`, { oauth2_install_params?: { scopes: string[]; permissions: string } }>
+  >;
   /** Users who installed the app in the user context; answered as the approximate user install count. */
   approximate_user_install_count: number;
   /** Approvals the platform grants per application (sandbox-settable). */
@@ -110,7 +117,16 @@ export interface RoleRecord {
 }
 
 /** Channel types the sandbox creates. */
-export const CHANNEL_TYPES = { GUILD_TEXT: 0, DM: 1, GUILD_VOICE: 2, GROUP_DM: 3, GUILD_CATEGORY: 4, GUILD_ANNOUNCEMENT: 5, GUILD_STAGE_VOICE: 13, GUILD_FORUM: 15 } as const;
+export const CHANNEL_TYPES = {
+  GUILD_TEXT: 0,
+  DM: 1,
+  GUILD_VOICE: 2,
+  GROUP_DM: 3,
+  GUILD_CATEGORY: 4,
+  GUILD_ANNOUNCEMENT: 5,
+  GUILD_STAGE_VOICE: 13,
+  GUILD_FORUM: 15,
+} as const;
 
 /** Set on channels the bot cannot view (obfuscated). */
 export const CHANNEL_OBFUSCATED = 1 << 17;

@@ -10,7 +10,9 @@ const snowflake = snowflakeSchema;
 
 /** `PUT /users/@me/relationships/{id}`: no type (or 1) sends or accepts a friend request, 2 blocks. */
 export const PutRelationshipSchema = v.object({
-  type: v.optional(v.picklist([RELATIONSHIP_TYPE.FRIEND, RELATIONSHIP_TYPE.BLOCKED], 'Value must be 1 (friend) or 2 (block).')),
+  type: v.optional(
+    v.picklist([RELATIONSHIP_TYPE.FRIEND, RELATIONSHIP_TYPE.BLOCKED], 'Value must be 1 (friend) or 2 (block).'),
+  ),
 });
 
 /** `PUT /users/@me/game-relationships/{id}`: sends or accepts a game friend request (blocks are platform-wide). */
@@ -29,7 +31,10 @@ export const FriendRequestByUsernameSchema = v.object({
 
 /** `PUT /sandbox/users/{id}/relationships/{other_id}`: the user's side (0 none, 1 friends, 2 blocks, 3 incoming, 4 outgoing). */
 export const SandboxRelationshipSchema = v.object({
-  type: v.picklist([0, 1, 2, 3, 4], 'Value must be 0 (none), 1 (friend), 2 (blocked), 3 (pending incoming) or 4 (pending outgoing).'),
+  type: v.picklist(
+    [0, 1, 2, 3, 4],
+    'Value must be 0 (none), 1 (friend), 2 (blocked), 3 (pending incoming) or 4 (pending outgoing).',
+  ),
   application_id: v.optional(snowflake),
 });
 

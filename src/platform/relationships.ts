@@ -17,11 +17,21 @@ import { ApiError } from './errors';
 import { FRIENDS_MAX } from './limits';
 import type { UserRecord } from './records';
 import {
-  PLATFORM_SCOPE, RELATIONSHIP_TYPE, type GameRelationship, type Relationship, type StoredRelationshipType,
+  PLATFORM_SCOPE,
+  RELATIONSHIP_TYPE,
+  type GameRelationship,
+  type Relationship,
+  type StoredRelationshipType,
 } from './relationship-records';
 import {
-  RELATIONSHIP_STORES, RelationshipWriter, hasPlayed, scopeRange, serializeAnyRelationship, serializeGameRelationship,
-  serializeRelationship, type RelationshipTx,
+  RELATIONSHIP_STORES,
+  RelationshipWriter,
+  hasPlayed,
+  scopeRange,
+  serializeAnyRelationship,
+  serializeGameRelationship,
+  serializeRelationship,
+  type RelationshipTx,
 } from './relationship-store';
 
 /** Whom a friend request names: a user id, or a username. */
@@ -32,7 +42,10 @@ export function callerScope(principal: BearerPrincipal, game: boolean): string {
   return game ? principal.application.id : PLATFORM_SCOPE;
 }
 
-async function resolveTarget<M extends IDBTransactionMode>(tx: RelationshipTx<M>, target: FriendRequestTarget): Promise<UserRecord> {
+async function resolveTarget<M extends IDBTransactionMode>(
+  tx: RelationshipTx<M>,
+  target: FriendRequestTarget,
+): Promise<UserRecord> {
   if ('id' in target) {
     const user = await tx.objectStore('users').get(target.id);
     if (!user) throw ApiError.of('UNKNOWN_USER');
@@ -54,12 +67,19 @@ async function listScope(ctx: PlatformContext, userId: string, scope: string) {
 
 /** `GET /users/@me/relationships`: the caller's platform friends, requests and blocks. */
 export async function listRelationships(ctx: PlatformContext, principal: BearerPrincipal): Promise<Relationship[]> {
-  return (await listScope(ctx, principal.user.id, PLATFORM_SCOPE)).map(({ record, user }) => serializeRelationship(record, user));
+  return (await listScope(ctx, principal.user.id, PLATFORM_SCOPE)).map(({ record, user }) =>
+    serializeRelationship(record, user),
+  );
 }
 
 /** `GET /users/@me/game-relationships`: the caller's game friends and game friend requests in the caller's game. */
-export async function listGameRelationships(ctx: PlatformContext, principal: BearerPrincipal): Promise<GameRelationship[]> {
-  return (await listScope(ctx, principal.user.id, principal.application.id)).map(({ record, user }) => serializeGameRelationship(record, user));
+export async function listGameRelationships(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+): Promise<GameRelationship[]> {
+  return (await listScope(ctx, principal.user.id, principal.application.id)).map(({ record, user }) =>
+    serializeGameRelationship(record, user),
+  );
 }
 
 /**
@@ -67,21 +87,32 @@ export async function listGameRelationships(ctx: PlatformContext, principal: Bea
  * one the target already sent. Asking again, or asking a friend, changes nothing.
  * @example await sendFriendRequest(ctx, principal, { username: 'bob' }, true)
  */
-export async function sendFriendRequest(ctx: PlatformContext, principal: BearerPrincipal, target: FriendRequestTarget, game: boolean): Promise<void> {
+export async function sendFriendRequest(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  target: FriendRequestTarget,
+  game: boolean,
+): Promise<void> {
   const me = principal.user;
   const scope = callerScope(principal, game);
   await write(ctx, RELATIONSHIP_STORES, async (tx, emit) => {
     const other = await resolveTarget(tx, target);
-    if (other.id === me.id || other.bot) throw ApiError.of('INVALID_RECIPIENT', 'A friend request needs another user who is not a bot.');
+    if (other.id === me.id || other.bot)
+      throw ApiError.of('INVALID_RECIPIENT', 'A friend request needs another user who is not a bot.');
     if (!game && (me.provisional || other.provisional)) {
-      throw ApiError.of('INVALID_USER_TYPE', 'Provisional accounts have game friends only: send a game friend request.');
+      throw ApiError.of(
+        'INVALID_USER_TYPE',
+        'Provisional accounts have game friends only: send a game friend request.',
+      );
     }
-    if (game && !(await hasPlayed(tx, scope, other.id))) throw ApiError.of('FRIEND_REQUEST_REFUSED', 'This user has not played this game.');
+    if (game && !(await hasPlayed(tx, scope, other.id)))
+      throw ApiError.of('FRIEND_REQUEST_REFUSED', 'This user has not played this game.');
     const writer = new RelationshipWriter(tx, emit, ctx.clock.now());
     if ((await writer.get(me.id, PLATFORM_SCOPE, other.id))?.type === RELATIONSHIP_TYPE.BLOCKED) {
       throw ApiError.of('FRIEND_REQUEST_REFUSED', 'You blocked this user: unblock them first.');
     }
-    if ((await writer.get(other.id, PLATFORM_SCOPE, me.id))?.type === RELATIONSHIP_TYPE.BLOCKED) throw ApiError.of('FRIEND_REQUEST_REFUSED');
+    if ((await writer.get(other.id, PLATFORM_SCOPE, me.id))?.type === RELATIONSHIP_TYPE.BLOCKED)
+      throw ApiError.of('FRIEND_REQUEST_REFUSED');
     const mine = (await writer.get(me.id, scope, other.id))?.type;
     if (mine === RELATIONSHIP_TYPE.FRIEND || mine === RELATIONSHIP_TYPE.PENDING_OUTGOING) return;
     if (mine === RELATIONSHIP_TYPE.PENDING_INCOMING) {
@@ -96,8 +127,10 @@ export async function sendFriendRequest(ctx: PlatformContext, principal: BearerP
 /** Both sides become friends; platform friendships count against {@link FRIENDS_MAX} of each. */
 async function befriend(writer: RelationshipWriter, scope: string, a: string, b: string): Promise<void> {
   if (scope === PLATFORM_SCOPE) {
-    if ((await writer.get(a, scope, b))?.type !== RELATIONSHIP_TYPE.FRIEND) await writer.requireFriendRoom(a, FRIENDS_MAX);
-    if ((await writer.get(b, scope, a))?.type !== RELATIONSHIP_TYPE.FRIEND) await writer.requireFriendRoom(b, FRIENDS_MAX);
+    if ((await writer.get(a, scope, b))?.type !== RELATIONSHIP_TYPE.FRIEND)
+      await writer.requireFriendRoom(a, FRIENDS_MAX);
+    if ((await writer.get(b, scope, a))?.type !== RELATIONSHIP_TYPE.FRIEND)
+      await writer.requireFriendRoom(b, FRIENDS_MAX);
   }
   await writer.set(a, scope, b, RELATIONSHIP_TYPE.FRIEND);
   await writer.set(b, scope, a, RELATIONSHIP_TYPE.FRIEND);
@@ -106,7 +139,8 @@ async function befriend(writer: RelationshipWriter, scope: string, a: string, b:
 /** Blocks `other` for `me`: ends the other's platform side (unless they block too) and every game relationship of the pair. */
 async function block(writer: RelationshipWriter, me: string, other: string): Promise<void> {
   await writer.set(me, PLATFORM_SCOPE, other, RELATIONSHIP_TYPE.BLOCKED);
-  if ((await writer.get(other, PLATFORM_SCOPE, me))?.type !== RELATIONSHIP_TYPE.BLOCKED) await writer.clear(other, PLATFORM_SCOPE, me);
+  if ((await writer.get(other, PLATFORM_SCOPE, me))?.type !== RELATIONSHIP_TYPE.BLOCKED)
+    await writer.clear(other, PLATFORM_SCOPE, me);
   await writer.clearGameRelationships(me, other);
 }
 
@@ -124,7 +158,12 @@ export async function blockUser(ctx: PlatformContext, principal: BearerPrincipal
  * or rejects a request (both sides go), or lifts a block (only the block goes). Nothing to
  * remove is not an error.
  */
-export async function removeRelationship(ctx: PlatformContext, principal: BearerPrincipal, otherId: string, game: boolean): Promise<void> {
+export async function removeRelationship(
+  ctx: PlatformContext,
+  principal: BearerPrincipal,
+  otherId: string,
+  game: boolean,
+): Promise<void> {
   const me = principal.user.id;
   const scope = callerScope(principal, game);
   await write(ctx, RELATIONSHIP_STORES, async (tx, emit) => {
@@ -132,7 +171,10 @@ export async function removeRelationship(ctx: PlatformContext, principal: Bearer
     const mine = await writer.get(me, scope, otherId);
     if (!mine) return;
     await writer.clear(me, scope, otherId);
-    if (mine.type !== RELATIONSHIP_TYPE.BLOCKED && (await writer.get(otherId, scope, me))?.type !== RELATIONSHIP_TYPE.BLOCKED) {
+    if (
+      mine.type !== RELATIONSHIP_TYPE.BLOCKED &&
+      (await writer.get(otherId, scope, me))?.type !== RELATIONSHIP_TYPE.BLOCKED
+    ) {
       await writer.clear(otherId, scope, me);
     }
   });
@@ -151,15 +193,28 @@ export async function sandboxSetRelationship(
 ) {
   const scope = input.applicationId ?? PLATFORM_SCOPE;
   return write(ctx, RELATIONSHIP_STORES, async (tx, emit) => {
-    const [user, other] = await Promise.all([resolveTarget(tx, { id: input.userId }), resolveTarget(tx, { id: input.otherId })]);
+    const [user, other] = await Promise.all([
+      resolveTarget(tx, { id: input.userId }),
+      resolveTarget(tx, { id: input.otherId }),
+    ]);
     if (user.id === other.id) throw ApiError.invalidForm({ other_id: 'A relationship needs two different users.' });
-    if (input.applicationId !== null && !(await tx.objectStore('applications').getKey(input.applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
-    if (scope !== PLATFORM_SCOPE && input.type === RELATIONSHIP_TYPE.BLOCKED) throw ApiError.invalidForm({ type: 'Blocks are platform-wide: leave application_id out.' });
-    if (scope === PLATFORM_SCOPE && input.type !== RELATIONSHIP_TYPE.BLOCKED && input.type !== 0 && (user.provisional || other.provisional)) {
+    if (input.applicationId !== null && !(await tx.objectStore('applications').getKey(input.applicationId)))
+      throw ApiError.of('UNKNOWN_APPLICATION');
+    if (scope !== PLATFORM_SCOPE && input.type === RELATIONSHIP_TYPE.BLOCKED)
+      throw ApiError.invalidForm({ type: 'Blocks are platform-wide: leave application_id out.' });
+    if (
+      scope === PLATFORM_SCOPE &&
+      input.type !== RELATIONSHIP_TYPE.BLOCKED &&
+      input.type !== 0 &&
+      (user.provisional || other.provisional)
+    ) {
       throw ApiError.of('INVALID_USER_TYPE', 'Provisional accounts have game friends only: give application_id.');
     }
     const writer = new RelationshipWriter(tx, emit, ctx.clock.now());
-    const mirror: Record<number, StoredRelationshipType> = { 3: RELATIONSHIP_TYPE.PENDING_OUTGOING, 4: RELATIONSHIP_TYPE.PENDING_INCOMING };
+    const mirror: Record<number, StoredRelationshipType> = {
+      3: RELATIONSHIP_TYPE.PENDING_OUTGOING,
+      4: RELATIONSHIP_TYPE.PENDING_INCOMING,
+    };
     if (input.type === 0) {
       await writer.clear(user.id, scope, other.id);
       await writer.clear(other.id, scope, user.id);
@@ -169,7 +224,10 @@ export async function sandboxSetRelationship(
       await writer.set(user.id, scope, other.id, input.type);
       await writer.set(other.id, scope, user.id, mirror[input.type]);
     }
-    const [mine, theirs] = await Promise.all([writer.get(user.id, scope, other.id), writer.get(other.id, scope, user.id)]);
+    const [mine, theirs] = await Promise.all([
+      writer.get(user.id, scope, other.id),
+      writer.get(other.id, scope, user.id),
+    ]);
     return {
       relationship: mine ? serializeAnyRelationship(mine, other) : null,
       other_relationship: theirs ? serializeAnyRelationship(theirs, user) : null,

@@ -7,7 +7,13 @@
 import type { BearerPrincipal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { computeChannelPermissions, parsePermissions, PERMISSIONS, hasPermission, serializePermissions } from './permissions';
+import {
+  computeChannelPermissions,
+  parsePermissions,
+  PERMISSIONS,
+  hasPermission,
+  serializePermissions,
+} from './permissions';
 import { countOnlineMembers } from './presence';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from './records';
 import { serializeUser } from './users';
@@ -50,8 +56,19 @@ async function loadChannelView(ctx: PlatformContext, userId: string, channelId: 
   if (!guild) throw ApiError.of('UNKNOWN_CHANNEL');
   if (!member) throw ApiError.of('MISSING_ACCESS');
   const permissions = computeChannelPermissions(
-    { guildId: guild.id, ownerId: guild.owner_id, userId, roles: roles.map(toPermissionRole), memberRoleIds: member.roles },
-    channel.permission_overwrites.map((o) => ({ id: o.id, type: o.type, allow: parsePermissions(o.allow) ?? 0n, deny: parsePermissions(o.deny) ?? 0n })),
+    {
+      guildId: guild.id,
+      ownerId: guild.owner_id,
+      userId,
+      roles: roles.map(toPermissionRole),
+      memberRoleIds: member.roles,
+    },
+    channel.permission_overwrites.map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: parsePermissions(o.allow) ?? 0n,
+      deny: parsePermissions(o.deny) ?? 0n,
+    })),
   );
   if (!hasPermission(permissions, PERMISSIONS.VIEW_CHANNEL)) throw ApiError.of('MISSING_ACCESS');
   return { channel, guild, member, permissions };

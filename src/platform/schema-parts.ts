@@ -8,7 +8,10 @@ import { parsePermissions } from './permissions';
 import { isSnowflake } from './snowflake';
 
 /** A snowflake as a decimal string below 2^64. */
-export const snowflakeSchema = v.pipe(v.string('Value must be a snowflake string.'), v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'));
+export const snowflakeSchema = v.pipe(
+  v.string('Value must be a snowflake string.'),
+  v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'),
+);
 
 /**
  * An integer query parameter within bounds (query values arrive as strings).
@@ -43,9 +46,15 @@ export function bodyInt(min: number, max: number) {
  * `{"0": "x", "1": "y"}`), so anything but a plain object is refused, naming the field.
  * @example v.object({ metadata: v.optional(dictionary(v.string('Metadata values must be strings.'))) })
  */
-export function dictionary<const Value extends v.GenericSchema>(value: Value, message = 'Must be a dictionary (a JSON object).') {
+export function dictionary<const Value extends v.GenericSchema>(
+  value: Value,
+  message = 'Must be a dictionary (a JSON object).',
+) {
   return v.pipe(
-    v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message),
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      message,
+    ),
     v.record(v.string(), value, message),
   );
 }

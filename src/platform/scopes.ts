@@ -40,7 +40,13 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 /** What the SDK's presence scope stands for: account, friends and rich presence. */
-const PRESENCE_EXPANSION: readonly Scope[] = ['identify', 'relationships.read', 'relationships.write', 'activities.write', 'presences.read'];
+const PRESENCE_EXPANSION: readonly Scope[] = [
+  'identify',
+  'relationships.read',
+  'relationships.write',
+  'activities.write',
+  'presences.read',
+];
 
 /** What the SDK's communication scope adds: lobbies, their chat and direct messages. */
 const SOCIAL_EXPANSION: readonly Scope[] = [

@@ -8,7 +8,14 @@ import { write } from '../store/write';
 import type { Principal } from './auth';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
-import { SKU_FLAGS, SKU_TYPE, serializeRpcSku, serializeSku, type SkuPrice, type SkuRecord } from './monetization-records';
+import {
+  SKU_FLAGS,
+  SKU_TYPE,
+  serializeRpcSku,
+  serializeSku,
+  type SkuPrice,
+  type SkuRecord,
+} from './monetization-records';
 import { loadApplication, requireOwnApplication } from './monetization-store';
 import { snowflakeKey } from './snowflake';
 
@@ -27,7 +34,12 @@ export interface CreateSkuInput {
  */
 export function skuSlug(name: string): string {
   // Accents come off (é is e and a combining mark after NFKD) before the rest becomes hyphens.
-  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /**
@@ -35,10 +47,13 @@ export function skuSlug(name: string): string {
  * A subscription is for guilds or for users, exactly one; a one-time SKU is neither.
  */
 function skuFlags(input: CreateSkuInput): number {
-  const flags = input.flags ?? (SKU_FLAGS.AVAILABLE | (input.type === SKU_TYPE.SUBSCRIPTION ? SKU_FLAGS.USER_SUBSCRIPTION : 0));
+  const flags =
+    input.flags ?? SKU_FLAGS.AVAILABLE | (input.type === SKU_TYPE.SUBSCRIPTION ? SKU_FLAGS.USER_SUBSCRIPTION : 0);
   const kinds = [SKU_FLAGS.GUILD_SUBSCRIPTION, SKU_FLAGS.USER_SUBSCRIPTION].filter((bit) => (flags & bit) !== 0).length;
   if (input.type === SKU_TYPE.SUBSCRIPTION && kinds !== 1) {
-    throw ApiError.invalidForm({ flags: 'A subscription SKU has exactly one of GUILD_SUBSCRIPTION (1 << 7) and USER_SUBSCRIPTION (1 << 8).' });
+    throw ApiError.invalidForm({
+      flags: 'A subscription SKU has exactly one of GUILD_SUBSCRIPTION (1 << 7) and USER_SUBSCRIPTION (1 << 8).',
+    });
   }
   if (input.type !== SKU_TYPE.SUBSCRIPTION && kinds !== 0) {
     throw ApiError.invalidForm({ flags: 'GUILD_SUBSCRIPTION and USER_SUBSCRIPTION are for subscription SKUs.' });
@@ -50,14 +65,21 @@ function skuFlags(input: CreateSkuInput): number {
  * Sandbox: creates a SKU of an application, and for a subscription its SUBSCRIPTION_GROUP.
  * @example await createSku(ctx, app.id, { name: 'Premium', type: SKU_TYPE.SUBSCRIPTION, price: { amount: 499, currency: 'usd' } })
  */
-export async function createSku(ctx: PlatformContext, applicationId: string, input: CreateSkuInput): Promise<{ sku: SkuRecord; group: SkuRecord | null }> {
+export async function createSku(
+  ctx: PlatformContext,
+  applicationId: string,
+  input: CreateSkuInput,
+): Promise<{ sku: SkuRecord; group: SkuRecord | null }> {
   const flags = skuFlags(input);
   return write(ctx, ['applications', 'skus'], async (tx) => {
     await loadApplication(tx, applicationId);
     const now = ctx.clock.now();
     const base = { application_id: applicationId, name: input.name, slug: skuSlug(input.name), flags, created_at: now };
     // The group comes first, as the platform lists it before the SKU it was generated for.
-    const group: SkuRecord | null = input.type === SKU_TYPE.SUBSCRIPTION ? { ...base, id: ctx.ids.next(), type: SKU_TYPE.SUBSCRIPTION_GROUP, price: null } : null;
+    const group: SkuRecord | null =
+      input.type === SKU_TYPE.SUBSCRIPTION
+        ? { ...base, id: ctx.ids.next(), type: SKU_TYPE.SUBSCRIPTION_GROUP, price: null }
+        : null;
     const sku: SkuRecord = { ...base, id: ctx.ids.next(), type: input.type, price: input.price ?? null };
     if (group) await tx.objectStore('skus').add(group);
     await tx.objectStore('skus').add(sku);

@@ -141,9 +141,13 @@ export class SnowflakeGenerator {
     // waits for it (IndexedDB runs overlapping read-write transactions in creation order): every
     // id is covered by a reservation asked for no later than the id itself.
     lease.renew(throughMs).then(
-      (end) => { this.#leaseEnd = Math.max(this.#leaseEnd, end); },
+      (end) => {
+        this.#leaseEnd = Math.max(this.#leaseEnd, end);
+      },
       // The database closed under us: the next id asks again.
-      () => { this.#requested = Math.min(this.#requested, this.#leaseEnd); },
+      () => {
+        this.#requested = Math.min(this.#requested, this.#leaseEnd);
+      },
     );
   }
 }

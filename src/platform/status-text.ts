@@ -36,8 +36,10 @@ export function statusText(activity: StatusTextActivity): string {
   // A custom status (type 4) is its state alone, with no verb.
   if (activity.type === 4) return activity.state || activity.name;
   const chosen =
-    activity.status_display_type === STATUS_DISPLAY_TYPE.STATE ? activity.state
-    : activity.status_display_type === STATUS_DISPLAY_TYPE.DETAILS ? activity.details
-    : null;
+    activity.status_display_type === STATUS_DISPLAY_TYPE.STATE
+      ? activity.state
+      : activity.status_display_type === STATUS_DISPLAY_TYPE.DETAILS
+        ? activity.details
+        : null;
   return `${VERBS[activity.type] ?? VERBS[0]} ${chosen || activity.name}`;
 }

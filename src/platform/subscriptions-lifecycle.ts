@@ -8,15 +8,31 @@ import type { Emit, WriteTx } from '../store/write';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import {
-  ENTITLEMENT_TYPES, SKU_FLAGS, SKU_TYPE, SUBSCRIPTION_STATUS, monetizationAudience, serializeSubscription, type SubscriptionRecord,
+  ENTITLEMENT_TYPES,
+  SKU_FLAGS,
+  SKU_TYPE,
+  SUBSCRIPTION_STATUS,
+  monetizationAudience,
+  serializeSubscription,
+  type SubscriptionRecord,
 } from './monetization-records';
 import {
-  announceEntitlementCreate, deleteEntitlementRecord, findSubscription, loadApplication, saveSubscription,
+  announceEntitlementCreate,
+  deleteEntitlementRecord,
+  findSubscription,
+  loadApplication,
+  saveSubscription,
 } from './monetization-store';
 import type { ApplicationRecord } from './records';
 import { endSubscription, writeMonetization } from './subscriptions-renewal';
 
-type Step = (tx: WriteTx, emit: Emit, application: ApplicationRecord, subscription: SubscriptionRecord, now: number) => Promise<SubscriptionRecord>;
+type Step = (
+  tx: WriteTx,
+  emit: Emit,
+  application: ApplicationRecord,
+  subscription: SubscriptionRecord,
+  now: number,
+) => Promise<SubscriptionRecord>;
 
 /** Runs one lifecycle step on subscription `subscriptionId`; an ended one is refused (400). */
 function lifecycleStep(ctx: PlatformContext, subscriptionId: string, step: Step): Promise<SubscriptionRecord> {
@@ -53,7 +69,9 @@ export function resumeSubscription(ctx: PlatformContext, subscriptionId: string)
 
 /** The subscription expires now (a payment that could not be recovered): it ends at once. */
 export function expireSubscription(ctx: PlatformContext, subscriptionId: string): Promise<SubscriptionRecord> {
-  return lifecycleStep(ctx, subscriptionId, (tx, emit, application, subscription, now) => endSubscription(tx, emit, application, subscription, now));
+  return lifecycleStep(ctx, subscriptionId, (tx, emit, application, subscription, now) =>
+    endSubscription(tx, emit, application, subscription, now),
+  );
 }
 
 /**
@@ -61,7 +79,11 @@ export function expireSubscription(ctx: PlatformContext, subscriptionId: string)
  * period end): renewal_sku_ids change, SUBSCRIPTION_UPDATE. Each SKU must be an available
  * subscription SKU of the same application and of the same kind (guild or user).
  */
-export function changeRenewalSkus(ctx: PlatformContext, subscriptionId: string, skuIds: string[]): Promise<SubscriptionRecord> {
+export function changeRenewalSkus(
+  ctx: PlatformContext,
+  subscriptionId: string,
+  skuIds: string[],
+): Promise<SubscriptionRecord> {
   return lifecycleStep(ctx, subscriptionId, async (tx, emit, application, subscription) => {
     if (subscription.status !== SUBSCRIPTION_STATUS.ACTIVE) {
       throw ApiError.invalidForm({ renewal_sku_ids: 'A canceled subscription does not renew: resume it first.' });
@@ -69,11 +91,21 @@ export function changeRenewalSkus(ctx: PlatformContext, subscriptionId: string, 
     const kind = subscription.guild_id === null ? SKU_FLAGS.USER_SUBSCRIPTION : SKU_FLAGS.GUILD_SUBSCRIPTION;
     for (const [i, skuId] of skuIds.entries()) {
       const sku = await tx.objectStore('skus').get(skuId);
-      if (!sku || sku.application_id !== application.id || sku.type !== SKU_TYPE.SUBSCRIPTION || (sku.flags & SKU_FLAGS.AVAILABLE) === 0 || (sku.flags & kind) === 0) {
-        throw ApiError.invalidForm({ [`renewal_sku_ids.${i}`]: 'Not an available subscription SKU of this application and kind.' });
+      if (
+        !sku ||
+        sku.application_id !== application.id ||
+        sku.type !== SKU_TYPE.SUBSCRIPTION ||
+        (sku.flags & SKU_FLAGS.AVAILABLE) === 0 ||
+        (sku.flags & kind) === 0
+      ) {
+        throw ApiError.invalidForm({
+          [`renewal_sku_ids.${i}`]: 'Not an available subscription SKU of this application and kind.',
+        });
       }
     }
-    const unchanged = skuIds.length === subscription.renewal_sku_ids.length && skuIds.every((id, i) => id === subscription.renewal_sku_ids[i]);
+    const unchanged =
+      skuIds.length === subscription.renewal_sku_ids.length &&
+      skuIds.every((id, i) => id === subscription.renewal_sku_ids[i]);
     if (unchanged) return subscription;
     const changed: SubscriptionRecord = { ...subscription, renewal_sku_ids: [...skuIds] };
     await saveSubscription(tx, emit, application, changed, 'SUBSCRIPTION_UPDATE');
@@ -114,6 +146,10 @@ export async function deleteSubscription(ctx: PlatformContext, subscriptionId: s
       if (entitlement && !entitlement.deleted) await deleteEntitlementRecord(tx, emit, application, entitlement);
     }
     await tx.objectStore('subscriptions').delete(subscription.id);
-    emit({ type: 'SUBSCRIPTION_DELETE', data: serializeSubscription(subscription), audience: monetizationAudience(application, subscription.user_id) });
+    emit({
+      type: 'SUBSCRIPTION_DELETE',
+      data: serializeSubscription(subscription),
+      audience: monetizationAudience(application, subscription.user_id),
+    });
   });
 }

@@ -22,7 +22,13 @@ import type { PlatformContext } from './context';
 import { SUBSCRIPTION_PERIOD_MONTHS } from './limits';
 import { ENTITLEMENT_TYPES, SUBSCRIPTION_STATUS, type SubscriptionRecord } from './monetization-records';
 import {
-  MONETIZATION_STORES, addMonths, endEntitlement, grantEntitlement, loadApplication, saveSubscription, type MonetizationTx,
+  MONETIZATION_STORES,
+  addMonths,
+  endEntitlement,
+  grantEntitlement,
+  loadApplication,
+  saveSubscription,
+  type MonetizationTx,
 } from './monetization-store';
 import type { ApplicationRecord } from './records';
 
@@ -36,7 +42,13 @@ export interface SettleResult {
  * Ends a subscription at `at`: status INACTIVE, each of its entitlements gets ends_at = `at`
  * with ENTITLEMENT_UPDATE emitted once (spec: the only time it is), then SUBSCRIPTION_UPDATE.
  */
-export async function endSubscription(tx: WriteTx, emit: Emit, application: ApplicationRecord, subscription: SubscriptionRecord, at: number): Promise<SubscriptionRecord> {
+export async function endSubscription(
+  tx: WriteTx,
+  emit: Emit,
+  application: ApplicationRecord,
+  subscription: SubscriptionRecord,
+  at: number,
+): Promise<SubscriptionRecord> {
   for (const id of subscription.entitlement_ids) await endEntitlement(tx, emit, application, id, at);
   const ended: SubscriptionRecord = { ...subscription, status: SUBSCRIPTION_STATUS.INACTIVE, due_at: null };
   await saveSubscription(tx, emit, application, ended, 'SUBSCRIPTION_UPDATE');
@@ -53,18 +65,42 @@ function nextPeriod(subscription: SubscriptionRecord): SubscriptionRecord {
 }
 
 /** Renews into the renewal SKUs: the current entitlements end, new ones are granted, SUBSCRIPTION_UPDATE. */
-async function renewIntoOtherSkus(tx: WriteTx, emit: Emit, ctx: PlatformContext, application: ApplicationRecord, subscription: SubscriptionRecord, now: number): Promise<SubscriptionRecord> {
+async function renewIntoOtherSkus(
+  tx: WriteTx,
+  emit: Emit,
+  ctx: PlatformContext,
+  application: ApplicationRecord,
+  subscription: SubscriptionRecord,
+  now: number,
+): Promise<SubscriptionRecord> {
   const start = subscription.current_period_end;
   for (const id of subscription.entitlement_ids) await endEntitlement(tx, emit, application, id, start);
   const granted: string[] = [];
   for (const skuId of subscription.renewal_sku_ids) {
-    const entitlement = await grantEntitlement(tx, emit, application, ctx.ids.next(), {
-      sku_id: skuId, user_id: subscription.user_id, guild_id: subscription.guild_id, type: ENTITLEMENT_TYPES.PURCHASE,
-      test: false, starts_at: start, ends_at: null, subscription_id: subscription.id,
-    }, now);
+    const entitlement = await grantEntitlement(
+      tx,
+      emit,
+      application,
+      ctx.ids.next(),
+      {
+        sku_id: skuId,
+        user_id: subscription.user_id,
+        guild_id: subscription.guild_id,
+        type: ENTITLEMENT_TYPES.PURCHASE,
+        test: false,
+        starts_at: start,
+        ends_at: null,
+        subscription_id: subscription.id,
+      },
+      now,
+    );
     granted.push(entitlement.id);
   }
-  const renewed: SubscriptionRecord = { ...nextPeriod(subscription), sku_ids: [...subscription.renewal_sku_ids], entitlement_ids: granted };
+  const renewed: SubscriptionRecord = {
+    ...nextPeriod(subscription),
+    sku_ids: [...subscription.renewal_sku_ids],
+    entitlement_ids: granted,
+  };
   await saveSubscription(tx, emit, application, renewed, 'SUBSCRIPTION_UPDATE');
   return renewed;
 }
@@ -76,14 +112,24 @@ async function renewIntoOtherSkus(tx: WriteTx, emit: Emit, ctx: PlatformContext,
 async function followPeriodEnd(tx: WriteTx, subscription: SubscriptionRecord): Promise<void> {
   for (const id of subscription.entitlement_ids) {
     const entitlement = await tx.objectStore('entitlements').get(id);
-    if (entitlement && !entitlement.deleted && entitlement.type === ENTITLEMENT_TYPES.APPLICATION_SUBSCRIPTION && entitlement.ends_at !== null) {
+    if (
+      entitlement &&
+      !entitlement.deleted &&
+      entitlement.type === ENTITLEMENT_TYPES.APPLICATION_SUBSCRIPTION &&
+      entitlement.ends_at !== null
+    ) {
       await tx.objectStore('entitlements').put({ ...entitlement, ends_at: subscription.current_period_end });
     }
   }
 }
 
 /** Inside a write: settles every subscription whose period end is at or before `now`. */
-export async function settleDueSubscriptions(tx: WriteTx, emit: Emit, ctx: PlatformContext, now: number): Promise<SettleResult> {
+export async function settleDueSubscriptions(
+  tx: WriteTx,
+  emit: Emit,
+  ctx: PlatformContext,
+  now: number,
+): Promise<SettleResult> {
   const result: SettleResult = { renewed: [], ended: [] };
   const due = await tx.objectStore('subscriptions').index('by_due').getAll(IDBKeyRange.upperBound(now));
   for (const stored of due) {

@@ -21,7 +21,8 @@ function subscriber(principal: Principal, userId: string | undefined): string {
     if (userId !== undefined && userId !== principal.user.id) throw ApiError.of('MISSING_ACCESS');
     return principal.user.id;
   }
-  if (userId === undefined) throw ApiError.invalidForm({ user_id: { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' } });
+  if (userId === undefined)
+    throw ApiError.invalidForm({ user_id: { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' } });
   return userId;
 }
 
@@ -29,29 +30,53 @@ function subscriber(principal: Principal, userId: string | undefined): string {
  * `GET /skus/{sku.id}/subscriptions?user_id&before&after&limit`: newest first; with `after`
  * (and no `before`) oldest first from there.
  */
-export async function listSkuSubscriptions(ctx: PlatformContext, principal: Principal, skuId: string, query: SubscriptionsQuery) {
+export async function listSkuSubscriptions(
+  ctx: PlatformContext,
+  principal: Principal,
+  skuId: string,
+  query: SubscriptionsQuery,
+) {
   const userId = subscriber(principal, query.user_id);
   const tx = await readMonetization(ctx);
   await findSku(tx, principal.application.id, skuId);
   const lower = query.after === undefined ? '' : snowflakeKey(query.after);
   const upper = query.before === undefined ? '\uffff' : snowflakeKey(query.before);
   if (lower >= upper) return [];
-  const range = IDBKeyRange.bound([userId, lower], [userId, upper], query.after !== undefined, query.before !== undefined);
+  const range = IDBKeyRange.bound(
+    [userId, lower],
+    [userId, upper],
+    query.after !== undefined,
+    query.before !== undefined,
+  );
   const direction = query.after !== undefined && query.before === undefined ? 'next' : 'prev';
   const found: SubscriptionRecord[] = [];
-  for (let cursor = await tx.objectStore('subscriptions').index('by_user').openCursor(range, direction); cursor && found.length < query.limit; cursor = await cursor.continue()) {
-    if (cursor.value.application_id === principal.application.id && cursor.value.sku_ids.includes(skuId)) found.push(cursor.value);
+  for (
+    let cursor = await tx.objectStore('subscriptions').index('by_user').openCursor(range, direction);
+    cursor && found.length < query.limit;
+    cursor = await cursor.continue()
+  ) {
+    if (cursor.value.application_id === principal.application.id && cursor.value.sku_ids.includes(skuId))
+      found.push(cursor.value);
   }
   return found.map(serializeSubscription);
 }
 
 /** `GET /skus/{sku.id}/subscriptions/{subscription.id}`: one subscription containing the SKU. */
-export async function getSkuSubscription(ctx: PlatformContext, principal: Principal, skuId: string, subscriptionId: string) {
+export async function getSkuSubscription(
+  ctx: PlatformContext,
+  principal: Principal,
+  skuId: string,
+  subscriptionId: string,
+) {
   const own = principal.kind === 'bearer' ? subscriber(principal, undefined) : null;
   const tx = await readMonetization(ctx);
   await findSku(tx, principal.application.id, skuId);
   const subscription = await findSubscription(tx, subscriptionId);
-  if (subscription.application_id !== principal.application.id || !subscription.sku_ids.includes(skuId) || (own !== null && subscription.user_id !== own)) {
+  if (
+    subscription.application_id !== principal.application.id ||
+    !subscription.sku_ids.includes(skuId) ||
+    (own !== null && subscription.user_id !== own)
+  ) {
     throw ApiError.of('UNKNOWN_SUBSCRIPTION');
   }
   return serializeSubscription(subscription);

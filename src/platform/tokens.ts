@@ -41,9 +41,21 @@ export async function prepareTokenPair(
   const now = ctx.clock.now();
   const base = { application_id: grant.application_id, user_id: grant.user_id, scopes: grant.scopes, created_at: now };
   return {
-    response: { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: grant.scopes.join(' ') },
+    response: {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'Bearer',
+      expires_in: OAUTH2_ACCESS_TOKEN_TTL_S,
+      scope: grant.scopes.join(' '),
+    },
     records: [
-      { ...base, hash: accessHash, kind: 'access', expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000, pair_hash: refreshHash },
+      {
+        ...base,
+        hash: accessHash,
+        kind: 'access',
+        expires_at: now + OAUTH2_ACCESS_TOKEN_TTL_S * 1000,
+        pair_hash: refreshHash,
+      },
       { ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash },
     ],
   };
@@ -75,7 +87,12 @@ export interface SessionsInvalidatedData {
  */
 export function invalidateSessions(emit: Emit, userIds: Iterable<string>): void {
   for (const user_id of new Set(userIds)) {
-    emit({ type: SESSIONS_INVALIDATED, data: { user_id } satisfies SessionsInvalidatedData, audience: {}, channels: ['gateway'] });
+    emit({
+      type: SESSIONS_INVALIDATED,
+      data: { user_id } satisfies SessionsInvalidatedData,
+      audience: {},
+      channels: ['gateway'],
+    });
   }
 }
 

@@ -16,7 +16,8 @@ export type { UrlMapping } from '../activity/url-mappings';
 
 const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** A target: a host (labels, dots, `{tokens}`), an optional port (digits or a token), an optional path. */
-const TARGET = /^(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?:\.(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))*(?::(?:\d{1,5}|\{[A-Za-z_][A-Za-z0-9_]*\}))?(?:\/[^\s?#]*)?$/;
+const TARGET =
+  /^(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?:\.(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))*(?::(?:\d{1,5}|\{[A-Za-z_][A-Za-z0-9_]*\}))?(?:\/[^\s?#]*)?$/;
 /** A prefix: a path of segments (letters, digits, `-._~`, or a whole `{token}`). */
 const PREFIX = /^(?:\/(?:[A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+\/?$/;
 
@@ -40,13 +41,20 @@ export function validateUrlMappings(mappings: readonly UrlMapping[]): void {
   mappings.forEach(({ prefix, target }, i) => {
     const taken = platformPathCollision(prefix);
     const normal = normalizedPrefix(prefix);
-    if (!PREFIX.test(prefix) || normal === '/') errors[`url_mappings.${i}.prefix`] = 'Must be a path such as /scores or /maps/{region}: segments of letters, digits, -._~ or one {token}.';
-    else if (taken) errors[`url_mappings.${i}.prefix`] = `Collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix.`;
+    if (!PREFIX.test(prefix) || normal === '/')
+      errors[`url_mappings.${i}.prefix`] =
+        'Must be a path such as /scores or /maps/{region}: segments of letters, digits, -._~ or one {token}.';
+    else if (taken)
+      errors[`url_mappings.${i}.prefix`] =
+        `Collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix.`;
     else if (seen.has(normal)) errors[`url_mappings.${i}.prefix`] = 'Another mapping has this prefix.';
     seen.add(normal);
-    if (!TARGET.test(target)) errors[`url_mappings.${i}.target`] = 'Must be a host with an optional port and path, without a scheme, such as api.example.com or {region}.example.com/v2.';
+    if (!TARGET.test(target))
+      errors[`url_mappings.${i}.target`] =
+        'Must be a host with an optional port and path, without a scheme, such as api.example.com or {region}.example.com/v2.';
     const missing = tokenNames(target).filter((name) => !tokenNames(prefix).includes(name));
-    if (missing.length > 0 && !errors[`url_mappings.${i}.target`]) errors[`url_mappings.${i}.target`] = `Uses {${missing[0]}}, which the prefix does not capture.`;
+    if (missing.length > 0 && !errors[`url_mappings.${i}.target`])
+      errors[`url_mappings.${i}.target`] = `Uses {${missing[0]}}, which the prefix does not capture.`;
   });
   if (Object.keys(errors).length > 0) throw ApiError.invalidForm(errors);
 }
@@ -55,7 +63,11 @@ export function validateUrlMappings(mappings: readonly UrlMapping[]): void {
  * Replaces an application's URL mappings (validated first: a bad one stores nothing).
  * @example await setUrlMappings(ctx, appId, [{ prefix: '/scores', target: 'api.example.com' }]);
  */
-export async function setUrlMappings(ctx: PlatformContext, applicationId: string, mappings: UrlMapping[]): Promise<UrlMapping[]> {
+export async function setUrlMappings(
+  ctx: PlatformContext,
+  applicationId: string,
+  mappings: UrlMapping[],
+): Promise<UrlMapping[]> {
   validateUrlMappings(mappings);
   return write(ctx, ['applications'], async (tx) => {
     const application = await tx.objectStore('applications').get(applicationId);
@@ -86,7 +98,10 @@ export function mapRequestPath(path: string, search: string, mappings: readonly 
   let best: { mapping: UrlMapping; match: RegExpExecArray; length: number } | null = null;
   for (const mapping of mappings) {
     const prefix = normalizedPrefix(mapping.prefix);
-    const pattern = prefix.split('/').map((segment) => segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(TOKEN, '(?<$1>[\\w-]+)')).join('/');
+    const pattern = prefix
+      .split('/')
+      .map((segment) => segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(TOKEN, '(?<$1>[\\w-]+)'))
+      .join('/');
     const match = new RegExp(`^${pattern}(?=/|$)`).exec(path);
     if (match && (!best || match[0].length > best.length)) best = { mapping, match, length: match[0].length };
   }

@@ -21,12 +21,21 @@ export interface UserProfileChange {
  * Applies a profile change; unknown users are 10013. Nothing is emitted when nothing changed.
  * @example await updateUserProfile(ctx, userId, { global_name: 'Alice' });
  */
-export async function updateUserProfile(ctx: PlatformContext, userId: string, change: UserProfileChange): Promise<UserRecord> {
+export async function updateUserProfile(
+  ctx: PlatformContext,
+  userId: string,
+  change: UserProfileChange,
+): Promise<UserRecord> {
   return write(ctx, ['users'], async (tx, emit) => {
     const user = await tx.objectStore('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     const updated: UserRecord = { ...user, ...change };
-    if (updated.username === user.username && updated.global_name === user.global_name && updated.avatar === user.avatar) return user;
+    if (
+      updated.username === user.username &&
+      updated.global_name === user.global_name &&
+      updated.avatar === user.avatar
+    )
+      return user;
     await tx.objectStore('users').put(updated);
     emit({ type: 'USER_UPDATE', data: serializeUser(updated), audience: { user_ids: [userId] } });
     return updated;

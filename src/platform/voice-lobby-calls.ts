@@ -32,7 +32,12 @@ export function serializeLobbyVoiceState(state: LobbyVoiceStateRecord, left = fa
 }
 
 /** Emits the state to every member of its lobby (the user who left included). */
-export async function emitLobbyVoiceState(tx: WriteTx, emit: Emit, state: LobbyVoiceStateRecord, left: boolean): Promise<void> {
+export async function emitLobbyVoiceState(
+  tx: WriteTx,
+  emit: Emit,
+  state: LobbyVoiceStateRecord,
+  left: boolean,
+): Promise<void> {
   const lobby = await tx.objectStore('lobbies').get(state.lobby_id);
   if (!lobby) return;
   const members = await loadLobbyMembers(tx, lobby.id);
@@ -49,7 +54,12 @@ export const LOBBY_CALL_STORES = ['lobbies', 'lobby_members', 'lobby_voice_state
  * gone, or the caller is not a member. A new join issues a voice server token.
  */
 export async function changeLobbyCall(
-  ctx: PlatformContext, tx: WriteTx, emit: Emit, caller: VoiceCaller, lobbyId: string | null, self: { self_mute: boolean; self_deaf: boolean },
+  ctx: PlatformContext,
+  tx: WriteTx,
+  emit: Emit,
+  caller: VoiceCaller,
+  lobbyId: string | null,
+  self: { self_mute: boolean; self_deaf: boolean },
   credential: VoiceCredential,
 ): Promise<VoiceJoinOutcome> {
   const states = tx.objectStore('lobby_voice_states');
@@ -62,7 +72,8 @@ export async function changeLobbyCall(
   }
   const lobby = await tx.objectStore('lobbies').get(lobbyId);
   const member = lobby && (await tx.objectStore('lobby_members').get([lobbyId, caller.user_id]));
-  if (!lobby || lobby.application_id !== caller.application_id || !isLobbyLive(lobby, ctx.clock.now()) || !member) return { refused: true };
+  if (!lobby || lobby.application_id !== caller.application_id || !isLobbyLive(lobby, ctx.clock.now()) || !member)
+    return { refused: true };
   if (existing?.lobby_id === lobbyId && existing.session_id === caller.session_id) {
     // Already in this call: only the self mute and deafen flags can change, and no new token is due.
     if (existing.self_mute === self.self_mute && existing.self_deaf === self.self_deaf) return { joined: false };
@@ -74,10 +85,22 @@ export async function changeLobbyCall(
   // One lobby call at a time: moving to this one leaves the other.
   if (existing && existing.lobby_id !== lobbyId) await emitLobbyVoiceState(tx, emit, existing, true);
   const state: LobbyVoiceStateRecord = {
-    application_id: caller.application_id, user_id: caller.user_id, lobby_id: lobbyId, session_id: caller.session_id, ...self, joined_at: ctx.clock.now(),
+    application_id: caller.application_id,
+    user_id: caller.user_id,
+    lobby_id: lobbyId,
+    session_id: caller.session_id,
+    ...self,
+    joined_at: ctx.clock.now(),
   };
   await states.put(state);
   await emitLobbyVoiceState(tx, emit, state, false);
-  await issueVoiceToken(tx, { server_id: lobbyId, guild_id: null, channel_id: lobbyId, caller, credential, now: ctx.clock.now() });
+  await issueVoiceToken(tx, {
+    server_id: lobbyId,
+    guild_id: null,
+    channel_id: lobbyId,
+    caller,
+    credential,
+    now: ctx.clock.now(),
+  });
   return { joined: true, server: { token: credential.token, guild_id: null, channel_id: lobbyId } };
 }

@@ -28,7 +28,9 @@ export function endVoiceOfSessions(ctx: PlatformContext, ids: ReadonlySet<string
  */
 export function endVoiceOfDisconnectedSessions(ctx: PlatformContext): Promise<number> {
   return removeVoiceStates(ctx, async (tx) => {
-    const connected = new Set((await tx.objectStore('presences').getAll()).flatMap((p) => (p.sessions ?? []).map((s) => s.session_id)));
+    const connected = new Set(
+      (await tx.objectStore('presences').getAll()).flatMap((p) => (p.sessions ?? []).map((s) => s.session_id)),
+    );
     return (sessionId) => !connected.has(sessionId);
   });
 }
@@ -37,14 +39,24 @@ export function endVoiceOfDisconnectedSessions(ctx: PlatformContext): Promise<nu
  * One write: the voice states whose session `pick` names are deleted and announced as left. Both
  * stores hold only the calls going on now, so reading them whole is proportional to the answer.
  */
-async function removeVoiceStates(ctx: PlatformContext, pick: (tx: WriteTx) => Promise<(sessionId: string) => boolean>): Promise<number> {
+async function removeVoiceStates(
+  ctx: PlatformContext,
+  pick: (tx: WriteTx) => Promise<(sessionId: string) => boolean>,
+): Promise<number> {
   return write(ctx, [...STORES], async (tx, emit: Emit) => {
     const ended = await pick(tx);
-    const [guildStates, lobbyStates] = await Promise.all([tx.objectStore('voice_states').getAll(), tx.objectStore('lobby_voice_states').getAll()]);
+    const [guildStates, lobbyStates] = await Promise.all([
+      tx.objectStore('voice_states').getAll(),
+      tx.objectStore('lobby_voice_states').getAll(),
+    ]);
     const guildEnded = guildStates.filter((s) => ended(s.session_id));
     const lobbyEnded = lobbyStates.filter((s) => ended(s.session_id));
     for (const state of guildEnded) {
-      const [member, user] = await Promise.all([tx.objectStore('members').get([state.guild_id, state.user_id]), tx.objectStore('users').get(state.user_id), tx.objectStore('voice_states').delete([state.guild_id, state.user_id])]);
+      const [member, user] = await Promise.all([
+        tx.objectStore('members').get([state.guild_id, state.user_id]),
+        tx.objectStore('users').get(state.user_id),
+        tx.objectStore('voice_states').delete([state.guild_id, state.user_id]),
+      ]);
       if (member && user) emitVoiceStateUpdate(emit, state, member, user, true);
     }
     for (const state of lobbyEnded) {

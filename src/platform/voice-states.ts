@@ -32,7 +32,8 @@ export function serializeVoiceState(state: VoiceStateRecord, member: MemberRecor
     self_stream: false,
     self_video: state.self_video,
     suppress: state.suppress,
-    request_to_speak_timestamp: state.request_to_speak_timestamp === null ? null : new Date(state.request_to_speak_timestamp).toISOString(),
+    request_to_speak_timestamp:
+      state.request_to_speak_timestamp === null ? null : new Date(state.request_to_speak_timestamp).toISOString(),
   };
 }
 
@@ -41,7 +42,13 @@ export function serializeVoiceState(state: VoiceStateRecord, member: MemberRecor
  * GUILD_VOICE_STATES and to the user's own sessions whatever their intents. When the user left
  * voice (`left`), the event carries their last state with `channel_id: null`, as on the platform.
  */
-export function emitVoiceStateUpdate(emit: Emit, state: VoiceStateRecord, member: MemberRecord, user: UserRecord, left = false): void {
+export function emitVoiceStateUpdate(
+  emit: Emit,
+  state: VoiceStateRecord,
+  member: MemberRecord,
+  user: UserRecord,
+  left = false,
+): void {
   const wire = serializeVoiceState(state, member, user);
   const audience = { guild_id: state.guild_id, intent: INTENTS.GUILD_VOICE_STATES, user_ids: [state.user_id] };
   emit({ type: 'VOICE_STATE_UPDATE', data: left ? { ...wire, channel_id: null } : wire, audience });
@@ -69,10 +76,18 @@ export async function getVoiceState(ctx: PlatformContext, principal: Principal, 
  * `channelId` null disconnects them. Each change emits VOICE_STATE_UPDATE; nothing changes, and
  * nothing is emitted, when the user is already where they are asked to be.
  */
-export async function putSandboxVoiceState(ctx: PlatformContext, guildId: string, userId: string, channelId: string | null) {
+export async function putSandboxVoiceState(
+  ctx: PlatformContext,
+  guildId: string,
+  userId: string,
+  channelId: string | null,
+) {
   return write(ctx, ['guilds', 'members', 'users', 'channels', 'voice_states'], async (tx, emit) => {
     if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-    const [member, user] = await Promise.all([tx.objectStore('members').get([guildId, userId]), tx.objectStore('users').get(userId)]);
+    const [member, user] = await Promise.all([
+      tx.objectStore('members').get([guildId, userId]),
+      tx.objectStore('users').get(userId),
+    ]);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
     const existing = await tx.objectStore('voice_states').get([guildId, userId]);
     if (channelId === null) {
@@ -82,16 +97,24 @@ export async function putSandboxVoiceState(ctx: PlatformContext, guildId: string
       return null;
     }
     const channel = await tx.objectStore('channels').get(channelId);
-    if (!channel || channel.guild_id !== guildId) throw ApiError.invalidForm({ channel_id: 'Unknown channel of this guild.' });
+    if (!channel || channel.guild_id !== guildId)
+      throw ApiError.invalidForm({ channel_id: 'Unknown channel of this guild.' });
     if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
     if (existing?.channel_id === channelId) return serializeVoiceState(existing, member, user);
     const state: VoiceStateRecord = existing
       ? { ...existing, channel_id: channelId }
       : {
-        guild_id: guildId, user_id: userId, channel_id: channelId, session_id: generateSecret(16),
-        self_mute: false, self_deaf: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
-        joined_at: ctx.clock.now(),
-      };
+          guild_id: guildId,
+          user_id: userId,
+          channel_id: channelId,
+          session_id: generateSecret(16),
+          self_mute: false,
+          self_deaf: false,
+          self_video: false,
+          suppress: false,
+          request_to_speak_timestamp: null,
+          joined_at: ctx.clock.now(),
+        };
     await tx.objectStore('voice_states').put(state);
     emitVoiceStateUpdate(emit, state, member, user);
     return serializeVoiceState(state, member, user);

@@ -25,12 +25,21 @@ export interface VoiceIdentity {
 }
 
 /** Why a voice token is refused: 4004 authentication failed, 4006 session no longer valid. */
-export type VoiceTokenOutcome = { ok: true; identity: VoiceIdentity } | { ok: false; code: 4004 | 4006; reason: string };
+export type VoiceTokenOutcome =
+  | { ok: true; identity: VoiceIdentity }
+  | { ok: false; code: 4004 | 4006; reason: string };
 
 /** Inside a join's write: stores the hash of the token the join hands out (replacing the user's previous one for this server). */
 export async function issueVoiceToken(
   tx: WriteTx,
-  join: { server_id: string; guild_id: string | null; channel_id: string; caller: VoiceCaller; credential: VoiceCredential; now: number },
+  join: {
+    server_id: string;
+    guild_id: string | null;
+    channel_id: string;
+    caller: VoiceCaller;
+    credential: VoiceCredential;
+    now: number;
+  },
 ): Promise<void> {
   await tx.objectStore('voice_tokens').put({
     server_id: join.server_id,
@@ -50,14 +59,19 @@ export async function issueVoiceToken(
  * @example const outcome = await verifyVoiceToken(ctx, d); if (!outcome.ok) connection.closeWith(outcome.code);
  */
 export async function verifyVoiceToken(
-  ctx: PlatformContext, claim: { server_id: string; user_id: string; session_id: string; token: string },
+  ctx: PlatformContext,
+  claim: { server_id: string; user_id: string; session_id: string; token: string },
 ): Promise<VoiceTokenOutcome> {
   const hash = await hashSecret(claim.token);
   const record = await ctx.db.getFromIndex('voice_tokens', 'by_token', hash);
   if (!record || record.server_id !== claim.server_id || record.user_id !== claim.user_id) {
     return { ok: false, code: 4004, reason: 'Authentication failed.' };
   }
-  const gone = { ok: false, code: 4006, reason: 'Session no longer valid: the voice state this token was issued for has changed.' } as const;
+  const gone = {
+    ok: false,
+    code: 4006,
+    reason: 'Session no longer valid: the voice state this token was issued for has changed.',
+  } as const;
   if (record.session_id !== claim.session_id) return gone;
   let kind: VoiceCallKind = 'lobby';
   if (record.guild_id === null) {
@@ -66,14 +80,16 @@ export async function verifyVoiceToken(
       tx.objectStore('lobby_voice_states').get([record.application_id, record.user_id]),
       tx.objectStore('lobby_members').get([record.channel_id, record.user_id]),
     ]);
-    if (!state || !member || state.lobby_id !== record.channel_id || state.session_id !== record.session_id) return gone;
+    if (!state || !member || state.lobby_id !== record.channel_id || state.session_id !== record.session_id)
+      return gone;
   } else {
     const tx = ctx.db.transaction(['voice_states', 'channels'], 'readonly');
     const [state, channel] = await Promise.all([
       tx.objectStore('voice_states').get([record.guild_id, record.user_id]),
       tx.objectStore('channels').get(record.channel_id),
     ]);
-    if (!state || !channel || state.channel_id !== record.channel_id || state.session_id !== record.session_id) return gone;
+    if (!state || !channel || state.channel_id !== record.channel_id || state.session_id !== record.session_id)
+      return gone;
     kind = channel.type === CHANNEL_TYPES.GUILD_STAGE_VOICE ? 'stage' : 'voice_channel';
   }
   const { server_id, user_id, session_id, guild_id, channel_id } = record;

@@ -11,7 +11,10 @@ import { ApiError } from './errors';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from './limits';
 import type { FetchLike } from './oidc';
 import {
-  EVENT_WEBHOOKS_STATUS, webhookPingPayload, type EventWebhooksRecord, type WebhookEventType,
+  EVENT_WEBHOOKS_STATUS,
+  webhookPingPayload,
+  type EventWebhooksRecord,
+  type WebhookEventType,
 } from './webhook-events';
 import { generateWebhookKeyPair, signedWebhookRequest } from './webhook-signing';
 
@@ -40,8 +43,15 @@ export async function ensureEventWebhooks(ctx: PlatformContext, applicationId: s
     const raced = await tx.objectStore('event_webhooks').get(applicationId);
     if (raced) return raced;
     const record: EventWebhooksRecord = {
-      application_id: applicationId, url: null, status: EVENT_WEBHOOKS_STATUS.DISABLED, types: [],
-      verify_key: verifyKey, private_key: privateKey, enabled_after_seq: 0, failed_in_a_row: 0, updated_at: ctx.clock.now(),
+      application_id: applicationId,
+      url: null,
+      status: EVENT_WEBHOOKS_STATUS.DISABLED,
+      types: [],
+      verify_key: verifyKey,
+      private_key: privateKey,
+      enabled_after_seq: 0,
+      failed_in_a_row: 0,
+      updated_at: ctx.clock.now(),
     };
     await tx.objectStore('event_webhooks').add(record);
     return record;
@@ -49,7 +59,12 @@ export async function ensureEventWebhooks(ctx: PlatformContext, applicationId: s
 }
 
 /** Why a URL failed validation, in words that never repeat the URL (it may hold a secret). */
-async function pingProblem(send: FetchLike, url: string, record: EventWebhooksRecord, now: number): Promise<string | null> {
+async function pingProblem(
+  send: FetchLike,
+  url: string,
+  record: EventWebhooksRecord,
+  now: number,
+): Promise<string | null> {
   const body = JSON.stringify(webhookPingPayload(record.application_id));
   const post = async (tamper: boolean): Promise<Response | null> => {
     try {
@@ -60,8 +75,10 @@ async function pingProblem(send: FetchLike, url: string, record: EventWebhooksRe
     }
   };
   const signed = await post(false);
-  if (!signed) return `The PING could not be delivered (network error, or no answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s).`;
-  if (signed.status !== 204) return `The URL must acknowledge a PING with 204 No Content; it answered ${signed.status}.`;
+  if (!signed)
+    return `The PING could not be delivered (network error, or no answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s).`;
+  if (signed.status !== 204)
+    return `The URL must acknowledge a PING with 204 No Content; it answered ${signed.status}.`;
   const forged = await post(true);
   if (!forged) return 'The PING with an invalid signature could not be delivered (network error or timeout).';
   if (forged.status >= 200 && forged.status < 300) {
@@ -84,10 +101,14 @@ export async function configureEventWebhooks(
 ): Promise<EventWebhooksRecord> {
   const current = await ensureEventWebhooks(ctx, applicationId);
   const enabled = input.enabled ?? input.url !== null;
-  if (enabled && input.url === null) throw ApiError.invalidForm({ event_webhooks_url: 'Events cannot be enabled without a URL.' });
+  if (enabled && input.url === null)
+    throw ApiError.invalidForm({ event_webhooks_url: 'Events cannot be enabled without a URL.' });
   if (input.url !== null) {
     const problem = await pingProblem(send, input.url, current, ctx.clock.now());
-    if (problem) throw ApiError.invalidForm({ event_webhooks_url: { code: 'APPLICATION_EVENT_WEBHOOKS_URL_INVALID', message: problem } });
+    if (problem)
+      throw ApiError.invalidForm({
+        event_webhooks_url: { code: 'APPLICATION_EVENT_WEBHOOKS_URL_INVALID', message: problem },
+      });
   }
   return write(ctx, ['applications', 'event_webhooks'], async (tx) => {
     if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');

@@ -8,9 +8,16 @@
 import { write } from '../store/write';
 import type { PlatformContext } from './context';
 import {
-  WEBHOOK_DELIVERY_ATTEMPTS_MAX, WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE, WEBHOOK_RETRY_BASE_MS,
+  WEBHOOK_DELIVERY_ATTEMPTS_MAX,
+  WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE,
+  WEBHOOK_RETRY_BASE_MS,
 } from './limits';
-import { EVENT_WEBHOOKS_STATUS, webhookEventPayload, type EventWebhooksRecord, type WebhookDeliveryRecord } from './webhook-events';
+import {
+  EVENT_WEBHOOKS_STATUS,
+  webhookEventPayload,
+  type EventWebhooksRecord,
+  type WebhookDeliveryRecord,
+} from './webhook-events';
 
 /** Events read from the log per transaction. */
 const LOG_PAGE = 500;
@@ -21,8 +28,13 @@ export function webhookRetryDelay(attempts: number): number {
 }
 
 function subscribed(config: EventWebhooksRecord | undefined, type: string, seq: number): config is EventWebhooksRecord {
-  return !!config && config.status === EVENT_WEBHOOKS_STATUS.ENABLED && config.url !== null
-    && seq > config.enabled_after_seq && (config.types as string[]).includes(type);
+  return (
+    !!config &&
+    config.status === EVENT_WEBHOOKS_STATUS.ENABLED &&
+    config.url !== null &&
+    seq > config.enabled_after_seq &&
+    (config.types as string[]).includes(type)
+  );
 }
 
 /**
@@ -37,30 +49,47 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ 
   if (!listening) return { listening, made: 0 };
   let made = 0;
   for (;;) {
-    const { created, more } = await write(ctx, ['webhook_outbox', 'event_webhooks', 'webhook_deliveries'], async (tx) => {
-      const enabled = (await tx.objectStore('event_webhooks').getAll()).filter((c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED);
-      if (enabled.length === 0) return { created: 0, more: false };
-      const configs = new Map(enabled.map((c) => [c.application_id, c]));
-      // Events from before every listener was enabled are never delivered: start past them.
-      const floor = Math.min(...enabled.map((c) => c.enabled_after_seq));
-      const cursor = Math.max((await tx.objectStore('webhook_outbox').get('cursor'))?.seq ?? 0, floor);
-      const events = await tx.objectStore('events').getAll(IDBKeyRange.lowerBound(cursor, true), LOG_PAGE);
-      let count = 0;
-      for (const event of events) {
-        const applicationId = event.audience.application_id;
-        const config = applicationId ? configs.get(applicationId) : undefined;
-        if (!event.channels.includes('webhook') || !subscribed(config, event.type, event.seq!)) continue;
-        const delivery: WebhookDeliveryRecord = {
-          id: ctx.ids.next(), event_seq: event.seq!, application_id: config.application_id, event_type: event.type,
-          url: config.url!, status: 'pending', attempts: 0, next_attempt_at: ctx.clock.now(), last_status: null,
-          last_error: null, payload: webhookEventPayload(event, config.application_id), created_at: ctx.clock.now(), delivered_at: null,
-        };
-        await tx.objectStore('webhook_deliveries').add(delivery);
-        count++;
-      }
-      if (events.length > 0) await tx.objectStore('webhook_outbox').put({ seq: events[events.length - 1].seq! }, 'cursor');
-      return { created: count, more: events.length === LOG_PAGE };
-    });
+    const { created, more } = await write(
+      ctx,
+      ['webhook_outbox', 'event_webhooks', 'webhook_deliveries'],
+      async (tx) => {
+        const enabled = (await tx.objectStore('event_webhooks').getAll()).filter(
+          (c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED,
+        );
+        if (enabled.length === 0) return { created: 0, more: false };
+        const configs = new Map(enabled.map((c) => [c.application_id, c]));
+        // Events from before every listener was enabled are never delivered: start past them.
+        const floor = Math.min(...enabled.map((c) => c.enabled_after_seq));
+        const cursor = Math.max((await tx.objectStore('webhook_outbox').get('cursor'))?.seq ?? 0, floor);
+        const events = await tx.objectStore('events').getAll(IDBKeyRange.lowerBound(cursor, true), LOG_PAGE);
+        let count = 0;
+        for (const event of events) {
+          const applicationId = event.audience.application_id;
+          const config = applicationId ? configs.get(applicationId) : undefined;
+          if (!event.channels.includes('webhook') || !subscribed(config, event.type, event.seq!)) continue;
+          const delivery: WebhookDeliveryRecord = {
+            id: ctx.ids.next(),
+            event_seq: event.seq!,
+            application_id: config.application_id,
+            event_type: event.type,
+            url: config.url!,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: ctx.clock.now(),
+            last_status: null,
+            last_error: null,
+            payload: webhookEventPayload(event, config.application_id),
+            created_at: ctx.clock.now(),
+            delivered_at: null,
+          };
+          await tx.objectStore('webhook_deliveries').add(delivery);
+          count++;
+        }
+        if (events.length > 0)
+          await tx.objectStore('webhook_outbox').put({ seq: events[events.length - 1].seq! }, 'cursor');
+        return { created: count, more: events.length === LOG_PAGE };
+      },
+    );
     made += created;
     if (!more) return { listening, made };
   }
@@ -68,7 +97,12 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ 
 
 /** Pending deliveries whose next attempt is due by the platform clock, oldest due first. */
 export async function dueWebhookDeliveries(ctx: PlatformContext, limit: number): Promise<WebhookDeliveryRecord[]> {
-  return ctx.db.getAllFromIndex('webhook_deliveries', 'by_next_attempt', IDBKeyRange.upperBound(ctx.clock.now()), limit);
+  return ctx.db.getAllFromIndex(
+    'webhook_deliveries',
+    'by_next_attempt',
+    IDBKeyRange.upperBound(ctx.clock.now()),
+    limit,
+  );
 }
 
 /** When the earliest pending delivery is due (platform-clock epoch ms), or null when none is pending. */
@@ -90,7 +124,12 @@ export interface WebhookAttemptOutcome {
  * that fails too often. A delivery that is gone (reset) or no longer pending is left alone.
  * @example await recordWebhookAttempt(ctx, delivery.id, url, { status: 204 });
  */
-export async function recordWebhookAttempt(ctx: PlatformContext, id: string, url: string, outcome: WebhookAttemptOutcome): Promise<WebhookDeliveryRecord | null> {
+export async function recordWebhookAttempt(
+  ctx: PlatformContext,
+  id: string,
+  url: string,
+  outcome: WebhookAttemptOutcome,
+): Promise<WebhookDeliveryRecord | null> {
   return write(ctx, ['webhook_deliveries', 'event_webhooks'], async (tx) => {
     const delivery = await tx.objectStore('webhook_deliveries').get(id);
     if (!delivery || delivery.status !== 'pending') return null;
@@ -106,7 +145,7 @@ export async function recordWebhookAttempt(ctx: PlatformContext, id: string, url
       status,
       next_attempt_at: status === 'pending' ? now + webhookRetryDelay(attempts) : null,
       last_status: outcome.status,
-      last_error: ok ? null : outcome.error ?? `The endpoint answered ${outcome.status}.`,
+      last_error: ok ? null : (outcome.error ?? `The endpoint answered ${outcome.status}.`),
       delivered_at: ok ? now : null,
     };
     await tx.objectStore('webhook_deliveries').put(next);
@@ -115,14 +154,21 @@ export async function recordWebhookAttempt(ctx: PlatformContext, id: string, url
   });
 }
 
-type ConfigStore = { get(key: string): Promise<EventWebhooksRecord | undefined>; put(value: EventWebhooksRecord): Promise<unknown> };
+type ConfigStore = {
+  get(key: string): Promise<EventWebhooksRecord | undefined>;
+  put(value: EventWebhooksRecord): Promise<unknown>;
+};
 
 async function countOutcome(store: ConfigStore, applicationId: string, ok: boolean, now: number): Promise<void> {
   const config = await store.get(applicationId);
   if (!config) return;
   const failed = ok ? 0 : config.failed_in_a_row + 1;
   const disable = failed >= WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE && config.status === EVENT_WEBHOOKS_STATUS.ENABLED;
-  await store.put({ ...config, failed_in_a_row: failed, ...(disable ? { status: EVENT_WEBHOOKS_STATUS.DISABLED_BY_PLATFORM, updated_at: now } : {}) });
+  await store.put({
+    ...config,
+    failed_in_a_row: failed,
+    ...(disable ? { status: EVENT_WEBHOOKS_STATUS.DISABLED_BY_PLATFORM, updated_at: now } : {}),
+  });
 }
 
 /**
@@ -133,12 +179,17 @@ export async function abandonWebhookDelivery(ctx: PlatformContext, id: string, r
   await write(ctx, ['webhook_deliveries'], async (tx) => {
     const delivery = await tx.objectStore('webhook_deliveries').get(id);
     if (!delivery || delivery.status !== 'pending') return;
-    await tx.objectStore('webhook_deliveries').put({ ...delivery, status: 'failed', next_attempt_at: null, last_error: reason });
+    await tx
+      .objectStore('webhook_deliveries')
+      .put({ ...delivery, status: 'failed', next_attempt_at: null, last_error: reason });
   });
 }
 
 /** Deliveries newest first (by event), optionally of one application. */
-export async function listWebhookDeliveries(ctx: PlatformContext, options: { application_id?: string; limit: number }): Promise<WebhookDeliveryRecord[]> {
+export async function listWebhookDeliveries(
+  ctx: PlatformContext,
+  options: { application_id?: string; limit: number },
+): Promise<WebhookDeliveryRecord[]> {
   const out: WebhookDeliveryRecord[] = [];
   let cursor = await ctx.db.transaction('webhook_deliveries').store.index('by_event').openCursor(null, 'prev');
   while (cursor && out.length < options.limit) {
@@ -152,8 +203,17 @@ export async function listWebhookDeliveries(ctx: PlatformContext, options: { app
 export function serializeWebhookDelivery(d: WebhookDeliveryRecord) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
-    id: d.id, event_type: d.event_type, url: d.url, status: d.status, attempts: d.attempts, payload: d.payload,
-    application_id: d.application_id, created_at: iso(d.created_at), next_attempt_at: iso(d.next_attempt_at),
-    last_status: d.last_status, last_error: d.last_error, delivered_at: iso(d.delivered_at),
+    id: d.id,
+    event_type: d.event_type,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    payload: d.payload,
+    application_id: d.application_id,
+    created_at: iso(d.created_at),
+    next_attempt_at: iso(d.next_attempt_at),
+    last_status: d.last_status,
+    last_error: d.last_error,
+    delivered_at: iso(d.delivered_at),
   };
 }

@@ -13,8 +13,14 @@ import type { EventRecord } from '../store/schema';
  * those of the platform's public webhook-events reference.
  */
 export const WEBHOOK_EVENT_TYPES = [
-  'APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'QUEST_USER_ENROLLMENT',
-  'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE',
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'QUEST_USER_ENROLLMENT',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_UPDATE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
 ] as const;
 /** One of {@link WEBHOOK_EVENT_TYPES}. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -115,7 +121,11 @@ export function webhookEventPayload(event: EventRecord, applicationId: string): 
     version: 1,
     application_id: applicationId,
     type: WEBHOOK_TYPE.EVENT,
-    event: { type: event.type, timestamp: new Date(event.created_at).toISOString(), ...(event.data === undefined ? {} : { data: event.data }) },
+    event: {
+      type: event.type,
+      timestamp: new Date(event.created_at).toISOString(),
+      ...(event.data === undefined ? {} : { data: event.data }),
+    },
   };
 }
 

@@ -17,7 +17,11 @@ import { WEBHOOK_RESPONSE_TIMEOUT_MS } from './limits';
 import type { FetchLike } from './oidc';
 import { redactSecrets } from './secrets';
 import {
-  abandonWebhookDelivery, collectWebhookDeliveries, dueWebhookDeliveries, nextWebhookDueAt, recordWebhookAttempt,
+  abandonWebhookDelivery,
+  collectWebhookDeliveries,
+  dueWebhookDeliveries,
+  nextWebhookDueAt,
+  recordWebhookAttempt,
   type WebhookAttemptOutcome,
 } from './webhook-deliveries';
 import { EVENT_WEBHOOKS_STATUS, type WebhookDeliveryRecord } from './webhook-events';
@@ -28,7 +32,8 @@ const BATCH = 8;
 
 /** Why a request got no answer, without its message (which may repeat the URL). */
 function failureReason(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `No answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s.`;
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `No answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s.`;
   return 'The request failed: network error (offline, refused, or the endpoint does not allow this origin by CORS).';
 }
 
@@ -46,7 +51,11 @@ function answerOutcome(response: Response): WebhookAttemptOutcome {
  * an application whose events were disabled (by the developer or the platform) meanwhile ends
  * `failed` unsent.
  */
-export async function attemptWebhookDelivery(ctx: PlatformContext, send: FetchLike, delivery: WebhookDeliveryRecord): Promise<void> {
+export async function attemptWebhookDelivery(
+  ctx: PlatformContext,
+  send: FetchLike,
+  delivery: WebhookDeliveryRecord,
+): Promise<void> {
   const config = await ctx.db.get('event_webhooks', delivery.application_id);
   if (!config || config.status !== EVENT_WEBHOOKS_STATUS.ENABLED || config.url === null) {
     await abandonWebhookDelivery(ctx, delivery.id, 'Event webhooks were disabled before the event was delivered.');
@@ -90,7 +99,8 @@ export class WebhookOutbox {
 
   /** Whether a run has work: events not looked at yet that someone may listen to, or a retry due by the platform clock. */
   get due(): boolean {
-    const unheard = this.#unheardSince !== null && readCacheOf(this.ctx.db)?.unchanged('webhooks', this.#unheardSince) === true;
+    const unheard =
+      this.#unheardSince !== null && readCacheOf(this.ctx.db)?.unchanged('webhooks', this.#unheardSince) === true;
     return (this.#dirty && !unheard) || (this.#nextDueAt !== null && this.ctx.clock.now() >= this.#nextDueAt);
   }
 

@@ -45,7 +45,12 @@ export async function signWebhook(privateKey: CryptoKey, timestamp: string, body
  * (hex). Anything malformed is simply not valid.
  * @example await verifyWebhookSignature(app.verify_key, headers['x-signature-ed25519'], headers['x-signature-timestamp'], rawBody)
  */
-export async function verifyWebhookSignature(verifyKey: string, signature: string | null, timestamp: string | null, body: string): Promise<boolean> {
+export async function verifyWebhookSignature(
+  verifyKey: string,
+  signature: string | null,
+  timestamp: string | null,
+  body: string,
+): Promise<boolean> {
   const key = fromHex(verifyKey, 32);
   const sig = signature === null ? null : fromHex(signature, 64);
   if (!key || !sig || timestamp === null) return false;
@@ -63,7 +68,12 @@ export async function verifyWebhookSignature(verifyKey: string, signature: strin
  * is in whole seconds, as the platform sends it). `tamper` signs something else, to check
  * that an endpoint refuses bad signatures.
  */
-export async function signedWebhookRequest(privateKey: CryptoKey, body: string, now: number, tamper = false): Promise<RequestInit> {
+export async function signedWebhookRequest(
+  privateKey: CryptoKey,
+  body: string,
+  now: number,
+  tamper = false,
+): Promise<RequestInit> {
   const timestamp = String(Math.floor(now / 1000));
   const signature = await signWebhook(privateKey, tamper ? `${timestamp}0` : timestamp, body);
   return {

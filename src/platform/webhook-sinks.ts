@@ -25,8 +25,16 @@ export function isWebhookSinkPath(pathname: string): boolean {
  * 500 to watch retries, say); it still acknowledges PINGs, so it can be configured.
  * @example const sink = await createWebhookSink(ctx, {}); `${origin}${WEBHOOK_SINK_PATH}/${sink.id}`
  */
-export async function createWebhookSink(ctx: PlatformContext, input: { respond_with?: number }): Promise<WebhookSinkRecord> {
-  const sink: WebhookSinkRecord = { id: ctx.ids.next(), respond_with: input.respond_with ?? 204, requests: [], created_at: ctx.clock.now() };
+export async function createWebhookSink(
+  ctx: PlatformContext,
+  input: { respond_with?: number },
+): Promise<WebhookSinkRecord> {
+  const sink: WebhookSinkRecord = {
+    id: ctx.ids.next(),
+    respond_with: input.respond_with ?? 204,
+    requests: [],
+    created_at: ctx.clock.now(),
+  };
   await write(ctx, ['webhook_sinks'], async (tx) => {
     await tx.objectStore('webhook_sinks').add(sink);
   });
@@ -63,17 +71,26 @@ export async function receiveAtWebhookSink(
   const applicationId = isSnowflake(named) ? named : null;
   const keys = applicationId ? await ctx.db.get('event_webhooks', applicationId) : undefined;
   // Signature checks await WebCrypto: before the write.
-  const valid = keys ? await verifyWebhookSignature(keys.verify_key, request.signature, request.timestamp, request.body) : false;
+  const valid = keys
+    ? await verifyWebhookSignature(keys.verify_key, request.signature, request.timestamp, request.body)
+    : false;
   const ping = (body as { type?: unknown } | null)?.type === WEBHOOK_TYPE.PING;
   const answered = !valid ? 401 : ping ? 204 : sink.respond_with;
   const received: WebhookSinkRequest = {
-    received_at: ctx.clock.now(), signature: request.signature, timestamp: request.timestamp, body,
-    application_id: applicationId, signature_valid: valid, answered,
+    received_at: ctx.clock.now(),
+    signature: request.signature,
+    timestamp: request.timestamp,
+    body,
+    application_id: applicationId,
+    signature_valid: valid,
+    answered,
   };
   await write(ctx, ['webhook_sinks'], async (tx) => {
     const current = await tx.objectStore('webhook_sinks').get(id);
     if (!current) throw ApiError.of('UNKNOWN_ROUTE');
-    await tx.objectStore('webhook_sinks').put({ ...current, requests: [...current.requests, received].slice(-WEBHOOK_SINK_REQUESTS_MAX) });
+    await tx
+      .objectStore('webhook_sinks')
+      .put({ ...current, requests: [...current.requests, received].slice(-WEBHOOK_SINK_REQUESTS_MAX) });
   });
   return answered;
 }

@@ -21,9 +21,15 @@ function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiE
  * and answers `{code}`. "Cancel" is ERROR 5000 (access_denied); a client id other than the
  * frame's application is 4007; unknown scopes are 4000.
  */
-export async function authorize(ctx: CommandContext, args: Args<'AUTHORIZE'>): Promise<CommandMap['AUTHORIZE']['data']> {
+export async function authorize(
+  ctx: CommandContext,
+  args: Args<'AUTHORIZE'>,
+): Promise<CommandMap['AUTHORIZE']['data']> {
   if (args.client_id !== ctx.frame.application_id) {
-    throw rpcError('RPC_INVALID_CLIENT_ID', `client_id is not the application of this frame (${ctx.frame.application_id})`);
+    throw rpcError(
+      'RPC_INVALID_CLIENT_ID',
+      `client_id is not the application of this frame (${ctx.frame.application_id})`,
+    );
   }
   const query = {
     client_id: args.client_id,
@@ -37,7 +43,11 @@ export async function authorize(ctx: CommandContext, args: Args<'AUTHORIZE'>): P
   const request = await ctx.platform.describeAuthorize(query, user.id);
   const granted =
     (args.prompt === 'none' && request.authorized === true) ||
-    (await ctx.ui.requestConsent({ application: request.application, scopes: request.scopes, user: { id: user.id, username: user.username } }));
+    (await ctx.ui.requestConsent({
+      application: request.application,
+      scopes: request.scopes,
+      user: { id: user.id, username: user.username },
+    }));
   if (!granted) throw ApiError.of('RPC_OAUTH2_ERROR');
   const answer = await ctx.platform.decideAuthorize(query, user.id, true);
   if (!answer.code) throw ApiError.of('RPC_OAUTH2_ERROR');
@@ -49,7 +59,10 @@ export async function authorize(ctx: CommandContext, args: Args<'AUTHORIZE'>): P
  * platform does not know, or one of another application, is 4009; one of another user than the
  * frame's is 4010.
  */
-export async function authenticate(ctx: CommandContext, args: Args<'AUTHENTICATE'>): Promise<CommandMap['AUTHENTICATE']['data']> {
+export async function authenticate(
+  ctx: CommandContext,
+  args: Args<'AUTHENTICATE'>,
+): Promise<CommandMap['AUTHENTICATE']['data']> {
   const { effective_scopes: allowed, ...session } = await ctx.platform.session(args.access_token);
   if (session.application.id !== ctx.frame.application_id) {
     throw rpcError('RPC_INVALID_TOKEN', 'the access token belongs to another application');

@@ -14,7 +14,11 @@ import { subscribe, unsubscribe } from './subscriptions';
 
 type Args<C extends Command> = v.InferOutput<(typeof COMMAND_ARGS)[C]>;
 /** A command's handler: validated arguments in, the reply's `data` out. */
-export type CommandHandler<C extends Command> = (ctx: CommandContext, args: Args<C>, evt: string | null) => Promise<CommandMap[C]['data']>;
+export type CommandHandler<C extends Command> = (
+  ctx: CommandContext,
+  args: Args<C>,
+  evt: string | null,
+) => Promise<CommandMap[C]['data']>;
 
 /** Commands an activity may send without a session. */
 export const OPEN_COMMANDS: ReadonlySet<Command> = new Set(['AUTHORIZE', 'AUTHENTICATE']);
@@ -49,14 +53,21 @@ async function getChannel(ctx: CommandContext, args: Args<'GET_CHANNEL'>): Promi
  * (a guild subscription for the activity's guild). Answers the entitlements granted, or null
  * when the user closed the dialog. ENTITLEMENT_CREATE reaches subscribers through the gateway.
  */
-async function startPurchase(ctx: CommandContext, args: Args<'START_PURCHASE'>): Promise<CommandMap['START_PURCHASE']['data']> {
+async function startPurchase(
+  ctx: CommandContext,
+  args: Args<'START_PURCHASE'>,
+): Promise<CommandMap['START_PURCHASE']['data']> {
   const token = ctx.session!.access_token;
   const sku = (await ctx.platform.skus(token)).find((s) => (s as { id: string }).id === args.sku_id) as
     | { id: string; name: string; price: { amount: number; currency: string } }
     | undefined;
   if (!sku) throw rpcError('RPC_INVALID_PAYLOAD', 'args.sku_id: Unknown SKU of this application');
   const user = { id: ctx.session!.user.id, username: ctx.session!.user.username };
-  if (ctx.ui.confirmPurchase && !(await ctx.ui.confirmPurchase({ application_id: ctx.frame.application_id, sku, user }))) return null;
+  if (
+    ctx.ui.confirmPurchase &&
+    !(await ctx.ui.confirmPurchase({ application_id: ctx.frame.application_id, sku, user }))
+  )
+    return null;
   return ctx.platform.purchase(token, sku.id, ctx.frame.guild_id);
 }
 
@@ -70,7 +81,9 @@ export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
   GET_CHANNEL: getChannel,
   GET_CHANNEL_PERMISSIONS: (ctx) => ctx.platform.channelPermissions(ctx.session!.access_token, ctx.frame.channel_id),
   GET_SKUS_EMBEDDED: async (ctx) => ({ skus: await ctx.platform.skus(ctx.session!.access_token) }),
-  GET_ENTITLEMENTS_EMBEDDED: async (ctx) => ({ entitlements: await ctx.platform.entitlements(ctx.session!.access_token) }),
+  GET_ENTITLEMENTS_EMBEDDED: async (ctx) => ({
+    entitlements: await ctx.platform.entitlements(ctx.session!.access_token),
+  }),
   // The activity runs in a browser frame, not an iOS web view: the keyboard never resizes it.
   GET_PLATFORM_BEHAVIORS: async () => ({ iosKeyboardResizesView: false }),
   USER_SETTINGS_GET_LOCALE: async (ctx) => ({ locale: ctx.ui.locale() }),
@@ -84,7 +97,12 @@ export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
     const url = new URL(ctx.frame.url);
     if (args.custom_id !== undefined) url.searchParams.set('custom_id', args.custom_id);
     if (args.link_id !== undefined) url.searchParams.set('link_id', args.link_id);
-    return ctx.ui.shareLink({ message: args.message, custom_id: args.custom_id, link_id: args.link_id, url: url.toString() });
+    return ctx.ui.shareLink({
+      message: args.message,
+      custom_id: args.custom_id,
+      link_id: args.link_id,
+      url: url.toString(),
+    });
   },
   START_PURCHASE: startPurchase,
   CAPTURE_LOG: async (ctx, args) => {

@@ -34,13 +34,22 @@ export interface RpcSession {
 /** The host page's part: dialogs, links, logs, device facts. The component implements it. */
 export interface HostUi {
   /** Shows the consent dialog ("Authorize" / "Cancel"); true when authorized. */
-  requestConsent(options: { application: { id: string; name: string }; scopes: string[]; user: { id: string; username: string } }): Promise<boolean>;
+  requestConsent(options: {
+    application: { id: string; name: string };
+    scopes: string[];
+    user: { id: string; username: string };
+  }): Promise<boolean>;
   /** Opens a link outside the platform; whether it opened (null when unknown). */
   openExternalLink(url: string): Promise<boolean | null>;
   /** Shows the channel invite dialog for the frame's channel. */
   openInviteDialog(frame: FrameInfo): Promise<void>;
   /** Offers a link to the activity to share. */
-  shareLink(request: { message: string; custom_id?: string; link_id?: string; url: string }): Promise<{ success: boolean; didCopyLink: boolean; didSendMessage: boolean }>;
+  shareLink(request: {
+    message: string;
+    custom_id?: string;
+    link_id?: string;
+    url: string;
+  }): Promise<{ success: boolean; didCopyLink: boolean; didSendMessage: boolean }>;
   /** An activity's log line (already redacted). */
   captureLog(level: 'log' | 'warn' | 'debug' | 'info' | 'error', message: string): void;
   /** Whether the host's graphics are hardware accelerated. */
@@ -52,7 +61,11 @@ export interface HostUi {
    * true when the user buys it, false when they close it. A host without one completes the
    * purchase at once, as the platform's application test mode does.
    */
-  confirmPurchase?(request: { application_id: string; sku: { id: string; name: string; price: { amount: number; currency: string } }; user: { id: string; username: string } }): Promise<boolean>;
+  confirmPurchase?(request: {
+    application_id: string;
+    sku: { id: string; name: string; price: { amount: number; currency: string } };
+    user: { id: string; username: string };
+  }): Promise<boolean>;
 }
 
 /** Settings an activity made with SET_CONFIG and SET_ORIENTATION_LOCK_STATE. */

@@ -12,8 +12,16 @@ import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } fro
 import type { PlatformClient } from './platform-client';
 import { toRpcError } from './platform-client';
 import {
-  COMMANDS, DISPATCH, OPCODES, RPC_CLOSE_CODES, RPC_VERSION,
-  type ClosePayload, type Command, type RpcMessage, type RpcParticipant, type SubscribableEvent,
+  COMMANDS,
+  DISPATCH,
+  OPCODES,
+  RPC_CLOSE_CODES,
+  RPC_VERSION,
+  type ClosePayload,
+  type Command,
+  type RpcMessage,
+  type RpcParticipant,
+  type SubscribableEvent,
 } from './protocol';
 import { COMMAND_ARGS, CommandFrameSchema, HandshakeSchema, validateRpc } from './schemas';
 import { guildStatusChanges, requireScopes, translatePlatformEvent } from './subscriptions';
@@ -75,7 +83,12 @@ export class RpcHost {
   readonly #subscriptions = new Map<SubscribableEvent, Set<string>>();
   /** The speaking watches open for SPEAKING_* subscriptions, by subscription key (`channel:<id>`, `lobby:<id>`). */
   readonly #speakingWatches = new Map<string, () => void>();
-  readonly #settings: FrameSettings = { use_interactive_pip: false, lock_state: 1, picture_in_picture_lock_state: null, grid_lock_state: null };
+  readonly #settings: FrameSettings = {
+    use_interactive_pip: false,
+    lock_state: 1,
+    picture_in_picture_lock_state: null,
+    grid_lock_state: null,
+  };
   #layoutMode: 0 | 1 | 2 = 0;
   #orientation: 0 | 1 = 1;
 
@@ -99,7 +112,8 @@ export class RpcHost {
     const { source, origin } = this.options;
     if (message.source !== source) return this.#drop('source', message);
     if (message.origin !== origin) return this.#drop('origin', message);
-    if (!Array.isArray(message.data) || message.data.length !== 2 || typeof message.data[0] !== 'number') return this.#drop('shape', message);
+    if (!Array.isArray(message.data) || message.data.length !== 2 || typeof message.data[0] !== 'number')
+      return this.#drop('shape', message);
     const [opcode, payload] = message.data as [number, unknown];
     switch (opcode) {
       case OPCODES.HANDSHAKE:
@@ -136,7 +150,10 @@ export class RpcHost {
   setOrientation(orientation: 0 | 1): void {
     if (orientation === this.#orientation) return;
     this.#orientation = orientation;
-    this.#dispatch('ORIENTATION_UPDATE', { screen_orientation: orientation, orientation: orientation === 0 ? 'portrait' : 'landscape' });
+    this.#dispatch('ORIENTATION_UPDATE', {
+      screen_orientation: orientation,
+      orientation: orientation === 0 ? 'portrait' : 'landscape',
+    });
   }
 
   /** A gateway dispatch for the session's user: becomes the RPC events the activity subscribed to. */
@@ -159,7 +176,11 @@ export class RpcHost {
   speaking(change: SpeakingChange): void {
     const { user_id, channel_id, lobby_id } = change;
     const data = lobby_id !== undefined ? { lobby_id, user_id } : { channel_id: channel_id!, user_id };
-    this.#dispatch(change.speaking ? 'SPEAKING_START' : 'SPEAKING_STOP', data, lobby_id !== undefined ? `lobby:${lobby_id}` : `channel:${channel_id}`);
+    this.#dispatch(
+      change.speaking ? 'SPEAKING_START' : 'SPEAKING_STOP',
+      data,
+      lobby_id !== undefined ? `lobby:${lobby_id}` : `channel:${channel_id}`,
+    );
   }
 
   /** Ends the session from the host's side (CLOSE with `code`). */
@@ -185,7 +206,10 @@ export class RpcHost {
       return;
     }
     if (handshake.client_id !== this.options.frame.application_id) {
-      this.close(RPC_CLOSE_CODES.INVALID_CLIENT_ID, `Invalid client id: ${this.options.frame.application_id} runs in this frame`);
+      this.close(
+        RPC_CLOSE_CODES.INVALID_CLIENT_ID,
+        `Invalid client id: ${this.options.frame.application_id} runs in this frame`,
+      );
       return;
     }
     if (handshake.frame_id !== this.options.frame.frame_id) {
@@ -208,7 +232,12 @@ export class RpcHost {
           v: RPC_VERSION,
           config: { api_endpoint: this.options.apiEndpoint, environment: 'sandbox' },
           // The SDK's READY schema takes the avatar as a string or not at all.
-          user: { id: user.id, username: user.username, discriminator: user.discriminator, ...(user.avatar ? { avatar: user.avatar } : {}) },
+          user: {
+            id: user.id,
+            username: user.username,
+            discriminator: user.discriminator,
+            ...(user.avatar ? { avatar: user.avatar } : {}),
+          },
         },
       },
     ]);
@@ -222,11 +251,23 @@ export class RpcHost {
       const frame = validateRpc(CommandFrameSchema, payload, 'frame');
       cmd = frame.cmd;
       nonce = frame.nonce;
-      if (!isCommand(cmd)) throw ApiError.of('RPC_INVALID_COMMAND', `${ApiError.of('RPC_INVALID_COMMAND').message}: ${cmd} is not a command`);
-      if (!this.#ready) throw ApiError.of('RPC_INVALID_PERMISSIONS', `${ApiError.of('RPC_INVALID_PERMISSIONS').message}: send the HANDSHAKE first`);
+      if (!isCommand(cmd))
+        throw ApiError.of(
+          'RPC_INVALID_COMMAND',
+          `${ApiError.of('RPC_INVALID_COMMAND').message}: ${cmd} is not a command`,
+        );
+      if (!this.#ready)
+        throw ApiError.of(
+          'RPC_INVALID_PERMISSIONS',
+          `${ApiError.of('RPC_INVALID_PERMISSIONS').message}: send the HANDSHAKE first`,
+        );
       if (!OPEN_COMMANDS.has(cmd)) requireScopes(this.#session, COMMAND_SCOPES[cmd] ?? [], cmd);
       const args = validateRpc(COMMAND_ARGS[cmd], frame.args);
-      const handler = COMMAND_HANDLERS[cmd] as (ctx: CommandContext, args: unknown, evt: string | null) => Promise<unknown>;
+      const handler = COMMAND_HANDLERS[cmd] as (
+        ctx: CommandContext,
+        args: unknown,
+        evt: string | null,
+      ) => Promise<unknown>;
       const data = await handler(this.#context(), args, frame.evt ?? null);
       this.options.post([OPCODES.FRAME, { cmd, nonce, evt: null, data: data ?? null }]);
     } catch (error) {
@@ -237,7 +278,10 @@ export class RpcHost {
 
   /** Opens a speaking watch for each call a SPEAKING_* subscription names, and closes the others. */
   #watchSpeakers(): void {
-    const wanted = new Set([...(this.#subscriptions.get('SPEAKING_START') ?? []), ...(this.#subscriptions.get('SPEAKING_STOP') ?? [])]);
+    const wanted = new Set([
+      ...(this.#subscriptions.get('SPEAKING_START') ?? []),
+      ...(this.#subscriptions.get('SPEAKING_STOP') ?? []),
+    ]);
     for (const [key, stop] of this.#speakingWatches) {
       if (wanted.has(key)) continue;
       this.#speakingWatches.delete(key);
@@ -247,7 +291,10 @@ export class RpcHost {
     if (!watch) return;
     for (const key of wanted) {
       if (this.#speakingWatches.has(key)) continue;
-      this.#speakingWatches.set(key, watch(key.slice(key.indexOf(':') + 1), (change) => this.speaking(change)));
+      this.#speakingWatches.set(
+        key,
+        watch(key.slice(key.indexOf(':') + 1), (change) => this.speaking(change)),
+      );
     }
   }
 

@@ -152,13 +152,21 @@ export class ActivityInstanceRegistry {
     const ended = instance.members.length === 0;
     if (ended) this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
     else if (participantIds(instance) !== before) this.#notify(instance);
-    if (leaving) this.#frameLeft({ frame_id: frameId, application_id: instance.application_id, user_id: userId, last: !this.#runs(userId, instance.application_id) });
+    if (leaving)
+      this.#frameLeft({
+        frame_id: frameId,
+        application_id: instance.application_id,
+        user_id: userId,
+        last: !this.#runs(userId, instance.application_id),
+      });
     return ended ? null : snapshot(instance);
   }
 
   /** Removes every frame `owner` holds (a page or connection that went away). */
   leaveOwner(owner: string): void {
-    const frames = [...this.#byFrame.values()].flatMap((i) => i.members.filter((m) => m.owner === owner).map((m) => m.frame_id));
+    const frames = [...this.#byFrame.values()].flatMap((i) =>
+      i.members.filter((m) => m.owner === owner).map((m) => m.frame_id),
+    );
     for (const frameId of frames) this.leave(frameId);
   }
 
@@ -225,7 +233,9 @@ function participants(instance: Instance): RpcParticipant[] {
 }
 
 function participantIds(instance: Instance): string {
-  return participants(instance).map((p) => p.id).join(',');
+  return participants(instance)
+    .map((p) => p.id)
+    .join(',');
 }
 
 function snapshot(instance: Instance): InstanceSnapshot {

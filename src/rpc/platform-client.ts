@@ -34,14 +34,19 @@ export interface AuthorizeQuery {
  * body names its fields; anything else (a 5xx is the platform's bug) is an unknown error.
  */
 export function rpcErrorFromResponse(status: number, body: unknown): ApiError {
-  const code = typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'number' ? (body as { code: number }).code : -1;
-  const named = (name: ApiErrorName, detail?: string) => ApiError.of(name, detail ? `${ApiError.of(name).message}: ${detail}` : undefined);
+  const code =
+    typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'number'
+      ? (body as { code: number }).code
+      : -1;
+  const named = (name: ApiErrorName, detail?: string) =>
+    ApiError.of(name, detail ? `${ApiError.of(name).message}: ${detail}` : undefined);
   if (status === 401) return named('RPC_INVALID_TOKEN');
   if (code === 10004) return named('RPC_INVALID_GUILD', 'Unknown Guild');
   if (code === 10003) return named('RPC_INVALID_CHANNEL', 'Unknown Channel');
   if (code === 10013) return named('RPC_INVALID_USER', 'Unknown User');
   if (status === 403) return named('RPC_INVALID_PERMISSIONS', (body as { message?: string }).message);
-  if (status === 400 && code === 50035) return named('RPC_INVALID_PAYLOAD', describeFieldErrors((body as { errors?: FieldErrors }).errors));
+  if (status === 400 && code === 50035)
+    return named('RPC_INVALID_PAYLOAD', describeFieldErrors((body as { errors?: FieldErrors }).errors));
   if (status >= 400 && status < 500) return named('RPC_INVALID_PAYLOAD', (body as { message?: string })?.message);
   return named('RPC_UNKNOWN_ERROR', `the platform answered ${status}`);
 }
@@ -66,7 +71,8 @@ export function describeFieldErrors(tree: FieldErrors | undefined, path: string[
   if (!tree) return '';
   const parts: string[] = [];
   for (const [key, value] of Object.entries(tree)) {
-    if (key === '_errors') parts.push(`${path.join('.') || 'payload'}: ${(value as { message: string }[]).map((e) => e.message).join(' ')}`);
+    if (key === '_errors')
+      parts.push(`${path.join('.') || 'payload'}: ${(value as { message: string }[]).map((e) => e.message).join(' ')}`);
     else if (value && typeof value === 'object') parts.push(describeFieldErrors(value as FieldErrors, [...path, key]));
   }
   return parts.filter(Boolean).join('; ');
@@ -84,11 +90,27 @@ export class PlatformClient {
 
   /** The user the host page simulates, as a participant (sandbox control API: no token exists yet). */
   async participant(userId: string): Promise<RpcParticipant> {
-    const { user } = await this.#json<{ user: { id: string; username: string; global_name: string | null; discriminator: string; avatar: string | null; bot?: boolean; premium_type?: number } }>(
-      'GET',
-      `/sandbox/users/${encodeURIComponent(userId)}`,
-    );
-    return { id: user.id, username: user.username, global_name: user.global_name, discriminator: user.discriminator, avatar: user.avatar, bot: user.bot === true, flags: 0, premium_type: user.premium_type ?? null };
+    const { user } = await this.#json<{
+      user: {
+        id: string;
+        username: string;
+        global_name: string | null;
+        discriminator: string;
+        avatar: string | null;
+        bot?: boolean;
+        premium_type?: number;
+      };
+    }>('GET', `/sandbox/users/${encodeURIComponent(userId)}`);
+    return {
+      id: user.id,
+      username: user.username,
+      global_name: user.global_name,
+      discriminator: user.discriminator,
+      avatar: user.avatar,
+      bot: user.bot === true,
+      flags: 0,
+      premium_type: user.premium_type ?? null,
+    };
   }
 
   /** What the consent dialog shows (and whether `userId` already granted every scope). */
@@ -97,7 +119,11 @@ export class PlatformClient {
   }
 
   /** The user's decision: a code on "Authorize", `{error: 'access_denied'}` on "Cancel". */
-  decideAuthorize(query: AuthorizeQuery, userId: string, authorize: boolean): Promise<{ code?: string; error?: string; state?: string | null }> {
+  decideAuthorize(
+    query: AuthorizeQuery,
+    userId: string,
+    authorize: boolean,
+  ): Promise<{ code?: string; error?: string; state?: string | null }> {
     return this.#json('POST', `/oauth2/authorize?${authorizeParams(query)}`, { body: { authorize, user_id: userId } });
   }
 
@@ -105,13 +131,20 @@ export class PlatformClient {
    * The session behind an access token (AUTHENTICATE), with what its scopes allow now
    * (`effective_scopes`, not part of the AUTHENTICATE answer); an invalid token is 4009.
    */
-  session(token: string): Promise<Omit<CommandMap['AUTHENTICATE']['data'], 'access_token'> & { effective_scopes: string[] }> {
+  session(
+    token: string,
+  ): Promise<Omit<CommandMap['AUTHENTICATE']['data'], 'access_token'> & { effective_scopes: string[] }> {
     return this.#json('GET', '/api/v10/rpc/session', { token });
   }
 
   /** Sets (or with null clears) the application's rich presence activity for the token's user. */
   async setActivity(token: string, activity: unknown): Promise<RichPresenceActivity | null> {
-    return (await this.#json<{ activity: RichPresenceActivity | null }>('PUT', '/api/v10/users/@me/activities', { token, body: { activity } })).activity;
+    return (
+      await this.#json<{ activity: RichPresenceActivity | null }>('PUT', '/api/v10/users/@me/activities', {
+        token,
+        body: { activity },
+      })
+    ).activity;
   }
 
   /** A guild channel as the token's user sees it. */
@@ -125,7 +158,10 @@ export class PlatformClient {
   }
 
   /** A guild's status (GUILD_STATUS). */
-  guildStatus(token: string, guildId: string): Promise<{ guild: { id: string; name: string; icon_url: string | null }; online: number }> {
+  guildStatus(
+    token: string,
+    guildId: string,
+  ): Promise<{ guild: { id: string; name: string; icon_url: string | null }; online: number }> {
     return this.#json('GET', `/api/v10/rpc/guilds/${encodeURIComponent(guildId)}/status`, { token });
   }
 
@@ -146,7 +182,12 @@ export class PlatformClient {
 
   /** Completes the token's user's purchase of a SKU (for a guild subscription, in `guildId`); the entitlements it granted. */
   async purchase(token: string, skuId: string, guildId: string | null): Promise<unknown[]> {
-    return (await this.#json<{ entitlements: unknown[] }>('POST', '/api/v10/rpc/purchases', { token, body: { sku_id: skuId, guild_id: guildId } })).entitlements;
+    return (
+      await this.#json<{ entitlements: unknown[] }>('POST', '/api/v10/rpc/purchases', {
+        token,
+        body: { sku_id: skuId, guild_id: guildId },
+      })
+    ).entitlements;
   }
 
   async #json<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<T> {
@@ -155,9 +196,18 @@ export class PlatformClient {
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await this.send(new Request(new URL(path, this.base), { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
+      response = await this.send(
+        new Request(new URL(path, this.base), {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        }),
+      );
     } catch {
-      throw ApiError.of('RPC_UNKNOWN_ERROR', `${ApiError.of('RPC_UNKNOWN_ERROR').message}: the platform's service worker did not answer ${method} ${path}`);
+      throw ApiError.of(
+        'RPC_UNKNOWN_ERROR',
+        `${ApiError.of('RPC_UNKNOWN_ERROR').message}: the platform's service worker did not answer ${method} ${path}`,
+      );
     }
     const text = await response.text();
     let body: unknown = null;

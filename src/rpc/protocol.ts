@@ -158,7 +158,14 @@ export type RpcMessage =
   | [typeof OPCODES.HELLO, unknown];
 
 /** The query parameters `<pp-activity-frame>` adds to the activity's URL. */
-export const FRAME_QUERY_PARAMS = ['frame_id', 'instance_id', 'platform', 'guild_id', 'channel_id', 'location_id'] as const;
+export const FRAME_QUERY_PARAMS = [
+  'frame_id',
+  'instance_id',
+  'platform',
+  'guild_id',
+  'channel_id',
+  'location_id',
+] as const;
 
 /** Where the activity runs. */
 export type ActivityPlatform = 'desktop' | 'mobile';
@@ -276,7 +283,11 @@ export interface CommandMap {
   CAPTURE_LOG: { args: { level: 'log' | 'warn' | 'debug' | 'info' | 'error'; message: string }; data: null };
   SET_CONFIG: { args: { use_interactive_pip: boolean }; data: { use_interactive_pip: boolean } };
   SET_ORIENTATION_LOCK_STATE: {
-    args: { lock_state: 1 | 2 | 3; picture_in_picture_lock_state?: 1 | 2 | 3 | null; grid_lock_state?: 1 | 2 | 3 | null };
+    args: {
+      lock_state: 1 | 2 | 3;
+      picture_in_picture_lock_state?: 1 | 2 | 3 | null;
+      grid_lock_state?: 1 | 2 | 3 | null;
+    };
     data: null;
   };
   ENCOURAGE_HW_ACCELERATION: { args: void; data: { enabled: boolean } };
@@ -293,7 +304,10 @@ export interface EventMap {
     args: never;
   };
   ERROR: { data: { code: number; message: string }; args: never };
-  GUILD_STATUS: { data: { guild: { id: string; name: string; icon_url: string | null }; online: number }; args: { guild_id: string } };
+  GUILD_STATUS: {
+    data: { guild: { id: string; name: string; icon_url: string | null }; online: number };
+    args: { guild_id: string };
+  };
   VOICE_STATE_UPDATE: {
     data: {
       voice_state: { mute: boolean; deaf: boolean; self_mute: boolean; self_deaf: boolean; suppress: boolean };
@@ -306,11 +320,24 @@ export interface EventMap {
     };
     args: { channel_id: string };
   };
-  SPEAKING_START: { data: { channel_id?: string; lobby_id?: string; user_id: string }; args: { channel_id?: string | null; lobby_id?: string | null } };
-  SPEAKING_STOP: { data: { channel_id?: string; lobby_id?: string; user_id: string }; args: { channel_id?: string | null; lobby_id?: string | null } };
+  SPEAKING_START: {
+    data: { channel_id?: string; lobby_id?: string; user_id: string };
+    args: { channel_id?: string | null; lobby_id?: string | null };
+  };
+  SPEAKING_STOP: {
+    data: { channel_id?: string; lobby_id?: string; user_id: string };
+    args: { channel_id?: string | null; lobby_id?: string | null };
+  };
   CURRENT_USER_UPDATE: { data: RpcUser; args: undefined };
   CURRENT_GUILD_MEMBER_UPDATE: {
-    data: { user_id: string; guild_id: string; nick: string | null; avatar: string | null; avatar_decoration_data: null; color_string: string | null };
+    data: {
+      user_id: string;
+      guild_id: string;
+      nick: string | null;
+      avatar: string | null;
+      avatar_decoration_data: null;
+      color_string: string | null;
+    };
     args: { guild_id: string };
   };
   ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE: { data: { participants: RpcParticipant[] }; args: undefined };

@@ -41,7 +41,9 @@ export const COMMAND_ARGS = {
     code_challenge: v.optional(v.string()),
     code_challenge_method: v.optional(v.picklist(['S256', 'plain'], 'Must be "S256" or "plain".')),
   }),
-  AUTHENTICATE: v.object({ access_token: v.pipe(v.string('Required: the access token to authenticate with.'), v.minLength(1, 'Required.')) }),
+  AUTHENTICATE: v.object({
+    access_token: v.pipe(v.string('Required: the access token to authenticate with.'), v.minLength(1, 'Required.')),
+  }),
   SUBSCRIBE: none,
   UNSUBSCRIBE: none,
   // `activity: null` (or no activity) clears the application's activity.
@@ -54,7 +56,10 @@ export const COMMAND_ARGS = {
   USER_SETTINGS_GET_LOCALE: none,
   GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS: none,
   OPEN_EXTERNAL_LINK: v.object({
-    url: v.pipe(v.string('Must be a URL.'), v.check((s) => /^https?:\/\//i.test(s) && URL.canParse(s), 'Must be an http or https URL.')),
+    url: v.pipe(
+      v.string('Must be a URL.'),
+      v.check((s) => /^https?:\/\//i.test(s) && URL.canParse(s), 'Must be an http or https URL.'),
+    ),
   }),
   OPEN_INVITE_DIALOG: none,
   // `referrer_id` was removed from SHARE_LINK: the spec says passing it silently fails, so it is
@@ -65,7 +70,10 @@ export const COMMAND_ARGS = {
     link_id: v.optional(v.pipe(v.string(), v.maxLength(64, 'Must be 64 or fewer in length.'))),
   }),
   START_PURCHASE: v.object({ sku_id: snowflake, pid: v.optional(v.number()) }),
-  CAPTURE_LOG: v.object({ level: v.picklist(['log', 'warn', 'debug', 'info', 'error'], 'Must be log, warn, debug, info or error.'), message: v.string('Must be a string.') }),
+  CAPTURE_LOG: v.object({
+    level: v.picklist(['log', 'warn', 'debug', 'info', 'error'], 'Must be log, warn, debug, info or error.'),
+    message: v.string('Must be a string.'),
+  }),
   SET_CONFIG: v.object({ use_interactive_pip: v.boolean('Must be a boolean.') }),
   SET_ORIENTATION_LOCK_STATE: v.object({
     lock_state: lockState,

@@ -28,14 +28,16 @@ function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiE
 
 /** Throws 4006 unless the session holds every scope in `scopes`. */
 export function requireScopes(session: RpcSession | null, scopes: readonly string[], what: string): void {
-  if (!session) throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs an authenticated session: send AUTHENTICATE first`);
+  if (!session)
+    throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs an authenticated session: send AUTHENTICATE first`);
   const missing = scopes.filter((s) => !session.scopes.has(s));
   if (missing.length > 0) throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs the scope(s) ${missing.join(', ')}`);
 }
 
 function subscribableEvent(evt: string | null): SubscribableEvent {
   if (!evt) throw rpcError('RPC_INVALID_EVENT', 'evt is required');
-  if (!(SUBSCRIBABLE_EVENTS as readonly string[]).includes(evt)) throw rpcError('RPC_INVALID_EVENT', `${evt} is not an event an activity can subscribe to`);
+  if (!(SUBSCRIBABLE_EVENTS as readonly string[]).includes(evt))
+    throw rpcError('RPC_INVALID_EVENT', `${evt} is not an event an activity can subscribe to`);
   return evt as SubscribableEvent;
 }
 
@@ -64,7 +66,8 @@ async function checkGuild(ctx: CommandContext, guildId: string) {
   try {
     return await ctx.platform.guildStatus(ctx.session!.access_token, guildId);
   } catch (error) {
-    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_GUILD', 'the user is not in this guild');
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code)
+      throw rpcError('RPC_INVALID_GUILD', 'the user is not in this guild');
     throw error;
   }
 }
@@ -74,19 +77,26 @@ async function requireVisible(lookup: Promise<unknown>, why: string): Promise<vo
   try {
     await lookup;
   } catch (error) {
-    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code) throw rpcError('RPC_INVALID_CHANNEL', why);
+    if (error instanceof ApiError && error.code === ApiError.of('RPC_INVALID_PERMISSIONS').code)
+      throw rpcError('RPC_INVALID_CHANNEL', why);
     throw error;
   }
 }
 
 /** The channel must be one the user can view: anything else is an invalid channel. */
 function checkChannel(ctx: CommandContext, channelId: string): Promise<void> {
-  return requireVisible(ctx.platform.channel(ctx.session!.access_token, channelId), 'the user cannot view this channel');
+  return requireVisible(
+    ctx.platform.channel(ctx.session!.access_token, channelId),
+    'the user cannot view this channel',
+  );
 }
 
 /** The lobby must be one the user is a member of: anything else is an invalid channel (a lobby call is its channel). */
 function checkLobby(ctx: CommandContext, lobbyId: string): Promise<void> {
-  return requireVisible(ctx.platform.lobby(ctx.session!.access_token, lobbyId), 'the user is not a member of this lobby');
+  return requireVisible(
+    ctx.platform.lobby(ctx.session!.access_token, lobbyId),
+    'the user is not a member of this lobby',
+  );
 }
 
 /**
@@ -105,7 +115,8 @@ export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs
     return { evt: event };
   }
   if (event === 'CURRENT_GUILD_MEMBER_UPDATE') await checkGuild(ctx, key);
-  if (event === 'VOICE_STATE_UPDATE' || key.startsWith('channel:')) await checkChannel(ctx, key.replace(/^channel:/, ''));
+  if (event === 'VOICE_STATE_UPDATE' || key.startsWith('channel:'))
+    await checkChannel(ctx, key.replace(/^channel:/, ''));
   if (key.startsWith('lobby:')) await checkLobby(ctx, key.slice('lobby:'.length));
   ctx.subscribe(event, key);
   return { evt: event };
@@ -153,29 +164,60 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
       return d.id === me ? [{ event: 'CURRENT_USER_UPDATE', key: '', data: rpcUser(d) }] : [];
     case 'GUILD_MEMBER_UPDATE':
       return d.user?.id === me
-        ? [{ event: 'CURRENT_GUILD_MEMBER_UPDATE', key: String(d.guild_id), data: { user_id: me, guild_id: String(d.guild_id), nick: d.nick ?? null, avatar: d.avatar ?? null, avatar_decoration_data: null, color_string: null } }]
+        ? [
+            {
+              event: 'CURRENT_GUILD_MEMBER_UPDATE',
+              key: String(d.guild_id),
+              data: {
+                user_id: me,
+                guild_id: String(d.guild_id),
+                nick: d.nick ?? null,
+                avatar: d.avatar ?? null,
+                avatar_decoration_data: null,
+                color_string: null,
+              },
+            },
+          ]
         : [];
     case 'ENTITLEMENT_CREATE':
-      return d.user_id === me && d.application_id === session.application.id ? [{ event: 'ENTITLEMENT_CREATE', key: '', data: { entitlement: d } }] : [];
+      return d.user_id === me && d.application_id === session.application.id
+        ? [{ event: 'ENTITLEMENT_CREATE', key: '', data: { entitlement: d } }]
+        : [];
     case 'RELATIONSHIP_ADD':
     case 'RELATIONSHIP_UPDATE':
     case 'RELATIONSHIP_REMOVE':
-      return d.user ? [{ event: 'RELATIONSHIP_UPDATE', key: '', data: { type: type === 'RELATIONSHIP_REMOVE' ? 0 : Number(d.type ?? 0), user: rpcUser(d.user) } }] : [];
+      return d.user
+        ? [
+            {
+              event: 'RELATIONSHIP_UPDATE',
+              key: '',
+              data: { type: type === 'RELATIONSHIP_REMOVE' ? 0 : Number(d.type ?? 0), user: rpcUser(d.user) },
+            },
+          ]
+        : [];
     case 'VOICE_STATE_UPDATE':
       return d.channel_id && d.user_id
-        ? [{
-            event: 'VOICE_STATE_UPDATE',
-            key: String(d.channel_id),
-            data: {
-              voice_state: { mute: !!d.mute, deaf: !!d.deaf, self_mute: !!d.self_mute, self_deaf: !!d.self_deaf, suppress: !!d.suppress },
-              user: rpcUser(d.member?.user ?? { id: d.user_id }),
-              nick: d.member?.nick ?? d.member?.user?.username ?? '',
-              volume: 100,
-              mute: !!d.self_mute,
-              // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
-              channel_id: String(d.channel_id),
+        ? [
+            {
+              event: 'VOICE_STATE_UPDATE',
+              key: String(d.channel_id),
+              data: {
+                voice_state: {
+                  mute: !!d.mute,
+                  deaf: !!d.deaf,
+                  self_mute: !!d.self_mute,
+                  self_deaf: !!d.self_deaf,
+                  suppress: !!d.suppress,
+                },
+                user: rpcUser(d.member?.user ?? { id: d.user_id }),
+                nick: d.member?.nick ?? d.member?.user?.username ?? '',
+                volume: 100,
+                mute: !!d.self_mute,
+                // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
+                channel_id: String(d.channel_id),
+              },
             },
-          }]
+          ]
         : [];
     default:
       return [];
@@ -191,7 +233,11 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
 export function guildStatusChanges(type: string, data: unknown): string[] {
   const d = (data ?? {}) as Record<string, unknown>;
   if (type === 'READY' || (type === 'PRESENCE_UPDATE' && d.guild_id === undefined)) return ['*'];
-  if ((type === 'PRESENCE_UPDATE' || type === 'GUILD_MEMBER_ADD' || type === 'GUILD_MEMBER_REMOVE') && typeof d.guild_id === 'string') return [d.guild_id];
+  if (
+    (type === 'PRESENCE_UPDATE' || type === 'GUILD_MEMBER_ADD' || type === 'GUILD_MEMBER_REMOVE') &&
+    typeof d.guild_id === 'string'
+  )
+    return [d.guild_id];
   if (type === 'GUILD_UPDATE' && typeof d.id === 'string') return [d.id];
   return [];
 }

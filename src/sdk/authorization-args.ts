@@ -148,7 +148,8 @@ export class AuthorizationArgs {
 
   /** Sets Scopes, e.g. `Client.getDefaultCommunicationScopes()`. */
   setScopes(value: string): void {
-    if (typeof value !== 'string') throw SdkError.validation('Scopes must be a space-separated string of OAuth2 scopes.');
+    if (typeof value !== 'string')
+      throw SdkError.validation('Scopes must be a space-separated string of OAuth2 scopes.');
     this.#writable().scopes = value;
   }
 
@@ -179,10 +180,16 @@ export class AuthorizationArgs {
 
   /** Sets CodeChallenge to the `challenge` of `createAuthorizationCodeVerifier()`; undefined unsets it. */
   setCodeChallenge(value: AuthorizationCodeChallenge | undefined): void {
-    if (value !== undefined && (value?.method !== 'S256' || typeof value.challenge !== 'string' || !S256_CHALLENGE.test(value.challenge))) {
-      throw SdkError.validation('CodeChallenge must be the challenge of createAuthorizationCodeVerifier(): {challenge: 43 base64url characters, method: "S256"}.');
+    if (
+      value !== undefined &&
+      (value?.method !== 'S256' || typeof value.challenge !== 'string' || !S256_CHALLENGE.test(value.challenge))
+    ) {
+      throw SdkError.validation(
+        'CodeChallenge must be the challenge of createAuthorizationCodeVerifier(): {challenge: 43 base64url characters, method: "S256"}.',
+      );
     }
-    this.#writable().codeChallenge = value === undefined ? undefined : Object.freeze({ challenge: value.challenge, method: value.method });
+    this.#writable().codeChallenge =
+      value === undefined ? undefined : Object.freeze({ challenge: value.challenge, method: value.method });
   }
 
   /** The installation context the app is authorized as. */
@@ -193,7 +200,9 @@ export class AuthorizationArgs {
   /** Sets IntegrationType; undefined unsets it (the platform then installs to the user). */
   setIntegrationType(value: IntegrationType | undefined): void {
     if (value !== undefined && value !== IntegrationType.GuildInstall && value !== IntegrationType.UserInstall) {
-      throw SdkError.validation('IntegrationType must be IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1).');
+      throw SdkError.validation(
+        'IntegrationType must be IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1).',
+      );
     }
     this.#writable().integrationType = value;
   }
@@ -207,7 +216,9 @@ export class AuthorizationArgs {
   setCustomSchemeParam(value: string | undefined): void {
     const scheme = optionalString(value, 'CustomSchemeParam');
     if (scheme !== undefined && !URI_SCHEME.test(scheme)) {
-      throw SdkError.validation('CustomSchemeParam must be a URI scheme: a letter, then letters, digits, "+", "-" or "." (no ":").');
+      throw SdkError.validation(
+        'CustomSchemeParam must be a URI scheme: a letter, then letters, digits, "+", "-" or "." (no ":").',
+      );
     }
     this.#writable().customSchemeParam = scheme;
   }

@@ -42,7 +42,12 @@ export const openBroadcastChannel: ChannelFactory = (name) => new BroadcastChann
 
 function isAuthorizeRequest(data: unknown): data is SdkIpcMessage {
   const m = data as Partial<SdkIpcMessage> | null;
-  return !!m && m.type === 'AUTHORIZE_REQUEST' && typeof m.application_id === 'string' && (m.user_id == null || typeof m.user_id === 'string');
+  return (
+    !!m &&
+    m.type === 'AUTHORIZE_REQUEST' &&
+    typeof m.application_id === 'string' &&
+    (m.user_id == null || typeof m.user_id === 'string')
+  );
 }
 
 /**
@@ -50,9 +55,16 @@ function isAuthorizeRequest(data: unknown): data is SdkIpcMessage {
  * its authorization flow.
  * @example postAuthorizeRequest({ applicationId: '1234', userId: currentUser.id });
  */
-export function postAuthorizeRequest(request: { applicationId: string; userId?: string }, open: ChannelFactory = openBroadcastChannel): void {
+export function postAuthorizeRequest(
+  request: { applicationId: string; userId?: string },
+  open: ChannelFactory = openBroadcastChannel,
+): void {
   const channel = open(SDK_IPC_CHANNEL);
-  const message: SdkIpcMessage = { type: 'AUTHORIZE_REQUEST', application_id: request.applicationId, user_id: request.userId ?? null };
+  const message: SdkIpcMessage = {
+    type: 'AUTHORIZE_REQUEST',
+    application_id: request.applicationId,
+    user_id: request.userId ?? null,
+  };
   channel.postMessage(message);
   channel.close();
 }

@@ -7,7 +7,12 @@
  * gateway delivers again what was missed. Anything else ends in Disconnected, and the call stays
  * there: it is recovered by ending it and joining again (spec, "Other named states").
  */
-import { SDK_CALL_JOIN_TIMEOUT_MS, SDK_CALL_RECONNECT_ATTEMPTS, VOICE_DAVE_PROTOCOL_VERSION, VOICE_GATEWAY_VERSION_MAX } from '../platform/limits';
+import {
+  SDK_CALL_JOIN_TIMEOUT_MS,
+  SDK_CALL_RECONNECT_ATTEMPTS,
+  VOICE_DAVE_PROTOCOL_VERSION,
+  VOICE_GATEWAY_VERSION_MAX,
+} from '../platform/limits';
 import { SUPPORTED_ENCRYPTION_MODES } from '../platform/voice-rules';
 import { VOICE_OPCODES as OP, type VoicePayload } from '../gateway/voice-protocol';
 import { CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
@@ -61,7 +66,10 @@ export class CallSignaling {
   #retry: unknown = null;
   #attempt = 0;
 
-  constructor(readonly lobbyId: string, private readonly ctx: CallContext) {}
+  constructor(
+    readonly lobbyId: string,
+    private readonly ctx: CallContext,
+  ) {}
 
   /** Starts joining: the lobby checked, then the Voice State Update; Disconnected (JoinTimeout) if not Connected in time. */
   start(): void {
@@ -69,7 +77,8 @@ export class CallSignaling {
     this.ctx.checkLobby(this.lobbyId).then(
       () => {
         if (this.status !== CallStatus.Joining) return;
-        if (!this.ctx.sendVoiceState({ guild_id: null, channel_id: this.lobbyId, ...this.self })) this.fail(CallError.SignalingConnectionFailed, 0);
+        if (!this.ctx.sendVoiceState({ guild_id: null, channel_id: this.lobbyId, ...this.self }))
+          this.fail(CallError.SignalingConnectionFailed, 0);
       },
       (error: { status?: number }) => this.fail(CallError.Forbidden, error.status ?? 0),
     );
@@ -136,12 +145,17 @@ export class CallSignaling {
     try {
       socket = await this.ctx.voiceSocketFactory(`${this.#server!.endpoint}?v=${VOICE_GATEWAY_VERSION_MAX}`);
     } catch (error) {
-      this.ctx.log.error(`Call: could not open a voice socket: ${error instanceof Error ? error.message : String(error)}`);
+      this.ctx.log.error(
+        `Call: could not open a voice socket: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return this.#lost(0);
     }
     if (this.status !== CallStatus.Connecting && this.status !== CallStatus.Reconnecting) return socket.close(1000);
     this.#socket = socket;
-    socket.addEventListener('message', (event: { data: unknown }) => this.#socket === socket && this.#receive(event.data));
+    socket.addEventListener(
+      'message',
+      (event: { data: unknown }) => this.#socket === socket && this.#receive(event.data),
+    );
     socket.addEventListener('close', (event: { code?: number }) => {
       if (this.#socket !== socket) return;
       this.#socket = null;
@@ -168,7 +182,10 @@ export class CallSignaling {
         if (me) this.#participant(me, true);
         const offered: string[] = Array.isArray(d?.modes) ? d.modes : [];
         const mode = SUPPORTED_ENCRYPTION_MODES.find((m) => offered.includes(m)) ?? SUPPORTED_ENCRYPTION_MODES[1];
-        return this.#send(OP.SELECT_PROTOCOL, { protocol: 'udp', data: { address: d?.ip ?? '127.0.0.1', port: d?.port ?? 0, mode } });
+        return this.#send(OP.SELECT_PROTOCOL, {
+          protocol: 'udp',
+          data: { address: d?.ip ?? '127.0.0.1', port: d?.port ?? 0, mode },
+        });
       }
       case OP.SESSION_DESCRIPTION:
       case OP.RESUMED:
@@ -192,16 +209,24 @@ export class CallSignaling {
   #authenticate(): void {
     const common = { server_id: this.lobbyId, session_id: this.#sessionId!, token: this.#server!.token };
     if (this.#resuming) return this.#send(OP.RESUME, { ...common, seq_ack: this.#seqAck });
-    this.#send(OP.IDENTIFY, { ...common, user_id: this.ctx.userId(), max_dave_protocol_version: VOICE_DAVE_PROTOCOL_VERSION });
+    this.#send(OP.IDENTIFY, {
+      ...common,
+      user_id: this.ctx.userId(),
+      max_dave_protocol_version: VOICE_DAVE_PROTOCOL_VERSION,
+    });
   }
 
   /** The voice socket is gone: resume on a new one when the session can be, else Disconnected. */
   #lost(code: number): void {
     this.ctx.timers.clearTimeout(this.#heartbeat);
     if (this.status === CallStatus.Disconnected || this.status === CallStatus.Disconnecting) return;
-    const identified = this.status === CallStatus.SignalingConnected || this.status === CallStatus.Connected || this.status === CallStatus.Reconnecting;
+    const identified =
+      this.status === CallStatus.SignalingConnected ||
+      this.status === CallStatus.Connected ||
+      this.status === CallStatus.Reconnecting;
     if (!identified) return this.fail(CallError.SignalingConnectionFailed, code);
-    if (!(RESUMABLE_CLOSE_CODES.has(code) || code === 0) || this.#attempt >= SDK_CALL_RECONNECT_ATTEMPTS) return this.fail(CallError.SignalingUnexpectedClose, code);
+    if (!(RESUMABLE_CLOSE_CODES.has(code) || code === 0) || this.#attempt >= SDK_CALL_RECONNECT_ATTEMPTS)
+      return this.fail(CallError.SignalingUnexpectedClose, code);
     this.#resuming = true;
     this.#set(CallStatus.Reconnecting, CallError.SignalingUnexpectedClose, code);
     this.#retry = this.ctx.timers.setTimeout(() => void this.#open(), this.ctx.reconnectDelayMs(this.#attempt++));
@@ -242,7 +267,9 @@ export class CallSignaling {
   #set(status: CallStatus, error: CallError = CallError.None, detail = 0): void {
     if (this.status === status && error === CallError.None) return;
     this.status = status;
-    this.ctx.log.info(`Call ${this.lobbyId}: ${callStatusToString(status)}${error !== CallError.None ? ` (${callErrorToString(error)}, detail ${detail})` : ''}`);
+    this.ctx.log.info(
+      `Call ${this.lobbyId}: ${callStatusToString(status)}${error !== CallError.None ? ` (${callErrorToString(error)}, detail ${detail})` : ''}`,
+    );
     this.#tell(() => this.statusCallback?.(status, error, detail));
   }
 

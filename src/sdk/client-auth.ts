@@ -53,15 +53,26 @@ export function tokenResult(log: SdkLogger, answer: TokenAnswer): TokenResult {
  * "Cancel" rejects with `Aborted` / `access_denied`.
  */
 export async function authorize(ctx: AuthContext, args: AuthorizationArgs): Promise<AuthorizeResult> {
-  if (!args.isValid()) throw SdkError.validation('authorize() was given an AuthorizationArgs that holds no object (nullobj or moved from).');
+  if (!args.isValid())
+    throw SdkError.validation(
+      'authorize() was given an AuthorizationArgs that holds no object (nullobj or moved from).',
+    );
   const scopes = args.scopes().trim();
   if (scopes === '') {
-    throw SdkError.validation('AuthorizationArgs.Scopes is required: set it with setScopes(), e.g. Client.getDefaultCommunicationScopes().');
+    throw SdkError.validation(
+      'AuthorizationArgs.Scopes is required: set it with setScopes(), e.g. Client.getDefaultCommunicationScopes().',
+    );
   }
   const unset = args.clientId() ?? ctx.applicationId();
-  if (unset === undefined) throw SdkError.validation('authorize() needs a client id: set AuthorizationArgs.ClientId or call Client.setApplicationId().');
+  if (unset === undefined)
+    throw SdkError.validation(
+      'authorize() needs a client id: set AuthorizationArgs.ClientId or call Client.setApplicationId().',
+    );
   const clientId = toApplicationId(unset);
-  if (ctx.userId === undefined) throw SdkError.validation('authorize() needs the simulated user who consents: pass userId to new Client({ userId }).');
+  if (ctx.userId === undefined)
+    throw SdkError.validation(
+      'authorize() needs the simulated user who consents: pass userId to new Client({ userId }).',
+    );
   const state = args.state() ?? generateState();
   const redirectUri = authorizeRedirectUri(clientId, args.customSchemeParam());
   const challenge = args.codeChallenge();
@@ -78,25 +89,52 @@ export async function authorize(ctx: AuthContext, args: AuthorizationArgs): Prom
   };
   ctx.log.info(`Authorize: asking for ${scopes} for application ${clientId}.`);
   const [described, user] = await Promise.all([
-    ctx.http.call<{ application: { id: string; name: string }; scopes: string[] }>('GET', '/oauth2/authorize', { query, auth: false }),
-    ctx.http.call<{ user: { id: string; username: string } }>('GET', `/sandbox/users/${encodeURIComponent(ctx.userId)}`, { auth: false }),
+    ctx.http.call<{ application: { id: string; name: string }; scopes: string[] }>('GET', '/oauth2/authorize', {
+      query,
+      auth: false,
+    }),
+    ctx.http.call<{ user: { id: string; username: string } }>(
+      'GET',
+      `/sandbox/users/${encodeURIComponent(ctx.userId)}`,
+      { auth: false },
+    ),
   ]);
   let granted: boolean;
   try {
-    granted = await ctx.consent({ application: described.application, scopes: described.scopes, user: { id: user.user.id, username: user.user.username } });
+    granted = await ctx.consent({
+      application: described.application,
+      scopes: described.scopes,
+      user: { id: user.user.id, username: user.user.username },
+    });
   } catch (error) {
-    throw new SdkError({ type: ErrorType.RPCError, message: `The host platform client could not ask for consent: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+    throw new SdkError({
+      type: ErrorType.RPCError,
+      message: `The host platform client could not ask for consent: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   }
-  const answer = await ctx.http.call<{ code?: string; error?: string; state: string | null }>('POST', '/oauth2/authorize', {
-    query,
-    auth: false,
-    body: { authorize: granted, user_id: ctx.userId },
-  });
+  const answer = await ctx.http.call<{ code?: string; error?: string; state: string | null }>(
+    'POST',
+    '/oauth2/authorize',
+    {
+      query,
+      auth: false,
+      body: { authorize: granted, user_id: ctx.userId },
+    },
+  );
   if (answer.state !== state) {
-    throw new SdkError({ type: ErrorType.AuthorizationFailed, code: 'invalid_state', message: 'The authorization answer did not carry the state that was sent; its code was not used.' });
+    throw new SdkError({
+      type: ErrorType.AuthorizationFailed,
+      code: 'invalid_state',
+      message: 'The authorization answer did not carry the state that was sent; its code was not used.',
+    });
   }
   if (!answer.code) {
-    throw new SdkError({ type: ErrorType.Aborted, code: answer.error ?? 'access_denied', message: `The user did not authorize ${described.application.name} (access_denied).` });
+    throw new SdkError({
+      type: ErrorType.Aborted,
+      code: answer.error ?? 'access_denied',
+      message: `The user did not authorize ${described.application.name} (access_denied).`,
+    });
   }
   ctx.log.addSecret(answer.code);
   ctx.log.info(`Authorize: ${described.application.name} was authorized.`);
@@ -107,14 +145,27 @@ export async function authorize(ctx: AuthContext, args: AuthorizationArgs): Prom
  * `authorization_code` grant: the code from `authorize`, the verifier of its challenge, and
  * the same redirect URI.
  */
-export async function getToken(ctx: AuthContext, applicationId: string, code: string, codeVerifier: string, redirectUri: string): Promise<TokenResult> {
+export async function getToken(
+  ctx: AuthContext,
+  applicationId: string,
+  code: string,
+  codeVerifier: string,
+  redirectUri: string,
+): Promise<TokenResult> {
   const clientId = toApplicationId(applicationId, 'applicationId');
   for (const [name, value] of Object.entries({ code, codeVerifier, redirectUri })) {
-    if (typeof value !== 'string' || value === '') throw SdkError.validation(`getToken() needs ${name} (a non-empty string).`);
+    if (typeof value !== 'string' || value === '')
+      throw SdkError.validation(`getToken() needs ${name} (a non-empty string).`);
   }
   const answer = await ctx.http.call<TokenAnswer>('POST', '/oauth2/token', {
     auth: false,
-    form: { grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: redirectUri, client_id: clientId },
+    form: {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+    },
   });
   ctx.log.info('GetToken: tokens received.');
   return tokenResult(ctx.log, answer);
@@ -127,9 +178,13 @@ export async function getToken(ctx: AuthContext, applicationId: string, code: st
  */
 export async function refreshToken(ctx: AuthContext, applicationId: string, refresh: string): Promise<TokenResult> {
   const clientId = toApplicationId(applicationId, 'applicationId');
-  if (typeof refresh !== 'string' || refresh === '') throw SdkError.validation('refreshToken() needs the refresh token (a non-empty string).');
+  if (typeof refresh !== 'string' || refresh === '')
+    throw SdkError.validation('refreshToken() needs the refresh token (a non-empty string).');
   try {
-    const answer = await ctx.http.call<TokenAnswer>('POST', '/oauth2/token', { auth: false, form: { grant_type: 'refresh_token', refresh_token: refresh, client_id: clientId } });
+    const answer = await ctx.http.call<TokenAnswer>('POST', '/oauth2/token', {
+      auth: false,
+      form: { grant_type: 'refresh_token', refresh_token: refresh, client_id: clientId },
+    });
     return tokenResult(ctx.log, answer);
   } catch (error) {
     if (error instanceof SdkError && error.code === 'invalid_grant') {
@@ -147,7 +202,8 @@ export async function refreshToken(ctx: AuthContext, applicationId: string, refr
 /** RFC 7009 revocation of an access or refresh token (and the other half of its pair). */
 export async function revokeToken(ctx: AuthContext, applicationId: string, token: string): Promise<void> {
   const clientId = toApplicationId(applicationId, 'applicationId');
-  if (typeof token !== 'string' || token === '') throw SdkError.validation('revokeToken() needs the token to revoke (a non-empty string).');
+  if (typeof token !== 'string' || token === '')
+    throw SdkError.validation('revokeToken() needs the token to revoke (a non-empty string).');
   await ctx.http.call('POST', '/oauth2/token/revoke', { auth: false, form: { token, client_id: clientId } });
   ctx.log.info('RevokeToken: token revoked.');
 }

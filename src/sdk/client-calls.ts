@@ -28,10 +28,12 @@ export class ClientCalls {
    * only by `end` and a new `start`), or a new one, Joining.
    */
   start(lobbyId: string): Call {
-    if (typeof lobbyId !== 'string' || !SNOWFLAKE.test(lobbyId)) throw SdkError.validation('startCall() takes the lobby id (a snowflake string).');
+    if (typeof lobbyId !== 'string' || !SNOWFLAKE.test(lobbyId))
+      throw SdkError.validation('startCall() takes the lobby id (a snowflake string).');
     const existing = this.#calls.get(lobbyId);
     if (existing) return existing.call;
-    if (!this.ctx.ready()) throw SdkError.notReady('startCall() needs a connected client: call connect() first and wait for Ready.');
+    if (!this.ctx.ready())
+      throw SdkError.notReady('startCall() needs a connected client: call connect() first and wait for Ready.');
     const signaling = new CallSignaling(lobbyId, this.ctx);
     const call = new Call(signaling);
     this.#calls.set(lobbyId, { signaling, call });

@@ -16,7 +16,13 @@ import type { LinkTimers, SocketFactory } from './socket';
 import { SdkHttp, type SdkFetch } from './http';
 import { LoggingSeverity, SdkLogger, type LogCallback, type SdkBuild } from './logger';
 import { ClientError, Status, type StatusChangedCallback } from './status';
-import { AuthorizationTokenType, type AuthorizeResult, type ConsentFunction, type TokenResult, type User } from './types';
+import {
+  AuthorizationTokenType,
+  type AuthorizeResult,
+  type ConsentFunction,
+  type TokenResult,
+  type User,
+} from './types';
 import { assertSupportedSdkVersion, SDK_VERSION } from './version';
 
 /** Options of a client. Every dependency has a browser default. */
@@ -45,19 +51,30 @@ export interface ClientOptions {
 }
 
 // Loaded on first use, so that the SDK's core carries neither comlink nor lit.
-const defaultSocketFactory: SocketFactory = async (url) => new (await import('../gateway/gateway-socket')).GatewaySocket(url);
-const defaultConsent: ConsentFunction = async (request) => (await import('../components/consent-dialog')).requestConsent(request);
+const defaultSocketFactory: SocketFactory = async (url) =>
+  new (await import('../gateway/gateway-socket')).GatewaySocket(url);
+const defaultConsent: ConsentFunction = async (request) =>
+  (await import('../components/consent-dialog')).requestConsent(request);
 
 /** What callback forms receive first: `result.successful` tells success from an `SdkError`. */
 export type ClientResult = SdkError | { readonly successful: true; readonly type: typeof ErrorType.None };
 const OK: ClientResult = Object.freeze({ successful: true, type: ErrorType.None });
 
 /** Runs `callback` when `promise` settles and returns the promise (a callback counts as handling it). */
-export function settle<T>(promise: Promise<T>, callback: ((result: ClientResult, value: T | undefined) => void) | undefined): Promise<T> {
+export function settle<T>(
+  promise: Promise<T>,
+  callback: ((result: ClientResult, value: T | undefined) => void) | undefined,
+): Promise<T> {
   if (callback) {
     promise.then(
       (value) => callback(OK, value),
-      (error: unknown) => callback(error instanceof SdkError ? error : new SdkError({ type: ErrorType.ValidationError, message: String(error), cause: error }), undefined),
+      (error: unknown) =>
+        callback(
+          error instanceof SdkError
+            ? error
+            : new SdkError({ type: ErrorType.ValidationError, message: String(error), cause: error }),
+          undefined,
+        ),
     );
   }
   return promise;
@@ -82,18 +99,31 @@ export class ClientCore {
     this.options = options;
     this.log = new SdkLogger(options.build ?? 'release');
     const baseUrl = options.baseUrl ?? (typeof location === 'undefined' ? undefined : location.origin);
-    if (!baseUrl) throw SdkError.validation('new Client() needs baseUrl outside a page: the platform origin, e.g. "http://127.0.0.1:5173".');
+    if (!baseUrl)
+      throw SdkError.validation(
+        'new Client() needs baseUrl outside a page: the platform origin, e.g. "http://127.0.0.1:5173".',
+      );
     this.http = new SdkHttp({ fetch: options.fetch ?? ((request) => fetch(request)), baseUrl, log: this.log });
-    this.applicationId = options.applicationId === undefined ? undefined : toApplicationId(options.applicationId, 'applicationId');
+    this.applicationId =
+      options.applicationId === undefined ? undefined : toApplicationId(options.applicationId, 'applicationId');
     this.events = new ClientEvents(this.log);
-    this.auth = { http: this.http, log: this.log, applicationId: () => this.applicationId, userId: options.userId, consent: options.consent ?? defaultConsent };
+    this.auth = {
+      http: this.http,
+      log: this.log,
+      applicationId: () => this.applicationId,
+      userId: options.userId,
+      consent: options.consent ?? defaultConsent,
+    };
     this.link = new GatewayLink({
       socketFactory: options.socketFactory ?? defaultSocketFactory,
       token: () => this.http.token,
       log: this.log,
       timers: options.timers,
       reconnectDelayMs: options.reconnectDelayMs,
-      events: { status: (status, error, detail) => this.#statusChanged(status, error, detail), dispatch: (t, d) => this.events.dispatch(t, d) },
+      events: {
+        status: (status, error, detail) => this.#statusChanged(status, error, detail),
+        dispatch: (t, d) => this.events.dispatch(t, d),
+      },
     });
   }
 
@@ -147,35 +177,65 @@ export class ClientCore {
   }
 
   /** Asks the user, in the host platform client's consent dialog, to authorize the game. */
-  authorize(args: AuthorizationArgs, callback?: (result: ClientResult, code: string, redirectUri: string) => void): Promise<AuthorizeResult> {
-    return settle(this.run(() => authorize(this.auth, args)), callback && ((result, value) => callback(result, value?.code ?? '', value?.redirectUri ?? '')));
+  authorize(
+    args: AuthorizationArgs,
+    callback?: (result: ClientResult, code: string, redirectUri: string) => void,
+  ): Promise<AuthorizeResult> {
+    return settle(
+      this.run(() => authorize(this.auth, args)),
+      callback && ((result, value) => callback(result, value?.code ?? '', value?.redirectUri ?? '')),
+    );
   }
 
   /** Exchanges the code of `authorize`, with its PKCE verifier and redirect URI, for tokens. */
-  getToken(applicationId: string, code: string, codeVerifier: string, redirectUri: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
-    return settle(this.run(() => getToken(this.auth, applicationId, code, codeVerifier, redirectUri)), callback);
+  getToken(
+    applicationId: string,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    callback?: (result: ClientResult, tokens?: TokenResult) => void,
+  ): Promise<TokenResult> {
+    return settle(
+      this.run(() => getToken(this.auth, applicationId, code, codeVerifier, redirectUri)),
+      callback,
+    );
   }
 
   /** New tokens for a refresh token; `invalid_grant` means the authorization is gone. */
-  refreshToken(applicationId: string, refresh: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
-    return settle(this.run(() => refreshToken(this.auth, applicationId, refresh)), callback);
+  refreshToken(
+    applicationId: string,
+    refresh: string,
+    callback?: (result: ClientResult, tokens?: TokenResult) => void,
+  ): Promise<TokenResult> {
+    return settle(
+      this.run(() => refreshToken(this.auth, applicationId, refresh)),
+      callback,
+    );
   }
 
   /** Revokes a token and the other half of its pair. */
   revokeToken(applicationId: string, token: string, callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(this.run(() => revokeToken(this.auth, applicationId, token)), callback);
+    return settle(
+      this.run(() => revokeToken(this.auth, applicationId, token)),
+      callback,
+    );
   }
 
   /**
    * Sets the token that HTTP calls and the gateway use; `connect()` works from then on. A client
    * that is connected with another token reconnects with this one.
    */
-  updateToken(tokenType: AuthorizationTokenType, token: string, callback?: (result: ClientResult) => void): Promise<void> {
+  updateToken(
+    tokenType: AuthorizationTokenType,
+    token: string,
+    callback?: (result: ClientResult) => void,
+  ): Promise<void> {
     const run = this.run(async () => {
       if (tokenType !== AuthorizationTokenType.Bearer && tokenType !== AuthorizationTokenType.User) {
         throw SdkError.validation('updateToken() takes AuthorizationTokenType.Bearer (or the legacy User).');
       }
-      if (typeof token !== 'string' || token === '') throw SdkError.validation('updateToken() needs the access token (a non-empty string).');
+      if (typeof token !== 'string' || token === '')
+        throw SdkError.validation('updateToken() needs the access token (a non-empty string).');
       this.log.addSecret(token);
       const replaced = this.http.token !== undefined && this.http.token !== token;
       this.http.token = token;
@@ -230,12 +290,15 @@ export class ClientCore {
 
   /** The current user once the client is Ready; undefined before (and after a disconnect). */
   getCurrentUserV2(): User | undefined {
-    return this.link.status === Status.Ready || this.link.status === Status.Reconnecting ? this.events.currentUser : undefined;
+    return this.link.status === Status.Ready || this.link.status === Status.Reconnecting
+      ? this.events.currentUser
+      : undefined;
   }
 
   /** Every later HTTP request fails with a timeout error (NetworkError, `timedOut`) past `ms`. */
   setHttpRequestTimeout(ms: number): void {
-    if (!Number.isInteger(ms) || ms <= 0) throw SdkError.validation('setHttpRequestTimeout() takes a positive whole number of milliseconds.');
+    if (!Number.isInteger(ms) || ms <= 0)
+      throw SdkError.validation('setHttpRequestTimeout() takes a positive whole number of milliseconds.');
     this.http.timeoutMs = ms;
   }
   /** The HTTP request timeout in milliseconds (30000 unless set). */
@@ -250,7 +313,10 @@ export class ClientCore {
 
   /** Runs an operation unless the client was destroyed. */
   protected run<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.#destroyed) return Promise.reject(new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' }));
+    if (this.#destroyed)
+      return Promise.reject(
+        new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' }),
+      );
     // Through a promise, so that an argument refused synchronously is a rejection, not a throw.
     return Promise.resolve().then(operation);
   }

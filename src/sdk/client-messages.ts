@@ -20,17 +20,29 @@ export interface UserMessageSummary {
 const SNOWFLAKE = /^\d{1,20}$/;
 
 function recipient(value: unknown): string {
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value)) throw SdkError.validation('recipientId must be a user id (a snowflake string).');
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value))
+    throw SdkError.validation('recipientId must be a user id (a snowflake string).');
   return value;
 }
 
 /** `POST /users/@me/dms/{recipient_id}/messages`: a message from the current user, sent from this game. */
-export async function sendUserMessage(ctx: SocialContext, recipientId: string, content: string, metadata?: Metadata): Promise<Message> {
-  if (typeof content !== 'string' || content === '') throw SdkError.validation('sendUserMessage() needs the message content (a non-empty string).');
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Object.values(metadata).some((v) => typeof v !== 'string'))) {
+export async function sendUserMessage(
+  ctx: SocialContext,
+  recipientId: string,
+  content: string,
+  metadata?: Metadata,
+): Promise<Message> {
+  if (typeof content !== 'string' || content === '')
+    throw SdkError.validation('sendUserMessage() needs the message content (a non-empty string).');
+  if (
+    metadata !== undefined &&
+    (metadata === null || typeof metadata !== 'object' || Object.values(metadata).some((v) => typeof v !== 'string'))
+  ) {
     throw SdkError.validation('metadata must be a dictionary of strings.');
   }
-  return ctx.http.call<Message>('POST', `/users/@me/dms/${recipient(recipientId)}/messages`, { body: { content, metadata } });
+  return ctx.http.call<Message>('POST', `/users/@me/dms/${recipient(recipientId)}/messages`, {
+    body: { content, metadata },
+  });
 }
 
 /**
@@ -38,7 +50,11 @@ export async function sendUserMessage(ctx: SocialContext, recipientId: string, c
  * newest first. 0 or less means all the platform keeps (200, from the last 72 hours); above
  * 200 is refused before any request, so the caller learns the bound.
  */
-export async function getUserMessagesWithLimit(ctx: SocialContext, recipientId: string, limit: number): Promise<Message[]> {
+export async function getUserMessagesWithLimit(
+  ctx: SocialContext,
+  recipientId: string,
+  limit: number,
+): Promise<Message[]> {
   if (!Number.isInteger(limit) || limit > DM_MESSAGES_MAX) {
     throw SdkError.validation(
       `getUserMessagesWithLimit() takes a whole limit up to ${DM_MESSAGES_MAX} (0 or less for all): it returns at most ${DM_MESSAGES_MAX} messages from the last ${DM_MESSAGES_HISTORY_HOURS} hours.`,

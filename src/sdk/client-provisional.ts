@@ -31,9 +31,12 @@ export type ExternalAuthType = (typeof ExternalAuthType)[keyof typeof ExternalAu
 
 function identity(type: ExternalAuthType, token: string, operation: string) {
   if (!(Object.values(ExternalAuthType) as string[]).includes(type)) {
-    throw SdkError.validation(`${operation}() takes an ExternalAuthType (${Object.keys(ExternalAuthType).join(', ')}).`);
+    throw SdkError.validation(
+      `${operation}() takes an ExternalAuthType (${Object.keys(ExternalAuthType).join(', ')}).`,
+    );
   }
-  if (typeof token !== 'string' || token === '') throw SdkError.validation(`${operation}() needs the external auth token (a non-empty string).`);
+  if (typeof token !== 'string' || token === '')
+    throw SdkError.validation(`${operation}() needs the external auth token (a non-empty string).`);
   return { external_auth_type: type, external_auth_token: token };
 }
 
@@ -41,8 +44,16 @@ function identity(type: ExternalAuthType, token: string, operation: string) {
  * `POST /partner-sdk/token`: the token of the provisional account of an external identity
  * (created on first use; the same identity always gets the same account).
  */
-export async function getProvisionalToken(ctx: AuthContext, applicationId: string, type: ExternalAuthType, token: string): Promise<TokenResult> {
-  const body = { client_id: toApplicationId(applicationId, 'applicationId'), ...identity(type, token, 'getProvisionalToken') };
+export async function getProvisionalToken(
+  ctx: AuthContext,
+  applicationId: string,
+  type: ExternalAuthType,
+  token: string,
+): Promise<TokenResult> {
+  const body = {
+    client_id: toApplicationId(applicationId, 'applicationId'),
+    ...identity(type, token, 'getProvisionalToken'),
+  };
   ctx.log.addSecret(token);
   return tokenResult(ctx.log, await ctx.http.call('POST', '/partner-sdk/token', { auth: false, body }));
 }
@@ -53,11 +64,19 @@ export async function getProvisionalToken(ctx: AuthContext, applicationId: strin
  */
 export async function getTokenFromProvisionalMerge(
   ctx: AuthContext,
-  input: { applicationId: string; code: string; codeVerifier: string; redirectUri: string; externalAuthType: ExternalAuthType; externalAuthToken: string },
+  input: {
+    applicationId: string;
+    code: string;
+    codeVerifier: string;
+    redirectUri: string;
+    externalAuthType: ExternalAuthType;
+    externalAuthToken: string;
+  },
 ): Promise<TokenResult> {
   const external = identity(input.externalAuthType, input.externalAuthToken, 'getTokenFromProvisionalMerge');
   for (const name of ['code', 'codeVerifier', 'redirectUri'] as const) {
-    if (typeof input[name] !== 'string' || input[name] === '') throw SdkError.validation(`getTokenFromProvisionalMerge() needs ${name} (a non-empty string).`);
+    if (typeof input[name] !== 'string' || input[name] === '')
+      throw SdkError.validation(`getTokenFromProvisionalMerge() needs ${name} (a non-empty string).`);
   }
   ctx.log.addSecret(input.externalAuthToken);
   const form = {
@@ -75,8 +94,16 @@ export async function getTokenFromProvisionalMerge(
  * `POST /partner-sdk/provisional-accounts/unmerge`: the identity leaves the full account it was
  * merged into and gets a new provisional account; the full account's tokens for the game go.
  */
-export async function unmergeIntoProvisionalAccount(ctx: AuthContext, applicationId: string, type: ExternalAuthType, token: string): Promise<void> {
-  const body = { client_id: toApplicationId(applicationId, 'applicationId'), ...identity(type, token, 'unmergeIntoProvisionalAccount') };
+export async function unmergeIntoProvisionalAccount(
+  ctx: AuthContext,
+  applicationId: string,
+  type: ExternalAuthType,
+  token: string,
+): Promise<void> {
+  const body = {
+    client_id: toApplicationId(applicationId, 'applicationId'),
+    ...identity(type, token, 'unmergeIntoProvisionalAccount'),
+  };
   ctx.log.addSecret(token);
   await ctx.http.call('POST', '/partner-sdk/provisional-accounts/unmerge', { auth: false, body });
   ctx.log.info('UnmergeIntoProvisionalAccount: the identity is a provisional account again.');
@@ -87,11 +114,18 @@ export async function unmergeIntoProvisionalAccount(ctx: AuthContext, applicatio
  * it as a public client, for a token of the same user for one of its approved games (child).
  * The child token has no refresh token and expires with the parent token.
  */
-export async function exchangeChildToken(ctx: AuthContext, parentApplicationToken: string, childApplicationId: string): Promise<TokenResult> {
+export async function exchangeChildToken(
+  ctx: AuthContext,
+  parentApplicationToken: string,
+  childApplicationId: string,
+): Promise<TokenResult> {
   if (typeof parentApplicationToken !== 'string' || parentApplicationToken === '') {
     throw SdkError.validation("exchangeChildToken() needs the parent application's access token (a non-empty string).");
   }
   ctx.log.addSecret(parentApplicationToken);
-  const body = { parent_access_token: parentApplicationToken, child_application_id: toApplicationId(childApplicationId, 'childApplicationId') };
+  const body = {
+    parent_access_token: parentApplicationToken,
+    child_application_id: toApplicationId(childApplicationId, 'childApplicationId'),
+  };
   return tokenResult(ctx.log, await ctx.http.call('POST', '/partner-sdk/child-token', { auth: false, body }));
 }

@@ -81,9 +81,19 @@ export class RelationshipCache {
   }
 
   #set(id: string, platform: boolean, type: RelationshipType, user: User | undefined): void {
-    const handle = this.#handles.get(id) ?? { id, discordRelationshipType: RelationshipType.None, gameRelationshipType: RelationshipType.None, user };
-    const next = { ...handle, user: user ?? handle.user, [platform ? 'discordRelationshipType' : 'gameRelationshipType']: type };
-    if (next.discordRelationshipType === RelationshipType.None && next.gameRelationshipType === RelationshipType.None) this.#handles.delete(id);
+    const handle = this.#handles.get(id) ?? {
+      id,
+      discordRelationshipType: RelationshipType.None,
+      gameRelationshipType: RelationshipType.None,
+      user,
+    };
+    const next = {
+      ...handle,
+      user: user ?? handle.user,
+      [platform ? 'discordRelationshipType' : 'gameRelationshipType']: type,
+    };
+    if (next.discordRelationshipType === RelationshipType.None && next.gameRelationshipType === RelationshipType.None)
+      this.#handles.delete(id);
     else this.#handles.set(id, next);
   }
 }
@@ -91,12 +101,14 @@ export class RelationshipCache {
 const SNOWFLAKE = /^\d{1,20}$/;
 
 function userId(value: unknown): string {
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value)) throw SdkError.validation('userId must be a user id (a snowflake string).');
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value))
+    throw SdkError.validation('userId must be a user id (a snowflake string).');
   return value;
 }
 
 function username(value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw SdkError.validation('The friend request needs a username (a non-empty string).');
+  if (typeof value !== 'string' || value === '')
+    throw SdkError.validation('The friend request needs a username (a non-empty string).');
   return value;
 }
 
@@ -137,10 +149,16 @@ async function currentType(ctx: SocialContext, id: string, game: boolean): Promi
  * cancel an outgoing one, unblock a block): refused with a ValidationError otherwise.
  */
 export async function changeFrom(
-  ctx: SocialContext, id: string, game: boolean, from: RelationshipType, action: 'accept' | 'remove', what: string,
+  ctx: SocialContext,
+  id: string,
+  game: boolean,
+  from: RelationshipType,
+  action: 'accept' | 'remove',
+  what: string,
 ): Promise<void> {
   const checked = userId(id);
-  if ((await currentType(ctx, checked, game)) !== from) throw SdkError.validation(`${what}: there is none with user ${checked}.`);
+  if ((await currentType(ctx, checked, game)) !== from)
+    throw SdkError.validation(`${what}: there is none with user ${checked}.`);
   if (action === 'accept') await ctx.http.call('PUT', `${path(game)}/${checked}`, { body: {} });
   else await ctx.http.call('DELETE', `${path(game)}/${checked}`);
 }
@@ -151,8 +169,10 @@ export async function changeFrom(
  */
 export async function removeFriend(ctx: SocialContext, id: string, platformToo: boolean): Promise<void> {
   const checked = userId(id);
-  if ((await currentType(ctx, checked, true)) === RelationshipType.Friend) await ctx.http.call('DELETE', `${path(true)}/${checked}`);
-  if (platformToo && (await currentType(ctx, checked, false)) === RelationshipType.Friend) await ctx.http.call('DELETE', `${path(false)}/${checked}`);
+  if ((await currentType(ctx, checked, true)) === RelationshipType.Friend)
+    await ctx.http.call('DELETE', `${path(true)}/${checked}`);
+  if (platformToo && (await currentType(ctx, checked, false)) === RelationshipType.Friend)
+    await ctx.http.call('DELETE', `${path(false)}/${checked}`);
 }
 
 /** Blocks the user everywhere (it ends every relationship with them). */

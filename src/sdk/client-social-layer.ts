@@ -6,9 +6,20 @@
  */
 import { ClientCore, type ClientOptions } from './client-core';
 import type { ClientCallbacks } from './client-events';
-import { getUserMessageSummaries, getUserMessagesWithLimit, sendUserMessage, type UserMessageSummary } from './client-messages';
 import {
-  blockUser, changeFrom, getRelationships, removeFriend, RelationshipType, sendFriendRequestById, sendFriendRequestByName,
+  getUserMessageSummaries,
+  getUserMessagesWithLimit,
+  sendUserMessage,
+  type UserMessageSummary,
+} from './client-messages';
+import {
+  blockUser,
+  changeFrom,
+  getRelationships,
+  removeFriend,
+  RelationshipType,
+  sendFriendRequestById,
+  sendFriendRequestByName,
   type RelationshipHandle,
 } from './client-relationships';
 import type { SocialContext } from './client-social';
@@ -75,27 +86,81 @@ export class SocialLayerClient extends ClientCore {
   }
   /** Accepts the user's incoming platform-wide friend request (ValidationError when there is none). */
   acceptDiscordFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, false, RelationshipType.PendingIncoming, 'accept', 'acceptDiscordFriendRequest(): no incoming friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        false,
+        RelationshipType.PendingIncoming,
+        'accept',
+        'acceptDiscordFriendRequest(): no incoming friend request',
+      ),
+    );
   }
   /** Accepts the user's incoming game friend request. */
   acceptGameFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, true, RelationshipType.PendingIncoming, 'accept', 'acceptGameFriendRequest(): no incoming game friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        true,
+        RelationshipType.PendingIncoming,
+        'accept',
+        'acceptGameFriendRequest(): no incoming game friend request',
+      ),
+    );
   }
   /** Rejects the user's incoming platform-wide friend request. */
   rejectDiscordFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, false, RelationshipType.PendingIncoming, 'remove', 'rejectDiscordFriendRequest(): no incoming friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        false,
+        RelationshipType.PendingIncoming,
+        'remove',
+        'rejectDiscordFriendRequest(): no incoming friend request',
+      ),
+    );
   }
   /** Rejects the user's incoming game friend request. */
   rejectGameFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, true, RelationshipType.PendingIncoming, 'remove', 'rejectGameFriendRequest(): no incoming game friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        true,
+        RelationshipType.PendingIncoming,
+        'remove',
+        'rejectGameFriendRequest(): no incoming game friend request',
+      ),
+    );
   }
   /** Cancels the current user's outgoing platform-wide friend request. */
   cancelDiscordFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, false, RelationshipType.PendingOutgoing, 'remove', 'cancelDiscordFriendRequest(): no outgoing friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        false,
+        RelationshipType.PendingOutgoing,
+        'remove',
+        'cancelDiscordFriendRequest(): no outgoing friend request',
+      ),
+    );
   }
   /** Cancels the current user's outgoing game friend request. */
   cancelGameFriendRequest(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, true, RelationshipType.PendingOutgoing, 'remove', 'cancelGameFriendRequest(): no outgoing game friend request'));
+    return this.run(() =>
+      changeFrom(
+        this.#ctx,
+        userId,
+        true,
+        RelationshipType.PendingOutgoing,
+        'remove',
+        'cancelGameFriendRequest(): no outgoing game friend request',
+      ),
+    );
   }
   /** Ends both the platform-wide and the game friendship with the user. */
   removeDiscordAndGameFriend(userId: string): Promise<void> {
@@ -111,6 +176,8 @@ export class SocialLayerClient extends ClientCore {
   }
   /** Lifts the current user's block (ValidationError when there is none); nothing earlier comes back. */
   unblockUser(userId: string): Promise<void> {
-    return this.run(() => changeFrom(this.#ctx, userId, false, RelationshipType.Blocked, 'remove', 'unblockUser(): no block'));
+    return this.run(() =>
+      changeFrom(this.#ctx, userId, false, RelationshipType.Blocked, 'remove', 'unblockUser(): no block'),
+    );
   }
 }

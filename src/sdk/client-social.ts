@@ -19,21 +19,36 @@ export interface SocialContext {
 const SNOWFLAKE = /^\d{1,20}$/;
 
 function id(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value)) throw SdkError.validation(`${name} must be an id (a snowflake string).`);
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value))
+    throw SdkError.validation(`${name} must be an id (a snowflake string).`);
   return value;
 }
 
 function metadata(value: unknown, name: string): Metadata | undefined {
   if (value === undefined) return undefined;
-  const ok = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+  const ok =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string');
   if (!ok) throw SdkError.validation(`${name} must be a dictionary of strings.`);
   return value as Metadata;
 }
 
 /** `PUT /lobbies`: joins the application's lobby with this secret, creating it when there is none. */
-export async function createOrJoinLobby(ctx: SocialContext, secret: string, lobbyMetadata?: Metadata, memberMetadata?: Metadata): Promise<Lobby> {
-  if (typeof secret !== 'string' || secret === '') throw SdkError.validation('createOrJoinLobby() needs the lobby secret (a non-empty string).');
-  const body = { secret, lobby_metadata: metadata(lobbyMetadata, 'lobbyMetadata'), member_metadata: metadata(memberMetadata, 'memberMetadata') };
+export async function createOrJoinLobby(
+  ctx: SocialContext,
+  secret: string,
+  lobbyMetadata?: Metadata,
+  memberMetadata?: Metadata,
+): Promise<Lobby> {
+  if (typeof secret !== 'string' || secret === '')
+    throw SdkError.validation('createOrJoinLobby() needs the lobby secret (a non-empty string).');
+  const body = {
+    secret,
+    lobby_metadata: metadata(lobbyMetadata, 'lobbyMetadata'),
+    member_metadata: metadata(memberMetadata, 'memberMetadata'),
+  };
   const lobby = await ctx.http.call<Lobby>('PUT', '/lobbies', { body });
   ctx.events.rememberLobby(lobby);
   return lobby;
@@ -46,8 +61,14 @@ export async function leaveLobby(ctx: SocialContext, lobbyId: string): Promise<v
 }
 
 /** `POST /lobbies/{id}/messages`: a message from the current user to every member. */
-export async function sendLobbyMessage(ctx: SocialContext, lobbyId: string, content: string, messageMetadata?: Metadata): Promise<LobbyMessage> {
-  if (typeof content !== 'string' || content === '') throw SdkError.validation('sendLobbyMessage() needs the message content (a non-empty string).');
+export async function sendLobbyMessage(
+  ctx: SocialContext,
+  lobbyId: string,
+  content: string,
+  messageMetadata?: Metadata,
+): Promise<LobbyMessage> {
+  if (typeof content !== 'string' || content === '')
+    throw SdkError.validation('sendLobbyMessage() needs the message content (a non-empty string).');
   const body = { content, metadata: metadata(messageMetadata, 'metadata') };
   return ctx.http.call<LobbyMessage>('POST', `/lobbies/${id(lobbyId, 'lobbyId')}/messages`, { body });
 }
@@ -60,13 +81,19 @@ export async function sendLobbyMessage(ctx: SocialContext, lobbyId: string, cont
  * header, to the second; this machine's clock if it has none). A limit outside 1-200 is refused
  * here, before any request, so the caller learns the bound instead of silently getting fewer.
  */
-export async function getLobbyMessagesWithLimit(ctx: SocialContext, lobbyId: string, limit: number): Promise<LobbyMessage[]> {
+export async function getLobbyMessagesWithLimit(
+  ctx: SocialContext,
+  lobbyId: string,
+  limit: number,
+): Promise<LobbyMessage[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MESSAGES_MAX) {
     throw SdkError.validation(
       `getLobbyMessagesWithLimit() takes a limit from 1 to ${LOBBY_MESSAGES_MAX}: it returns at most ${LOBBY_MESSAGES_MAX} messages from the last ${LOBBY_MESSAGES_HISTORY_HOURS} hours.`,
     );
   }
-  const { body, date } = await ctx.http.dated<LobbyMessage[]>('GET', `/lobbies/${id(lobbyId, 'lobbyId')}/messages`, { query: { limit } });
+  const { body, date } = await ctx.http.dated<LobbyMessage[]>('GET', `/lobbies/${id(lobbyId, 'lobbyId')}/messages`, {
+    query: { limit },
+  });
   const oldest = (date ?? Date.now()) - LOBBY_MESSAGES_HISTORY_HOURS * 3_600_000;
   // Newest first: the first message older than the window ends it.
   const recent = body.findIndex((message) => Date.parse(message.timestamp) < oldest);
@@ -74,11 +101,16 @@ export async function getLobbyMessagesWithLimit(ctx: SocialContext, lobbyId: str
 }
 
 /** `PUT /users/@me/activities`: the user's rich presence for this application (null clears it). */
-export async function updateRichPresence(ctx: SocialContext, activity: RichPresenceActivity | null): Promise<StoredActivity | null> {
+export async function updateRichPresence(
+  ctx: SocialContext,
+  activity: RichPresenceActivity | null,
+): Promise<StoredActivity | null> {
   if (activity !== null && (typeof activity !== 'object' || Array.isArray(activity))) {
     throw SdkError.validation('updateRichPresence() takes an activity object (or null to clear it).');
   }
-  return (await ctx.http.call<{ activity: StoredActivity | null }>('PUT', '/users/@me/activities', { body: { activity } })).activity;
+  return (
+    await ctx.http.call<{ activity: StoredActivity | null }>('PUT', '/users/@me/activities', { body: { activity } })
+  ).activity;
 }
 
 /** `GET /guilds/{id}/channels`: the guild's channels the user can see (needs the `guilds` scope). */

@@ -11,19 +11,38 @@ import { ClientCalls } from './client-calls';
 import { settle, type ClientOptions, type ClientResult } from './client-core';
 import type { ClientCallbacks } from './client-events';
 import {
-  createOrJoinLobby, getGuildChannels, getLobbyMessagesWithLimit, leaveLobby, sendLobbyMessage, updateRichPresence, type SocialContext,
+  createOrJoinLobby,
+  getGuildChannels,
+  getLobbyMessagesWithLimit,
+  leaveLobby,
+  sendLobbyMessage,
+  updateRichPresence,
+  type SocialContext,
 } from './client-social';
 import {
-  exchangeChildToken, getProvisionalToken, getTokenFromProvisionalMerge, unmergeIntoProvisionalAccount, type ExternalAuthType,
+  exchangeChildToken,
+  getProvisionalToken,
+  getTokenFromProvisionalMerge,
+  unmergeIntoProvisionalAccount,
+  type ExternalAuthType,
 } from './client-provisional';
 import { SocialLayerClient } from './client-social-layer';
 import { ErrorType, SdkError } from './errors';
 import { REAL_TIMERS, type SocketFactory } from './socket';
 import { Status } from './status';
-import type { GuildChannel, Lobby, LobbyMessage, Metadata, RichPresenceActivity, StoredActivity, TokenResult } from './types';
+import type {
+  GuildChannel,
+  Lobby,
+  LobbyMessage,
+  Metadata,
+  RichPresenceActivity,
+  StoredActivity,
+  TokenResult,
+} from './types';
 
 // Loaded on the first call, so that the SDK's core carries no comlink.
-const defaultVoiceSocketFactory: SocketFactory = async (url) => new (await import('../gateway/voice-gateway-socket')).VoiceGatewaySocket(url);
+const defaultVoiceSocketFactory: SocketFactory = async (url) =>
+  new (await import('../gateway/voice-gateway-socket')).VoiceGatewaySocket(url);
 
 /**
  * The game SDK client.
@@ -64,27 +83,58 @@ export class Client extends SocialLayerClient {
   }
 
   /** The token of the provisional account of an external identity (created on first use). */
-  getProvisionalToken(applicationId: string, externalAuthType: ExternalAuthType, externalAuthToken: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
-    return settle(this.run(() => getProvisionalToken(this.auth, applicationId, externalAuthType, externalAuthToken)), callback);
+  getProvisionalToken(
+    applicationId: string,
+    externalAuthType: ExternalAuthType,
+    externalAuthToken: string,
+    callback?: (result: ClientResult, tokens?: TokenResult) => void,
+  ): Promise<TokenResult> {
+    return settle(
+      this.run(() => getProvisionalToken(this.auth, applicationId, externalAuthType, externalAuthToken)),
+      callback,
+    );
   }
 
   /** `getToken` that also merges the identity's provisional account into the account that authorized. */
   getTokenFromProvisionalMerge(
-    applicationId: string, code: string, codeVerifier: string, redirectUri: string, externalAuthType: ExternalAuthType, externalAuthToken: string,
+    applicationId: string,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    externalAuthType: ExternalAuthType,
+    externalAuthToken: string,
     callback?: (result: ClientResult, tokens?: TokenResult) => void,
   ): Promise<TokenResult> {
     const input = { applicationId, code, codeVerifier, redirectUri, externalAuthType, externalAuthToken };
-    return settle(this.run(() => getTokenFromProvisionalMerge(this.auth, input)), callback);
+    return settle(
+      this.run(() => getTokenFromProvisionalMerge(this.auth, input)),
+      callback,
+    );
   }
 
   /** Splits the identity off the full account it was merged into, as a new provisional account. */
-  unmergeIntoProvisionalAccount(applicationId: string, externalAuthType: ExternalAuthType, externalAuthToken: string, callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(this.run(() => unmergeIntoProvisionalAccount(this.auth, applicationId, externalAuthType, externalAuthToken)), callback);
+  unmergeIntoProvisionalAccount(
+    applicationId: string,
+    externalAuthType: ExternalAuthType,
+    externalAuthToken: string,
+    callback?: (result: ClientResult) => void,
+  ): Promise<void> {
+    return settle(
+      this.run(() => unmergeIntoProvisionalAccount(this.auth, applicationId, externalAuthType, externalAuthToken)),
+      callback,
+    );
   }
 
   /** A publisher's (parent's) access token for a token of one of its approved games (child). */
-  exchangeChildToken(parentApplicationToken: string, childApplicationId: string, callback?: (result: ClientResult, tokens?: TokenResult) => void): Promise<TokenResult> {
-    return settle(this.run(() => exchangeChildToken(this.auth, parentApplicationToken, childApplicationId)), callback);
+  exchangeChildToken(
+    parentApplicationToken: string,
+    childApplicationId: string,
+    callback?: (result: ClientResult, tokens?: TokenResult) => void,
+  ): Promise<TokenResult> {
+    return settle(
+      this.run(() => exchangeChildToken(this.auth, parentApplicationToken, childApplicationId)),
+      callback,
+    );
   }
 
   /**
@@ -99,7 +149,9 @@ export class Client extends SocialLayerClient {
       try {
         callback(request);
       } catch (error) {
-        this.log.error(`The authorize request callback threw: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.error(
+          `The authorize request callback threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     };
     this.#unsubscribeAuthorizeRequests = subscribeAuthorizeRequests(target, deliver, this.options.channelFactory);
@@ -198,16 +250,23 @@ export class Client extends SocialLayerClient {
    * @example const call = client.startCall(lobby.id); call.setStatusChangedCallback((s) => render(s));
    */
   startCall(lobbyId: string): Call {
-    if (this.destroyed) throw new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' });
+    if (this.destroyed)
+      throw new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' });
     return this.#calls.start(lobbyId);
   }
   /** Ends the lobby's call (Disconnecting, then Disconnected) and forgets it; the callback runs once it is ended. */
   endCall(lobbyId: string, callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(this.run(async () => this.#calls.end(lobbyId)), callback);
+    return settle(
+      this.run(async () => this.#calls.end(lobbyId)),
+      callback,
+    );
   }
   /** Ends every call. */
   endCalls(callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(this.run(async () => this.#calls.all().forEach((call) => this.#calls.end(call.getChannelId()))), callback);
+    return settle(
+      this.run(async () => this.#calls.all().forEach((call) => this.#calls.end(call.getChannelId()))),
+      callback,
+    );
   }
   /** The lobby's call until it is ended; undefined otherwise. */
   getCall(lobbyId: string): Call | undefined {
@@ -230,9 +289,12 @@ export class Client extends SocialLayerClient {
    * audio session either way.
    */
   setEngineManagedAudioSession(engineManaged: boolean): void {
-    if (typeof engineManaged !== 'boolean') throw SdkError.validation('setEngineManagedAudioSession() takes a boolean.');
+    if (typeof engineManaged !== 'boolean')
+      throw SdkError.validation('setEngineManagedAudioSession() takes a boolean.');
     this.#engineManagedAudioSession = engineManaged;
-    this.log.info(`SetEngineManagedAudioSession: ${engineManaged ? 'the engine manages' : 'the SDK would manage'} the audio session; calls carry no audio here, so none is touched.`);
+    this.log.info(
+      `SetEngineManagedAudioSession: ${engineManaged ? 'the engine manages' : 'the SDK would manage'} the audio session; calls carry no audio here, so none is touched.`,
+    );
   }
   /** The value of `setEngineManagedAudioSession` (false unless set). */
   getEngineManagedAudioSession(): boolean {

@@ -14,7 +14,10 @@ import { ClientError, clientErrorToString, Status, statusToString } from './stat
 /** Close codes after which connecting again cannot help (bad token, shard, version, intents). */
 const FATAL_CLOSE_CODES = new Set<number>([4004, 4010, 4011, 4012, 4013, 4014]);
 /** Close codes after which the session is gone and the next connection must Identify. */
-const SESSION_ENDING_CLOSE_CODES = new Set<number>([GATEWAY_CLOSE_CODES.INVALID_SEQ, GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT]);
+const SESSION_ENDING_CLOSE_CODES = new Set<number>([
+  GATEWAY_CLOSE_CODES.INVALID_SEQ,
+  GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT,
+]);
 /** The code the link closes a socket with when it means to Resume (1000 would end the session). */
 const RESUME_CLOSE_CODE = 4000;
 /** How long `disconnect()` waits for the socket's close event. */
@@ -70,7 +73,8 @@ export class GatewayLink {
       try {
         await prepare();
       } catch (error) {
-        if (this.#current() === Status.HttpWait) this.#set(Status.Disconnected, ClientError.ConnectionFailed, (error as { status?: number }).status ?? 0);
+        if (this.#current() === Status.HttpWait)
+          this.#set(Status.Disconnected, ClientError.ConnectionFailed, (error as { status?: number }).status ?? 0);
         throw error;
       }
       // disconnect() while the HTTP answer was awaited: `ready` has already been rejected.
@@ -129,7 +133,9 @@ export class GatewayLink {
     try {
       socket = await this.options.socketFactory(GATEWAY_URL);
     } catch (error) {
-      this.options.log.error(`Gateway: could not open a socket: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log.error(
+        `Gateway: could not open a socket: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return this.#lost(0, true);
     }
     if (this.status !== Status.Connecting && this.status !== Status.Reconnecting) return socket.close(1000);
@@ -202,7 +208,11 @@ export class GatewayLink {
       this.#send(OP.RESUME, { token: `Bearer ${token}`, session_id: this.#sessionId, seq: this.#seq });
     } else {
       this.#seq = null;
-      this.#send(OP.IDENTIFY, { token: `Bearer ${token}`, intents: 0, properties: { os: 'browser', browser: 'platformpp-sdk', device: 'platformpp-sdk' } });
+      this.#send(OP.IDENTIFY, {
+        token: `Bearer ${token}`,
+        intents: 0,
+        properties: { os: 'browser', browser: 'platformpp-sdk', device: 'platformpp-sdk' },
+      });
     }
   }
 
@@ -255,14 +265,16 @@ export class GatewayLink {
   #set(status: Status, error: ClientError = ClientError.None, detail = 0): void {
     if (this.status === status && error === ClientError.None) return;
     this.status = status;
-    this.options.log.info(`Status: ${statusToString(status)}${error !== ClientError.None ? ` (error ${error}, detail ${detail})` : ''}`);
+    this.options.log.info(
+      `Status: ${statusToString(status)}${error !== ClientError.None ? ` (error ${error}, detail ${detail})` : ''}`,
+    );
     if (status === Status.Ready || status === Status.Disconnected) {
       const failure = new SdkError({
         type: ErrorType.NetworkError,
         code: detail || null,
         message: `The gateway connection ended before it was Ready (${clientErrorToString(error)}${detail ? `, close code ${detail}` : ''}).`,
       });
-      for (const waiter of this.#waiters.splice(0)) (status === Status.Ready ? waiter.resolve() : waiter.reject(failure));
+      for (const waiter of this.#waiters.splice(0)) status === Status.Ready ? waiter.resolve() : waiter.reject(failure);
     }
     this.options.events.status(status, error, detail);
   }

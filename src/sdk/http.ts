@@ -28,7 +28,14 @@ export interface CallOptions {
   query?: Record<string, string | number | undefined>;
 }
 
-type ErrorBody = { code?: unknown; message?: unknown; errors?: unknown; error?: unknown; error_description?: unknown; retry_after?: unknown };
+type ErrorBody = {
+  code?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  error?: unknown;
+  error_description?: unknown;
+  retry_after?: unknown;
+};
 
 /** `a.b: message; c: message` from the platform's field error tree (names and messages, never values). */
 function fieldErrors(tree: unknown, path: string[] = []): string[] {
@@ -66,15 +73,19 @@ export class SdkHttp {
   async dated<T>(method: string, path: string, options: CallOptions = {}): Promise<{ body: T; date: number | null }> {
     const absolute = path.startsWith('/oauth2') || path.startsWith('/sandbox');
     const url = new URL(absolute ? path : `${API_BASE}${path}`, this.options.baseUrl);
-    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(options.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
     const headers = new Headers();
     const token = options.token ?? (options.auth === false ? null : this.token);
-    if (!absolute && options.auth !== false && !token) throw SdkError.notReady(`${method} ${path} needs a token: call updateToken() first.`);
+    if (!absolute && options.auth !== false && !token)
+      throw SdkError.notReady(`${method} ${path} needs a token: call updateToken() first.`);
     if (token) headers.set('Authorization', `Bearer ${token}`);
     let body: string | undefined;
     if (options.form) {
       headers.set('Content-Type', 'application/x-www-form-urlencoded');
-      body = new URLSearchParams(Object.entries(options.form).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+      body = new URLSearchParams(
+        Object.entries(options.form).filter((e): e is [string, string] => e[1] !== undefined),
+      ).toString();
     } else if (options.body !== undefined) {
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(options.body);
@@ -124,11 +135,19 @@ export class SdkHttp {
 
   #error(what: string, response: Response, body: ErrorBody | null): SdkError {
     const status = response.status;
-    const retryAfter = typeof body?.retry_after === 'number' ? body.retry_after : Number(response.headers.get('Retry-After')) || null;
+    const retryAfter =
+      typeof body?.retry_after === 'number' ? body.retry_after : Number(response.headers.get('Retry-After')) || null;
     const retryable = status === 429 || status >= 500;
     if (typeof body?.error === 'string') {
       const description = typeof body.error_description === 'string' ? `: ${body.error_description}` : '';
-      return new SdkError({ type: ErrorType.AuthorizationFailed, status, code: body.error, retryable, retryAfter, message: `${what} refused: ${body.error}${description}` });
+      return new SdkError({
+        type: ErrorType.AuthorizationFailed,
+        status,
+        code: body.error,
+        retryable,
+        retryAfter,
+        message: `${what} refused: ${body.error}${description}`,
+      });
     }
     const code = typeof body?.code === 'number' ? body.code : null;
     const fields = fieldErrors(body?.errors);

@@ -9,13 +9,25 @@
 export { Client } from './client';
 export { type ClientOptions, type ClientResult } from './client-core';
 export { SocialLayerClient } from './client-social-layer';
-export { Call, CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
+export {
+  Call,
+  CallError,
+  CallStatus,
+  callErrorToString,
+  callStatusToString,
+  type CallStatusChangedCallback,
+} from './call';
 export { RelationshipType, type RelationshipHandle } from './client-relationships';
 export type { UserMessageSummary } from './client-messages';
 export type { ClientCallbacks } from './client-events';
 export { ExternalAuthType } from './client-provisional';
 export { AuthorizationArgs, IntegrationType, authorizeRedirectUri } from './authorization-args';
-export { createAuthorizationCodeVerifier, generateState, type AuthorizationCodeChallenge, type AuthorizationCodeVerifier } from './code-verifier';
+export {
+  createAuthorizationCodeVerifier,
+  generateState,
+  type AuthorizationCodeChallenge,
+  type AuthorizationCodeVerifier,
+} from './code-verifier';
 export { postAuthorizeRequest, SDK_IPC_CHANNEL, type AuthorizeRequest, type SdkIpcMessage } from './authorize-requests';
 export { ErrorType, SdkError } from './errors';
 export { GATEWAY_URL, type LinkTimers, type SocketFactory, type WebSocketLike } from './socket';
@@ -23,8 +35,20 @@ export type { SdkFetch } from './http';
 export { LoggingSeverity, type LogCallback, type SdkBuild } from './logger';
 export { ClientError, Status, clientErrorToString, statusToString, type StatusChangedCallback } from './status';
 export {
-  ActivityType, AuthorizationTokenType, StatusDisplayType,
-  type AuthorizeResult, type ConsentFunction, type ConsentRequest, type GuildChannel, type Lobby, type LobbyMember, type LobbyMessage,
-  type Metadata, type RichPresenceActivity, type StoredActivity, type TokenResult, type User,
+  ActivityType,
+  AuthorizationTokenType,
+  StatusDisplayType,
+  type AuthorizeResult,
+  type ConsentFunction,
+  type ConsentRequest,
+  type GuildChannel,
+  type Lobby,
+  type LobbyMember,
+  type LobbyMessage,
+  type Metadata,
+  type RichPresenceActivity,
+  type StoredActivity,
+  type TokenResult,
+  type User,
 } from './types';
 export { checkSdkVersion, formatSdkVersion, SDK_VERSION } from './version';

@@ -24,4 +24,7 @@ export interface LinkTimers {
 export const GATEWAY_URL = '/gateway?v=10&encoding=json';
 
 /** The platform's timers. */
-export const REAL_TIMERS: LinkTimers = { setTimeout: (cb, ms) => setTimeout(cb, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+export const REAL_TIMERS: LinkTimers = {
+  setTimeout: (cb, ms) => setTimeout(cb, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};

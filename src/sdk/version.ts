@@ -46,14 +46,27 @@ export function formatSdkVersion(version: SdkVersion = SDK_VERSION): string {
  */
 export function checkSdkVersion(version: unknown): SdkVersionVerdict {
   // Callers from JavaScript may pass anything: malformed input is a verdict, never a TypeError.
-  if (typeof version !== 'string') return { supported: false, reason: `The SDK version must be a string ${EXPECTED_FORM}; got ${describeInput(version)}.` };
+  if (typeof version !== 'string')
+    return {
+      supported: false,
+      reason: `The SDK version must be a string ${EXPECTED_FORM}; got ${describeInput(version)}.`,
+    };
   const match = VERSION.exec(version.trim());
-  if (!match) return { supported: false, reason: `${JSON.stringify(version.slice(0, 40))} is not an SDK version ${EXPECTED_FORM}.` };
+  if (!match)
+    return {
+      supported: false,
+      reason: `${JSON.stringify(version.slice(0, 40))} is not an SDK version ${EXPECTED_FORM}.`,
+    };
   const parsed = { major: Number(match[1]), minor: Number(match[2]), build: Number(match[3]) };
   const current = formatSdkVersion();
   const window = `${SDK_VERSION.major}.${SDK_OLDEST_SUPPORTED_MINOR} through ${SDK_VERSION.major}.${SDK_VERSION.minor}`;
-  const newer = parsed.major > SDK_VERSION.major || (parsed.major === SDK_VERSION.major && parsed.minor > SDK_VERSION.minor);
-  if (newer) return { supported: false, reason: `SDK ${version.trim()} is newer than this SDK (${current}); supported versions are ${window}.` };
+  const newer =
+    parsed.major > SDK_VERSION.major || (parsed.major === SDK_VERSION.major && parsed.minor > SDK_VERSION.minor);
+  if (newer)
+    return {
+      supported: false,
+      reason: `SDK ${version.trim()} is newer than this SDK (${current}); supported versions are ${window}.`,
+    };
   if (parsed.major < SDK_VERSION.major || parsed.minor < SDK_OLDEST_SUPPORTED_MINOR) {
     return {
       supported: false,

@@ -49,7 +49,10 @@ export async function saveClockState(db: PlatformDatabase, state: ClockState, re
  * reserves up to `end`. A context restarted within the same millisecond, after the clock was
  * set back, or after 32 others cycled the process ids, so starts above every earlier id.
  */
-export async function startSnowflakeLease(db: PlatformDatabase, now: number): Promise<{ processId: number; floor: number; end: number }> {
+export async function startSnowflakeLease(
+  db: PlatformDatabase,
+  now: number,
+): Promise<{ processId: number; floor: number; end: number }> {
   const tx = db.transaction('meta', 'readwrite');
   const current = (await tx.store.get('snowflake')) as SnowflakeMeta | undefined;
   const processId = current?.next_process ?? 0;
@@ -76,7 +79,17 @@ export async function renewSnowflakeLease(db: PlatformDatabase, throughMs: numbe
  * in this database as the ids go.
  * @example const ids = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
  */
-export async function startSnowflakeGenerator(db: PlatformDatabase, workerId: number, clock: Clock): Promise<SnowflakeGenerator> {
+export async function startSnowflakeGenerator(
+  db: PlatformDatabase,
+  workerId: number,
+  clock: Clock,
+): Promise<SnowflakeGenerator> {
   const { processId, floor, end } = await startSnowflakeLease(db, clock.now());
-  return new SnowflakeGenerator({ workerId, processId, clock, floor, lease: { end, renew: (throughMs) => renewSnowflakeLease(db, throughMs) } });
+  return new SnowflakeGenerator({
+    workerId,
+    processId,
+    clock,
+    floor,
+    lease: { end, renew: (throughMs) => renewSnowflakeLease(db, throughMs) },
+  });
 }

@@ -31,8 +31,10 @@ export const MIGRATIONS: readonly Migration[] = [
     const lobbies = db.createObjectStore('lobbies', { keyPath: 'id' });
     lobbies.createIndex('by_secret', ['application_id', 'secret'], { unique: true });
     lobbies.createIndex('by_idle_deadline', 'idle_deadline');
-    db.createObjectStore('lobby_members', { keyPath: ['lobby_id', 'user_id'] })
-      .createIndex('by_user_application', ['user_id', 'application_id']);
+    db.createObjectStore('lobby_members', { keyPath: ['lobby_id', 'user_id'] }).createIndex('by_user_application', [
+      'user_id',
+      'application_id',
+    ]);
     db.createObjectStore('lobby_messages', { keyPath: ['lobby_id', 'order_key'] });
     db.createObjectStore('events', { keyPath: 'seq', autoIncrement: true });
   },
@@ -55,12 +57,19 @@ export const MIGRATIONS: readonly Migration[] = [
   // providers, the sandbox's own test identity providers, bans, connections, and approved
   // publisher/child application pairs.
   (db) => {
-    db.createObjectStore('external_identities', { keyPath: ['application_id', 'provider', 'subject'] }).createIndex('by_user', 'user_id');
+    db.createObjectStore('external_identities', { keyPath: ['application_id', 'provider', 'subject'] }).createIndex(
+      'by_user',
+      'user_id',
+    );
     db.createObjectStore('identity_provider_configs', { keyPath: ['application_id', 'auth_type'] });
-    db.createObjectStore('sandbox_identity_providers', { keyPath: 'id' }).createIndex('by_issuer', 'issuer', { unique: true });
+    db.createObjectStore('sandbox_identity_providers', { keyPath: 'id' }).createIndex('by_issuer', 'issuer', {
+      unique: true,
+    });
     db.createObjectStore('bans', { keyPath: 'user_id' });
     db.createObjectStore('connections', { keyPath: ['user_id', 'id'] });
-    db.createObjectStore('application_links', { keyPath: ['parent_application_id', 'child_application_id'] }).createIndex('by_child', 'child_application_id', { unique: true });
+    db.createObjectStore('application_links', {
+      keyPath: ['parent_application_id', 'child_application_id'],
+    }).createIndex('by_child', 'child_application_id', { unique: true });
   },
   // 6: webhook events: each application's settings and key pair, the outbox's deliveries (one
   // per event and application; only pending ones carry a next attempt time, so the due index
@@ -100,8 +109,11 @@ export const MIGRATIONS: readonly Migration[] = [
     emojis.createIndex('by_guild', 'guild_id');
     db.createObjectStore('guild_scheduled_events', { keyPath: 'id' }).createIndex('by_guild', 'guild_id');
     db.createObjectStore('voice_states', { keyPath: ['guild_id', 'user_id'] }).createIndex('by_channel', 'channel_id');
-    db.createObjectStore('audit_log_entries', { keyPath: ['guild_id', 'order_key'] })
-      .createIndex('by_guild_action', ['guild_id', 'action_type', 'order_key']);
+    db.createObjectStore('audit_log_entries', { keyPath: ['guild_id', 'order_key'] }).createIndex('by_guild_action', [
+      'guild_id',
+      'action_type',
+      'order_key',
+    ]);
     tx.objectStore('lobbies').createIndex('by_linked_channel', 'linked_channel_id');
   },
   // 9: messages of guild channels keyed newest first per channel (by guild for search, by author
@@ -149,8 +161,13 @@ export const MIGRATIONS: readonly Migration[] = [
   // by that hash when a voice connection identifies) and lobby call voice states (one lobby call
   // per user and application; by lobby to tell who is in a call).
   (db) => {
-    db.createObjectStore('voice_tokens', { keyPath: ['server_id', 'user_id'] }).createIndex('by_token', 'token_hash', { unique: true });
-    db.createObjectStore('lobby_voice_states', { keyPath: ['application_id', 'user_id'] }).createIndex('by_lobby', 'lobby_id');
+    db.createObjectStore('voice_tokens', { keyPath: ['server_id', 'user_id'] }).createIndex('by_token', 'token_hash', {
+      unique: true,
+    });
+    db.createObjectStore('lobby_voice_states', { keyPath: ['application_id', 'user_id'] }).createIndex(
+      'by_lobby',
+      'lobby_id',
+    );
   },
   // 14: application commands (per application and scope, names unique per type and scope),
   // interactions (found by their token's hash; by user for the modals they were shown), the
@@ -171,8 +188,14 @@ export const MIGRATIONS: readonly Migration[] = [
   (db, tx) => {
     const marks = db.createObjectStore('gateway_resume_marks', { keyPath: ['session_id', 's'] });
     void (async () => {
-      for (let cursor = await tx.objectStore('gateway_sessions').openCursor(); cursor; cursor = await cursor.continue()) {
-        const { marks: legacy = [], ...record } = cursor.value as GatewaySessionRecord & { marks?: [number, number, number][] };
+      for (
+        let cursor = await tx.objectStore('gateway_sessions').openCursor();
+        cursor;
+        cursor = await cursor.continue()
+      ) {
+        const { marks: legacy = [], ...record } = cursor.value as GatewaySessionRecord & {
+          marks?: [number, number, number][];
+        };
         for (const [s, after, skip] of legacy) void marks.put({ session_id: record.session_id, s, after, skip });
         void cursor.update(record);
       }

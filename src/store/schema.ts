@@ -6,21 +6,43 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { ClockState } from '../platform/clock';
 import type {
-  ApplicationRecord, ChannelRecord, GuildRecord, LobbyMemberRecord, LobbyMessageRecord, LobbyRecord,
-  MemberRecord, RoleRecord, UserRecord,
+  ApplicationRecord,
+  ChannelRecord,
+  GuildRecord,
+  LobbyMemberRecord,
+  LobbyMessageRecord,
+  LobbyRecord,
+  MemberRecord,
+  RoleRecord,
+  UserRecord,
 } from '../platform/records';
 import type { PresenceRecord, SessionPresence } from '../platform/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
 import type { RelationshipRecord } from '../platform/relationship-records';
 import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
-import type { AuditLogEntryRecord, EmojiImageRecord, EmojiRecord, InviteRecord, ScheduledEventRecord, VoiceStateRecord } from '../platform/guild-admin-records';
 import type {
-  AttachmentFileRecord, AutoModKeywordsRecord, ChannelMessageRecord, ForwardCounterRecord, SearchIndexRecord,
+  AuditLogEntryRecord,
+  EmojiImageRecord,
+  EmojiRecord,
+  InviteRecord,
+  ScheduledEventRecord,
+  VoiceStateRecord,
+} from '../platform/guild-admin-records';
+import type {
+  AttachmentFileRecord,
+  AutoModKeywordsRecord,
+  ChannelMessageRecord,
+  ForwardCounterRecord,
+  SearchIndexRecord,
 } from '../platform/message-records';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization-records';
 import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice-records';
 import type { ApplicationCommandRecord } from '../platform/commands-records';
-import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from '../platform/interactions-records';
+import type {
+  InteractionEndpointRecord,
+  InteractionMessageRecord,
+  InteractionRecord,
+} from '../platform/interactions-records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -276,7 +298,11 @@ export interface PlatformDB extends DBSchema {
   roles: { key: string; value: RoleRecord; indexes: { by_guild: string } };
   channels: { key: string; value: ChannelRecord; indexes: { by_guild: string } };
   members: { key: [string, string]; value: MemberRecord; indexes: { by_user: string } };
-  lobbies: { key: string; value: LobbyRecord; indexes: { by_secret: [string, string]; by_idle_deadline: number; by_linked_channel: string } };
+  lobbies: {
+    key: string;
+    value: LobbyRecord;
+    indexes: { by_secret: [string, string]; by_idle_deadline: number; by_linked_channel: string };
+  };
   lobby_members: {
     key: [string, string];
     value: LobbyMemberRecord;
@@ -313,7 +339,11 @@ export interface PlatformDB extends DBSchema {
   dm_messages: { key: [string, string]; value: StoredDmMessage };
   invites: { key: string; value: InviteRecord; indexes: { by_channel: string; by_guild: string } };
   /** Application emoji (`by_application`) and guild emoji (`by_guild`) in one store. */
-  emojis: { key: string; value: EmojiRecord; indexes: { by_application: string; by_guild: string; by_application_name: [string, string] } };
+  emojis: {
+    key: string;
+    value: EmojiRecord;
+    indexes: { by_application: string; by_guild: string; by_application_name: [string, string] };
+  };
   /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
   emoji_images: { key: string; value: EmojiImageRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
@@ -328,7 +358,12 @@ export interface PlatformDB extends DBSchema {
   channel_messages: {
     key: [string, string];
     value: ChannelMessageRecord;
-    indexes: { by_guild: [string, string]; by_author: [string, string, string]; by_nonce: [string, string, string]; by_pin: [string, string] };
+    indexes: {
+      by_guild: [string, string];
+      by_author: [string, string, string];
+      by_nonce: [string, string, string];
+      by_pin: [string, string];
+    };
   };
   attachment_files: { key: string; value: AttachmentFileRecord };
   message_search_indexes: { key: string; value: SearchIndexRecord };
@@ -339,7 +374,11 @@ export interface PlatformDB extends DBSchema {
   entitlements: {
     key: string;
     value: EntitlementRecord;
-    indexes: { by_application: [string, string]; by_user: [string, string, string]; by_guild: [string, string, string] };
+    indexes: {
+      by_application: [string, string];
+      by_user: [string, string, string];
+      by_guild: [string, string, string];
+    };
   };
   /** `by_due` holds only ongoing subscriptions (inactive ones have a null `due_at`). */
   subscriptions: { key: string; value: SubscriptionRecord; indexes: { by_user: [string, string]; by_due: number } };
@@ -383,18 +422,56 @@ export type PlatformDatabase = IDBPDatabase<PlatformDB>;
 
 /** Every store, for transactions that touch all of them (reset). */
 export const ALL_STORES = [
-  'meta', 'users', 'applications', 'tokens', 'auth_codes', 'guilds', 'roles', 'channels', 'members',
-  'lobbies', 'lobby_members', 'lobby_messages', 'events',
-  'gateway_sessions', 'gateway_rate_limits',
+  'meta',
+  'users',
+  'applications',
+  'tokens',
+  'auth_codes',
+  'guilds',
+  'roles',
+  'channels',
+  'members',
+  'lobbies',
+  'lobby_members',
+  'lobby_messages',
+  'events',
+  'gateway_sessions',
+  'gateway_rate_limits',
   'presences',
-  'external_identities', 'identity_provider_configs', 'sandbox_identity_providers', 'bans', 'connections', 'application_links',
-  'event_webhooks', 'webhook_deliveries', 'webhook_outbox', 'webhook_sinks',
-  'relationships', 'dm_channels', 'dm_messages',
-  'invites', 'emojis', 'guild_scheduled_events', 'voice_states', 'audit_log_entries', 'emoji_images',
-  'channel_messages', 'attachment_files', 'message_search_indexes', 'automod_keywords', 'forward_counters',
-  'skus', 'entitlements', 'subscriptions',
-  'quest_enrollments', 'privileged_intent_applications',
-  'voice_tokens', 'lobby_voice_states',
-  'application_commands', 'interactions', 'interaction_messages', 'interaction_endpoints',
+  'external_identities',
+  'identity_provider_configs',
+  'sandbox_identity_providers',
+  'bans',
+  'connections',
+  'application_links',
+  'event_webhooks',
+  'webhook_deliveries',
+  'webhook_outbox',
+  'webhook_sinks',
+  'relationships',
+  'dm_channels',
+  'dm_messages',
+  'invites',
+  'emojis',
+  'guild_scheduled_events',
+  'voice_states',
+  'audit_log_entries',
+  'emoji_images',
+  'channel_messages',
+  'attachment_files',
+  'message_search_indexes',
+  'automod_keywords',
+  'forward_counters',
+  'skus',
+  'entitlements',
+  'subscriptions',
+  'quest_enrollments',
+  'privileged_intent_applications',
+  'voice_tokens',
+  'lobby_voice_states',
+  'application_commands',
+  'interactions',
+  'interaction_messages',
+  'interaction_endpoints',
   'gateway_resume_marks',
 ] as const;

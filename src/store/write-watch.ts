@@ -6,7 +6,12 @@
 import { unwrap } from 'idb';
 import type { PlatformDatabase } from './schema';
 
-type OpenTransaction = (this: IDBDatabase, names: string | Iterable<string>, mode?: IDBTransactionMode, options?: IDBTransactionOptions) => IDBTransaction;
+type OpenTransaction = (
+  this: IDBDatabase,
+  names: string | Iterable<string>,
+  mode?: IDBTransactionMode,
+  options?: IDBTransactionOptions,
+) => IDBTransaction;
 
 /**
  * Calls `onWrite` with the stores in scope each time `db` opens a transaction that may write,

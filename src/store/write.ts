@@ -12,7 +12,9 @@ import type { EventRecord, PlatformDB } from './schema';
 /** The transaction a write runs in. */
 export type WriteTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], 'readwrite'>;
 /** Appends an event to the log inside the write's transaction. */
-export type Emit = (event: Omit<EventRecord, 'seq' | 'created_at' | 'channels'> & Partial<Pick<EventRecord, 'channels'>>) => void;
+export type Emit = (
+  event: Omit<EventRecord, 'seq' | 'created_at' | 'channels'> & Partial<Pick<EventRecord, 'channels'>>,
+) => void;
 
 /**
  * Runs `body` in one transaction over `stores` and the event log; resolves with its result
@@ -46,7 +48,8 @@ export async function write<T>(
     if (seqs.length > 0) {
       // A read-write transaction over the log excludes every other, so its events have
       // consecutive keys: they are all the log holds from the one before the first to the last.
-      const announced = records.length <= ANNOUNCED_EVENTS_MAX ? records.map((record, i) => ({ ...record, seq: seqs[i] })) : undefined;
+      const announced =
+        records.length <= ANNOUNCED_EVENTS_MAX ? records.map((record, i) => ({ ...record, seq: seqs[i] })) : undefined;
       ctx.announce({ type: 'events', seq: seqs[seqs.length - 1], after: seqs[0] - 1, events: announced });
     }
   } catch (error) {

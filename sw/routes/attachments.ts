@@ -8,7 +8,11 @@ import * as v from 'valibot';
 import { attachmentHeaders, readAttachmentFile } from '../../src/platform/attachments-files';
 import { schemas, validate, type AppEnv } from '../http';
 
-const Path = v.object({ channel_id: schemas.snowflake, attachment_id: schemas.snowflake, filename: v.pipe(v.string(), v.minLength(1)) });
+const Path = v.object({
+  channel_id: schemas.snowflake,
+  attachment_id: schemas.snowflake,
+  filename: v.pipe(v.string(), v.minLength(1)),
+});
 
 /** The attachment file routes (mounted at `/attachments`). */
 export function attachmentRoutes(): Hono<AppEnv> {

@@ -44,7 +44,11 @@ export function channelRoutes(): Hono<AppEnv> {
     const principal = bot(c);
     const { channel_id, overwrite_id } = ids(c);
     const body = await readJson(c, OverwriteBody);
-    await putOverwrite(c.get('ctx'), principal, channel_id, overwrite_id!, { type: body.type, allow: body.allow ?? 0n, deny: body.deny ?? 0n });
+    await putOverwrite(c.get('ctx'), principal, channel_id, overwrite_id!, {
+      type: body.type,
+      allow: body.allow ?? 0n,
+      deny: body.deny ?? 0n,
+    });
     return noContent();
   });
   r.delete('/:channel_id/permissions/:overwrite_id', async (c) => {

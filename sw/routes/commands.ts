@@ -8,14 +8,26 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import {
-  bulkOverwriteCommands, commandScope, createCommand, deleteCommand, editCommand, getCommand, listCommands,
+  bulkOverwriteCommands,
+  commandScope,
+  createCommand,
+  deleteCommand,
+  editCommand,
+  getCommand,
+  listCommands,
 } from '../../src/platform/commands';
 import { CommandBulkSchema, CommandCreateSchema, CommandEditSchema } from '../../src/platform/commands-schemas';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
-const Path = v.object({ application_id: schemas.snowflake, guild_id: v.optional(schemas.snowflake), command_id: v.optional(schemas.snowflake) });
+const Path = v.object({
+  application_id: schemas.snowflake,
+  guild_id: v.optional(schemas.snowflake),
+  command_id: v.optional(schemas.snowflake),
+});
 /** `with_localizations` is accepted: the sandbox always answers the full localization dictionaries. */
-const ListQuery = v.object({ with_localizations: v.optional(v.picklist(['true', 'false', '1', '0', 'True', 'False'])) });
+const ListQuery = v.object({
+  with_localizations: v.optional(v.picklist(['true', 'false', '1', '0', 'True', 'False'])),
+});
 
 /** The scope of the request's path, checked against the caller. */
 async function scope(c: AppContext) {

@@ -12,29 +12,74 @@ import { modifyCurrentMember, modifyGuildMember } from '../../src/platform/guild
 import { beginPrune, pruneCount } from '../../src/platform/guild-admin-prune';
 import { createScheduledEvent, listScheduledEvents } from '../../src/platform/guild-admin-scheduled-events';
 import {
-  AUDIT_LOG_LIMIT_DEFAULT, AUDIT_LOG_LIMIT_MAX, MEMBER_BIO_MAX, MEMBER_NICK_MAX, PRUNE_DAYS_DEFAULT, PRUNE_DAYS_MAX, PRUNE_DAYS_MIN,
-  SCHEDULED_EVENT_DESCRIPTION_MAX, SCHEDULED_EVENT_LOCATION_MAX, SCHEDULED_EVENT_NAME_MAX,
+  AUDIT_LOG_LIMIT_DEFAULT,
+  AUDIT_LOG_LIMIT_MAX,
+  MEMBER_BIO_MAX,
+  MEMBER_NICK_MAX,
+  PRUNE_DAYS_DEFAULT,
+  PRUNE_DAYS_MAX,
+  PRUNE_DAYS_MIN,
+  SCHEDULED_EVENT_DESCRIPTION_MAX,
+  SCHEDULED_EVENT_LOCATION_MAX,
+  SCHEDULED_EVENT_NAME_MAX,
 } from '../../src/platform/limits';
 import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const Path = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });
 const int = schemas.int;
-const timestamp = v.pipe(v.string('Must be an ISO-8601 timestamp.'), v.isoTimestamp('Must be an ISO-8601 timestamp.'), v.transform((s) => Date.parse(s)));
+const timestamp = v.pipe(
+  v.string('Must be an ISO-8601 timestamp.'),
+  v.isoTimestamp('Must be an ISO-8601 timestamp.'),
+  v.transform((s) => Date.parse(s)),
+);
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `Must be ${max} or fewer in length.`));
 
-const GuildBody = v.object({ name: v.pipe(v.string('This field is required'), v.trim(), v.minLength(2, 'Must be between 2 and 100 in length.'), v.maxLength(100, 'Must be between 2 and 100 in length.')) });
+const GuildBody = v.object({
+  name: v.pipe(
+    v.string('This field is required'),
+    v.trim(),
+    v.minLength(2, 'Must be between 2 and 100 in length.'),
+    v.maxLength(100, 'Must be between 2 and 100 in length.'),
+  ),
+});
 const PruneQuery = v.object({
   days: v.optional(schemas.queryInt(PRUNE_DAYS_MIN, PRUNE_DAYS_MAX), String(PRUNE_DAYS_DEFAULT)),
-  include_roles: v.optional(v.pipe(v.string(), v.transform((s) => s.split(',').map((id) => id.trim()).filter(Boolean)), v.array(schemas.snowflake)), ''),
+  include_roles: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+      v.array(schemas.snowflake),
+    ),
+    '',
+  ),
 });
 const PruneBody = v.object({
   days: v.optional(v.nullable(int(PRUNE_DAYS_MIN, PRUNE_DAYS_MAX)), PRUNE_DAYS_DEFAULT),
   compute_prune_count: v.optional(v.nullable(v.boolean()), true),
   // The platform's form is an array; a comma-separated string (the query's form) is taken too.
-  include_roles: v.optional(v.nullable(v.union([
-    v.array(schemas.snowflake),
-    v.pipe(v.string(), v.transform((s) => s.split(',').map((id) => id.trim()).filter(Boolean)), v.array(schemas.snowflake)),
-  ])), []),
+  include_roles: v.optional(
+    v.nullable(
+      v.union([
+        v.array(schemas.snowflake),
+        v.pipe(
+          v.string(),
+          v.transform((s) =>
+            s
+              .split(',')
+              .map((id) => id.trim())
+              .filter(Boolean),
+          ),
+          v.array(schemas.snowflake),
+        ),
+      ]),
+    ),
+    [],
+  ),
   reason: v.optional(v.string()),
 });
 const ModifyMemberBody = v.object({
@@ -58,7 +103,11 @@ const ScheduledEventBody = v.object({
   privacy_level: v.optional(v.literal(2, 'Must be 2 (GUILD_ONLY).'), 2),
   entity_type: v.picklist([1, 2, 3], 'Must be 1 (stage), 2 (voice) or 3 (external).'),
   channel_id: v.optional(v.nullable(schemas.snowflake)),
-  entity_metadata: v.optional(v.nullable(v.object({ location: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(SCHEDULED_EVENT_LOCATION_MAX))) }))),
+  entity_metadata: v.optional(
+    v.nullable(
+      v.object({ location: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(SCHEDULED_EVENT_LOCATION_MAX))) }),
+    ),
+  ),
   scheduled_start_time: timestamp,
   scheduled_end_time: v.optional(v.nullable(timestamp)),
 });
@@ -96,25 +145,35 @@ export function guildAdminRoutes(): Hono<AppEnv> {
   r.post('/guilds/:guild_id/prune', async (c) => {
     const principal = bot(c);
     const body = await readJson(c, PruneBody);
-    return c.json(await beginPrune(c.get('ctx'), principal, ids(c).guild_id, {
-      days: body.days ?? PRUNE_DAYS_DEFAULT, include_roles: body.include_roles ?? [], compute_prune_count: body.compute_prune_count ?? true,
-    }));
+    return c.json(
+      await beginPrune(c.get('ctx'), principal, ids(c).guild_id, {
+        days: body.days ?? PRUNE_DAYS_DEFAULT,
+        include_roles: body.include_roles ?? [],
+        compute_prune_count: body.compute_prune_count ?? true,
+      }),
+    );
   });
 
   // Registered before `/:user_id` so that `@me` is the caller, not an id.
   r.patch('/guilds/:guild_id/members/@me', async (c) => {
     const principal = bot(c);
-    return c.json(await modifyCurrentMember(c.get('ctx'), principal, ids(c).guild_id, await readJson(c, CurrentMemberBody)));
+    return c.json(
+      await modifyCurrentMember(c.get('ctx'), principal, ids(c).guild_id, await readJson(c, CurrentMemberBody)),
+    );
   });
   r.patch('/guilds/:guild_id/members/:user_id', async (c) => {
     const principal = bot(c);
     const { guild_id, user_id } = ids(c);
-    return c.json(await modifyGuildMember(c.get('ctx'), principal, guild_id, user_id!, await readJson(c, ModifyMemberBody)));
+    return c.json(
+      await modifyGuildMember(c.get('ctx'), principal, guild_id, user_id!, await readJson(c, ModifyMemberBody)),
+    );
   });
 
   r.post('/guilds/:guild_id/scheduled-events', async (c) => {
     const principal = bot(c);
-    return c.json(await createScheduledEvent(c.get('ctx'), principal, ids(c).guild_id, await readJson(c, ScheduledEventBody)));
+    return c.json(
+      await createScheduledEvent(c.get('ctx'), principal, ids(c).guild_id, await readJson(c, ScheduledEventBody)),
+    );
   });
   r.get('/guilds/:guild_id/scheduled-events', async (c) => {
     const principal = c.get('principal');

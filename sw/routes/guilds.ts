@@ -6,31 +6,57 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { requireBot, requireScope, type Principal } from '../../src/platform/auth';
-import { getGuildRole, listCurrentUserGuilds, listGuildChannels, roleMemberCounts } from '../../src/platform/guild-channels';
+import {
+  getGuildRole,
+  listCurrentUserGuilds,
+  listGuildChannels,
+  roleMemberCounts,
+} from '../../src/platform/guild-channels';
 import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guild-members';
 import { modifyGuildRole } from '../../src/platform/guild-roles';
 import { parsePermissions } from '../../src/platform/permissions';
 import { GUILD_MEMBERS_LIST_MAX } from '../../src/platform/limits';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
-const GuildPath = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake), role_id: v.optional(schemas.snowflake) });
-const MembersQuery = v.object({ limit: v.optional(schemas.queryInt(1, GUILD_MEMBERS_LIST_MAX), '1'), after: v.optional(schemas.snowflake, '0') });
+const GuildPath = v.object({
+  guild_id: schemas.snowflake,
+  user_id: v.optional(schemas.snowflake),
+  role_id: v.optional(schemas.snowflake),
+});
+const MembersQuery = v.object({
+  limit: v.optional(schemas.queryInt(1, GUILD_MEMBERS_LIST_MAX), '1'),
+  after: v.optional(schemas.snowflake, '0'),
+});
 const GuildsQuery = v.object({
   before: v.optional(schemas.snowflake),
   after: v.optional(schemas.snowflake),
   limit: v.optional(schemas.queryInt(1, 200), '200'),
-  with_counts: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true')), 'false'),
+  with_counts: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((s) => s === 'true'),
+    ),
+    'false',
+  ),
 });
 
 const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
 const RoleBody = v.object({
   name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
-  permissions: v.optional(v.pipe(
-    v.string('Must be a decimal string.'),
-    v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'),
-    v.transform((s) => parsePermissions(s)!),
-  )),
-  colors: v.optional(v.object({ primary_color: v.optional(color), secondary_color: v.optional(v.nullable(color)), tertiary_color: v.optional(v.nullable(color)) })),
+  permissions: v.optional(
+    v.pipe(
+      v.string('Must be a decimal string.'),
+      v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'),
+      v.transform((s) => parsePermissions(s)!),
+    ),
+  ),
+  colors: v.optional(
+    v.object({
+      primary_color: v.optional(color),
+      secondary_color: v.optional(v.nullable(color)),
+      tertiary_color: v.optional(v.nullable(color)),
+    }),
+  ),
   hoist: v.optional(v.boolean()),
   mentionable: v.optional(v.boolean()),
 });
@@ -57,7 +83,9 @@ export function guildRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/:guild_id/channels', async (c) => c.json(await listGuildChannels(c.get('ctx'), reader(c), ids(c).guild_id)));
   // Registered before `/roles/:role_id` so that `member-counts` is not read as a role id.
-  r.get('/:guild_id/roles/member-counts', async (c) => c.json(await roleMemberCounts(c.get('ctx'), reader(c), ids(c).guild_id)));
+  r.get('/:guild_id/roles/member-counts', async (c) =>
+    c.json(await roleMemberCounts(c.get('ctx'), reader(c), ids(c).guild_id)),
+  );
   r.get('/:guild_id/roles/:role_id', async (c) => {
     const { guild_id, role_id } = ids(c);
     return c.json(await getGuildRole(c.get('ctx'), reader(c), guild_id, role_id!));
@@ -83,7 +111,10 @@ export function guildRoutes(): Hono<AppEnv> {
     await removeGuildMember(c.get('ctx'), principal, guild_id, user_id!);
     return noContent();
   });
-  for (const [method, add] of [['put', true], ['delete', false]] as const) {
+  for (const [method, add] of [
+    ['put', true],
+    ['delete', false],
+  ] as const) {
     r[method]('/:guild_id/members/:user_id/roles/:role_id', async (c) => {
       const principal = bot(c);
       const { guild_id, user_id, role_id } = ids(c);

@@ -12,7 +12,10 @@ import { interactionForCallback } from '../../src/platform/interactions-tokens';
 import { noContent, readQuery, schemas, validate, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
 
-const Path = v.object({ interaction_id: schemas.snowflake, token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
+const Path = v.object({
+  interaction_id: schemas.snowflake,
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+});
 const Query = v.object({ with_response: v.optional(v.picklist(['true', 'false', 'True', 'False', '1', '0'])) });
 
 /** The callback route (mounted at `{base_url}/interactions`). */
@@ -23,7 +26,10 @@ export function interactionRoutes(): Hono<AppEnv> {
     const withResponse = ['true', 'True', '1'].includes(readQuery(c, Query).with_response ?? '');
     const interaction = await interactionForCallback(c.get('ctx'), interaction_id, token);
     const { body, files } = await readMessageRequest(c, InteractionResponseSchema);
-    const result = await respondToInteraction(c.get('ctx'), interaction, body, { files, origin: new URL(c.req.url).origin });
+    const result = await respondToInteraction(c.get('ctx'), interaction, body, {
+      files,
+      origin: new URL(c.req.url).origin,
+    });
     return withResponse ? c.json(result) : noContent();
   });
   return r;

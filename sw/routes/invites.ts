@@ -9,8 +9,18 @@ import * as v from 'valibot';
 import { requireBot } from '../../src/platform/auth';
 import { ApiError } from '../../src/platform/errors';
 import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/invites';
-import { getTargetUsersCsv, getTargetUsersJobStatus, parseTargetUsersCsv, putTargetUsers } from '../../src/platform/invites-target-users';
-import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/limits';
+import {
+  getTargetUsersCsv,
+  getTargetUsersJobStatus,
+  parseTargetUsersCsv,
+  putTargetUsers,
+} from '../../src/platform/invites-target-users';
+import {
+  INVITE_MAX_AGE_DEFAULT_S,
+  INVITE_MAX_AGE_MAX_S,
+  INVITE_MAX_USES_MAX,
+  INVITE_TARGET_USERS_FILE_MAX_BYTES,
+} from '../../src/platform/limits';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const int = schemas.int;
@@ -25,7 +35,15 @@ const InviteBody = v.object({
 });
 const CodePath = v.object({ code: v.pipe(v.string(), v.minLength(1)) });
 const ChannelPath = v.object({ channel_id: schemas.snowflake });
-const InviteQuery = v.object({ with_counts: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true')), 'false') });
+const InviteQuery = v.object({
+  with_counts: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((s) => s === 'true'),
+    ),
+    'false',
+  ),
+});
 
 function bot(c: AppContext) {
   const principal = c.get('principal');
@@ -71,7 +89,8 @@ function formFields(form: FormData): Record<string, unknown> {
     } catch {
       throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
     }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw ApiError.invalidForm({ payload_json: 'Must be a JSON object.' });
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+      throw ApiError.invalidForm({ payload_json: 'Must be a JSON object.' });
   }
   for (const key of ['max_age', 'max_uses', 'temporary', 'unique'] as const) {
     const value = form.get(key);

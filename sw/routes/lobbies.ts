@@ -10,8 +10,13 @@ import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../..
 import { createLobbyMessage } from '../../src/platform/lobby-messages';
 import { lobbyMessagesJson } from '../../src/platform/lobby-message-reads';
 import {
-  BulkLobbyMembersSchema, CreateOrJoinLobbySchema, LobbyMessageSchema, LobbyMessagesQuerySchema, LobbyPathSchema,
-  LobbySettingsSchema, PutLobbyMemberSchema,
+  BulkLobbyMembersSchema,
+  CreateOrJoinLobbySchema,
+  LobbyMessageSchema,
+  LobbyMessagesQuerySchema,
+  LobbyPathSchema,
+  LobbySettingsSchema,
+  PutLobbyMemberSchema,
 } from '../../src/platform/lobby-schemas';
 import { LOBBY_MESSAGES_DEFAULT } from '../../src/platform/limits';
 import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';

@@ -24,7 +24,10 @@ function fileIndex(name: string, position: number): string {
  * Reads the request as JSON or as multipart form data.
  * @example const { body, files } = await readMessageRequest(c, MessageCreateSchema);
  */
-export async function readMessageRequest<S extends v.GenericSchema>(c: AppContext, schema: S): Promise<MessageRequest<v.InferOutput<S>>> {
+export async function readMessageRequest<S extends v.GenericSchema>(
+  c: AppContext,
+  schema: S,
+): Promise<MessageRequest<v.InferOutput<S>>> {
   const type = c.req.header('Content-Type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) return { body: await readJson(c, schema), files: [] };
   let form: FormData;
@@ -47,7 +50,12 @@ export async function readMessageRequest<S extends v.GenericSchema>(c: AppContex
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') continue;
     // A plain Blob: what IndexedDB stores in every engine (a File's name lives in the metadata).
-    files.push({ index: fileIndex(name, files.length), filename: value.name || 'unknown', contentType: value.type, data: new Blob([value], { type: value.type }) });
+    files.push({
+      index: fileIndex(name, files.length),
+      filename: value.name || 'unknown',
+      contentType: value.type,
+      data: new Blob([value], { type: value.type }),
+    });
   }
   return { body: validate(schema, json), files };
 }

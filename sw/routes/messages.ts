@@ -18,7 +18,11 @@ import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platfor
 import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
 
-const Path = v.object({ channel_id: schemas.snowflake, message_id: v.optional(schemas.snowflake), guild_id: v.optional(schemas.snowflake) });
+const Path = v.object({
+  channel_id: schemas.snowflake,
+  message_id: v.optional(schemas.snowflake),
+  guild_id: v.optional(schemas.snowflake),
+});
 const HistoryQuery = v.pipe(
   v.object({
     limit: v.optional(schemas.queryInt(1, CHANNEL_MESSAGES_MAX)),
@@ -26,10 +30,19 @@ const HistoryQuery = v.pipe(
     after: v.optional(schemas.snowflake),
     around: v.optional(schemas.snowflake),
   }),
-  v.check((q) => [q.before, q.after, q.around].filter((x) => x !== undefined).length <= 1, 'before, after and around are mutually exclusive.'),
+  v.check(
+    (q) => [q.before, q.after, q.around].filter((x) => x !== undefined).length <= 1,
+    'before, after and around are mutually exclusive.',
+  ),
 );
 const PinsQuery = v.object({
-  before: v.optional(v.pipe(v.string(), v.isoTimestamp('Must be an ISO8601 timestamp.'), v.transform((s) => Date.parse(s)))),
+  before: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp('Must be an ISO8601 timestamp.'),
+      v.transform((s) => Date.parse(s)),
+    ),
+  ),
   limit: v.optional(schemas.queryInt(1, PINS_PAGE_MAX)),
 });
 
@@ -57,7 +70,15 @@ export function messageRoutes(): Hono<AppEnv> {
   r.post('/:channel_id/messages', async (c) => {
     const author = caller(c, 'messages.write');
     const { body, files } = await readMessageRequest(c, MessageCreateSchema);
-    return c.json(await createMessage(c.get('ctx'), { channelId: ids(c).channel_id, author, input: body, files, origin: origin(c) }));
+    return c.json(
+      await createMessage(c.get('ctx'), {
+        channelId: ids(c).channel_id,
+        author,
+        input: body,
+        files,
+        origin: origin(c),
+      }),
+    );
   });
   r.get('/:channel_id/messages', async (c) => {
     const { principal } = caller(c, 'messages.read');
@@ -68,7 +89,10 @@ export function messageRoutes(): Hono<AppEnv> {
     const { principal } = caller(c, 'messages.read');
     return c.json(await listPins(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, PinsQuery)));
   });
-  for (const [method, pin] of [['put', true], ['delete', false]] as const) {
+  for (const [method, pin] of [
+    ['put', true],
+    ['delete', false],
+  ] as const) {
     r[method]('/:channel_id/messages/pins/:message_id', async (c) => {
       const { principal } = caller(c, 'messages.write');
       const { channel_id, message_id } = ids(c);
@@ -96,7 +120,16 @@ export function messageRoutes(): Hono<AppEnv> {
     const editor = caller(c, 'messages.write');
     const { channel_id, message_id } = ids(c);
     const { body, files } = await readMessageRequest(c, MessageEditSchema);
-    return c.json(await editMessage(c.get('ctx'), { channelId: channel_id, messageId: message_id!, editor, input: body, files, origin: origin(c) }));
+    return c.json(
+      await editMessage(c.get('ctx'), {
+        channelId: channel_id,
+        messageId: message_id!,
+        editor,
+        input: body,
+        files,
+        origin: origin(c),
+      }),
+    );
   });
   r.delete('/:channel_id/messages/:message_id', async (c) => {
     const actor = caller(c, 'messages.write');
@@ -116,8 +149,12 @@ export function messageSearchRoutes(): Hono<AppEnv> {
   r.get('/:guild_id/messages/search', async (c) => {
     const { principal } = caller(c, 'messages.read');
     const { guild_id } = validate(v.object({ guild_id: schemas.snowflake }), c.req.param());
-    const raw = Object.fromEntries(Object.entries(c.req.queries()).map(([k, values]) => [k, SEARCH_ARRAYS.has(k) ? values : values[0]]));
-    return c.json(await searchGuildMessages(c.get('ctx'), principal, guild_id, validate(MessageSearchQuerySchema, raw)));
+    const raw = Object.fromEntries(
+      Object.entries(c.req.queries()).map(([k, values]) => [k, SEARCH_ARRAYS.has(k) ? values : values[0]]),
+    );
+    return c.json(
+      await searchGuildMessages(c.get('ctx'), principal, guild_id, validate(MessageSearchQuerySchema, raw)),
+    );
   });
   return r;
 }

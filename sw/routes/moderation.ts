@@ -7,7 +7,10 @@
 import { Hono } from 'hono';
 import { requireBot } from '../../src/platform/auth';
 import { DmPathSchema, ModerationMetadataSchema } from '../../src/platform/dm-schemas';
-import { setDmMessageModerationMetadata, setLobbyMessageModerationMetadata } from '../../src/platform/message-moderation';
+import {
+  setDmMessageModerationMetadata,
+  setLobbyMessageModerationMetadata,
+} from '../../src/platform/message-moderation';
 import { noContent, readJson, validate, type AppEnv } from '../http';
 
 /** The moderation routes, mounted at the API's root. */

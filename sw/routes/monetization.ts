@@ -8,12 +8,21 @@
 import { Hono } from 'hono';
 import { requireBearer, requireBot } from '../../src/platform/auth';
 import {
-  clientEntitlements, consumeEntitlement, createTestEntitlement, deleteTestEntitlement, getEntitlement, listEntitlements,
+  clientEntitlements,
+  consumeEntitlement,
+  createTestEntitlement,
+  deleteTestEntitlement,
+  getEntitlement,
+  listEntitlements,
 } from '../../src/platform/entitlements';
 import { purchaseFromClient } from '../../src/platform/monetization-purchases';
 import { serializeEntitlement, serializeTestEntitlement } from '../../src/platform/monetization-records';
 import {
-  ClientPurchaseSchema, EntitlementsQuerySchema, MonetizationPathSchema, SubscriptionsQuerySchema, TestEntitlementSchema,
+  ClientPurchaseSchema,
+  EntitlementsQuerySchema,
+  MonetizationPathSchema,
+  SubscriptionsQuerySchema,
+  TestEntitlementSchema,
 } from '../../src/platform/monetization-schemas';
 import { clientSkus, listSkus } from '../../src/platform/skus';
 import { getSkuSubscription, listSkuSubscriptions } from '../../src/platform/subscriptions';
@@ -42,7 +51,9 @@ export function applicationMonetizationRoutes(): Hono<AppEnv> {
     requireBot(principal);
     const { application_id } = pathIds(c);
     const body = await readJson(c, TestEntitlementSchema);
-    return c.json(serializeTestEntitlement(await createTestEntitlement(c.get('ctx'), principal, application_id!, body)));
+    return c.json(
+      serializeTestEntitlement(await createTestEntitlement(c.get('ctx'), principal, application_id!, body)),
+    );
   });
 
   r.get('/:application_id/entitlements/:entitlement_id', async (c) => {

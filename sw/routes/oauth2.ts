@@ -10,8 +10,18 @@ import * as v from 'valibot';
 import { authenticate, requireBearer } from '../../src/platform/auth';
 import { OAuth2Error } from '../../src/platform/errors';
 import { JSON_BODY_MAX_BYTES, OAUTH2_NONCE_MAX_LENGTH } from '../../src/platform/limits';
-import { currentAuthorization, issueClientCredentials, redeemAuthorizationCode, refreshAccessToken, revokeToken } from '../../src/platform/oauth2';
-import { checkAuthorizeRequest, decideAuthorization, describeAuthorizeRequest } from '../../src/platform/oauth2-authorize';
+import {
+  currentAuthorization,
+  issueClientCredentials,
+  redeemAuthorizationCode,
+  refreshAccessToken,
+  revokeToken,
+} from '../../src/platform/oauth2';
+import {
+  checkAuthorizeRequest,
+  decideAuthorization,
+  describeAuthorizeRequest,
+} from '../../src/platform/oauth2-authorize';
 import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2-client';
 import { PLATFORM_DISCOVERY_PATH, platformDiscoveryDocument, platformKeySet } from '../../src/platform/oidc-provider';
 import { refuseDeprecatedRefresh } from '../../src/platform/provisional';
@@ -29,22 +39,55 @@ const AuthorizeQuery = v.object({
   scope: v.string('Required.'),
   redirect_uri: v.optional(v.string('Must be a string.')),
   state: v.optional(v.string('Must be a string.')),
-  code_challenge: v.optional(v.pipe(v.string('Must be a string.'), v.regex(CODE_CHALLENGE, 'Must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".'))),
+  code_challenge: v.optional(
+    v.pipe(
+      v.string('Must be a string.'),
+      v.regex(CODE_CHALLENGE, 'Must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".'),
+    ),
+  ),
   code_challenge_method: v.optional(v.picklist(['S256', 'plain'], 'Must be "S256" or "plain".')),
   prompt: v.optional(v.picklist(['consent', 'none'], 'Must be "consent" or "none".')),
-  integration_type: v.optional(v.pipe(v.picklist(['0', '1'], 'Must be 0 (guild install) or 1 (user install).'), v.transform((s) => (s === '1' ? 1 : 0) as 0 | 1))),
-  nonce: v.optional(v.pipe(v.string('Must be a string.'), v.minLength(1, 'Must not be empty.'), v.maxLength(OAUTH2_NONCE_MAX_LENGTH, `Must be ${OAUTH2_NONCE_MAX_LENGTH} or fewer in length.`))),
+  integration_type: v.optional(
+    v.pipe(
+      v.picklist(['0', '1'], 'Must be 0 (guild install) or 1 (user install).'),
+      v.transform((s) => (s === '1' ? 1 : 0) as 0 | 1),
+    ),
+  ),
+  nonce: v.optional(
+    v.pipe(
+      v.string('Must be a string.'),
+      v.minLength(1, 'Must not be empty.'),
+      v.maxLength(OAUTH2_NONCE_MAX_LENGTH, `Must be ${OAUTH2_NONCE_MAX_LENGTH} or fewer in length.`),
+    ),
+  ),
   user_id: v.optional(schemas.snowflake),
 });
 const Decision = v.object({ authorize: v.boolean('Must be a boolean.'), user_id: schemas.snowflake });
 
 /** Form parameters the token endpoints read; others are ignored (RFC 6749 §3.2). */
-const FORM_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'refresh_token', 'scope', 'token', 'token_type_hint',
+const FORM_PARAMS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'refresh_token',
+  'scope',
+  'token',
+  'token_type_hint',
   // A provisional account's identity, merged into the account that authorized (provisional-merge.ts).
-  'external_auth_type', 'external_auth_token'];
-const present = (name: string) => v.pipe(v.string(`Missing "${name}" in request.`), v.minLength(1, `Missing "${name}" in request.`));
+  'external_auth_type',
+  'external_auth_token',
+];
+const present = (name: string) =>
+  v.pipe(v.string(`Missing "${name}" in request.`), v.minLength(1, `Missing "${name}" in request.`));
 const GRANTS = {
-  authorization_code: v.object({ code: present('code'), redirect_uri: v.optional(v.string()), code_verifier: v.optional(v.string()) }),
+  authorization_code: v.object({
+    code: present('code'),
+    redirect_uri: v.optional(v.string()),
+    code_verifier: v.optional(v.string()),
+  }),
   refresh_token: v.object({ refresh_token: present('refresh_token'), scope: v.optional(v.string()) }),
   client_credentials: v.object({ scope: present('scope') }),
 } as const;
@@ -62,7 +105,8 @@ async function readForm(c: AppContext): Promise<Record<string, string>> {
     throw new OAuth2Error('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
   }
   const text = await c.req.text();
-  if (new TextEncoder().encode(text).byteLength > JSON_BODY_MAX_BYTES) throw new OAuth2Error('invalid_request', 'The request body is too large.');
+  if (new TextEncoder().encode(text).byteLength > JSON_BODY_MAX_BYTES)
+    throw new OAuth2Error('invalid_request', 'The request body is too large.');
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
     if (!FORM_PARAMS.includes(name)) continue;
@@ -123,9 +167,18 @@ export function oauth2Routes(): Hono<AppEnv> {
       let answer: object;
       switch (form.grant_type) {
         case 'authorization_code':
-          answer = form.external_auth_type !== undefined || form.external_auth_token !== undefined
-            ? await redeemAuthorizationCodeWithMerge(ctx, client, formParams(GRANTS.authorization_code, form), form, networkFetch)
-            : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form), { issuer: new URL(c.req.url).origin });
+          answer =
+            form.external_auth_type !== undefined || form.external_auth_token !== undefined
+              ? await redeemAuthorizationCodeWithMerge(
+                  ctx,
+                  client,
+                  formParams(GRANTS.authorization_code, form),
+                  form,
+                  networkFetch,
+                )
+              : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form), {
+                  issuer: new URL(c.req.url).origin,
+                });
           break;
         case 'refresh_token':
           await refuseDeprecatedRefresh(ctx, form.refresh_token);

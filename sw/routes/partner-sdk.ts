@@ -28,7 +28,12 @@ import { noContent, readJson, schemas, type AppContext, type AppEnv } from '../h
 export const networkFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 // Fixed messages everywhere: a default valibot message would quote the value, and values here are secrets.
-const required = (max: number) => v.pipe(v.string('This field is required'), v.minLength(1, 'This field is required'), v.maxLength(max, `Must be ${max} or fewer in length.`));
+const required = (max: number) =>
+  v.pipe(
+    v.string('This field is required'),
+    v.minLength(1, 'This field is required'),
+    v.maxLength(max, `Must be ${max} or fewer in length.`),
+  );
 const secret = v.optional(v.string('Must be a string.'));
 
 const ExternalAuthBody = v.object({
@@ -65,8 +70,19 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
     const ctx = c.get('ctx');
     const body = await readJson(c, ExternalAuthBody);
     const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
-    const identity = await resolveExternalIdentity(ctx, client.application, body.external_auth_type, body.external_auth_token, fetch);
-    const origin = identity.provider === 'bot' ? 'provisional_bot' : body.external_auth_type === 'OIDC' ? 'provisional_oidc' : 'provisional_external';
+    const identity = await resolveExternalIdentity(
+      ctx,
+      client.application,
+      body.external_auth_type,
+      body.external_auth_token,
+      fetch,
+    );
+    const origin =
+      identity.provider === 'bot'
+        ? 'provisional_bot'
+        : body.external_auth_type === 'OIDC'
+          ? 'provisional_oidc'
+          : 'provisional_external';
     const tokens = await issueProvisionalToken(ctx, client.application, identity, {
       origin,
       // Only OIDC exchanged by a server gets a refresh token (whose grant is deprecated).
@@ -80,7 +96,11 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
     const bot = await botCaller(c);
     const body = await readJson(c, BotTokenBody);
     const identity = botIdentity(body.external_user_id, body.preferred_global_name);
-    const tokens = await issueProvisionalToken(c.get('ctx'), bot.application, identity, { origin: 'provisional_bot', refreshable: false, publicClient: false });
+    const tokens = await issueProvisionalToken(c.get('ctx'), bot.application, identity, {
+      origin: 'provisional_bot',
+      refreshable: false,
+      publicClient: false,
+    });
     return c.json(tokens, 200, NO_STORE);
   });
 
@@ -88,7 +108,13 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
     const ctx = c.get('ctx');
     const body = await readJson(c, ExternalAuthBody);
     const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
-    const identity = await resolveExternalIdentity(ctx, client.application, body.external_auth_type, body.external_auth_token, fetch);
+    const identity = await resolveExternalIdentity(
+      ctx,
+      client.application,
+      body.external_auth_type,
+      body.external_auth_token,
+      fetch,
+    );
     await unmergeProvisionalAccount(ctx, client.application.id, identity);
     return noContent();
   });

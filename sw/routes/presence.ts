@@ -23,7 +23,9 @@ export function presenceRoutes(): Hono<AppEnv> {
     const principal = c.get('principal');
     requireBearer(principal);
     const presence = await getPresence(c.get('ctx'), principal.user.id);
-    return c.json({ activities: (presence?.activities ?? []).filter((a) => a.application_id === principal.application.id) });
+    return c.json({
+      activities: (presence?.activities ?? []).filter((a) => a.application_id === principal.application.id),
+    });
   });
 
   r.put('/', async (c) => {
@@ -33,7 +35,11 @@ export function presenceRoutes(): Hono<AppEnv> {
       throw ApiError.of('MISSING_ACCESS', 'Missing OAuth2 scope: rpc.activities.write');
     }
     const body = await readJson(c, PutActivityBody);
-    const activity = await setActivity(c.get('ctx'), { userId: principal.user.id, applicationId: principal.application.id, activity: body.activity });
+    const activity = await setActivity(c.get('ctx'), {
+      userId: principal.user.id,
+      applicationId: principal.application.id,
+      activity: body.activity,
+    });
     return c.json({ activity });
   });
 

@@ -8,10 +8,17 @@ import { Hono } from 'hono';
 import { requireBearer, requireScope } from '../../src/platform/auth';
 import { RELATIONSHIP_TYPE } from '../../src/platform/relationship-records';
 import {
-  FriendRequestByUsernameSchema, PutGameRelationshipSchema, PutRelationshipSchema, RelationshipPathSchema,
+  FriendRequestByUsernameSchema,
+  PutGameRelationshipSchema,
+  PutRelationshipSchema,
+  RelationshipPathSchema,
 } from '../../src/platform/relationship-schemas';
 import {
-  blockUser, listGameRelationships, listRelationships, removeRelationship, sendFriendRequest,
+  blockUser,
+  listGameRelationships,
+  listRelationships,
+  removeRelationship,
+  sendFriendRequest,
 } from '../../src/platform/relationships';
 import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 
@@ -29,7 +36,9 @@ export function relationshipRoutes(game: boolean): Hono<AppEnv> {
 
   r.get('/', async (c) => {
     const principal = caller(c, 'relationships.read');
-    return c.json(game ? await listGameRelationships(c.get('ctx'), principal) : await listRelationships(c.get('ctx'), principal));
+    return c.json(
+      game ? await listGameRelationships(c.get('ctx'), principal) : await listRelationships(c.get('ctx'), principal),
+    );
   });
 
   r.post('/', async (c) => {

@@ -16,20 +16,44 @@ import { CONNECTION_NAME_MAX } from '../../src/platform/limits';
 import { applicationFlagsSchema } from '../../src/platform/schema-parts';
 import type { FetchLike } from '../../src/platform/oidc';
 import {
-  createSandboxIdentityProvider, getSandboxIdentityProvider, mintSandboxIdToken, sandboxDiscoveryDocument, sandboxPublicJwk,
+  createSandboxIdentityProvider,
+  getSandboxIdentityProvider,
+  mintSandboxIdToken,
+  sandboxDiscoveryDocument,
+  sandboxPublicJwk,
   serializeSandboxIdentityProvider,
 } from '../../src/platform/oidc-sandbox';
 import { restrictedCrossPlatform } from '../../src/platform/provisional-merge';
-import { configureIdentityProvider, ISSUER_AUTH_TYPES, serializeIdentityProvider } from '../../src/platform/provisional-config';
+import {
+  configureIdentityProvider,
+  ISSUER_AUTH_TYPES,
+  serializeIdentityProvider,
+} from '../../src/platform/provisional-config';
 import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { networkFetch } from './partner-sdk';
 
-const text = (min: number, max: number) => v.pipe(v.string('Must be a string.'), v.minLength(min, `Must be ${min} or more in length.`), v.maxLength(max, `Must be ${max} or fewer in length.`));
+const text = (min: number, max: number) =>
+  v.pipe(
+    v.string('Must be a string.'),
+    v.minLength(min, `Must be ${min} or more in length.`),
+    v.maxLength(max, `Must be ${max} or fewer in length.`),
+  );
 
-const ProviderBody = v.object({ audience: text(1, 256), issuer: v.optional(text(1, 2048)), alg: v.optional(v.picklist(['RS256', 'ES256'], 'Must be RS256 or ES256.')) });
+const ProviderBody = v.object({
+  audience: text(1, 256),
+  issuer: v.optional(text(1, 2048)),
+  alg: v.optional(v.picklist(['RS256', 'ES256'], 'Must be RS256 or ES256.')),
+});
 const IdTokenBody = v.object({
   sub: text(1, 255),
-  expires_in: v.optional(v.pipe(v.number('Must be a number.'), v.integer('Must be an integer.'), v.minValue(-31_536_000), v.maxValue(31_536_000))),
+  expires_in: v.optional(
+    v.pipe(
+      v.number('Must be a number.'),
+      v.integer('Must be an integer.'),
+      v.minValue(-31_536_000),
+      v.maxValue(31_536_000),
+    ),
+  ),
   audience: v.optional(text(1, 256)),
   preferred_username: v.optional(text(1, 64)),
   nonce: v.optional(text(1, 256)),
@@ -41,11 +65,13 @@ const ConfigBody = v.object({
   legacy: v.optional(v.boolean('Must be a boolean.')),
 });
 const PatchBody = v.object({
-  approvals: v.optional(v.object({
-    identify_premium: v.optional(v.boolean('Must be a boolean.')),
-    sdk_terms_accepted: v.optional(v.boolean('Must be a boolean.')),
-    privileged_intents_approved: v.optional(v.boolean('Must be a boolean.')),
-  })),
+  approvals: v.optional(
+    v.object({
+      identify_premium: v.optional(v.boolean('Must be a boolean.')),
+      sdk_terms_accepted: v.optional(v.boolean('Must be a boolean.')),
+      privileged_intents_approved: v.optional(v.boolean('Must be a boolean.')),
+    }),
+  ),
   flags: v.optional(applicationFlagsSchema),
   channel_obfuscation: v.optional(v.boolean('Must be a boolean.')),
   redirect_uris: v.optional(v.array(text(1, 2048))),
@@ -60,7 +86,8 @@ const ConnectionBody = v.object({
   legacy: v.optional(v.boolean('Must be a boolean.')),
 });
 
-const idParam = (c: AppContext, name: string): string => validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
+const idParam = (c: AppContext, name: string): string =>
+  validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
 const origin = (c: AppContext): string => new URL(c.req.url).origin;
 
 /** The account routes under `/sandbox`. */
@@ -86,19 +113,32 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
   });
   r.post('/identity-providers/:id/id-tokens', async (c) => {
     const id = idParam(c, 'id');
-    return c.json(await mintSandboxIdToken(c.get('ctx'), id, await readJson(c, IdTokenBody)), 201, { 'Cache-Control': 'no-store' });
+    return c.json(await mintSandboxIdToken(c.get('ctx'), id, await readJson(c, IdTokenBody)), 201, {
+      'Cache-Control': 'no-store',
+    });
   });
 
   r.put('/applications/:application_id/identity-provider', async (c) => {
     const id = idParam(c, 'application_id');
     const body = await readJson(c, ConfigBody);
-    const config = await configureIdentityProvider(c.get('ctx'), id, { ...body, auth_type: body.auth_type as (typeof ISSUER_AUTH_TYPES)[number] | undefined }, fetch);
+    const config = await configureIdentityProvider(
+      c.get('ctx'),
+      id,
+      { ...body, auth_type: body.auth_type as (typeof ISSUER_AUTH_TYPES)[number] | undefined },
+      fetch,
+    );
     return c.json({ identity_provider: serializeIdentityProvider(config) });
   });
   r.patch('/applications/:application_id', async (c) => {
     const id = idParam(c, 'application_id');
     const application = await patchApplication(c.get('ctx'), id, await readJson(c, PatchBody));
-    return c.json({ application: { ...serializeApplication(application), approvals: application.approvals, channel_obfuscation: application.channel_obfuscation } });
+    return c.json({
+      application: {
+        ...serializeApplication(application),
+        approvals: application.approvals,
+        channel_obfuscation: application.channel_obfuscation,
+      },
+    });
   });
   r.put('/applications/:parent_id/children/:child_id', async (c) => {
     const parentId = idParam(c, 'parent_id');
@@ -117,7 +157,10 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
   });
   r.post('/users/:user_id/connections', async (c) => {
     const id = idParam(c, 'user_id');
-    return c.json({ connection: serializeConnection(await addConnection(c.get('ctx'), id, await readJson(c, ConnectionBody))) }, 201);
+    return c.json(
+      { connection: serializeConnection(await addConnection(c.get('ctx'), id, await readJson(c, ConnectionBody))) },
+      201,
+    );
   });
   r.delete('/users/:user_id/authorizations/:application_id', async (c) => {
     const ids = validate(v.object({ user_id: schemas.snowflake, application_id: schemas.snowflake }), c.req.param());
@@ -134,9 +177,13 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     const restricted = await Promise.all(identities.map((i) => restrictedCrossPlatform(tx, i)));
     return c.json({
       external_identities: identities.map((i, n) => ({
-        application_id: i.application_id, provider: i.provider, subject: i.subject, auth_type: i.auth_type,
+        application_id: i.application_id,
+        provider: i.provider,
+        subject: i.subject,
+        auth_type: i.auth_type,
         // The restriction lasts as long as the ban that made it.
-        restricted_cross_platform: restricted[n], banned_user_id: i.banned_user_id,
+        restricted_cross_platform: restricted[n],
+        banned_user_id: i.banned_user_id,
       })),
     });
   });

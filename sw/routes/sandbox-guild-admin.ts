@@ -30,7 +30,10 @@ export function sandboxGuildAdminRoutes(): Hono<AppEnv> {
   });
 
   r.put('/guilds/:guild_id/voice-states/:user_id', async (c) => {
-    const { guild_id, user_id } = validate(v.object({ guild_id: schemas.snowflake, user_id: schemas.snowflake }), c.req.param());
+    const { guild_id, user_id } = validate(
+      v.object({ guild_id: schemas.snowflake, user_id: schemas.snowflake }),
+      c.req.param(),
+    );
     const { channel_id } = await readJson(c, VoiceStateBody);
     return c.json({ voice_state: await putSandboxVoiceState(c.get('ctx'), guild_id, user_id, channel_id) });
   });

@@ -18,7 +18,8 @@ import { ensureEventWebhooks } from '../../src/platform/webhook-config';
 import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const EndpointBody = v.object({ url: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(WEBHOOK_URL_MAX))) });
-const idParam = (c: AppContext, name: string): string => validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
+const idParam = (c: AppContext, name: string): string =>
+  validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
 const origin = (c: AppContext) => new URL(c.req.url).origin;
 
 /** An absolute http(s) URL (a path is taken on the platform's own origin); the message never repeats it. */
@@ -29,7 +30,8 @@ function endpointUrl(c: AppContext, value: string): string {
   } catch {
     throw ApiError.invalidForm({ interactions_endpoint_url: 'Must be a valid URL.' });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.invalidForm({ interactions_endpoint_url: 'Must be an http or https URL.' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw ApiError.invalidForm({ interactions_endpoint_url: 'Must be an http or https URL.' });
   return url.href;
 }
 

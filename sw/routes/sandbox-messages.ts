@@ -14,7 +14,14 @@ import { readJson, schemas, validate, type AppEnv } from '../http';
 const GuildPath = v.object({ guild_id: schemas.snowflake });
 const KeywordsBody = v.object({
   keywords: v.pipe(
-    v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(AUTOMOD_KEYWORD_MAX, `Must be ${AUTOMOD_KEYWORD_MAX} or fewer in length.`))),
+    v.array(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.minLength(1),
+        v.maxLength(AUTOMOD_KEYWORD_MAX, `Must be ${AUTOMOD_KEYWORD_MAX} or fewer in length.`),
+      ),
+    ),
     v.maxLength(AUTOMOD_KEYWORDS_MAX, `Must be ${AUTOMOD_KEYWORDS_MAX} or fewer in length.`),
   ),
 });

@@ -9,12 +9,27 @@
 import { Hono } from 'hono';
 import { refundEntitlement } from '../../src/platform/entitlements';
 import { purchaseSku } from '../../src/platform/monetization-purchases';
-import { serializeEntitlement, serializeSandboxSubscription, serializeSku, type SkuRecord } from '../../src/platform/monetization-records';
+import {
+  serializeEntitlement,
+  serializeSandboxSubscription,
+  serializeSku,
+  type SkuRecord,
+} from '../../src/platform/monetization-records';
 import { findSubscription } from '../../src/platform/monetization-store';
-import { CreateSkuSchema, MonetizationPathSchema, PurchaseSchema, RenewalSkusSchema } from '../../src/platform/monetization-schemas';
+import {
+  CreateSkuSchema,
+  MonetizationPathSchema,
+  PurchaseSchema,
+  RenewalSkusSchema,
+} from '../../src/platform/monetization-schemas';
 import { createSku } from '../../src/platform/skus';
 import {
-  cancelSubscription, changeRenewalSkus, deleteSubscription, expireSubscription, migrateSubscription, resumeSubscription,
+  cancelSubscription,
+  changeRenewalSkus,
+  deleteSubscription,
+  expireSubscription,
+  migrateSubscription,
+  resumeSubscription,
 } from '../../src/platform/subscriptions-lifecycle';
 import { readMonetization, settleSubscriptions } from '../../src/platform/subscriptions-renewal';
 import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
@@ -36,7 +51,13 @@ export function sandboxMonetizationRoutes(): Hono<AppEnv> {
 
   r.post('/purchases', async (c) => {
     const { entitlement, subscription } = await purchaseSku(c.get('ctx'), await readJson(c, PurchaseSchema));
-    return c.json({ entitlement: serializeEntitlement(entitlement), subscription: subscription && serializeSandboxSubscription(subscription) }, 201);
+    return c.json(
+      {
+        entitlement: serializeEntitlement(entitlement),
+        subscription: subscription && serializeSandboxSubscription(subscription),
+      },
+      201,
+    );
   });
 
   // Before `/subscriptions/:subscription_id/...`: `advance` is not an id.
@@ -51,10 +72,19 @@ export function sandboxMonetizationRoutes(): Hono<AppEnv> {
   r.patch('/subscriptions/:subscription_id', async (c) => {
     const { subscription_id } = pathIds(c);
     const body = await readJson(c, RenewalSkusSchema);
-    return c.json({ subscription: serializeSandboxSubscription(await changeRenewalSkus(c.get('ctx'), subscription_id!, body.renewal_sku_ids)) });
+    return c.json({
+      subscription: serializeSandboxSubscription(
+        await changeRenewalSkus(c.get('ctx'), subscription_id!, body.renewal_sku_ids),
+      ),
+    });
   });
 
-  const steps = { cancel: cancelSubscription, resume: resumeSubscription, expire: expireSubscription, migrate: migrateSubscription };
+  const steps = {
+    cancel: cancelSubscription,
+    resume: resumeSubscription,
+    expire: expireSubscription,
+    migrate: migrateSubscription,
+  };
   for (const [name, step] of Object.entries(steps)) {
     r.post(`/subscriptions/:subscription_id/${name}`, async (c) => {
       const { subscription_id } = pathIds(c);

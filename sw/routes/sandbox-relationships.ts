@@ -15,7 +15,12 @@ export function sandboxRelationshipRoutes(): Hono<AppEnv> {
   r.put('/users/:user_id/relationships/:other_id', async (c) => {
     const { user_id, other_id } = validate(RelationshipPathSchema, c.req.param());
     const body = await readJson(c, SandboxRelationshipSchema);
-    const sides = await sandboxSetRelationship(c.get('ctx'), { userId: user_id, otherId: other_id!, type: body.type, applicationId: body.application_id ?? null });
+    const sides = await sandboxSetRelationship(c.get('ctx'), {
+      userId: user_id,
+      otherId: other_id!,
+      type: body.type,
+      applicationId: body.application_id ?? null,
+    });
     return c.json(sides);
   });
   return r;

@@ -30,7 +30,16 @@ export function sandboxReviewRoutes(): Hono<AppEnv> {
     const { application_id } = validate(v.object({ application_id: schemas.snowflake }), c.req.param());
     const { decision } = await readJson(c, ApplicationBody);
     const record = await applyForPrivilegedIntents(c.get('ctx'), application_id, decision);
-    return c.json({ application: { application_id, decision: record.decision, applied_at: new Date(record.applied_at).toISOString() } }, 201);
+    return c.json(
+      {
+        application: {
+          application_id,
+          decision: record.decision,
+          applied_at: new Date(record.applied_at).toISOString(),
+        },
+      },
+      201,
+    );
   });
 
   return r;

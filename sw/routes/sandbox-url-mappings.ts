@@ -12,10 +12,12 @@ import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const AppParams = v.object({ application_id: schemas.snowflake });
 const MappingsBody = v.object({
-  url_mappings: v.array(v.object({
-    prefix: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
-    target: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
-  })),
+  url_mappings: v.array(
+    v.object({
+      prefix: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
+      target: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
+    }),
+  ),
 });
 
 /** The sandbox's URL mapping routes, mounted at `/sandbox`. */

@@ -10,9 +10,30 @@ import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const UserParams = v.object({ user_id: schemas.snowflake });
 const ProfileBody = v.object({
-  username: v.optional(v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 32 in length.'), v.maxLength(32, 'Must be between 2 and 32 in length.'))),
-  global_name: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, 'Must be between 1 and 32 in length.'), v.maxLength(32, 'Must be between 1 and 32 in length.')))),
-  avatar: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^(a_)?[0-9a-f]{32}$/, 'Must be an image hash (32 hex digits, a_ for an animated one).')))),
+  username: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(2, 'Must be between 2 and 32 in length.'),
+      v.maxLength(32, 'Must be between 2 and 32 in length.'),
+    ),
+  ),
+  global_name: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.minLength(1, 'Must be between 1 and 32 in length.'),
+        v.maxLength(32, 'Must be between 1 and 32 in length.'),
+      ),
+    ),
+  ),
+  avatar: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.regex(/^(a_)?[0-9a-f]{32}$/, 'Must be an image hash (32 hex digits, a_ for an animated one).'),
+      ),
+    ),
+  ),
 });
 
 /** The sandbox's user profile routes, mounted at `/sandbox`. */

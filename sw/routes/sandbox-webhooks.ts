@@ -5,30 +5,54 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { JSON_BODY_MAX_BYTES, WEBHOOK_DELIVERIES_LIST_DEFAULT, WEBHOOK_DELIVERIES_LIST_MAX, WEBHOOK_URL_MAX } from '../../src/platform/limits';
+import {
+  JSON_BODY_MAX_BYTES,
+  WEBHOOK_DELIVERIES_LIST_DEFAULT,
+  WEBHOOK_DELIVERIES_LIST_MAX,
+  WEBHOOK_URL_MAX,
+} from '../../src/platform/limits';
 import { ApiError } from '../../src/platform/errors';
 import type { FetchLike } from '../../src/platform/oidc';
 import { configureEventWebhooks, ensureEventWebhooks } from '../../src/platform/webhook-config';
 import { listWebhookDeliveries, serializeWebhookDelivery } from '../../src/platform/webhook-deliveries';
 import { serializeEventWebhooks, WEBHOOK_EVENT_TYPES } from '../../src/platform/webhook-events';
-import { createWebhookSink, getWebhookSink, receiveAtWebhookSink, serializeWebhookSink } from '../../src/platform/webhook-sinks';
+import {
+  createWebhookSink,
+  getWebhookSink,
+  receiveAtWebhookSink,
+  serializeWebhookSink,
+} from '../../src/platform/webhook-sinks';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/webhook-signing';
 import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const EventWebhooksBody = v.object({
-  url: v.nullable(v.pipe(v.string('Must be a string.'), v.minLength(1, 'Must be 1 or more in length.'), v.maxLength(WEBHOOK_URL_MAX, `Must be ${WEBHOOK_URL_MAX} or fewer in length.`))),
+  url: v.nullable(
+    v.pipe(
+      v.string('Must be a string.'),
+      v.minLength(1, 'Must be 1 or more in length.'),
+      v.maxLength(WEBHOOK_URL_MAX, `Must be ${WEBHOOK_URL_MAX} or fewer in length.`),
+    ),
+  ),
   types: v.optional(v.array(v.picklist(WEBHOOK_EVENT_TYPES, `Must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}.`))),
   enabled: v.optional(v.boolean('Must be a boolean.')),
 });
 const SinkBody = v.object({
-  respond_with: v.optional(v.pipe(v.number('Must be a number.'), v.integer('Must be an integer.'), v.minValue(200, 'Must be an HTTP status.'), v.maxValue(599, 'Must be an HTTP status.'))),
+  respond_with: v.optional(
+    v.pipe(
+      v.number('Must be a number.'),
+      v.integer('Must be an integer.'),
+      v.minValue(200, 'Must be an HTTP status.'),
+      v.maxValue(599, 'Must be an HTTP status.'),
+    ),
+  ),
 });
 const DeliveriesQuery = v.object({
   application_id: v.optional(schemas.snowflake),
   limit: v.optional(schemas.queryInt(1, WEBHOOK_DELIVERIES_LIST_MAX)),
 });
 
-const idParam = (c: AppContext, name: string): string => validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
+const idParam = (c: AppContext, name: string): string =>
+  validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
 const origin = (c: AppContext): string => new URL(c.req.url).origin;
 
 /**
@@ -42,7 +66,8 @@ function webhookUrl(c: AppContext, value: string): string {
   } catch {
     throw ApiError.invalidForm({ event_webhooks_url: 'Must be a valid URL.' });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.invalidForm({ event_webhooks_url: 'Must be an http or https URL.' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw ApiError.invalidForm({ event_webhooks_url: 'Must be an http or https URL.' });
   return url.href;
 }
 
@@ -57,13 +82,21 @@ export function sandboxWebhookRoutes(send: FetchLike): Hono<AppEnv> {
     const id = idParam(c, 'application_id');
     const body = await readJson(c, EventWebhooksBody);
     const url = body.url === null ? null : webhookUrl(c, body.url);
-    const record = await configureEventWebhooks(c.get('ctx'), id, { url, types: body.types, enabled: body.enabled }, send);
+    const record = await configureEventWebhooks(
+      c.get('ctx'),
+      id,
+      { url, types: body.types, enabled: body.enabled },
+      send,
+    );
     return c.json(serializeEventWebhooks(record));
   });
 
   r.get('/webhook-deliveries', async (c) => {
     const query = readQuery(c, DeliveriesQuery);
-    const deliveries = await listWebhookDeliveries(c.get('ctx'), { application_id: query.application_id, limit: query.limit ?? WEBHOOK_DELIVERIES_LIST_DEFAULT });
+    const deliveries = await listWebhookDeliveries(c.get('ctx'), {
+      application_id: query.application_id,
+      limit: query.limit ?? WEBHOOK_DELIVERIES_LIST_DEFAULT,
+    });
     return c.json({ deliveries: deliveries.map(serializeWebhookDelivery) });
   });
 
@@ -79,7 +112,11 @@ export function sandboxWebhookRoutes(send: FetchLike): Hono<AppEnv> {
     const id = idParam(c, 'sink_id');
     const body = await c.req.text();
     if (new TextEncoder().encode(body).byteLength > JSON_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
-    const status = await receiveAtWebhookSink(c.get('ctx'), id, { signature: c.req.header(SIGNATURE_HEADER) ?? null, timestamp: c.req.header(TIMESTAMP_HEADER) ?? null, body });
+    const status = await receiveAtWebhookSink(c.get('ctx'), id, {
+      signature: c.req.header(SIGNATURE_HEADER) ?? null,
+      timestamp: c.req.header(TIMESTAMP_HEADER) ?? null,
+      body,
+    });
     return new Response(null, { status });
   });
 

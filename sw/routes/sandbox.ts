@@ -3,7 +3,15 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { createApplication, createChannel, createGuild, createRole, createUser, putGuildMember, resetPlatform } from '../../src/platform/fixtures';
+import {
+  createApplication,
+  createChannel,
+  createGuild,
+  createRole,
+  createUser,
+  putGuildMember,
+  resetPlatform,
+} from '../../src/platform/fixtures';
 import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds';
 import { serializeUser } from '../../src/platform/users';
 import { saveClockState } from '../../src/store/meta';
@@ -21,7 +29,11 @@ import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS, SLOWMODE_MAX_S } from '../.
 const bitSet = bitSetSchema;
 
 const UserBody = v.object({
-  username: v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 32 in length.'), v.maxLength(32, 'Must be between 2 and 32 in length.')),
+  username: v.pipe(
+    v.string(),
+    v.minLength(2, 'Must be between 2 and 32 in length.'),
+    v.maxLength(32, 'Must be between 2 and 32 in length.'),
+  ),
   global_name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
   premium_type: v.optional(v.picklist([0, 1, 2, 3])),
 });
@@ -31,27 +43,42 @@ const ApplicationBody = v.object({
   flags: v.optional(applicationFlagsSchema),
   bot_public: v.optional(v.boolean()),
 });
-const TokenBody = v.object({ application_id: schemas.snowflake, user_id: schemas.snowflake, scopes: v.pipe(v.string(), v.minLength(1)) });
+const TokenBody = v.object({
+  application_id: schemas.snowflake,
+  user_id: schemas.snowflake,
+  scopes: v.pipe(v.string(), v.minLength(1)),
+});
 const GuildBody = v.object({
-  name: v.pipe(v.string(), v.minLength(2, 'Must be between 2 and 100 in length.'), v.maxLength(100, 'Must be between 2 and 100 in length.')),
+  name: v.pipe(
+    v.string(),
+    v.minLength(2, 'Must be between 2 and 100 in length.'),
+    v.maxLength(100, 'Must be between 2 and 100 in length.'),
+  ),
   owner_id: schemas.snowflake,
   features: v.optional(v.array(v.string())),
 });
-const MemberBody = v.object({ roles: v.optional(v.array(schemas.snowflake)), nick: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))) });
+const MemberBody = v.object({
+  roles: v.optional(v.array(schemas.snowflake)),
+  nick: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
+});
 const RoleBody = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   permissions: bitSet,
-  colors: v.optional(v.object({
-    primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),
-    secondary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
-    tertiary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
-  })),
+  colors: v.optional(
+    v.object({
+      primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),
+      secondary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+      tertiary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+    }),
+  ),
 });
 const ChannelBody = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   type: v.picklist([0, 2, 4, 5, 13, 15], 'Value is not a guild channel type.'),
   parent_id: v.optional(v.nullable(schemas.snowflake)),
-  permission_overwrites: v.optional(v.array(v.object({ id: schemas.snowflake, type: v.picklist([0, 1]), allow: bitSet, deny: bitSet }))),
+  permission_overwrites: v.optional(
+    v.array(v.object({ id: schemas.snowflake, type: v.picklist([0, 1]), allow: bitSet, deny: bitSet })),
+  ),
   rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
 });
 const CLOCK_RANGE = `Must be from ${new Date(SANDBOX_CLOCK_MIN_MS).toISOString()} to ${new Date(SANDBOX_CLOCK_MAX_MS).toISOString()}.`;
@@ -61,7 +88,8 @@ const ClockBody = v.object({
     v.string('Must be an ISO-8601 timestamp.'),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const ms = parseIsoInstant(dataset.value);
-      if (ms === null) addIssue({ message: 'Must be a real ISO-8601 date and time with its offset, e.g. 2026-02-23T12:00:00Z.' });
+      if (ms === null)
+        addIssue({ message: 'Must be a real ISO-8601 date and time with its offset, e.g. 2026-02-23T12:00:00Z.' });
       else if (ms < SANDBOX_CLOCK_MIN_MS || ms > SANDBOX_CLOCK_MAX_MS) addIssue({ message: CLOCK_RANGE });
       else return ms;
       return NEVER;
@@ -96,22 +124,38 @@ export function sandboxRoutes(): Hono<AppEnv> {
   r.post('/applications', async (c) => {
     const body = await readJson(c, ApplicationBody);
     const created = await createApplication(c.get('ctx'), body);
-    return c.json({ application: serializeApplication(created.application, created.bot), bot: serializeUser(created.bot), bot_token: created.bot_token, client_secret: created.client_secret }, 201);
+    return c.json(
+      {
+        application: serializeApplication(created.application, created.bot),
+        bot: serializeUser(created.bot),
+        bot_token: created.bot_token,
+        client_secret: created.client_secret,
+      },
+      201,
+    );
   });
 
   r.post('/tokens', async (c) => {
     const ctx = c.get('ctx');
     const body = await readJson(c, TokenBody);
     const { scopes, unknown } = parseScopes(body.scopes);
-    if (unknown.length > 0 || scopes.length === 0) throw ApiError.invalidForm({ scopes: unknown.length ? `${unknown.length} unknown scope(s); known scopes are listed in the README.` : 'At least one scope is required.' });
+    if (unknown.length > 0 || scopes.length === 0)
+      throw ApiError.invalidForm({
+        scopes: unknown.length
+          ? `${unknown.length} unknown scope(s); known scopes are listed in the README.`
+          : 'At least one scope is required.',
+      });
     // Unknown names are not echoed: a pasted token must never come back in an error body.
     const pair = await prepareTokenPair(ctx, { application_id: body.application_id, user_id: body.user_id, scopes });
     await write(ctx, ['applications', 'users', 'tokens', 'bans'], async (tx) => {
-      if (!(await tx.objectStore('applications').get(body.application_id))) throw ApiError.invalidForm({ application_id: 'Unknown application.' });
+      if (!(await tx.objectStore('applications').get(body.application_id)))
+        throw ApiError.invalidForm({ application_id: 'Unknown application.' });
       const user = await tx.objectStore('users').get(body.user_id);
-      if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot hold OAuth2 tokens.' : 'Unknown user.' });
+      if (!user || user.bot)
+        throw ApiError.invalidForm({ user_id: user ? 'Bots cannot hold OAuth2 tokens.' : 'Unknown user.' });
       // The fixture skips consent, not the ban: a banned user gets no token from here either.
-      if (await banHolds(tx.objectStore('bans'), user.id)) throw ApiError.invalidForm({ user_id: 'This user is banned.' });
+      if (await banHolds(tx.objectStore('bans'), user.id))
+        throw ApiError.invalidForm({ user_id: 'This user is banned.' });
       await storeTokenPair(tx, pair);
     });
     return c.json(pair.response, 201);
@@ -119,7 +163,14 @@ export function sandboxRoutes(): Hono<AppEnv> {
 
   r.post('/guilds', async (c) => {
     const created = await createGuild(c.get('ctx'), await readJson(c, GuildBody));
-    return c.json({ guild: serializeGuild(created.guild, created.roles), roles: created.roles.map(serializeRole), channels: created.channels.map(serializeChannel) }, 201);
+    return c.json(
+      {
+        guild: serializeGuild(created.guild, created.roles),
+        roles: created.roles.map(serializeRole),
+        channels: created.channels.map(serializeChannel),
+      },
+      201,
+    );
   });
 
   r.put('/guilds/:guild_id/members/:user_id', async (c) => {
@@ -132,12 +183,18 @@ export function sandboxRoutes(): Hono<AppEnv> {
 
   r.post('/guilds/:guild_id/roles', async (c) => {
     const params = validate(IdParams, c.req.param());
-    return c.json({ role: serializeRole(await createRole(c.get('ctx'), params.guild_id, await readJson(c, RoleBody))) }, 201);
+    return c.json(
+      { role: serializeRole(await createRole(c.get('ctx'), params.guild_id, await readJson(c, RoleBody))) },
+      201,
+    );
   });
 
   r.post('/guilds/:guild_id/channels', async (c) => {
     const params = validate(IdParams, c.req.param());
-    return c.json({ channel: serializeChannel(await createChannel(c.get('ctx'), params.guild_id, await readJson(c, ChannelBody))) }, 201);
+    return c.json(
+      { channel: serializeChannel(await createChannel(c.get('ctx'), params.guild_id, await readJson(c, ChannelBody))) },
+      201,
+    );
   });
 
   r.get('/clock', (c) => {

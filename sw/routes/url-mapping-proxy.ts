@@ -41,17 +41,28 @@ export function sourceOf(referrer: string, origin: string): MappingSource {
   }
   if (page.origin !== origin) return { applicationId: null, frame: false };
   const app = /^\/activities\/(\d{1,20})(?:\/|$)/.exec(stripProxyPrefix(page.pathname));
-  return { applicationId: app?.[1] ?? null, frame: page.searchParams.has('frame_id') && page.searchParams.has('instance_id') };
+  return {
+    applicationId: app?.[1] ?? null,
+    frame: page.searchParams.has('frame_id') && page.searchParams.has('instance_id'),
+  };
 }
 
 /** The target of a request under the mappings that apply, or null; 409 when applications disagree. */
-async function targetOf(ctx: PlatformContext, path: string, search: string, source: MappingSource): Promise<MappedTarget | null> {
+async function targetOf(
+  ctx: PlatformContext,
+  path: string,
+  search: string,
+  source: MappingSource,
+): Promise<MappedTarget | null> {
   const applications = source.applicationId
     ? [await ctx.db.get('applications', source.applicationId)].filter((a) => a !== undefined)
     : (await ctx.db.getAll('applications')).filter((a) => urlMappingsOf(a).length > 0);
   const targets = applications.map((a) => mapRequestPath(path, search, urlMappingsOf(a))).filter((t) => t !== null);
   if (new Set(targets.map((t) => t.url.href)).size > 1) {
-    throw ApiError.of('URL_MAPPING_AMBIGUOUS', `Several applications map ${path} to different targets: load the activity from /activities/<application_id>/ so the platform knows whose URL mappings apply.`);
+    throw ApiError.of(
+      'URL_MAPPING_AMBIGUOUS',
+      `Several applications map ${path} to different targets: load the activity from /activities/<application_id>/ so the platform knows whose URL mappings apply.`,
+    );
   }
   return targets[0] ?? null;
 }
@@ -60,7 +71,11 @@ async function targetOf(ctx: PlatformContext, path: string, search: string, sour
  * Forwards `request` to its URL mapping's target; undefined when no mapping applies.
  * @example const forwarded = await forwardUrlMapping(ctx, request); if (forwarded) return forwarded;
  */
-export async function forwardUrlMapping(ctx: PlatformContext, request: Request, fetchTarget: TargetFetch = (r) => fetch(r)): Promise<Response | undefined> {
+export async function forwardUrlMapping(
+  ctx: PlatformContext,
+  request: Request,
+  fetchTarget: TargetFetch = (r) => fetch(r),
+): Promise<Response | undefined> {
   const url = new URL(request.url);
   if (ownsPath(url)) return undefined;
   const proxied = url.pathname.startsWith(`${PROXY_PREFIX}/`);
@@ -76,13 +91,23 @@ export async function forwardUrlMapping(ctx: PlatformContext, request: Request, 
   const headers = new Headers(request.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const outgoing = new Request(target.url, { method: request.method, headers, body: hasBody ? await request.arrayBuffer() : undefined, redirect: 'follow' });
+  const outgoing = new Request(target.url, {
+    method: request.method,
+    headers,
+    body: hasBody ? await request.arrayBuffer() : undefined,
+    redirect: 'follow',
+  });
   try {
     const response = await fetchTarget(outgoing);
     // A fetched response's headers are immutable: copy it so the app may add its own.
     return new Response(response.body, response);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return errorResponse(ApiError.of('URL_MAPPING_UNREACHABLE', `The URL mapping ${target.prefix} → ${target.url.origin} could not reach its target (${detail}): the browser is offline, or the target refused this origin's cross-origin request. The platform forwards mapped requests over the network; offline they cannot arrive.`));
+    return errorResponse(
+      ApiError.of(
+        'URL_MAPPING_UNREACHABLE',
+        `The URL mapping ${target.prefix} → ${target.url.origin} could not reach its target (${detail}): the browser is offline, or the target refused this origin's cross-origin request. The platform forwards mapped requests over the network; offline they cannot arrive.`,
+      ),
+    );
   }
 }

@@ -9,7 +9,10 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { interactionForWebhook } from '../../src/platform/interactions-tokens';
 import {
-  createFollowup, deleteInteractionWebhookMessage, editInteractionWebhookMessage, getInteractionWebhookMessage,
+  createFollowup,
+  deleteInteractionWebhookMessage,
+  editInteractionWebhookMessage,
+  getInteractionWebhookMessage,
 } from '../../src/platform/interactions-webhooks';
 import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/message-schemas';
 import { noContent, schemas, validate, type AppContext, type AppEnv } from '../http';

@@ -27,7 +27,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = resolve(root, 'node_modules/.cache/platformpp-bench');
 const benchSiteDir = resolve(cacheDir, 'site');
 /** The flags of every Chromium the project drives (scripts/chromium.ts). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const options = parseOptions(process.argv.slice(2));
 const started = Date.now();
@@ -52,10 +59,12 @@ async function openTab(context, url) {
   const page = await context.newPage();
   forwardConsole(page, url);
   await page.goto(url);
-  await page.waitForFunction(() => document.documentElement.dataset.ready, undefined, { timeout: 30_000 }).catch(async (error) => {
-    const controller = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? 'nothing');
-    throw new Error(`${url} (controlled by ${controller}) did not get ready: ${error.message}`);
-  });
+  await page
+    .waitForFunction(() => document.documentElement.dataset.ready, undefined, { timeout: 30_000 })
+    .catch(async (error) => {
+      const controller = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? 'nothing');
+      throw new Error(`${url} (controlled by ${controller}) did not get ready: ${error.message}`);
+    });
   const ready = await page.evaluate(() => document.documentElement.dataset.ready);
   if (ready?.startsWith('error')) throw new Error(`${url}: ${ready}`);
   return page;
@@ -104,9 +113,15 @@ async function main() {
   const site = await serveSite({ root, benchDir: benchSiteDir });
   const peer = await servePeer({ runnerFile: resolve(root, 'test/bench/pages/runner.js') });
   say(`site (dist/ + /bench/) at ${site.url}, node:http peer at ${peer.url}`);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   const about = describeMachine(root, browser.version());
-  say(`${about.machine.cpu}, ${about.machine.cores} cores, ${about.machine.memory_gib} GiB; Chromium ${about.versions.chromium}, node ${about.versions.node}`);
+  say(
+    `${about.machine.cpu}, ${about.machine.cores} cores, ${about.machine.memory_gib} GiB; Chromium ${about.versions.chromium}, node ${about.versions.node}`,
+  );
   /** @type {Record<string, any>} */
   const raw = {};
   try {
@@ -133,7 +148,9 @@ async function main() {
       if (options.phases.has('write')) raw.write = await writePhase(context, driver, world, site.url);
       if (options.phases.has('fanout')) raw.fanout = await fanoutPhase(context, driver, world, site.url);
       if (options.phases.has('members')) {
-        say(`request guild members: guilds of ${options.guildSizes.map((n) => n.toLocaleString('en')).join(', ')} members`);
+        say(
+          `request guild members: guilds of ${options.guildSizes.map((n) => n.toLocaleString('en')).join(', ')} members`,
+        );
         raw.members = await driver.evaluate((o) => /** @type {any} */ (window).bench.requestMembers(o), {
           botAuth: world.botAuth,
           guilds: world.guilds,
@@ -179,16 +196,28 @@ async function readPhase(driver, world, peer) {
   const init = { headers: { Authorization: world.readerAuth }, cache: 'no-store' };
   /** @param {{ id: string }} lobby */
   const apiUrl = (lobby) => `/api/v10/lobbies/${lobby.id}/messages?limit=200`;
-  const body = await driver.evaluate(async ({ url, init }) => (await fetch(url, /** @type {RequestInit} */ (init))).text(), { url: apiUrl(middle), init });
+  const body = await driver.evaluate(
+    async ({ url, init }) => (await fetch(url, /** @type {RequestInit} */ (init))).text(),
+    { url: apiUrl(middle), init },
+  );
   peer.setBody(body);
   say(`read: ${JSON.parse(body).length} messages, ${Buffer.byteLength(body)} bytes per answer`);
   const reference = `ours-${middle.size}`;
   const elsewhere = {
     url: `/api/v10/lobbies/${world.writeLobbyId}/messages`,
-    init: { method: 'POST', headers: { Authorization: world.writerAuths[0], 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'meanwhile, in another lobby' }) },
+    init: {
+      method: 'POST',
+      headers: { Authorization: world.writerAuths[0], 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'meanwhile, in another lobby' }),
+    },
   };
   const variants = [
-    ...world.readLobbies.map((/** @type {{ size: number, id: string }} */ lobby) => ({ name: `ours-${lobby.size}`, frame: 'ours', url: apiUrl(lobby), init })),
+    ...world.readLobbies.map((/** @type {{ size: number, id: string }} */ lobby) => ({
+      name: `ours-${lobby.size}`,
+      frame: 'ours',
+      url: apiUrl(lobby),
+      init,
+    })),
     // The same read right after a message was posted to another lobby (untimed): a write over the
     // lobby stores drops the cached lobbies, so this is the read from the store, one transaction.
     { name: `miss-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
@@ -202,8 +231,15 @@ async function readPhase(driver, world, peer) {
     { name: 'msw', src: '/bench/msw/frame.html', body },
     { name: 'node', src: `${peer.url}frame.html` },
   ];
-  say(`read: ${variants.length} variants interleaved, ${options.read.rounds} rounds of ${options.read.batch} requests each (+${options.read.warmup} warm-up rounds)`);
-  const result = await driver.evaluate((o) => /** @type {any} */ (window).bench.read(o), { frames, variants, reference, ...options.read });
+  say(
+    `read: ${variants.length} variants interleaved, ${options.read.rounds} rounds of ${options.read.batch} requests each (+${options.read.warmup} warm-up rounds)`,
+  );
+  const result = await driver.evaluate((o) => /** @type {any} */ (window).bench.read(o), {
+    frames,
+    variants,
+    reference,
+    ...options.read,
+  });
   return { ...result, reference };
 }
 
@@ -220,7 +256,10 @@ async function writePhase(context, driver, world, site) {
   ];
   /** @type {Record<string, { url: string, auth?: string }>} */
   const targets = {};
-  ours.forEach((name, i) => (targets[name] = { url: `/api/v10/lobbies/${world.writeLobbyId}/messages`, auth: world.writerAuths[i] }));
+  ours.forEach(
+    (name, i) =>
+      (targets[name] = { url: `/api/v10/lobbies/${world.writeLobbyId}/messages`, auth: world.writerAuths[i] }),
+  );
   floor.forEach((name) => (targets[name] = { url: '/bench/floor/put' }));
   const groups = [
     { name: 'ours-1', tabs: ours.slice(0, 1) },
@@ -228,8 +267,14 @@ async function writePhase(context, driver, world, site) {
     { name: 'floor-1', tabs: floor.slice(0, 1) },
     { name: 'floor-4', tabs: floor },
   ];
-  say(`write: ${options.write.rounds} rounds of ${options.write.batch} POSTs per tab (+${options.write.warmup} warm-up)`);
-  const result = await driver.evaluate((o) => /** @type {any} */ (window).bench.write(o), { groups, targets, ...options.write });
+  say(
+    `write: ${options.write.rounds} rounds of ${options.write.batch} POSTs per tab (+${options.write.warmup} warm-up)`,
+  );
+  const result = await driver.evaluate((o) => /** @type {any} */ (window).bench.write(o), {
+    groups,
+    targets,
+    ...options.write,
+  });
   for (const tab of tabs) await tab.close();
   return result;
 }
@@ -243,7 +288,9 @@ async function fanoutPhase(context, driver, world, site) {
   say(`fan-out: ${count} tabs with ${socketsPerTab} gateway sockets each`);
   const tabs = await Promise.all(names.map((name) => openTab(context, `${site}bench/tab.html?name=${name}`)));
   /** @type {Record<string, string[]>} */
-  const tokens = Object.fromEntries(names.map((name, i) => [name, world.fanAuths.slice(i * socketsPerTab, (i + 1) * socketsPerTab)]));
+  const tokens = Object.fromEntries(
+    names.map((name, i) => [name, world.fanAuths.slice(i * socketsPerTab, (i + 1) * socketsPerTab)]),
+  );
   const result = await driver.evaluate((o) => /** @type {any} */ (window).bench.fanout(o), {
     tabs: names,
     tokens,

@@ -23,7 +23,8 @@ export async function createActivityWorld(scopes = 'identify guilds guilds.membe
   const { guild, channels } = await sandbox.createGuild({ name: 'Guild', owner_id: alice.id });
   await sandbox.putGuildMember(guild.id, bob.id);
   const voice = channels.find((c) => c.type === 2)!;
-  const token = async (userId: string) => (await sandbox.createToken({ application_id: app.application.id, user_id: userId, scopes })).access_token;
+  const token = async (userId: string) =>
+    (await sandbox.createToken({ application_id: app.application.id, user_id: userId, scopes })).access_token;
   return { sandbox, alice, bob, application: app.application, clientSecret: app.client_secret, guild, voice, token };
 }
 
@@ -38,7 +39,11 @@ export async function mountPlatform(userId: string, hubName?: string): Promise<P
 }
 
 /** Mounts an activity frame inside `parent` and waits until its activity page set `global`. */
-export async function mountFrame<T = any>(parent: HTMLElement, attributes: Record<string, string>, global = 'sdk'): Promise<{ frame: ActivityFrame; activity: T; window: Window & Record<string, any> }> {
+export async function mountFrame<T = any>(
+  parent: HTMLElement,
+  attributes: Record<string, string>,
+  global = 'sdk',
+): Promise<{ frame: ActivityFrame; activity: T; window: Window & Record<string, any> }> {
   const frame = document.createElement('pp-activity-frame');
   for (const [name, value] of Object.entries(attributes)) frame.setAttribute(name, value);
   frame.style.height = '200px';
@@ -50,7 +55,11 @@ export async function mountFrame<T = any>(parent: HTMLElement, attributes: Recor
 }
 
 /** Resolves with the next `type` event `target` fires that `accept` accepts. */
-export function nextEvent<T = any>(target: EventTarget, type: string, accept: (detail: T) => boolean = () => true): Promise<T> {
+export function nextEvent<T = any>(
+  target: EventTarget,
+  type: string,
+  accept: (detail: T) => boolean = () => true,
+): Promise<T> {
   return new Promise((resolve) => {
     const listener = (event: Event) => {
       const detail = (event as CustomEvent<T>).detail ?? (event as MessageEvent<T>).data;
@@ -63,11 +72,21 @@ export function nextEvent<T = any>(target: EventTarget, type: string, accept: (d
 }
 
 /** Exchanges an authorization code at `/oauth2/token`, from `fetcher`'s page (an activity's server would). */
-export async function exchangeCode(fetcher: typeof fetch, clientId: string, clientSecret: string, code: string): Promise<{ access_token: string; scope: string }> {
+export async function exchangeCode(
+  fetcher: typeof fetch,
+  clientId: string,
+  clientSecret: string,
+  code: string,
+): Promise<{ access_token: string; scope: string }> {
   const response = await fetcher('/.proxy/oauth2/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: clientSecret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      client_secret: clientSecret,
+    }).toString(),
   });
   expect(response.status).toBe(200);
   return response.json();

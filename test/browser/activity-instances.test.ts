@@ -12,12 +12,20 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     const platform = await mountPlatform(world.alice.id);
     expect(platform.hub).not.toBeNull();
     const appId = world.application.id;
-    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const attributes = {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src: `${FIXTURES}/activity-sdk.html?client_id=${appId}`,
+    };
     const first = await mountFrame(platform, attributes);
     await first.activity.ready();
     await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const seen: string[][] = [];
-    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+    await first.activity.subscribe(
+      'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+      ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)),
+    );
 
     const second = await mountFrame(platform, { ...attributes, 'user-id': world.bob.id });
     expect(second.frame.instance!.instance_id).toBe(first.frame.instance!.instance_id);
@@ -36,12 +44,20 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     const world = await createActivityWorld();
     const platform = await mountPlatform(world.alice.id);
     const appId = world.application.id;
-    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const attributes = {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src: `${FIXTURES}/activity-sdk.html?client_id=${appId}`,
+    };
     const first = await mountFrame(platform, attributes);
     await first.activity.ready();
     await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const seen: string[][] = [];
-    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+    await first.activity.subscribe(
+      'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+      ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)),
+    );
 
     const query = new URLSearchParams({ ...attributes, user_id: world.bob.id });
     const other = window.open(`${FIXTURES}/host-page.html?${query}`, '_blank')!;
@@ -59,22 +75,34 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     const world = await createActivityWorld();
     const platform = await mountPlatform(world.alice.id);
     const appId = world.application.id;
-    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const attributes = {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src: `${FIXTURES}/activity-sdk.html?client_id=${appId}`,
+    };
     const first = await mountFrame(platform, attributes);
     await first.activity.ready();
     await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const seen: string[][] = [];
-    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+    await first.activity.subscribe(
+      'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+      ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)),
+    );
 
     // bob's page runs none of the platform's pagehide handlers, as a crashed or killed page.
     const page = document.createElement('iframe');
     page.src = `${FIXTURES}/host-page.html?${new URLSearchParams({ ...attributes, user_id: world.bob.id, no_pagehide: '' })}`;
     document.body.append(page);
-    await expect.poll(() => (page.contentWindow as any)?.frameElementUnderTest?.status, { timeout: 10_000 }).toBe('running');
+    await expect
+      .poll(() => (page.contentWindow as any)?.frameElementUnderTest?.status, { timeout: 10_000 })
+      .toBe('running');
     await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob']]);
     page.remove();
     await expect.poll(() => seen, { timeout: 5000 }).toEqual([['alice', 'bob'], ['alice']]);
-    expect((await platform.hub!.instances.find(appId, world.voice.id))!.participants.map((p) => p.username)).toEqual(['alice']);
+    expect((await platform.hub!.instances.find(appId, world.voice.id))!.participants.map((p) => p.username)).toEqual([
+      'alice',
+    ]);
   });
 
   it('after the shared worker restarted, frames rejoin their instance with the same id and participants are whole again', async () => {
@@ -82,12 +110,20 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     // A hub of this test's own: stopping it touches no other test.
     const platform = await mountPlatform(world.alice.id, `platformpp-hub-test-${crypto.randomUUID()}`);
     const appId = world.application.id;
-    const attributes = { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src: `${FIXTURES}/activity-sdk.html?client_id=${appId}` };
+    const attributes = {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src: `${FIXTURES}/activity-sdk.html?client_id=${appId}`,
+    };
     const first = await mountFrame(platform, attributes);
     await first.activity.ready();
     await first.activity.commands.authenticate({ access_token: await world.token(world.alice.id) });
     const seen: string[][] = [];
-    await first.activity.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)));
+    await first.activity.subscribe(
+      'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+      ({ participants }: { participants: { username: string }[] }) => seen.push(participants.map((p) => p.username)),
+    );
     const second = await mountFrame(platform, { ...attributes, 'user-id': world.bob.id });
     await expect.poll(() => seen).toEqual([['alice', 'bob']]);
     const instanceId = first.frame.instance!.instance_id;
@@ -99,7 +135,9 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     const { incarnation } = await restarted;
     expect(incarnation).not.toBe(before);
     const running = async () => platform.hub!.instances.find(appId, world.voice.id);
-    await expect.poll(async () => (await running())?.participants.map((p) => p.username), { timeout: 5000 }).toEqual(['alice', 'bob']);
+    await expect
+      .poll(async () => (await running())?.participants.map((p) => p.username), { timeout: 5000 })
+      .toEqual(['alice', 'bob']);
     expect((await running())!.instance_id).toBe(instanceId);
     expect([first.frame.instance!.instance_id, second.frame.instance!.instance_id]).toEqual([instanceId, instanceId]);
     expect(first.frame.status).toBe('running');
@@ -115,8 +153,18 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     const text = (await world.sandbox.createChannel(world.guild.id, { name: 'lobby', type: 0 })).channel;
     const appId = world.application.id;
     const src = `${FIXTURES}/activity-sdk.html?client_id=${appId}`;
-    const a = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': world.voice.id, src });
-    const b = await mountFrame(platform, { 'application-id': appId, 'guild-id': world.guild.id, 'channel-id': text.id, src });
+    const a = await mountFrame(platform, {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src,
+    });
+    const b = await mountFrame(platform, {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': text.id,
+      src,
+    });
     expect(a.frame.instance!.instance_id).not.toBe(b.frame.instance!.instance_id);
   });
 });

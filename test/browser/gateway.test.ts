@@ -18,14 +18,27 @@ async function world(flags = 0) {
   const app = (await call('POST', '/sandbox/applications', { name: 'Game', flags })).body;
   const token = async (userId: string) =>
     `Bearer ${(await call('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).body.access_token}`;
-  return { alice, bob, bot: app.bot, botAuth: `Bot ${app.bot_token}`, aliceAuth: await token(alice.id), bobAuth: await token(bob.id), token };
+  return {
+    alice,
+    bob,
+    bot: app.bot,
+    botAuth: `Bot ${app.bot_token}`,
+    aliceAuth: await token(alice.id),
+    bobAuth: await token(bob.id),
+    token,
+  };
 }
 
 let hubCounter = 0;
 /** A hub of its own per test: a fresh shared worker that has never seen any session. */
 const freshHub = () => `platformpp-hub-test-${Date.now()}-${++hubCounter}`;
 
-interface Payload { op: number; d: any; s: number | null; t: string | null }
+interface Payload {
+  op: number;
+  d: any;
+  s: number | null;
+  t: string | null;
+}
 
 /** A gateway client over a GatewaySocket: every payload it received, and waits. */
 function client(socket: WebSocket) {
@@ -46,7 +59,12 @@ function client(socket: WebSocket) {
     send: (payload: unknown) => socket.send(JSON.stringify(payload)),
     async identify(token: string, intents = 0) {
       await waitFor((p) => p.op === 10);
-      socket.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'browser', browser: 'chromium', device: 'test' } } }));
+      socket.send(
+        JSON.stringify({
+          op: 2,
+          d: { token, intents, properties: { os: 'browser', browser: 'chromium', device: 'test' } },
+        }),
+      );
       return (await waitFor((p) => p.t === 'READY')).d;
     },
     dispatches: (t: string) => received.filter((p) => p.op === 0 && p.t === t),
@@ -59,7 +77,7 @@ describe('the shared-worker gateway in real Chromium', () => {
   });
   beforeEach(resetSandbox);
 
-  it('two users on one shared worker see each other\'s lobby messages, in order', async () => {
+  it("two users on one shared worker see each other's lobby messages, in order", async () => {
     const w = await world();
     const hubName = freshHub();
     const alice = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
@@ -69,14 +87,26 @@ describe('the shared-worker gateway in real Chromium', () => {
     const lobby = (await call('PUT', '/api/v10/lobbies', { secret: 'gw' }, w.aliceAuth)).body;
     await call('PUT', '/api/v10/lobbies', { secret: 'gw' }, w.bobAuth);
     for (let i = 0; i < 6; i++) {
-      const res = await call('POST', `/api/v10/lobbies/${lobby.id}/messages`, { content: `m${i}` }, i % 2 ? w.bobAuth : w.aliceAuth);
+      const res = await call(
+        'POST',
+        `/api/v10/lobbies/${lobby.id}/messages`,
+        { content: `m${i}` },
+        i % 2 ? w.bobAuth : w.aliceAuth,
+      );
       expect(res.status).toBe(200);
     }
     for (const c of [alice, bob]) {
       await c.waitFor((p) => p.t === 'LOBBY_MESSAGE_CREATE' && p.d.content === 'm5');
       const messages = c.dispatches('LOBBY_MESSAGE_CREATE');
       expect(messages.map((p) => p.d.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
-      expect(messages.map((p) => p.d.author.id)).toEqual([w.alice.id, w.bob.id, w.alice.id, w.bob.id, w.alice.id, w.bob.id]);
+      expect(messages.map((p) => p.d.author.id)).toEqual([
+        w.alice.id,
+        w.bob.id,
+        w.alice.id,
+        w.bob.id,
+        w.alice.id,
+        w.bob.id,
+      ]);
       const seqs = messages.map((p) => p.s!);
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     }
@@ -97,10 +127,13 @@ describe('the shared-worker gateway in real Chromium', () => {
     await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name: 'seen', type: 0 });
     const seen = await first.waitFor((p) => p.t === 'CHANNEL_CREATE');
     frame.remove();
-    for (const name of ['missed-1', 'missed-2', 'missed-3']) await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
+    for (const name of ['missed-1', 'missed-2', 'missed-3'])
+      await call('POST', `/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
     const second = await pageWithGateway();
     expect(await second.hub(hubName).incarnation()).not.toBe(incarnation);
-    const resumed = client(new second.GatewaySocket(ready.resume_gateway_url + '?v=10&encoding=json', undefined, { hubName }));
+    const resumed = client(
+      new second.GatewaySocket(ready.resume_gateway_url + '?v=10&encoding=json', undefined, { hubName }),
+    );
     await resumed.waitFor((p) => p.op === 10);
     resumed.send({ op: 6, d: { token: w.botAuth, session_id: ready.session_id, seq: seen.s } });
     await resumed.waitFor((p) => p.t === 'RESUMED');
@@ -114,14 +147,16 @@ describe('the shared-worker gateway in real Chromium', () => {
     second.remove();
   });
 
-  it('a ban deletes the user\'s tokens at once: their open socket is closed with 4004, others stay (spec, Linked game account after a ban)', async () => {
+  it("a ban deletes the user's tokens at once: their open socket is closed with 4004, others stay (spec, Linked game account after a ban)", async () => {
     const w = await world();
     const hubName = freshHub();
     const alice = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
     const bob = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
     const ready = await alice.identify(w.aliceAuth);
     await bob.identify(w.bobAuth);
-    const closed = new Promise<CloseEvent>((resolve) => alice.socket.addEventListener('close', (event) => resolve(event as CloseEvent)));
+    const closed = new Promise<CloseEvent>((resolve) =>
+      alice.socket.addEventListener('close', (event) => resolve(event as CloseEvent)),
+    );
     expect((await call('POST', `/sandbox/users/${w.alice.id}/ban`, {})).status).toBe(204);
     const event = await closed;
     expect([event.code, event.reason]).toEqual([4004, 'Authentication failed.']);
@@ -144,7 +179,9 @@ describe('the shared-worker gateway in real Chromium', () => {
     const first = client(new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName }));
     const ready = await first.identify(w.botAuth, 1);
     const guildCreate = await first.waitFor((p) => p.t === 'GUILD_CREATE');
-    const closed = new Promise<CloseEvent>((resolve) => first.socket.addEventListener('close', (event) => resolve(event as CloseEvent)));
+    const closed = new Promise<CloseEvent>((resolve) =>
+      first.socket.addEventListener('close', (event) => resolve(event as CloseEvent)),
+    );
     const before = await hub(hubName).incarnation();
     // The worker closes itself, as when the browser stops or loses it.
     void hub(hubName).stop();
@@ -156,7 +193,10 @@ describe('the shared-worker gateway in real Chromium', () => {
     await resumed.waitFor((p) => p.op === 10);
     resumed.send({ op: 6, d: { token: w.botAuth, session_id: ready.session_id, seq: guildCreate.s } });
     await resumed.waitFor((p) => p.t === 'RESUMED');
-    expect(resumed.received.filter((p) => p.op === 0).map((p) => [p.t, p.d.name])).toEqual([['CHANNEL_CREATE', 'while-away'], ['RESUMED', undefined]]);
+    expect(resumed.received.filter((p) => p.op === 0).map((p) => [p.t, p.d.name])).toEqual([
+      ['CHANNEL_CREATE', 'while-away'],
+      ['RESUMED', undefined],
+    ]);
     resumed.socket.close(1000);
   });
 
@@ -180,7 +220,11 @@ describe('the shared-worker gateway in real Chromium', () => {
 });
 
 /** A same-origin iframe that loaded GatewaySocket: its own module instance, its own hub references. */
-async function pageWithGateway(): Promise<{ GatewaySocket: typeof GatewaySocket; hub: typeof import('../../src/gateway/gateway-socket').hub; remove(): void }> {
+async function pageWithGateway(): Promise<{
+  GatewaySocket: typeof GatewaySocket;
+  hub: typeof import('../../src/gateway/gateway-socket').hub;
+  remove(): void;
+}> {
   const iframe = document.createElement('iframe');
   const loaded = new Promise<void>((resolve, reject) => {
     window.addEventListener('message', function listener(event) {
@@ -216,22 +260,26 @@ describe('GatewaySocket in a dedicated worker (CONTRACT §4: a page or worker re
     return { worker, reports };
   }
 
-  it('a worker\'s GatewaySocket identifies through the page that serves it, and hears lobby messages from the shared worker', async () => {
+  it("a worker's GatewaySocket identifies through the page that serves it, and hears lobby messages from the shared worker", async () => {
     const w = await world();
     const hubName = freshHub();
     const { worker, reports } = startWorker();
     const stop = serveGatewaySockets(worker);
     worker.postMessage({ type: 'connect', token: w.aliceAuth, hubName });
-    await expect.poll(() => reports.find((r) => r.type === 'ready'), { timeout: 10_000 }).toEqual({ type: 'ready', userId: w.alice.id });
+    await expect
+      .poll(() => reports.find((r) => r.type === 'ready'), { timeout: 10_000 })
+      .toEqual({ type: 'ready', userId: w.alice.id });
     const lobby = (await call('PUT', '/api/v10/lobbies', { secret: 'worker' }, w.bobAuth)).body;
     await call('PUT', '/api/v10/lobbies', { secret: 'worker' }, w.aliceAuth);
     await call('POST', `/api/v10/lobbies/${lobby.id}/messages`, { content: 'to the worker' }, w.bobAuth);
-    await expect.poll(() => reports.filter((r) => r.type === 'message').map((r) => r.content), { timeout: 10_000 }).toEqual(['to the worker']);
+    await expect
+      .poll(() => reports.filter((r) => r.type === 'message').map((r) => r.content), { timeout: 10_000 })
+      .toEqual(['to the worker']);
     stop();
     worker.terminate();
   });
 
-  it('when the shared worker is gone the worker\'s socket drops (1006) as a page\'s does', async () => {
+  it("when the shared worker is gone the worker's socket drops (1006) as a page's does", async () => {
     const w = await world();
     const hubName = freshHub();
     const { worker, reports } = startWorker();
@@ -240,14 +288,18 @@ describe('GatewaySocket in a dedicated worker (CONTRACT §4: a page or worker re
     await expect.poll(() => reports.some((r) => r.type === 'ready'), { timeout: 10_000 }).toBe(true);
     // The worker closes itself, as when the browser stops or loses it.
     void hub(hubName).stop();
-    await expect.poll(() => reports.find((r) => r.type === 'close'), { timeout: 15_000 }).toEqual({ type: 'close', code: 1006, wasClean: false });
+    await expect
+      .poll(() => reports.find((r) => r.type === 'close'), { timeout: 15_000 })
+      .toEqual({ type: 'close', code: 1006, wasClean: false });
     worker.terminate();
   });
 
   it('a worker whose page does not serve its sockets gets a dropped socket (1006) instead of waiting for ever', async () => {
     const { worker, reports } = startWorker();
     worker.postMessage({ type: 'connect', token: 'unused', hubName: freshHub() });
-    await expect.poll(() => reports.find((r) => r.type === 'close'), { timeout: 10_000 }).toEqual({ type: 'close', code: 1006, wasClean: false });
+    await expect
+      .poll(() => reports.find((r) => r.type === 'close'), { timeout: 10_000 })
+      .toEqual({ type: 'close', code: 1006, wasClean: false });
     worker.terminate();
   });
 });

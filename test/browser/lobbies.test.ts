@@ -17,7 +17,13 @@ async function world() {
   const app = (await call('POST', '/sandbox/applications', { name: 'Game' })).body;
   const token = async (userId: string) =>
     `Bearer ${(await call('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).body.access_token}`;
-  return { alice, bob, botAuth: `Bot ${app.bot_token}`, aliceAuth: await token(alice.id), bobAuth: await token(bob.id) };
+  return {
+    alice,
+    bob,
+    botAuth: `Bot ${app.bot_token}`,
+    aliceAuth: await token(alice.id),
+    bobAuth: await token(bob.id),
+  };
 }
 
 describe('lobby API in the service worker, on real IndexedDB', () => {
@@ -40,7 +46,9 @@ describe('lobby API in the service worker, on real IndexedDB', () => {
     const lobby = (await call('PUT', '/api/v10/lobbies', { secret: 'chat' }, w.aliceAuth)).body;
     await call('PUT', '/api/v10/lobbies', { secret: 'chat' }, w.bobAuth);
     const path = `/api/v10/lobbies/${lobby.id}/messages`;
-    const posted = await Promise.all(Array.from({ length: 50 }, (_, i) => call('POST', path, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth)));
+    const posted = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call('POST', path, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth)),
+    );
     expect(posted.every((p) => p.status === 200)).toBe(true);
     expect(new Set(posted.map((p) => p.body.id)).size).toBe(50);
     const all = (await call('GET', `${path}?limit=200`, undefined, w.bobAuth)).body as { id: string }[];

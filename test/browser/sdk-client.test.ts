@@ -11,7 +11,11 @@ import { registerPlatformWorker, resetSandbox } from './harness';
 
 /** A sandbox fixture call, answered by the service worker. */
 async function sandbox(path: string, body: unknown) {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(201);
   return response.json();
 }
@@ -95,9 +99,15 @@ describe('the game SDK Client in real Chromium (service worker + shared-worker g
     await bobClient.sendLobbyMessage(lobby.id, 'hi alice');
     await waitFor(() => heard.alice.length === 2 && heard.bob.length === 2, 'both messages at both clients');
     for (const messages of [heard.alice, heard.bob]) {
-      expect(messages.map((m) => [m.content, m.author.id])).toEqual([['hello bob', alice.id], ['hi alice', bob.id]]);
+      expect(messages.map((m) => [m.content, m.author.id])).toEqual([
+        ['hello bob', alice.id],
+        ['hi alice', bob.id],
+      ]);
     }
-    expect((await bobClient.getLobbyMessagesWithLimit(lobby.id, 200)).map((m) => m.content)).toEqual(['hi alice', 'hello bob']);
+    expect((await bobClient.getLobbyMessagesWithLimit(lobby.id, 200)).map((m) => m.content)).toEqual([
+      'hi alice',
+      'hello bob',
+    ]);
 
     // The debug log of a whole session carries no token.
     expect(lines.length).toBeGreaterThan(0);
@@ -116,7 +126,10 @@ describe('the game SDK Client in real Chromium (service worker + shared-worker g
     const client = pageClient(appId, alice.id);
     const args = new AuthorizationArgs();
     args.setScopes(Client.getDefaultPresenceScopes());
-    const authorizing = client.authorize(args).then(() => null, (e: unknown) => e);
+    const authorizing = client.authorize(args).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await expect.element(page.getByRole('dialog')).toBeVisible();
     await page.getByRole('button', { name: 'Cancel' }).click();
     const error = await authorizing;

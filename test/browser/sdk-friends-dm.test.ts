@@ -6,7 +6,11 @@ import { registerPlatformWorker, resetSandbox, servedByWorker } from './harness'
 
 /** A sandbox fixture call, answered by the service worker. */
 async function sandbox(path: string, body: unknown) {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(201);
   return response.json();
 }
@@ -23,7 +27,11 @@ const clients: Client[] = [];
 
 /** A Ready client of the page's defaults (fetch through the service worker, the shared-worker GatewaySocket) for `userId`. */
 async function readyClient(applicationId: string, userId: string): Promise<{ client: Client; token: string }> {
-  const tokens = await sandbox('/sandbox/tokens', { application_id: applicationId, user_id: userId, scopes: 'openid sdk.social_layer' });
+  const tokens = await sandbox('/sandbox/tokens', {
+    application_id: applicationId,
+    user_id: userId,
+    scopes: 'openid sdk.social_layer',
+  });
   const client = new Client({ applicationId, userId });
   clients.push(client);
   await client.updateToken(AuthorizationTokenType.Bearer, tokens.access_token);
@@ -58,20 +66,36 @@ describe('the game SDK in real Chromium: friends and direct messages over the se
     await waitFor(() => created.bob.includes(alice.id), 'the friend request at bob');
     expect(bobClient.getRelationshipHandle(alice.id)?.discordRelationshipType).toBe(RelationshipType.PendingIncoming);
     await bobClient.acceptDiscordFriendRequest(alice.id);
-    await waitFor(() => aliceClient.getRelationshipHandle(bob.id)?.discordRelationshipType === RelationshipType.Friend, 'the friendship at alice');
+    await waitFor(
+      () => aliceClient.getRelationshipHandle(bob.id)?.discordRelationshipType === RelationshipType.Friend,
+      'the friendship at alice',
+    );
 
     const sent = await aliceClient.sendUserMessage(bob.id, 'ready to queue?');
-    await waitFor(() => heard.bob.length === 1, 'alice\'s message at bob');
-    expect(heard.bob[0]).toMatchObject({ id: sent.id, content: 'ready to queue?', author: { id: alice.id }, recipient_id: bob.id });
+    await waitFor(() => heard.bob.length === 1, "alice's message at bob");
+    expect(heard.bob[0]).toMatchObject({
+      id: sent.id,
+      content: 'ready to queue?',
+      author: { id: alice.id },
+      recipient_id: bob.id,
+    });
     await bobClient.sendUserMessage(alice.id, 'always');
     await waitFor(() => heard.alice.length === 2, 'both messages at alice');
-    expect(heard.alice.map((m) => [m.content, m.author.id])).toEqual([['ready to queue?', alice.id], ['always', bob.id]]);
+    expect(heard.alice.map((m) => [m.content, m.author.id])).toEqual([
+      ['ready to queue?', alice.id],
+      ['always', bob.id],
+    ]);
     expect(heard.alice[1].channel_id).toBe(sent.channel_id);
 
-    expect((await bobClient.getUserMessagesWithLimit(alice.id, 0)).map((m) => m.content)).toEqual(['always', 'ready to queue?']);
+    expect((await bobClient.getUserMessagesWithLimit(alice.id, 0)).map((m) => m.content)).toEqual([
+      'always',
+      'ready to queue?',
+    ]);
     // The service worker answered: the DM channel is in the browser's IndexedDB.
     const channels = await fetch('/api/v10/users/@me/channels', { headers: { Authorization: `Bearer ${aliceToken}` } });
     expect(servedByWorker(channels)).toBe(true);
-    expect((await channels.json()).map((c: { id: string; recipients: { id: string }[] }) => [c.id, c.recipients[0].id])).toEqual([[sent.channel_id, bob.id]]);
+    expect(
+      (await channels.json()).map((c: { id: string; recipients: { id: string }[] }) => [c.id, c.recipients[0].id]),
+    ).toEqual([[sent.channel_id, bob.id]]);
   });
 });

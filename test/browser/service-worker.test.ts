@@ -33,7 +33,9 @@ describe('service worker (CONTRACT §1)', () => {
 
   it('announces on the platformpp BroadcastChannel what it committed', async () => {
     const channel = new BroadcastChannel('platformpp');
-    const announced = new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
+    const announced = new Promise<unknown>((resolve) =>
+      channel.addEventListener('message', (event) => resolve(event.data), { once: true }),
+    );
     await resetSandbox();
     expect(await announced).toEqual({ type: 'reset' });
     channel.close();
@@ -53,16 +55,33 @@ describe('service worker (CONTRACT §1)', () => {
     await fetch('/sandbox/clock', { method: 'PUT', headers: JSON_HEADERS, body: JSON.stringify({ now: frozen }) });
     try {
       const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-        (await fetch(path, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) })).json();
+        (
+          await fetch(path, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) })
+        ).json();
       const { user } = await post('/sandbox/users', { username: 'alice' });
       const { application } = await post('/sandbox/applications', { name: 'Proxy Game' });
-      const tokens = await post('/sandbox/tokens', { application_id: application.id, user_id: user.id, scopes: 'openid sdk.social_layer' });
+      const tokens = await post('/sandbox/tokens', {
+        application_id: application.id,
+        user_id: user.id,
+        scopes: 'openid sdk.social_layer',
+      });
       const auth = { Authorization: `Bearer ${tokens.access_token}` };
-      const lobby = await (await fetch('/api/v10/lobbies', { method: 'PUT', headers: { ...JSON_HEADERS, ...auth }, body: JSON.stringify({ secret: 'proxy' }) })).json();
-      for (const content of ['one', 'two', 'three']) await post(`/api/v10/lobbies/${lobby.id}/messages`, { content, metadata: { n: content } }, auth);
+      const lobby = await (
+        await fetch('/api/v10/lobbies', {
+          method: 'PUT',
+          headers: { ...JSON_HEADERS, ...auth },
+          body: JSON.stringify({ secret: 'proxy' }),
+        })
+      ).json();
+      for (const content of ['one', 'two', 'three'])
+        await post(`/api/v10/lobbies/${lobby.id}/messages`, { content, metadata: { n: content } }, auth);
 
       for (const path of ['/users/@me', `/lobbies/${lobby.id}/messages?limit=200`]) {
-        const responses = await Promise.all(['/api/v10', '/api', '/.proxy/api/v10', '/.proxy/api'].map((prefix) => fetch(`${prefix}${path}`, { headers: auth })));
+        const responses = await Promise.all(
+          ['/api/v10', '/api', '/.proxy/api/v10', '/.proxy/api'].map((prefix) =>
+            fetch(`${prefix}${path}`, { headers: auth }),
+          ),
+        );
         for (const response of responses) {
           expect(response.status, response.url).toBe(200);
           expect(servedByWorker(response), response.url).toBe(true);
@@ -72,7 +91,12 @@ describe('service worker (CONTRACT §1)', () => {
         for (const other of others) expect(other).toBe(direct);
         const body = JSON.parse(direct);
         if (path === '/users/@me') expect(body).toMatchObject({ id: user.id, username: 'alice' });
-        else expect(body.map((m: { content: string; timestamp: string }) => [m.content, m.timestamp])).toEqual([['three', frozen], ['two', frozen], ['one', frozen]]);
+        else
+          expect(body.map((m: { content: string; timestamp: string }) => [m.content, m.timestamp])).toEqual([
+            ['three', frozen],
+            ['two', frozen],
+            ['one', frozen],
+          ]);
       }
     } finally {
       await fetch('/sandbox/clock', { method: 'DELETE' });
@@ -94,15 +118,23 @@ describe('service worker (CONTRACT §1)', () => {
 
   it('forwards a URL-mapped /.proxy/<prefix>/... to its target over the network: an unreachable target is a 502 from the worker saying so', async () => {
     await resetSandbox();
-    const post = await fetch('/sandbox/applications', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Mapped' }) });
+    const post = await fetch('/sandbox/applications', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Mapped' }),
+    });
     const { application } = (await post.json()) as { application: { id: string } };
     const put = await fetch(`/sandbox/applications/${application.id}/url-mappings`, {
-      method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url_mappings: [{ prefix: '/nowhere', target: 'platformpp-unreachable.invalid' }] }),
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url_mappings: [{ prefix: '/nowhere', target: 'platformpp-unreachable.invalid' }] }),
     });
     expect(put.status).toBe(200);
     const response = await fetch('/.proxy/nowhere/x');
     expect([response.status, servedByWorker(response)]).toEqual([502, true]);
-    expect(((await response.json()) as { message: string }).message).toMatch(/\/nowhere → https:\/\/platformpp-unreachable\.invalid could not reach its target/);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /\/nowhere → https:\/\/platformpp-unreachable\.invalid could not reach its target/,
+    );
     // Unmapped paths under /.proxy still answer as without it.
     expect((await fetch('/.proxy/package.json')).status).toBe(200);
   });

@@ -32,7 +32,13 @@ const clients: Client[] = [];
 
 /** A Ready SDK client of `userId` whose gateway and voice sockets go through the hub `hubName`. */
 async function readyClient(applicationId: string, userId: string, hubName: string): Promise<Client> {
-  const tokens = (await call('POST', '/sandbox/tokens', { application_id: applicationId, user_id: userId, scopes: 'openid sdk.social_layer' })).body;
+  const tokens = (
+    await call('POST', '/sandbox/tokens', {
+      application_id: applicationId,
+      user_id: userId,
+      scopes: 'openid sdk.social_layer',
+    })
+  ).body;
   const client = new Client({
     applicationId,
     userId,
@@ -57,10 +63,14 @@ describe('voice calls in real Chromium: the voice gateway in the shared worker',
   it('the hub serves the voice gateway at /voice: a version is required (4020 without one), Hello with one', async () => {
     const hubName = freshHub();
     const refused = new VoiceGatewaySocket('/voice', undefined, { hubName });
-    const closed = await new Promise<CloseEvent>((resolve) => refused.addEventListener('close', (event) => resolve(event as CloseEvent)));
+    const closed = await new Promise<CloseEvent>((resolve) =>
+      refused.addEventListener('close', (event) => resolve(event as CloseEvent)),
+    );
     expect(closed.code).toBe(4020);
     const accepted = new VoiceGatewaySocket('/voice?v=8', undefined, { hubName });
-    const hello = await new Promise<MessageEvent>((resolve) => accepted.addEventListener('message', (event) => resolve(event as MessageEvent)));
+    const hello = await new Promise<MessageEvent>((resolve) =>
+      accepted.addEventListener('message', (event) => resolve(event as MessageEvent)),
+    );
     expect(JSON.parse(hello.data)).toEqual({ op: 8, d: { heartbeat_interval: expect.any(Number) } });
     accepted.close(1000);
   });

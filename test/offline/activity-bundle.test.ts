@@ -33,10 +33,16 @@ async function walk(dir: string, entry: string): Promise<BundleFile[]> {
     if (seen.has(file)) continue;
     seen.add(file);
     const code = await readFile(file, 'utf8');
-    const specifiers = [...code.matchAll(/(?:\bimport|\bexport)\s*(?:[^'"();]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+    const specifiers = [
+      ...code.matchAll(
+        /(?:\bimport|\bexport)\s*(?:[^'"();]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+      ),
+    ].map((m) => m[1] ?? m[2]);
     for (const spec of specifiers.filter((s) => s.startsWith('.'))) queue.push(resolve(dirname(file), spec));
     const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[]; sourceRoot?: string };
-    const sources = map.sources.map((source) => relative(root, resolve(dirname(file), map.sourceRoot ?? '', source)).replaceAll('\\', '/'));
+    const sources = map.sources.map((source) =>
+      relative(root, resolve(dirname(file), map.sourceRoot ?? '', source)).replaceAll('\\', '/'),
+    );
     files.push({ file: relative(dir, file), packages: specifiers.filter((s) => !s.startsWith('.')), sources });
   }
   return files;
@@ -48,7 +54,13 @@ describe('the built activity SDK (dist/lib/activity.js) is small and self-contai
 
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'platformpp-lib-'));
-    await build({ root, mode: 'lib', configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await build({
+      root,
+      mode: 'lib',
+      configFile: join(root, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
     files = await walk(outDir, 'activity.js');
   });
 
@@ -63,7 +75,7 @@ describe('the built activity SDK (dist/lib/activity.js) is small and self-contai
     expect(files.flatMap((f) => f.sources).filter((s) => FORBIDDEN_PACKAGES.test(s))).toEqual([]);
   });
 
-  it('carries only the SDK\'s own code and the shared wire description: nothing of the platform core, the store, the gateway or the components', () => {
+  it("carries only the SDK's own code and the shared wire description: nothing of the platform core, the store, the gateway or the components", () => {
     const sources = [...new Set(files.flatMap((f) => f.sources))].sort();
     expect(sources.filter((s) => !s.startsWith('src/activity/') && s !== 'src/rpc/protocol.ts')).toEqual([]);
     expect(sources).toContain('src/activity/client.ts');

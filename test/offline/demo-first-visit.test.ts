@@ -7,7 +7,18 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { lounge, navLink, platformUsernames, ROOT, SCREENSHOTS, settle, SIZES, statusLine, WIDE, world } from './demo-page';
+import {
+  lounge,
+  navLink,
+  platformUsernames,
+  ROOT,
+  SCREENSHOTS,
+  settle,
+  SIZES,
+  statusLine,
+  WIDE,
+  world,
+} from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
 
 /**
@@ -21,7 +32,10 @@ function holdInstallAndSeed(): void {
   const seed = gate('seed');
   (globalThis as { __openGate?: (name: string) => void }).__openGate = (name) => opened[name]();
   const register = ServiceWorkerContainer.prototype.register;
-  ServiceWorkerContainer.prototype.register = function (this: ServiceWorkerContainer, ...args: Parameters<typeof register>) {
+  ServiceWorkerContainer.prototype.register = function (
+    this: ServiceWorkerContainer,
+    ...args: Parameters<typeof register>
+  ) {
     return install.then(() => register.apply(this, args));
   };
   const send = globalThis.fetch;
@@ -29,7 +43,8 @@ function holdInstallAndSeed(): void {
     const request = input instanceof Request ? input : null;
     const url = request ? request.url : String(input);
     const method = init?.method ?? request?.method ?? 'GET';
-    if (method === 'POST' && new URL(url, location.href).pathname === '/sandbox/users') return seed.then(() => send(input, init));
+    if (method === 'POST' && new URL(url, location.href).pathname === '/sandbox/users')
+      return seed.then(() => send(input, init));
     return send(input, init);
   };
 }
@@ -39,12 +54,20 @@ function focused(page: Page): Promise<{ tag: string; text: string; label: string
   return page.evaluate(() => {
     let element = document.activeElement;
     while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
-    return { tag: element?.tagName.toLowerCase() ?? '', text: element?.textContent?.trim() ?? '', label: element?.getAttribute('aria-label') ?? element?.getAttribute('placeholder') ?? null };
+    return {
+      tag: element?.tagName.toLowerCase() ?? '',
+      text: element?.textContent?.trim() ?? '',
+      label: element?.getAttribute('aria-label') ?? element?.getAttribute('placeholder') ?? null,
+    };
   });
 }
 
 /** Presses Tab until the focused element matches (at most `max` times). */
-async function tabTo(page: Page, matches: (f: Awaited<ReturnType<typeof focused>>) => boolean, max = 60): Promise<void> {
+async function tabTo(
+  page: Page,
+  matches: (f: Awaited<ReturnType<typeof focused>>) => boolean,
+  max = 60,
+): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     if (matches(await focused(page))) return;
@@ -67,32 +90,37 @@ describe('the demo page on a first visit', () => {
     await site?.server.close();
   });
 
-  it.each(SIZES)('says plainly that it is installing, then seeding, at $width x $height (issue 5: "says plainly when installing")', async (size) => {
-    const context = await browser.newContext({ baseURL: site.baseURL, viewport: size });
-    try {
-      await context.addInitScript(holdInstallAndSeed);
-      const page = await context.newPage();
-      await page.goto('/');
-      await statusLine(page).getByText('Installing the platform…').waitFor({ timeout: 10_000 });
-      await page.getByRole('heading', { name: 'Starting the platform in this browser…' }).waitFor();
-      await settle(page);
-      await page.screenshot({ path: `${SCREENSHOTS}/demo-installing-${size.width}x${size.height}.png` });
+  it.each(SIZES)(
+    'says plainly that it is installing, then seeding, at $width x $height (issue 5: "says plainly when installing")',
+    async (size) => {
+      const context = await browser.newContext({ baseURL: site.baseURL, viewport: size });
+      try {
+        await context.addInitScript(holdInstallAndSeed);
+        const page = await context.newPage();
+        await page.goto('/');
+        await statusLine(page).getByText('Installing the platform…').waitFor({ timeout: 10_000 });
+        await page.getByRole('heading', { name: 'Starting the platform in this browser…' }).waitFor();
+        await settle(page);
+        await page.screenshot({ path: `${SCREENSHOTS}/demo-installing-${size.width}x${size.height}.png` });
 
-      await page.evaluate(() => (globalThis as unknown as { __openGate(name: string): void }).__openGate('install'));
-      await page.getByRole('heading', { name: "First visit: seeding the demo data through the platform's API" }).waitFor({ timeout: 20_000 });
-      expect(await statusLine(page).innerText()).toBe('Platform ready');
-      await page.getByText('Creating the users alice, bob and chen…').waitFor();
-      await settle(page);
-      await page.screenshot({ path: `${SCREENSHOTS}/demo-seeding-${size.width}x${size.height}.png` });
+        await page.evaluate(() => (globalThis as unknown as { __openGate(name: string): void }).__openGate('install'));
+        await page
+          .getByRole('heading', { name: "First visit: seeding the demo data through the platform's API" })
+          .waitFor({ timeout: 20_000 });
+        expect(await statusLine(page).innerText()).toBe('Platform ready');
+        await page.getByText('Creating the users alice, bob and chen…').waitFor();
+        await settle(page);
+        await page.screenshot({ path: `${SCREENSHOTS}/demo-seeding-${size.width}x${size.height}.png` });
 
-      await page.evaluate(() => (globalThis as unknown as { __openGate(name: string): void }).__openGate('seed'));
-      await lounge(page).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 20_000 });
-      // The gateway's state shows at this size too.
-      await page.getByRole('banner').getByText('Gateway connected').waitFor({ timeout: 10_000 });
-    } finally {
-      await context.close();
-    }
-  });
+        await page.evaluate(() => (globalThis as unknown as { __openGate(name: string): void }).__openGate('seed'));
+        await lounge(page).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 20_000 });
+        // The gateway's state shows at this size too.
+        await page.getByRole('banner').getByText('Gateway connected').waitFor({ timeout: 10_000 });
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it('keeps the seeded world in IndexedDB: clearing localStorage and reloading seeds no second copy of anyone', async () => {
     const context = await browser.newContext({ baseURL: site.baseURL, viewport: WIDE });
@@ -143,7 +171,10 @@ describe('the demo page on a first visit', () => {
       expect(await page.evaluate(() => location.hash)).toBe('#/dev/clock');
       await tabTo(page, (f) => f.tag === 'a' && f.text === 'Webhook deliveries');
       await page.keyboard.press('Enter');
-      await page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('button', { name: 'Refresh' }).waitFor({ timeout: 5000 });
+      await page
+        .getByRole('region', { name: 'Webhook deliveries' })
+        .getByRole('button', { name: 'Refresh' })
+        .waitFor({ timeout: 5000 });
     } finally {
       await context.close();
     }

@@ -8,7 +8,10 @@ import type { Page } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SCREENSHOTS = `${ROOT}test-results/screenshots`;
-export const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+export const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
 export const WIDE = SIZES[0];
 export const NARROW = SIZES[1];
 
@@ -50,19 +53,27 @@ export function world(page: Page): Promise<World> {
 
 /** The usernames of every user the platform's own database holds, bots left out. */
 export function platformUsernames(page: Page): Promise<string[]> {
-  return page.evaluate(() => new Promise<string[]>((resolve, reject) => {
-    const open = indexedDB.open('platformpp');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      const all = db.transaction('users').objectStore('users').getAll();
-      all.onerror = () => reject(all.error);
-      all.onsuccess = () => {
-        db.close();
-        resolve((all.result as { username: string; bot: boolean }[]).filter((u) => !u.bot).map((u) => u.username).sort());
-      };
-    };
-  }));
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('platformpp');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('users').objectStore('users').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            resolve(
+              (all.result as { username: string; bot: boolean }[])
+                .filter((u) => !u.bot)
+                .map((u) => u.username)
+                .sort(),
+            );
+          };
+        };
+      }),
+  );
 }
 
 /** Lets the layout settle (the columns become tabs below 760px). */
@@ -98,4 +109,7 @@ export const lounge = (page: Page) => page.getByRole('log', { name: 'Messages in
 /** The page's member entry of a user in the right column. */
 export const memberEntry = (page: Page, userId: string) => page.locator(`demo-members li[data-user-id="${userId}"]`);
 /** The link in the left column. */
-export const navLink = (page: Page, name: string | RegExp) => page.getByRole('navigation', { name: 'Channels and lobbies' }).getByRole('link', { name, exact: typeof name === 'string' });
+export const navLink = (page: Page, name: string | RegExp) =>
+  page
+    .getByRole('navigation', { name: 'Channels and lobbies' })
+    .getByRole('link', { name, exact: typeof name === 'string' });

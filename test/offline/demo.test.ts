@@ -10,7 +10,18 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { lounge, memberEntry, narrowPane, navLink, ROOT, SCREENSHOTS, screenshots, statusLine, WIDE, world } from './demo-page';
+import {
+  lounge,
+  memberEntry,
+  narrowPane,
+  navLink,
+  ROOT,
+  SCREENSHOTS,
+  screenshots,
+  statusLine,
+  WIDE,
+  world,
+} from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
 
 /** The status a member entry shows (`online` with its green dot, `offline` with none). */
@@ -49,11 +60,17 @@ describe('the offline demo page', () => {
 
   it('seeds on the first visit, once, and two users chat in a lobby from two pages', async () => {
     alice = await open('/');
-    await expect.poll(() => alice.evaluate(() => document.documentElement.dataset.status), { timeout: 20_000 }).toBe('ready');
+    await expect
+      .poll(() => alice.evaluate(() => document.documentElement.dataset.status), { timeout: 20_000 })
+      .toBe('ready');
     await lounge(alice).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 20_000 });
     const seeded = await world(alice);
     expect(seeded.users.map((u) => u.username)).toEqual(['alice', 'bob', 'chen']);
-    expect(await alice.evaluate(() => typeof (globalThis as { platformpp?: { GatewaySocket?: unknown } }).platformpp?.GatewaySocket)).toBe('function');
+    expect(
+      await alice.evaluate(
+        () => typeof (globalThis as { platformpp?: { GatewaySocket?: unknown } }).platformpp?.GatewaySocket,
+      ),
+    ).toBe('function');
 
     bob = await open('/?as=bob');
     await lounge(bob).getByText('Welcome to the Café Lounge!').waitFor({ timeout: 20_000 });
@@ -66,7 +83,9 @@ describe('the offline demo page', () => {
     await bob.getByLabel('Message Café Lounge').fill('Hi Alice, this is Bob in another tab');
     await bob.getByRole('button', { name: 'Send' }).click();
     await lounge(alice).getByText('Hi Alice, this is Bob in another tab').waitFor({ timeout: 5000 });
-    await alice.getByLabel('Message Café Lounge').fill('Hello Bob! Both tabs share one service worker and one gateway.');
+    await alice
+      .getByLabel('Message Café Lounge')
+      .fill('Hello Bob! Both tabs share one service worker and one gateway.');
     await alice.keyboard.press('Enter');
     await lounge(bob).getByText('Hello Bob! Both tabs share one service worker').waitFor({ timeout: 5000 });
 
@@ -77,7 +96,8 @@ describe('the offline demo page', () => {
     expect(await lounge(alice).getByText('Welcome to the Café Lounge!').count()).toBe(1);
     // Presence after the reload: GUILD_CREATE says who is online, and only they have the green dot.
     const [aliceId, bobId, chenId] = seeded.users.map((u) => u.id);
-    for (const id of [aliceId, bobId]) await expect.poll(() => shownStatus(alice, id), { timeout: 10_000 }).toBe('online');
+    for (const id of [aliceId, bobId])
+      await expect.poll(() => shownStatus(alice, id), { timeout: 10_000 }).toBe('online');
     expect(await shownStatus(alice, chenId)).toBe('offline');
     expect(await dots(alice, chenId)).toBe(0);
     expect(await dots(alice, bobId)).toBe(1);
@@ -110,7 +130,10 @@ describe('the offline demo page', () => {
     await general(alice).getByText('Bob here, in #general').waitFor({ timeout: 5000 });
 
     await navLink(alice, /^staff-only/).click();
-    await alice.getByRole('log', { name: 'Messages in #staff-only' }).getByText('Moderators only').waitFor({ timeout: 5000 });
+    await alice
+      .getByRole('log', { name: 'Messages in #staff-only' })
+      .getByText('Moderators only')
+      .waitFor({ timeout: 5000 });
     await screenshots(alice, 'channel');
     // Beside a guild channel, the guild's members grouped by role, the bot among them.
     await memberEntry(alice, (await world(alice)).game.bot_user_id).waitFor();
@@ -150,45 +173,75 @@ describe('the offline demo page', () => {
     await log(bob).getByText('Alice made this lobby').waitFor({ timeout: 5000 });
 
     // Someone the page has never heard of joins (and leaves) live: named, never a bare snowflake.
-    const dana = await alice.evaluate(async ({ secret, applicationId }) => {
-      const call = async (method: string, path: string, body?: unknown, token?: string) => {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-        if (token) headers.Authorization = `Bearer ${token}`;
-        const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-        return response.status === 204 ? null : response.json();
-      };
-      const { user } = await call('POST', '/sandbox/users', { username: 'dana', global_name: 'Dana Silva' });
-      const { access_token } = await call('POST', '/sandbox/tokens', { application_id: applicationId, user_id: user.id, scopes: 'identify sdk.social_layer' });
-      const lobby = await call('PUT', '/api/v10/lobbies', { secret }, access_token);
-      return { id: user.id as string, token: access_token as string, lobbyId: lobby.id as string };
-    }, { secret, applicationId: client.application_id });
+    const dana = await alice.evaluate(
+      async ({ secret, applicationId }) => {
+        const call = async (method: string, path: string, body?: unknown, token?: string) => {
+          const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+          if (token) headers.Authorization = `Bearer ${token}`;
+          const response = await fetch(path, {
+            method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+          return response.status === 204 ? null : response.json();
+        };
+        const { user } = await call('POST', '/sandbox/users', { username: 'dana', global_name: 'Dana Silva' });
+        const { access_token } = await call('POST', '/sandbox/tokens', {
+          application_id: applicationId,
+          user_id: user.id,
+          scopes: 'identify sdk.social_layer',
+        });
+        const lobby = await call('PUT', '/api/v10/lobbies', { secret }, access_token);
+        return { id: user.id as string, token: access_token as string, lobbyId: lobby.id as string };
+      },
+      { secret, applicationId: client.application_id },
+    );
     expect(dana.lobbyId).toBe(lobbyId);
-    await lobbyMembers(alice).locator(`li[data-user-id="${dana.id}"]`).getByText('Dana Silva').waitFor({ timeout: 5000 });
+    await lobbyMembers(alice)
+      .locator(`li[data-user-id="${dana.id}"]`)
+      .getByText('Dana Silva')
+      .waitFor({ timeout: 5000 });
     await alice.locator('demo-lobby-view header').getByText('3 members: ').waitFor();
     expect(await alice.locator('demo-lobby-view header').innerText()).toContain('Dana Silva');
-    expect(await alice.locator('demo-lobby-view, demo-members').evaluateAll((els) => els.map((e) => (e.shadowRoot?.textContent ?? '')).join(' '))).not.toContain(dana.id);
+    expect(
+      await alice
+        .locator('demo-lobby-view, demo-members')
+        .evaluateAll((els) => els.map((e) => e.shadowRoot?.textContent ?? '').join(' ')),
+    ).not.toContain(dana.id);
     await alice.evaluate(async ({ lobbyId, token }) => {
-      const response = await fetch(`/api/v10/lobbies/${lobbyId}/members/@me`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+      const response = await fetch(`/api/v10/lobbies/${lobbyId}/members/@me`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${token}` },
+      });
       if (!response.ok) throw new Error(`leaving: ${response.status}`);
     }, dana);
     await expect.poll(() => lobbyMembers(alice).locator('li').count(), { timeout: 5000 }).toBe(2);
     await screenshots(alice, 'lobby-created');
   });
 
-  it('shows a lobby\'s history of 200: of 205 messages, the newest 200 and not the oldest 5', async () => {
+  it("shows a lobby's history of 200: of 205 messages, the newest 200 and not the oldest 5", async () => {
     const { users } = await world(alice);
     const secret = `history-${Date.now()}`;
     // Chen (no page of his open) writes them through the API, one request each, oldest first;
     // then Alice joins by the secret in her page, which reads the history.
-    await alice.evaluate(async ({ secret, token }) => {
-      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
-      const lobby = await (await fetch('/api/v10/lobbies', { method: 'PUT', headers, body: JSON.stringify({ secret }) })).json();
-      for (let n = 1; n <= 205; n++) {
-        const response = await fetch(`/api/v10/lobbies/${lobby.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: `History ${n}` }) });
-        if (!response.ok) throw new Error(`message ${n}: ${response.status}`);
-      }
-    }, { secret, token: users[2].token });
+    await alice.evaluate(
+      async ({ secret, token }) => {
+        const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
+        const lobby = await (
+          await fetch('/api/v10/lobbies', { method: 'PUT', headers, body: JSON.stringify({ secret }) })
+        ).json();
+        for (let n = 1; n <= 205; n++) {
+          const response = await fetch(`/api/v10/lobbies/${lobby.id}/messages`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ content: `History ${n}` }),
+          });
+          if (!response.ok) throw new Error(`message ${n}: ${response.status}`);
+        }
+      },
+      { secret, token: users[2].token },
+    );
     await alice.getByLabel('Join or create a lobby by secret').fill(secret);
     await alice.getByRole('button', { name: 'Join', exact: true }).click();
     const log = alice.getByRole('log', { name: /^Messages in Lobby / });
@@ -227,7 +280,9 @@ describe('the offline demo page', () => {
     await bobGame.getByRole('button', { name: 'top left: empty' }).click();
     await aliceGame.getByRole('button', { name: 'top left: O' }).waitFor({ timeout: 5000 });
     // Two play: the game's status_display_type (2) makes the details the status text.
-    await expect.poll(() => memberEntry(alice, bobId).locator('.activity strong').innerText(), { timeout: 5000 }).toBe('Playing Alice Martin vs Bob Okafor');
+    await expect
+      .poll(() => memberEntry(alice, bobId).locator('.activity strong').innerText(), { timeout: 5000 })
+      .toBe('Playing Alice Martin vs Bob Okafor');
     await screenshots(alice, 'activity');
 
     // Bob leaves: Alice's activity hears it, and Bob's presence no longer shows the game.
@@ -236,23 +291,38 @@ describe('the offline demo page', () => {
     await expect.poll(() => memberEntry(alice, bobId).locator('.activity').count(), { timeout: 5000 }).toBe(0);
   });
 
-  it('delivers APPLICATION_AUTHORIZED to the sink the seed set as Tic-Tac-Toe\'s webhook events URL, and lists it under Webhook deliveries', async () => {
+  it("delivers APPLICATION_AUTHORIZED to the sink the seed set as Tic-Tac-Toe's webhook events URL, and lists it under Webhook deliveries", async () => {
     const { game, users } = await world(alice);
     await navLink(alice, 'Developer tools').click();
     await alice.getByRole('link', { name: 'Webhook deliveries' }).click();
     const list = alice.getByRole('list', { name: 'Webhook deliveries' });
     // Alice and Bob each authorized the activity once: two deliveries, both received by the sink.
-    await expect.poll(async () => {
-      await alice.getByRole('button', { name: 'Refresh' }).click();
-      return list.locator('summary').filter({ hasText: 'APPLICATION_AUTHORIZED' }).filter({ hasText: 'delivered' }).count();
-    }, { timeout: 15_000 }).toBe(2);
-    expect(await list.locator('summary strong').allInnerTexts()).toEqual(['APPLICATION_AUTHORIZED', 'APPLICATION_AUTHORIZED']);
+    await expect
+      .poll(
+        async () => {
+          await alice.getByRole('button', { name: 'Refresh' }).click();
+          return list
+            .locator('summary')
+            .filter({ hasText: 'APPLICATION_AUTHORIZED' })
+            .filter({ hasText: 'delivered' })
+            .count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    expect(await list.locator('summary strong').allInnerTexts()).toEqual([
+      'APPLICATION_AUTHORIZED',
+      'APPLICATION_AUTHORIZED',
+    ]);
     await list.locator('summary').first().click();
     await list.locator('details[open] pre').getByText('"type": "APPLICATION_AUTHORIZED"').waitFor();
     await screenshots(alice, 'webhooks');
     const received = await alice.evaluate(async (applicationId) => {
       const settings = await (await fetch(`/sandbox/applications/${applicationId}/event-webhooks`)).json();
-      return (await (await fetch(settings.event_webhooks_url)).json()).requests as { signature_valid: boolean; body: { event?: { type: string; data: { user: { id: string } } } } }[];
+      return (await (await fetch(settings.event_webhooks_url)).json()).requests as {
+        signature_valid: boolean;
+        body: { event?: { type: string; data: { user: { id: string } } } };
+      }[];
     }, game.application_id);
     const authorized = received.filter((r) => r.body.event?.type === 'APPLICATION_AUTHORIZED');
     expect(authorized.map((r) => r.body.event!.data.user.id).sort()).toEqual([users[0].id, users[1].id].sort());
@@ -268,7 +338,13 @@ describe('the offline demo page', () => {
     expect(await gateway.getByText('staff-only').count()).toBe(0);
 
     const httpList = alice.getByRole('list', { name: "Channels in the bot's HTTP list" });
-    await alice.evaluate(() => fetch('/sandbox/clock', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ now: '2026-11-15T12:00:00Z' }) }));
+    await alice.evaluate(() =>
+      fetch('/sandbox/clock', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ now: '2026-11-15T12:00:00Z' }),
+      }),
+    );
     await httpList.getByText('staff-only').waitFor({ timeout: 5000 });
     await alice.getByText('listed in full').waitFor();
     await screenshots(alice, 'bot');
@@ -278,7 +354,9 @@ describe('the offline demo page', () => {
     await alice.getByRole('link', { name: 'Clock and dated rules' }).click();
     await alice.getByRole('button', { name: 'Set the clock to 2026-11-16' }).click();
     await alice.getByText('channels the bot cannot view are omitted').waitFor({ timeout: 5000 });
-    expect(await alice.getByRole('list', { name: "Channels in the bot's HTTP list" }).getByText('staff-only').count()).toBe(0);
+    expect(
+      await alice.getByRole('list', { name: "Channels in the bot's HTTP list" }).getByText('staff-only').count(),
+    ).toBe(0);
     await screenshots(alice, 'clock');
     await alice.getByRole('button', { name: 'Back to real time' }).click();
   });
@@ -339,7 +417,10 @@ describe('the offline demo page', () => {
     await context.setOffline(true);
     await site.server.close();
     await alice.reload();
-    await alice.getByRole('banner').getByText('Offline: the platform keeps running in this browser').waitFor({ timeout: 20_000 });
+    await alice
+      .getByRole('banner')
+      .getByText('Offline: the platform keeps running in this browser')
+      .waitFor({ timeout: 20_000 });
     await lounge(alice).getByText('Welcome to the Café Lounge!').waitFor({ timeout: 20_000 });
     expect(await statusLine(alice).innerText()).toBe('Offline: the platform keeps running in this browser');
 
@@ -355,12 +436,19 @@ describe('the offline demo page', () => {
     await cdp.send('ServiceWorker.stopAllWorkers');
     // The DevTools session's own network emulation keeps the page offline.
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: true,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await alice.reload();
     await lounge(alice).getByText('Sent with no network at all').waitFor({ timeout: 20_000 });
     await navLink(alice, 'Game Room').waitFor();
     // The browser started the stopped worker again: the page says it runs, offline.
-    await expect.poll(() => statusLine(alice).innerText(), { timeout: 10_000 }).toBe('Offline: the platform keeps running in this browser');
+    await expect
+      .poll(() => statusLine(alice).innerText(), { timeout: 10_000 })
+      .toBe('Offline: the platform keeps running in this browser');
     await cdp.detach();
     expect(uncaught).toEqual([]);
   });

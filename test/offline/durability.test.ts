@@ -16,7 +16,12 @@ interface World {
 
 /** Opens the profile in `dir` as a browser of its own (closing it is a browser restart). */
 function openProfile(dir: string, baseURL: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true, baseURL });
+  return chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
+    headless: true,
+    baseURL,
+  });
 }
 
 /** A page controlled by the service worker, on a platform path so no demo page runs in it. */
@@ -32,25 +37,33 @@ async function controlledPage(context: BrowserContext): Promise<Page> {
 }
 
 /** The newest messages of the lobby, read by alice through the page's service worker. */
-function readMessages(page: Page, world: World): Promise<{ status: number; servedBy: string | null; messages: Array<{ id: string; content: string }> }> {
+function readMessages(
+  page: Page,
+  world: World,
+): Promise<{ status: number; servedBy: string | null; messages: Array<{ id: string; content: string }> }> {
   return page.evaluate(async ({ lobbyId, aliceAuth }) => {
-    const response = await fetch(`/api/v10/lobbies/${lobbyId}/messages?limit=200`, { headers: { Authorization: aliceAuth } });
+    const response = await fetch(`/api/v10/lobbies/${lobbyId}/messages?limit=200`, {
+      headers: { Authorization: aliceAuth },
+    });
     return { status: response.status, servedBy: response.headers.get('x-served-by'), messages: await response.json() };
   }, world);
 }
 
 /** Posts `count` messages at once from `page` as the user of `auth`. */
 function postMany(page: Page, world: World, auth: string, label: string, count: number): Promise<number[]> {
-  return page.evaluate(async ({ lobbyId, auth, label, count }) => {
-    const posts = Array.from({ length: count }, (_, i) =>
-      fetch(`/api/v10/lobbies/${lobbyId}/messages`, {
-        method: 'POST',
-        headers: { Authorization: auth, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ content: `${label} ${i}` }),
-      }).then((r) => r.status),
-    );
-    return Promise.all(posts);
-  }, { lobbyId: world.lobbyId, auth, label, count });
+  return page.evaluate(
+    async ({ lobbyId, auth, label, count }) => {
+      const posts = Array.from({ length: count }, (_, i) =>
+        fetch(`/api/v10/lobbies/${lobbyId}/messages`, {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content: `${label} ${i}` }),
+        }).then((r) => r.status),
+      );
+      return Promise.all(posts);
+    },
+    { lobbyId: world.lobbyId, auth, label, count },
+  );
 }
 
 describe('nothing acknowledged is lost (ARCHITECTURE rule 2): two pages, a reload, a stopped worker, a browser restart', () => {
@@ -67,16 +80,34 @@ describe('nothing acknowledged is lost (ARCHITECTURE rule 2): two pages, a reloa
     const page = await controlledPage(context);
     world = await page.evaluate(async () => {
       const send = async (method: string, path: string, body?: unknown) =>
-        (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+        (
+          await fetch(path, {
+            method,
+            headers: { 'Content-Type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+        ).json();
       const alice = (await send('POST', '/sandbox/users', { username: 'durable_alice' })).user;
       const bob = (await send('POST', '/sandbox/users', { username: 'durable_bob' })).user;
       const app = await send('POST', '/sandbox/applications', { name: 'Durable' });
       const token = async (userId: string) =>
-        (await send('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).access_token as string;
+        (
+          await send('POST', '/sandbox/tokens', {
+            application_id: app.application.id,
+            user_id: userId,
+            scopes: 'openid sdk.social_layer',
+          })
+        ).access_token as string;
       const aliceAuth = `Bearer ${await token(alice.id)}`;
       const bobAuth = `Bearer ${await token(bob.id)}`;
       const join = async (auth: string) =>
-        (await fetch('/api/v10/lobbies', { method: 'PUT', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ secret: 'durable', idle_timeout_seconds: 604800 }) })).json();
+        (
+          await fetch('/api/v10/lobbies', {
+            method: 'PUT',
+            headers: { Authorization: auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ secret: 'durable', idle_timeout_seconds: 604800 }),
+          })
+        ).json();
       const lobby = await join(aliceAuth);
       await join(bobAuth);
       return { lobbyId: lobby.id as string, aliceAuth, bobAuth };
@@ -91,7 +122,10 @@ describe('nothing acknowledged is lost (ARCHITECTURE rule 2): two pages, a reloa
 
   it('two pages writing to one lobby at once lose nothing and get increasing ids', async () => {
     const [first, second] = [await controlledPage(context), await controlledPage(context)];
-    const [a, b] = await Promise.all([postMany(first, world, world.aliceAuth, 'alice', 25), postMany(second, world, world.bobAuth, 'bob', 25)]);
+    const [a, b] = await Promise.all([
+      postMany(first, world, world.aliceAuth, 'alice', 25),
+      postMany(second, world, world.bobAuth, 'bob', 25),
+    ]);
     expect([...a, ...b].every((status) => status === 200)).toBe(true);
 
     const read = await readMessages(first, world);

@@ -26,9 +26,16 @@ function connect(page: Page, auth: string): Promise<void> {
     await new Promise<void>((ready, fail) => {
       socket.addEventListener('message', (event) => {
         const payload = JSON.parse((event as MessageEvent).data);
-        if (payload.op === 10) socket.send(JSON.stringify({ op: 2, d: { token, intents: 0, properties: { os: 'browser', browser: 'chromium', device: 'test' } } }));
+        if (payload.op === 10)
+          socket.send(
+            JSON.stringify({
+              op: 2,
+              d: { token, intents: 0, properties: { os: 'browser', browser: 'chromium', device: 'test' } },
+            }),
+          );
         if (payload.t === 'READY') ready();
-        if (payload.t === 'LOBBY_MESSAGE_CREATE') seen.push({ s: payload.s, content: payload.d.content, author: payload.d.author.id });
+        if (payload.t === 'LOBBY_MESSAGE_CREATE')
+          seen.push({ s: payload.s, content: payload.d.content, author: payload.d.author.id });
       });
       socket.addEventListener('close', (event) => fail(new Error(`gateway closed ${(event as CloseEvent).code}`)));
     });
@@ -37,10 +44,17 @@ function connect(page: Page, auth: string): Promise<void> {
 
 /** Posts one lobby message from the page, as the user of `auth`. */
 function post(page: Page, lobbyId: string, auth: string, content: string): Promise<number> {
-  return page.evaluate(async ({ lobbyId, auth, content }) => {
-    const response = await fetch(`/api/v10/lobbies/${lobbyId}/messages`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) });
-    return response.status;
-  }, { lobbyId, auth, content });
+  return page.evaluate(
+    async ({ lobbyId, auth, content }) => {
+      const response = await fetch(`/api/v10/lobbies/${lobbyId}/messages`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
+      return response.status;
+    },
+    { lobbyId, auth, content },
+  );
 }
 
 describe('two pages, two users, one shared worker: each sees all lobby messages in the same order', () => {
@@ -57,18 +71,25 @@ describe('two pages, two users, one shared worker: each sees all lobby messages 
     await site?.server.close();
   });
 
-  it('alternate posts from two pages reach both pages\' GatewaySockets, in one order, with increasing seq', async () => {
+  it("alternate posts from two pages reach both pages' GatewaySockets, in one order, with increasing seq", async () => {
     const context = await browser.newContext({ baseURL: site.baseURL });
     const alicePage = await hostPage(context);
     const bobPage = await hostPage(context);
     const world = await alicePage.evaluate(async () => {
       const send = async (method: string, path: string, body?: unknown, auth?: string) =>
-        (await fetch(path, { method, headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+        (
+          await fetch(path, {
+            method,
+            headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+        ).json();
       const suffix = Math.random().toString(36).slice(2, 8);
       const alice = (await send('POST', '/sandbox/users', { username: `pages_alice_${suffix}` })).user;
       const bob = (await send('POST', '/sandbox/users', { username: `pages_bob_${suffix}` })).user;
       const app = await send('POST', '/sandbox/applications', { name: 'Two pages' });
-      const token = async (userId: string) => `Bearer ${(await send('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).access_token}`;
+      const token = async (userId: string) =>
+        `Bearer ${(await send('POST', '/sandbox/tokens', { application_id: app.application.id, user_id: userId, scopes: 'openid sdk.social_layer' })).access_token}`;
       const aliceAuth = await token(alice.id);
       const bobAuth = await token(bob.id);
       const lobby = await send('PUT', '/api/v10/lobbies', { secret: `pages-${suffix}` }, aliceAuth);
@@ -78,7 +99,8 @@ describe('two pages, two users, one shared worker: each sees all lobby messages 
     await connect(alicePage, world.aliceAuth);
     await connect(bobPage, world.bobAuth);
     // One shared worker: both pages reach the same start of the hub.
-    const incarnation = (page: Page) => page.evaluate(() => (globalThis as any).platformpp.hub().incarnation() as Promise<string>);
+    const incarnation = (page: Page) =>
+      page.evaluate(() => (globalThis as any).platformpp.hub().incarnation() as Promise<string>);
     expect(await incarnation(bobPage)).toBe(await incarnation(alicePage));
 
     const contents = Array.from({ length: 8 }, (_, i) => `m${i}`);

@@ -23,11 +23,18 @@ interface PageGame {
 
 /** A sandbox fixture call from the page, answered by its service worker. */
 function sandbox(page: Page, path: string, body: unknown): Promise<any> {
-  return page.evaluate(async ({ path, body }) => {
-    const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    if (response.status !== 201) throw new Error(`${path} answered ${response.status}`);
-    return response.json();
-  }, { path, body });
+  return page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 201) throw new Error(`${path} answered ${response.status}`);
+      return response.json();
+    },
+    { path, body },
+  );
 }
 
 /**
@@ -36,25 +43,30 @@ function sandbox(page: Page, path: string, body: unknown): Promise<any> {
  * flow waits in the page; the test answers the dialog.
  */
 function startSignIn(page: Page, applicationId: string, userId: string): Promise<void> {
-  return page.evaluate(({ applicationId, userId }) => {
-    const { Client, AuthorizationArgs, AuthorizationTokenType } = (globalThis as any).platformpp;
-    const client = new Client({ applicationId, userId });
-    const game: PageGame & { client: unknown } = { client, heard: [], joined: [], signIn: null as never };
-    client.setMessageCreatedCallback((_id: string, message: { content: string; author: { id: string } }) => game.heard.push({ content: message.content, authorId: message.author.id }));
-    client.setLobbyMemberAddedCallback((_lobbyId: string, memberId: string) => game.joined.push(memberId));
-    game.signIn = (async () => {
-      const { challenge, verifier } = await client.createAuthorizationCodeVerifier();
-      const args = new AuthorizationArgs();
-      args.setScopes(Client.getDefaultCommunicationScopes());
-      args.setCodeChallenge(challenge);
-      const { code, redirectUri } = await client.authorize(args);
-      const tokens = await client.getToken(applicationId, code, verifier, redirectUri);
-      await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
-      await client.connect();
-      return { userId: client.getCurrentUserV2()?.id, hasRefreshToken: typeof tokens.refreshToken === 'string' };
-    })();
-    (globalThis as any).game = game;
-  }, { applicationId, userId });
+  return page.evaluate(
+    ({ applicationId, userId }) => {
+      const { Client, AuthorizationArgs, AuthorizationTokenType } = (globalThis as any).platformpp;
+      const client = new Client({ applicationId, userId });
+      const game: PageGame & { client: unknown } = { client, heard: [], joined: [], signIn: null as never };
+      client.setMessageCreatedCallback((_id: string, message: { content: string; author: { id: string } }) =>
+        game.heard.push({ content: message.content, authorId: message.author.id }),
+      );
+      client.setLobbyMemberAddedCallback((_lobbyId: string, memberId: string) => game.joined.push(memberId));
+      game.signIn = (async () => {
+        const { challenge, verifier } = await client.createAuthorizationCodeVerifier();
+        const args = new AuthorizationArgs();
+        args.setScopes(Client.getDefaultCommunicationScopes());
+        args.setCodeChallenge(challenge);
+        const { code, redirectUri } = await client.authorize(args);
+        const tokens = await client.getToken(applicationId, code, verifier, redirectUri);
+        await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+        await client.connect();
+        return { userId: client.getCurrentUserV2()?.id, hasRefreshToken: typeof tokens.refreshToken === 'string' };
+      })();
+      (globalThis as any).game = game;
+    },
+    { applicationId, userId },
+  );
 }
 
 /** Clicks "Authorize" in the page's consent dialog for `appName`, then waits for the flow to end. */
@@ -68,11 +80,14 @@ async function authorizeInDialog(page: Page, appName: string): Promise<{ userId:
 
 /** Runs `method` of the page's client with `args` and answers its result (ids only). */
 function call(page: Page, method: string, ...args: unknown[]): Promise<any> {
-  return page.evaluate(async ({ method, args }) => {
-    const client = (globalThis as any).game.client;
-    const result = await client[method](...args);
-    return result && typeof result === 'object' && 'id' in result ? { id: result.id } : null;
-  }, { method, args });
+  return page.evaluate(
+    async ({ method, args }) => {
+      const client = (globalThis as any).game.client;
+      const result = await client[method](...args);
+      return result && typeof result === 'object' && 'id' in result ? { id: result.id } : null;
+    },
+    { method, args },
+  );
 }
 
 describe('the game SDK Client on the built site: two pages, two users, one lobby, through the gateway', () => {
@@ -86,8 +101,14 @@ describe('the game SDK Client on the built site: two pages, two users, one lobby
     const page = await context.newPage();
     page.on('pageerror', (error) => uncaught.push(`${path}: ${error.message}`));
     await page.goto(path);
-    await page.waitForFunction(() => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-    await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, {
+      timeout: 10_000,
+    });
     return page;
   };
 
@@ -102,12 +123,14 @@ describe('the game SDK Client on the built site: two pages, two users, one lobby
     await site?.server.close();
   });
 
-  it('a page authorizes through the consent dialog, gets tokens, joins a lobby with the second page\'s user, and both exchange messages through the gateway', async () => {
+  it("a page authorizes through the consent dialog, gets tokens, joins a lobby with the second page's user, and both exchange messages through the gateway", async () => {
     const first = await open('/');
     // The demo seeds its own world on a first visit: wait for it, so our fixtures are not raced.
     await expect.poll(() => world(first), { timeout: 30_000 }).not.toBeNull();
     const second = await open('/?as=bob');
-    expect(await first.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(await second.evaluate(() => navigator.serviceWorker.controller?.scriptURL));
+    expect(await first.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
+      await second.evaluate(() => navigator.serviceWorker.controller?.scriptURL),
+    );
 
     const dana = (await sandbox(first, '/sandbox/users', { username: 'dana' })).user;
     const eli = (await sandbox(first, '/sandbox/users', { username: 'eli' })).user;
@@ -121,13 +144,19 @@ describe('the game SDK Client on the built site: two pages, two users, one lobby
     const lobby = await call(first, 'createOrJoinLobby', 'two-pages');
     expect((await call(second, 'createOrJoinLobby', 'two-pages')).id).toBe(lobby.id);
     // The first page hears the second user join, through the gateway.
-    await first.waitForFunction((id) => ((globalThis as any).game as PageGame).joined.includes(id), eli.id, { timeout: 10_000 });
+    await first.waitForFunction((id) => ((globalThis as any).game as PageGame).joined.includes(id), eli.id, {
+      timeout: 10_000,
+    });
 
     await call(first, 'sendLobbyMessage', lobby.id, 'hello from page one');
-    await second.waitForFunction(() => ((globalThis as any).game as PageGame).heard.length >= 1, undefined, { timeout: 10_000 });
+    await second.waitForFunction(() => ((globalThis as any).game as PageGame).heard.length >= 1, undefined, {
+      timeout: 10_000,
+    });
     await call(second, 'sendLobbyMessage', lobby.id, 'hi from page two');
     for (const page of [first, second]) {
-      await page.waitForFunction(() => ((globalThis as any).game as PageGame).heard.length >= 2, undefined, { timeout: 10_000 });
+      await page.waitForFunction(() => ((globalThis as any).game as PageGame).heard.length >= 2, undefined, {
+        timeout: 10_000,
+      });
       expect(await page.evaluate(() => ((globalThis as any).game as PageGame).heard)).toEqual([
         { content: 'hello from page one', authorId: dana.id },
         { content: 'hi from page two', authorId: eli.id },

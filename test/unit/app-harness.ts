@@ -19,7 +19,11 @@ export interface JsonReply<T = any> {
 export interface TestClient {
   app: PlatformApp;
   announcements: Announcement[];
-  request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string> }): Promise<JsonReply<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string> },
+  ): Promise<JsonReply<T>>;
   get<T = any>(path: string, token?: string): Promise<JsonReply<T>>;
   post<T = any>(path: string, body?: unknown, token?: string): Promise<JsonReply<T>>;
   put<T = any>(path: string, body?: unknown, token?: string): Promise<JsonReply<T>>;
@@ -33,7 +37,11 @@ export interface TestClient {
  */
 export async function createTestClient(options: { webhookFetch?: FetchLike } = {}): Promise<TestClient> {
   const announcements: Announcement[] = [];
-  const app = await createPlatformApp({ dbName: `platformpp-test-${process.pid}-${++dbCounter}`, broadcast: (m) => announcements.push(m), webhookFetch: options.webhookFetch });
+  const app = await createPlatformApp({
+    dbName: `platformpp-test-${process.pid}-${++dbCounter}`,
+    broadcast: (m) => announcements.push(m),
+    webhookFetch: options.webhookFetch,
+  });
   const request: TestClient['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.Authorization = options.token;
@@ -69,8 +77,12 @@ export async function createWorld(client: TestClient, scopes = 'openid sdk.socia
   const alice = (await client.post('/sandbox/users', { username: 'alice' })).body.user;
   const bob = (await client.post('/sandbox/users', { username: 'bob' })).body.user;
   const app = (await client.post('/sandbox/applications', { name: 'Game', owner_id: alice.id })).body;
-  const aliceToken = (await client.post('/sandbox/tokens', { application_id: app.application.id, user_id: alice.id, scopes })).body;
-  const bobToken = (await client.post('/sandbox/tokens', { application_id: app.application.id, user_id: bob.id, scopes })).body;
+  const aliceToken = (
+    await client.post('/sandbox/tokens', { application_id: app.application.id, user_id: alice.id, scopes })
+  ).body;
+  const bobToken = (
+    await client.post('/sandbox/tokens', { application_id: app.application.id, user_id: bob.id, scopes })
+  ).body;
   return {
     alice,
     bob,

@@ -15,12 +15,29 @@ let sessions = 0;
  * its id.
  * @example await connectSession(client.app.ctx, world.alice.id);
  */
-export async function connectSession(ctx: PlatformContext, userId: string, status: SessionStatus = 'online'): Promise<string> {
+export async function connectSession(
+  ctx: PlatformContext,
+  userId: string,
+  status: SessionStatus = 'online',
+): Promise<string> {
   const sessionId = `test-session-${++sessions}`;
   const now = ctx.clock.now();
-  await write(ctx, PRESENCE_STORES, (tx, emit) => applyPresence(tx, emit, userId, now, (p) => ({
-    ...p,
-    sessions: [...(p.sessions ?? []), { session_id: sessionId, application_id: '0', status, since: null, afk: false, gateway: 'test', updated_at: now }],
-  })));
+  await write(ctx, PRESENCE_STORES, (tx, emit) =>
+    applyPresence(tx, emit, userId, now, (p) => ({
+      ...p,
+      sessions: [
+        ...(p.sessions ?? []),
+        {
+          session_id: sessionId,
+          application_id: '0',
+          status,
+          since: null,
+          afk: false,
+          gateway: 'test',
+          updated_at: now,
+        },
+      ],
+    })),
+  );
   return sessionId;
 }

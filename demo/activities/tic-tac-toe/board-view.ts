@@ -5,7 +5,17 @@
 import { isOver, mayMove, type GameState, type Mark } from './game';
 
 /** Where a cell is, in words. */
-export const CELL_NAMES = ['top left', 'top', 'top right', 'left', 'centre', 'right', 'bottom left', 'bottom', 'bottom right'];
+export const CELL_NAMES = [
+  'top left',
+  'top',
+  'top right',
+  'left',
+  'centre',
+  'right',
+  'bottom left',
+  'bottom',
+  'bottom right',
+];
 
 /** What the view shows. */
 export interface BoardModel {
@@ -38,7 +48,12 @@ export class BoardView {
       return button;
     });
     this.#newGame.addEventListener('click', onNewGame);
-    this.render({ game: { board: Array(9).fill(null), players: {}, next: 'X', winner: null, line: null, draw: false }, me: null, here: [], busy: true });
+    this.render({
+      game: { board: Array(9).fill(null), players: {}, next: 'X', winner: null, line: null, draw: false },
+      me: null,
+      here: [],
+      busy: true,
+    });
   }
 
   /** Shows a line of progress (connecting, authorizing…). */
@@ -73,7 +88,11 @@ export class BoardView {
     if (!me) return;
     if (game.winner) this.say(game.players[game.winner]?.id === me.id ? 'You won!' : `${name(game.winner)} won.`);
     else if (game.draw) this.say('A draw.');
-    else if (mayMove(game, me.id)) this.say(game.players[game.next] ? `Your turn (${game.next}).` : `Your move: you play ${game.next}.`);
-    else if (!isOver(game)) this.say(name(game.next) ? `Waiting for ${name(game.next)} (${game.next})…` : 'Waiting for a second player to take O…');
+    else if (mayMove(game, me.id))
+      this.say(game.players[game.next] ? `Your turn (${game.next}).` : `Your move: you play ${game.next}.`);
+    else if (!isOver(game))
+      this.say(
+        name(game.next) ? `Waiting for ${name(game.next)} (${game.next})…` : 'Waiting for a second player to take O…',
+      );
   }
 }

@@ -35,7 +35,16 @@ export interface GameState {
 }
 
 /** The eight lines of three. */
-export const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+export const LINES = [
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
+];
 
 /** The metadata of a move message. */
 export const moveMetadata = (cell: number) => ({ ttt: 'move', cell: String(cell) });
@@ -66,11 +75,18 @@ export function applyMessage(game: GameState, message: GameMessage): GameState {
   if (kind === 'new-game') return newGame();
   if (kind !== 'move') return game;
   const cell = Number(message.metadata?.cell);
-  if (!Number.isInteger(cell) || cell < 0 || cell > 8 || game.board[cell] || !mayMove(game, message.author.id)) return game;
+  if (!Number.isInteger(cell) || cell < 0 || cell > 8 || game.board[cell] || !mayMove(game, message.author.id))
+    return game;
   const mark = game.next;
   const board = game.board.slice();
   board[cell] = mark;
-  const players = { ...game.players, [mark]: game.players[mark] ?? { id: message.author.id, name: message.author.global_name || message.author.username } };
+  const players = {
+    ...game.players,
+    [mark]: game.players[mark] ?? {
+      id: message.author.id,
+      name: message.author.global_name || message.author.username,
+    },
+  };
   const line = LINES.find((l) => l.every((i) => board[i] === mark)) ?? null;
   return { board, players, next: other(mark), winner: line ? mark : null, line, draw: !line && board.every(Boolean) };
 }

@@ -28,11 +28,19 @@ const app = {
 };
 
 const nameOf = (u: { username: string; global_name?: string | null }) => u.global_name || u.username;
-const view = new BoardView((cell) => void play(cell), () => void restart());
+const view = new BoardView(
+  (cell) => void play(cell),
+  () => void restart(),
+);
 
 function render(): void {
   const me = app.player?.user;
-  view.render({ game: app.game, me: me ? { id: me.id, name: nameOf(me) } : null, here: app.participants.map(nameOf), busy: app.busy });
+  view.render({
+    game: app.game,
+    me: me ? { id: me.id, name: nameOf(me) } : null,
+    here: app.participants.map(nameOf),
+    busy: app.busy,
+  });
 }
 
 /** Shows an error in words, and hands it to the host's log (CAPTURE_LOG) as well. */
@@ -53,9 +61,20 @@ function presence(sdk: ActivitySdk): ActivityInput {
   const x = game.players.X?.name;
   const o = game.players.O?.name;
   const details = x && o ? `${x} vs ${o}` : 'Waiting for an opponent';
-  const state = game.winner ? `${game.players[game.winner]?.name} won` : game.draw ? 'A draw' : `${game.players[game.next]?.name ?? game.next} to move`;
+  const state = game.winner
+    ? `${game.players[game.winner]?.name} won`
+    : game.draw
+      ? 'A draw'
+      : `${game.players[game.next]?.name ?? game.next} to move`;
   const here = Math.max(1, app.participants.length);
-  return { type: 0, details, state, status_display_type: x && o ? 2 : 0, party: { id: sdk.instanceId, size: [here, Math.max(2, here)] }, timestamps: { start: app.startedAt } };
+  return {
+    type: 0,
+    details,
+    state,
+    status_display_type: x && o ? 2 : 0,
+    party: { id: sdk.instanceId, size: [here, Math.max(2, here)] },
+    timestamps: { start: app.startedAt },
+  };
 }
 
 /** Sets the presence when it changed, a moment after the last change (moves come in bursts). */
@@ -75,13 +94,17 @@ function updatePresence(): void {
 async function play(cell: number): Promise<void> {
   const { match, player, game } = app;
   if (!match || !player) return;
-  await match.send(`${nameOf(player.user)} plays ${game.next} in the ${CELL_NAMES[cell]}.`, moveMetadata(cell)).catch((error) => report('Playing the move', error));
+  await match
+    .send(`${nameOf(player.user)} plays ${game.next} in the ${CELL_NAMES[cell]}.`, moveMetadata(cell))
+    .catch((error) => report('Playing the move', error));
 }
 
 async function restart(): Promise<void> {
   const { match, player } = app;
   if (!match || !player) return;
-  await match.send(`${nameOf(player.user)} started a new game.`, { ...NEW_GAME_METADATA }).catch((error) => report('Starting a new game', error));
+  await match
+    .send(`${nameOf(player.user)} started a new game.`, { ...NEW_GAME_METADATA })
+    .catch((error) => report('Starting a new game', error));
 }
 
 /**
@@ -95,7 +118,9 @@ function closeMatchOnLeave(): void {
 async function start(): Promise<void> {
   const clientId = new URLSearchParams(location.search).get('client_id');
   if (!clientId) {
-    view.fail('client_id is missing from this page’s URL: the host loads /activities/tic-tac-toe/?client_id=<application id>.');
+    view.fail(
+      'client_id is missing from this page’s URL: the host loads /activities/tic-tac-toe/?client_id=<application id>.',
+    );
     return;
   }
   try {
@@ -112,14 +137,20 @@ async function start(): Promise<void> {
       render();
       updatePresence();
     });
-    app.match = new MatchLobby(app.player.access_token, sdk.channelId ?? sdk.instanceId, (messages) => {
-      app.game = replay(messages);
-      render();
-      updatePresence();
-    }, report, (status, reason) => {
-      // The session ended for good (its token refused): moves from others no longer arrive.
-      if (status === 'closed') report('Following the match', new Error(reason ?? 'the gateway closed the session'));
-    });
+    app.match = new MatchLobby(
+      app.player.access_token,
+      sdk.channelId ?? sdk.instanceId,
+      (messages) => {
+        app.game = replay(messages);
+        render();
+        updatePresence();
+      },
+      report,
+      (status, reason) => {
+        // The session ended for good (its token refused): moves from others no longer arrive.
+        if (status === 'closed') report('Following the match', new Error(reason ?? 'the gateway closed the session'));
+      },
+    );
     await app.match.open();
     app.busy = false;
     view.clearError();

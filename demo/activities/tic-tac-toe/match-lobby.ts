@@ -47,7 +47,8 @@ export class MatchLobby {
       intents: 0,
       onDispatch: (type, data) => {
         // A new session may have missed moves while it was away.
-        if (type === 'READY' && this.#lobbyId) this.#readHistory().catch((error) => onError('Reading the moves again', error));
+        if (type === 'READY' && this.#lobbyId)
+          this.#readHistory().catch((error) => onError('Reading the moves again', error));
         if (type === 'LOBBY_MESSAGE_CREATE' && data.lobby_id === this.#lobbyId) this.#add([data]);
       },
       onStatus,
@@ -83,7 +84,9 @@ export class MatchLobby {
 
   #add(messages: MatchMessage[]): void {
     for (const m of messages) this.#messages.set(m.id, m);
-    const ordered = [...this.#messages.values()].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const ordered = [...this.#messages.values()].sort(
+      (a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
     this.onMessages(ordered);
   }
 }

@@ -16,7 +16,11 @@ export interface SignedIn {
   user: { id: string; username: string; global_name: string | null };
 }
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** A PKCE pair (RFC 7636): a random verifier and its S256 challenge. */
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
@@ -43,7 +47,12 @@ export async function signIn(sdk: ActivitySdk, clientId: string): Promise<Signed
   const response = await fetch('/.proxy/api/oauth2/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, code_verifier: verifier }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      code_verifier: verifier,
+    }).toString(),
   });
   const { access_token } = await readAnswer<{ access_token: string }>('POST /oauth2/token', response);
   const session = await sdk.commands.authenticate({ access_token });

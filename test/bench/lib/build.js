@@ -24,7 +24,14 @@ function htmlFiles(dir) {
  */
 export async function buildBenchPages({ root, outDir }) {
   const pagesRoot = resolve(root, 'test/bench/pages');
-  const input = Object.fromEntries(htmlFiles(pagesRoot).map((file) => [relative(pagesRoot, file).replace(/[\\/]/g, '-').replace(/\.html$/, ''), file]));
+  const input = Object.fromEntries(
+    htmlFiles(pagesRoot).map((file) => [
+      relative(pagesRoot, file)
+        .replace(/[\\/]/g, '-')
+        .replace(/\.html$/, ''),
+      file,
+    ]),
+  );
   await build({
     configFile: false,
     root: pagesRoot,

@@ -6,7 +6,19 @@ import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { resolve } from 'node:path';
 
 /** The packages whose versions bear on the figures. */
-const PACKAGES = ['vite', 'playwright-core', 'msw', '@discord/embedded-app-sdk', 'idb', 'hono', 'valibot', 'lit', 'comlink', 'workbox-window', 'workbox-precaching'];
+const PACKAGES = [
+  'vite',
+  'playwright-core',
+  'msw',
+  '@discord/embedded-app-sdk',
+  'idb',
+  'hono',
+  'valibot',
+  'lit',
+  'comlink',
+  'workbox-window',
+  'workbox-precaching',
+];
 
 /** @param {string} root @param {string} name */
 function installedVersion(root, name) {
@@ -22,7 +34,11 @@ function gitCommit(root) {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     // The results of an earlier run are the bench's own output, not a change to what it measures.
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results'], {
+        cwd: root,
+        encoding: 'utf8',
+      }).trim() !== '';
     return dirty ? `${commit} (with uncommitted changes)` : commit;
   } catch {
     return 'unknown';

@@ -35,8 +35,12 @@ const QUICK = {
  */
 export function parseOptions(argv) {
   const quick = argv.includes('--quick');
-  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
-  const unknown = (only ?? []).filter((p) => !(/** @type {readonly string[]} */ (PHASES)).includes(p));
+  const only = argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',')
+    .filter(Boolean);
+  const unknown = (only ?? []).filter((p) => !(/** @type {readonly string[]} */ (PHASES).includes(p)));
   if (unknown.length > 0) throw new Error(`unknown phase ${unknown.join(', ')}: the phases are ${PHASES.join(', ')}`);
   return {
     ...(quick ? QUICK : FULL),

@@ -30,14 +30,21 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
   const row = (section, figure, unit, value, baseline, target = null, higherIsBetter = false) => {
     const r = baseline ? ratio(value.median, baseline.summary.median) : null;
     rows.push({
-      section, figure, unit,
-      value: value.median, p95: value.p95 ?? null, n: value.n ?? null,
-      baseline: baseline?.name ?? null, baseline_value: baseline?.summary.median ?? null, baseline_p95: baseline?.summary.p95 ?? null,
+      section,
+      figure,
+      unit,
+      value: value.median,
+      p95: value.p95 ?? null,
+      n: value.n ?? null,
+      baseline: baseline?.name ?? null,
+      baseline_value: baseline?.summary.median ?? null,
+      baseline_p95: baseline?.summary.p95 ?? null,
       ratio: r,
       target: target?.text ?? null,
-      met: target && r !== null && (target.max !== undefined || target.min !== undefined)
-        ? (target.max === undefined || r <= target.max) && (target.min === undefined || r >= target.min)
-        : null,
+      met:
+        target && r !== null && (target.max !== undefined || target.min !== undefined)
+          ? (target.max === undefined || r <= target.max) && (target.min === undefined || r >= target.min)
+          : null,
       ...(higherIsBetter ? { higher_is_better: true } : {}),
     });
   };
@@ -45,27 +52,56 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
   const details = {};
 
   if (raw.read) {
-    const s = Object.fromEntries(Object.entries(raw.read.times).map(([name, t]) => [name, summarize(/** @type {number[]} */ (t))]));
+    const s = Object.fromEntries(
+      Object.entries(raw.read.times).map(([name, t]) => [name, summarize(/** @type {number[]} */ (t))]),
+    );
     const floor = { name: 'floor: minimal SW, same bytes from memory', summary: s.floor };
     const reference = raw.read.reference;
     const size = Number(reference.split('-')[1]);
     const bytes = raw.read.answers[reference].bytes;
     const section = `1. API read (${count(bytes)} B)`;
-    row(section, `GET /lobbies/{id}/messages?limit=200, ${count(size)} msgs, our SW`, 'ms', s[reference], floor, { text: '≤ 1.25× floor', max: 1.25 });
+    row(section, `GET /lobbies/{id}/messages?limit=200, ${count(size)} msgs, our SW`, 'ms', s[reference], floor, {
+      text: '≤ 1.25× floor',
+      max: 1.25,
+    });
     if (s[`miss-${size}`]) {
-      row(section, 'the same read right after a POST to another lobby (cache dropped: read from the store)', 'ms', s[`miss-${size}`], floor, { text: 'cache miss, for reference' });
+      row(
+        section,
+        'the same read right after a POST to another lobby (cache dropped: read from the store)',
+        'ms',
+        s[`miss-${size}`],
+        floor,
+        { text: 'cache miss, for reference' },
+      );
     }
-    row(section, 'MSW 2.15: http.get handler, same bytes from memory', 'ms', s.msw, floor, { text: 'peer: MSW ≈ 1.87× on this machine' });
+    row(section, 'MSW 2.15: http.get handler, same bytes from memory', 'ms', s.msw, floor, {
+      text: 'peer: MSW ≈ 1.87× on this machine',
+    });
     row(section, 'node:http on 127.0.0.1, same bytes', 'ms', s.node, floor, { text: 'peer: node:http ≈ 1.18×' });
-    const sizes = Object.keys(raw.read.times).filter((n) => n.startsWith('ours-')).map((n) => Number(n.split('-')[1])).sort((a, b) => a - b);
+    const sizes = Object.keys(raw.read.times)
+      .filter((n) => n.startsWith('ours-'))
+      .map((n) => Number(n.split('-')[1]))
+      .sort((a, b) => a - b);
     const smallest = { name: `our SW at ${count(sizes[0])} msgs`, summary: s[`ours-${sizes[0]}`] };
     for (const n of sizes) {
-      row('4. Scale: API read', `read of (1) with ${count(n)} msgs in the lobby`, 'ms', s[`ours-${n}`], floor, { text: '≤ 1.25× floor', max: 1.25 });
+      row('4. Scale: API read', `read of (1) with ${count(n)} msgs in the lobby`, 'ms', s[`ours-${n}`], floor, {
+        text: '≤ 1.25× floor',
+        max: 1.25,
+      });
     }
     for (const n of sizes.slice(1)) {
-      row('4. Scale: API read', `read with ${count(n)} msgs vs ${count(sizes[0])}`, 'ms', s[`ours-${n}`], smallest, { text: 'flat: ≤ 1.2×', max: 1.2 });
+      row('4. Scale: API read', `read with ${count(n)} msgs vs ${count(sizes[0])}`, 'ms', s[`ours-${n}`], smallest, {
+        text: 'flat: ≤ 1.2×',
+        max: 1.2,
+      });
     }
-    details.read = { summaries: s, frames: raw.read.about, answers: raw.read.answers, failures: raw.read.failures, batch: options.read.batch };
+    details.read = {
+      summaries: s,
+      frames: raw.read.about,
+      answers: raw.read.answers,
+      failures: raw.read.failures,
+      batch: options.read.batch,
+    };
   }
 
   if (raw.write) {
@@ -73,11 +109,46 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     const lat = (/** @type {string} */ g) => summarize(r[g].times);
     const rate = (/** @type {string} */ g) => summarize(r[g].rates);
     const section = '2. API write';
-    row(section, 'POST /lobbies/{id}/messages, 1 page, latency', 'ms', lat('ours-1'), { name: 'raw IndexedDB put in a SW, 1 page', summary: lat('floor-1') }, { text: '≤ 2× put', max: 2 });
-    row(section, 'POST /lobbies/{id}/messages, 4 pages at once, latency', 'ms', lat('ours-4'), { name: 'raw IndexedDB put in a SW, 4 pages', summary: lat('floor-4') }, { text: '≤ 2× put', max: 2 });
-    row(section, 'POST, 1 page: messages per second', 'msg/s', rate('ours-1'), { name: 'raw IndexedDB put, 1 page', summary: rate('floor-1') }, null, true);
-    row(section, 'POST, 4 pages at once: messages per second', 'msg/s', rate('ours-4'), { name: 'raw IndexedDB put, 4 pages', summary: rate('floor-4') }, null, true);
-    details.write = { latency: Object.fromEntries(Object.keys(r).map((g) => [g, lat(g)])), rates: Object.fromEntries(Object.keys(r).map((g) => [g, rate(g)])), failures: raw.write.failures, batch: options.write.batch };
+    row(
+      section,
+      'POST /lobbies/{id}/messages, 1 page, latency',
+      'ms',
+      lat('ours-1'),
+      { name: 'raw IndexedDB put in a SW, 1 page', summary: lat('floor-1') },
+      { text: '≤ 2× put', max: 2 },
+    );
+    row(
+      section,
+      'POST /lobbies/{id}/messages, 4 pages at once, latency',
+      'ms',
+      lat('ours-4'),
+      { name: 'raw IndexedDB put in a SW, 4 pages', summary: lat('floor-4') },
+      { text: '≤ 2× put', max: 2 },
+    );
+    row(
+      section,
+      'POST, 1 page: messages per second',
+      'msg/s',
+      rate('ours-1'),
+      { name: 'raw IndexedDB put, 1 page', summary: rate('floor-1') },
+      null,
+      true,
+    );
+    row(
+      section,
+      'POST, 4 pages at once: messages per second',
+      'msg/s',
+      rate('ours-4'),
+      { name: 'raw IndexedDB put, 4 pages', summary: rate('floor-4') },
+      null,
+      true,
+    );
+    details.write = {
+      latency: Object.fromEntries(Object.keys(r).map((g) => [g, lat(g)])),
+      rates: Object.fromEntries(Object.keys(r).map((g) => [g, rate(g)])),
+      failures: raw.write.failures,
+      batch: options.write.batch,
+    };
   }
 
   if (raw.fanout) {
@@ -86,28 +157,56 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     const d = summarize(raw.fanout.times.durable);
     const tabs = options.fanout.tabs;
     const figure = `lobby message to ${raw.fanout.sockets} GatewaySockets on ${tabs} tabs (POST → every tab has it)`;
-    const durable = { name: `durable floor: raw IndexedDB put in a SW, then one BroadcastChannel message to the ${tabs} tabs`, summary: d };
-    row('3. Gateway fan-out', figure, 'ms', g, { name: `one BroadcastChannel message to the ${tabs} tabs`, summary: f }, { text: '≤ 2× BroadcastChannel', max: 2 });
+    const durable = {
+      name: `durable floor: raw IndexedDB put in a SW, then one BroadcastChannel message to the ${tabs} tabs`,
+      summary: d,
+    };
+    row(
+      '3. Gateway fan-out',
+      figure,
+      'ms',
+      g,
+      { name: `one BroadcastChannel message to the ${tabs} tabs`, summary: f },
+      { text: '≤ 2× BroadcastChannel', max: 2 },
+    );
     row('3. Gateway fan-out', 'the same lobby message, against the durable floor', 'ms', g, durable);
-    row('3. Gateway fan-out', 'the durable floor itself', 'ms', d, { name: `one BroadcastChannel message to the ${tabs} tabs`, summary: f });
+    row('3. Gateway fan-out', 'the durable floor itself', 'ms', d, {
+      name: `one BroadcastChannel message to the ${tabs} tabs`,
+      summary: f,
+    });
     details.fanout = { gateway: g, floor: f, durable: d, sockets: raw.fanout.sockets };
   }
 
   if (raw.members) {
-    const sizes = Object.keys(raw.members.times).map(Number).sort((a, b) => a - b);
+    const sizes = Object.keys(raw.members.times)
+      .map(Number)
+      .sort((a, b) => a - b);
     const s = Object.fromEntries(sizes.map((n) => [n, summarize(raw.members.times[n])]));
     for (const n of sizes) {
-      const base = n === sizes[0] ? null : { name: `all of ${count(sizes[0])} (× ${n / sizes[0]} members)`, summary: s[sizes[0]] };
-      row('4. Scale: Request Guild Members', `all members of a guild of ${count(n)}, to the last chunk`, 'ms', s[n], base);
+      const base =
+        n === sizes[0] ? null : { name: `all of ${count(sizes[0])} (× ${n / sizes[0]} members)`, summary: s[sizes[0]] };
+      row(
+        '4. Scale: Request Guild Members',
+        `all members of a guild of ${count(n)}, to the last chunk`,
+        'ms',
+        s[n],
+        base,
+      );
     }
-    details.members = { summaries: s, rate_limited_retries: raw.members.rateLimited, per_member_us: Object.fromEntries(sizes.map((n) => [n, (s[n].median / n) * 1000])) };
+    details.members = {
+      summaries: s,
+      rate_limited_retries: raw.members.rateLimited,
+      per_member_us: Object.fromEntries(sizes.map((n) => [n, (s[n].median / n) * 1000])),
+    };
   }
 
   if (raw.cold) {
     const c = raw.cold;
     for (const visit of ['first', 'repeat']) {
-      row('5. Cold start', `<pp-platform> ready, ${visit} visit`, 'ms', summarize(c.platform[visit]),
-        { name: `blank page + empty SW, ${visit} visit`, summary: summarize(c.blank[visit]) });
+      row('5. Cold start', `<pp-platform> ready, ${visit} visit`, 'ms', summarize(c.platform[visit]), {
+        name: `blank page + empty SW, ${visit} visit`,
+        summary: summarize(c.blank[visit]),
+      });
     }
     details.cold = c;
   }
@@ -116,9 +215,26 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     const z = raw.size;
     const kb = (/** @type {number} */ bytes) => bytes / 1000;
     const gz = (/** @type {{ gzip: number }} */ m) => ({ median: kb(m.gzip), p95: null, n: null });
-    const publicSdk = { name: "public SDK: import { DiscordSDK } from '@discord/embedded-app-sdk'", summary: { median: kb(z.public_sdk_equivalent.entry.gzip) } };
-    row('6. Size (gzip -9)', "activity SDK: import { ActivitySdk } from 'platformpp-web/activity'", 'kB gz', gz(z.activity_equivalent.entry), publicSdk, { text: '≤ 1/3 of public', max: 1 / 3 });
-    row('6. Size (gzip -9)', 'activity SDK: every export of src/activity/index.ts', 'kB gz', gz(z.activity_entry.entry), publicSdk, { text: '≤ 1/3 of public', max: 1 / 3 });
+    const publicSdk = {
+      name: "public SDK: import { DiscordSDK } from '@discord/embedded-app-sdk'",
+      summary: { median: kb(z.public_sdk_equivalent.entry.gzip) },
+    };
+    row(
+      '6. Size (gzip -9)',
+      "activity SDK: import { ActivitySdk } from 'platformpp-web/activity'",
+      'kB gz',
+      gz(z.activity_equivalent.entry),
+      publicSdk,
+      { text: '≤ 1/3 of public', max: 1 / 3 },
+    );
+    row(
+      '6. Size (gzip -9)',
+      'activity SDK: every export of src/activity/index.ts',
+      'kB gz',
+      gz(z.activity_entry.entry),
+      publicSdk,
+      { text: '≤ 1/3 of public', max: 1 / 3 },
+    );
     row('6. Size (gzip -9)', 'game SDK: src/sdk/index.ts (entry chunk)', 'kB gz', gz(z.game_sdk_entry.entry), null);
     row('6. Size (gzip -9)', 'game SDK with its lazily loaded chunks', 'kB gz', gz(z.game_sdk_entry.all), null);
     row('6. Size (gzip -9)', 'service worker: dist/sw.js', 'kB gz', gz(z.service_worker), null);
@@ -127,7 +243,9 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
   }
 
   const order = ['1.', '2.', '3.', '4. Scale: API', '4. Scale: Request', '5.', '6.'];
-  rows.sort((a, b) => order.findIndex((p) => a.section.startsWith(p)) - order.findIndex((p) => b.section.startsWith(p)));
+  rows.sort(
+    (a, b) => order.findIndex((p) => a.section.startsWith(p)) - order.findIndex((p) => b.section.startsWith(p)),
+  );
   return {
     title: 'npm run bench',
     date: new Date().toISOString(),
@@ -135,8 +253,13 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     quick: options.quick,
     ...about,
     config: {
-      lobby_sizes: options.lobbySizes, guild_sizes: options.guildSizes,
-      read: options.read, write: options.write, fanout: options.fanout, members: options.members, cold: options.cold,
+      lobby_sizes: options.lobbySizes,
+      guild_sizes: options.guildSizes,
+      read: options.read,
+      write: options.write,
+      fanout: options.fanout,
+      members: options.members,
+      cold: options.cold,
     },
     rows,
     details,
@@ -160,7 +283,9 @@ function cells(r) {
     `${fmt(r.value, r.unit)} ${r.unit}`,
     r.p95 === null ? '–' : fmt(r.p95, r.unit),
     r.baseline ?? '–',
-    r.baseline_value === null ? '–' : `${fmt(r.baseline_value, r.unit)}${r.baseline_p95 != null ? ` (p95 ${fmt(r.baseline_p95, r.unit)})` : ''}`,
+    r.baseline_value === null
+      ? '–'
+      : `${fmt(r.baseline_value, r.unit)}${r.baseline_p95 != null ? ` (p95 ${fmt(r.baseline_p95, r.unit)})` : ''}`,
     r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`,
     r.target ? `${r.target}${met}` : '–',
   ];
@@ -176,7 +301,9 @@ function machineLine(report) {
 
 /** @param {ReturnType<typeof buildReport>} report */
 function versionsLine(report) {
-  return Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(', ');
+  return Object.entries(report.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 }
 
 /** @param {ReturnType<typeof buildReport>} report */
@@ -208,14 +335,35 @@ export function renderMarkdown(report) {
   const d = report.details;
   const notes = [
     '- Run with `npm run bench` (builds the site, then about 10 minutes on 2 cores; `-- --quick` for a small run that leaves this file alone). Headless Chromium driven by playwright-core against the built `dist/`; every time is taken inside the page that makes the request, with `performance.now()` in cross-origin isolated pages.',
-    '- Seeding: users, the application, tokens, lobbies, memberships and guilds through the platform\'s own API; the bulk (lobby messages, guild members and their users) written straight into the platform\'s IndexedDB from the driver page with the records\' shapes of `src/platform/records.ts` and `lobby-messages.ts`.',
+    "- Seeding: users, the application, tokens, lobbies, memberships and guilds through the platform's own API; the bulk (lobby messages, guild members and their users) written straight into the platform's IndexedDB from the driver page with the records' shapes of `src/platform/records.ts` and `lobby-messages.ts`.",
   ];
   if (d.read) {
-    notes.push(`- Read: ${d.read.summaries.floor.n} requests per variant after warm-up, ${d.read.batch} in a row per turn, the variants' turns rotated every round; each timed in the page that made it (fetch until the body is read as bytes). Frames: ${Object.entries(d.read.frames).map(([k, v]) => `${k} (isolated: ${/** @type {any} */ (v).isolated})`).join(', ')}. Identical bytes: ${Object.entries(d.read.answers).map(([k, v]) => `${k} ${/** @type {any} */ (v).bytes} B${/** @type {any} */ (v).identical ? ' =' : ''}`).join(', ')}. Failed requests: ${d.read.failures}.`);
+    notes.push(
+      `- Read: ${d.read.summaries.floor.n} requests per variant after warm-up, ${d.read.batch} in a row per turn, the variants' turns rotated every round; each timed in the page that made it (fetch until the body is read as bytes). Frames: ${Object.entries(
+        d.read.frames,
+      )
+        .map(([k, v]) => `${k} (isolated: ${/** @type {any} */ (v).isolated})`)
+        .join(', ')}. Identical bytes: ${Object.entries(d.read.answers)
+        .map(([k, v]) => `${k} ${/** @type {any} */ (v).bytes} B${/** @type {any} */ (v).identical ? ' =' : ''}`)
+        .join(', ')}. Failed requests: ${d.read.failures}.`,
+    );
   }
-  if (d.write) notes.push(`- Write: ${d.write.batch} POSTs per tab per turn; latency from the tabs, messages per second from the driver's clock (word go → last report). Failed requests: ${d.write.failures}.`);
-  if (d.fanout) notes.push(`- Fan-out: each figure ends when the last of the tabs has acknowledged on a BroadcastChannel (the same extra hop for every variant). The durable floor's put is sent from a frame under the floor worker (one postMessage more than the gateway's POST, which the driver sends itself).`);
-  if (d.members) notes.push(`- Request Guild Members: the sandbox clock moves 31 s before each request (the all-members limit is once per 30 s); retries after RATE_LIMITED: ${d.members.rate_limited_retries}. Median per member: ${Object.entries(d.members.per_member_us).map(([n, us]) => `${Number(n).toLocaleString('en')}: ${Number(us).toFixed(1)} µs`).join(', ')}.`);
+  if (d.write)
+    notes.push(
+      `- Write: ${d.write.batch} POSTs per tab per turn; latency from the tabs, messages per second from the driver's clock (word go → last report). Failed requests: ${d.write.failures}.`,
+    );
+  if (d.fanout)
+    notes.push(
+      `- Fan-out: each figure ends when the last of the tabs has acknowledged on a BroadcastChannel (the same extra hop for every variant). The durable floor's put is sent from a frame under the floor worker (one postMessage more than the gateway's POST, which the driver sends itself).`,
+    );
+  if (d.members)
+    notes.push(
+      `- Request Guild Members: the sandbox clock moves 31 s before each request (the all-members limit is once per 30 s); retries after RATE_LIMITED: ${d.members.rate_limited_retries}. Median per member: ${Object.entries(
+        d.members.per_member_us,
+      )
+        .map(([n, us]) => `${Number(n).toLocaleString('en')}: ${Number(us).toFixed(1)} µs`)
+        .join(', ')}.`,
+    );
   return [
     `# ${report.title}: latest results`,
     '',

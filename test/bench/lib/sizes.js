@@ -54,9 +54,15 @@ export async function measureSizes({ root, cacheDir, benchSiteDir }) {
   };
   const src = (/** @type {string} */ path) => JSON.stringify(resolve(root, path));
   const bundles = {
-    activity_equivalent: await bundle(root, entry('activity-equivalent.js', `export { ActivitySdk } from ${src('src/activity/index.ts')};\n`)),
+    activity_equivalent: await bundle(
+      root,
+      entry('activity-equivalent.js', `export { ActivitySdk } from ${src('src/activity/index.ts')};\n`),
+    ),
     activity_entry: await bundle(root, resolve(root, 'src/activity/index.ts')),
-    public_sdk_equivalent: await bundle(root, entry('public-sdk-equivalent.js', "export { DiscordSDK } from '@discord/embedded-app-sdk';\n")),
+    public_sdk_equivalent: await bundle(
+      root,
+      entry('public-sdk-equivalent.js', "export { DiscordSDK } from '@discord/embedded-app-sdk';\n"),
+    ),
     game_sdk_entry: await bundle(root, resolve(root, 'src/sdk/index.ts')),
   };
   const sw = measure(readFileSync(resolve(root, 'dist/sw.js')));
@@ -64,7 +70,13 @@ export async function measureSizes({ root, cacheDir, benchSiteDir }) {
   /** @param {string} dir */
   const hubIn = (dir) => (existsSync(dir) ? readdirSync(dir).find((f) => /^hub-worker.*\.js$/.test(f)) : undefined);
   const siteHub = hubIn(resolve(root, 'dist/assets'));
-  const hubFile = siteHub ? resolve(root, 'dist/assets', siteHub) : join(benchSiteDir, 'assets', /** @type {string} */ (hubIn(join(benchSiteDir, 'assets'))));
+  const hubFile = siteHub
+    ? resolve(root, 'dist/assets', siteHub)
+    : join(benchSiteDir, 'assets', /** @type {string} */ (hubIn(join(benchSiteDir, 'assets'))));
   const hub = measure(readFileSync(hubFile));
-  return { ...bundles, service_worker: sw, shared_worker: { ...hub, file: siteHub ? `dist/assets/${siteHub}` : `bench build of src/hub/hub-worker.ts` } };
+  return {
+    ...bundles,
+    service_worker: sw,
+    shared_worker: { ...hub, file: siteHub ? `dist/assets/${siteHub}` : `bench build of src/hub/hub-worker.ts` },
+  };
 }

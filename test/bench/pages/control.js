@@ -94,7 +94,7 @@ export function acknowledged(tabs, key, timeoutMs = 120_000) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       collecting = null;
-      reject(new Error(`no acknowledgement of ${key} from ${[...(current.waiting)].join(', ')} within ${timeoutMs} ms`));
+      reject(new Error(`no acknowledgement of ${key} from ${[...current.waiting].join(', ')} within ${timeoutMs} ms`));
     }, timeoutMs);
     const current = {
       key,

@@ -55,7 +55,9 @@ async function read({ frames, variants, reference, rounds, warmup, batch }) {
     byName[spec.name] = await embedFrame(spec.name, spec.src);
     const { isolated, controller } = await byName[spec.name].call('setup', { body: spec.body });
     about[spec.name] = { isolated, controller };
-    log(`read: frame ${spec.name} ready (cross-origin isolated: ${isolated}, controlled by ${controller ?? 'nothing'})`);
+    log(
+      `read: frame ${spec.name} ready (cross-origin isolated: ${isolated}, controlled by ${controller ?? 'nothing'})`,
+    );
   }
   /** @type {Record<string, { bytes: number, identical: boolean }>} */
   const answers = {};
@@ -72,7 +74,14 @@ async function read({ frames, variants, reference, rounds, warmup, batch }) {
   let failures = 0;
   for (let round = 0; round < warmup + rounds; round++) {
     for (const variant of rotated(variants, round)) {
-      const result = await byName[variant.frame].call('loop', { url: variant.url, init: variant.init, before: variant.before, warm: !variant.before, n: batch, status: 200 });
+      const result = await byName[variant.frame].call('loop', {
+        url: variant.url,
+        init: variant.init,
+        before: variant.before,
+        warm: !variant.before,
+        n: batch,
+        status: 200,
+      });
       failures += result.failures;
       if (round >= warmup) times[variant.name].push(...result.times);
     }
@@ -135,7 +144,10 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
   const durableFrame = await embedFrame('durable floor', floorFrame);
   await durableFrame.call('setup', { body: '' });
   const floor = new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
-  const put = (/** @type {string} */ key) => ({ url: '/bench/floor/put?announce=1', init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: key }) } });
+  const put = (/** @type {string} */ key) => ({
+    url: '/bench/floor/put?announce=1',
+    init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: key }) },
+  });
   /** @type {Record<string, number[]>} */
   const times = { gateway: [], floor: [], durable: [] };
   for (let round = 0; round < warmup + rounds; round++) {
@@ -145,7 +157,8 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
       const start = performance.now();
       /** @type {Promise<any> | undefined} */
       let posted;
-      if (variant === 'gateway') posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
+      if (variant === 'gateway')
+        posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
       else if (variant === 'durable') posted = durableFrame.call('text', put(key));
       else floor.postMessage({ key });
       await done;
@@ -179,26 +192,30 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
   const times = Object.fromEntries(guilds.map((g) => [String(g.size), []]));
   let rateLimited = 0;
   /** @param {{ size: number, id: string }} guild @param {string} nonce */
-  const request = (guild, nonce) => new Promise((resolve, reject) => {
-    let members = 0;
-    let chunks = 0;
-    const timer = setTimeout(() => reject(new Error(`no last chunk for ${guild.size} members within 120 s`)), 120_000);
-    client.onDispatch = (payload) => {
-      if (payload.t === 'RATE_LIMITED' && payload.d.meta?.nonce === nonce) {
-        clearTimeout(timer);
-        resolve({ limited: true });
-      } else if (payload.t === 'GUILD_MEMBERS_CHUNK' && payload.d.nonce === nonce) {
-        members += payload.d.members.length;
-        if (++chunks === payload.d.chunk_count) {
-          const elapsed = performance.now() - start;
+  const request = (guild, nonce) =>
+    new Promise((resolve, reject) => {
+      let members = 0;
+      let chunks = 0;
+      const timer = setTimeout(
+        () => reject(new Error(`no last chunk for ${guild.size} members within 120 s`)),
+        120_000,
+      );
+      client.onDispatch = (payload) => {
+        if (payload.t === 'RATE_LIMITED' && payload.d.meta?.nonce === nonce) {
           clearTimeout(timer);
-          resolve({ limited: false, elapsed, members });
+          resolve({ limited: true });
+        } else if (payload.t === 'GUILD_MEMBERS_CHUNK' && payload.d.nonce === nonce) {
+          members += payload.d.members.length;
+          if (++chunks === payload.d.chunk_count) {
+            const elapsed = performance.now() - start;
+            clearTimeout(timer);
+            resolve({ limited: false, elapsed, members });
+          }
         }
-      }
-    };
-    const start = performance.now();
-    client.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, nonce } });
-  });
+      };
+      const start = performance.now();
+      client.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, nonce } });
+    });
   try {
     for (let round = 0; round < warmup + rounds; round++) {
       for (const guild of rotated(guilds, round)) {
@@ -212,7 +229,8 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
             if (attempt > 5) throw new Error('still rate limited after moving the clock 6 times');
             continue;
           }
-          if (result.members !== guild.size) throw new Error(`asked for all ${guild.size} members, got ${result.members}`);
+          if (result.members !== guild.size)
+            throw new Error(`asked for all ${guild.size} members, got ${result.members}`);
           if (round >= warmup) times[String(guild.size)].push(result.elapsed);
           break;
         }

@@ -11,12 +11,16 @@
     const msg = event.data;
     if (!msg || msg.bench !== 'run') return;
     /** @param {Record<string, unknown>} data */
-    const reply = (data) => /** @type {Window} */ (event.source).postMessage({ bench: 'reply', id: msg.id, ...data }, '*');
+    const reply = (data) =>
+      /** @type {Window} */ (event.source).postMessage({ bench: 'reply', id: msg.id, ...data }, '*');
     try {
       if (msg.cmd === 'setup') {
         const setup = /** @type {any} */ (globalThis).benchSetup;
         if (setup) await setup(msg);
-        reply({ isolated: globalThis.crossOriginIsolated, controller: navigator.serviceWorker?.controller?.scriptURL ?? null });
+        reply({
+          isolated: globalThis.crossOriginIsolated,
+          controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
+        });
       } else if (msg.cmd === 'text') {
         const response = await fetch(msg.url, msg.init);
         reply({ status: response.status, text: await response.text() });

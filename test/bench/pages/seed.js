@@ -17,7 +17,7 @@ const TEST_WORKER = 31n;
  * @param {number} ms @param {number} processId
  */
 function snowflake(ms, processId) {
-  return ((BigInt(ms) - EPOCH) << 22n | TEST_WORKER << 17n | BigInt(processId) << 12n).toString();
+  return (((BigInt(ms) - EPOCH) << 22n) | (TEST_WORKER << 17n) | (BigInt(processId) << 12n)).toString();
 }
 
 /**
@@ -41,7 +41,8 @@ export async function call(method, path, body, auth) {
  */
 export async function must(status, method, path, body, auth) {
   const response = await call(method, path, body, auth);
-  if (response.status !== status) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -79,12 +80,14 @@ async function inParallel(n, make, width = 8) {
   /** @type {T[]} */
   const out = new Array(n);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await make(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await make(i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -121,13 +124,30 @@ function guildRecords(guilds) {
   const largest = Math.max(...guilds.map((g) => g.size)) - 2;
   const since = Date.now() - 2 * 86_400_000;
   const users = Array.from({ length: largest }, (_, i) => ({
-    id: snowflake(since + i, 10), username: `member${i}`, global_name: i % 3 === 0 ? `Member ${i}` : null, discriminator: '0',
-    avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: since + i,
+    id: snowflake(since + i, 10),
+    username: `member${i}`,
+    global_name: i % 3 === 0 ? `Member ${i}` : null,
+    discriminator: '0',
+    avatar: null,
+    bot: false,
+    premium_type: 0,
+    primary_guild: null,
+    provisional: false,
+    created_at: since + i,
   }));
-  const members = guilds.flatMap((guild) => users.slice(0, guild.size - 2).map((user, i) => ({
-    guild_id: guild.id, user_id: user.id, nick: i % 5 === 0 ? `nick${i}` : null, roles: [], joined_at: since + i,
-    avatar: null, banner: null, bio: null, flags: 0,
-  })));
+  const members = guilds.flatMap((guild) =>
+    users.slice(0, guild.size - 2).map((user, i) => ({
+      guild_id: guild.id,
+      user_id: user.id,
+      nick: i % 5 === 0 ? `nick${i}` : null,
+      roles: [],
+      joined_at: since + i,
+      avatar: null,
+      banner: null,
+      bio: null,
+      flags: 0,
+    })),
+  );
   return { users, members };
 }
 
@@ -143,14 +163,17 @@ export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, 
   /** @param {string} name */
   const user = async (name) => (await must(201, 'POST', '/sandbox/users', { username: name })).user;
   /** @param {{ id: string }} u */
-  const token = async (u) => `Bearer ${(await must(201, 'POST', '/sandbox/tokens', { application_id: app.application.id, user_id: u.id, scopes: 'openid sdk.social_layer' })).access_token}`;
+  const token = async (u) =>
+    `Bearer ${(await must(201, 'POST', '/sandbox/tokens', { application_id: app.application.id, user_id: u.id, scopes: 'openid sdk.social_layer' })).access_token}`;
   /** @param {string} secret @param {string} auth */
   const join = (secret, auth) => must(200, 'PUT', '/api/v10/lobbies', { secret }, auth);
 
   log('users, tokens and lobbies through the API');
   const authors = await inParallel(8, (i) => user(i === 0 ? 'reader' : `author${i}`));
   const readerAuth = await token(authors[0]);
-  const authorAuths = await inParallel(authors.length, (i) => (i === 0 ? Promise.resolve(readerAuth) : token(authors[i])));
+  const authorAuths = await inParallel(authors.length, (i) =>
+    i === 0 ? Promise.resolve(readerAuth) : token(authors[i]),
+  );
   /** @type {{ size: number, id: string }[]} */
   const readLobbies = [];
   for (const size of lobbySizes) {
@@ -178,10 +201,22 @@ export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, 
   try {
     for (const [index, lobby] of readLobbies.entries()) {
       log(`${lobby.size.toLocaleString('en')} messages into lobby ${lobby.id} (IndexedDB)`);
-      await putAll(db, 'lobby_messages', lobbyMessages(lobby.id, app.application.id, authors.map((a) => a.id), lobby.size, 20 + index));
+      await putAll(
+        db,
+        'lobby_messages',
+        lobbyMessages(
+          lobby.id,
+          app.application.id,
+          authors.map((a) => a.id),
+          lobby.size,
+          20 + index,
+        ),
+      );
     }
     const { users, members } = guildRecords(guilds);
-    log(`${users.length.toLocaleString('en')} users and ${members.length.toLocaleString('en')} guild members (IndexedDB)`);
+    log(
+      `${users.length.toLocaleString('en')} users and ${members.length.toLocaleString('en')} guild members (IndexedDB)`,
+    );
     await putAll(db, 'users', users);
     await putAll(db, 'members', members);
   } finally {

@@ -32,7 +32,9 @@ async function write(n, key) {
   const times = [];
   let failures = 0;
   for (let i = 0; i < n; i++) {
-    const body = JSON.stringify({ content: `${key} message ${i} from ${name}: the quick brown fox jumps over the lazy dog.` });
+    const body = JSON.stringify({
+      content: `${key} message ${i} from ${name}: the quick brown fox jumps over the lazy dog.`,
+    });
     const start = performance.now();
     const response = await fetch(target.url, { method: 'POST', headers, body });
     await response.arrayBuffer();

@@ -16,8 +16,12 @@ function importGraph(entries: string[]): Set<string> {
     seen.add(file);
     if (!file.startsWith('/')) continue;
     // Comments hold examples (`import … from 'platformpp-web/activity'`) that are not imports.
-    const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const match of source.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)) {
+    const source = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    for (const match of source.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g,
+    )) {
       const spec = match[1] ?? match[2] ?? match[3];
       queue.push(spec.startsWith('.') ? resolve(dirname(file), spec.endsWith('.ts') ? spec : `${spec}.ts`) : spec);
     }
@@ -28,7 +32,9 @@ function importGraph(entries: string[]): Set<string> {
 describe('activity SDK stays small', () => {
   it('imports nothing of src/platform, src/store, lit or comlink (nor any package)', () => {
     const dir = join(root, 'src/activity');
-    const entries = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+    const entries = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(dir, f));
     const graph = [...importGraph(entries)].map((f) => (f.startsWith('/') ? relative(root, f) : f));
     expect(graph.filter((f) => /^src\/(platform|store)\//.test(f) || /^(lit|comlink)(\/|$)/.test(f))).toEqual([]);
     // Beyond its own files, only the shared wire description (types and constants).

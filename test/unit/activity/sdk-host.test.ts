@@ -11,23 +11,55 @@ import { createSdk, HOST_ORIGIN } from './sdk-harness';
 const ACTIVITY_ORIGIN = 'http://activity.test';
 
 /** Our SDK in a frame, talking to our host over the platform app: the whole RPC without a browser. */
-async function connect(world: Awaited<ReturnType<typeof createRpcWorld>>, user: { id: string; username: string }, registry: ActivityInstanceRegistry) {
+async function connect(
+  world: Awaited<ReturnType<typeof createRpcWorld>>,
+  user: { id: string; username: string },
+  registry: ActivityInstanceRegistry,
+) {
   const frameId = crypto.randomUUID();
-  let instance = registry.join({ application_id: world.application.id, channel_id: world.text.id, guild_id: world.guild.id, frame_id: frameId, user: participant(user) }, (s) => {
-    instance = s;
-    host.participantsChanged(s.participants);
-  });
+  let instance = registry.join(
+    {
+      application_id: world.application.id,
+      channel_id: world.text.id,
+      guild_id: world.guild.id,
+      frame_id: frameId,
+      user: participant(user),
+    },
+    (s) => {
+      instance = s;
+      host.participantsChanged(s.participants);
+    },
+  );
   const activityWindow = {};
   const ui: HostUi = {
-    requestConsent: async () => true, openExternalLink: async () => true, openInviteDialog: async () => undefined,
-    shareLink: async () => ({ success: true, didCopyLink: false, didSendMessage: false }), captureLog: () => undefined,
-    hardwareAcceleration: async () => true, locale: () => 'en-US',
+    requestConsent: async () => true,
+    openExternalLink: async () => true,
+    openInviteDialog: async () => undefined,
+    shareLink: async () => ({ success: true, didCopyLink: false, didSendMessage: false }),
+    captureLog: () => undefined,
+    hardwareAcceleration: async () => true,
+    locale: () => 'en-US',
   };
-  const frame: FrameInfo = { frame_id: frameId, application_id: world.application.id, instance_id: instance.instance_id, guild_id: world.guild.id, channel_id: world.text.id, platform: 'desktop', user: participant(user), url: `${ACTIVITY_ORIGIN}/activities/${world.application.id}/` };
+  const frame: FrameInfo = {
+    frame_id: frameId,
+    application_id: world.application.id,
+    instance_id: instance.instance_id,
+    guild_id: world.guild.id,
+    channel_id: world.text.id,
+    platform: 'desktop',
+    user: participant(user),
+    url: `${ACTIVITY_ORIGIN}/activities/${world.application.id}/`,
+  };
   let deliver: (data: unknown) => void = () => undefined;
   const host: RpcHost = new RpcHost({
-    frame, source: activityWindow, origin: ACTIVITY_ORIGIN, post: (m) => queueMicrotask(() => deliver(structuredClone(m))),
-    platform: new PlatformClient((r) => world.client.app.fetch(r), ACTIVITY_ORIGIN), ui, participants: () => instance.participants, apiEndpoint: '/api',
+    frame,
+    source: activityWindow,
+    origin: ACTIVITY_ORIGIN,
+    post: (m) => queueMicrotask(() => deliver(structuredClone(m))),
+    platform: new PlatformClient((r) => world.client.app.fetch(r), ACTIVITY_ORIGIN),
+    ui,
+    participants: () => instance.participants,
+    apiEndpoint: '/api',
   });
   const { sdk, fromHost } = createSdk({
     clientId: world.application.id,
@@ -46,7 +78,11 @@ describe('activity SDK against the RPC host', () => {
     const world = await createRpcWorld();
     const { sdk } = await connect(world, world.alice, new ActivityInstanceRegistry());
     await sdk.ready();
-    const { code } = await sdk.commands.authorize({ client_id: world.application.id, scope: ['identify', 'guilds', 'rpc.activities.write'], response_type: 'code' });
+    const { code } = await sdk.commands.authorize({
+      client_id: world.application.id,
+      scope: ['identify', 'guilds', 'rpc.activities.write'],
+      response_type: 'code',
+    });
     const token = (await exchangeCode(world.client, world.application.id, world.clientSecret, code)).body.access_token;
     const auth = await sdk.commands.authenticate({ access_token: token });
     expect(auth.user.id).toBe(world.alice.id);
@@ -74,7 +110,9 @@ describe('activity SDK against the RPC host', () => {
     await first.sdk.ready();
     await first.sdk.commands.authenticate({ access_token: world.aliceTokens.access_token });
     const seen: string[][] = [];
-    await first.sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) => seen.push(participants.map((p) => p.username)));
+    await first.sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) =>
+      seen.push(participants.map((p) => p.username)),
+    );
     const second = await connect(world, world.bob, registry);
     await second.sdk.ready();
     expect(second.sdk.instanceId).toBe(first.sdk.instanceId);

@@ -1,18 +1,33 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { attemptRemap, matchAndRewriteURL, patchUrlMappings, platformPathCollision, type PatchTarget } from '../../../src/activity';
+import {
+  attemptRemap,
+  matchAndRewriteURL,
+  patchUrlMappings,
+  platformPathCollision,
+  type PatchTarget,
+} from '../../../src/activity';
 
-const location = { protocol: 'https:', host: 'app.platform.test', href: 'https://app.platform.test/activities/1/?frame_id=f' };
-const remap = (url: string, mappings: { prefix: string; target: string }[]) => attemptRemap({ url, mappings, location }).href;
+const location = {
+  protocol: 'https:',
+  host: 'app.platform.test',
+  href: 'https://app.platform.test/activities/1/?frame_id=f',
+};
+const remap = (url: string, mappings: { prefix: string; target: string }[]) =>
+  attemptRemap({ url, mappings, location }).href;
 
 describe('URL mappings', () => {
   it('maps a target host to a prefix on the activity origin, keeping path, query and hash', () => {
-    expect(remap('https://api.example.com/v1/scores?top=10#x', [{ prefix: '/scores-api', target: 'api.example.com' }])).toBe('https://app.platform.test/scores-api/v1/scores?top=10#x');
+    expect(
+      remap('https://api.example.com/v1/scores?top=10#x', [{ prefix: '/scores-api', target: 'api.example.com' }]),
+    ).toBe('https://app.platform.test/scores-api/v1/scores?top=10#x');
   });
 
   it('{param} tokens in the target host fill the same tokens in the prefix', () => {
     const mappings = [{ prefix: '/cdn/{region}', target: '{region}.cdn.example.com' }];
-    expect(remap('https://eu-west.cdn.example.com/a.png', mappings)).toBe('https://app.platform.test/cdn/eu-west/a.png');
+    expect(remap('https://eu-west.cdn.example.com/a.png', mappings)).toBe(
+      'https://app.platform.test/cdn/eu-west/a.png',
+    );
   });
 
   it('{param} tokens match ports too', () => {
@@ -29,7 +44,9 @@ describe('URL mappings', () => {
   });
 
   it('dots in prefixes are kept literally', () => {
-    expect(remap('https://cdn.jsdelivr.net/npm/x.js', [{ prefix: '/cdn.jsdelivr.net', target: 'cdn.jsdelivr.net' }])).toBe('https://app.platform.test/cdn.jsdelivr.net/npm/x.js');
+    expect(
+      remap('https://cdn.jsdelivr.net/npm/x.js', [{ prefix: '/cdn.jsdelivr.net', target: 'cdn.jsdelivr.net' }]),
+    ).toBe('https://app.platform.test/cdn.jsdelivr.net/npm/x.js');
   });
 
   it('a target with a path matches only under that path and drops it', () => {
@@ -39,21 +56,36 @@ describe('URL mappings', () => {
   });
 
   it('requests work with and without /.proxy/: a mapping may generate either prefix', () => {
-    expect(remap('https://api.example.com/x', [{ prefix: '/.proxy/ext', target: 'api.example.com' }])).toBe('https://app.platform.test/.proxy/ext/x');
-    expect(remap('https://api.example.com/x', [{ prefix: '/ext', target: 'api.example.com' }])).toBe('https://app.platform.test/ext/x');
+    expect(remap('https://api.example.com/x', [{ prefix: '/.proxy/ext', target: 'api.example.com' }])).toBe(
+      'https://app.platform.test/.proxy/ext/x',
+    );
+    expect(remap('https://api.example.com/x', [{ prefix: '/ext', target: 'api.example.com' }])).toBe(
+      'https://app.platform.test/ext/x',
+    );
   });
 
   it('leaves same-origin and relative requests alone, and uses the first mapping that applies', () => {
-    const mappings = [{ prefix: '/a', target: 'a.example.com' }, { prefix: '/b', target: '{x}.example.com' }];
+    const mappings = [
+      { prefix: '/a', target: 'a.example.com' },
+      { prefix: '/b', target: '{x}.example.com' },
+    ];
     expect(remap('/.proxy/api/v10/users/@me', mappings)).toBe('https://app.platform.test/.proxy/api/v10/users/@me');
     expect(remap('https://a.example.com/', mappings)).toBe('https://app.platform.test/a/');
     expect(remap('https://b.example.com/', mappings)).toBe('https://app.platform.test/b/');
   });
 
   it('WebSocket URLs keep a socket scheme, secure on a secure page', () => {
-    expect(remap('wss://rt.example.com/socket', [{ prefix: '/rt', target: 'rt.example.com' }])).toBe('wss://app.platform.test/rt/socket');
+    expect(remap('wss://rt.example.com/socket', [{ prefix: '/rt', target: 'rt.example.com' }])).toBe(
+      'wss://app.platform.test/rt/socket',
+    );
     const insecure = { ...location, protocol: 'http:', href: 'http://app.platform.test/' };
-    expect(attemptRemap({ url: 'wss://rt.example.com/s', mappings: [{ prefix: '/rt', target: 'rt.example.com' }], location: insecure }).href).toBe('ws://app.platform.test/rt/s');
+    expect(
+      attemptRemap({
+        url: 'wss://rt.example.com/s',
+        mappings: [{ prefix: '/rt', target: 'rt.example.com' }],
+        location: insecure,
+      }).href,
+    ).toBe('ws://app.platform.test/rt/s');
   });
 
   it('{Token} names keep their case (host names ignore case, token names do not)', () => {
@@ -62,7 +94,14 @@ describe('URL mappings', () => {
   });
 
   it('a prefix token the target does not capture is a configuration error that says so', () => {
-    expect(() => matchAndRewriteURL({ url: new URL('https://x.example.com/'), prefix: '/{region}', target: 'x.example.com', location })).toThrow(/uses \{region\}/);
+    expect(() =>
+      matchAndRewriteURL({
+        url: new URL('https://x.example.com/'),
+        prefix: '/{region}',
+        target: 'x.example.com',
+        location,
+      }),
+    ).toThrow(/uses \{region\}/);
   });
 });
 
@@ -84,7 +123,11 @@ describe('patchUrlMappings', () => {
     const target = {
       location,
       fetch: async (input: RequestInfo | URL) => {
-        requests.push(input instanceof Request ? `${input.method} ${input.url} ${input.method === 'POST' ? await input.text() : ''}`.trim() : String(input));
+        requests.push(
+          input instanceof Request
+            ? `${input.method} ${input.url} ${input.method === 'POST' ? await input.text() : ''}`.trim()
+            : String(input),
+        );
         return new Response('ok');
       },
       WebSocket: FakeSocket as unknown as typeof WebSocket,
@@ -112,7 +155,11 @@ describe('patchUrlMappings', () => {
     expect(sockets).toEqual(['wss://app.platform.test/ext/ws']);
     expect(opened).toEqual(['https://app.platform.test/ext/e']);
     restore();
-    expect([target.fetch, target.WebSocket, target.XMLHttpRequest.prototype.open]).toEqual([original.fetch, original.WebSocket, original.open]);
+    expect([target.fetch, target.WebSocket, target.XMLHttpRequest.prototype.open]).toEqual([
+      original.fetch,
+      original.WebSocket,
+      original.open,
+    ]);
   });
 
   it('patches only what is asked', () => {
@@ -122,11 +169,15 @@ describe('patchUrlMappings', () => {
     expect(target.fetch).toBe(fetchBefore);
   });
 
-  it('a prefix on one of the platform\'s own paths (/api, /sandbox, /oauth2, /attachments, /activities) is an error naming it, with or without /.proxy', () => {
+  it("a prefix on one of the platform's own paths (/api, /sandbox, /oauth2, /attachments, /activities) is an error naming it, with or without /.proxy", () => {
     const { target } = fakeTarget();
     const fetchBefore = target.fetch;
-    expect(() => patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target })).toThrow(/prefix \/api \(for api\.example\.com\) collides with the platform's own \/api\/ path/);
-    expect(() => patchUrlMappings([{ prefix: '/.proxy/sandbox/x', target: 'x.example.com' }], { target })).toThrow(/own \/sandbox\/ path/);
+    expect(() => patchUrlMappings([{ prefix: '/api', target: 'api.example.com' }], { target })).toThrow(
+      /prefix \/api \(for api\.example\.com\) collides with the platform's own \/api\/ path/,
+    );
+    expect(() => patchUrlMappings([{ prefix: '/.proxy/sandbox/x', target: 'x.example.com' }], { target })).toThrow(
+      /own \/sandbox\/ path/,
+    );
     expect(target.fetch).toBe(fetchBefore);
     // Sharing only the start of a name is no collision.
     expect(platformPathCollision('/apis')).toBeNull();

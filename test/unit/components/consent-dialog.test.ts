@@ -1,6 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONSENT_DIALOG_TAG, ConsentDialog, defineConsentDialog, requestConsent } from '../../../src/components/consent-dialog';
+import {
+  CONSENT_DIALOG_TAG,
+  ConsentDialog,
+  defineConsentDialog,
+  requestConsent,
+} from '../../../src/components/consent-dialog';
 import { describeScope } from '../../../src/platform/oauth2-scopes';
 
 const APP = { id: '1234567890', name: 'Space Game' };
@@ -35,7 +40,11 @@ afterEach(() => {
 
 describe('<pp-consent-dialog> (CONTRACT §5: a real dialog with the app name, the scopes, "Authorize" and "Cancel")', () => {
   it('shows a real, labelled <dialog> naming the application and describing each scope asked for', async () => {
-    const answer = requestConsent({ application: APP, scopes: ['openid', 'sdk.social_layer', 'guilds'], user: { id: '9', username: 'alice' } });
+    const answer = requestConsent({
+      application: APP,
+      scopes: ['openid', 'sdk.social_layer', 'guilds'],
+      user: { id: '9', username: 'alice' },
+    });
     const { dialog, root } = await openDialog();
     expect(dialog).toBeInstanceOf(HTMLDialogElement);
     const title = root.getElementById(dialog.getAttribute('aria-labelledby')!);
@@ -75,7 +84,7 @@ describe('<pp-consent-dialog> (CONTRACT §5: a real dialog with the app name, th
     expect(document.querySelector(CONSENT_DIALOG_TAG)).toBeNull();
   });
 
-  it('Escape cancels (keydown Escape, and the dialog\'s own cancel event)', async () => {
+  it("Escape cancels (keydown Escape, and the dialog's own cancel event)", async () => {
     const byKey = requestConsent({ application: APP, scopes: ['identify'] });
     const first = await openDialog();
     first.dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -108,7 +117,9 @@ describe('<pp-consent-dialog> (CONTRACT §5: a real dialog with the app name, th
     element.scopes = ['identify'];
     document.body.append(element);
     const decisions: boolean[] = [];
-    element.addEventListener('pp-consent', (e) => decisions.push((e as CustomEvent<{ authorized: boolean }>).detail.authorized));
+    element.addEventListener('pp-consent', (e) =>
+      decisions.push((e as CustomEvent<{ authorized: boolean }>).detail.authorized),
+    );
     const first = element.show();
     await element.updateComplete;
     button(element.shadowRoot!, 'Authorize').click();

@@ -32,10 +32,17 @@ describe('a frame listens to the platform as its user', () => {
     vi.useFakeTimers();
     const sockets: FakeSocket[] = [];
     const heard: [string, unknown][] = [];
-    const stop = listenToPlatform('tok123', (t, d) => heard.push([t, d]), () => (sockets.push(new FakeSocket()), sockets.at(-1)!));
+    const stop = listenToPlatform(
+      'tok123',
+      (t, d) => heard.push([t, d]),
+      () => (sockets.push(new FakeSocket()), sockets.at(-1)!),
+    );
     const socket = sockets[0];
     socket.receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
-    expect(socket.sent[0]).toEqual({ op: 2, d: { token: 'Bearer tok123', intents: FRAME_INTENTS, properties: expect.any(Object) } });
+    expect(socket.sent[0]).toEqual({
+      op: 2,
+      d: { token: 'Bearer tok123', intents: FRAME_INTENTS, properties: expect.any(Object) },
+    });
     socket.receive({ op: 0, d: { id: '1' }, s: 5, t: 'USER_UPDATE' });
     vi.advanceTimersByTime(1000);
     expect(socket.sent.at(-1)).toEqual({ op: 1, d: 5 });
@@ -50,9 +57,19 @@ describe('a frame listens to the platform as its user', () => {
     const urls: string[] = [];
     const statuses: string[] = [];
     const heard: string[] = [];
-    listenToPlatform('tok', (t) => heard.push(t), (url) => (urls.push(url), sockets.push(new FakeSocket()), sockets.at(-1)!), (status) => statuses.push(status));
+    listenToPlatform(
+      'tok',
+      (t) => heard.push(t),
+      (url) => (urls.push(url), sockets.push(new FakeSocket()), sockets.at(-1)!),
+      (status) => statuses.push(status),
+    );
     sockets[0].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
-    sockets[0].receive({ op: 0, d: { session_id: 'sess-1', resume_gateway_url: '/gateway', user: { id: '1' } }, s: 1, t: 'READY' });
+    sockets[0].receive({
+      op: 0,
+      d: { session_id: 'sess-1', resume_gateway_url: '/gateway', user: { id: '1' } },
+      s: 1,
+      t: 'READY',
+    });
     sockets[0].receive({ op: 0, d: { id: '1' }, s: 2, t: 'USER_UPDATE' });
     sockets[0].emit('close', { code: 1006 });
     vi.advanceTimersByTime(1000);
@@ -76,7 +93,11 @@ describe('a frame listens to the platform as its user', () => {
   it('falls back to Identify when the gateway answers Invalid Session (d: false) to the Resume', () => {
     vi.useFakeTimers();
     const sockets: FakeSocket[] = [];
-    listenToPlatform('tok', () => undefined, () => (sockets.push(new FakeSocket()), sockets.at(-1)!));
+    listenToPlatform(
+      'tok',
+      () => undefined,
+      () => (sockets.push(new FakeSocket()), sockets.at(-1)!),
+    );
     sockets[0].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
     sockets[0].receive({ op: 0, d: { session_id: 'old', resume_gateway_url: '/gateway' }, s: 1, t: 'READY' });
     sockets[0].emit('close', { code: 1006 });
@@ -84,7 +105,10 @@ describe('a frame listens to the platform as its user', () => {
     sockets[1].receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
     expect(sockets[1].sent[0].op).toBe(6);
     sockets[1].receive({ op: 9, d: false, s: null, t: null });
-    expect(sockets[1].sent[1]).toEqual({ op: 2, d: { token: 'Bearer tok', intents: FRAME_INTENTS, properties: expect.any(Object) } });
+    expect(sockets[1].sent[1]).toEqual({
+      op: 2,
+      d: { token: 'Bearer tok', intents: FRAME_INTENTS, properties: expect.any(Object) },
+    });
     // A session the gateway dropped is not resumed again after the next drop before a new READY.
     sockets[1].emit('close', { code: 1006 });
     vi.advanceTimersByTime(1000);
@@ -95,7 +119,11 @@ describe('a frame listens to the platform as its user', () => {
   it('does not connect again after a fatal close or stop()', () => {
     vi.useFakeTimers();
     const sockets: FakeSocket[] = [];
-    const stop = listenToPlatform('t', () => undefined, () => (sockets.push(new FakeSocket()), sockets.at(-1)!));
+    const stop = listenToPlatform(
+      't',
+      () => undefined,
+      () => (sockets.push(new FakeSocket()), sockets.at(-1)!),
+    );
     sockets[0].emit('close', { code: 1006 });
     vi.advanceTimersByTime(1000);
     expect(sockets).toHaveLength(2);

@@ -17,7 +17,11 @@ function expectNoSecret(value: unknown): void {
 describe('redact (issue 5: the event stream never shows a token)', () => {
   it("redacts Identify's token (a user's Bearer token and a bot's)", () => {
     for (const token of [`Bearer ${accessToken}`, `Bot ${botToken}`]) {
-      const identify = { token, intents: 513, properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' } };
+      const identify = {
+        token,
+        intents: 513,
+        properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' },
+      };
       const shown = redact(identify) as typeof identify;
       expect(shown.token).toBe('[redacted]');
       expect(shown.intents).toBe(513);
@@ -26,12 +30,21 @@ describe('redact (issue 5: the event stream never shows a token)', () => {
   });
 
   it("redacts VOICE_SERVER_UPDATE's token and keeps its endpoint", () => {
-    const shown = redact({ token: voiceToken, guild_id: '1', endpoint: 'voice.platformpp.invalid' }) as Record<string, unknown>;
+    const shown = redact({ token: voiceToken, guild_id: '1', endpoint: 'voice.platformpp.invalid' }) as Record<
+      string,
+      unknown
+    >;
     expect(shown).toEqual({ token: '[redacted]', guild_id: '1', endpoint: 'voice.platformpp.invalid' });
   });
 
   it("redacts an interaction's token, however deep the payload holds it", () => {
-    const interaction = { id: '9', type: 2, token: interactionToken, data: { name: 'play' }, message: { interaction_metadata: { token: interactionToken } } };
+    const interaction = {
+      id: '9',
+      type: 2,
+      token: interactionToken,
+      data: { name: 'play' },
+      message: { interaction_metadata: { token: interactionToken } },
+    };
     const shown = redact(interaction) as typeof interaction;
     expect(shown.token).toBe('[redacted]');
     expect(shown.data).toEqual({ name: 'play' });
@@ -39,8 +52,23 @@ describe('redact (issue 5: the event stream never shows a token)', () => {
   });
 
   it('redacts OAuth2 fields: access and refresh tokens, client secrets, codes and verifiers', () => {
-    const shown = redact({ access_token: accessToken, refresh_token: accessToken, token_type: 'Bearer', client_secret: accessToken, code: accessToken, code_verifier: accessToken, scope: 'identify' });
-    expect(shown).toMatchObject({ access_token: '[redacted]', refresh_token: '[redacted]', client_secret: '[redacted]', code: '[redacted]', code_verifier: '[redacted]', scope: 'identify' });
+    const shown = redact({
+      access_token: accessToken,
+      refresh_token: accessToken,
+      token_type: 'Bearer',
+      client_secret: accessToken,
+      code: accessToken,
+      code_verifier: accessToken,
+      scope: 'identify',
+    });
+    expect(shown).toMatchObject({
+      access_token: '[redacted]',
+      refresh_token: '[redacted]',
+      client_secret: '[redacted]',
+      code: '[redacted]',
+      code_verifier: '[redacted]',
+      scope: 'identify',
+    });
     expectNoSecret(shown);
   });
 
@@ -60,7 +88,14 @@ describe('redact (issue 5: the event stream never shows a token)', () => {
   });
 
   it("keeps READY's session_id and resume_gateway_url, ids and ordinary text", () => {
-    const ready = { v: 10, user: { id: '1300000000000000001', username: 'alice' }, session_id: generateSecret(16), resume_gateway_url: '/gateway?v=10', guilds: [{ id: '7', unavailable: true }], content: 'Tokens are never shown.' };
+    const ready = {
+      v: 10,
+      user: { id: '1300000000000000001', username: 'alice' },
+      session_id: generateSecret(16),
+      resume_gateway_url: '/gateway?v=10',
+      guilds: [{ id: '7', unavailable: true }],
+      content: 'Tokens are never shown.',
+    };
     expect(redact(ready)).toEqual(ready);
   });
 
@@ -75,8 +110,16 @@ describe('EventJournal', () => {
   it('keeps received and sent payloads redacted, names opcodes, and keeps the newest JOURNAL_MAX', () => {
     const journal = new EventJournal();
     journal.record('alice', { op: 2, d: { token: `Bearer ${accessToken}`, intents: 1 } }, 'sent');
-    journal.record('alice', { op: 0, t: 'VOICE_SERVER_UPDATE', s: 4, d: { token: voiceToken, guild_id: '1', endpoint: 'e' } });
-    expect(journal.entries.map((e) => [e.type, e.direction, e.seq])).toEqual([['IDENTIFY', 'sent', null], ['VOICE_SERVER_UPDATE', 'received', 4]]);
+    journal.record('alice', {
+      op: 0,
+      t: 'VOICE_SERVER_UPDATE',
+      s: 4,
+      d: { token: voiceToken, guild_id: '1', endpoint: 'e' },
+    });
+    expect(journal.entries.map((e) => [e.type, e.direction, e.seq])).toEqual([
+      ['IDENTIFY', 'sent', null],
+      ['VOICE_SERVER_UPDATE', 'received', 4],
+    ]);
     expectNoSecret(journal.entries);
     for (let i = 0; i < JOURNAL_MAX + 5; i++) journal.record('alice', { op: 11, d: null });
     expect(journal.entries).toHaveLength(JOURNAL_MAX);

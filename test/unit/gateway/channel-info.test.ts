@@ -6,9 +6,14 @@ import { PERMISSIONS } from '../../../src/platform/permissions';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 /** A guild where the bot may set voice statuses (SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */
-async function setup(h: GatewayHarness, permissions = PERMISSIONS.SET_VOICE_CHANNEL_STATUS | PERMISSIONS.MANAGE_CHANNELS) {
+async function setup(
+  h: GatewayHarness,
+  permissions = PERMISSIONS.SET_VOICE_CHANNEL_STATUS | PERMISSIONS.MANAGE_CHANNELS,
+) {
   const { guild, channels } = await h.guildWithBot();
-  const role = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'voice', permissions: String(permissions) })).body.role;
+  const role = (
+    await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'voice', permissions: String(permissions) })
+  ).body.role;
   await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bot.id}`, { roles: [role.id] });
   const voice = channels.find((c: any) => c.type === 2);
   const text = channels.find((c: any) => c.type === 0);
@@ -20,11 +25,18 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
     const h = await createGatewayHarness();
     await h.api.put('/sandbox/clock', { now: '2026-01-01T00:00:00.000Z' });
     const { guild, voice } = await setup(h);
-    expect((await h.api.put(`/api/v10/channels/${voice.id}/voice-status`, { status: 'Raid night' }, h.world.botAuth)).status).toBe(204);
+    expect(
+      (await h.api.put(`/api/v10/channels/${voice.id}/voice-status`, { status: 'Raid night' }, h.world.botAuth)).status,
+    ).toBe(204);
     const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
     bot.send({ op: 43, d: { guild_id: guild.id, fields: ['status', 'voice_start_time'] } });
     const info = await bot.waitForDispatch('CHANNEL_INFO');
-    expect(info.d).toEqual({ guild_id: guild.id, channels: [{ id: voice.id, status: 'Raid night', voice_start_time: Date.parse('2026-01-01T00:00:00.000Z') / 1000 }] });
+    expect(info.d).toEqual({
+      guild_id: guild.id,
+      channels: [
+        { id: voice.id, status: 'Raid night', voice_start_time: Date.parse('2026-01-01T00:00:00.000Z') / 1000 },
+      ],
+    });
     bot.send({ op: 43, d: { guild_id: guild.id, fields: ['status'] } });
     const only = await bot.waitFor((p) => p.t === 'CHANNEL_INFO' && p.s !== info.s);
     expect(only.d.channels).toEqual([{ id: voice.id, status: 'Raid night' }]);
@@ -34,7 +46,9 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
     const h = await createGatewayHarness();
     const { guild, voice } = await setup(h);
     await h.api.put(`/api/v10/channels/${voice.id}/voice-status`, { status: 'busy' }, h.world.botAuth);
-    const listed = (await h.api.get(`/api/v10/guilds/${guild.id}/channels`, h.world.botAuth)).body.find((c: any) => c.id === voice.id);
+    const listed = (await h.api.get(`/api/v10/guilds/${guild.id}/channels`, h.world.botAuth)).body.find(
+      (c: any) => c.id === voice.id,
+    );
     expect(listed).not.toHaveProperty('status');
     expect(listed).not.toHaveProperty('voice_status');
     expect(listed).not.toHaveProperty('voice_start_time');
@@ -66,10 +80,18 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
   it('a voice status is at most 500 characters (50035), and a failed request changes nothing', async () => {
     const h = await createGatewayHarness();
     const { voice } = await setup(h);
-    const ok = await h.api.put(`/api/v10/channels/${voice.id}/voice-status`, { status: 'x'.repeat(VOICE_CHANNEL_STATUS_MAX) }, h.world.botAuth);
+    const ok = await h.api.put(
+      `/api/v10/channels/${voice.id}/voice-status`,
+      { status: 'x'.repeat(VOICE_CHANNEL_STATUS_MAX) },
+      h.world.botAuth,
+    );
     expect(ok.status).toBe(204);
     const events = await h.api.app.ctx.db.count('events');
-    const tooLong = await h.api.put(`/api/v10/channels/${voice.id}/voice-status`, { status: 'y'.repeat(VOICE_CHANNEL_STATUS_MAX + 1) }, h.world.botAuth);
+    const tooLong = await h.api.put(
+      `/api/v10/channels/${voice.id}/voice-status`,
+      { status: 'y'.repeat(VOICE_CHANNEL_STATUS_MAX + 1) },
+      h.world.botAuth,
+    );
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.code).toBe(50035);
     expect(tooLong.body.errors.status._errors[0].message).toContain('500');
@@ -97,9 +119,13 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
   it('CHANNEL_INFO leaves out voice channels the bot cannot view', async () => {
     const h = await createGatewayHarness();
     const { guild, voice } = await setup(h);
-    const hidden = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
-      name: 'stage', type: 2, permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
-    })).body.channel;
+    const hidden = (
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+        name: 'stage',
+        type: 2,
+        permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
+      })
+    ).body.channel;
     const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
     bot.send({ op: 43, d: { guild_id: guild.id, fields: ['status'] } });
     const info = await bot.waitForDispatch('CHANNEL_INFO');

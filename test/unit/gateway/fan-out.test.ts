@@ -6,7 +6,7 @@ import { watchWrites } from '../../../src/store/write-watch';
 import { createGatewayHarness } from './gateway-harness';
 
 describe('Fan-out: one batch of the event log stores the resume points of every session it numbered for in one transaction', () => {
-  it('a lobby message to N sessions costs one transaction, which stores each session\'s resume point for what it was sent', async () => {
+  it("a lobby message to N sessions costs one transaction, which stores each session's resume point for what it was sent", async () => {
     const h = await createGatewayHarness();
     const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'fan-out' }, h.world.aliceAuth)).body;
     await h.api.put('/api/v10/lobbies', { secret: 'fan-out' }, h.world.bobAuth);
@@ -19,7 +19,9 @@ describe('Fan-out: one batch of the event log stores the resume points of every 
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'to all' }, h.world.aliceAuth);
     await h.flush();
 
-    expect(scopes.filter((s) => s.includes('gateway_resume_marks'))).toEqual([['gateway_sessions', 'gateway_resume_marks']]);
+    expect(scopes.filter((s) => s.includes('gateway_resume_marks'))).toEqual([
+      ['gateway_sessions', 'gateway_resume_marks'],
+    ]);
     for (const client of clients) {
       const sent = client.dispatches('LOBBY_MESSAGE_CREATE');
       expect(sent.map((p) => p.d.content)).toEqual(['to all']);
@@ -65,7 +67,8 @@ describe('Fan-out from announcements: a write hands its events to the gateway wi
     const bob = await h.identify(h.world.bobAuth);
     await h.flush();
     const before = h.api.announcements.length;
-    for (const content of ['a', 'b', 'c', 'd']) await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content }, h.world.aliceAuth);
+    for (const content of ['a', 'b', 'c', 'd'])
+      await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content }, h.world.aliceAuth);
     const [a, b, c, d] = h.api.announcements.splice(before) as Extract<Announcement, { type: 'events' }>[];
     // c arrives first, then a large-write form of d (no events), then a and b late.
     await h.gateway.announce(c);

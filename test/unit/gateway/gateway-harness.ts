@@ -106,7 +106,8 @@ export async function createGatewayHarness() {
         if (!client.closed) throw new Error('not closed');
         return client.closed;
       },
-      dispatches: (t) => client.received.filter((p) => p.op === GATEWAY_OPCODES.DISPATCH && (t === undefined || p.t === t)),
+      dispatches: (t) =>
+        client.received.filter((p) => p.op === GATEWAY_OPCODES.DISPATCH && (t === undefined || p.t === t)),
     };
     client.connection = on.connect(url, {
       send: (text) => client.received.push(JSON.parse(text)),
@@ -143,5 +144,18 @@ export async function createGatewayHarness() {
     return new Gateway(fresh, timers, (line) => errors.push(line));
   }
 
-  return { api, world, ctx, gateway, timers, errors, flush, connect, identify, guildWithBot, updateApplication, restartedGateway };
+  return {
+    api,
+    world,
+    ctx,
+    gateway,
+    timers,
+    errors,
+    flush,
+    connect,
+    identify,
+    guildWithBot,
+    updateApplication,
+    restartedGateway,
+  };
 }

@@ -16,13 +16,16 @@ function socket(h: GatewayHarness, url = '/gateway?v=10&encoding=json'): Gateway
 }
 
 /** The next event of `type` on the socket. */
-const next = <E extends Event>(target: EventTarget, type: string) => new Promise<E>((resolve) => target.addEventListener(type, (e) => resolve(e as E), { once: true }));
+const next = <E extends Event>(target: EventTarget, type: string) =>
+  new Promise<E>((resolve) => target.addEventListener(type, (e) => resolve(e as E), { once: true }));
 
 describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
   it('has the WebSocket constants, an absolute ws: url, and starts CONNECTING', async () => {
     const h = await createGatewayHarness();
     const ws = socket(h);
-    expect([GatewaySocket.CONNECTING, GatewaySocket.OPEN, GatewaySocket.CLOSING, GatewaySocket.CLOSED]).toEqual([0, 1, 2, 3]);
+    expect([GatewaySocket.CONNECTING, GatewaySocket.OPEN, GatewaySocket.CLOSING, GatewaySocket.CLOSED]).toEqual([
+      0, 1, 2, 3,
+    ]);
     expect([ws.CONNECTING, ws.OPEN, ws.CLOSING, ws.CLOSED]).toEqual([0, 1, 2, 3]);
     expect(ws.url).toBe('ws://localhost/gateway?v=10&encoding=json');
     expect([ws.protocol, ws.extensions, ws.binaryType, ws.bufferedAmount]).toEqual(['', '', 'blob', 0]);
@@ -43,7 +46,8 @@ describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
     await new Promise<void>((resolve) => {
       ws.addEventListener('message', (event) => {
         const payload = JSON.parse((event as MessageEvent).data);
-        if (payload.op === 10) ws.send(JSON.stringify({ op: 2, d: { token: h.world.botAuth, intents: 0, properties: {} } }));
+        if (payload.op === 10)
+          ws.send(JSON.stringify({ op: 2, d: { token: h.world.botAuth, intents: 0, properties: {} } }));
         if (payload.t === 'READY') resolve();
       });
     });
@@ -56,13 +60,15 @@ describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
     const h = await createGatewayHarness();
     const ws = socket(h);
     await next(ws, 'open');
-    const ack = new Promise<void>((resolve) => ws.addEventListener('message', (e) => JSON.parse((e as MessageEvent).data).op === 11 && resolve()));
+    const ack = new Promise<void>((resolve) =>
+      ws.addEventListener('message', (e) => JSON.parse((e as MessageEvent).data).op === 11 && resolve()),
+    );
     ws.send(new TextEncoder().encode(JSON.stringify({ op: 1, d: null })));
     await ack;
     ws.close(1000);
   });
 
-  it('closes with the gateway\'s close code (4012 for v=8) as a clean close event', async () => {
+  it("closes with the gateway's close code (4012 for v=8) as a clean close event", async () => {
     const h = await createGatewayHarness();
     const ws = socket(h, '/gateway?v=8&encoding=json');
     const closed = await next<CloseEvent>(ws, 'close');
@@ -84,6 +90,8 @@ describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
 
   it('where there are no shared workers and no page to ask (node) it says so instead of failing obscurely, and names the way out', () => {
     expect(typeof SharedWorker).toBe('undefined');
-    expect(() => new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName: `no-shared-worker-${Date.now()}` })).toThrow(/SharedWorker, which this context lacks.*serveGatewaySockets\(worker\)/);
+    expect(
+      () => new GatewaySocket('/gateway?v=10&encoding=json', undefined, { hubName: `no-shared-worker-${Date.now()}` }),
+    ).toThrow(/SharedWorker, which this context lacks.*serveGatewaySockets\(worker\)/);
   });
 });

@@ -33,7 +33,9 @@ describe('gateway intents and audience (CONTRACT §4)', () => {
     const h = await createGatewayHarness();
     const alice = await h.identify(h.world.aliceAuth, { intents: 0 });
     const bob = await h.identify(h.world.bobAuth);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.DIRECT_MESSAGES });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.DIRECT_MESSAGES,
+    });
     const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'abc' }, h.world.aliceAuth)).body;
     await h.api.put('/api/v10/lobbies', { secret: 'abc' }, h.world.bobAuth);
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'hi' }, h.world.aliceAuth);
@@ -47,7 +49,13 @@ describe('gateway intents and audience (CONTRACT §4)', () => {
   it('an event for one application does not reach sessions of another application', async () => {
     const h = await createGatewayHarness();
     const other = (await h.api.post('/sandbox/applications', { name: 'Other' })).body;
-    const token = (await h.api.post('/sandbox/tokens', { application_id: other.application.id, user_id: h.world.alice.id, scopes: 'openid sdk.social_layer' })).body;
+    const token = (
+      await h.api.post('/sandbox/tokens', {
+        application_id: other.application.id,
+        user_id: h.world.alice.id,
+        scopes: 'openid sdk.social_layer',
+      })
+    ).body;
     const aliceElsewhere = await h.identify(`Bearer ${token.access_token}`);
     const alice = await h.identify(h.world.aliceAuth);
     await h.api.put('/api/v10/lobbies', { secret: 'abc' }, h.world.aliceAuth);
@@ -56,7 +64,7 @@ describe('gateway intents and audience (CONTRACT §4)', () => {
     expect(aliceElsewhere.dispatches('LOBBY_CREATE')).toEqual([]);
   });
 
-  it('a GUILD_MEMBER_UPDATE about the session\'s own user needs no GUILD_MEMBERS intent; others\' do', async () => {
+  it("a GUILD_MEMBER_UPDATE about the session's own user needs no GUILD_MEMBERS intent; others' do", async () => {
     const h = await createGatewayHarness();
     const { guild } = await h.guildWithBot({ bob: true });
     const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
@@ -70,7 +78,13 @@ describe('gateway intents and audience (CONTRACT §4)', () => {
   it('an OAuth2 session gets guild events only with the guilds scope', async () => {
     const h = await createGatewayHarness();
     const { guild } = await h.guildWithBot({ bob: true });
-    const noGuilds = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.bob.id, scopes: 'identify' })).body;
+    const noGuilds = (
+      await h.api.post('/sandbox/tokens', {
+        application_id: h.world.application.id,
+        user_id: h.world.bob.id,
+        scopes: 'identify',
+      })
+    ).body;
     const bobNarrow = await h.identify(`Bearer ${noGuilds.access_token}`, { intents: INTENTS.GUILDS });
     const bobWide = await h.identify(h.world.bobAuth, { intents: INTENTS.GUILDS });
     expect(bobNarrow.ready.guilds).toEqual([]);
@@ -94,7 +108,10 @@ describe('gateway intents and audience (CONTRACT §4)', () => {
 describe('privileged intents (spec, Limits: toggle below 10,000 accessible users, approval from 10,000)', () => {
   async function withAccessibleUsers(installs: number) {
     const h = await createGatewayHarness();
-    await h.updateApplication({ approximate_user_install_count: installs, flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED) });
+    await h.updateApplication({
+      approximate_user_install_count: installs,
+      flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED),
+    });
     return h;
   }
 
@@ -111,7 +128,7 @@ describe('privileged intents (spec, Limits: toggle below 10,000 accessible users
     expect((await client.waitForClose()).code).toBe(4014);
   });
 
-  it('from 10,000 accessible users the platform\'s grant (GATEWAY_GUILD_MEMBERS) grants it', async () => {
+  it("from 10,000 accessible users the platform's grant (GATEWAY_GUILD_MEMBERS) grants it", async () => {
     const h = await withAccessibleUsers(PRIVILEGED_INTENTS_APPROVAL_THRESHOLD);
     await h.updateApplication({ flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS) });
     expect((await h.identify(h.world.botAuth, { intents: INTENTS.GUILD_MEMBERS })).closed).toBeNull();
@@ -119,26 +136,37 @@ describe('privileged intents (spec, Limits: toggle below 10,000 accessible users
 
   it('from 10,000 accessible users an approval lets the toggled intents count, and only those', async () => {
     const h = await withAccessibleUsers(PRIVILEGED_INTENTS_APPROVAL_THRESHOLD);
-    await h.updateApplication({ approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true } });
+    await h.updateApplication({
+      approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true },
+    });
     expect((await h.identify(h.world.botAuth, { intents: INTENTS.GUILD_MEMBERS })).closed).toBeNull();
     // MESSAGE_CONTENT's toggle is off: the approval does not turn it on.
     const client = h.connect();
-    client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILD_MEMBERS | INTENTS.MESSAGE_CONTENT, properties: {} } });
+    client.send({
+      op: 2,
+      d: { token: h.world.botAuth, intents: INTENTS.GUILD_MEMBERS | INTENTS.MESSAGE_CONTENT, properties: {} },
+    });
     expect((await client.waitForClose()).code).toBe(4014);
   });
 
   it('an approval turns on no intent whose toggle is off, below 10,000 users either', async () => {
     const h = await createGatewayHarness();
-    await h.updateApplication({ flags: '0', approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true } });
+    await h.updateApplication({
+      flags: '0',
+      approvals: { identify_premium: false, sdk_terms_accepted: false, privileged_intents_approved: true },
+    });
     const client = h.connect();
     client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILD_PRESENCES, properties: {} } });
     expect((await client.waitForClose()).code).toBe(4014);
   });
 
-  it('counts the members of the bot\'s guilds as accessible users', async () => {
+  it("counts the members of the bot's guilds as accessible users", async () => {
     const h = await createGatewayHarness();
     await h.guildWithBot({ bob: true });
-    await h.updateApplication({ approximate_user_install_count: PRIVILEGED_INTENTS_APPROVAL_THRESHOLD - 2, flags: String(APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED) });
+    await h.updateApplication({
+      approximate_user_install_count: PRIVILEGED_INTENTS_APPROVAL_THRESHOLD - 2,
+      flags: String(APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED),
+    });
     // alice and bob share the guild with the bot: 9,998 + 2 reaches the threshold.
     const client = h.connect();
     client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.MESSAGE_CONTENT, properties: {} } });

@@ -13,8 +13,29 @@ async function bigGuild(h: GatewayHarness, extra: number) {
   const tx = db.transaction(['users', 'members'], 'readwrite');
   for (let i = 0; i < extra; i++) {
     const id = String(1_000_000_000_000n + BigInt(i));
-    const user: UserRecord = { id, username: `user${i}`, global_name: null, discriminator: '0', avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: 0 };
-    const member: MemberRecord = { guild_id: guild.id, user_id: id, nick: null, roles: [], joined_at: 0, avatar: null, banner: null, bio: null, flags: 0 };
+    const user: UserRecord = {
+      id,
+      username: `user${i}`,
+      global_name: null,
+      discriminator: '0',
+      avatar: null,
+      bot: false,
+      premium_type: 0,
+      primary_guild: null,
+      provisional: false,
+      created_at: 0,
+    };
+    const member: MemberRecord = {
+      guild_id: guild.id,
+      user_id: id,
+      nick: null,
+      roles: [],
+      joined_at: 0,
+      avatar: null,
+      banner: null,
+      bio: null,
+      flags: 0,
+    };
     void tx.objectStore('users').put(user);
     void tx.objectStore('members').put(member);
   }
@@ -41,7 +62,11 @@ describe('Request Guild Members (opcode 8)', () => {
     const from = bot.received.length;
     bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, nonce: 'all' } });
     const got = await chunks(bot, from, 3);
-    expect(got.map((c) => [c.d.chunk_index, c.d.chunk_count, c.d.members.length])).toEqual([[0, 3, 1000], [1, 3, 1000], [2, 3, 500]]);
+    expect(got.map((c) => [c.d.chunk_index, c.d.chunk_count, c.d.members.length])).toEqual([
+      [0, 3, 1000],
+      [1, 3, 1000],
+      [2, 3, 500],
+    ]);
     expect(got.every((c) => c.d.guild_id === guild.id && c.d.nonce === 'all')).toBe(true);
     const ids = new Set(got.flatMap((c) => c.d.members.map((m: any) => m.user.id)));
     expect(ids.size).toBe(2500);
@@ -156,7 +181,12 @@ describe('all-members rate limit (spec: 1 request per guild per bot per 30 s, fr
 
   it('is per bot: another application may request the same guild', async () => {
     const { h, bot, first } = await setup();
-    const other = (await h.api.post('/sandbox/applications', { name: 'Other', flags: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED })).body;
+    const other = (
+      await h.api.post('/sandbox/applications', {
+        name: 'Other',
+        flags: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED,
+      })
+    ).body;
     await h.api.put(`/sandbox/guilds/${first.id}/members/${other.bot.id}`, {});
     const otherBot = await h.identify(`Bot ${other.bot_token}`, { intents: INTENTS.GUILD_MEMBERS });
     bot.send({ op: 8, d: { guild_id: first.id, query: '', limit: 0 } });
@@ -167,11 +197,17 @@ describe('all-members rate limit (spec: 1 request per guild per bot per 30 s, fr
     expect(otherBot.dispatches('RATE_LIMITED')).toEqual([]);
   });
 
-  it('is per user for Bearer sessions: one user\'s all-members request does not limit another user of the same application', async () => {
+  it("is per user for Bearer sessions: one user's all-members request does not limit another user of the same application", async () => {
     const { h, first } = await setup();
     await h.api.put(`/sandbox/guilds/${first.id}/members/${h.world.bob.id}`, {});
     const bearer = async (userId: string) => {
-      const token = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: userId, scopes: 'identify guilds' })).body.access_token;
+      const token = (
+        await h.api.post('/sandbox/tokens', {
+          application_id: h.world.application.id,
+          user_id: userId,
+          scopes: 'identify guilds',
+        })
+      ).body.access_token;
       return h.identify(`Bearer ${token}`, { intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS });
     };
     const alice = await bearer(h.world.alice.id);
@@ -210,7 +246,9 @@ describe('member cache (spec: GUILD_MEMBER_ADD, GUILD_MEMBER_UPDATE, GUILD_MEMBE
     const h = await createGatewayHarness();
     const { guild } = await h.guildWithBot();
     const admin = (await h.api.post('/sandbox/applications', { name: 'Admin' })).body;
-    const role = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'mods', permissions: String(1n << 3n) })).body.role;
+    const role = (
+      await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'mods', permissions: String(1n << 3n) })
+    ).body.role;
     await h.api.put(`/sandbox/guilds/${guild.id}/members/${admin.bot.id}`, { roles: [role.id] });
     const bot = await membersBot(h);
     const cache = new Map<string, any>();
@@ -223,8 +261,15 @@ describe('member cache (spec: GUILD_MEMBER_ADD, GUILD_MEMBER_UPDATE, GUILD_MEMBE
     bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0 } });
     await chunks(bot, from, 1);
     await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bob.id}`, {});
-    await h.api.put(`/api/v10/guilds/${guild.id}/members/${h.world.bob.id}/roles/${role.id}`, undefined, `Bot ${admin.bot_token}`);
-    const removed = await h.api.delete(`/api/v10/guilds/${guild.id}/members/${h.world.bob.id}`, `Bot ${admin.bot_token}`);
+    await h.api.put(
+      `/api/v10/guilds/${guild.id}/members/${h.world.bob.id}/roles/${role.id}`,
+      undefined,
+      `Bot ${admin.bot_token}`,
+    );
+    const removed = await h.api.delete(
+      `/api/v10/guilds/${guild.id}/members/${h.world.bob.id}`,
+      `Bot ${admin.bot_token}`,
+    );
     expect(removed.status).toBe(204);
     await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bob.id}`, { nick: 'back' });
     await bot.waitFor((p) => p.t === 'GUILD_MEMBER_ADD' && p.d.nick === 'back', from);

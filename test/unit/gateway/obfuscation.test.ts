@@ -11,15 +11,26 @@ const VIEW = String(PERMISSIONS.VIEW_CHANNEL);
 /** A guild with the bot, an administrator bot, a role `viewers` and a channel only viewers see. */
 async function setup(h: GatewayHarness) {
   const { guild } = await h.guildWithBot();
-  const viewers = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'viewers', permissions: '0' })).body.role;
-  const adminRole = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'admins', permissions: String(PERMISSIONS.ADMINISTRATOR) })).body.role;
+  const viewers = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'viewers', permissions: '0' })).body
+    .role;
+  const adminRole = (
+    await h.api.post(`/sandbox/guilds/${guild.id}/roles`, {
+      name: 'admins',
+      permissions: String(PERMISSIONS.ADMINISTRATOR),
+    })
+  ).body.role;
   const admin = (await h.api.post('/sandbox/applications', { name: 'Admin' })).body;
   await h.api.put(`/sandbox/guilds/${guild.id}/members/${admin.bot.id}`, { roles: [adminRole.id] });
-  const secret = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
-    name: 'secret',
-    type: 0,
-    permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }, { id: viewers.id, type: 0, allow: VIEW, deny: '0' }],
-  })).body.channel;
+  const secret = (
+    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+      name: 'secret',
+      type: 0,
+      permission_overwrites: [
+        { id: guild.id, type: 0, allow: '0', deny: VIEW },
+        { id: viewers.id, type: 0, allow: VIEW, deny: '0' },
+      ],
+    })
+  ).body.channel;
   return { guild, viewers, secret, adminAuth: `Bot ${admin.bot_token}` };
 }
 
@@ -34,7 +45,10 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
   it('GUILD_CREATE carries a channel the opted-in bot cannot view obfuscated, and the others in full', async () => {
     const h = await createGatewayHarness();
     const { guild, secret } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     const created = await bot.waitForDispatch('GUILD_CREATE');
     const hidden = created.d.channels.find((c: any) => c.id === secret.id);
     expectObfuscated(hidden, guild.id);
@@ -49,30 +63,47 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
     expect(created.d.channels.find((c: any) => c.id === secret.id).name).toBe('secret');
   });
 
-  it('the application\'s channel_obfuscation setting opts in as the capability does', async () => {
+  it("the application's channel_obfuscation setting opts in as the capability does", async () => {
     const h = await createGatewayHarness();
     const { guild, secret } = await setup(h);
     await h.updateApplication({ channel_obfuscation: true });
     const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
     const created = await bot.waitForDispatch('GUILD_CREATE');
-    expectObfuscated(created.d.channels.find((c: any) => c.id === secret.id), guild.id);
+    expectObfuscated(
+      created.d.channels.find((c: any) => c.id === secret.id),
+      guild.id,
+    );
   });
 
   it('CHANNEL_CREATE of a channel the bot cannot view arrives obfuscated', async () => {
     const h = await createGatewayHarness();
     const { guild } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'private', type: 0, permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }] });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
+    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+      name: 'private',
+      type: 0,
+      permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }],
+    });
     expectObfuscated((await bot.waitForDispatch('CHANNEL_CREATE')).d, guild.id);
   });
 
   it('a permission overwrite change that lets the bot view the channel dispatches CHANNEL_UPDATE with the full channel', async () => {
     const h = await createGatewayHarness();
     const { guild, secret, adminAuth } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     await bot.waitForDispatch('GUILD_CREATE');
     const from = bot.received.length;
-    const put = await h.api.put(`/api/v10/channels/${secret.id}/permissions/${h.world.bot.id}`, { type: 1, allow: VIEW }, adminAuth);
+    const put = await h.api.put(
+      `/api/v10/channels/${secret.id}/permissions/${h.world.bot.id}`,
+      { type: 1, allow: VIEW },
+      adminAuth,
+    );
     expect(put.status).toBe(204);
     const update = await bot.waitForDispatch('CHANNEL_UPDATE', from);
     expect(update.d.name).toBe('secret');
@@ -84,19 +115,33 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
   it('an overwrite change that keeps the channel hidden stays obfuscated', async () => {
     const h = await createGatewayHarness();
     const { guild, secret, adminAuth } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     const from = bot.received.length;
-    await h.api.put(`/api/v10/channels/${secret.id}/permissions/${h.world.alice.id}`, { type: 1, allow: VIEW }, adminAuth);
+    await h.api.put(
+      `/api/v10/channels/${secret.id}/permissions/${h.world.alice.id}`,
+      { type: 1, allow: VIEW },
+      adminAuth,
+    );
     expectObfuscated((await bot.waitForDispatch('CHANNEL_UPDATE', from)).d, guild.id);
   });
 
   it('a role change that lets the bot view the channel is followed by CHANNEL_UPDATE with the full channel', async () => {
     const h = await createGatewayHarness();
     const { guild, viewers, secret, adminAuth } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     await bot.waitForDispatch('GUILD_CREATE');
     const from = bot.received.length;
-    const put = await h.api.put(`/api/v10/guilds/${guild.id}/members/${h.world.bot.id}/roles/${viewers.id}`, undefined, adminAuth);
+    const put = await h.api.put(
+      `/api/v10/guilds/${guild.id}/members/${h.world.bot.id}/roles/${viewers.id}`,
+      undefined,
+      adminAuth,
+    );
     expect(put.status).toBe(204);
     const update = await bot.waitForDispatch('CHANNEL_UPDATE', from);
     expect(update.d).toMatchObject({ id: secret.id, name: 'secret', flags: 0 });
@@ -105,15 +150,22 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
     expect(bot.received.slice(from).filter((p) => p.t === 'CHANNEL_UPDATE')).toHaveLength(1);
   });
 
-  it('a change of a role\'s permissions that lets the bot view the channel is followed by CHANNEL_UPDATE with the full channel', async () => {
+  it("a change of a role's permissions that lets the bot view the channel is followed by CHANNEL_UPDATE with the full channel", async () => {
     const h = await createGatewayHarness();
     const { guild, secret, adminAuth } = await setup(h);
     const mine = (await h.api.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'mine', permissions: '0' })).body.role;
     await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bot.id}`, { roles: [mine.id] });
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     await bot.waitForDispatch('GUILD_CREATE');
     const from = bot.received.length;
-    const patched = await h.api.patch(`/api/v10/guilds/${guild.id}/roles/${mine.id}`, { permissions: String(PERMISSIONS.ADMINISTRATOR) }, adminAuth);
+    const patched = await h.api.patch(
+      `/api/v10/guilds/${guild.id}/roles/${mine.id}`,
+      { permissions: String(PERMISSIONS.ADMINISTRATOR) },
+      adminAuth,
+    );
     expect(patched.status).toBe(200);
     await bot.waitForDispatch('GUILD_ROLE_UPDATE', from);
     const update = await bot.waitForDispatch('CHANNEL_UPDATE', from);
@@ -123,7 +175,10 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
   it('a Resume from before a role change that let the bot view a channel replays the CHANNEL_UPDATE with the full channel', async () => {
     const h = await createGatewayHarness();
     const { guild, viewers, secret, adminAuth } = await setup(h);
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     const created = await bot.waitForDispatch('GUILD_CREATE');
     await h.api.put(`/api/v10/guilds/${guild.id}/members/${h.world.bot.id}/roles/${viewers.id}`, undefined, adminAuth);
     const live = await bot.waitForDispatch('CHANNEL_UPDATE');
@@ -134,7 +189,11 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
       const again = h.connect(undefined, gateway);
       again.send({ op: 6, d: { token: h.world.botAuth, session_id: bot.ready.session_id, seq: created.s } });
       await again.waitForDispatch('RESUMED');
-      expect(again.dispatches().map((p) => [p.t, p.d.name ?? null])).toEqual([['GUILD_MEMBER_UPDATE', null], ['CHANNEL_UPDATE', 'secret'], ['RESUMED', null]]);
+      expect(again.dispatches().map((p) => [p.t, p.d.name ?? null])).toEqual([
+        ['GUILD_MEMBER_UPDATE', null],
+        ['CHANNEL_UPDATE', 'secret'],
+        ['RESUMED', null],
+      ]);
       again.disconnect(4000);
     }
   });
@@ -150,11 +209,21 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
 
   it('the GUILD_CREATE of a guild the bot joins later is obfuscated too', async () => {
     const h = await createGatewayHarness();
-    const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
     const { guild } = (await h.api.post('/sandbox/guilds', { name: 'Later', owner_id: h.world.alice.id })).body;
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'private', type: 0, permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }] });
+    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+      name: 'private',
+      type: 0,
+      permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }],
+    });
     await h.api.put(`/sandbox/guilds/${guild.id}/members/${h.world.bot.id}`, {});
     const created = await bot.waitForDispatch('GUILD_CREATE');
-    expectObfuscated(created.d.channels.find((c: any) => c.name !== 'general' && c.flags & CHANNEL_OBFUSCATED), guild.id);
+    expectObfuscated(
+      created.d.channels.find((c: any) => c.name !== 'general' && c.flags & CHANNEL_OBFUSCATED),
+      guild.id,
+    );
   });
 });

@@ -19,12 +19,15 @@ async function setup() {
 /** A user of the harness with a token of the world's application. */
 async function user(h: GatewayHarness, username: string, scopes = 'openid sdk.social_layer') {
   const created = (await h.api.post('/sandbox/users', { username })).body.user;
-  const token = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: created.id, scopes })).body;
+  const token = (
+    await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: created.id, scopes })
+  ).body;
   return { id: created.id as string, auth: `Bearer ${token.access_token}` };
 }
 
 /** The PRESENCE_UPDATEs about `userId` the client was sent. */
-const about = (client: FakeClient, userId: string) => client.dispatches('PRESENCE_UPDATE').filter((p) => p.d.user.id === userId);
+const about = (client: FakeClient, userId: string) =>
+  client.dispatches('PRESENCE_UPDATE').filter((p) => p.d.user.id === userId);
 
 describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
   it('GUILD_CREATE carries the presences of online members (and those members) for a session with GUILD_PRESENCES', async () => {
@@ -37,7 +40,7 @@ describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
     expect(created.members.map((m: any) => m.user.id).sort()).toEqual([alice, bot].sort());
   });
 
-  it('GUILD_CREATE lists only members\' presences also when more users are online than the guild has members', async () => {
+  it("GUILD_CREATE lists only members' presences also when more users are online than the guild has members", async () => {
     const { h, guild, alice, bot } = await setup();
     const small = (await h.api.post('/sandbox/guilds', { name: 'Small', owner_id: alice })).body.guild;
     await h.api.put(`/sandbox/guilds/${small.id}/members/${bot}`, {});
@@ -45,7 +48,9 @@ describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
     for (const name of ['dan', 'eve', 'fay']) await h.identify((await user(h, name)).auth);
     const session = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES });
     await session.waitFor((p) => p.t === 'GUILD_CREATE' && p.d.id === small.id);
-    const byGuild = new Map(session.dispatches('GUILD_CREATE').map((p) => [p.d.id, p.d.presences.map((x: any) => x.user.id).sort()]));
+    const byGuild = new Map(
+      session.dispatches('GUILD_CREATE').map((p) => [p.d.id, p.d.presences.map((x: any) => x.user.id).sort()]),
+    );
     expect(byGuild.get(small.id)).toEqual([alice, bot].sort());
     expect(byGuild.get(guild.id)).toEqual([alice, bot].sort());
   });
@@ -58,9 +63,11 @@ describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
     expect(created.members).toHaveLength(3);
   });
 
-  it('Request Guild Members with presences: true answers the online members\' presences in each chunk', async () => {
+  it("Request Guild Members with presences: true answers the online members' presences in each chunk", async () => {
     const { h, guild, alice, bot } = await setup();
-    const session = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES });
+    const session = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES,
+    });
     const from = session.received.length;
     session.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, presences: true } });
     session.send({ op: 8, d: { guild_id: guild.id, user_ids: [h.world.bob.id], presences: true } });
@@ -72,7 +79,7 @@ describe('presences in GUILD_CREATE and Guild Members Chunk', () => {
     expect(bobOnly.d.presences).toEqual([]);
   });
 
-  it('without GUILD_PRESENCES, presences: true is taken as false (the platform\'s rule): the chunks carry no presences', async () => {
+  it("without GUILD_PRESENCES, presences: true is taken as false (the platform's rule): the chunks carry no presences", async () => {
     const { h, guild } = await setup();
     const session = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MEMBERS });
     session.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0, presences: true } });
@@ -102,7 +109,12 @@ describe('PRESENCE_UPDATE audience', () => {
     const { h, guild, bob } = await setup();
     const watching = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES });
     const notWatching = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
-    const other = (await h.api.post('/sandbox/applications', { name: 'Elsewhere', flags: APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED })).body;
+    const other = (
+      await h.api.post('/sandbox/applications', {
+        name: 'Elsewhere',
+        flags: APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED,
+      })
+    ).body;
     const outsider = await h.identify(`Bot ${other.bot_token}`, { intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES });
     await h.identify(h.world.bobAuth);
     const update = await watching.waitFor((p) => p.t === 'PRESENCE_UPDATE' && p.d.user.id === bob);
@@ -114,7 +126,7 @@ describe('PRESENCE_UPDATE audience', () => {
     expect(about(watching, bob).filter((p) => p.d.guild_id === undefined)).toEqual([]);
   });
 
-  it('without guild_id to the user\'s own sessions, their friends and their lobby co-members, whatever their intents; not to others', async () => {
+  it("without guild_id to the user's own sessions, their friends and their lobby co-members, whatever their intents; not to others", async () => {
     const { h, alice, bob } = await setup();
     const chen = await user(h, 'chen');
     const dana = await user(h, 'dana');

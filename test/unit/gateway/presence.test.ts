@@ -11,7 +11,9 @@ import { createGatewayHarness, ManualTimers, type FakeClient, type GatewayHarnes
 /** A guild of alice's with the bot and bob, and the bot watching presences (GUILD_PRESENCES granted by toggle). */
 async function setup() {
   const h = await createGatewayHarness();
-  await h.updateApplication({ flags: String(APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED | APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED) });
+  await h.updateApplication({
+    flags: String(APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED | APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED),
+  });
   const { guild } = await h.guildWithBot({ bob: true });
   const watcher = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES });
   return { h, guild, watcher, alice: h.world.alice.id as string };
@@ -19,7 +21,10 @@ async function setup() {
 
 /** The statuses of `userId` the client was sent in its guild's PRESENCE_UPDATEs, in order. */
 function statuses(client: FakeClient, userId: string): string[] {
-  return client.dispatches('PRESENCE_UPDATE').filter((p) => p.d.user.id === userId && p.d.guild_id).map((p) => p.d.status);
+  return client
+    .dispatches('PRESENCE_UPDATE')
+    .filter((p) => p.d.user.id === userId && p.d.guild_id)
+    .map((p) => p.d.status);
 }
 
 /** Waits until the client was sent `count` guild PRESENCE_UPDATEs of `userId`; resolves with the statuses. */
@@ -28,7 +33,10 @@ async function nthStatus(client: FakeClient, userId: string, count: number): Pro
   return statuses(client, userId);
 }
 
-const op3 = (status: string, activities: unknown[] = []) => ({ op: 3, d: { since: null, activities, status, afk: false } });
+const op3 = (status: string, activities: unknown[] = []) => ({
+  op: 3,
+  d: { since: null, activities, status, afk: false },
+});
 
 /** A second application whose bot is in the guild. */
 async function otherBot(h: GatewayHarness, guildId: string) {
@@ -42,7 +50,13 @@ describe('presence status from gateway sessions', () => {
     const { h, guild, watcher, alice } = await setup();
     await h.identify(h.world.aliceAuth);
     const update = await watcher.waitFor((p) => p.t === 'PRESENCE_UPDATE' && p.d.user.id === alice);
-    expect(update.d).toEqual({ user: { id: alice }, guild_id: guild.id, status: 'online', activities: [], client_status: { web: 'online' } });
+    expect(update.d).toEqual({
+      user: { id: alice },
+      guild_id: guild.id,
+      status: 'online',
+      activities: [],
+      client_status: { web: 'online' },
+    });
   });
 
   it('a user is offline after their last session closes, and only then; a second session changes nothing others see', async () => {
@@ -99,18 +113,28 @@ describe('presence status from gateway sessions', () => {
     await nthStatus(watcher, other.id, 1);
     bot.send(op3('dnd', [{ name: 'Chess', type: 0, state: 'Ranked', details: 'dropped', url: null }]));
     await nthStatus(watcher, other.id, 2);
-    const update = watcher.dispatches('PRESENCE_UPDATE').filter((p) => p.d.user.id === other.id).at(-1)!;
+    const update = watcher
+      .dispatches('PRESENCE_UPDATE')
+      .filter((p) => p.d.user.id === other.id)
+      .at(-1)!;
     expect(update.d).toMatchObject({ status: 'dnd', client_status: { web: 'dnd' } });
-    expect(update.d.activities).toEqual([{ name: 'Chess', type: 0, state: 'Ranked', url: null, created_at: expect.any(Number) }]);
+    expect(update.d.activities).toEqual([
+      { name: 'Chess', type: 0, state: 'Ranked', url: null, created_at: expect.any(Number) },
+    ]);
 
     const user = await h.identify(h.world.aliceAuth);
     await nthStatus(watcher, alice, 1);
     user.send(op3('idle', [{ name: 'Ignored', type: 0 }]));
     await nthStatus(watcher, alice, 2);
-    expect(watcher.dispatches('PRESENCE_UPDATE').filter((p) => p.d.user.id === alice).at(-1)!.d).toMatchObject({ status: 'idle', activities: [] });
+    expect(
+      watcher
+        .dispatches('PRESENCE_UPDATE')
+        .filter((p) => p.d.user.id === alice)
+        .at(-1)!.d,
+    ).toMatchObject({ status: 'idle', activities: [] });
   });
 
-  it('Identify\'s presence sets the first status; an invalid Presence Update closes with 4002', async () => {
+  it("Identify's presence sets the first status; an invalid Presence Update closes with 4002", async () => {
     const { h, watcher, alice } = await setup();
     const session = await h.identify(h.world.aliceAuth, { presence: op3('dnd').d });
     expect(await nthStatus(watcher, alice, 1)).toEqual(['dnd']);
@@ -168,7 +192,10 @@ describe('presence across a restart of the shared worker', () => {
     const next = new Gateway(ctx, timers, (line) => h.errors.push(line), { isLive });
     const watch = async () => {
       const client = h.connect('/gateway?v=10&encoding=json', next);
-      client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES, properties: {} } });
+      client.send({
+        op: 2,
+        d: { token: h.world.botAuth, intents: INTENTS.GUILDS | INTENTS.GUILD_PRESENCES, properties: {} },
+      });
       return Object.assign(client, { created: (await client.waitForDispatch('GUILD_CREATE')).d });
     };
     return { h, guild, alice, session, next, timers, watch };
@@ -177,7 +204,12 @@ describe('presence across a restart of the shared worker', () => {
   it('a restarted gateway knows who is online from IndexedDB: GUILD_CREATE lists them', async () => {
     const { alice, watch } = await restarted(async () => false);
     const watcher = await watch();
-    expect(watcher.created.presences).toContainEqual({ user: { id: alice }, status: 'online', activities: [], client_status: { web: 'online' } });
+    expect(watcher.created.presences).toContainEqual({
+      user: { id: alice },
+      status: 'online',
+      activities: [],
+      client_status: { web: 'online' },
+    });
   });
 
   it('sessions of the previous start that did not come back are gone after the grace period: their users go offline', async () => {

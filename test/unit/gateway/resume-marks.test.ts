@@ -16,15 +16,25 @@ describe('resume points (gateway_resume_marks)', () => {
     for (let s = 1; s <= total; s += 50) {
       for (let i = s; i < s + 50; i++) marks.add(i, 100 + i, 0);
       const tx = db.transaction(['gateway_sessions', 'gateway_resume_marks'], 'readwrite');
-      await Promise.all([...marks.write(tx.objectStore('gateway_resume_marks'), s + 49), ...other.write(tx.objectStore('gateway_resume_marks'), 1), tx.done]);
+      await Promise.all([
+        ...marks.write(tx.objectStore('gateway_resume_marks'), s + 49),
+        ...other.write(tx.objectStore('gateway_resume_marks'), 1),
+        tx.done,
+      ]);
     }
     const keys = await db.getAllKeys('gateway_resume_marks', IDBKeyRange.bound(['s1', 0], ['s1', Infinity]));
     expect(keys).toHaveLength(GATEWAY_RESUME_MARKS_MAX);
     expect(keys[0][1]).toBe(total - GATEWAY_RESUME_MARKS_MAX + 1);
-    expect(await findResumePoint(db, 's1', total)).toEqual({ mark: { session_id: 's1', s: total, after: 100 + total, skip: 0 }, last: total });
+    expect(await findResumePoint(db, 's1', total)).toEqual({
+      mark: { session_id: 's1', s: total, after: 100 + total, skip: 0 },
+      last: total,
+    });
     expect((await findResumePoint(db, 's1', 1)).mark).toBeUndefined();
     // Another session's points are its own.
-    expect(await findResumePoint(db, 's2', 1)).toEqual({ mark: { session_id: 's2', s: 1, after: 10, skip: 0 }, last: 1 });
+    expect(await findResumePoint(db, 's2', 1)).toEqual({
+      mark: { session_id: 's2', s: 1, after: 10, skip: 0 },
+      last: 1,
+    });
     db.close();
   });
 });

@@ -24,7 +24,11 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const again = h.connect();
     again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 2 } });
     await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([[3, 'CHANNEL_CREATE', 'a'], [4, 'CHANNEL_CREATE', 'b'], [5, 'RESUMED', undefined]]);
+    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+      [3, 'CHANNEL_CREATE', 'a'],
+      [4, 'CHANNEL_CREATE', 'b'],
+      [5, 'RESUMED', undefined],
+    ]);
   });
 
   it('loses no event when the shared worker restarted in between (the session lives in IndexedDB)', async () => {
@@ -38,7 +42,10 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const again = h.connect(undefined, restarted);
     again.send({ op: 6, d: { token: h.world.botAuth.replace('Bot ', ''), session_id: sessionId, seq: live.s } });
     await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([[live.s! + 1, 'CHANNEL_CREATE', 'missed'], [live.s! + 2, 'RESUMED', undefined]]);
+    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+      [live.s! + 1, 'CHANNEL_CREATE', 'missed'],
+      [live.s! + 2, 'RESUMED', undefined],
+    ]);
     // And it keeps dispatching live on the new gateway.
     await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
     await restarted.announce({ type: 'events', seq: 0 });
@@ -55,10 +62,13 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const again = h.connect();
     again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
     await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([[4, 'b'], [5, undefined]]);
+    expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([
+      [4, 'b'],
+      [5, undefined],
+    ]);
   });
 
-  it('keeps one resume point per dispatch from the last heartbeat\'s seq on; a Resume from before it gets Invalid Session', async () => {
+  it("keeps one resume point per dispatch from the last heartbeat's seq on; a Resume from before it gets Invalid Session", async () => {
     const h = await createGatewayHarness();
     const { guild, bot, sessionId } = await session(h);
     for (const name of ['a', 'b', 'c']) await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
@@ -67,7 +77,10 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     await bot.waitFor((p) => p.op === 11);
     await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'd', type: 0 });
     await bot.waitFor((p) => p.d?.name === 'd');
-    const kept = await h.ctx.db.getAllKeys('gateway_resume_marks', IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]));
+    const kept = await h.ctx.db.getAllKeys(
+      'gateway_resume_marks',
+      IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]),
+    );
     expect(kept.map(([, s]) => s)).toEqual([4, 5, 6]);
     bot.disconnect(4000);
 
@@ -77,7 +90,11 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const again = h.connect();
     again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 4 } });
     await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([[5, 'c'], [6, 'd'], [7, undefined]]);
+    expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([
+      [5, 'c'],
+      [6, 'd'],
+      [7, undefined],
+    ]);
   });
 
   it('a Resume from an earlier seq numbers the rest again: the resume points of the old numbering are gone', async () => {
@@ -95,8 +112,14 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const again = h.connect();
     again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
     await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([[4, 'CHANNEL_CREATE', 'b'], [5, 'RESUMED', undefined]]);
-    const kept = await h.ctx.db.getAllKeys('gateway_resume_marks', IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]));
+    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+      [4, 'CHANNEL_CREATE', 'b'],
+      [5, 'RESUMED', undefined],
+    ]);
+    const kept = await h.ctx.db.getAllKeys(
+      'gateway_resume_marks',
+      IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]),
+    );
     expect(kept.map(([, s]) => s)).toEqual([1, 2, 3, 4, 5]);
     again.disconnect(4000);
     // s 6 of the old numbering is no dispatch of the session any more.

@@ -5,13 +5,26 @@ import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 /** An OAuth2 form request to the app (revoke, refresh), authenticated with the client secret. */
 function form(h: GatewayHarness, path: string, params: Record<string, string>) {
-  const body = new URLSearchParams({ client_id: h.world.application.id, client_secret: h.world.clientSecret, ...params });
-  return h.api.request('POST', path, { raw: body.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  const body = new URLSearchParams({
+    client_id: h.world.application.id,
+    client_secret: h.world.clientSecret,
+    ...params,
+  });
+  return h.api.request('POST', path, {
+    raw: body.toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
 }
 
 /** A second Bearer token pair for alice, so that one of her sessions can outlive the other's token. */
 async function secondAliceToken(h: GatewayHarness) {
-  const tokens = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: 'openid sdk.social_layer' })).body;
+  const tokens = (
+    await h.api.post('/sandbox/tokens', {
+      application_id: h.world.application.id,
+      user_id: h.world.alice.id,
+      scopes: 'openid sdk.social_layer',
+    })
+  ).body;
   return `Bearer ${tokens.access_token}`;
 }
 
@@ -21,7 +34,7 @@ async function invalidations(h: GatewayHarness) {
 }
 
 describe('deleted tokens end gateway sessions (spec, Authentication 5 and "Linked game account after a ban")', () => {
-  it('a ban deletes the tokens at once: the banned user\'s sessions close with 4004, others stay', async () => {
+  it("a ban deletes the tokens at once: the banned user's sessions close with 4004, others stay", async () => {
     const h = await createGatewayHarness();
     const alice = await h.identify(h.world.aliceAuth);
     const bob = await h.identify(h.world.bobAuth);
@@ -35,7 +48,7 @@ describe('deleted tokens end gateway sessions (spec, Authentication 5 and "Linke
     expect((await invalidations(h)).map((e) => e.data)).toEqual([{ user_id: h.world.alice.id }]);
   });
 
-  it('SESSIONS_INVALIDATED is the gateway\'s own: no session is ever sent it', async () => {
+  it("SESSIONS_INVALIDATED is the gateway's own: no session is ever sent it", async () => {
     const h = await createGatewayHarness();
     const bob = await h.identify(h.world.bobAuth);
     const alice = await h.identify(await secondAliceToken(h));
@@ -60,7 +73,10 @@ describe('deleted tokens end gateway sessions (spec, Authentication 5 and "Linke
   it('refresh rotation deletes the old access token: its session closes with 4004', async () => {
     const h = await createGatewayHarness();
     const session = await h.identify(h.world.aliceAuth);
-    const refreshed = await form(h, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: h.world.aliceTokens.refresh_token });
+    const refreshed = await form(h, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: h.world.aliceTokens.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
     await h.flush();
     expect((await session.waitForClose()).code).toBe(4004);

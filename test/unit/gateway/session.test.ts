@@ -1,6 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_HEARTBEAT_INTERVAL_MS, GATEWAY_SEND_LIMIT, GATEWAY_SEND_WINDOW_MS } from '../../../src/platform/limits';
+import {
+  GATEWAY_HEARTBEAT_INTERVAL_MS,
+  GATEWAY_SEND_LIMIT,
+  GATEWAY_SEND_WINDOW_MS,
+} from '../../../src/platform/limits';
 import { INTENTS } from '../../../src/platform/intents';
 import { APPLICATION_FLAGS } from '../../../src/platform/records';
 import { createGatewayHarness } from './gateway-harness';
@@ -12,7 +16,12 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     const h = await createGatewayHarness();
     const { guild } = await h.guildWithBot();
     const client = h.connect();
-    expect(client.received[0]).toEqual({ op: 10, d: { heartbeat_interval: GATEWAY_HEARTBEAT_INTERVAL_MS }, s: null, t: null });
+    expect(client.received[0]).toEqual({
+      op: 10,
+      d: { heartbeat_interval: GATEWAY_HEARTBEAT_INTERVAL_MS },
+      s: null,
+      t: null,
+    });
     client.send({ op: 2, d: { token: h.world.botAuth, intents: INTENTS.GUILDS, properties: IDENTIFY_PROPS } });
     const ready = await client.waitForDispatch('READY');
     expect(ready.s).toBe(1);

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGatewayHarness } from './gateway-harness';
 
-describe('USER_UPDATE when a user changes their profile (the source of an activity\'s CURRENT_USER_UPDATE)', () => {
-  it('PATCH /sandbox/users/{id} {global_name, avatar} dispatches USER_UPDATE to the user\'s own sessions only', async () => {
+describe("USER_UPDATE when a user changes their profile (the source of an activity's CURRENT_USER_UPDATE)", () => {
+  it("PATCH /sandbox/users/{id} {global_name, avatar} dispatches USER_UPDATE to the user's own sessions only", async () => {
     const h = await createGatewayHarness();
     const alice = await h.identify(h.world.aliceAuth, { intents: 0 });
     const bob = await h.identify(h.world.bobAuth, { intents: 0 });

@@ -1,6 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, VOICE_HEARTBEAT_INTERVAL_MS, VOICE_RESUME_WINDOW_MS } from '../../../src/platform/limits';
+import {
+  GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  VOICE_HEARTBEAT_INTERVAL_MS,
+  VOICE_RESUME_WINDOW_MS,
+} from '../../../src/platform/limits';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 
 /** Alice and bob identified in the lobby's call, each having seen the other connect. */
@@ -22,7 +26,7 @@ describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), 
     expect(h.voice.participants(h.lobby.id).sort()).toEqual([h.world.alice.id, h.world.bob.id].sort());
   });
 
-  it('relays Speaking to the others with the speaker\'s user id and ssrc', async () => {
+  it("relays Speaking to the others with the speaker's user id and ssrc", async () => {
     const h = await createVoiceHarness();
     const { alice, bob } = await twoInCall(h);
     const ssrc = bob.ops(2)[0].d.ssrc;
@@ -67,7 +71,7 @@ describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), 
 });
 
 describe('calls end with what they stand on (read from the event log)', () => {
-  it('leaving the lobby disconnects the user\'s voice session (4014); the others see Client Disconnect', async () => {
+  it("leaving the lobby disconnects the user's voice session (4014); the others see Client Disconnect", async () => {
     const h = await createVoiceHarness();
     const { alice, bob } = await twoInCall(h);
     expect((await h.api.delete(`/api/v10/lobbies/${h.lobby.id}/members/@me`, h.world.bobAuth)).status).toBe(204);
@@ -120,7 +124,10 @@ describe('voice Resume (op 7): v8 buffered resume (spec: "version 8 supports buf
     bob.disconnect(1000);
     await h.flush();
     const again = h.connectVoice();
-    again.send({ op: 7, d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token, seq_ack: 1 } });
+    again.send({
+      op: 7,
+      d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token, seq_ack: 1 },
+    });
     await again.waitForOp(13);
     expect(again.received.slice(1)).toEqual([
       { op: 9, d: null },
@@ -141,7 +148,10 @@ describe('voice Resume (op 7): v8 buffered resume (spec: "version 8 supports buf
     await alice.waitForOp(6);
     alice.disconnect(4000);
     const again = h.connectVoice();
-    again.send({ op: 7, d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token, seq_ack: 1 } });
+    again.send({
+      op: 7,
+      d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token, seq_ack: 1 },
+    });
     expect((await again.waitForClose()).code).toBe(4006);
   });
 
@@ -156,10 +166,16 @@ describe('voice Resume (op 7): v8 buffered resume (spec: "version 8 supports buf
     bob.disconnect(1000);
     await h.flush();
     const again = h.connectVoice('/voice?v=7');
-    again.send({ op: 7, d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token } });
+    again.send({
+      op: 7,
+      d: { server_id: aliceJoin.serverId, session_id: aliceJoin.sessionId, token: aliceJoin.token },
+    });
     await again.waitForOp(9);
     await h.flush();
-    expect(again.received).toEqual([{ op: 8, d: expect.any(Object) }, { op: 9, d: null }]);
+    expect(again.received).toEqual([
+      { op: 8, d: expect.any(Object) },
+      { op: 9, d: null },
+    ]);
   });
 
   it('Resume with a wrong token closes with 4004; an unknown session with 4006', async () => {

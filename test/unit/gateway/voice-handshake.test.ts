@@ -35,7 +35,10 @@ describe('voice gateway versions (spec: Versioning 4, "Voice gateway requires an
     const h = await createVoiceHarness();
     await h.setClock(LEGACY_END);
     const refused = h.connectVoice('/voice?v=3');
-    expect(refused.closed).toEqual({ code: 4020, reason: 'Voice gateway versions below 4 were discontinued on 2024-11-18.' });
+    expect(refused.closed).toEqual({
+      code: 4020,
+      reason: 'Voice gateway versions below 4 were discontinued on 2024-11-18.',
+    });
     await h.setClock(BEFORE_LEGACY_END);
     const accepted = h.connectVoice('/voice?v=3');
     expect(accepted.closed).toBeNull();
@@ -49,17 +52,40 @@ describe('voice Identify (op 0) against the voice token of VOICE_SERVER_UPDATE',
     await h.setClock(E2EE_ONLY);
     const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
     const ready = client.ops(2)[0].d;
-    expect(ready).toEqual({ ssrc: expect.any(Number), ip: '127.0.0.1', port: 0, modes: ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'] });
+    expect(ready).toEqual({
+      ssrc: expect.any(Number),
+      ip: '127.0.0.1',
+      port: 0,
+      modes: ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'],
+    });
   });
 
   it('closes with 4004 (authentication failed) for a wrong token, and for the token of another user', async () => {
     const h = await createVoiceHarness();
     const join = await h.joinLobbyCall(h.world.aliceAuth);
     const wrong = h.connectVoice();
-    wrong.send({ op: 0, d: { server_id: join.serverId, user_id: join.userId, session_id: join.sessionId, token: 'not-the-token', max_dave_protocol_version: 1 } });
+    wrong.send({
+      op: 0,
+      d: {
+        server_id: join.serverId,
+        user_id: join.userId,
+        session_id: join.sessionId,
+        token: 'not-the-token',
+        max_dave_protocol_version: 1,
+      },
+    });
     expect((await wrong.waitForClose()).code).toBe(4004);
     const other = h.connectVoice();
-    other.send({ op: 0, d: { server_id: join.serverId, user_id: h.world.bob.id, session_id: join.sessionId, token: join.token, max_dave_protocol_version: 1 } });
+    other.send({
+      op: 0,
+      d: {
+        server_id: join.serverId,
+        user_id: h.world.bob.id,
+        session_id: join.sessionId,
+        token: join.token,
+        max_dave_protocol_version: 1,
+      },
+    });
     expect((await other.waitForClose()).code).toBe(4004);
   });
 
@@ -67,12 +93,30 @@ describe('voice Identify (op 0) against the voice token of VOICE_SERVER_UPDATE',
     const h = await createVoiceHarness();
     const join = await h.joinLobbyCall(h.world.aliceAuth);
     const client = h.connectVoice();
-    client.send({ op: 0, d: { server_id: join.serverId, user_id: join.userId, session_id: 'f'.repeat(32), token: join.token, max_dave_protocol_version: 1 } });
+    client.send({
+      op: 0,
+      d: {
+        server_id: join.serverId,
+        user_id: join.userId,
+        session_id: 'f'.repeat(32),
+        token: join.token,
+        max_dave_protocol_version: 1,
+      },
+    });
     expect((await client.waitForClose()).code).toBe(4006);
     join.main.send({ op: 4, d: { guild_id: null, channel_id: null, self_mute: false, self_deaf: false } });
     await join.main.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.channel_id === null);
     const late = h.connectVoice();
-    late.send({ op: 0, d: { server_id: join.serverId, user_id: join.userId, session_id: join.sessionId, token: join.token, max_dave_protocol_version: 1 } });
+    late.send({
+      op: 0,
+      d: {
+        server_id: join.serverId,
+        user_id: join.userId,
+        session_id: join.sessionId,
+        token: join.token,
+        max_dave_protocol_version: 1,
+      },
+    });
     expect((await late.waitForClose()).code).toBe(4006);
   });
 
@@ -91,7 +135,10 @@ describe('voice Identify (op 0) against the voice token of VOICE_SERVER_UPDATE',
 });
 
 describe('Select Protocol (op 1) and Session Description (op 4): encryption modes (spec: Versioning 4)', () => {
-  const select = (mode: string, protocol = 'udp') => ({ op: 1, d: { protocol, data: { address: '127.0.0.1', port: 0, mode } } });
+  const select = (mode: string, protocol = 'udp') => ({
+    op: 1,
+    d: { protocol, data: { address: '127.0.0.1', port: 0, mode } },
+  });
 
   it('answers a supported mode with Session Description: the mode and a 32-byte secret_key', async () => {
     const h = await createVoiceHarness();
@@ -108,12 +155,21 @@ describe('Select Protocol (op 1) and Session Description (op 4): encryption mode
 
   it('deprecated modes (xsalsa20_poly1305* and aead_aes256_gcm) were discontinued on 2024-11-18: refused from that date with 4016, accepted before', async () => {
     const h = await createVoiceHarness();
-    const deprecated = ['xsalsa20_poly1305', 'xsalsa20_poly1305_suffix', 'xsalsa20_poly1305_lite', 'xsalsa20_poly1305_lite_rtpsize', 'aead_aes256_gcm'];
+    const deprecated = [
+      'xsalsa20_poly1305',
+      'xsalsa20_poly1305_suffix',
+      'xsalsa20_poly1305_lite',
+      'xsalsa20_poly1305_lite_rtpsize',
+      'aead_aes256_gcm',
+    ];
     await h.setClock(LEGACY_END);
     for (const mode of deprecated) {
       const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
       client.send(select(mode));
-      expect(await client.waitForClose()).toEqual({ code: 4016, reason: `Encryption mode ${mode} was discontinued on 2024-11-18.` });
+      expect(await client.waitForClose()).toEqual({
+        code: 4016,
+        reason: `Encryption mode ${mode} was discontinued on 2024-11-18.`,
+      });
     }
     await h.setClock(BEFORE_LEGACY_END);
     const before = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
@@ -140,7 +196,16 @@ describe('E2EE calls only from 2026-03-01 (spec: Limits "Calls")', () => {
     for (const dave of [0, null]) {
       const client = h.connectVoice();
       const join = await h.joinLobbyCall(h.world.aliceAuth);
-      client.send({ op: 0, d: { server_id: join.serverId, user_id: join.userId, session_id: join.sessionId, token: join.token, ...(dave === null ? {} : { max_dave_protocol_version: dave }) } });
+      client.send({
+        op: 0,
+        d: {
+          server_id: join.serverId,
+          user_id: join.userId,
+          session_id: join.sessionId,
+          token: join.token,
+          ...(dave === null ? {} : { max_dave_protocol_version: dave }),
+        },
+      });
       expect(await client.waitForClose()).toEqual({ code: 4017, reason: 'E2EE/DAVE protocol required.' });
     }
   });
@@ -149,7 +214,10 @@ describe('E2EE calls only from 2026-03-01 (spec: Limits "Calls")', () => {
     const h = await createVoiceHarness();
     await h.setClock(BEFORE_E2EE_ONLY);
     const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth), { max_dave_protocol_version: 0 });
-    client.send({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_aes256_gcm_rtpsize' } } });
+    client.send({
+      op: 1,
+      d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_aes256_gcm_rtpsize' } },
+    });
     expect((await client.waitForOp(4)).d.dave_protocol_version).toBe(0);
   });
 
@@ -157,11 +225,25 @@ describe('E2EE calls only from 2026-03-01 (spec: Limits "Calls")', () => {
     const h = await createVoiceHarness();
     await h.setClock(E2EE_ONLY);
     const { guild } = await h.guildWithBot();
-    const voiceChannel = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Voice', type: 2 })).body.channel;
+    const voiceChannel = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Voice', type: 2 })).body
+      .channel;
     const stage = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Stage', type: 13 })).body.channel;
     const inVoice = h.connectVoice();
-    const voiceJoin = await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: voiceChannel.id }, { intents: 1 });
-    inVoice.send({ op: 0, d: { server_id: guild.id, user_id: h.world.bot.id, session_id: voiceJoin.sessionId, token: voiceJoin.token, max_dave_protocol_version: 0 } });
+    const voiceJoin = await h.joinVoice(
+      h.world.botAuth,
+      { guild_id: guild.id, channel_id: voiceChannel.id },
+      { intents: 1 },
+    );
+    inVoice.send({
+      op: 0,
+      d: {
+        server_id: guild.id,
+        user_id: h.world.bot.id,
+        session_id: voiceJoin.sessionId,
+        token: voiceJoin.token,
+        max_dave_protocol_version: 0,
+      },
+    });
     expect((await inVoice.waitForClose()).code).toBe(4017);
     const stageJoin = await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: stage.id }, { intents: 1 });
     const onStage = await h.identifyVoice(stageJoin, { max_dave_protocol_version: 0 });
@@ -172,7 +254,10 @@ describe('E2EE calls only from 2026-03-01 (spec: Limits "Calls")', () => {
     const h = await createVoiceHarness();
     await h.setClock(E2EE_ONLY);
     const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth), { max_dave_protocol_version: 3 });
-    client.send({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_xchacha20_poly1305_rtpsize' } } });
+    client.send({
+      op: 1,
+      d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_xchacha20_poly1305_rtpsize' } },
+    });
     expect((await client.waitForOp(4)).d.dave_protocol_version).toBe(1);
   });
 });

@@ -92,12 +92,23 @@ export async function createVoiceHarness() {
   }
 
   /** Identifies on the gateway as `auth` and sends Voice State Update; resolves with the voice server. */
-  async function joinVoice(auth: string, d: { guild_id: string | null; channel_id: string }, identify: Record<string, unknown> = {}): Promise<VoiceJoin> {
+  async function joinVoice(
+    auth: string,
+    d: { guild_id: string | null; channel_id: string },
+    identify: Record<string, unknown> = {},
+  ): Promise<VoiceJoin> {
     const main = await h.identify(auth, identify);
     const from = main.received.length;
     main.send({ op: 4, d: { ...d, self_mute: false, self_deaf: false } });
     const server = (await main.waitForDispatch('VOICE_SERVER_UPDATE', from)).d;
-    return { main, userId: main.ready.user.id, sessionId: main.ready.session_id, serverId: d.guild_id ?? d.channel_id, token: server.token, endpoint: server.endpoint };
+    return {
+      main,
+      userId: main.ready.user.id,
+      sessionId: main.ready.session_id,
+      serverId: d.guild_id ?? d.channel_id,
+      token: server.token,
+      endpoint: server.endpoint,
+    };
   }
 
   /** Joins the lobby's call over the gateway. */
@@ -106,12 +117,21 @@ export async function createVoiceHarness() {
   }
 
   /** Connects to the voice gateway and identifies with a join's token; resolves after Ready (or rejects on a close). */
-  async function identifyVoice(join: VoiceJoin, options: { url?: string; max_dave_protocol_version?: number | null } = {}) {
+  async function identifyVoice(
+    join: VoiceJoin,
+    options: { url?: string; max_dave_protocol_version?: number | null } = {},
+  ) {
     const client = connectVoice(options.url);
     const dave = options.max_dave_protocol_version === undefined ? 1 : options.max_dave_protocol_version;
     client.send({
       op: 0,
-      d: { server_id: join.serverId, user_id: join.userId, session_id: join.sessionId, token: join.token, ...(dave === null ? {} : { max_dave_protocol_version: dave }) },
+      d: {
+        server_id: join.serverId,
+        user_id: join.userId,
+        session_id: join.sessionId,
+        token: join.token,
+        ...(dave === null ? {} : { max_dave_protocol_version: dave }),
+      },
     });
     await client.waitForOp(2);
     return client;

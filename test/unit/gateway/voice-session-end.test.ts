@@ -29,7 +29,12 @@ describe('a voice state stands on the gateway session that joined (the platform 
     const from = bob.main.received.length;
     alice.main.disconnect(1000);
     const left = await bob.main.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.alice.id, from);
-    expect(left.d).toMatchObject({ guild_id: null, lobby_id: h.lobby.id, channel_id: null, session_id: alice.sessionId });
+    expect(left.d).toMatchObject({
+      guild_id: null,
+      lobby_id: h.lobby.id,
+      channel_id: null,
+      session_id: alice.sessionId,
+    });
     expect(await inCall(h)).toEqual([h.world.bob.id]);
   });
 
@@ -38,14 +43,30 @@ describe('a voice state stands on the gateway session that joined (the platform 
     const { guild } = await h.guildWithBot({ bob: true });
     const channel = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Voice', type: 2 })).body.channel;
     const watcher = await h.identify(h.world.aliceAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_VOICE_STATES });
-    const join = await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: channel.id }, { intents: INTENTS.GUILDS | INTENTS.GUILD_VOICE_STATES });
+    const join = await h.joinVoice(
+      h.world.botAuth,
+      { guild_id: guild.id, channel_id: channel.id },
+      { intents: INTENTS.GUILDS | INTENTS.GUILD_VOICE_STATES },
+    );
     const voice = h.connectVoice();
-    voice.send({ op: 0, d: { server_id: join.serverId, user_id: join.userId, session_id: join.sessionId, token: join.token, max_dave_protocol_version: 1 } });
+    voice.send({
+      op: 0,
+      d: {
+        server_id: join.serverId,
+        user_id: join.userId,
+        session_id: join.sessionId,
+        token: join.token,
+        max_dave_protocol_version: 1,
+      },
+    });
     await voice.waitForOp(2);
     join.main.disconnect(1000);
     expect((await voice.waitForClose()).code).toBe(4014);
     expect(await h.ctx.db.get('voice_states', [guild.id, h.world.bot.id])).toBeUndefined();
-    expect(watcher.dispatches('VOICE_STATE_UPDATE').at(-1)?.d).toMatchObject({ user_id: h.world.bot.id, channel_id: null });
+    expect(watcher.dispatches('VOICE_STATE_UPDATE').at(-1)?.d).toMatchObject({
+      user_id: h.world.bot.id,
+      channel_id: null,
+    });
   });
 
   it('a dropped session keeps its call while it may resume, and loses it once it stayed away for the grace (VOICE_STATE_SESSION_GRACE_MS)', async () => {
@@ -64,7 +85,10 @@ describe('a voice state stands on the gateway session that joined (the platform 
     const alice = await h.joinLobbyCall(h.world.aliceAuth);
     alice.main.disconnect(4000);
     const again = h.connect();
-    again.send({ op: 6, d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s } });
+    again.send({
+      op: 6,
+      d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s },
+    });
     await again.waitForDispatch('RESUMED');
     await pass(h, VOICE_STATE_SESSION_GRACE_MS + 20_000, [again]);
     expect(await inCall(h)).toEqual([h.world.alice.id]);
@@ -81,7 +105,10 @@ describe('a voice state stands on the gateway session that joined (the platform 
     alice.main.disconnect(4000);
     const restarted = await h.restartedGateway();
     const again = h.connect(undefined, restarted);
-    again.send({ op: 6, d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s } });
+    again.send({
+      op: 6,
+      d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s },
+    });
     await again.waitForDispatch('RESUMED');
     // Bob's page never came back to the new start: his session lives only on the old one, gone.
     await pass(h, PRESENCE_RESTART_GRACE_MS, [again, bob.main]);

@@ -4,7 +4,7 @@ import type { SpeakingChange } from '../../../src/gateway/voice-speaking';
 import { INTENTS } from '../../../src/platform/intents';
 import { createVoiceHarness } from './voice-harness';
 
-describe('who speaks in a call, for the platform\'s own client (the source of SPEAKING_START / SPEAKING_STOP)', () => {
+describe("who speaks in a call, for the platform's own client (the source of SPEAKING_START / SPEAKING_STOP)", () => {
   it('a lobby call: Speaking flags turning on is a start {lobby_id, user_id}, turning off a stop; repeated flags change nothing', async () => {
     const h = await createVoiceHarness();
     const heard: SpeakingChange[] = [];
@@ -14,10 +14,12 @@ describe('who speaks in a call, for the platform\'s own client (the source of SP
     bob.send({ op: 5, d: { speaking: 1, delay: 0, ssrc } });
     bob.send({ op: 5, d: { speaking: 5, delay: 0, ssrc } });
     bob.send({ op: 5, d: { speaking: 0, delay: 0, ssrc } });
-    await expect.poll(() => heard).toEqual([
-      { user_id: h.world.bob.id, speaking: true, lobby_id: h.lobby.id },
-      { user_id: h.world.bob.id, speaking: false, lobby_id: h.lobby.id },
-    ]);
+    await expect
+      .poll(() => heard)
+      .toEqual([
+        { user_id: h.world.bob.id, speaking: true, lobby_id: h.lobby.id },
+        { user_id: h.world.bob.id, speaking: false, lobby_id: h.lobby.id },
+      ]);
     stop();
     bob.send({ op: 5, d: { speaking: 1, delay: 0, ssrc } });
     await expect.poll(() => h.voice.speakers.speakers(h.lobby.id)).toEqual([h.world.bob.id]);
@@ -42,7 +44,9 @@ describe('who speaks in a call, for the platform\'s own client (the source of SP
     const voice = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'Voice', type: 2 })).body.channel;
     const heard: SpeakingChange[] = [];
     h.voice.speakers.watch(voice.id, (change) => heard.push(change));
-    const bot = await h.identifyVoice(await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: voice.id }, { intents: INTENTS.GUILDS }));
+    const bot = await h.identifyVoice(
+      await h.joinVoice(h.world.botAuth, { guild_id: guild.id, channel_id: voice.id }, { intents: INTENTS.GUILDS }),
+    );
     const bob = await h.identifyVoice(await h.joinLobbyCall(h.world.bobAuth));
     bob.send({ op: 5, d: { speaking: 1, delay: 0, ssrc: bob.ops(2)[0].d.ssrc } });
     bot.send({ op: 5, d: { speaking: 1, delay: 0, ssrc: bot.ops(2)[0].d.ssrc } });

@@ -4,12 +4,17 @@ import { write } from '../../../src/store/write';
 import { createGatewayHarness } from './gateway-harness';
 
 describe('webhook-only events never reach the gateway (spec: APPLICATION_AUTHORIZED is not available over the gateway)', () => {
-  it('APPLICATION_AUTHORIZED of a first authorization is not dispatched to the app\'s bot or to the user\'s sessions', async () => {
+  it("APPLICATION_AUTHORIZED of a first authorization is not dispatched to the app's bot or to the user's sessions", async () => {
     const h = await createGatewayHarness();
     const bot = await h.identify(h.world.botAuth, { intents: 0 });
     const alice = await h.identify(h.world.aliceAuth);
     const carol = (await h.api.post('/sandbox/users', { username: 'carol' })).body.user;
-    const query = new URLSearchParams({ response_type: 'code', client_id: h.world.application.id, scope: 'identify', integration_type: '1' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: h.world.application.id,
+      scope: 'identify',
+      integration_type: '1',
+    });
     expect((await h.api.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: carol.id })).status).toBe(200);
     // A later gateway event for alice proves the gateway has read past the authorization.
     await h.api.put('/api/v10/lobbies', { secret: 'after' }, h.world.aliceAuth);
@@ -21,12 +26,17 @@ describe('webhook-only events never reach the gateway (spec: APPLICATION_AUTHORI
     expect(alice.dispatches('APPLICATION_AUTHORIZED')).toEqual([]);
   });
 
-  it('an event logged for the webhook channel only is skipped even when its audience names the session\'s user', async () => {
+  it("an event logged for the webhook channel only is skipped even when its audience names the session's user", async () => {
     const h = await createGatewayHarness();
     const alice = await h.identify(h.world.aliceAuth);
     await write(h.api.app.ctx, [], async (_tx, emit) => {
       const audience = { user_ids: [h.world.alice.id], application_id: h.world.application.id };
-      emit({ type: 'APPLICATION_DEAUTHORIZED', data: { user: { id: h.world.alice.id } }, audience, channels: ['webhook'] });
+      emit({
+        type: 'APPLICATION_DEAUTHORIZED',
+        data: { user: { id: h.world.alice.id } },
+        audience,
+        channels: ['webhook'],
+      });
       emit({ type: 'ENTITLEMENT_CREATE', data: { id: '1' }, audience, channels: ['gateway', 'webhook'] });
     });
     await alice.waitForDispatch('ENTITLEMENT_CREATE');

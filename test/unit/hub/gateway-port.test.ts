@@ -17,10 +17,14 @@ function pageEnd(port: MessagePort) {
     }
     throw new Error(`timed out; received ${JSON.stringify(received)}`);
   };
-  return { received, waitFor, send: (payload: unknown) => port.postMessage({ type: 'send', data: JSON.stringify(payload) }) };
+  return {
+    received,
+    waitFor,
+    send: (payload: unknown) => port.postMessage({ type: 'send', data: JSON.stringify(payload) }),
+  };
 }
 
-describe('the hub\'s end of a gateway socket', () => {
+describe("the hub's end of a gateway socket", () => {
   it('a page that is gone (its lock granted to the hub) drops its connection as 1006, and the session resumes', async () => {
     const h = await createGatewayHarness();
     const { port1, port2 } = new MessageChannel();
@@ -32,9 +36,16 @@ describe('the hub\'s end of a gateway socket', () => {
     });
     const page = pageEnd(port1);
     page.send({ op: 2, d: { token: h.world.aliceAuth, properties: { os: 'linux', browser: 'test', device: 'test' } } });
-    const ready = JSON.parse(((await page.waitFor((e) => e.type === 'message' && e.data.includes('"READY"'))) as { data: string }).data).d;
+    const ready = JSON.parse(
+      ((await page.waitFor((e) => e.type === 'message' && e.data.includes('"READY"'))) as { data: string }).data,
+    ).d;
     abandon();
-    expect(await page.waitFor((e) => e.type === 'close')).toEqual({ type: 'close', code: 1006, reason: '', wasClean: false });
+    expect(await page.waitFor((e) => e.type === 'close')).toEqual({
+      type: 'close',
+      code: 1006,
+      reason: '',
+      wasClean: false,
+    });
     expect(letGo).toBe(1);
     port1.close();
 
@@ -43,7 +54,7 @@ describe('the hub\'s end of a gateway socket', () => {
     await again.waitForDispatch('RESUMED');
   });
 
-  it('a socket the page closes lets go of the page\'s watch, so a later death changes nothing', async () => {
+  it("a socket the page closes lets go of the page's watch, so a later death changes nothing", async () => {
     const h = await createGatewayHarness();
     const { port1, port2 } = new MessageChannel();
     let abandon = () => {};
@@ -57,7 +68,9 @@ describe('the hub\'s end of a gateway socket', () => {
     await page.waitFor((e) => e.type === 'close');
     abandon();
     expect(letGo).toBe(1);
-    expect(page.received.filter((e) => e.type === 'close')).toEqual([{ type: 'close', code: 1000, reason: 'bye', wasClean: true }]);
+    expect(page.received.filter((e) => e.type === 'close')).toEqual([
+      { type: 'close', code: 1000, reason: 'bye', wasClean: true },
+    ]);
     port1.close();
   });
 });

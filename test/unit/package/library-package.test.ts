@@ -6,7 +6,16 @@
  * own, then looks at it as a consumer would.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -27,7 +36,12 @@ const packageDir = join(out, 'platformpp-web');
 /** `sideEffects` globs (`./dist/lib/components*.js`) as a matcher of package-relative paths. */
 function declaredWithSideEffects(path: string): boolean {
   return pkg.sideEffects.some((glob) => {
-    const pattern = glob.replace(/^\.\//, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '.*');
+    const pattern = glob
+      .replace(/^\.\//, '')
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*/g, '\0')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\0/g, '.*');
     return new RegExp(`^${pattern}$`).test(path);
   });
 }
@@ -55,10 +69,17 @@ async function bundle(source: string): Promise<{ code: string; files: string[]; 
     },
   })) as Rolldown.RolldownOutput[];
   const chunks = result.flatMap((r) => r.output).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
-  const rendered = chunks.flatMap((c) => Object.entries(c.modules).filter(([, m]) => m.renderedLength > 0).map(([id]) => id));
+  const rendered = chunks.flatMap((c) =>
+    Object.entries(c.modules)
+      .filter(([, m]) => m.renderedLength > 0)
+      .map(([id]) => id),
+  );
   return {
     code: chunks.map((c) => c.code).join('\n'),
-    files: rendered.filter((id) => id.startsWith(packageDir)).map((id) => id.slice(packageDir.length + 1).replace(/-[\w-]{8}\.js$/, '-*.js')).sort(),
+    files: rendered
+      .filter((id) => id.startsWith(packageDir))
+      .map((id) => id.slice(packageDir.length + 1).replace(/-[\w-]{8}\.js$/, '-*.js'))
+      .sort(),
     imports: [...new Set(chunks.flatMap((c) => [...c.imports, ...c.dynamicImports]))],
   };
 }
@@ -73,18 +94,34 @@ beforeAll(async () => {
   // What `prepack` runs (`npm run build:lib`), with the output moved into the package copy.
   expect(pkg.scripts.prepack).toBe('npm run build:lib');
   expect(pkg.scripts['build:lib']).toBe('vite build --mode lib && tsc -p scripts/tsconfig.types.json');
-  await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'lib', logLevel: 'warn', build: { outDir: join(packageDir, 'dist/lib'), emptyOutDir: true } });
-  execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'scripts/tsconfig.types.json'), '--outDir', join(packageDir, 'dist/types')], { cwd: root });
+  await build({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    mode: 'lib',
+    logLevel: 'warn',
+    build: { outDir: join(packageDir, 'dist/lib'), emptyOutDir: true },
+  });
+  execFileSync(
+    join(root, 'node_modules/.bin/tsc'),
+    ['-p', join(root, 'scripts/tsconfig.types.json'), '--outDir', join(packageDir, 'dist/types')],
+    { cwd: root },
+  );
 }, 120_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the library package (issue 2: exports, type declarations, sideEffects)', () => {
   it('every exports target is built, and npm pack ships every one of them and nothing but dist/, README and package.json', () => {
-    const targets = Object.values(pkg.exports).flatMap((entry) => [entry.types, entry.import]).map((t) => t.replace(/^\.\//, ''));
+    const targets = Object.values(pkg.exports)
+      .flatMap((entry) => [entry.types, entry.import])
+      .map((t) => t.replace(/^\.\//, ''));
     expect(targets.length).toBe(8);
     for (const target of targets) expect(existsSync(join(packageDir, target)), target).toBe(true);
-    const stdout = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const stdout = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: packageDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const [packed] = JSON.parse(stdout) as { files: { path: string }[] }[];
     const files = packed.files.map((f) => f.path);
     for (const target of targets) expect(files, target).toContain(target);
@@ -94,14 +131,18 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
   });
 
   it('an activity importing one function of platformpp-web/activity pulls in no dependency (lit, idb, hono, comlink, valibot) and no element', async () => {
-    const { code, files, imports } = await bundle("import { ActivitySdk } from 'platformpp-web/activity';\nglobalThis.sdk = new ActivitySdk('1');\n");
+    const { code, files, imports } = await bundle(
+      "import { ActivitySdk } from 'platformpp-web/activity';\nglobalThis.sdk = new ActivitySdk('1');\n",
+    );
     expect(files).toEqual(['dist/lib/activity.js', 'dist/lib/protocol-*.js']);
     expect(imports).toEqual([]);
     expect(code).not.toMatch(/customElements|indexedDB|SharedWorker/);
   });
 
   it('a page importing one constant of the main entry pulls in neither the elements nor the game SDK chunk', async () => {
-    const { code, files, imports } = await bundle("import { snowflakeTime } from 'platformpp-web';\nglobalThis.t = snowflakeTime('175928847299117063');\n");
+    const { code, files, imports } = await bundle(
+      "import { snowflakeTime } from 'platformpp-web';\nglobalThis.t = snowflakeTime('175928847299117063');\n",
+    );
     expect(files).toEqual(['dist/lib/index.js']);
     expect(imports).toEqual([]);
     expect(code).not.toMatch(/customElements|SharedWorker/);
@@ -110,7 +151,8 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
   it('importing platformpp-web/components for its side effect keeps every element definition', async () => {
     const { code, files, imports } = await bundle("import 'platformpp-web/components';\n");
     expect(files).toEqual(expect.arrayContaining(['dist/lib/components.js', 'dist/lib/consent-dialog-*.js']));
-    for (const tag of ['pp-platform', 'pp-activity-frame', 'pp-consent-dialog']) expect(code, tag).toContain(`"${tag}"`);
+    for (const tag of ['pp-platform', 'pp-activity-frame', 'pp-consent-dialog'])
+      expect(code, tag).toContain(`"${tag}"`);
     expect(imports).toContain('lit');
   });
 
@@ -126,7 +168,11 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
       expect(define).not.toHaveBeenCalled();
       // The check can see a definition: the entry declared with side effects makes three.
       await import(/* @vite-ignore */ pathToFileURL(join(libDir, 'components.js')).href);
-      expect(define.mock.calls.map((call) => call[0]).sort()).toEqual(['pp-activity-frame', 'pp-consent-dialog', 'pp-platform']);
+      expect(define.mock.calls.map((call) => call[0]).sort()).toEqual([
+        'pp-activity-frame',
+        'pp-consent-dialog',
+        'pp-platform',
+      ]);
     } finally {
       vi.unstubAllGlobals();
     }

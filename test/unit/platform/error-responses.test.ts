@@ -18,7 +18,10 @@ describe('request bodies at the HTTP edge', () => {
     const client = await createTestClient();
     const raw = userBodyOf(JSON_BODY_MAX_BYTES + 1);
     expect(raw.length).toBe(JSON_BODY_MAX_BYTES + 1);
-    const res = await client.request('POST', '/sandbox/users', { raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await client.request('POST', '/sandbox/users', {
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 40005, message: 'Request entity too large' });
     expect(await client.app.ctx.db.count('users')).toBe(0);
@@ -29,7 +32,10 @@ describe('request bodies at the HTTP edge', () => {
     const client = await createTestClient();
     const raw = userBodyOf(JSON_BODY_MAX_BYTES + 2, 'é');
     expect(raw.length).toBeLessThan(JSON_BODY_MAX_BYTES);
-    const res = await client.request('POST', '/sandbox/users', { raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await client.request('POST', '/sandbox/users', {
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(await client.app.ctx.db.count('users')).toBe(0);
   });
@@ -38,7 +44,10 @@ describe('request bodies at the HTTP edge', () => {
     const client = await createTestClient();
     const raw = userBodyOf(JSON_BODY_MAX_BYTES);
     expect(raw.length).toBe(JSON_BODY_MAX_BYTES);
-    const res = await client.request('POST', '/sandbox/users', { raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await client.request('POST', '/sandbox/users', {
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(201);
     expect(await client.app.ctx.db.count('users')).toBe(1);
   });
@@ -77,7 +86,9 @@ describe('errorResponse (ARCHITECTURE rule 5)', () => {
     expect(await response.json()).toEqual({
       code: 50035,
       message: 'Invalid Form Body',
-      errors: { members: { 0: { id: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Value is not snowflake.' }] } } } },
+      errors: {
+        members: { 0: { id: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Value is not snowflake.' }] } } },
+      },
     });
     expect(log).not.toHaveBeenCalled();
   });
@@ -87,7 +98,10 @@ describe('errorResponse (ARCHITECTURE rule 5)', () => {
     const response = errorResponse(new OAuth2Error('invalid_grant', 'Invalid "refresh_token" in request.'), log);
     expect(response.status).toBe(400);
     expect(response.headers.get('Cache-Control')).toBe('no-store');
-    expect(await response.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid "refresh_token" in request.' });
+    expect(await response.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid "refresh_token" in request.',
+    });
     expect(log).not.toHaveBeenCalled();
   });
 });

@@ -21,7 +21,9 @@ describe('ApiError (ARCHITECTURE rule 5: one error type)', () => {
   it('invalidForm is 400 / 50035 with a {field: {_errors: [{code, message}]}} tree', () => {
     const e = ApiError.invalidForm({ username: 'Must be between 2 and 32 in length.' });
     expect([e.status, e.code, e.message]).toEqual([400, 50035, 'Invalid Form Body']);
-    expect(e.toJSON().errors).toEqual({ username: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Must be between 2 and 32 in length.' }] } });
+    expect(e.toJSON().errors).toEqual({
+      username: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Must be between 2 and 32 in length.' }] },
+    });
   });
 
   it('invalidForm nests dotted paths (members.3.id) and keeps sibling fields and specific codes', () => {
@@ -48,7 +50,11 @@ describe('ApiError (ARCHITECTURE rule 5: one error type)', () => {
   });
 
   it('invalidForm puts a field named like an Object.prototype member in the tree, and pollutes nothing', () => {
-    const e = ApiError.invalidForm({ 'metadata.toString': 'Must be a string.', 'metadata.__proto__': 'Must be a string.', constructor: 'Bad.' });
+    const e = ApiError.invalidForm({
+      'metadata.toString': 'Must be a string.',
+      'metadata.__proto__': 'Must be a string.',
+      constructor: 'Bad.',
+    });
     const body = JSON.parse(JSON.stringify(e));
     expect(body.errors.metadata.toString._errors[0].message).toBe('Must be a string.');
     expect(body.errors.metadata.__proto__._errors[0].message).toBe('Must be a string.');
@@ -61,9 +67,22 @@ describe('ApiError (ARCHITECTURE rule 5: one error type)', () => {
 
 describe('error table (CONTRACT §2)', () => {
   const CONTRACT: [status: number, code: number][] = [
-    [400, 50035], [400, 50109], [401, 0], [403, 50001], [403, 50013],
-    [404, 10003], [404, 10004], [404, 10008], [404, 10013], [404, 10031],
-    [404, 0], [405, 0], [400, 160014], [400, 110000], [400, 530017], [413, 40005],
+    [400, 50035],
+    [400, 50109],
+    [401, 0],
+    [403, 50001],
+    [403, 50013],
+    [404, 10003],
+    [404, 10004],
+    [404, 10008],
+    [404, 10013],
+    [404, 10031],
+    [404, 0],
+    [405, 0],
+    [400, 160014],
+    [400, 110000],
+    [400, 530017],
+    [413, 40005],
   ];
   const entries = Object.values(API_ERRORS).map((e) => [e.status, e.code] as const);
 
@@ -95,7 +114,10 @@ describe('OAuth2Error (RFC 6749 §5.2)', () => {
   it('is {error, error_description}; invalid_client is 401, the others 400', () => {
     const grant = new OAuth2Error('invalid_grant', 'Invalid "refresh_token" in request.');
     expect(grant.status).toBe(400);
-    expect(grant.toJSON()).toStrictEqual({ error: 'invalid_grant', error_description: 'Invalid "refresh_token" in request.' });
+    expect(grant.toJSON()).toStrictEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid "refresh_token" in request.',
+    });
     expect(new OAuth2Error('invalid_client', 'Unknown client.').status).toBe(401);
   });
 });

@@ -7,7 +7,11 @@ const MiB = 1024 * 1024;
 
 /** Every number of the spec's Limits section, by the constant that holds it (ARCHITECTURE rule 7). */
 const SPEC_LIMITS: [name: keyof typeof limits, value: number, row: string][] = [
-  ['REQUEST_ALL_MEMBERS_WINDOW_MS', 30_000, 'Request Guild Members for all members: 1 per guild per bot per 30 seconds'],
+  [
+    'REQUEST_ALL_MEMBERS_WINDOW_MS',
+    30_000,
+    'Request Guild Members for all members: 1 per guild per bot per 30 seconds',
+  ],
   ['LOBBY_MESSAGES_MAX', 200, 'Lobby messages fetch: up to 200 most recent'],
   ['LOBBY_MESSAGES_HISTORY_HOURS', 72, 'GetLobbyMessagesWithLimit: up to 72 hours'],
   ['LOBBY_MEMBERS_BULK_MAX', 25, 'Lobby members bulk: 25 per request'],

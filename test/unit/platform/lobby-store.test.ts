@@ -4,7 +4,10 @@ import { Clock } from '../../../src/platform/clock';
 import type { PlatformContext } from '../../../src/platform/context';
 import { newestLobbyMessages } from '../../../src/platform/lobby-messages';
 import {
-  lobbyMessageOrderKey, readLobbies, removeIdleLobbies, settleIdleDeadline,
+  lobbyMessageOrderKey,
+  readLobbies,
+  removeIdleLobbies,
+  settleIdleDeadline,
 } from '../../../src/platform/lobby-store';
 import type { LobbyRecord } from '../../../src/platform/records';
 import { SnowflakeGenerator } from '../../../src/platform/snowflake';
@@ -21,17 +24,32 @@ async function context(): Promise<PlatformContext> {
 }
 
 const lobbyRecord = (id: string, fields: Partial<LobbyRecord> = {}): LobbyRecord => ({
-  id, application_id: '1', secret: null, metadata: null, idle_timeout_seconds: 60, idle_deadline: null,
-  linked_channel_id: null, member_count: 0, created_at: NOW, ...fields,
+  id,
+  application_id: '1',
+  secret: null,
+  metadata: null,
+  idle_timeout_seconds: 60,
+  idle_deadline: null,
+  linked_channel_id: null,
+  member_count: 0,
+  created_at: NOW,
+  ...fields,
 });
 
 const message = (lobbyId: string, id: string): StoredLobbyMessage => ({
-  id, order_key: lobbyMessageOrderKey(id), lobby_id: lobbyId, channel_id: lobbyId, author_id: '7', application_id: '1',
-  content: `message ${id}`, metadata: null, created_at: NOW,
+  id,
+  order_key: lobbyMessageOrderKey(id),
+  lobby_id: lobbyId,
+  channel_id: lobbyId,
+  author_id: '7',
+  application_id: '1',
+  content: `message ${id}`,
+  metadata: null,
+  created_at: NOW,
 });
 
 describe('lobby message order keys: ascending key order is newest first', () => {
-  it('is 20 digits, and a larger id always has a smaller key, whatever the ids\' lengths', () => {
+  it("is 20 digits, and a larger id always has a smaller key, whatever the ids' lengths", () => {
     const ids = ['0', '1', '9', '10', '999999999999999999', '1000000000000000000', '18446744073709551615'];
     const keys = ids.map(lobbyMessageOrderKey);
     for (const key of keys) expect(key).toMatch(/^\d{20}$/);
@@ -87,7 +105,10 @@ describe('removeIdleLobbies: empty lobbies are removed after their idle timeout,
     expect((await ctx.db.getAllKeys('lobbies')).sort()).toEqual(['13', '14']);
     expect((await ctx.db.getAll('lobby_messages')).map((m) => m.id)).toEqual(['501']);
     const events = await ctx.db.getAll('events');
-    expect(events.map((e) => [e.type, (e.data as { id: string }).id]).sort()).toEqual([['LOBBY_DELETE', '11'], ['LOBBY_DELETE', '12']]);
+    expect(events.map((e) => [e.type, (e.data as { id: string }).id]).sort()).toEqual([
+      ['LOBBY_DELETE', '11'],
+      ['LOBBY_DELETE', '12'],
+    ]);
     expect(events[0].audience).toEqual({ user_ids: [], application_id: '1' });
 
     // Nothing due: nothing written, no event.

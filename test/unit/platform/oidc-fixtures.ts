@@ -19,17 +19,25 @@ const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url'
 
 /** A fresh key pair for `alg`. */
 export function testKey(alg: Alg, kid = `${alg.toLowerCase()}-key`): TestKey {
-  const pair = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pair =
+    alg === 'RS256'
+      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = { ...(pair.publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid, alg, use: 'sig' };
   return { alg, kid, privateKey: pair.privateKey, jwk };
 }
 
 /** A compact JWS of `claims` signed with `key` (or with `header` overrides, for bad tokens). */
-export function mintIdToken(key: TestKey, claims: Record<string, unknown>, header: Record<string, unknown> = {}): string {
+export function mintIdToken(
+  key: TestKey,
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): string {
   const input = `${b64url(JSON.stringify({ alg: key.alg, typ: 'JWT', kid: key.kid, ...header }))}.${b64url(JSON.stringify(claims))}`;
-  const signature = key.alg === 'RS256'
-    ? sign('sha256', Buffer.from(input), key.privateKey)
-    : sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  const signature =
+    key.alg === 'RS256'
+      ? sign('sha256', Buffer.from(input), key.privateKey)
+      : sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
   return `${input}.${b64url(signature)}`;
 }
 
@@ -51,9 +59,14 @@ export function fakeNetwork(routes: Record<string, () => Response>) {
 }
 
 /** The discovery document and key set of `issuer`, served at the usual places. */
-export function providerRoutes(issuer: string, keys: TestKey[], jwksUri = `${issuer}/jwks.json`): Record<string, () => Response> {
+export function providerRoutes(
+  issuer: string,
+  keys: TestKey[],
+  jwksUri = `${issuer}/jwks.json`,
+): Record<string, () => Response> {
   return {
-    [`${issuer}/.well-known/openid-configuration`]: () => Response.json({ issuer, jwks_uri: jwksUri, id_token_signing_alg_values_supported: ['RS256', 'ES256'] }),
+    [`${issuer}/.well-known/openid-configuration`]: () =>
+      Response.json({ issuer, jwks_uri: jwksUri, id_token_signing_alg_values_supported: ['RS256', 'ES256'] }),
     [jwksUri]: () => Response.json({ keys: keys.map((k) => k.jwk) }),
   };
 }

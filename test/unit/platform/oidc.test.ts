@@ -11,7 +11,15 @@ const NOW = Date.parse('2026-05-01T12:00:00Z');
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 function claims(overrides: Record<string, unknown> = {}) {
-  return { iss: ISSUER, aud: AUDIENCE, sub: 'player-42', iat: seconds(NOW) - 60, exp: seconds(NOW) + 3600, preferred_username: 'Nova', ...overrides };
+  return {
+    iss: ISSUER,
+    aud: AUDIENCE,
+    sub: 'player-42',
+    iat: seconds(NOW) - 60,
+    exp: seconds(NOW) + 3600,
+    preferred_username: 'Nova',
+    ...overrides,
+  };
 }
 
 function strict(fetch: FetchLike) {
@@ -19,11 +27,19 @@ function strict(fetch: FetchLike) {
 }
 
 function verify(token: string, fetch: FetchLike, now = NOW) {
-  return verifyIdToken(token, { issuer: ISSUER, audience: AUDIENCE, now, resolveKeys: () => fetchKeySet(ISSUER, strict(fetch)) });
+  return verifyIdToken(token, {
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    now,
+    resolveKeys: () => fetchKeySet(ISSUER, strict(fetch)),
+  });
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<number> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return (error as ApiError).code;
 }
@@ -96,7 +112,9 @@ describe('OIDC discovery blocks HTTP redirects (Authentication rule 4)', () => {
   const key = testKey('ES256');
 
   it('fetches with redirect: "manual", and a redirecting configuration document is 530008', async () => {
-    const { fetch, calls } = fakeNetwork({ [`${ISSUER}/.well-known/openid-configuration`]: redirectTo('https://elsewhere.game-cdn.com/oidc') });
+    const { fetch, calls } = fakeNetwork({
+      [`${ISSUER}/.well-known/openid-configuration`]: redirectTo('https://elsewhere.game-cdn.com/oidc'),
+    });
     const error = await fetchDiscovery(ISSUER, strict(fetch)).catch((e: ApiError) => e);
     expect((error as ApiError).code).toBe(530008);
     expect((error as ApiError).message).toMatch(/redirect/);
@@ -113,7 +131,8 @@ describe('OIDC discovery blocks HTTP redirects (Authentication rule 4)', () => {
   });
 
   it("a browser's opaqueredirect answer counts as a redirect", async () => {
-    const opaque = () => Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' });
+    const opaque = () =>
+      Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' });
     const { fetch } = fakeNetwork({ [`${ISSUER}/.well-known/openid-configuration`]: opaque });
     expect(await codeOf(fetchDiscovery(ISSUER, strict(fetch)))).toBe(530008);
   });
@@ -122,14 +141,18 @@ describe('OIDC discovery blocks HTTP redirects (Authentication rule 4)', () => {
     const legacyIssuer = 'http://10.0.0.5:8080/idp';
     const fetch: FetchLike = async (url, init) => {
       expect(init?.redirect).toBe('follow');
-      if (url === `${legacyIssuer}/.well-known/openid-configuration`) return Response.json({ issuer: legacyIssuer, jwks_uri: `${legacyIssuer}/keys` });
+      if (url === `${legacyIssuer}/.well-known/openid-configuration`)
+        return Response.json({ issuer: legacyIssuer, jwks_uri: `${legacyIssuer}/keys` });
       return Response.json({ keys: [key.jwk] });
     };
     expect(await fetchKeySet(legacyIssuer, { mode: 'legacy', fetch })).toHaveLength(1);
   });
 
   it('a discovery document naming another issuer, or a jwks_uri on a rejected host, is 530008', async () => {
-    const other = fakeNetwork({ [`${ISSUER}/.well-known/openid-configuration`]: () => Response.json({ issuer: 'https://other.game-studio.com', jwks_uri: `${ISSUER}/jwks.json` }) });
+    const other = fakeNetwork({
+      [`${ISSUER}/.well-known/openid-configuration`]: () =>
+        Response.json({ issuer: 'https://other.game-studio.com', jwks_uri: `${ISSUER}/jwks.json` }),
+    });
     expect(await codeOf(fetchDiscovery(ISSUER, strict(other.fetch)))).toBe(530008);
     const local = fakeNetwork(providerRoutes(ISSUER, [key], 'http://127.0.0.1/jwks.json'));
     expect(await codeOf(fetchDiscovery(ISSUER, strict(local.fetch)))).toBe(530008);
@@ -166,7 +189,12 @@ describe('OIDC issuer URLs get stricter hostname checks (Authentication rule 4)'
     expect(issuerUrlProblem(issuer, 'strict')).toMatch(reason);
   });
 
-  it.each(['https://login.game-studio.com', 'https://accounts.google.com', 'https://id.xn--bcher-kva.de/tenant/v2.0', 'https://login.game-studio.com:443'])('accepts %s', (issuer) => {
+  it.each([
+    'https://login.game-studio.com',
+    'https://accounts.google.com',
+    'https://id.xn--bcher-kva.de/tenant/v2.0',
+    'https://login.game-studio.com:443',
+  ])('accepts %s', (issuer) => {
     expect(issuerUrlProblem(issuer, 'strict')).toBeNull();
   });
 

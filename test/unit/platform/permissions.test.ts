@@ -1,11 +1,20 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, PERMISSIONS, computeBasePermissions, computeChannelPermissions,
-  hasPermission, parsePermissions, serializePermissions, type PermissionContext, type PermissionOverwrite,
+  ALL_PERMISSIONS,
+  DEFAULT_EVERYONE_PERMISSIONS,
+  PERMISSIONS,
+  computeBasePermissions,
+  computeChannelPermissions,
+  hasPermission,
+  parsePermissions,
+  serializePermissions,
+  type PermissionContext,
+  type PermissionOverwrite,
 } from '../../../src/platform/permissions';
 
-const { VIEW_CHANNEL, SEND_MESSAGES, ADMINISTRATOR, MANAGE_MESSAGES, ATTACH_FILES, EMBED_LINKS, PIN_MESSAGES } = PERMISSIONS;
+const { VIEW_CHANNEL, SEND_MESSAGES, ADMINISTRATOR, MANAGE_MESSAGES, ATTACH_FILES, EMBED_LINKS, PIN_MESSAGES } =
+  PERMISSIONS;
 
 const GUILD = '100';
 const OWNER = '1';
@@ -14,7 +23,9 @@ const ROLE_A = '201';
 const ROLE_B = '202';
 const OTHER_ROLE = '203';
 
-function member(opts: { everyone?: bigint; roles?: Record<string, bigint>; memberRoleIds?: string[]; userId?: string } = {}): PermissionContext {
+function member(
+  opts: { everyone?: bigint; roles?: Record<string, bigint>; memberRoleIds?: string[]; userId?: string } = {},
+): PermissionContext {
   const roles = Object.entries(opts.roles ?? {}).map(([id, permissions]) => ({ id, permissions }));
   return {
     guildId: GUILD,
@@ -61,18 +72,28 @@ describe('permission computation', () => {
   it('the guild owner has every permission, even with nothing granted and a channel deny', () => {
     const ctx = member({ everyone: 0n, userId: OWNER });
     expect(computeBasePermissions(ctx)).toBe(ALL_PERMISSIONS);
-    expect(computeChannelPermissions(ctx, [role(GUILD, 0n, VIEW_CHANNEL), user(OWNER, 0n, ALL_PERMISSIONS)])).toBe(ALL_PERMISSIONS);
+    expect(computeChannelPermissions(ctx, [role(GUILD, 0n, VIEW_CHANNEL), user(OWNER, 0n, ALL_PERMISSIONS)])).toBe(
+      ALL_PERMISSIONS,
+    );
   });
 
   it('base permissions are @everyone or-ed with every role of the member (and only those)', () => {
-    const ctx = member({ everyone: VIEW_CHANNEL, roles: { [ROLE_A]: SEND_MESSAGES, [ROLE_B]: ATTACH_FILES, [OTHER_ROLE]: MANAGE_MESSAGES }, memberRoleIds: [ROLE_A, ROLE_B] });
+    const ctx = member({
+      everyone: VIEW_CHANNEL,
+      roles: { [ROLE_A]: SEND_MESSAGES, [ROLE_B]: ATTACH_FILES, [OTHER_ROLE]: MANAGE_MESSAGES },
+      memberRoleIds: [ROLE_A, ROLE_B],
+    });
     expect(computeBasePermissions(ctx)).toBe(VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES);
   });
 
   it('ADMINISTRATOR from a role gives every permission and short-circuits channel denies', () => {
     const ctx = member({ everyone: 0n, roles: { [ROLE_A]: ADMINISTRATOR }, memberRoleIds: [ROLE_A] });
     expect(computeBasePermissions(ctx)).toBe(ALL_PERMISSIONS);
-    const overwrites = [role(GUILD, 0n, ALL_PERMISSIONS), role(ROLE_A, 0n, VIEW_CHANNEL), user(USER, 0n, VIEW_CHANNEL | SEND_MESSAGES)];
+    const overwrites = [
+      role(GUILD, 0n, ALL_PERMISSIONS),
+      role(ROLE_A, 0n, VIEW_CHANNEL),
+      user(USER, 0n, VIEW_CHANNEL | SEND_MESSAGES),
+    ];
     expect(computeChannelPermissions(ctx, overwrites)).toBe(ALL_PERMISSIONS);
   });
 
@@ -106,15 +127,23 @@ describe('permission computation', () => {
 
   it('overwrites of roles the member does not have do not apply', () => {
     const ctx = member({ memberRoleIds: [ROLE_A], roles: { [ROLE_A]: 0n, [OTHER_ROLE]: 0n } });
-    expect(hasPermission(computeChannelPermissions(ctx, [role(OTHER_ROLE, 0n, SEND_MESSAGES)]), SEND_MESSAGES)).toBe(true);
-    expect(hasPermission(computeChannelPermissions(ctx, [role(OTHER_ROLE, PIN_MESSAGES, 0n)]), PIN_MESSAGES)).toBe(false);
+    expect(hasPermission(computeChannelPermissions(ctx, [role(OTHER_ROLE, 0n, SEND_MESSAGES)]), SEND_MESSAGES)).toBe(
+      true,
+    );
+    expect(hasPermission(computeChannelPermissions(ctx, [role(OTHER_ROLE, PIN_MESSAGES, 0n)]), PIN_MESSAGES)).toBe(
+      false,
+    );
   });
 
   it('the member overwrite applies last, over role overwrites', () => {
     const ctx = member({ memberRoleIds: [ROLE_A], roles: { [ROLE_A]: 0n } });
     const denied = computeChannelPermissions(ctx, [role(ROLE_A, SEND_MESSAGES, 0n), user(USER, 0n, SEND_MESSAGES)]);
     expect(hasPermission(denied, SEND_MESSAGES)).toBe(false);
-    const allowed = computeChannelPermissions(ctx, [role(GUILD, 0n, SEND_MESSAGES), role(ROLE_A, 0n, SEND_MESSAGES), user(USER, SEND_MESSAGES, 0n)]);
+    const allowed = computeChannelPermissions(ctx, [
+      role(GUILD, 0n, SEND_MESSAGES),
+      role(ROLE_A, 0n, SEND_MESSAGES),
+      user(USER, SEND_MESSAGES, 0n),
+    ]);
     expect(hasPermission(allowed, SEND_MESSAGES)).toBe(true);
   });
 
@@ -128,7 +157,9 @@ describe('permission computation', () => {
     const ctx = member({ everyone: VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES });
     expect(computeChannelPermissions(ctx, [role(GUILD, 0n, VIEW_CHANNEL)])).toBe(0n);
     expect(computeChannelPermissions(member({ everyone: SEND_MESSAGES }), [])).toBe(0n);
-    expect(computeChannelPermissions(ctx, [role(GUILD, 0n, VIEW_CHANNEL), user(USER, VIEW_CHANNEL, 0n)])).toBe(VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES);
+    expect(computeChannelPermissions(ctx, [role(GUILD, 0n, VIEW_CHANNEL), user(USER, VIEW_CHANNEL, 0n)])).toBe(
+      VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES,
+    );
   });
 });
 
@@ -141,7 +172,19 @@ describe('permission bit sets on the wire (CONTRACT §2: decimal strings)', () =
   });
 
   it('rejects negatives, non-digits, numbers and values >= 2^64', () => {
-    for (const bad of ['-1', '', ' 1', '1 ', '1.0', '0x10', '1e3', 'abc', '18446744073709551616', '99999999999999999999', '123456789012345678901']) {
+    for (const bad of [
+      '-1',
+      '',
+      ' 1',
+      '1 ',
+      '1.0',
+      '0x10',
+      '1e3',
+      'abc',
+      '18446744073709551616',
+      '99999999999999999999',
+      '123456789012345678901',
+    ]) {
       expect(parsePermissions(bad), bad).toBeNull();
     }
     for (const bad of [8, 8n, null, undefined, {}]) expect(parsePermissions(bad)).toBeNull();

@@ -4,7 +4,15 @@ import { SCOPES, SCOPE_EXPANSIONS, effectiveScopes, isScope, parseScopes } from 
 
 describe('OAuth2 scopes (spec: Authentication rule 1, AuthorizationArgs scopes rules)', () => {
   it('knows every scope the spec names', () => {
-    for (const name of ['openid', 'sdk.social_layer', 'sdk.social_layer_presence', 'identify.premium', 'relationships.read', 'guilds', 'application.commands']) {
+    for (const name of [
+      'openid',
+      'sdk.social_layer',
+      'sdk.social_layer_presence',
+      'identify.premium',
+      'relationships.read',
+      'guilds',
+      'application.commands',
+    ]) {
       expect(isScope(name), name).toBe(true);
       expect(SCOPES).toContain(name);
     }
@@ -13,14 +21,17 @@ describe('OAuth2 scopes (spec: Authentication rule 1, AuthorizationArgs scopes r
 
   it('sdk.social_layer_presence expands to the scopes of account, friends and rich presence', () => {
     const presence = effectiveScopes(['openid', 'sdk.social_layer_presence']);
-    for (const s of ['openid', 'sdk.social_layer_presence', 'identify', 'relationships.read', 'activities.write']) expect(presence.has(s), s).toBe(true);
+    for (const s of ['openid', 'sdk.social_layer_presence', 'identify', 'relationships.read', 'activities.write'])
+      expect(presence.has(s), s).toBe(true);
     expect(presence.has('lobbies.write')).toBe(false);
   });
 
   it('sdk.social_layer expands to lobbies and direct messages, and includes everything presence gives', () => {
     const social = effectiveScopes(['openid', 'sdk.social_layer']);
-    for (const s of ['lobbies.write', 'dm_channels.messages.write', 'identify', 'sdk.social_layer_presence']) expect(social.has(s), s).toBe(true);
-    for (const s of effectiveScopes(['sdk.social_layer_presence'])) expect(social.has(s), `${s} from presence`).toBe(true);
+    for (const s of ['lobbies.write', 'dm_channels.messages.write', 'identify', 'sdk.social_layer_presence'])
+      expect(social.has(s), s).toBe(true);
+    for (const s of effectiveScopes(['sdk.social_layer_presence']))
+      expect(social.has(s), `${s} from presence`).toBe(true);
     expect(social.size).toBeGreaterThan(effectiveScopes(['openid', 'sdk.social_layer_presence']).size);
   });
 
@@ -41,6 +52,9 @@ describe('OAuth2 scopes (spec: Authentication rule 1, AuthorizationArgs scopes r
   });
 
   it('parseScopes dedupes known and unknown names, keeping first-seen order', () => {
-    expect(parseScopes('guilds openid guilds bogus openid bogus')).toEqual({ scopes: ['guilds', 'openid'], unknown: ['bogus'] });
+    expect(parseScopes('guilds openid guilds bogus openid bogus')).toEqual({
+      scopes: ['guilds', 'openid'],
+      unknown: ['bogus'],
+    });
   });
 });

@@ -1,6 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { generateBotToken, generateSecret, hashSecret, pkceChallenge, redactSecrets } from '../../../src/platform/secrets';
+import {
+  generateBotToken,
+  generateSecret,
+  hashSecret,
+  pkceChallenge,
+  redactSecrets,
+} from '../../../src/platform/secrets';
 
 describe('redactSecrets (spec: Authentication rule 9, token values are never logged)', () => {
   it.each([
@@ -15,7 +21,10 @@ describe('redactSecrets (spec: Authentication rule 9, token values are never log
     ["{ refresh_token: 'RT-789' }", 'RT-789'],
     ['grant_type=authorization_code&client_secret=CS_abc~1&client_id=1', 'CS_abc~1'],
     ['client_id=1&client_secret=CS%2Fpart-two', 'part-two'],
-    ['code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk&code=C0DE', 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'],
+    [
+      'code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk&code=C0DE',
+      'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    ],
     ['code_verifier=v&code=AUTHCODE42', 'AUTHCODE42'],
     ['{"bot_token":"MTIz.x.y"}', 'MTIz.x.y'],
     ['identify {"op":2,"d":{"token":"MTIz.raw.token"}}', 'MTIz.raw.token'],
@@ -27,7 +36,9 @@ describe('redactSecrets (spec: Authentication rule 9, token values are never log
 
   it('keeps the rest of the line readable', () => {
     expect(redactSecrets('Authorization: Bot abc.def')).toBe('Authorization: Bot [redacted]');
-    expect(redactSecrets('{"refresh_token": "RT-456", "scope": "openid"}')).toBe('{"refresh_token": "[redacted]", "scope": "openid"}');
+    expect(redactSecrets('{"refresh_token": "RT-456", "scope": "openid"}')).toBe(
+      '{"refresh_token": "[redacted]", "scope": "openid"}',
+    );
     expect(redactSecrets('client_secret=xyz&client_id=42')).toBe('client_secret=[redacted]&client_id=42');
     expect(redactSecrets('nothing secret here')).toBe('nothing secret here');
   });
@@ -46,7 +57,9 @@ describe('hashing and PKCE', () => {
   });
 
   it('pkceChallenge is S256 of RFC 7636 Appendix B', async () => {
-    expect(await pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(await pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('generated secrets are unpadded base64url of the requested size and differ', () => {

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { Clock, REAL_TIME, type ClockState } from '../../../src/platform/clock';
 import { createPlatformContext } from '../../../src/platform/context';
 import { resetPlatform } from '../../../src/platform/fixtures';
-import { PLATFORM_EPOCH, SNOWFLAKE_LEASE_MS, SNOWFLAKE_WORKERS, SnowflakeGenerator } from '../../../src/platform/snowflake';
+import {
+  PLATFORM_EPOCH,
+  SNOWFLAKE_LEASE_MS,
+  SNOWFLAKE_WORKERS,
+  SnowflakeGenerator,
+} from '../../../src/platform/snowflake';
 import { loadClockState, saveClockState, startSnowflakeGenerator, startSnowflakeLease } from '../../../src/store/meta';
 import { openPlatformDb } from '../../../src/store/open';
 import type { PlatformDatabase } from '../../../src/store/schema';
@@ -20,14 +25,21 @@ const dbName = () => `snowflake-restarts-${process.pid}-${++dbCounter}`;
 
 const fields = (id: string) => {
   const n = BigInt(id);
-  return { time: Number(n >> 22n) + PLATFORM_EPOCH, worker: Number((n >> 17n) & 31n), process: Number((n >> 12n) & 31n) };
+  return {
+    time: Number(n >> 22n) + PLATFORM_EPOCH,
+    worker: Number((n >> 17n) & 31n),
+    process: Number((n >> 12n) & 31n),
+  };
 };
 const max = (ids: string[]) => ids.reduce((a, b) => (BigInt(b) > BigInt(a) ? b : a), '0');
 const expectStrictlyIncreasing = (ids: string[], what: string) => {
-  for (let i = 1; i < ids.length; i++) expect(BigInt(ids[i]) > BigInt(ids[i - 1]), `${what}: id ${i} after id ${i - 1}`).toBe(true);
+  for (let i = 1; i < ids.length; i++)
+    expect(BigInt(ids[i]) > BigInt(ids[i - 1]), `${what}: id ${i} after id ${i - 1}`).toBe(true);
 };
 /** A read of the meta store runs after every read-write transaction created before it. */
-const settle = async (db: PlatformDatabase) => { await db.get('meta', 'snowflake'); };
+const settle = async (db: PlatformDatabase) => {
+  await db.get('meta', 'snowflake');
+};
 
 /** A context's clock: the persisted state over a fake real time. */
 async function contextClock(db: PlatformDatabase, real: { now: number }): Promise<Clock> {
@@ -88,7 +100,13 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
     const clock = new Clock({ frozenAt: T });
     const { floor, end } = await startSnowflakeLease(db, T);
     // Process 31, and a renewal that never commits (the context is stopped first).
-    const dying = new SnowflakeGenerator({ workerId: 1, processId: 31, clock, floor, lease: { end, renew: () => new Promise(() => undefined) } });
+    const dying = new SnowflakeGenerator({
+      workerId: 1,
+      processId: 31,
+      clock,
+      floor,
+      lease: { end, renew: () => new Promise(() => undefined) },
+    });
     dying.next();
     await saveClockState(db, { frozenAt: T + DAY }, T + DAY);
     clock.set({ frozenAt: T + DAY });
@@ -104,7 +122,10 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
     const real = { now: T };
     let clock = await contextClock(db, real);
     const warmup = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
-    const all = Array.from({ length: 100 }, () => { real.now += 100; return warmup.next(); });
+    const all = Array.from({ length: 100 }, () => {
+      real.now += 100;
+      return warmup.next();
+    });
     await settle(db);
     await saveClockState(db, { frozenAt: T - DAY }, T - DAY);
     const processes: number[] = [];
@@ -127,7 +148,10 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
     const real = { now: T };
     let seed = 7;
     // A linear congruential generator's low bits repeat quickly: draw from its high bits.
-    const random = (n: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31; return Math.floor((seed / 2 ** 31) * n); };
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
     type Running = { gen: SnowflakeGenerator; clock: Clock; ids: string[]; startedAbove: string };
     const issued: string[] = [];
     const start = async (workerId: number): Promise<Running> => {
@@ -149,7 +173,11 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
       } else if (action < 7) {
         real.now += random(3 * SNOWFLAKE_LEASE_MS);
       } else if (action === 7) {
-        const states: ClockState[] = [REAL_TIME, { frozenAt: real.now - DAY }, { frozenAt: real.now + random(5 * SNOWFLAKE_LEASE_MS) }];
+        const states: ClockState[] = [
+          REAL_TIME,
+          { frozenAt: real.now - DAY },
+          { frozenAt: real.now + random(5 * SNOWFLAKE_LEASE_MS) },
+        ];
         const state = states[random(3)];
         await saveClockState(db, state, contexts[which].clock.readingUnder(state));
         for (const context of contexts) context.clock.set(state);
@@ -165,7 +193,10 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
     expect(new Set(issued).size).toBe(issued.length);
     for (const [n, context] of everyContext.entries()) {
       expectStrictlyIncreasing(context.ids, `context ${n}`);
-      if (context.ids.length > 0) expect(BigInt(context.ids[0]) > BigInt(context.startedAbove), `context ${n} starts above earlier ids`).toBe(true);
+      if (context.ids.length > 0)
+        expect(BigInt(context.ids[0]) > BigInt(context.startedAbove), `context ${n} starts above earlier ids`).toBe(
+          true,
+        );
     }
     db.close();
   });
@@ -173,13 +204,21 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   it('a sandbox reset keeps ids increasing: the reservation survives it and covers the return to real time', async () => {
     const name = dbName();
     const real = { now: T };
-    const ctx = await createPlatformContext({ dbName: name, workerId: SNOWFLAKE_WORKERS.serviceWorker, realNow: () => real.now });
+    const ctx = await createPlatformContext({
+      dbName: name,
+      workerId: SNOWFLAKE_WORKERS.serviceWorker,
+      realNow: () => real.now,
+    });
     await saveClockState(ctx.db, { frozenAt: T + 365 * DAY }, T + 365 * DAY);
     ctx.clock.set({ frozenAt: T + 365 * DAY });
     const future = ctx.ids.next();
     await resetPlatform(ctx);
     expect(ctx.clock.frozen).toBe(false);
-    const restarted = await createPlatformContext({ dbName: name, workerId: SNOWFLAKE_WORKERS.serviceWorker, realNow: () => real.now });
+    const restarted = await createPlatformContext({
+      dbName: name,
+      workerId: SNOWFLAKE_WORKERS.serviceWorker,
+      realNow: () => real.now,
+    });
     expect(BigInt(restarted.ids.next()) > BigInt(future)).toBe(true);
     ctx.db.close();
     restarted.db.close();

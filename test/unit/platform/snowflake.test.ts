@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../../../src/platform/clock';
 import {
-  PLATFORM_EPOCH, SnowflakeGenerator, isSnowflake, snowflakeAt, snowflakeKey, snowflakeTime,
+  PLATFORM_EPOCH,
+  SnowflakeGenerator,
+  isSnowflake,
+  snowflakeAt,
+  snowflakeKey,
+  snowflakeTime,
 } from '../../../src/platform/snowflake';
 import { openPlatformDb } from '../../../src/store/open';
 
@@ -22,7 +27,8 @@ const fields = (id: string) => {
 };
 const take = (ids: SnowflakeGenerator, count: number) => Array.from({ length: count }, () => ids.next());
 const expectStrictlyIncreasing = (ids: string[]) => {
-  for (let i = 1; i < ids.length; i++) expect(BigInt(ids[i]) > BigInt(ids[i - 1]), `id ${i} after id ${i - 1}`).toBe(true);
+  for (let i = 1; i < ids.length; i++)
+    expect(BigInt(ids[i]) > BigInt(ids[i - 1]), `id ${i} after id ${i - 1}`).toBe(true);
 };
 
 describe('snowflake layout (CONTRACT §2)', () => {
@@ -30,7 +36,11 @@ describe('snowflake layout (CONTRACT §2)', () => {
     const id = new SnowflakeGenerator({ workerId: 1, processId: 0, clock: frozenAt(T) }).next();
     expect(fields(id).time).toBe(T);
     expect(snowflakeTime(id)).toBe(T);
-    const real = new SnowflakeGenerator({ workerId: 1, processId: 0, clock: new Clock(undefined, () => T + 1234) }).next();
+    const real = new SnowflakeGenerator({
+      workerId: 1,
+      processId: 0,
+      clock: new Clock(undefined, () => T + 1234),
+    }).next();
     expect(snowflakeTime(real)).toBe(T + 1234);
   });
 
@@ -89,7 +99,11 @@ describe('snowflake uniqueness and order', () => {
   });
 
   it('a clock set before the platform epoch still gives valid (non-negative) snowflakes', () => {
-    const ids = new SnowflakeGenerator({ workerId: 1, processId: 0, clock: frozenAt(Date.parse('2010-01-01T00:00:00Z')) });
+    const ids = new SnowflakeGenerator({
+      workerId: 1,
+      processId: 0,
+      clock: frozenAt(Date.parse('2010-01-01T00:00:00Z')),
+    });
     const [a, b] = take(ids, 2);
     expect(isSnowflake(a)).toBe(true);
     expect(isSnowflake(b)).toBe(true);
@@ -99,7 +113,16 @@ describe('snowflake uniqueness and order', () => {
 
 describe('snowflake helpers', () => {
   it('snowflakeKey padding makes string order equal numeric order', () => {
-    const ids = ['0', '7', '10', '4096', '41771983429993937', '175928847299117063', '1198409612312543232', '18446744073709551615'];
+    const ids = [
+      '0',
+      '7',
+      '10',
+      '4096',
+      '41771983429993937',
+      '175928847299117063',
+      '1198409612312543232',
+      '18446744073709551615',
+    ];
     const shuffled = [...ids].reverse();
     expect(shuffled.map(snowflakeKey).sort()).toEqual(ids.map(snowflakeKey));
     expect(snowflakeKey('41771983429993937')).toBe('00041771983429993937');
@@ -110,7 +133,18 @@ describe('snowflake helpers', () => {
 
   it('isSnowflake accepts decimal strings below 2^64 and nothing else', () => {
     for (const ok of ['0', '1', '175928847299117063', '18446744073709551615']) expect(isSnowflake(ok), ok).toBe(true);
-    for (const bad of ['18446744073709551616', '99999999999999999999', '123456789012345678901', '', '-1', '1.5', '1e5', ' 1', '0x10', 'abc']) {
+    for (const bad of [
+      '18446744073709551616',
+      '99999999999999999999',
+      '123456789012345678901',
+      '',
+      '-1',
+      '1.5',
+      '1e5',
+      ' 1',
+      '0x10',
+      'abc',
+    ]) {
       expect(isSnowflake(bad), bad).toBe(false);
     }
     for (const bad of [1, 1n, null, undefined, {}, ['1']]) expect(isSnowflake(bad)).toBe(false);

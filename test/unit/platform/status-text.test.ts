@@ -16,12 +16,16 @@ describe('statusText (spec: Activity record, a field choice (name, state or deta
   });
 
   it('shows the details for status_display_type 2 (details)', () => {
-    expect(statusText({ ...game, status_display_type: STATUS_DISPLAY_TYPE.DETAILS })).toBe('Playing Alice Martin vs Bob Okafor');
+    expect(statusText({ ...game, status_display_type: STATUS_DISPLAY_TYPE.DETAILS })).toBe(
+      'Playing Alice Martin vs Bob Okafor',
+    );
   });
 
   it('falls back to the name when the chosen field is missing or empty', () => {
     expect(statusText({ name: 'Tic-Tac-Toe', type: 0, status_display_type: 1 })).toBe('Playing Tic-Tac-Toe');
-    expect(statusText({ name: 'Tic-Tac-Toe', type: 0, details: '', status_display_type: 2 })).toBe('Playing Tic-Tac-Toe');
+    expect(statusText({ name: 'Tic-Tac-Toe', type: 0, details: '', status_display_type: 2 })).toBe(
+      'Playing Tic-Tac-Toe',
+    );
   });
 
   it.each([

@@ -5,7 +5,10 @@ import { createActivity, createRpcWorld, exchangeCode, participant } from './rpc
 async function setup(consent = true) {
   const world = await createRpcWorld();
   const activity = createActivity(world.client, {
-    applicationId: world.application.id, user: participant(world.alice), guildId: world.guild.id, channelId: world.text.id,
+    applicationId: world.application.id,
+    user: participant(world.alice),
+    guildId: world.guild.id,
+    channelId: world.text.id,
     ui: { requestConsent: async (o) => (consentAsked.push(o), consent) },
   });
   const consentAsked: unknown[] = [];
@@ -16,10 +19,21 @@ async function setup(consent = true) {
 describe('AUTHORIZE (CONTRACT §5: consent dialog, code exchanged at /oauth2/token)', () => {
   it('shows the consent dialog with the application, the scopes and the user, and answers {code}', async () => {
     const { world, activity, consentAsked } = await setup();
-    const reply = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify', 'rpc.activities.write'], response_type: 'code', state: 's1' });
+    const reply = await activity.command('AUTHORIZE', {
+      client_id: world.application.id,
+      scope: ['identify', 'rpc.activities.write'],
+      response_type: 'code',
+      state: 's1',
+    });
     expect(reply.evt).toBeNull();
     expect(reply.data).toEqual({ code: expect.any(String) });
-    expect(consentAsked).toEqual([{ application: expect.objectContaining({ id: world.application.id, name: 'Game' }), scopes: ['identify', 'rpc.activities.write'], user: { id: world.alice.id, username: 'alice' } }]);
+    expect(consentAsked).toEqual([
+      {
+        application: expect.objectContaining({ id: world.application.id, name: 'Game' }),
+        scopes: ['identify', 'rpc.activities.write'],
+        user: { id: world.alice.id, username: 'alice' },
+      },
+    ]);
     const token = await exchangeCode(world.client, world.application.id, world.clientSecret, reply.data.code);
     expect(token.status).toBe(200);
     expect(token.body.scope).toBe('identify rpc.activities.write');
@@ -36,7 +50,11 @@ describe('AUTHORIZE (CONTRACT §5: consent dialog, code exchanged at /oauth2/tok
   it('"Cancel" is ERROR 5000 (access_denied) and stores no code', async () => {
     const { world, activity } = await setup(false);
     const reply = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify'] });
-    expect(reply).toMatchObject({ cmd: 'AUTHORIZE', evt: 'ERROR', data: { code: 5000, message: expect.stringContaining('access_denied') } });
+    expect(reply).toMatchObject({
+      cmd: 'AUTHORIZE',
+      evt: 'ERROR',
+      data: { code: 5000, message: expect.stringContaining('access_denied') },
+    });
     expect(await world.client.app.ctx.db.count('auth_codes')).toBe(0);
   });
 
@@ -50,7 +68,10 @@ describe('AUTHORIZE (CONTRACT §5: consent dialog, code exchanged at /oauth2/tok
 
   it('an unknown scope is ERROR 4000 naming scope, without a dialog', async () => {
     const { world, activity, consentAsked } = await setup();
-    const reply = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify', 'no.such.scope'] });
+    const reply = await activity.command('AUTHORIZE', {
+      client_id: world.application.id,
+      scope: ['identify', 'no.such.scope'],
+    });
     expect(reply.data.code).toBe(4000);
     expect(reply.data.message).toContain('scope');
     expect(consentAsked).toEqual([]);
@@ -60,7 +81,11 @@ describe('AUTHORIZE (CONTRACT §5: consent dialog, code exchanged at /oauth2/tok
     const { world, activity, consentAsked } = await setup();
     const first = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify'] });
     await exchangeCode(world.client, world.application.id, world.clientSecret, first.data.code);
-    const second = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify'], prompt: 'none' });
+    const second = await activity.command('AUTHORIZE', {
+      client_id: world.application.id,
+      scope: ['identify'],
+      prompt: 'none',
+    });
     expect(second.data.code).toEqual(expect.any(String));
     expect(consentAsked).toHaveLength(1);
   });
@@ -69,8 +94,12 @@ describe('AUTHORIZE (CONTRACT §5: consent dialog, code exchanged at /oauth2/tok
 describe('AUTHENTICATE', () => {
   it('takes {access_token} and answers {access_token, user, scopes, expires, application}', async () => {
     const { world, activity } = await setup();
-    const { data } = await activity.command('AUTHORIZE', { client_id: world.application.id, scope: ['identify', 'guilds'] });
-    const token = (await exchangeCode(world.client, world.application.id, world.clientSecret, data.code)).body.access_token;
+    const { data } = await activity.command('AUTHORIZE', {
+      client_id: world.application.id,
+      scope: ['identify', 'guilds'],
+    });
+    const token = (await exchangeCode(world.client, world.application.id, world.clientSecret, data.code)).body
+      .access_token;
     const reply = await activity.command('AUTHENTICATE', { access_token: token });
     expect(reply.evt).toBeNull();
     expect(reply.data).toEqual({
@@ -85,7 +114,13 @@ describe('AUTHENTICATE', () => {
 
   it('knows the user even when the token lacks identify (the client knows its user)', async () => {
     const { world, activity } = await setup();
-    const token = (await world.client.post('/sandbox/tokens', { application_id: world.application.id, user_id: world.alice.id, scopes: 'rpc.activities.write' })).body.access_token;
+    const token = (
+      await world.client.post('/sandbox/tokens', {
+        application_id: world.application.id,
+        user_id: world.alice.id,
+        scopes: 'rpc.activities.write',
+      })
+    ).body.access_token;
     const reply = await activity.command('AUTHENTICATE', { access_token: token });
     expect(reply.data.user.id).toBe(world.alice.id);
   });
@@ -93,9 +128,18 @@ describe('AUTHENTICATE', () => {
   it('a token for another application is ERROR 4009, and opens no session', async () => {
     const { world, activity } = await setup();
     const other = (await world.client.post('/sandbox/applications', { name: 'Other' })).body.application;
-    const token = (await world.client.post('/sandbox/tokens', { application_id: other.id, user_id: world.alice.id, scopes: 'identify' })).body.access_token;
+    const token = (
+      await world.client.post('/sandbox/tokens', {
+        application_id: other.id,
+        user_id: world.alice.id,
+        scopes: 'identify',
+      })
+    ).body.access_token;
     const reply = await activity.command('AUTHENTICATE', { access_token: token });
-    expect(reply.data).toEqual({ code: 4009, message: 'Invalid token: the access token belongs to another application' });
+    expect(reply.data).toEqual({
+      code: 4009,
+      message: 'Invalid token: the access token belongs to another application',
+    });
     expect(activity.host.session).toBeNull();
   });
 

@@ -8,7 +8,12 @@ import { createActivity, createRpcWorld, participant } from './rpc-harness';
 async function setup(options: { scopes?: string; asBob?: boolean } = {}) {
   const world = await createRpcWorld(options.scopes);
   const user = options.asBob ? world.bob : world.alice;
-  const activity = createActivity(world.client, { applicationId: world.application.id, user: participant(user), guildId: world.guild.id, channelId: world.text.id });
+  const activity = createActivity(world.client, {
+    applicationId: world.application.id,
+    user: participant(user),
+    guildId: world.guild.id,
+    channelId: world.text.id,
+  });
   activity.handshake();
   await activity.authenticate((options.asBob ? world.bobTokens : world.aliceTokens).access_token);
   return { world, activity };
@@ -19,9 +24,17 @@ describe('SET_ACTIVITY', () => {
     const { world, activity } = await setup();
     await connectSession(world.client.app.ctx, world.alice.id);
     for (const type of [0, 2, 3, 5]) {
-      const reply = await activity.command('SET_ACTIVITY', { activity: { type, details: 'Ranked', state: 'In a match', party: { id: 'p1', size: [1, 4] } } });
+      const reply = await activity.command('SET_ACTIVITY', {
+        activity: { type, details: 'Ranked', state: 'In a match', party: { id: 'p1', size: [1, 4] } },
+      });
       expect(reply.evt).toBeNull();
-      expect(reply.data).toMatchObject({ name: 'Game', type, details: 'Ranked', state: 'In a match', application_id: world.application.id });
+      expect(reply.data).toMatchObject({
+        name: 'Game',
+        type,
+        details: 'Ranked',
+        state: 'In a match',
+        application_id: world.application.id,
+      });
     }
     const presence = await world.client.app.ctx.db.get('presences', world.alice.id);
     expect(presence?.activities).toEqual([expect.objectContaining({ type: 5, details: 'Ranked' })]);
@@ -57,14 +70,29 @@ describe('GET_CHANNEL and GET_CHANNEL_PERMISSIONS', () => {
   it('GET_CHANNEL answers the channel with its voice states and messages', async () => {
     const { world, activity } = await setup();
     const reply = await activity.command('GET_CHANNEL', { channel_id: world.voice.id });
-    expect(reply.data).toEqual({ id: world.voice.id, type: 2, guild_id: world.guild.id, name: 'General', topic: null, bitrate: null, user_limit: null, position: 0, voice_states: [], messages: [] });
+    expect(reply.data).toEqual({
+      id: world.voice.id,
+      type: 2,
+      guild_id: world.guild.id,
+      name: 'General',
+      topic: null,
+      bitrate: null,
+      user_limit: null,
+      position: 0,
+      voice_states: [],
+      messages: [],
+    });
   });
 
   it('GET_CHANNEL: an unknown channel, or one the user cannot view, is ERROR 4005', async () => {
     const { world, activity } = await setup({ asBob: true });
-    const hidden = (await world.client.post(`/sandbox/guilds/${world.guild.id}/channels`, {
-      name: 'secret', type: 0, permission_overwrites: [{ id: world.guild.id, type: 0, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
-    })).body.channel;
+    const hidden = (
+      await world.client.post(`/sandbox/guilds/${world.guild.id}/channels`, {
+        name: 'secret',
+        type: 0,
+        permission_overwrites: [{ id: world.guild.id, type: 0, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
+      })
+    ).body.channel;
     expect((await activity.command('GET_CHANNEL', { channel_id: hidden.id })).data.code).toBe(4005);
     expect((await activity.command('GET_CHANNEL', { channel_id: '123456789' })).data.code).toBe(4005);
   });
@@ -76,7 +104,9 @@ describe('GET_CHANNEL and GET_CHANNEL_PERMISSIONS', () => {
 
   it('GET_CHANNEL_PERMISSIONS answers the user permissions in the frame channel as a decimal string', async () => {
     const owner = await setup();
-    expect((await owner.activity.command('GET_CHANNEL_PERMISSIONS')).data).toEqual({ permissions: ALL_PERMISSIONS.toString() });
+    expect((await owner.activity.command('GET_CHANNEL_PERMISSIONS')).data).toEqual({
+      permissions: ALL_PERMISSIONS.toString(),
+    });
     const member = await setup({ asBob: true });
     const bits = BigInt((await member.activity.command('GET_CHANNEL_PERMISSIONS')).data.permissions);
     expect(bits & PERMISSIONS.VIEW_CHANNEL).toBe(PERMISSIONS.VIEW_CHANNEL);
@@ -102,12 +132,16 @@ describe('platform and device commands (monetization commands: monetization-comm
   it('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS lists the instance participants', async () => {
     const { world, activity } = await setup();
     const reply = await activity.command('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS');
-    expect(reply.data).toEqual({ participants: [expect.objectContaining({ id: world.alice.id, username: 'alice', bot: false, flags: 0 })] });
+    expect(reply.data).toEqual({
+      participants: [expect.objectContaining({ id: world.alice.id, username: 'alice', bot: false, flags: 0 })],
+    });
   });
 
   it('OPEN_EXTERNAL_LINK asks the host page; only http(s) links (4000 otherwise)', async () => {
     const { activity } = await setup();
-    expect((await activity.command('OPEN_EXTERNAL_LINK', { url: 'https://example.com/a' })).data).toEqual({ opened: true });
+    expect((await activity.command('OPEN_EXTERNAL_LINK', { url: 'https://example.com/a' })).data).toEqual({
+      opened: true,
+    });
     expect(activity.ui.links).toEqual(['https://example.com/a']);
     const bad = await activity.command('OPEN_EXTERNAL_LINK', { url: 'javascript:alert(1)' });
     expect(bad.data.code).toBe(4000);
@@ -122,7 +156,11 @@ describe('platform and device commands (monetization commands: monetization-comm
 
   it('SHARE_LINK takes custom_id; the removed referrer_id is ignored silently', async () => {
     const { world, activity } = await setup();
-    const reply = await activity.command('SHARE_LINK', { message: 'Join me', custom_id: 'level-3', referrer_id: world.alice.id });
+    const reply = await activity.command('SHARE_LINK', {
+      message: 'Join me',
+      custom_id: 'level-3',
+      referrer_id: world.alice.id,
+    });
     expect(reply.evt).toBeNull();
     expect(reply.data).toEqual({ success: true, didCopyLink: true, didSendMessage: false });
     const url = new URL(activity.ui.shares[0].url);
@@ -143,9 +181,18 @@ describe('platform and device commands (monetization commands: monetization-comm
 
   it('SET_CONFIG echoes use_interactive_pip; SET_ORIENTATION_LOCK_STATE keeps the lock states', async () => {
     const { activity } = await setup();
-    expect((await activity.command('SET_CONFIG', { use_interactive_pip: true })).data).toEqual({ use_interactive_pip: true });
-    expect((await activity.command('SET_ORIENTATION_LOCK_STATE', { lock_state: 3, picture_in_picture_lock_state: 2 })).data).toBeNull();
-    expect(activity.host.settings).toEqual({ use_interactive_pip: true, lock_state: 3, picture_in_picture_lock_state: 2, grid_lock_state: null });
+    expect((await activity.command('SET_CONFIG', { use_interactive_pip: true })).data).toEqual({
+      use_interactive_pip: true,
+    });
+    expect(
+      (await activity.command('SET_ORIENTATION_LOCK_STATE', { lock_state: 3, picture_in_picture_lock_state: 2 })).data,
+    ).toBeNull();
+    expect(activity.host.settings).toEqual({
+      use_interactive_pip: true,
+      lock_state: 3,
+      picture_in_picture_lock_state: 2,
+      grid_lock_state: null,
+    });
     const bad = await activity.command('SET_ORIENTATION_LOCK_STATE', { lock_state: 'landscape' });
     expect(bad.data.message).toContain('args.lock_state');
   });

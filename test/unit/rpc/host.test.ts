@@ -5,14 +5,22 @@ import { ACTIVITY_ORIGIN, createActivity, createRpcWorld, participant } from './
 
 async function setup() {
   const world = await createRpcWorld();
-  const activity = createActivity(world.client, { applicationId: world.application.id, user: participant(world.alice), guildId: world.guild.id, channelId: world.text.id });
+  const activity = createActivity(world.client, {
+    applicationId: world.application.id,
+    user: participant(world.alice),
+    guildId: world.guild.id,
+    channelId: world.text.id,
+  });
   return { world, activity };
 }
 
 describe('RPC host: who is answered (CONTRACT §5)', () => {
   it('answers only the window of the iframe it created: a message from another window is dropped unanswered', async () => {
     const { activity } = await setup();
-    const accepted = activity.post([OPCODES.HANDSHAKE, { v: 1, client_id: activity.frame.application_id, frame_id: activity.frame.frame_id }], { source: { name: 'another window' } });
+    const accepted = activity.post(
+      [OPCODES.HANDSHAKE, { v: 1, client_id: activity.frame.application_id, frame_id: activity.frame.frame_id }],
+      { source: { name: 'another window' } },
+    );
     expect(accepted).toBe(false);
     expect(activity.drops).toEqual(['source']);
     expect(activity.sent).toEqual([]);
@@ -21,7 +29,10 @@ describe('RPC host: who is answered (CONTRACT §5)', () => {
   it('answers only the expected origin: a message from the iframe window with another origin is dropped unanswered', async () => {
     const { activity } = await setup();
     for (const origin of ['https://evil.example', 'null', ACTIVITY_ORIGIN.replace('http:', 'https:')]) {
-      activity.post([OPCODES.HANDSHAKE, { v: 1, client_id: activity.frame.application_id, frame_id: activity.frame.frame_id }], { origin });
+      activity.post(
+        [OPCODES.HANDSHAKE, { v: 1, client_id: activity.frame.application_id, frame_id: activity.frame.frame_id }],
+        { origin },
+      );
     }
     expect(activity.drops).toEqual(['origin', 'origin', 'origin']);
     expect(activity.sent).toEqual([]);
@@ -45,7 +56,11 @@ describe('RPC host: handshake', () => {
         cmd: 'DISPATCH',
         evt: 'READY',
         nonce: null,
-        data: { v: 1, config: { api_endpoint: '//platform.test/api', environment: 'sandbox' }, user: { id: world.alice.id, username: 'alice', discriminator: '0' } },
+        data: {
+          v: 1,
+          config: { api_endpoint: '//platform.test/api', environment: 'sandbox' },
+          user: { id: world.alice.id, username: 'alice', discriminator: '0' },
+        },
       },
     ]);
   });
@@ -97,7 +112,10 @@ describe('RPC host: commands', () => {
     const nonce = 'n-123';
     activity.post([OPCODES.FRAME, { cmd: 'GET_PLATFORM_BEHAVIORS', args: {}, nonce }]);
     await new Promise((r) => setTimeout(r, 10));
-    expect(activity.sent.at(-1)).toEqual([OPCODES.FRAME, { cmd: 'GET_PLATFORM_BEHAVIORS', nonce, evt: null, data: { iosKeyboardResizesView: false } }]);
+    expect(activity.sent.at(-1)).toEqual([
+      OPCODES.FRAME,
+      { cmd: 'GET_PLATFORM_BEHAVIORS', nonce, evt: null, data: { iosKeyboardResizesView: false } },
+    ]);
   });
 
   it('an unknown command is ERROR 4002', async () => {
@@ -112,14 +130,26 @@ describe('RPC host: commands', () => {
     activity.handshake();
     activity.post([OPCODES.FRAME, { cmd: 'GET_PLATFORM_BEHAVIORS', args: {} }]);
     await new Promise((r) => setTimeout(r, 10));
-    expect(activity.sent.at(-1)).toEqual([OPCODES.FRAME, { cmd: 'GET_PLATFORM_BEHAVIORS', nonce: null, evt: 'ERROR', data: { code: 4000, message: expect.stringContaining('frame.nonce') } }]);
+    expect(activity.sent.at(-1)).toEqual([
+      OPCODES.FRAME,
+      {
+        cmd: 'GET_PLATFORM_BEHAVIORS',
+        nonce: null,
+        evt: 'ERROR',
+        data: { code: 4000, message: expect.stringContaining('frame.nonce') },
+      },
+    ]);
   });
 
   it('every command other than AUTHORIZE and AUTHENTICATE needs an authenticated session (4006)', async () => {
     const { activity } = await setup();
     activity.handshake();
     for (const cmd of COMMANDS.filter((c) => c !== 'AUTHORIZE' && c !== 'AUTHENTICATE')) {
-      const reply = await activity.command(cmd, {}, cmd.endsWith('SUBSCRIBE') ? 'ACTIVITY_LAYOUT_MODE_UPDATE' : undefined);
+      const reply = await activity.command(
+        cmd,
+        {},
+        cmd.endsWith('SUBSCRIBE') ? 'ACTIVITY_LAYOUT_MODE_UPDATE' : undefined,
+      );
       expect(reply.data.code, cmd).toBe(4006);
       expect(reply.data.message, cmd).toMatch(/AUTHENTICATE/);
     }
@@ -130,15 +160,25 @@ describe('RPC host: commands', () => {
     activity.handshake();
     await activity.authenticate(world.aliceTokens.access_token);
     const reply = await activity.command('GET_CHANNEL', { channel_id: 42 });
-    expect(reply.data).toEqual({ code: 4000, message: 'Invalid payload: args.channel_id: Must be a snowflake string.' });
+    expect(reply.data).toEqual({
+      code: 4000,
+      message: 'Invalid payload: args.channel_id: Must be a snowflake string.',
+    });
   });
 
   it('a bug in a handler is ERROR 1000 and logged without the token', async () => {
     const world = await createRpcWorld();
     const logged: string[] = [];
     const activity = createActivity(world.client, {
-      applicationId: world.application.id, user: participant(world.alice), guildId: world.guild.id, channelId: world.text.id,
-      ui: { hardwareAcceleration: async () => { throw new Error(`broken with Bearer ${world.aliceTokens.access_token}`); } },
+      applicationId: world.application.id,
+      user: participant(world.alice),
+      guildId: world.guild.id,
+      channelId: world.text.id,
+      ui: {
+        hardwareAcceleration: async () => {
+          throw new Error(`broken with Bearer ${world.aliceTokens.access_token}`);
+        },
+      },
       log: (line) => void logged.push(line),
     });
     activity.handshake();

@@ -5,7 +5,13 @@ import { participant } from './rpc-harness';
 
 const alice = participant({ id: '1', username: 'alice' });
 const bob = participant({ id: '2', username: 'bob' });
-const join = (frame_id: string, user = alice, channel_id = 'c1', application_id = 'a1') => ({ application_id, channel_id, guild_id: 'g1', frame_id, user });
+const join = (frame_id: string, user = alice, channel_id = 'c1', application_id = 'a1') => ({
+  application_id,
+  channel_id,
+  guild_id: 'g1',
+  frame_id,
+  user,
+});
 
 describe('activity instance registry', () => {
   it('frames of the same application and channel share an instance', () => {
@@ -92,13 +98,15 @@ describe('activity instance registry', () => {
     expect(registry.join(join('f3')).instance_id).toBe('i-before');
   });
 
-  it('a rejoin joins the running instance when one runs already, and never takes another instance\'s id', () => {
+  it("a rejoin joins the running instance when one runs already, and never takes another instance's id", () => {
     let n = 0;
     const registry = new ActivityInstanceRegistry(() => `i-${++n}`);
     const running = registry.join(join('f1'));
     expect(registry.join({ ...join('f2', bob), instance_id: 'i-old' }).instance_id).toBe(running.instance_id);
     // The id of the instance in channel c1 cannot become the id of channel c2's.
-    expect(registry.join({ ...join('f3', alice, 'c2'), instance_id: running.instance_id }).instance_id).not.toBe(running.instance_id);
+    expect(registry.join({ ...join('f3', alice, 'c2'), instance_id: running.instance_id }).instance_id).not.toBe(
+      running.instance_id,
+    );
   });
 
   it('tells whoever watches pages the owner of every join', () => {
@@ -111,7 +119,9 @@ describe('activity instance registry', () => {
 
   it("a frame leaving is told with whether it was its user's last frame of the application (the presence it set goes then)", () => {
     const left: [string, string, string, boolean][] = [];
-    const registry = new ActivityInstanceRegistry(undefined, undefined, (l) => left.push([l.frame_id, l.user_id, l.application_id, l.last]));
+    const registry = new ActivityInstanceRegistry(undefined, undefined, (l) =>
+      left.push([l.frame_id, l.user_id, l.application_id, l.last]),
+    );
     registry.join({ ...join('f1'), owner: 'page-1' });
     registry.join(join('f2', alice, 'c2'));
     registry.join(join('f3', bob));
@@ -122,7 +132,11 @@ describe('activity instance registry', () => {
     registry.leave('f3');
     // Joining again with its frame id replaces a membership: that is no leaving.
     registry.join(join('f1', alice, 'c3'));
-    expect(left).toEqual([['f1', '1', 'a1', false], ['f2', '1', 'a1', false], ['f3', '2', 'a1', true]]);
+    expect(left).toEqual([
+      ['f1', '1', 'a1', false],
+      ['f2', '1', 'a1', false],
+      ['f3', '2', 'a1', true],
+    ]);
     registry.leaveOwner('unknown');
     registry.leave('f1');
     expect(left.at(-1)).toEqual(['f1', '1', 'a1', true]);

@@ -28,7 +28,10 @@ describe('pages the hub serves (Web Locks: a page that dies leaves)', () => {
     const owners = new PageOwners(pages.gone, (owner) => registry.leaveOwner(owner));
     const registry = new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner));
     const seen: InstanceSnapshot[] = [];
-    registry.join({ application_id: 'a', channel_id: 'c', guild_id: 'g', frame_id: 'f1', user: alice, owner: 'page-1' }, (s) => seen.push(s));
+    registry.join(
+      { application_id: 'a', channel_id: 'c', guild_id: 'g', frame_id: 'f1', user: alice, owner: 'page-1' },
+      (s) => seen.push(s),
+    );
     registry.join({ application_id: 'a', channel_id: 'c', guild_id: 'g', frame_id: 'f2', user: bob, owner: 'page-2' });
     await pages.kill('page-2');
     expect(seen.map((s) => s.participants.map((p) => p.username))).toEqual([['alice', 'bob'], ['alice']]);
@@ -73,7 +76,9 @@ describe('pages the hub serves (Web Locks: a page that dies leaves)', () => {
 
   it('when the lock cannot be asked for, the page is watched again on its next call', async () => {
     let calls = 0;
-    const owners = new PageOwners(() => (++calls === 1 ? Promise.reject(new Error('no locks')) : new Promise(() => undefined)));
+    const owners = new PageOwners(() =>
+      ++calls === 1 ? Promise.reject(new Error('no locks')) : new Promise(() => undefined),
+    );
     owners.watch('page-1');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(owners.watching('page-1')).toBe(false);

@@ -14,11 +14,22 @@ export const ACTIVITY_ORIGIN = 'http://platform.test';
 
 /** A user object as the registry and the host hold it. */
 export function participant(user: { id: string; username: string; global_name?: string | null }): RpcParticipant {
-  return { id: user.id, username: user.username, discriminator: '0', global_name: user.global_name ?? null, avatar: null, bot: false, flags: 0, premium_type: null };
+  return {
+    id: user.id,
+    username: user.username,
+    discriminator: '0',
+    global_name: user.global_name ?? null,
+    avatar: null,
+    bot: false,
+    flags: 0,
+    premium_type: null,
+  };
 }
 
 /** The world of createWorld plus a guild owned by alice (bob a member) and its channels. */
-export async function createRpcWorld(scopes = 'identify guilds guilds.members.read rpc.activities.write rpc.voice.read') {
+export async function createRpcWorld(
+  scopes = 'identify guilds guilds.members.read rpc.activities.write rpc.voice.read',
+) {
   const client = await createTestClient();
   const world = await createWorld(client, scopes);
   const created = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
@@ -50,7 +61,11 @@ export interface ActivityDouble {
   post(data: unknown, from?: Partial<ReceivedMessage>): boolean;
   handshake(overrides?: Record<string, unknown>): RpcMessage | undefined;
   /** Sends a command FRAME and resolves with the host's reply payload. */
-  command(cmd: string, args?: unknown, evt?: string): Promise<{ cmd: string; nonce: string | null; evt: string | null; data: any }>;
+  command(
+    cmd: string,
+    args?: unknown,
+    evt?: string,
+  ): Promise<{ cmd: string; nonce: string | null; evt: string | null; data: any }>;
   /** The DISPATCH frames received for `evt`. */
   dispatched(evt: string): any[];
   /** AUTHENTICATE with `token` (after a handshake). */
@@ -62,7 +77,16 @@ let frames = 0;
 /** A host for a frame of `applicationId` run by `user`, with a fake UI whose answers `ui` may set. */
 export function createActivity(
   client: TestClient,
-  options: { applicationId: string; user: RpcParticipant; guildId: string | null; channelId: string; registry?: ActivityInstanceRegistry; ui?: Partial<HostUi>; log?: (line: string) => void; watchSpeaking?: RpcHostOptions['watchSpeaking'] },
+  options: {
+    applicationId: string;
+    user: RpcParticipant;
+    guildId: string | null;
+    channelId: string;
+    registry?: ActivityInstanceRegistry;
+    ui?: Partial<HostUi>;
+    log?: (line: string) => void;
+    watchSpeaking?: RpcHostOptions['watchSpeaking'];
+  },
 ): ActivityDouble {
   const registry = options.registry ?? new ActivityInstanceRegistry();
   const frameId = `frame-${++frames}`;
@@ -92,7 +116,10 @@ export function createActivity(
     post: (data, from = {}) => double.host.receive({ source: window, origin: ACTIVITY_ORIGIN, data, ...from }),
     handshake(overrides = {}) {
       const before = sent.length;
-      double.post([OPCODES.HANDSHAKE, { v: 1, encoding: 'json', client_id: options.applicationId, frame_id: frameId, ...overrides }]);
+      double.post([
+        OPCODES.HANDSHAKE,
+        { v: 1, encoding: 'json', client_id: options.applicationId, frame_id: frameId, ...overrides },
+      ]);
       return sent[before];
     },
     async command(cmd, args, evt) {
@@ -102,11 +129,25 @@ export function createActivity(
       while (!find()) await new Promise<void>((resolve) => waiters.add(resolve));
       return find()![1] as any;
     },
-    dispatched: (evt) => sent.filter((m) => m[0] === OPCODES.FRAME && (m[1] as { cmd: string }).cmd === 'DISPATCH' && (m[1] as { evt: string }).evt === evt).map((m) => (m[1] as { data: unknown }).data),
+    dispatched: (evt) =>
+      sent
+        .filter(
+          (m) =>
+            m[0] === OPCODES.FRAME &&
+            (m[1] as { cmd: string }).cmd === 'DISPATCH' &&
+            (m[1] as { evt: string }).evt === evt,
+        )
+        .map((m) => (m[1] as { data: unknown }).data),
     authenticate: async (token) => (await double.command('AUTHENTICATE', { access_token: token })).data,
   };
   instance = registry.join(
-    { application_id: options.applicationId, channel_id: options.channelId, guild_id: options.guildId, frame_id: frameId, user: options.user },
+    {
+      application_id: options.applicationId,
+      channel_id: options.channelId,
+      guild_id: options.guildId,
+      frame_id: frameId,
+      user: options.user,
+    },
     (snapshot) => {
       instance = snapshot;
       double.host.participantsChanged(snapshot.participants);
@@ -145,6 +186,14 @@ export function createActivity(
 
 /** Exchanges an authorization code at `/oauth2/token` as an activity's server would. */
 export async function exchangeCode(client: TestClient, applicationId: string, clientSecret: string, code: string) {
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: applicationId, client_secret: clientSecret });
-  return client.request('POST', '/oauth2/token', { raw: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    client_id: applicationId,
+    client_secret: clientSecret,
+  });
+  return client.request('POST', '/oauth2/token', {
+    raw: form.toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
 }

@@ -54,14 +54,22 @@ describe('AuthorizationArgs: every field has a getter named as the field and a S
     args.setCodeChallenge(undefined);
     args.setIntegrationType(undefined);
     args.setCustomSchemeParam(undefined);
-    expect([args.clientId(), args.state(), args.nonce(), args.codeChallenge(), args.integrationType(), args.customSchemeParam()]).toEqual(Array(6).fill(undefined));
+    expect([
+      args.clientId(),
+      args.state(),
+      args.nonce(),
+      args.codeChallenge(),
+      args.integrationType(),
+      args.customSchemeParam(),
+    ]).toEqual(Array(6).fill(undefined));
   });
 
   it('ClientId is a uint64: a decimal string or a bigint up to 2^64-1; anything else is refused', () => {
     const args = new AuthorizationArgs();
     args.setClientId(18446744073709551615n);
     expect(args.clientId()).toBe('18446744073709551615');
-    for (const bad of ['18446744073709551616', 'abc', '-1', '', '0', '1.5']) expect(thrown(() => args.setClientId(bad)).type).toBe(ErrorType.ValidationError);
+    for (const bad of ['18446744073709551616', 'abc', '-1', '', '0', '1.5'])
+      expect(thrown(() => args.setClientId(bad)).type).toBe(ErrorType.ValidationError);
     expect(args.clientId()).toBe('18446744073709551615');
   });
 
@@ -70,7 +78,9 @@ describe('AuthorizationArgs: every field has a getter named as the field and a S
     const args = new AuthorizationArgs();
     args.setIntegrationType(IntegrationType.GuildInstall);
     expect(args.integrationType()).toBe(0);
-    expect(thrown(() => args.setIntegrationType(2 as never)).message).toMatch(/GuildInstall \(0\) or IntegrationType.UserInstall \(1\)/);
+    expect(thrown(() => args.setIntegrationType(2 as never)).message).toMatch(
+      /GuildInstall \(0\) or IntegrationType.UserInstall \(1\)/,
+    );
   });
 
   it('CodeChallenge takes the challenge of createAuthorizationCodeVerifier(): 43 base64url characters, method S256', async () => {
@@ -81,15 +91,20 @@ describe('AuthorizationArgs: every field has a getter named as the field and a S
     const args = new AuthorizationArgs();
     args.setCodeChallenge(challenge);
     expect(args.codeChallenge()).toEqual(challenge);
-    expect(thrown(() => args.setCodeChallenge({ challenge: challenge.challenge, method: 'plain' as never })).message).toMatch(/S256/);
-    expect(thrown(() => args.setCodeChallenge({ challenge: 'short', method: 'S256' })).type).toBe(ErrorType.ValidationError);
+    expect(
+      thrown(() => args.setCodeChallenge({ challenge: challenge.challenge, method: 'plain' as never })).message,
+    ).toMatch(/S256/);
+    expect(thrown(() => args.setCodeChallenge({ challenge: 'short', method: 'S256' })).type).toBe(
+      ErrorType.ValidationError,
+    );
   });
 
   it('CustomSchemeParam must be a URI scheme', () => {
     const args = new AuthorizationArgs();
     args.setCustomSchemeParam('my.game+v2-beta');
     expect(args.customSchemeParam()).toBe('my.game+v2-beta');
-    for (const bad of ['2game', 'my game', 'mygame:', 'my/game', '']) expect(thrown(() => args.setCustomSchemeParam(bad)).type).toBe(ErrorType.ValidationError);
+    for (const bad of ['2game', 'my game', 'mygame:', 'my/game', ''])
+      expect(thrown(() => args.setCustomSchemeParam(bad)).type).toBe(ErrorType.ValidationError);
   });
 });
 
@@ -108,14 +123,29 @@ describe('AuthorizationArgs: record operations', () => {
     const original = await filled();
     for (const copy of [new AuthorizationArgs(original), original.clone()]) {
       expect(copy.isValid()).toBe(true);
-      expect([copy.clientId(), copy.scopes(), copy.state(), copy.nonce(), copy.codeChallenge(), copy.integrationType(), copy.customSchemeParam()])
-        .toEqual([original.clientId(), original.scopes(), original.state(), original.nonce(), original.codeChallenge(), original.integrationType(), original.customSchemeParam()]);
+      expect([
+        copy.clientId(),
+        copy.scopes(),
+        copy.state(),
+        copy.nonce(),
+        copy.codeChallenge(),
+        copy.integrationType(),
+        copy.customSchemeParam(),
+      ]).toEqual([
+        original.clientId(),
+        original.scopes(),
+        original.state(),
+        original.nonce(),
+        original.codeChallenge(),
+        original.integrationType(),
+        original.customSchemeParam(),
+      ]);
       copy.setScopes('openid');
       expect(original.scopes()).toBe('openid sdk.social_layer');
     }
   });
 
-  it('copy assignment replaces every field with the other record\'s', async () => {
+  it("copy assignment replaces every field with the other record's", async () => {
     const source = await filled();
     const target = new AuthorizationArgs();
     target.setScopes('identify');

@@ -25,7 +25,7 @@ describe('AUTHORIZE_REQUEST from the host platform client (RegisterAuthorizeRequ
     expect(seen).toEqual([{ applicationId: h.world.application.id, userId: h.world.alice.id }]);
   });
 
-  it('requests for another application or another user are not this game\'s', async () => {
+  it("requests for another application or another user are not this game's", async () => {
     h = await createSdkHarness();
     const client = h.client({ userId: h.world.alice.id });
     const seen: AuthorizeRequest[] = [];

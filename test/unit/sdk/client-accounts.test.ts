@@ -23,12 +23,17 @@ async function pkceArgs(client: Client) {
 
 /** The query of the last `/oauth2/authorize` request of `method`. */
 function authorizeQuery(method: 'GET' | 'POST'): URLSearchParams {
-  const request = h.requests.filter((r) => r.method === method && new URL(r.url).pathname === '/oauth2/authorize').at(-1)!;
+  const request = h.requests
+    .filter((r) => r.method === method && new URL(r.url).pathname === '/oauth2/authorize')
+    .at(-1)!;
   return new URL(request.url).searchParams;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -50,10 +55,20 @@ describe('Client.authorize -> getToken -> updateToken (authorization code with P
     const client = h.client({ userId: h.world.alice.id });
     const { args, verifier } = await pkceArgs(client);
     const { code, redirectUri } = await client.authorize(args);
-    expect(h.consents).toEqual([{ application: expect.objectContaining({ id: h.world.application.id, name: 'Game' }), scopes: ['openid', 'sdk.social_layer'], user: { id: h.world.alice.id, username: 'alice' } }]);
+    expect(h.consents).toEqual([
+      {
+        application: expect.objectContaining({ id: h.world.application.id, name: 'Game' }),
+        scopes: ['openid', 'sdk.social_layer'],
+        user: { id: h.world.alice.id, username: 'alice' },
+      },
+    ]);
     expect(authorizeQuery('POST').get('code_challenge_method')).toBe('S256');
     const tokens = await client.getToken(h.world.application.id, code, verifier, redirectUri);
-    expect(tokens).toMatchObject({ tokenType: AuthorizationTokenType.Bearer, scopes: 'openid sdk.social_layer', expiresIn: expect.any(Number) });
+    expect(tokens).toMatchObject({
+      tokenType: AuthorizationTokenType.Bearer,
+      scopes: 'openid sdk.social_layer',
+      expiresIn: expect.any(Number),
+    });
     expect(tokens.refreshToken).toEqual(expect.any(String));
     await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
     await client.connect();
@@ -112,7 +127,9 @@ describe('Client.authorize -> getToken -> updateToken (authorization code with P
     const standard = await client.authorize(args);
     expect(standard.redirectUri).toBe(`platform-${h.world.application.id}:/authorize/callback`);
     expect(authorizeQuery('POST').get('redirect_uri')).toBe(standard.redirectUri);
-    const wrong = await rejection(client.getToken(h.world.application.id, standard.code, verifier, 'mygame:/authorize/callback'));
+    const wrong = await rejection(
+      client.getToken(h.world.application.id, standard.code, verifier, 'mygame:/authorize/callback'),
+    );
     expect(wrong).toMatchObject({ type: ErrorType.AuthorizationFailed, code: 'invalid_grant', status: 400 });
 
     args.setCustomSchemeParam('mygame');
@@ -137,15 +154,24 @@ describe('Client.authorize -> getToken -> updateToken (authorization code with P
   it('Nonce comes back in the ID token getToken answers when openid is granted (OpenID Connect nonce), and not without one', async () => {
     h = await createSdkHarness();
     const client = h.client({ userId: h.world.alice.id });
-    const claims = (idToken: string | undefined) => JSON.parse(Buffer.from(idToken!.split('.')[1], 'base64url').toString('utf8'));
+    const claims = (idToken: string | undefined) =>
+      JSON.parse(Buffer.from(idToken!.split('.')[1], 'base64url').toString('utf8'));
     const { args, verifier } = await pkceArgs(client);
     args.setNonce('game-nonce-7');
     const withNonce = await client.authorize(args);
     const tokens = await client.getToken(h.world.application.id, withNonce.code, verifier, withNonce.redirectUri);
-    expect(claims(tokens.idToken)).toMatchObject({ sub: h.world.alice.id, aud: h.world.application.id, nonce: 'game-nonce-7' });
+    expect(claims(tokens.idToken)).toMatchObject({
+      sub: h.world.alice.id,
+      aud: h.world.application.id,
+      nonce: 'game-nonce-7',
+    });
     const plain = await pkceArgs(client);
     const without = await client.authorize(plain.args);
-    expect(claims((await client.getToken(h.world.application.id, without.code, plain.verifier, without.redirectUri)).idToken)).not.toHaveProperty('nonce');
+    expect(
+      claims(
+        (await client.getToken(h.world.application.id, without.code, plain.verifier, without.redirectUri)).idToken,
+      ),
+    ).not.toHaveProperty('nonce');
   });
 
   it('getToken with a verifier that does not match the challenge is invalid_grant', async () => {
@@ -182,11 +208,15 @@ describe('Client.authorize -> getToken -> updateToken (authorization code with P
     const client = h.client({ userId: h.world.alice.id });
     const args = new AuthorizationArgs();
     args.setScopes('openid');
-    const ok = await new Promise<[boolean, string, string]>((resolve) => void client.authorize(args, (result, code, uri) => resolve([result.successful, code, uri])));
+    const ok = await new Promise<[boolean, string, string]>(
+      (resolve) => void client.authorize(args, (result, code, uri) => resolve([result.successful, code, uri])),
+    );
     expect(ok[0]).toBe(true);
     expect(ok[1]).not.toBe('');
     expect(ok[2]).toBe(`platform-${h.world.application.id}:/authorize/callback`);
-    const failed = await new Promise<[boolean, string]>((resolve) => void client.authorize(new AuthorizationArgs(), (result, code) => resolve([result.successful, code])));
+    const failed = await new Promise<[boolean, string]>(
+      (resolve) => void client.authorize(new AuthorizationArgs(), (result, code) => resolve([result.successful, code])),
+    );
     expect(failed).toEqual([false, '']);
   });
 });
@@ -209,7 +239,7 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     expect(error.message).toMatch(/can no longer be used: authorize again/);
   });
 
-  it('updateToken with the refreshed token while connected reconnects as the same user (the refresh ended the old token\'s session)', async () => {
+  it("updateToken with the refreshed token while connected reconnects as the same user (the refresh ended the old token's session)", async () => {
     h = await createSdkHarness();
     const client = h.client({ userId: h.world.alice.id });
     const first = await tokensFor(client);
@@ -230,7 +260,10 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
     await client.createOrJoinLobby('before-revoke');
     await client.revokeToken(h.world.application.id, tokens.accessToken);
-    expect(await rejection(client.createOrJoinLobby('after-revoke'))).toMatchObject({ type: ErrorType.HTTPError, status: 401 });
+    expect(await rejection(client.createOrJoinLobby('after-revoke'))).toMatchObject({
+      type: ErrorType.HTTPError,
+      status: 401,
+    });
   });
 
   it('updateToken sets the token of HTTP calls and of connect(); without it both say a token is needed', async () => {
@@ -239,7 +272,9 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     expect(await rejection(client.createOrJoinLobby('x'))).toMatchObject({ type: ErrorType.ClientNotReady });
     expect((await rejection(client.connect())).message).toMatch(/updateToken/);
     expect((await rejection(client.updateToken(7 as never, 'abc'))).type).toBe(ErrorType.ValidationError);
-    expect((await rejection(client.updateToken(AuthorizationTokenType.Bearer, ''))).type).toBe(ErrorType.ValidationError);
+    expect((await rejection(client.updateToken(AuthorizationTokenType.Bearer, ''))).type).toBe(
+      ErrorType.ValidationError,
+    );
     const tokens = await tokensFor(client);
     await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
     expect((await client.createOrJoinLobby('x')).members.map((m) => m.id)).toEqual([h.world.alice.id]);
@@ -252,7 +287,10 @@ describe('Client: refreshToken, revokeToken, updateToken', () => {
     client.setStatusChangedCallback((status, error, detail) => statuses.push([status, error, detail]));
     await client.updateToken(AuthorizationTokenType.Bearer, 'not-a-token-of-this-platform');
     expect(await rejection(client.connect())).toMatchObject({ type: ErrorType.HTTPError, status: 401 });
-    expect(statuses).toEqual([[6, 0, 0], [0, 1, 401]]);
+    expect(statuses).toEqual([
+      [6, 0, 0],
+      [0, 1, 401],
+    ]);
     expect(h.sockets).toHaveLength(0);
   });
 });

@@ -45,16 +45,33 @@ async function readyWithLobby() {
   await until(() => mains.length === 1, 'the gateway socket');
   const main = mains[0];
   main.hello();
-  main.dispatch('READY', { v: 10, session_id: 'sess-1', user: { id: h.world.alice.id, username: 'alice' }, guilds: [] }, 1);
+  main.dispatch(
+    'READY',
+    { v: 10, session_id: 'sess-1', user: { id: h.world.alice.id, username: 'alice' }, guilds: [] },
+    1,
+  );
   await connected;
   let s = 1;
   /** The gateway answers the join: VOICE_STATE_UPDATE, then VOICE_SERVER_UPDATE. */
   const answerJoin = (token: string) => {
-    main.dispatch('VOICE_STATE_UPDATE', { guild_id: null, channel_id: lobby.id, lobby_id: lobby.id, user_id: h.world.alice.id, session_id: 'sess-1', self_mute: false, self_deaf: false }, ++s);
+    main.dispatch(
+      'VOICE_STATE_UPDATE',
+      {
+        guild_id: null,
+        channel_id: lobby.id,
+        lobby_id: lobby.id,
+        user_id: h.world.alice.id,
+        session_id: 'sess-1',
+        self_mute: false,
+        self_deaf: false,
+      },
+      ++s,
+    );
     main.dispatch('VOICE_SERVER_UPDATE', { token, guild_id: null, channel_id: lobby.id, endpoint: '/voice' }, ++s);
   };
   /** Waits until the client has sent its `n`th Voice State Update that joins (after the lobby's HTTP check). */
-  const joinSent = (n = 1) => until(() => main.sent.filter((p) => p.op === 4 && p.d.channel_id !== null).length >= n, 'the Voice State Update');
+  const joinSent = (n = 1) =>
+    until(() => main.sent.filter((p) => p.op === 4 && p.d.channel_id !== null).length >= n, 'the Voice State Update');
   /** Lets time pass while the gateway acknowledges every heartbeat (the connection stays Ready). */
   const advance = (ms: number) => {
     for (let passed = 0; passed < ms; passed += 250) {
@@ -68,7 +85,9 @@ async function readyWithLobby() {
 /** Records a call's status changes by name (with error and detail when there is an error). */
 function watch(call: Call): string[] {
   const seen: string[] = [];
-  call.setStatusChangedCallback((status, error, detail) => seen.push(`${callStatusToString(status)}${error ? `:${error}:${detail}` : ''}`));
+  call.setStatusChangedCallback((status, error, detail) =>
+    seen.push(`${callStatusToString(status)}${error ? `:${error}:${detail}` : ''}`),
+  );
   return seen;
 }
 
@@ -77,9 +96,16 @@ function voiceHandshake(voice: FakeSocket, seq?: number) {
   voice.open();
   voice.receive({ op: 8, d: { heartbeat_interval: 13_750 } });
   const identify = voice.sent.at(-1)!;
-  voice.receive({ op: 2, d: { ssrc: 7, ip: '127.0.0.1', port: 0, modes: ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'] } });
+  voice.receive({
+    op: 2,
+    d: { ssrc: 7, ip: '127.0.0.1', port: 0, modes: ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'] },
+  });
   const select = voice.sent.at(-1)!;
-  voice.receive({ op: 4, d: { mode: 'aead_aes256_gcm_rtpsize', secret_key: new Array(32).fill(0), dave_protocol_version: 1 }, ...(seq === undefined ? {} : { seq }) });
+  voice.receive({
+    op: 4,
+    d: { mode: 'aead_aes256_gcm_rtpsize', secret_key: new Array(32).fill(0), dave_protocol_version: 1 },
+    ...(seq === undefined ? {} : { seq }),
+  });
   return { identify, select };
 }
 
@@ -91,14 +117,29 @@ describe('Client calls: Call::Status from Joining to Connected over the gateway 
     expect(call.getStatus()).toBe(CallStatus.Joining);
     expect([call.getChannelId(), call.getGuildId()]).toEqual([lobby.id, null]);
     await joinSent();
-    expect(main.sent.find((p) => p.op === 4)).toEqual({ op: 4, d: { guild_id: null, channel_id: lobby.id, self_mute: false, self_deaf: false } });
+    expect(main.sent.find((p) => p.op === 4)).toEqual({
+      op: 4,
+      d: { guild_id: null, channel_id: lobby.id, self_mute: false, self_deaf: false },
+    });
     answerJoin('voice-token');
     expect(call.getStatus()).toBe(CallStatus.Connecting);
     await until(() => voices.length === 1, 'the voice socket');
     expect(voices[0].url).toBe('/voice?v=8');
     const { identify, select } = voiceHandshake(voices[0]);
-    expect(identify).toEqual({ op: 0, d: { server_id: lobby.id, session_id: 'sess-1', token: 'voice-token', user_id: h.world.alice.id, max_dave_protocol_version: 1 } });
-    expect(select).toEqual({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_aes256_gcm_rtpsize' } } });
+    expect(identify).toEqual({
+      op: 0,
+      d: {
+        server_id: lobby.id,
+        session_id: 'sess-1',
+        token: 'voice-token',
+        user_id: h.world.alice.id,
+        max_dave_protocol_version: 1,
+      },
+    });
+    expect(select).toEqual({
+      op: 1,
+      d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: 'aead_aes256_gcm_rtpsize' } },
+    });
     expect(seen).toEqual(['Connecting', 'SignalingConnected', 'Connected']);
     expect(client.getCall(lobby.id)).toBe(call);
   });
@@ -134,7 +175,10 @@ describe('Client calls: Call::Status from Joining to Connected over the gateway 
     await until(() => voices.length === 2, 'a new voice socket');
     voices[1].open();
     voices[1].receive({ op: 8, d: { heartbeat_interval: 13_750 } });
-    expect(voices[1].sent[0]).toEqual({ op: 7, d: { server_id: lobby.id, session_id: 'sess-1', token: 't', seq_ack: 5 } });
+    expect(voices[1].sent[0]).toEqual({
+      op: 7,
+      d: { server_id: lobby.id, session_id: 'sess-1', token: 't', seq_ack: 5 },
+    });
     voices[1].receive({ op: 9, d: null });
     expect(call.getStatus()).toBe(CallStatus.Connected);
   });
@@ -194,7 +238,10 @@ describe('a call in the Disconnected state is recovered by ending it and joining
     expect(voices).toHaveLength(1);
     // Recovery: end it (the user leaves on the gateway) and join again.
     await client.endCall(lobby.id);
-    expect(main.sent.filter((p) => p.op === 4).at(-1)).toEqual({ op: 4, d: { guild_id: null, channel_id: null, self_mute: false, self_deaf: false } });
+    expect(main.sent.filter((p) => p.op === 4).at(-1)).toEqual({
+      op: 4,
+      d: { guild_id: null, channel_id: null, self_mute: false, self_deaf: false },
+    });
     expect(client.getCall(lobby.id)).toBeUndefined();
     const again = client.startCall(lobby.id);
     expect(again).not.toBe(call);

@@ -7,7 +7,10 @@ import { FakeSocket, ManualTimers } from './fake-socket';
 
 const ME = '42';
 const lobby = (id: string, members: string[], metadata: Record<string, string> | null = null) => ({
-  id, application_id: '1', metadata, members: members.map((m) => ({ id: m, metadata: null, flags: 0 })),
+  id,
+  application_id: '1',
+  metadata,
+  members: members.map((m) => ({ id: m, metadata: null, flags: 0 })),
 });
 
 /** A Ready client on a scripted socket; `/oauth2/@me` is the only HTTP it needs. */
@@ -45,7 +48,11 @@ describe('Client events: gateway dispatches become the typed callbacks of the pl
     expect(client.getLobbyIds()).toEqual(['10']);
     dispatch('LOBBY_DELETE', lobby('10', [ME]));
     expect(client.getLobbyHandle('10')).toBeUndefined();
-    expect(calls).toEqual([['created', '10', null], ['updated', '10', { round: '2' }], ['deleted', '10']]);
+    expect(calls).toEqual([
+      ['created', '10', null],
+      ['updated', '10', { round: '2' }],
+      ['deleted', '10'],
+    ]);
   });
 
   it('member events call (lobbyId, memberId, member); the current user removed from a lobby is a lobby deleted for this client', async () => {
@@ -91,6 +98,9 @@ describe('Client events: gateway dispatches become the typed callbacks of the pl
     dispatch('LOBBY_MESSAGE_CREATE', { id: '1', content: 'a' });
     dispatch('LOBBY_MESSAGE_CREATE', { id: '2', content: 'b' });
     expect(count).toBe(2);
-    expect(errors).toEqual(['The messageCreated callback threw: game bug', 'The messageCreated callback threw: game bug']);
+    expect(errors).toEqual([
+      'The messageCreated callback threw: game bug',
+      'The messageCreated callback threw: game bug',
+    ]);
   });
 });

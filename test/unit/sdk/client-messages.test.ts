@@ -10,7 +10,10 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -69,32 +72,51 @@ describe('Client: direct messages', () => {
 
   it('GetUserMessagesWithLimit returns at most 200 messages, the newest', async () => {
     const { alice, bobId } = await twoClients(true);
-    for (let i = 0; i < 205; i++) await h.api.post(`/api/v10/users/@me/dms/${bobId}/messages`, { content: `m${i}` }, h.world.aliceAuth);
+    for (let i = 0; i < 205; i++)
+      await h.api.post(`/api/v10/users/@me/dms/${bobId}/messages`, { content: `m${i}` }, h.world.aliceAuth);
     const messages = await alice.getUserMessagesWithLimit(bobId, 0);
     expect(messages).toHaveLength(200);
     expect(messages[0].content).toBe('m204');
     expect(messages.at(-1)!.content).toBe('m5');
   });
 
-  it('the platform\'s refusals come back as HTTPErrors with its code: a blocked user is 50007', async () => {
+  it("the platform's refusals come back as HTTPErrors with its code: a blocked user is 50007", async () => {
     const { alice, aliceId, bobId } = await twoClients(true);
     await h.api.put(`/sandbox/users/${bobId}/relationships/${aliceId}`, { type: 2 });
-    expect(await rejection(alice.sendUserMessage(bobId, 'hello?'))).toMatchObject({ type: ErrorType.HTTPError, status: 403, code: 50007 });
+    expect(await rejection(alice.sendUserMessage(bobId, 'hello?'))).toMatchObject({
+      type: ErrorType.HTTPError,
+      status: 403,
+      code: 50007,
+    });
   });
 
-  it('moderation metadata set by the game\'s server reaches the client as MessageUpdated, for direct and lobby messages', async () => {
+  it("moderation metadata set by the game's server reaches the client as MessageUpdated, for direct and lobby messages", async () => {
     const { alice, bob, heard, aliceId, bobId } = await twoClients(true);
     const dm = await alice.sendUserMessage(bobId, 'some words');
-    await h.fetch(new Request(`http://platform.test/api/v10/partner-sdk/dms/${aliceId}/${bobId}/messages/${dm.id}/moderation-metadata`, {
-      method: 'PUT', headers: { Authorization: h.world.botAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ verdict: 'ok' }),
-    }));
+    await h.fetch(
+      new Request(
+        `http://platform.test/api/v10/partner-sdk/dms/${aliceId}/${bobId}/messages/${dm.id}/moderation-metadata`,
+        {
+          method: 'PUT',
+          headers: { Authorization: h.world.botAuth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ verdict: 'ok' }),
+        },
+      ),
+    );
     const lobby = await alice.createOrJoinLobby('mod-room');
     await bob.createOrJoinLobby('mod-room');
     const said = await alice.sendLobbyMessage(lobby.id, 'in the lobby');
-    await h.fetch(new Request(`http://platform.test/api/v10/lobbies/${lobby.id}/messages/${said.id}/moderation-metadata`, {
-      method: 'PUT', headers: { Authorization: h.world.botAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ verdict: 'hide' }),
-    }));
+    await h.fetch(
+      new Request(`http://platform.test/api/v10/lobbies/${lobby.id}/messages/${said.id}/moderation-metadata`, {
+        method: 'PUT',
+        headers: { Authorization: h.world.botAuth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ verdict: 'hide' }),
+      }),
+    );
     await h.until(() => heard.updated.length === 2, 'both updates at bob');
-    expect(heard.updated.map((m) => [m.id, m.moderation_metadata])).toEqual([[dm.id, { verdict: 'ok' }], [said.id, { verdict: 'hide' }]]);
+    expect(heard.updated.map((m) => [m.id, m.moderation_metadata])).toEqual([
+      [dm.id, { verdict: 'ok' }],
+      [said.id, { verdict: 'hide' }],
+    ]);
   });
 });

@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -23,9 +26,13 @@ async function rejection(promise: Promise<unknown>): Promise<SdkError> {
 async function oidcHarness() {
   h = await createSdkHarness();
   const idp = (await h.api.post('/sandbox/identity-providers', { audience: 'game-client' })).body.identity_provider;
-  const configured = await h.api.put(`/sandbox/applications/${h.world.application.id}/identity-provider`, { issuer: idp.issuer, audience: 'game-client' });
+  const configured = await h.api.put(`/sandbox/applications/${h.world.application.id}/identity-provider`, {
+    issuer: idp.issuer,
+    audience: 'game-client',
+  });
   expect(configured.status).toBe(200);
-  const idToken = async (sub: string): Promise<string> => (await h.api.post(`/sandbox/identity-providers/${idp.id}/id-tokens`, { sub })).body.id_token;
+  const idToken = async (sub: string): Promise<string> =>
+    (await h.api.post(`/sandbox/identity-providers/${idp.id}/id-tokens`, { sub })).body.id_token;
   const me = async (token: string) => h.api.get('/api/v10/users/@me', `Bearer ${token}`);
   return { idToken, me };
 }
@@ -48,9 +55,21 @@ describe('Client: provisional accounts (Authentication rule 4)', () => {
   it('getProvisionalToken: an OIDC identity gets a provisional account, the same one every time, that connects like any account', async () => {
     const { idToken, me } = await oidcHarness();
     const client = h.client();
-    const first = await client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-1'));
-    expect(first).toMatchObject({ tokenType: AuthorizationTokenType.Bearer, scopes: 'sdk.social_layer', refreshToken: null });
-    const again = await client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-1'));
+    const first = await client.getProvisionalToken(
+      h.world.application.id,
+      ExternalAuthType.OIDC,
+      await idToken('player-1'),
+    );
+    expect(first).toMatchObject({
+      tokenType: AuthorizationTokenType.Bearer,
+      scopes: 'sdk.social_layer',
+      refreshToken: null,
+    });
+    const again = await client.getProvisionalToken(
+      h.world.application.id,
+      ExternalAuthType.OIDC,
+      await idToken('player-1'),
+    );
     const user = (await me(first.accessToken)).body;
     expect((await me(again.accessToken)).body.id).toBe(user.id);
     await client.updateToken(AuthorizationTokenType.Bearer, first.accessToken);
@@ -59,42 +78,81 @@ describe('Client: provisional accounts (Authentication rule 4)', () => {
     expect((await client.createOrJoinLobby('provisional-lobby')).members.map((m) => m.id)).toEqual([user.id]);
   });
 
-  it('getProvisionalToken refuses an unknown auth type or an empty token before any request, and relays the platform\'s refusal of a bad token', async () => {
+  it("getProvisionalToken refuses an unknown auth type or an empty token before any request, and relays the platform's refusal of a bad token", async () => {
     await oidcHarness();
     const client = h.client();
-    expect((await rejection(client.getProvisionalToken(h.world.application.id, 'PASSWORD' as never, 'x'))).message).toMatch(/ExternalAuthType/);
-    expect((await rejection(client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, ''))).type).toBe(ErrorType.ValidationError);
+    expect(
+      (await rejection(client.getProvisionalToken(h.world.application.id, 'PASSWORD' as never, 'x'))).message,
+    ).toMatch(/ExternalAuthType/);
+    expect((await rejection(client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, ''))).type).toBe(
+      ErrorType.ValidationError,
+    );
     expect(h.requests).toEqual([]);
-    const refused = await rejection(client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, 'not.a.jwt'));
+    const refused = await rejection(
+      client.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, 'not.a.jwt'),
+    );
     expect(refused).toMatchObject({ type: ErrorType.HTTPError, status: 400 });
   });
 
   it('getTokenFromProvisionalMerge merges the provisional account into the account that authorized; unmergeIntoProvisionalAccount splits it off again', async () => {
     const { idToken, me } = await oidcHarness();
     const game = h.client({ userId: h.world.alice.id });
-    const provisional = await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-7'));
+    const provisional = await game.getProvisionalToken(
+      h.world.application.id,
+      ExternalAuthType.OIDC,
+      await idToken('player-7'),
+    );
     const provisionalId = (await me(provisional.accessToken)).body.id;
     const { code, verifier, redirectUri } = await authorized(game);
-    const merged = await game.getTokenFromProvisionalMerge(h.world.application.id, code, verifier, redirectUri, ExternalAuthType.OIDC, await idToken('player-7'));
+    const merged = await game.getTokenFromProvisionalMerge(
+      h.world.application.id,
+      code,
+      verifier,
+      redirectUri,
+      ExternalAuthType.OIDC,
+      await idToken('player-7'),
+    );
     expect((await me(merged.accessToken)).body.id).toBe(h.world.alice.id);
     // The identity now signs in as alice.
-    const signIn = await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-7')).then(() => null, (e: SdkError) => e);
+    const signIn = await game
+      .getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-7'))
+      .then(
+        () => null,
+        (e: SdkError) => e,
+      );
     expect(signIn?.code).toBe(530010);
 
     await game.unmergeIntoProvisionalAccount(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-7'));
     expect((await me(merged.accessToken)).status).toBe(401);
-    const split = await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-7'));
+    const split = await game.getProvisionalToken(
+      h.world.application.id,
+      ExternalAuthType.OIDC,
+      await idToken('player-7'),
+    );
     expect([provisionalId, h.world.alice.id]).not.toContain((await me(split.accessToken)).body.id);
   });
 
   it('merging an account affected by a ban fails with 530017 (Authentication rule 8)', async () => {
     const { idToken, me } = await oidcHarness();
     const game = h.client({ userId: h.world.bob.id });
-    const provisional = await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-9'));
+    const provisional = await game.getProvisionalToken(
+      h.world.application.id,
+      ExternalAuthType.OIDC,
+      await idToken('player-9'),
+    );
     const provisionalId = (await me(provisional.accessToken)).body.id;
     const { code, verifier, redirectUri } = await authorized(game);
     expect((await h.api.post(`/sandbox/users/${provisionalId}/ban`, {})).status).toBe(204);
-    const error = await rejection(game.getTokenFromProvisionalMerge(h.world.application.id, code, verifier, redirectUri, ExternalAuthType.OIDC, await idToken('player-9')));
+    const error = await rejection(
+      game.getTokenFromProvisionalMerge(
+        h.world.application.id,
+        code,
+        verifier,
+        redirectUri,
+        ExternalAuthType.OIDC,
+        await idToken('player-9'),
+      ),
+    );
     expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 400, code: 530017 });
   });
 
@@ -104,7 +162,16 @@ describe('Client: provisional accounts (Authentication rule 4)', () => {
     await game.getProvisionalToken(h.world.application.id, ExternalAuthType.OIDC, await idToken('player-9'));
     const { code, verifier, redirectUri } = await authorized(game);
     expect((await h.api.post(`/sandbox/users/${h.world.bob.id}/ban`, {})).status).toBe(204);
-    const error = await rejection(game.getTokenFromProvisionalMerge(h.world.application.id, code, verifier, redirectUri, ExternalAuthType.OIDC, await idToken('player-9')));
+    const error = await rejection(
+      game.getTokenFromProvisionalMerge(
+        h.world.application.id,
+        code,
+        verifier,
+        redirectUri,
+        ExternalAuthType.OIDC,
+        await idToken('player-9'),
+      ),
+    );
     expect(error).toMatchObject({ type: ErrorType.AuthorizationFailed, status: 400, code: 'invalid_grant' });
   });
 });
@@ -112,8 +179,11 @@ describe('Client: provisional accounts (Authentication rule 4)', () => {
 describe('Client.exchangeChildToken: publisher-level account linking (Authentication rule 6)', () => {
   it("a public client's parent token becomes a token of the same user for an approved child game", async () => {
     h = await createSdkHarness();
-    const child = (await h.api.post('/sandbox/applications', { name: 'Game Two', owner_id: h.world.alice.id })).body.application;
-    expect((await h.api.put(`/sandbox/applications/${h.world.application.id}/children/${child.id}`, {})).status).toBe(200);
+    const child = (await h.api.post('/sandbox/applications', { name: 'Game Two', owner_id: h.world.alice.id })).body
+      .application;
+    expect((await h.api.put(`/sandbox/applications/${h.world.application.id}/children/${child.id}`, {})).status).toBe(
+      200,
+    );
     const publisher = h.client({ userId: h.world.alice.id });
     const { code, verifier, redirectUri } = await authorized(publisher);
     const parent = await publisher.getToken(h.world.application.id, code, verifier, redirectUri);
@@ -132,6 +202,9 @@ describe('Client.exchangeChildToken: publisher-level account linking (Authentica
     const publisher = h.client({ userId: h.world.alice.id });
     const { code, verifier, redirectUri } = await authorized(publisher);
     const parent = await publisher.getToken(h.world.application.id, code, verifier, redirectUri);
-    expect(await rejection(publisher.exchangeChildToken(parent.accessToken, stranger.id))).toMatchObject({ status: 403, code: 20012 });
+    expect(await rejection(publisher.exchangeChildToken(parent.accessToken, stranger.id))).toMatchObject({
+      status: 403,
+      code: 20012,
+    });
   });
 });

@@ -10,7 +10,10 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -21,7 +24,10 @@ async function twoClients() {
   const alice = (await h.readyClient(h.world.alice)).client;
   const bob = (await h.readyClient(h.world.bob)).client;
   const heard = { alice: [] as [string, string, boolean][], bob: [] as [string, string, boolean][] };
-  for (const [name, client] of [['alice', alice], ['bob', bob]] as const) {
+  for (const [name, client] of [
+    ['alice', alice],
+    ['bob', bob],
+  ] as const) {
     client.setRelationshipCreatedCallback((userId, isDiscord) => heard[name].push(['created', userId, isDiscord]));
     client.setRelationshipDeletedCallback((userId, isDiscord) => heard[name].push(['deleted', userId, isDiscord]));
   }
@@ -34,23 +40,33 @@ describe('Client: platform-wide friends', () => {
     await alice.sendDiscordFriendRequestById(bobId);
     await h.until(() => heard.bob.length === 1 && heard.alice.length === 1, 'the request at both clients');
     expect(heard.bob).toEqual([['created', aliceId, true]]);
-    expect(bob.getRelationshipHandle(aliceId)).toMatchObject({ discordRelationshipType: RelationshipType.PendingIncoming, gameRelationshipType: RelationshipType.None });
+    expect(bob.getRelationshipHandle(aliceId)).toMatchObject({
+      discordRelationshipType: RelationshipType.PendingIncoming,
+      gameRelationshipType: RelationshipType.None,
+    });
     expect(alice.getRelationshipHandle(bobId)?.discordRelationshipType).toBe(RelationshipType.PendingOutgoing);
 
     await bob.acceptDiscordFriendRequest(aliceId);
     await h.until(() => heard.alice.length === 2, 'the acceptance at alice');
-    expect(heard.alice).toEqual([['created', bobId, true], ['created', bobId, true]]);
+    expect(heard.alice).toEqual([
+      ['created', bobId, true],
+      ['created', bobId, true],
+    ]);
     const [handle] = await alice.getRelationships();
     expect(handle).toEqual({
-      id: bobId, discordRelationshipType: RelationshipType.Friend, gameRelationshipType: RelationshipType.None,
+      id: bobId,
+      discordRelationshipType: RelationshipType.Friend,
+      gameRelationshipType: RelationshipType.None,
       user: expect.objectContaining({ id: bobId, username: 'bob' }),
     });
   });
 
-  it('sendDiscordFriendRequest by username; an unknown username is an HTTPError with the platform\'s code 80004', async () => {
+  it("sendDiscordFriendRequest by username; an unknown username is an HTTPError with the platform's code 80004", async () => {
     const { alice, bob, aliceId } = await twoClients();
     await alice.sendDiscordFriendRequest('bob');
-    expect((await bob.getRelationships()).map((r) => [r.id, r.discordRelationshipType])).toEqual([[aliceId, RelationshipType.PendingIncoming]]);
+    expect((await bob.getRelationships()).map((r) => [r.id, r.discordRelationshipType])).toEqual([
+      [aliceId, RelationshipType.PendingIncoming],
+    ]);
     const error = await rejection(alice.sendDiscordFriendRequest('nobody-here'));
     expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 400, code: 80004 });
   });
@@ -61,14 +77,21 @@ describe('Client: platform-wide friends', () => {
     await alice.getRelationships();
     const before = h.requests.filter((r) => r.method !== 'GET').length;
     for (const attempt of [
-      alice.acceptDiscordFriendRequest(bobId), alice.rejectDiscordFriendRequest(bobId), alice.cancelDiscordFriendRequest(bobId),
-      alice.unblockUser(bobId), alice.acceptGameFriendRequest(bobId), alice.cancelGameFriendRequest(bobId),
+      alice.acceptDiscordFriendRequest(bobId),
+      alice.rejectDiscordFriendRequest(bobId),
+      alice.cancelDiscordFriendRequest(bobId),
+      alice.unblockUser(bobId),
+      alice.acceptGameFriendRequest(bobId),
+      alice.cancelGameFriendRequest(bobId),
     ]) {
       expect((await rejection(attempt)).type).toBe(ErrorType.ValidationError);
     }
     expect(h.requests.filter((r) => r.method !== 'GET').length).toBe(before);
     // The friendship is intact: a "reject" never removes a friend.
-    expect((await bob.getRelationships())[0]).toMatchObject({ id: aliceId, discordRelationshipType: RelationshipType.Friend });
+    expect((await bob.getRelationships())[0]).toMatchObject({
+      id: aliceId,
+      discordRelationshipType: RelationshipType.Friend,
+    });
     expect((await rejection(alice.sendDiscordFriendRequestById('not-an-id'))).type).toBe(ErrorType.ValidationError);
   });
 
@@ -95,24 +118,39 @@ describe('Client: game friends, removal and blocks', () => {
     await h.until(() => heard.bob.length === 1, 'the game request at bob');
     expect(heard.bob).toEqual([['created', aliceId, false]]);
     await bob.acceptGameFriendRequest(aliceId);
-    await h.until(() => alice.getRelationshipHandle(bobId)?.gameRelationshipType === RelationshipType.Friend, 'game friends at alice');
+    await h.until(
+      () => alice.getRelationshipHandle(bobId)?.gameRelationshipType === RelationshipType.Friend,
+      'game friends at alice',
+    );
     expect(alice.getRelationshipHandle(bobId)?.discordRelationshipType).toBe(RelationshipType.None);
   });
 
   it('a game friend request to someone who never played the game is an HTTPError 80000', async () => {
     const { alice } = await twoClients();
     const dave = (await h.api.post('/sandbox/users', { username: 'dave' })).body.user;
-    expect(await rejection(alice.sendGameFriendRequestById(dave.id))).toMatchObject({ type: ErrorType.HTTPError, code: 80000 });
+    expect(await rejection(alice.sendGameFriendRequestById(dave.id))).toMatchObject({
+      type: ErrorType.HTTPError,
+      code: 80000,
+    });
   });
 
   it('removeGameFriend keeps the platform friendship; removeDiscordAndGameFriend ends both', async () => {
     const { alice, bob, aliceId, bobId } = await twoClients();
     await h.api.put(`/sandbox/users/${aliceId}/relationships/${bobId}`, { type: 1 });
-    await h.api.put(`/sandbox/users/${aliceId}/relationships/${bobId}`, { type: 1, application_id: h.world.application.id });
+    await h.api.put(`/sandbox/users/${aliceId}/relationships/${bobId}`, {
+      type: 1,
+      application_id: h.world.application.id,
+    });
     await alice.getRelationships();
     await alice.removeGameFriend(bobId);
-    expect((await bob.getRelationships())[0]).toMatchObject({ discordRelationshipType: RelationshipType.Friend, gameRelationshipType: RelationshipType.None });
-    await h.api.put(`/sandbox/users/${aliceId}/relationships/${bobId}`, { type: 1, application_id: h.world.application.id });
+    expect((await bob.getRelationships())[0]).toMatchObject({
+      discordRelationshipType: RelationshipType.Friend,
+      gameRelationshipType: RelationshipType.None,
+    });
+    await h.api.put(`/sandbox/users/${aliceId}/relationships/${bobId}`, {
+      type: 1,
+      application_id: h.world.application.id,
+    });
     await alice.removeDiscordAndGameFriend(bobId);
     expect(await bob.getRelationships()).toEqual([]);
   });

@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -47,7 +50,12 @@ describe('Client: lobbies and their chat', () => {
     await bob.sendLobbyMessage(lobby.id, 'you too');
     await h.until(() => heard.alice.length === 2 && heard.bob.length === 2, 'both messages at both clients');
     expect(heard.bob.map((m) => m.content)).toEqual(['gl hf', 'you too']);
-    expect(heard.bob[0]).toMatchObject({ id: sent.id, lobby_id: lobby.id, author: { id: h.world.alice.id }, metadata: { emote: 'wave' } });
+    expect(heard.bob[0]).toMatchObject({
+      id: sent.id,
+      lobby_id: lobby.id,
+      author: { id: h.world.alice.id },
+      metadata: { emote: 'wave' },
+    });
 
     const history = await bob.getLobbyMessagesWithLimit(lobby.id, 10);
     expect(history.map((m) => m.content)).toEqual(['you too', 'gl hf']);
@@ -71,7 +79,8 @@ describe('Client: lobbies and their chat', () => {
     h = await createSdkHarness();
     const { client } = await h.readyClient(h.world.alice);
     const lobby = await client.createOrJoinLobby('many');
-    for (let i = 0; i < 205; i++) await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: `m${i}` }, h.world.botAuth);
+    for (let i = 0; i < 205; i++)
+      await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: `m${i}` }, h.world.botAuth);
     const messages = await client.getLobbyMessagesWithLimit(lobby.id, 200);
     expect(messages).toHaveLength(200);
     expect(messages[0].content).toBe('m204');
@@ -102,11 +111,19 @@ describe('Client: lobbies and their chat', () => {
     expect(route.body.map((m: LobbyMessage) => m.content)).toEqual(['recent', 'old']);
   });
 
-  it('GetLobbyMessagesWithLimit judges the 72 hours by this machine\'s clock when the answer states no Date', async () => {
+  it("GetLobbyMessagesWithLimit judges the 72 hours by this machine's clock when the answer states no Date", async () => {
     const now = Date.now();
-    const message = (content: string, ageMs: number) => ({ id: '1', content, timestamp: new Date(now - ageMs).toISOString() });
+    const message = (content: string, ageMs: number) => ({
+      id: '1',
+      content,
+      timestamp: new Date(now - ageMs).toISOString(),
+    });
     const body = JSON.stringify([message('new', 3_600_000), message('old', 73 * 3_600_000)]);
-    const http = new SdkHttp({ fetch: async () => new Response(body, { headers: { 'Content-Type': 'application/json' } }), baseUrl: 'http://x', log: new SdkLogger() });
+    const http = new SdkHttp({
+      fetch: async () => new Response(body, { headers: { 'Content-Type': 'application/json' } }),
+      baseUrl: 'http://x',
+      log: new SdkLogger(),
+    });
     http.token = 'token';
     const messages = await getLobbyMessagesWithLimit({ http, events: {} as never }, '123', 50);
     expect(messages.map((m) => m.content)).toEqual(['new']);
@@ -142,7 +159,9 @@ describe('Client: lobbies and their chat', () => {
     const { client } = await h.readyClient(h.world.alice);
     const before = h.requests.length;
     expect((await rejection(client.createOrJoinLobby(''))).message).toMatch(/secret/);
-    expect((await rejection(client.createOrJoinLobby('s', { n: 1 } as never))).message).toMatch(/lobbyMetadata must be a dictionary of strings/);
+    expect((await rejection(client.createOrJoinLobby('s', { n: 1 } as never))).message).toMatch(
+      /lobbyMetadata must be a dictionary of strings/,
+    );
     expect((await rejection(client.sendLobbyMessage('123', ''))).message).toMatch(/content/);
     expect((await rejection(client.sendLobbyMessage('not-an-id', 'hi'))).message).toMatch(/lobbyId must be an id/);
     expect(h.requests.length).toBe(before);
@@ -159,19 +178,33 @@ describe('Client.updateRichPresence (PUT /users/@me/activities)', () => {
       details: 'Ranked',
       details_url: 'https://game.example/ranked',
       status_display_type: StatusDisplayType.Details,
-      assets: { large_image: 'map', large_url: 'https://game.example/map', small_image: 'rank', small_url: 'https://game.example/rank' },
+      assets: {
+        large_image: 'map',
+        large_url: 'https://game.example/map',
+        small_image: 'rank',
+        small_url: 'https://game.example/rank',
+      },
     });
-    expect(stored).toMatchObject({ name: 'Game', status_display_type: 2, state_url: 'https://game.example/match/1', assets: { large_url: 'https://game.example/map', small_url: 'https://game.example/rank' } });
+    expect(stored).toMatchObject({
+      name: 'Game',
+      status_display_type: 2,
+      state_url: 'https://game.example/match/1',
+      assets: { large_url: 'https://game.example/map', small_url: 'https://game.example/rank' },
+    });
     const read = await h.api.get('/api/v10/users/@me/activities', `Bearer ${tokens.access_token}`);
     expect(read.body.activities).toHaveLength(1);
     await client.clearRichPresence();
-    expect((await h.api.get('/api/v10/users/@me/activities', `Bearer ${tokens.access_token}`)).body.activities).toEqual([]);
+    expect((await h.api.get('/api/v10/users/@me/activities', `Bearer ${tokens.access_token}`)).body.activities).toEqual(
+      [],
+    );
   });
 
   it('a refused activity says which field was wrong', async () => {
     h = await createSdkHarness();
     const { client } = await h.readyClient(h.world.alice);
-    const error = await rejection(client.updateRichPresence({ state_url: 'javascript:alert(1)', status_display_type: 7 as never }));
+    const error = await rejection(
+      client.updateRichPresence({ state_url: 'javascript:alert(1)', status_display_type: 7 as never }),
+    );
     expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 400, code: 50035 });
     expect(error.message).toMatch(/activity\.state_url: Must be an http or https URL/);
   });

@@ -8,7 +8,12 @@ import { FakeSocket, ManualTimers } from './fake-socket';
 import { createSdkHarness, type SdkHarness } from './sdk-harness';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-const READY = (sessionId = 'sess-1') => ({ v: 10, session_id: sessionId, user: { id: '42', username: 'alice' }, guilds: [] });
+const READY = (sessionId = 'sess-1') => ({
+  v: 10,
+  session_id: sessionId,
+  user: { id: '42', username: 'alice' },
+  guilds: [],
+});
 
 let h: SdkHarness;
 afterEach(async () => {
@@ -18,12 +23,20 @@ afterEach(async () => {
 /** A client whose token check is answered by the real app and whose sockets are fakes. */
 async function scripted() {
   h = await createSdkHarness();
-  const tokens = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: 'openid sdk.social_layer' })).body;
+  const tokens = (
+    await h.api.post('/sandbox/tokens', {
+      application_id: h.world.application.id,
+      user_id: h.world.alice.id,
+      scopes: 'openid sdk.social_layer',
+    })
+  ).body;
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
   const client = h.client({ socketFactory: (url) => sockets[sockets.push(new FakeSocket(url)) - 1], timers });
   const statuses: string[] = [];
-  client.setStatusChangedCallback((status, error, detail) => statuses.push(`${statusToString(status)}${error ? `:${error}:${detail}` : ''}`));
+  client.setStatusChangedCallback((status, error, detail) =>
+    statuses.push(`${statusToString(status)}${error ? `:${error}:${detail}` : ''}`),
+  );
   await client.updateToken(AuthorizationTokenType.Bearer, tokens.access_token);
   return { client, sockets, timers, statuses, token: tokens.access_token as string };
 }
@@ -103,7 +116,10 @@ describe('Client status: a state machine driven by the gateway socket', () => {
     socket.hello();
     await client.disconnect();
     expect(statuses.at(-1)).toBe(`Disconnected:${ClientError.ConnectionCanceled}:0`);
-    const error = await connected.then(() => null, (e: unknown) => e);
+    const error = await connected.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SdkError);
     expect((error as SdkError).type).toBe(ErrorType.NetworkError);
   });
@@ -115,7 +131,14 @@ describe('Client status: a state machine driven by the gateway socket', () => {
     socket.hello();
     socket.drop(4004);
     expect(statuses.at(-1)).toBe(`Disconnected:${ClientError.ConnectionFailed}:4004`);
-    expect(((await connected.then(() => null, (e: unknown) => e)) as SdkError).message).toMatch(/close code 4004/);
+    expect(
+      (
+        (await connected.then(
+          () => null,
+          (e: unknown) => e,
+        )) as SdkError
+      ).message,
+    ).toMatch(/close code 4004/);
     expect(sockets).toHaveLength(1);
   });
 
@@ -157,14 +180,23 @@ describe('Client status: a state machine driven by the gateway socket', () => {
 
   it('a socket that cannot be opened at all ends the first connect in Disconnected with ConnectionFailed', async () => {
     h = await createSdkHarness();
-    const tokens = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: 'openid' })).body;
+    const tokens = (
+      await h.api.post('/sandbox/tokens', {
+        application_id: h.world.application.id,
+        user_id: h.world.alice.id,
+        scopes: 'openid',
+      })
+    ).body;
     const client: Client = h.client({
       socketFactory: () => {
         throw new Error('no hub');
       },
     });
     await client.updateToken(AuthorizationTokenType.Bearer, tokens.access_token);
-    const error = (await client.connect().then(() => null, (e: unknown) => e)) as SdkError;
+    const error = (await client.connect().then(
+      () => null,
+      (e: unknown) => e,
+    )) as SdkError;
     expect(error.type).toBe(ErrorType.NetworkError);
     expect(client.getStatus()).toBe(Status.Disconnected);
   });
@@ -173,7 +205,13 @@ describe('Client status: a state machine driven by the gateway socket', () => {
 describe('Client status against the real gateway', () => {
   it('a dropped socket is resumed: events sent meanwhile arrive after the Resume, getCurrentUserV2 is undefined before Ready', async () => {
     h = await createSdkHarness();
-    const tokens = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: 'openid sdk.social_layer' })).body;
+    const tokens = (
+      await h.api.post('/sandbox/tokens', {
+        application_id: h.world.application.id,
+        user_id: h.world.alice.id,
+        scopes: 'openid sdk.social_layer',
+      })
+    ).body;
     const alice = h.client({ userId: h.world.alice.id });
     const statuses: Status[] = [];
     alice.setStatusChangedCallback((status) => statuses.push(status));
@@ -187,7 +225,15 @@ describe('Client status against the real gateway', () => {
     h.sockets[0].serverClose(4000);
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'while away' }, h.world.botAuth);
     await h.until(() => contents.includes('while away') && alice.getStatus() === Status.Ready, 'the resumed session');
-    expect(statuses).toEqual([Status.HttpWait, Status.Connecting, Status.Connected, Status.Ready, Status.Reconnecting, Status.Connected, Status.Ready]);
+    expect(statuses).toEqual([
+      Status.HttpWait,
+      Status.Connecting,
+      Status.Connected,
+      Status.Ready,
+      Status.Reconnecting,
+      Status.Connected,
+      Status.Ready,
+    ]);
     expect(h.sockets[1].sent[0].op).toBe(6);
   });
 });

@@ -75,4 +75,3 @@ export class ManualTimers implements LinkTimers {
     this.now = until;
   }
 }
-

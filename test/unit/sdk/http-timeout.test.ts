@@ -10,7 +10,11 @@ function slowFetch(ms: number | null, respectSignal: boolean) {
   const fetch = (request: Request) => {
     seen.push(request);
     return new Promise<Response>((resolve, reject) => {
-      if (ms !== null) setTimeout(() => resolve(new Response('{"id":"1","application_id":"1","metadata":null,"members":[]}', { status: 200 })), ms);
+      if (ms !== null)
+        setTimeout(
+          () => resolve(new Response('{"id":"1","application_id":"1","metadata":null,"members":[]}', { status: 200 })),
+          ms,
+        );
       if (respectSignal) request.signal.addEventListener('abort', () => reject(request.signal.reason));
     });
   };
@@ -18,7 +22,10 @@ function slowFetch(ms: number | null, respectSignal: boolean) {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SdkError);
   return error as SdkError;
 }
@@ -75,7 +82,10 @@ describe('SDK HTTP request timeout (SetHttpRequestTimeout; default 30000 ms)', (
   });
 
   it('a fetch that fails outright is a NetworkError that is not a timeout', async () => {
-    const client = new Client({ baseUrl: 'http://platform.test', fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
+    const client = new Client({
+      baseUrl: 'http://platform.test',
+      fetch: async () => Promise.reject(new TypeError('Failed to fetch')),
+    });
     await client.updateToken(AuthorizationTokenType.Bearer, 'a'.repeat(40));
     const error = await rejection(client.createOrJoinLobby('x'));
     expect(error).toMatchObject({ type: ErrorType.NetworkError, timedOut: false });
@@ -84,7 +94,10 @@ describe('SDK HTTP request timeout (SetHttpRequestTimeout; default 30000 ms)', (
 
   it('a 429 is retryable and carries retry_after', async () => {
     const body = JSON.stringify({ message: 'You are being rate limited.', retry_after: 1.5, global: false });
-    const client = new Client({ baseUrl: 'http://platform.test', fetch: async () => new Response(body, { status: 429, headers: { 'Retry-After': '2' } }) });
+    const client = new Client({
+      baseUrl: 'http://platform.test',
+      fetch: async () => new Response(body, { status: 429, headers: { 'Retry-After': '2' } }),
+    });
     await client.updateToken(AuthorizationTokenType.Bearer, 'a'.repeat(40));
     const error = await rejection(client.createOrJoinLobby('x'));
     expect(error).toMatchObject({ type: ErrorType.HTTPError, status: 429, retryable: true, retryAfter: 1.5 });

@@ -20,9 +20,13 @@ function runtimeGraph(entry: string): { loaded: Set<string>; lazy: Set<string> }
     if (loaded.has(file)) continue;
     loaded.add(file);
     if (!file.startsWith('/')) continue;
-    const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]/gm)) queue.push(toPath(file, match[1]));
-    for (const match of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) lazy.add(relative(root, toPath(file, match[1])));
+    const source = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]/gm))
+      queue.push(toPath(file, match[1]));
+    for (const match of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g))
+      lazy.add(relative(root, toPath(file, match[1])));
   }
   return { loaded: new Set([...loaded].map((f) => (f.startsWith('/') ? relative(root, f) : f))), lazy };
 }
@@ -30,11 +34,24 @@ function runtimeGraph(entry: string): { loaded: Set<string>; lazy: Set<string> }
 describe('game SDK stays a client of the platform', () => {
   it('importing it loads nothing of src/store, lit or comlink; the gateway sockets and the consent dialog load on first use', () => {
     const { loaded, lazy } = runtimeGraph(resolve(root, 'src/sdk/index.ts'));
-    expect([...loaded].filter((f) => /^src\/store\//.test(f) || /^(lit|comlink)(\/|$)/.test(f) || f.startsWith('src/components/'))).toEqual([]);
+    expect(
+      [...loaded].filter(
+        (f) => /^src\/store\//.test(f) || /^(lit|comlink)(\/|$)/.test(f) || f.startsWith('src/components/'),
+      ),
+    ).toEqual([]);
     // Outside its own files: pure constants and functions of the platform and the gateway wires.
     expect([...loaded].filter((f) => !f.startsWith('src/sdk/')).sort()).toEqual([
-      'src/gateway/protocol.ts', 'src/gateway/voice-protocol.ts', 'src/platform/dates.ts', 'src/platform/limits.ts', 'src/platform/secrets.ts', 'src/platform/voice-rules.ts',
+      'src/gateway/protocol.ts',
+      'src/gateway/voice-protocol.ts',
+      'src/platform/dates.ts',
+      'src/platform/limits.ts',
+      'src/platform/secrets.ts',
+      'src/platform/voice-rules.ts',
     ]);
-    expect([...lazy].sort()).toEqual(['src/components/consent-dialog.ts', 'src/gateway/gateway-socket.ts', 'src/gateway/voice-gateway-socket.ts']);
+    expect([...lazy].sort()).toEqual([
+      'src/components/consent-dialog.ts',
+      'src/gateway/gateway-socket.ts',
+      'src/gateway/voice-gateway-socket.ts',
+    ]);
   });
 });

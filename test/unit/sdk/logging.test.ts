@@ -36,7 +36,14 @@ async function session(build: SdkBuild) {
   const refreshed = await client.refreshToken(h.world.application.id, tokens.refreshToken!);
   await client.getLobbyMessagesWithLimit('1', 5).catch(() => undefined);
   await client.revokeToken(h.world.application.id, refreshed.refreshToken!);
-  const secrets = [tokens.accessToken, tokens.refreshToken!, refreshed.accessToken, refreshed.refreshToken!, code, verifier];
+  const secrets = [
+    tokens.accessToken,
+    tokens.refreshToken!,
+    refreshed.accessToken,
+    refreshed.refreshToken!,
+    code,
+    verifier,
+  ];
   return { lines, secrets };
 }
 
@@ -44,9 +51,13 @@ describe('SDK logging: bearer tokens are filtered at every level', () => {
   it('a debug build logs Verbose, Info, Warning and Error, and no line at any level carries a token, a code or a verifier', async () => {
     const { lines, secrets } = await session('debug');
     const severities = new Set(lines.map((l) => l.severity));
-    expect(severities).toEqual(new Set([LoggingSeverity.Verbose, LoggingSeverity.Info, LoggingSeverity.Warning, LoggingSeverity.Error]));
+    expect(severities).toEqual(
+      new Set([LoggingSeverity.Verbose, LoggingSeverity.Info, LoggingSeverity.Warning, LoggingSeverity.Error]),
+    );
     for (const { message } of lines) for (const secret of secrets) expect(message).not.toContain(secret);
-    expect(lines.some((l) => l.severity === LoggingSeverity.Error && l.message.includes('Bearer [redacted]'))).toBe(true);
+    expect(lines.some((l) => l.severity === LoggingSeverity.Error && l.message.includes('Bearer [redacted]'))).toBe(
+      true,
+    );
   });
 
   it('a release build logs only Error and Warning, even to a callback that asked for Verbose', async () => {

@@ -114,7 +114,9 @@ export async function createSdkHarness() {
 
   /** A Ready client for `user` with a sandbox token of `scopes`. */
   async function readyClient(user: { id: string }, scopes = 'openid sdk.social_layer', options: ClientOptions = {}) {
-    const tokens = (await gh.api.post('/sandbox/tokens', { application_id: gh.world.application.id, user_id: user.id, scopes })).body;
+    const tokens = (
+      await gh.api.post('/sandbox/tokens', { application_id: gh.world.application.id, user_id: user.id, scopes })
+    ).body;
     const made = client({ userId: user.id, ...options });
     await made.updateToken(1, tokens.access_token);
     await made.connect();

@@ -35,7 +35,13 @@ describe('SDK versioning: <major>.<minor>.<build> and the five-minor support win
   });
 
   it('input that is not a string is refused with the same clear message, never a TypeError, and a Client says so as a ValidationError', () => {
-    const cases: [unknown, string][] = [[1.6, 'a number'], [null, 'null'], [undefined, 'undefined'], [{ major: 1 }, 'an object'], [[1, 6, 0], 'an array']];
+    const cases: [unknown, string][] = [
+      [1.6, 'a number'],
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [{ major: 1 }, 'an object'],
+      [[1, 6, 0], 'an array'],
+    ];
     for (const [input, what] of cases) {
       expect(checkSdkVersion(input)).toEqual({
         supported: false,
@@ -50,11 +56,14 @@ describe('SDK versioning: <major>.<minor>.<build> and the five-minor support win
     }
     expect(error).toBeInstanceOf(SdkError);
     expect((error as SdkError).type).toBe(ErrorType.ValidationError);
-    expect((error as SdkError).message).toBe('The SDK version must be a string of the form <major>.<minor>.<build>, for example "1.10.0"; got a number.');
+    expect((error as SdkError).message).toBe(
+      'The SDK version must be a string of the form <major>.<minor>.<build>, for example "1.10.0"; got a number.',
+    );
   });
 
   it('versions newer than this SDK, and text that is not a version, are refused too', () => {
-    for (const version of ['1.11.0', '2.0.0', 'latest', '1.x', '']) expect(checkSdkVersion(version).supported, version).toBe(false);
+    for (const version of ['1.11.0', '2.0.0', 'latest', '1.x', ''])
+      expect(checkSdkVersion(version).supported, version).toBe(false);
   });
 
   it('a Client for a game built against an end-of-life SDK refuses to construct, with a clear message', () => {
@@ -83,6 +92,7 @@ describe('Client construction', () => {
     expect(client.getHttpRequestTimeout()).toBe(30_000);
     client.setHttpRequestTimeout(5);
     expect(client.getHttpRequestTimeout()).toBe(5);
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => client.setHttpRequestTimeout(bad)).toThrow(/positive whole number/);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => client.setHttpRequestTimeout(bad)).toThrow(/positive whole number/);
   });
 });

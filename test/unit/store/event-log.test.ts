@@ -17,11 +17,28 @@ async function context(): Promise<PlatformContext & { announcements: Announcemen
   const db = await openPlatformDb(`event-log-test-${process.pid}-${++dbCounter}`);
   const clock = new Clock({ frozenAt: NOW });
   const announcements: Announcement[] = [];
-  return { db, clock, ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }), announce: (m) => announcements.push(m), announcements };
+  return {
+    db,
+    clock,
+    ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }),
+    announce: (m) => announcements.push(m),
+    announcements,
+  };
 }
 
 const userRecord = (id: string): UserRecord =>
-  ({ id, username: `user${id}`, global_name: null, discriminator: '0', avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: NOW }) as UserRecord;
+  ({
+    id,
+    username: `user${id}`,
+    global_name: null,
+    discriminator: '0',
+    avatar: null,
+    bot: false,
+    premium_type: 0,
+    primary_guild: null,
+    provisional: false,
+    created_at: NOW,
+  }) as UserRecord;
 
 describe('write(): the change and its events commit together (ARCHITECTURE rules 2 and 3)', () => {
   it('events emitted inside write() are committed with the change, then announced', async () => {
@@ -36,7 +53,14 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     expect(await ctx.db.get('users', alice.id)).toEqual(alice);
     const events = await readEventsAfter(ctx.db, 0);
     expect(events).toEqual([
-      { seq: events[0].seq, type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] }, channels: ['gateway'], created_at: NOW },
+      {
+        seq: events[0].seq,
+        type: 'USER_UPDATE',
+        data: { id: alice.id },
+        audience: { user_ids: [alice.id] },
+        channels: ['gateway'],
+        created_at: NOW,
+      },
     ]);
     expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq, after: 0, events }]);
   });
@@ -45,7 +69,12 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const ctx = await context();
     ctx.clock.set({ frozenAt: NOW + 5_000 });
     await write(ctx, [], async (_tx, emit) => {
-      emit({ type: 'ENTITLEMENT_CREATE', data: {}, audience: { application_id: '1' }, channels: ['gateway', 'webhook'] });
+      emit({
+        type: 'ENTITLEMENT_CREATE',
+        data: {},
+        audience: { application_id: '1' },
+        channels: ['gateway', 'webhook'],
+      });
     });
     const [event] = await readEventsAfter(ctx.db, 0);
     expect(event.created_at).toBe(NOW + 5_000);
@@ -110,7 +139,10 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const ctx = await context();
     await expect(
       write(ctx, ['users'], async (tx, emit) => {
-        void tx.objectStore('users').put(userRecord('8')).catch(() => undefined);
+        void tx
+          .objectStore('users')
+          .put(userRecord('8'))
+          .catch(() => undefined);
         emit({ type: 'USER_UPDATE', data: {}, audience: {} });
         throw new TypeError('bug');
       }),
@@ -120,7 +152,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     expect(ctx.announcements).toEqual([]);
   });
 
-  it("an IndexedDB error in the body passes through unchanged (a DOMException) and the write is undone", async () => {
+  it('an IndexedDB error in the body passes through unchanged (a DOMException) and the write is undone', async () => {
     const ctx = await context();
     await write(ctx, ['users'], async (tx) => {
       await tx.objectStore('users').add(userRecord('9'));
@@ -141,8 +173,20 @@ describe('event log reads', () => {
     const ctx = await context();
     expect(await latestEventSeq(ctx.db)).toBe(0);
     const tx = ctx.db.transaction(['events'], 'readwrite');
-    const first = await appendEvent(tx, { type: 'A', data: null, audience: {}, channels: ['gateway'], created_at: NOW });
-    const second = await appendEvent(tx, { type: 'B', data: null, audience: {}, channels: ['gateway'], created_at: NOW });
+    const first = await appendEvent(tx, {
+      type: 'A',
+      data: null,
+      audience: {},
+      channels: ['gateway'],
+      created_at: NOW,
+    });
+    const second = await appendEvent(tx, {
+      type: 'B',
+      data: null,
+      audience: {},
+      channels: ['gateway'],
+      created_at: NOW,
+    });
     await tx.done;
     expect(second).toBeGreaterThan(first);
     expect(await latestEventSeq(ctx.db)).toBe(second);

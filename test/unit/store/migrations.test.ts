@@ -11,15 +11,46 @@ import { expectEveryRecord, writeSampleRecords } from './sample-records';
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
 
-const user = { id: '1198409612312543232', username: 'alice', global_name: null, discriminator: '0', avatar: null, bot: false, premium_type: 0, primary_guild: null, provisional: false, created_at: 1 } as UserRecord;
-const lobby = { id: '1198409612312543233', application_id: '1198409612312543234', secret: 'join-me', metadata: { mode: 'duo' }, idle_timeout_seconds: 300, idle_deadline: null, linked_channel_id: null, member_count: 1, created_at: 2 } as LobbyRecord;
-const event: EventRecord = { type: 'LOBBY_CREATE', data: { id: lobby.id }, audience: { user_ids: [user.id], application_id: lobby.application_id }, channels: ['gateway'], created_at: 3 };
+const user = {
+  id: '1198409612312543232',
+  username: 'alice',
+  global_name: null,
+  discriminator: '0',
+  avatar: null,
+  bot: false,
+  premium_type: 0,
+  primary_guild: null,
+  provisional: false,
+  created_at: 1,
+} as UserRecord;
+const lobby = {
+  id: '1198409612312543233',
+  application_id: '1198409612312543234',
+  secret: 'join-me',
+  metadata: { mode: 'duo' },
+  idle_timeout_seconds: 300,
+  idle_deadline: null,
+  linked_channel_id: null,
+  member_count: 1,
+  created_at: 2,
+} as LobbyRecord;
+const event: EventRecord = {
+  type: 'LOBBY_CREATE',
+  data: { id: lobby.id },
+  audience: { user_ids: [user.id], application_id: lobby.application_id },
+  channels: ['gateway'],
+  created_at: 3,
+};
 const FROZEN = { frozenAt: Date.parse('2026-02-23T00:00:00Z') };
 
 /** What version 1 already had: the records every later version must still read. */
 async function writeVersion1Data(db: PlatformDatabase): Promise<number> {
   const tx = db.transaction(['users', 'lobbies', 'events'], 'readwrite');
-  const [, , seq] = await Promise.all([tx.objectStore('users').put(user), tx.objectStore('lobbies').put(lobby), tx.objectStore('events').add(event)]);
+  const [, , seq] = await Promise.all([
+    tx.objectStore('users').put(user),
+    tx.objectStore('lobbies').put(lobby),
+    tx.objectStore('events').add(event),
+  ]);
   await tx.done;
   await saveClockState(db, FROZEN, FROZEN.frozenAt);
   return seq;
@@ -98,7 +129,9 @@ describe('store migrations (a migration only adds: data of version N stays reada
       const name = dbName();
       const before = await openPlatformDb(name, v);
       const written = await writeEveryStore(before);
-      expect(written.map((w) => w.store).sort(), `version ${v}: a record in every store`).toEqual([...before.objectStoreNames].sort());
+      expect(written.map((w) => w.store).sort(), `version ${v}: a record in every store`).toEqual(
+        [...before.objectStoreNames].sort(),
+      );
       before.close();
       const after = await openPlatformDb(name, v + 1);
       expect(after.version, `step ${v} -> ${v + 1}`).toBe(v + 1);
@@ -111,7 +144,18 @@ describe('store migrations (a migration only adds: data of version N stays reada
   it('version 15 moves the resume points of sessions stored by version 14 into gateway_resume_marks', async () => {
     const name = dbName();
     const v14 = await openPlatformDb(name, 14);
-    const legacy = { session_id: 'abc', kind: 'bot', user_id: user.id, seq: 7, log_seq: 40, marks: [[6, 39, 0], [7, 40, 0]], hidden_channel_ids: [] };
+    const legacy = {
+      session_id: 'abc',
+      kind: 'bot',
+      user_id: user.id,
+      seq: 7,
+      log_seq: 40,
+      marks: [
+        [6, 39, 0],
+        [7, 40, 0],
+      ],
+      hidden_channel_ids: [],
+    };
     // Version 14's record shape: resume points as an array in the record.
     await v14.put('gateway_sessions', legacy as never);
     v14.close();
@@ -130,7 +174,11 @@ describe('store migrations (a migration only adds: data of version N stays reada
     const name = dbName();
     const old = await openPlatformDb(name);
     let blocked = false;
-    const newer = await openDB(name, DB_VERSION + 1, { blocked: () => { blocked = true; } });
+    const newer = await openDB(name, DB_VERSION + 1, {
+      blocked: () => {
+        blocked = true;
+      },
+    });
     expect(newer.version).toBe(DB_VERSION + 1);
     expect(blocked).toBe(false);
     await expect(Promise.resolve().then(() => old.transaction('users'))).rejects.toThrow();

@@ -12,8 +12,12 @@ function keyAt(record: Record<string, unknown>, keyPath: string | string[]): IDB
     const parts = keyPath.map((path) => keyAt(record, path));
     return parts.every((part) => part !== undefined) ? (parts as IDBValidKey[]) : undefined;
   }
-  const value = keyPath.split('.').reduce<unknown>((at, field) => (at as Record<string, unknown> | undefined)?.[field], record);
-  return typeof value === 'string' || typeof value === 'number' || Array.isArray(value) ? (value as IDBValidKey) : undefined;
+  const value = keyPath
+    .split('.')
+    .reduce<unknown>((at, field) => (at as Record<string, unknown> | undefined)?.[field], record);
+  return typeof value === 'string' || typeof value === 'number' || Array.isArray(value)
+    ? (value as IDBValidKey)
+    : undefined;
 }
 
 /** Sets `record`'s field at `keyPath` (every part of a compound one) unless the record has it. */
@@ -35,29 +39,37 @@ export type Written = { store: string; key: IDBValidKey; value: unknown };
  * read must return: `real` records where given, else a sample with the store's key and the
  * fields of every index set.
  */
-export async function writeSampleRecords(db: PlatformDatabase, options: { real?: Partial<Record<string, object>>; clock: ClockState }): Promise<Written[]> {
+export async function writeSampleRecords(
+  db: PlatformDatabase,
+  options: { real?: Partial<Record<string, object>>; clock: ClockState },
+): Promise<Written[]> {
   const names = [...db.objectStoreNames];
   const tx = db.transaction(names, 'readwrite');
-  const written = await Promise.all(names.map(async (name): Promise<Written> => {
-    const store = tx.objectStore(name);
-    if (name === 'meta') {
-      await store.put(options.clock as never, 'clock' as never);
-      return { store: name, key: 'clock', value: options.clock };
-    }
-    const record = structuredClone(options.real?.[name] ?? { sample: { of: name, at: [1, 'two'] } }) as Record<string, unknown>;
-    for (const index of store.indexNames) fill(record, store.index(index).keyPath, name);
-    if (store.autoIncrement) {
-      const key = await store.add(record as never);
-      return { store: name, key, value: { ...record, [store.keyPath as string]: key } };
-    }
-    if (store.keyPath === null) {
-      await store.put(record as never, `${name}-key` as never);
-      return { store: name, key: `${name}-key`, value: record };
-    }
-    fill(record, store.keyPath, name);
-    await store.put(record as never);
-    return { store: name, key: keyAt(record, store.keyPath)!, value: record };
-  }));
+  const written = await Promise.all(
+    names.map(async (name): Promise<Written> => {
+      const store = tx.objectStore(name);
+      if (name === 'meta') {
+        await store.put(options.clock as never, 'clock' as never);
+        return { store: name, key: 'clock', value: options.clock };
+      }
+      const record = structuredClone(options.real?.[name] ?? { sample: { of: name, at: [1, 'two'] } }) as Record<
+        string,
+        unknown
+      >;
+      for (const index of store.indexNames) fill(record, store.index(index).keyPath, name);
+      if (store.autoIncrement) {
+        const key = await store.add(record as never);
+        return { store: name, key, value: { ...record, [store.keyPath as string]: key } };
+      }
+      if (store.keyPath === null) {
+        await store.put(record as never, `${name}-key` as never);
+        return { store: name, key: `${name}-key`, value: record };
+      }
+      fill(record, store.keyPath, name);
+      await store.put(record as never);
+      return { store: name, key: keyAt(record, store.keyPath)!, value: record };
+    }),
+  );
   await tx.done;
   return written;
 }
@@ -75,4 +87,3 @@ export async function expectEveryRecord(db: PlatformDatabase, written: Written[]
     }
   }
 }
-

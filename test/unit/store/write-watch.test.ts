@@ -30,7 +30,12 @@ describe('watchWrites: every transaction that may write is seen before it exists
     expect(writes).toBe(2);
 
     const clock = new Clock();
-    const ctx = { db, clock, ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }), announce: () => undefined };
+    const ctx = {
+      db,
+      clock,
+      ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }),
+      announce: () => undefined,
+    };
     await write(ctx, ['users'], async () => undefined);
     expect(writes).toBe(3);
     expect(scopes.map((stores) => [...stores].sort())).toEqual([['users'], ['meta'], ['events', 'users']]);

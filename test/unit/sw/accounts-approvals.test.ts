@@ -7,12 +7,14 @@ async function premiumWorld() {
   const client = await createTestClient();
   const alice = (await client.post('/sandbox/users', { username: 'alice', premium_type: 2 })).body.user;
   const app = (await client.post('/sandbox/applications', { name: 'Game' })).body.application;
-  const token = async (scopes: string) => `Bearer ${(await client.post('/sandbox/tokens', { application_id: app.id, user_id: alice.id, scopes })).body.access_token}`;
+  const token = async (scopes: string) =>
+    `Bearer ${(await client.post('/sandbox/tokens', { application_id: app.id, user_id: alice.id, scopes })).body.access_token}`;
   const premiumOf = async (auth: string) => (await client.get('/api/v10/users/@me', auth)).body.premium_type;
   return { client, alice, app, token, premiumOf };
 }
 
-const authorizeQuery = (clientId: string, scope: string) => `/oauth2/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope })}`;
+const authorizeQuery = (clientId: string, scope: string) =>
+  `/oauth2/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope })}`;
 
 describe('User.premium_type: 0 unless the app is approved for identify.premium and the user granted it', () => {
   it('is 0 without the approval, 0 with the approval but without the grant, and the stored tier with both', async () => {
@@ -22,7 +24,11 @@ describe('User.premium_type: 0 unless the app is approved for identify.premium a
     expect(await premiumOf(granted)).toBe(0);
     const patched = await client.patch(`/sandbox/applications/${app.id}`, { approvals: { identify_premium: true } });
     expect(patched.status).toBe(200);
-    expect(patched.body.application.approvals).toEqual({ identify_premium: true, sdk_terms_accepted: false, privileged_intents_approved: false });
+    expect(patched.body.application.approvals).toEqual({
+      identify_premium: true,
+      sdk_terms_accepted: false,
+      privileged_intents_approved: false,
+    });
     expect(await premiumOf(plain)).toBe(0);
     expect(await premiumOf(granted)).toBe(2);
   });
@@ -33,7 +39,10 @@ describe('User.premium_type: 0 unless the app is approved for identify.premium a
     expect(refused.status).toBe(400);
     expect(refused.body.errors.scope._errors[0].message).toMatch(/approved partners/);
     await client.patch(`/sandbox/applications/${app.id}`, { approvals: { identify_premium: true } });
-    const consent = await client.post(authorizeQuery(app.id, 'identify identify.premium'), { authorize: true, user_id: alice.id });
+    const consent = await client.post(authorizeQuery(app.id, 'identify identify.premium'), {
+      authorize: true,
+      user_id: alice.id,
+    });
     expect(consent.status).toBe(200);
     expect(consent.body.code).toEqual(expect.any(String));
   });
@@ -56,9 +65,19 @@ describe('relationships.read is available to activities once the application acc
 
   /** A Bearer token of alice through the consent step and the token endpoint, as a game gets one. */
   async function consented(client: TestClient, world: Awaited<ReturnType<typeof activity>>, scope: string) {
-    const code = (await client.post(authorizeQuery(world.application.id, scope), { authorize: true, user_id: world.alice.id })).body.code;
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: world.application.id, client_secret: world.clientSecret });
-    const res = await client.request('POST', '/oauth2/token', { raw: body.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const code = (
+      await client.post(authorizeQuery(world.application.id, scope), { authorize: true, user_id: world.alice.id })
+    ).body.code;
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: world.application.id,
+      client_secret: world.clientSecret,
+    });
+    const res = await client.request('POST', '/oauth2/token', {
+      raw: body.toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     return `Bearer ${res.body.access_token}`;
   }
 
@@ -71,7 +90,11 @@ describe('relationships.read is available to activities once the application acc
       const auth = await consented(client, world, umbrella);
       issued.push(auth);
       const refused = await client.get('/api/v10/users/@me/relationships', auth);
-      expect([refused.status, refused.body.code, refused.body.message]).toEqual([403, 50001, 'Missing OAuth2 scope: relationships.read']);
+      expect([refused.status, refused.body.code, refused.body.message]).toEqual([
+        403,
+        50001,
+        'Missing OAuth2 scope: relationships.read',
+      ]);
       const session = await client.get('/api/v10/rpc/session', auth);
       expect(session.body.effective_scopes).not.toContain('relationships.read');
       expect(session.body.effective_scopes).toContain('relationships.write');
@@ -87,7 +110,13 @@ describe('relationships.read is available to activities once the application acc
   it('relationships.read granted directly (the sandbox token fixture skips consent) reaches nothing before the terms are accepted', async () => {
     const client = await createTestClient();
     const world = await activity(client);
-    const token = (await client.post('/sandbox/tokens', { application_id: world.application.id, user_id: world.alice.id, scopes: 'relationships.read' })).body.access_token;
+    const token = (
+      await client.post('/sandbox/tokens', {
+        application_id: world.application.id,
+        user_id: world.alice.id,
+        scopes: 'relationships.read',
+      })
+    ).body.access_token;
     expect((await client.get('/api/v10/users/@me/relationships', `Bearer ${token}`)).status).toBe(403);
     await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { sdk_terms_accepted: true } });
     expect((await client.get('/api/v10/users/@me/relationships', `Bearer ${token}`)).status).toBe(200);
@@ -105,9 +134,23 @@ describe('PATCH /sandbox/applications/{id}', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const big = (1n << 40n) | BigInt(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED);
-    const res = await client.patch(`/sandbox/applications/${world.application.id}`, { flags: big.toString(), channel_obfuscation: true, redirect_uris: ['https://game.example/cb'] });
-    expect(res.body.application).toMatchObject({ flags: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED, flags_new: big.toString(), channel_obfuscation: true, redirect_uris: ['https://game.example/cb'] });
-    expect((await client.patch('/sandbox/applications/1234567890123', { channel_obfuscation: true })).body.code).toBe(10002);
-    expect((await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { identify_premium: 'yes' } })).body.code).toBe(50035);
+    const res = await client.patch(`/sandbox/applications/${world.application.id}`, {
+      flags: big.toString(),
+      channel_obfuscation: true,
+      redirect_uris: ['https://game.example/cb'],
+    });
+    expect(res.body.application).toMatchObject({
+      flags: APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED,
+      flags_new: big.toString(),
+      channel_obfuscation: true,
+      redirect_uris: ['https://game.example/cb'],
+    });
+    expect((await client.patch('/sandbox/applications/1234567890123', { channel_obfuscation: true })).body.code).toBe(
+      10002,
+    );
+    expect(
+      (await client.patch(`/sandbox/applications/${world.application.id}`, { approvals: { identify_premium: 'yes' } }))
+        .body.code,
+    ).toBe(50035);
   });
 });

@@ -20,7 +20,12 @@ describe('ban: linked game account after a ban (spec state table)', () => {
     expect((await client.get('/api/v10/users/@me', w.aliceAuth)).status).toBe(401);
     expect((await w.me(merged.access_token)).status).toBe(401);
     for (const refresh of [merged.refresh_token, w.aliceTokens.refresh_token]) {
-      const res = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: refresh, client_id: w.application.id, client_secret: w.clientSecret });
+      const res = await form(client, '/oauth2/token', {
+        grant_type: 'refresh_token',
+        refresh_token: refresh,
+        client_id: w.application.id,
+        client_secret: w.clientSecret,
+      });
       expect([res.status, res.body.error]).toEqual([400, 'invalid_grant']);
     }
     // Others keep theirs.
@@ -35,11 +40,18 @@ describe('ban: linked game account after a ban (spec state table)', () => {
     const replacementId = (await w.me(signIn.body.access_token)).body.id;
     expect(replacementId).not.toBe(w.alice.id);
     expect((await client.app.ctx.db.get('users', replacementId))?.provisional).toBe(true);
-    const identities = (await client.get(`/sandbox/users/${replacementId}/external-identities`)).body.external_identities;
-    expect(identities).toEqual([{
-      application_id: w.application.id, provider: `OIDC ${w.idp.issuer}`, subject: 'player-1', auth_type: 'OIDC',
-      restricted_cross_platform: true, banned_user_id: w.alice.id,
-    }]);
+    const identities = (await client.get(`/sandbox/users/${replacementId}/external-identities`)).body
+      .external_identities;
+    expect(identities).toEqual([
+      {
+        application_id: w.application.id,
+        provider: `OIDC ${w.idp.issuer}`,
+        subject: 'player-1',
+        auth_type: 'OIDC',
+        restricted_cross_platform: true,
+        banned_user_id: w.alice.id,
+      },
+    ]);
     expect((await client.get(`/sandbox/users/${w.alice.id}/external-identities`)).body.external_identities).toEqual([]);
   });
 
@@ -98,7 +110,13 @@ describe('ban: linked game account after a ban (spec state table)', () => {
       data: { user: { id: w.alice.id, username: 'alice', discriminator: '0' } },
     });
     const text = JSON.stringify(events);
-    for (const secret of [merged.access_token, merged.refresh_token, w.aliceTokens.access_token, w.aliceTokens.refresh_token]) expect(text).not.toContain(secret);
+    for (const secret of [
+      merged.access_token,
+      merged.refresh_token,
+      w.aliceTokens.access_token,
+      w.aliceTokens.refresh_token,
+    ])
+      expect(text).not.toContain(secret);
     // A second ban reports nothing new.
     await client.post(`/sandbox/users/${w.alice.id}/ban`, { permanent: true });
     expect((await allEvents(client)).filter((e) => e.type === 'APPLICATION_DEAUTHORIZED')).toHaveLength(1);
@@ -117,9 +135,17 @@ describe('ban: linked game account after a ban (spec state table)', () => {
 });
 
 /** Stores a token pair for `userId` behind the platform's back: a token that outlived a ban somehow. */
-async function strayTokens(client: Awaited<ReturnType<typeof createTestClient>>, applicationId: string, userId: string) {
+async function strayTokens(
+  client: Awaited<ReturnType<typeof createTestClient>>,
+  applicationId: string,
+  userId: string,
+) {
   const ctx = client.app.ctx;
-  const pair = await prepareTokenPair(ctx, { application_id: applicationId, user_id: userId, scopes: ['openid', 'sdk.social_layer'] });
+  const pair = await prepareTokenPair(ctx, {
+    application_id: applicationId,
+    user_id: userId,
+    scopes: ['openid', 'sdk.social_layer'],
+  });
   const tx = ctx.db.transaction('tokens', 'readwrite');
   await Promise.all(pair.records.map((r) => tx.store.put(r)));
   await tx.done;
@@ -135,10 +161,20 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
     const codes = await client.app.ctx.db.getAll('auth_codes');
     expect(codes.map((c) => c.user_id)).toEqual([w.bob.id]);
-    const res = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret });
+    const res = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect([res.status, res.body.error]).toEqual([400, 'invalid_grant']);
     // Others' codes are untouched.
-    const bobs = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code: bobCode, client_id: w.application.id, client_secret: w.clientSecret });
+    const bobs = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code: bobCode,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect(bobs.status).toBe(200);
   });
 
@@ -146,7 +182,11 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     const client = await createTestClient();
     const w = await oidcWorld(client);
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
-    const query = new URLSearchParams({ client_id: w.application.id, response_type: 'code', scope: 'openid sdk.social_layer' });
+    const query = new URLSearchParams({
+      client_id: w.application.id,
+      response_type: 'code',
+      scope: 'openid sdk.social_layer',
+    });
     const res = await client.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: w.alice.id });
     expect([res.status, res.body.code]).toEqual([403, 50001]);
     expect(await client.app.ctx.db.count('auth_codes')).toBe(0);
@@ -159,7 +199,12 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     // The ban lands between the code's check and its redemption: the ban record alone must stop it.
     await client.app.ctx.db.put('bans', { user_id: w.alice.id, permanent: false, created_at: Date.now() });
     const before = await client.app.ctx.db.count('tokens');
-    const res = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret });
+    const res = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect([res.status, res.body.error]).toEqual([400, 'invalid_grant']);
     expect(await client.app.ctx.db.count('tokens')).toBe(before);
   });
@@ -170,7 +215,12 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
     const stray = await strayTokens(client, w.application.id, w.alice.id);
     expect((await w.me(stray.access_token)).status).toBe(401);
-    const res = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: stray.refresh_token, client_id: w.application.id, client_secret: w.clientSecret });
+    const res = await form(client, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: stray.refresh_token,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect([res.status, res.body.error]).toEqual([400, 'invalid_grant']);
   });
 
@@ -182,15 +232,32 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
     const before = await client.app.ctx.db.count('tokens');
 
-    const fixture = await client.post('/sandbox/tokens', { application_id: w.application.id, user_id: w.alice.id, scopes: 'identify' });
-    expect([fixture.status, fixture.body.code, fixture.body.errors?.user_id?._errors?.[0]?.message]).toEqual([400, 50035, 'This user is banned.']);
+    const fixture = await client.post('/sandbox/tokens', {
+      application_id: w.application.id,
+      user_id: w.alice.id,
+      scopes: 'identify',
+    });
+    expect([fixture.status, fixture.body.code, fixture.body.errors?.user_id?._errors?.[0]?.message]).toEqual([
+      400,
+      50035,
+      'This user is banned.',
+    ]);
     // alice owns the Game application.
-    const owner = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_id: w.application.id, client_secret: w.clientSecret });
+    const owner = await form(client, '/oauth2/token', {
+      grant_type: 'client_credentials',
+      scope: 'identify',
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect([owner.status, owner.body.error]).toEqual([400, 'unauthorized_client']);
     expect(await client.app.ctx.db.count('tokens')).toBe(before);
 
     const stray = await strayTokens(client, w.application.id, w.alice.id);
-    const exchange = await client.post('/api/v10/partner-sdk/child-token', { parent_access_token: stray.access_token, child_application_id: child.id, parent_client_secret: w.clientSecret });
+    const exchange = await client.post('/api/v10/partner-sdk/child-token', {
+      parent_access_token: stray.access_token,
+      child_application_id: child.id,
+      parent_client_secret: w.clientSecret,
+    });
     expect(exchange.status).toBe(401);
     expect(await client.app.ctx.db.count('tokens')).toBe(before + 2);
   });
@@ -201,10 +268,20 @@ describe('ban: a banned account gets no new credential while the ban holds', () 
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
     expect((await client.delete(`/sandbox/users/${w.alice.id}/ban`)).status).toBe(204);
     const code = await w.authorizationCode(w.alice.id);
-    const res = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret });
+    const res = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect(res.status).toBe(200);
     expect((await w.me(res.body.access_token)).body.id).toBe(w.alice.id);
-    const refreshed = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: res.body.refresh_token, client_id: w.application.id, client_secret: w.clientSecret });
+    const refreshed = await form(client, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: res.body.refresh_token,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect(refreshed.status).toBe(200);
   });
 
@@ -225,7 +302,9 @@ describe('ban: the replacement provisional account is restricted cross-platform 
     const { client, w } = await linkedWorld();
     await client.post(`/sandbox/users/${w.alice.id}/ban`, {});
     const replacementId = (await w.me((await w.provisional(await w.idToken('player-1'))).body.access_token)).body.id;
-    const shown = async () => (await client.get(`/sandbox/users/${replacementId}/external-identities`)).body.external_identities[0].restricted_cross_platform;
+    const shown = async () =>
+      (await client.get(`/sandbox/users/${replacementId}/external-identities`)).body.external_identities[0]
+        .restricted_cross_platform;
     expect(await shown()).toBe(true);
     const refused = await w.merge(await w.authorizationCode(w.bob.id), await w.idToken('player-1'));
     expect([refused.status, refused.body.code]).toEqual([400, 530017]);
@@ -244,7 +323,9 @@ describe('ban: the replacement provisional account is restricted cross-platform 
     const auth = `Bearer ${token}`;
     const replacementId = (await w.me(token)).body.id;
     expect((await client.put(`/api/v10/users/@me/game-relationships/${w.bob.id}`, {}, auth)).status).toBe(204);
-    expect((await client.put(`/api/v10/users/@me/game-relationships/${replacementId}`, {}, w.bobAuth)).status).toBe(204);
+    expect((await client.put(`/api/v10/users/@me/game-relationships/${replacementId}`, {}, w.bobAuth)).status).toBe(
+      204,
+    );
     const lobby = await client.put('/api/v10/lobbies', { secret: 'after-the-ban' }, auth);
     expect(lobby.status).toBe(200);
     const sent = await client.post(`/api/v10/lobbies/${lobby.body.id}/messages`, { content: 'still here' }, auth);

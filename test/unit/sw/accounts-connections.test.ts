@@ -19,14 +19,33 @@ async function connectionsWorld() {
 }
 
 describe('GET /users/@me/connections', () => {
-  it('returns the current user\'s connections with the connection fields, and needs the connections scope', async () => {
+  it("returns the current user's connections with the connection fields, and needs the connections scope", async () => {
     const { client, world, add } = await connectionsWorld();
     const created = await add({ type: 'steam', name: 'nova', id: '7656119' });
     expect(created.status).toBe(201);
     const res = await client.get('/api/v10/users/@me/connections', world.aliceAuth);
-    expect(res.body).toEqual([{ id: '7656119', name: 'nova', type: 'steam', verified: true, revoked: false, friend_sync: false, show_activity: true, two_way_link: false, visibility: 1, integrations: [] }]);
+    expect(res.body).toEqual([
+      {
+        id: '7656119',
+        name: 'nova',
+        type: 'steam',
+        verified: true,
+        revoked: false,
+        friend_sync: false,
+        show_activity: true,
+        two_way_link: false,
+        visibility: 1,
+        integrations: [],
+      },
+    ]);
     expect((await client.get('/api/v10/users/@me/connections', world.bobAuth)).body).toEqual([]);
-    const narrow = (await client.post('/sandbox/tokens', { application_id: world.application.id, user_id: world.alice.id, scopes: 'identify' })).body;
+    const narrow = (
+      await client.post('/sandbox/tokens', {
+        application_id: world.application.id,
+        user_id: world.alice.id,
+        scopes: 'identify',
+      })
+    ).body;
     expect((await client.get('/api/v10/users/@me/connections', `Bearer ${narrow.access_token}`)).status).toBe(403);
     expect((await client.get('/api/v10/users/@me/connections', world.botAuth)).body.code).toBe(20001);
   });
@@ -65,7 +84,9 @@ describe('GET /users/@me/connections', () => {
   it('the sandbox refuses an unknown connection type (50035) or user (10013), and stores nothing', async () => {
     const { client, add } = await connectionsWorld();
     expect((await add({ type: 'myspace', name: 'x' })).body.errors.type).toBeDefined();
-    expect((await client.post('/sandbox/users/1234567890123/connections', { type: 'steam', name: 'x' })).body.code).toBe(10013);
+    expect(
+      (await client.post('/sandbox/users/1234567890123/connections', { type: 'steam', name: 'x' })).body.code,
+    ).toBe(10013);
     expect(await client.app.ctx.db.count('connections')).toBe(0);
   });
 });

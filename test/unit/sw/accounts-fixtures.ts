@@ -9,7 +9,10 @@ export const AUDIENCE = 'game-client';
 
 /** POSTs an `application/x-www-form-urlencoded` body, as RFC 6749 clients do. */
 export function form(client: TestClient, path: string, params: Record<string, string>) {
-  return client.request('POST', path, { raw: new URLSearchParams(params).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  return client.request('POST', path, {
+    raw: new URLSearchParams(params).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
 }
 
 /** A world (alice, bob, the Game application) whose application accepts OIDC tokens of a sandbox provider. */
@@ -17,8 +20,12 @@ export async function oidcWorld(client: TestClient) {
   const world = await createWorld(client);
   const created = await client.post('/sandbox/identity-providers', { audience: AUDIENCE });
   const idp = created.body.identity_provider as { id: string; issuer: string; discovery_url: string; jwks_uri: string };
-  const configured = await client.put(`/sandbox/applications/${world.application.id}/identity-provider`, { issuer: idp.issuer, audience: AUDIENCE });
-  if (configured.status !== 200) throw new Error(`configuring the identity provider failed: ${JSON.stringify(configured.body)}`);
+  const configured = await client.put(`/sandbox/applications/${world.application.id}/identity-provider`, {
+    issuer: idp.issuer,
+    audience: AUDIENCE,
+  });
+  if (configured.status !== 200)
+    throw new Error(`configuring the identity provider failed: ${JSON.stringify(configured.body)}`);
 
   /** An ID token for `sub`, minted now by the platform clock. */
   const idToken = async (sub: string, extra: Record<string, unknown> = {}): Promise<string> =>
@@ -35,7 +42,11 @@ export async function oidcWorld(client: TestClient) {
 
   /** `POST /partner-sdk/token/bot` for a game account id. */
   const botProvisional = (externalUserId: string, name?: string) =>
-    client.post('/api/v10/partner-sdk/token/bot', { external_user_id: externalUserId, ...(name ? { preferred_global_name: name } : {}) }, world.botAuth);
+    client.post(
+      '/api/v10/partner-sdk/token/bot',
+      { external_user_id: externalUserId, ...(name ? { preferred_global_name: name } : {}) },
+      world.botAuth,
+    );
 
   /** A fresh authorization code of `userId` for the application (the consent step, no redirect URI). */
   const authorizationCode = async (userId: string, scope = 'openid sdk.social_layer'): Promise<string> => {
@@ -48,8 +59,12 @@ export async function oidcWorld(client: TestClient) {
   /** The merge: an authorization-code exchange that names the provisional account's external identity. */
   const merge = (code: string, externalToken: string, type = 'OIDC') =>
     form(client, '/oauth2/token', {
-      grant_type: 'authorization_code', code, client_id: world.application.id, client_secret: world.clientSecret,
-      external_auth_type: type, external_auth_token: externalToken,
+      grant_type: 'authorization_code',
+      code,
+      client_id: world.application.id,
+      client_secret: world.clientSecret,
+      external_auth_type: type,
+      external_auth_token: externalToken,
     });
 
   /** The user a Bearer token belongs to (`GET /users/@me`). */

@@ -9,7 +9,9 @@ describe('merging a provisional account into a full account', () => {
     const w = await oidcWorld(client);
     const provisional = (await w.provisional(await w.idToken('player-1'))).body;
     const provisionalId = (await w.me(provisional.access_token)).body.id;
-    const lobby = (await client.post('/api/v10/lobbies', { members: [{ id: provisionalId, metadata: { team: 'red' } }] }, w.botAuth)).body;
+    const lobby = (
+      await client.post('/api/v10/lobbies', { members: [{ id: provisionalId, metadata: { team: 'red' } }] }, w.botAuth)
+    ).body;
     expect(lobby.members.map((m: { id: string }) => m.id)).toEqual([provisionalId]);
 
     const merged = await w.merge(await w.authorizationCode(w.alice.id), await w.idToken('player-1'));
@@ -21,7 +23,9 @@ describe('merging a provisional account into a full account', () => {
     const after = (await client.get(`/api/v10/lobbies/${lobby.id}`, w.botAuth)).body;
     expect(after.members).toEqual([{ id: w.alice.id, metadata: { team: 'red' }, flags: 0 }]);
     const identities = (await client.get(`/sandbox/users/${w.alice.id}/external-identities`)).body.external_identities;
-    expect(identities).toEqual([expect.objectContaining({ application_id: w.application.id, subject: 'player-1', auth_type: 'OIDC' })]);
+    expect(identities).toEqual([
+      expect.objectContaining({ application_id: w.application.id, subject: 'player-1', auth_type: 'OIDC' }),
+    ]);
     // The identity now belongs to a full account: provisional sign-in is refused (530010).
     expect((await w.provisional(await w.idToken('player-1'))).body.code).toBe(530010);
   });
@@ -48,7 +52,12 @@ describe('merging a provisional account into a full account', () => {
     const before = [await db.count('tokens'), JSON.stringify(await db.getAll('external_identities'))];
     expect((await w.merge(code, await w.idToken('player-2'))).body.code).toBe(530023);
     expect([await db.count('tokens'), JSON.stringify(await db.getAll('external_identities'))]).toEqual(before);
-    const plain = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret });
+    const plain = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect(plain.status).toBe(200);
   });
 
@@ -56,23 +65,34 @@ describe('merging a provisional account into a full account', () => {
     const client = await createTestClient();
     const w = await oidcWorld(client);
     const code = await w.authorizationCode(w.alice.id);
-    const missing = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret, external_auth_type: 'OIDC' });
+    const missing = await form(client, '/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+      external_auth_type: 'OIDC',
+    });
     expect(missing.body.error).toBe('invalid_request');
-    const other = (await client.post('/sandbox/identity-providers', { audience: 'game-client' })).body.identity_provider;
-    const foreign = (await client.post(`/sandbox/identity-providers/${other.id}/id-tokens`, { sub: 'x' })).body.id_token;
+    const other = (await client.post('/sandbox/identity-providers', { audience: 'game-client' })).body
+      .identity_provider;
+    const foreign = (await client.post(`/sandbox/identity-providers/${other.id}/id-tokens`, { sub: 'x' })).body
+      .id_token;
     expect((await w.merge(code, foreign)).body.code).toBe(530002);
   });
 });
 
 describe('unmergeIntoProvisionalAccount: splitting the link back into a provisional account', () => {
-  it('unmerge gives the external identity a new provisional account, deletes the full account\'s tokens for the app, and records APPLICATION_DEAUTHORIZED without a token', async () => {
+  it("unmerge gives the external identity a new provisional account, deletes the full account's tokens for the app, and records APPLICATION_DEAUTHORIZED without a token", async () => {
     const client = await createTestClient();
     const w = await oidcWorld(client);
     const pId = (await w.me((await w.provisional(await w.idToken('player-1'))).body.access_token)).body.id;
     const merged = (await w.merge(await w.authorizationCode(w.alice.id), await w.idToken('player-1'))).body;
 
     const unmerge = await client.post('/api/v10/partner-sdk/provisional-accounts/unmerge', {
-      client_id: w.application.id, client_secret: w.clientSecret, external_auth_type: 'OIDC', external_auth_token: await w.idToken('player-1'),
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+      external_auth_type: 'OIDC',
+      external_auth_token: await w.idToken('player-1'),
     });
     expect(unmerge.status).toBe(204);
     expect((await w.me(merged.access_token)).status).toBe(401);
@@ -83,16 +103,27 @@ describe('unmergeIntoProvisionalAccount: splitting the link back into a provisio
 
     const deauthorized = (await allEvents(client)).filter((e) => e.type === 'APPLICATION_DEAUTHORIZED');
     expect(deauthorized).toHaveLength(1);
-    expect(deauthorized[0]).toMatchObject({ channels: ['webhook'], audience: { application_id: w.application.id }, data: { user: { id: w.alice.id } } });
-    for (const secret of [merged.access_token, merged.refresh_token, again.access_token]) expect(JSON.stringify(deauthorized)).not.toContain(secret);
+    expect(deauthorized[0]).toMatchObject({
+      channels: ['webhook'],
+      audience: { application_id: w.application.id },
+      data: { user: { id: w.alice.id } },
+    });
+    for (const secret of [merged.access_token, merged.refresh_token, again.access_token])
+      expect(JSON.stringify(deauthorized)).not.toContain(secret);
 
     // The identity is provisional again: unmerging it is 50229; an identity never seen is 404 (10013).
     const twice = await client.post('/api/v10/partner-sdk/provisional-accounts/unmerge', {
-      client_id: w.application.id, client_secret: w.clientSecret, external_auth_type: 'OIDC', external_auth_token: await w.idToken('player-1'),
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+      external_auth_type: 'OIDC',
+      external_auth_token: await w.idToken('player-1'),
     });
     expect(twice.body.code).toBe(50229);
     const unknown = await client.post('/api/v10/partner-sdk/provisional-accounts/unmerge', {
-      client_id: w.application.id, client_secret: w.clientSecret, external_auth_type: 'OIDC', external_auth_token: await w.idToken('never-seen'),
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+      external_auth_type: 'OIDC',
+      external_auth_token: await w.idToken('never-seen'),
     });
     expect([unknown.status, unknown.body.code]).toEqual([404, 10013]);
   });
@@ -104,7 +135,11 @@ describe('unmergeIntoProvisionalAccount: splitting the link back into a provisio
     const merged = await w.merge(await w.authorizationCode(w.bob.id), issued, 'DISCORD_BOT_ISSUED_ACCESS_TOKEN');
     expect((await w.me(merged.body.access_token)).body.id).toBe(w.bob.id);
     expect((await w.botProvisional('account-5')).body.code).toBe(530010);
-    const res = await client.post('/api/v10/partner-sdk/provisional-accounts/unmerge/bot', { external_user_id: 'account-5' }, w.botAuth);
+    const res = await client.post(
+      '/api/v10/partner-sdk/provisional-accounts/unmerge/bot',
+      { external_user_id: 'account-5' },
+      w.botAuth,
+    );
     expect(res.status).toBe(204);
     const fresh = await w.botProvisional('account-5');
     expect(fresh.status).toBe(200);

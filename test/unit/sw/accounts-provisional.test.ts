@@ -11,7 +11,11 @@ afterEach(() => {
 
 async function counts(client: Awaited<ReturnType<typeof createTestClient>>) {
   const db = client.app.ctx.db;
-  return { users: await db.count('users'), tokens: await db.count('tokens'), identities: await db.count('external_identities') };
+  return {
+    users: await db.count('users'),
+    tokens: await db.count('tokens'),
+    identities: await db.count('external_identities'),
+  };
 }
 
 describe('provisional accounts from an external identity (Authentication rule 4)', () => {
@@ -30,8 +34,16 @@ describe('provisional accounts from an external identity (Authentication rule 4)
 
     // Another application trusting the same provider gets its own provisional user for the same subject.
     const game2 = (await client.post('/sandbox/applications', { name: 'Game 2' })).body;
-    await client.put(`/sandbox/applications/${game2.application.id}/identity-provider`, { issuer: w.idp.issuer, audience: AUDIENCE });
-    const elsewhere = await client.post('/api/v10/partner-sdk/token', { client_id: game2.application.id, client_secret: game2.client_secret, external_auth_type: 'OIDC', external_auth_token: await w.idToken('player-1') });
+    await client.put(`/sandbox/applications/${game2.application.id}/identity-provider`, {
+      issuer: w.idp.issuer,
+      audience: AUDIENCE,
+    });
+    const elsewhere = await client.post('/api/v10/partner-sdk/token', {
+      client_id: game2.application.id,
+      client_secret: game2.client_secret,
+      external_auth_type: 'OIDC',
+      external_auth_token: await w.idToken('player-1'),
+    });
     expect((await w.me(elsewhere.body.access_token)).body.id).not.toBe(a.body.id);
   });
 
@@ -58,7 +70,12 @@ describe('provisional accounts from an external identity (Authentication rule 4)
     const w = await oidcWorld(client);
     const tokens = (await w.provisional(await w.idToken('player-1'))).body;
     const before = await counts(client);
-    const res = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: w.application.id, client_secret: w.clientSecret });
+    const res = await form(client, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: w.application.id,
+      client_secret: w.clientSecret,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
     expect(res.body.error_description).toMatch(/deprecated/);
@@ -81,10 +98,13 @@ describe('provisional accounts from an external identity (Authentication rule 4)
 
     expect((await w.provisional(await w.idToken('player-1', { audience: 'another-game' }))).body.code).toBe(530003);
     const stranger = (await client.post('/sandbox/identity-providers', { audience: AUDIENCE })).body.identity_provider;
-    const foreign = (await client.post(`/sandbox/identity-providers/${stranger.id}/id-tokens`, { sub: 'player-1' })).body.id_token;
+    const foreign = (await client.post(`/sandbox/identity-providers/${stranger.id}/id-tokens`, { sub: 'player-1' }))
+      .body.id_token;
     expect((await w.provisional(foreign)).body.code).toBe(530002);
     const [h, p] = (await w.idToken('player-1')).split('.');
-    const forgedSignature = (await client.post(`/sandbox/identity-providers/${stranger.id}/id-tokens`, { sub: 'player-1' })).body.id_token.split('.')[2];
+    const forgedSignature = (
+      await client.post(`/sandbox/identity-providers/${stranger.id}/id-tokens`, { sub: 'player-1' })
+    ).body.id_token.split('.')[2];
     const failed = await w.provisional(`${h}.${p}.${forgedSignature}`);
     expect(failed.body.code).toBe(530020);
     expect(JSON.stringify(failed.body)).not.toContain(h);
@@ -95,9 +115,18 @@ describe('provisional accounts from an external identity (Authentication rule 4)
     const w = await oidcWorld(client);
     const before = await counts(client);
     expect((await w.provisional(await w.idToken('p'), { type: 'STEAM_SESSION_TICKET' })).body.code).toBe(530000);
-    const wrong = await client.post('/api/v10/partner-sdk/token', { client_id: w.application.id, client_secret: 'nope', external_auth_type: 'OIDC', external_auth_token: await w.idToken('p') });
+    const wrong = await client.post('/api/v10/partner-sdk/token', {
+      client_id: w.application.id,
+      client_secret: 'nope',
+      external_auth_type: 'OIDC',
+      external_auth_token: await w.idToken('p'),
+    });
     expect([wrong.status, wrong.body.code]).toEqual([401, 530007]);
-    const bad = await client.post('/api/v10/partner-sdk/token', { client_id: w.application.id, external_auth_type: 'PASSWORD', external_auth_token: 'x' });
+    const bad = await client.post('/api/v10/partner-sdk/token', {
+      client_id: w.application.id,
+      external_auth_type: 'PASSWORD',
+      external_auth_token: 'x',
+    });
     expect(bad.body.errors.external_auth_type).toBeDefined();
     expect(await counts(client)).toEqual(before);
   });
@@ -121,7 +150,9 @@ describe('provisional accounts server-side with the bot token (Authentication ru
   it('needs the bot token: a Bearer token is 403 (20002), none is 401', async () => {
     const client = await createTestClient();
     const w = await oidcWorld(client);
-    expect((await client.post('/api/v10/partner-sdk/token/bot', { external_user_id: 'a' }, w.aliceAuth)).body.code).toBe(20002);
+    expect(
+      (await client.post('/api/v10/partner-sdk/token/bot', { external_user_id: 'a' }, w.aliceAuth)).body.code,
+    ).toBe(20002);
     expect((await client.post('/api/v10/partner-sdk/token/bot', { external_user_id: 'a' })).status).toBe(401);
   });
 
@@ -140,8 +171,16 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
   it('configuring an issuer refuses http, IP literals and localhost, naming the issuer field; sandbox providers are trusted by identity', async () => {
     const client = await createTestClient();
     const w = await oidcWorld(client);
-    for (const issuer of ['http://login.game-studio.com', 'https://127.0.0.1', 'https://localhost', 'http://platform.test/sandbox/identity-providers/1']) {
-      const res = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer, audience: AUDIENCE });
+    for (const issuer of [
+      'http://login.game-studio.com',
+      'https://127.0.0.1',
+      'https://localhost',
+      'http://platform.test/sandbox/identity-providers/1',
+    ]) {
+      const res = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, {
+        issuer,
+        audience: AUDIENCE,
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors.issuer._errors[0].message).toBeTypeOf('string');
     }
@@ -153,9 +192,14 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     const client = await createTestClient();
     const w = await oidcWorld(client);
     const key = testKey('RS256');
-    const redirecting = fakeNetwork({ [`${ISSUER}/.well-known/openid-configuration`]: redirectTo('https://evil.example-cdn.com/') });
+    const redirecting = fakeNetwork({
+      [`${ISSUER}/.well-known/openid-configuration`]: redirectTo('https://evil.example-cdn.com/'),
+    });
     vi.stubGlobal('fetch', redirecting.fetch);
-    const refused = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer: ISSUER, audience: AUDIENCE });
+    const refused = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.issuer._errors[0].message).toMatch(/redirect/);
     expect(redirecting.calls[0].redirect).toBe('manual');
@@ -163,7 +207,10 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     const routes = providerRoutes(ISSUER, [key]);
     const good = fakeNetwork(routes);
     vi.stubGlobal('fetch', good.fetch);
-    const saved = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, { issuer: ISSUER, audience: AUDIENCE });
+    const saved = await client.put(`/sandbox/applications/${w.application.id}/identity-provider`, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
     expect(saved.body.identity_provider).toMatchObject({ issuer: ISSUER, strict: true });
     const now = Math.floor(client.app.ctx.clock.now() / 1000);
     const token = mintIdToken(key, { iss: ISSUER, aud: AUDIENCE, sub: 'real-1', iat: now, exp: now + 600 });
@@ -181,7 +228,9 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       // The fake network redirects the discovery document; only a following fetch reaches it.
       if (url === `${legacyIssuer}/.well-known/openid-configuration`) {
-        return init?.redirect === 'follow' ? Response.json({ issuer: legacyIssuer, jwks_uri: `${legacyIssuer}/keys` }) : redirectTo('/moved')();
+        return init?.redirect === 'follow'
+          ? Response.json({ issuer: legacyIssuer, jwks_uri: `${legacyIssuer}/keys` })
+          : redirectTo('/moved')();
       }
       return Response.json({ keys: [key.jwk] });
     });
@@ -191,7 +240,14 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     const legacy = await client.put(path, { auth_type: type, issuer: legacyIssuer, audience: AUDIENCE, legacy: true });
     expect(legacy.body.identity_provider.strict).toBe(false);
     const now = Math.floor(client.app.ctx.clock.now() / 1000);
-    expect((await w.provisional(mintIdToken(key, { iss: legacyIssuer, aud: AUDIENCE, sub: 'old-1', iat: now, exp: now + 600 }), { type })).status).toBe(200);
+    expect(
+      (
+        await w.provisional(
+          mintIdToken(key, { iss: legacyIssuer, aud: AUDIENCE, sub: 'old-1', iat: now, exp: now + 600 }),
+          { type },
+        )
+      ).status,
+    ).toBe(200);
     const edited = await client.put(path, { auth_type: type, issuer: legacyIssuer, audience: AUDIENCE });
     expect(edited.status).toBe(400);
   });
@@ -201,7 +257,16 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
     const w = await oidcWorld(client);
     const path = `/sandbox/applications/${w.application.id}/identity-provider`;
     const type = 'UNITY_SERVICES_ID_TOKEN';
-    expect((await client.put(path, { auth_type: type, issuer: 'http://10.0.0.5:8080/idp', audience: AUDIENCE, legacy: true })).body.identity_provider.strict).toBe(false);
+    expect(
+      (
+        await client.put(path, {
+          auth_type: type,
+          issuer: 'http://10.0.0.5:8080/idp',
+          audience: AUDIENCE,
+          legacy: true,
+        })
+      ).body.identity_provider.strict,
+    ).toBe(false);
     const before = await client.app.ctx.db.get('identity_provider_configs', [w.application.id, type]);
     // Also for the OIDC configuration oidcWorld saved (strict, a sandbox provider).
     for (const body of [
@@ -220,12 +285,25 @@ describe('OIDC configuration: stricter hostname checks, redirects blocked (Authe
   it('sandbox providers sign with WebCrypto (ES256 and RS256) tokens an independent verifier accepts with their published key', async () => {
     const client = await createTestClient();
     for (const alg of ['ES256', 'RS256'] as const) {
-      const idp = (await client.post('/sandbox/identity-providers', { audience: AUDIENCE, alg, issuer: `https://${alg.toLowerCase()}.login.game-studio.com` })).body.identity_provider;
-      const minted = await client.post(`/sandbox/identity-providers/${idp.id}/id-tokens`, { sub: 'player-1', expires_in: 120 });
+      const idp = (
+        await client.post('/sandbox/identity-providers', {
+          audience: AUDIENCE,
+          alg,
+          issuer: `https://${alg.toLowerCase()}.login.game-studio.com`,
+        })
+      ).body.identity_provider;
+      const minted = await client.post(`/sandbox/identity-providers/${idp.id}/id-tokens`, {
+        sub: 'player-1',
+        expires_in: 120,
+      });
       expect(minted.status).toBe(201);
       const [h, p, sig] = minted.body.id_token.split('.');
       expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toMatchObject({ alg, kid: expect.any(String) });
-      expect(JSON.parse(Buffer.from(p, 'base64url').toString())).toMatchObject({ iss: idp.issuer, aud: AUDIENCE, sub: 'player-1' });
+      expect(JSON.parse(Buffer.from(p, 'base64url').toString())).toMatchObject({
+        iss: idp.issuer,
+        aud: AUDIENCE,
+        sub: 'player-1',
+      });
       const jwk = (await client.get(new URL(idp.jwks_uri).pathname)).body.keys[0];
       const key = createPublicKey({ key: jwk, format: 'jwk' });
       const options = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;

@@ -1,6 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { API, expectError, expectInvalidField, logPosition, loggedEvents, socialCounts, socialWorld } from './social-fixtures';
+import {
+  API,
+  expectError,
+  expectInvalidField,
+  logPosition,
+  loggedEvents,
+  socialCounts,
+  socialWorld,
+} from './social-fixtures';
 
 const dms = (userId: string) => `${API}/users/@me/dms/${userId}/messages`;
 const CHANNELS = `${API}/users/@me/channels`;
@@ -15,13 +23,25 @@ describe('POST /users/@me/dms/{recipient_id}/messages between friends: kept in t
     await w.relate(w.alice.id, w.bob.id, 1);
     await w.client.put('/sandbox/clock', { now: '2026-06-07T08:09:10.000Z' });
     const after = await logPosition(w.client);
-    const reply = await w.client.post(dms(w.bob.id), { content: 'ready to queue?', metadata: { mode: 'duo' } }, w.aliceAuth);
+    const reply = await w.client.post(
+      dms(w.bob.id),
+      { content: 'ready to queue?', metadata: { mode: 'duo' } },
+      w.aliceAuth,
+    );
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const [channel] = await w.client.app.ctx.db.getAll('dm_channels');
     expect(reply.body).toEqual({
-      id: expect.stringMatching(/^\d+$/), type: 0, content: 'ready to queue?', channel_id: channel.id, recipient_id: w.bob.id,
-      author: expect.objectContaining({ id: w.alice.id, username: 'alice' }), timestamp: '2026-06-07T08:09:10.000Z', edited_timestamp: null,
-      flags: 0, metadata: { mode: 'duo' }, application_id: w.application.id,
+      id: expect.stringMatching(/^\d+$/),
+      type: 0,
+      content: 'ready to queue?',
+      channel_id: channel.id,
+      recipient_id: w.bob.id,
+      author: expect.objectContaining({ id: w.alice.id, username: 'alice' }),
+      timestamp: '2026-06-07T08:09:10.000Z',
+      edited_timestamp: null,
+      flags: 0,
+      metadata: { mode: 'duo' },
+      application_id: w.application.id,
     });
     const events = await eventsAfter(w, after);
     expect(events.map((e) => [e.type, e.audience, e.channels])).toEqual([
@@ -30,7 +50,13 @@ describe('POST /users/@me/dms/{recipient_id}/messages between friends: kept in t
       ['MESSAGE_CREATE', { user_ids: [w.alice.id, w.bob.id] }, ['gateway']],
       ['GAME_DIRECT_MESSAGE_CREATE', { application_id: w.application.id }, ['webhook']],
     ]);
-    expect(events[0].data).toEqual({ id: channel.id, type: 1, last_message_id: null, flags: 0, recipients: [expect.objectContaining({ id: w.bob.id })] });
+    expect(events[0].data).toEqual({
+      id: channel.id,
+      type: 1,
+      last_message_id: null,
+      flags: 0,
+      recipients: [expect.objectContaining({ id: w.bob.id })],
+    });
     expect(events[1].data).toMatchObject({ recipients: [{ id: w.alice.id }] });
     expect(events[2].data).toEqual(reply.body);
     expect(events[3].data).toEqual({ ...reply.body, channel: expect.objectContaining({ id: channel.id, type: 1 }) });
@@ -49,12 +75,17 @@ describe('POST /users/@me/dms/{recipient_id}/messages between friends: kept in t
 });
 
 describe('POST /users/@me/dms/{recipient_id}/messages between non-friends: ephemeral', () => {
-  it('is not kept; each user hears MESSAGE_CREATE in the game with channel_id = the other user\'s id', async () => {
+  it("is not kept; each user hears MESSAGE_CREATE in the game with channel_id = the other user's id", async () => {
     const w = await socialWorld();
     const after = await logPosition(w.client);
     const reply = await w.client.post(dms(w.bob.id), { content: 'gg' }, w.aliceAuth);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ content: 'gg', channel_id: w.bob.id, recipient_id: w.bob.id, author: { id: w.alice.id } });
+    expect(reply.body).toMatchObject({
+      content: 'gg',
+      channel_id: w.bob.id,
+      recipient_id: w.bob.id,
+      author: { id: w.alice.id },
+    });
     expect(await socialCounts(w.client)).toMatchObject({ channels: 0, messages: 0 });
     const events = await eventsAfter(w, after);
     expect(events.map((e) => [e.type, e.audience, (e.data as any).channel_id])).toEqual([
@@ -73,7 +104,9 @@ describe('POST /users/@me/dms/{recipient_id}/messages between non-friends: ephem
     expect((await socialCounts(w.client)).messages).toBe(0);
     // One full account among them is enough to keep it.
     await w.relate(w.alice.id, two.user.id, 1, w.application.id);
-    expect((await w.client.post(dms(two.user.id), { content: 'hi' }, w.aliceAuth)).body.channel_id).not.toBe(two.user.id);
+    expect((await w.client.post(dms(two.user.id), { content: 'hi' }, w.aliceAuth)).body.channel_id).not.toBe(
+      two.user.id,
+    );
   });
 
   it('to a user who never played the game is 403 50007, with nothing stored and no event', async () => {
@@ -117,9 +150,16 @@ describe('POST /users/@me/dms/{recipient_id}/messages refusals (nothing stored, 
   it('needs dm_channels.messages.write (403 50001); a bot is 403 20001', async () => {
     const w = await socialWorld();
     await w.relate(w.alice.id, w.bob.id, 1);
-    expectError(await w.client.post(dms(w.bob.id), { content: 'x' }, await w.token(w.alice.id, 'dm_channels.messages.read')), 403, 50001);
+    expectError(
+      await w.client.post(dms(w.bob.id), { content: 'x' }, await w.token(w.alice.id, 'dm_channels.messages.read')),
+      403,
+      50001,
+    );
     expectError(await w.client.post(dms(w.bob.id), { content: 'x' }, w.botAuth), 403, 20001);
-    expect((await w.client.post(dms(w.bob.id), { content: 'x' }, await w.token(w.alice.id, 'dm_channels.messages.write'))).status).toBe(200);
+    expect(
+      (await w.client.post(dms(w.bob.id), { content: 'x' }, await w.token(w.alice.id, 'dm_channels.messages.write')))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -129,8 +169,16 @@ describe('GET /users/@me/dms/{recipient_id}/messages (GetUserMessagesWithLimit)'
     await w.relate(w.alice.id, w.bob.id, 1);
     for (const content of ['a', 'b', 'c']) await w.client.post(dms(w.bob.id), { content }, w.aliceAuth);
     await w.client.post(dms(w.alice.id), { content: 'd' }, w.bobAuth);
-    expect((await w.client.get(dms(w.bob.id), w.aliceAuth)).body.map((m: any) => m.content)).toEqual(['d', 'c', 'b', 'a']);
-    expect((await w.client.get(`${dms(w.alice.id)}?limit=2`, w.bobAuth)).body.map((m: any) => m.content)).toEqual(['d', 'c']);
+    expect((await w.client.get(dms(w.bob.id), w.aliceAuth)).body.map((m: any) => m.content)).toEqual([
+      'd',
+      'c',
+      'b',
+      'a',
+    ]);
+    expect((await w.client.get(`${dms(w.alice.id)}?limit=2`, w.bobAuth)).body.map((m: any) => m.content)).toEqual([
+      'd',
+      'c',
+    ]);
     expectInvalidField(await w.client.get(`${dms(w.bob.id)}?limit=0`, w.aliceAuth), 'limit');
     expectInvalidField(await w.client.get(`${dms(w.bob.id)}?limit=201`, w.aliceAuth), 'limit');
     expect((await w.client.get(`${dms(w.bob.id)}?limit=200`, w.aliceAuth)).body).toHaveLength(4);
@@ -172,7 +220,7 @@ describe('GET /users/@me/dms/{recipient_id}/messages (GetUserMessagesWithLimit)'
 });
 
 describe('GET /users/@me/channels', () => {
-  it('lists the caller\'s DM channels with the other user as recipient, most recent first; needs dm_channels.read', async () => {
+  it("lists the caller's DM channels with the other user as recipient, most recent first; needs dm_channels.read", async () => {
     const w = await socialWorld();
     await w.relate(w.alice.id, w.bob.id, 1);
     await w.relate(w.alice.id, w.carol.id, 1);
@@ -180,10 +228,18 @@ describe('GET /users/@me/channels', () => {
     const toCarol = (await w.client.post(dms(w.carol.id), { content: 'to carol' }, w.aliceAuth)).body;
     const reply = await w.client.get(CHANNELS, w.aliceAuth);
     expect(reply.body).toEqual([
-      { id: toCarol.channel_id, type: 1, last_message_id: toCarol.id, flags: 0, recipients: [expect.objectContaining({ id: w.carol.id })] },
+      {
+        id: toCarol.channel_id,
+        type: 1,
+        last_message_id: toCarol.id,
+        flags: 0,
+        recipients: [expect.objectContaining({ id: w.carol.id })],
+      },
       expect.objectContaining({ type: 1, recipients: [expect.objectContaining({ id: w.bob.id })] }),
     ]);
-    expect((await w.client.get(CHANNELS, w.bobAuth)).body).toEqual([expect.objectContaining({ recipients: [expect.objectContaining({ id: w.alice.id })] })]);
+    expect((await w.client.get(CHANNELS, w.bobAuth)).body).toEqual([
+      expect.objectContaining({ recipients: [expect.objectContaining({ id: w.alice.id })] }),
+    ]);
     expectError(await w.client.get(CHANNELS, await w.token(w.alice.id, 'identify')), 403, 50001);
   });
 

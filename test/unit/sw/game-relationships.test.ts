@@ -1,17 +1,31 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { API, expectError, expectInvalidField, logPosition, relationshipEvents, socialCounts, socialWorld } from './social-fixtures';
+import {
+  API,
+  expectError,
+  expectInvalidField,
+  logPosition,
+  relationshipEvents,
+  socialCounts,
+  socialWorld,
+} from './social-fixtures';
 
 const RELATIONSHIPS = `${API}/users/@me/relationships`;
 const GAME = `${API}/users/@me/game-relationships`;
 
-describe('/users/@me/game-relationships: game friends of the caller\'s game', () => {
+describe("/users/@me/game-relationships: game friends of the caller's game", () => {
   it('a game friend request and its acceptance, with GAME_RELATIONSHIP_ADD / UPDATE to each user and that game only', async () => {
     const w = await socialWorld();
     await w.client.put('/sandbox/clock', { now: '2026-05-06T07:08:09.000Z' });
     expect((await w.client.put(`${GAME}/${w.bob.id}`, {}, w.aliceAuth)).status).toBe(204);
     expect((await w.client.get(GAME, w.aliceAuth)).body).toEqual([
-      { id: w.bob.id, application_id: w.application.id, type: 4, user: expect.objectContaining({ id: w.bob.id }), since: '2026-05-06T07:08:09.000Z' },
+      {
+        id: w.bob.id,
+        application_id: w.application.id,
+        type: 4,
+        user: expect.objectContaining({ id: w.bob.id }),
+        since: '2026-05-06T07:08:09.000Z',
+      },
     ]);
     expect((await w.client.post(GAME, { username: 'alice' }, w.bobAuth)).status).toBe(204);
     expect((await w.client.get(GAME, w.bobAuth)).body).toEqual([expect.objectContaining({ id: w.alice.id, type: 1 })]);
@@ -64,15 +78,18 @@ describe('/users/@me/game-relationships: game friends of the caller\'s game', ()
     const after = await logPosition(w.client);
     expect((await w.client.delete(`${GAME}/${w.bob.id}`, w.aliceAuth)).status).toBe(204);
     expect((await w.client.get(GAME, w.bobAuth)).body).toEqual([]);
-    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([expect.objectContaining({ id: w.alice.id, type: 1 })]);
+    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([
+      expect.objectContaining({ id: w.alice.id, type: 1 }),
+    ]);
     expect((await relationshipEvents(w.client, after)).map((e) => [e.type, e.to])).toEqual([
-      ['GAME_RELATIONSHIP_REMOVE', [w.alice.id]], ['GAME_RELATIONSHIP_REMOVE', [w.bob.id]],
+      ['GAME_RELATIONSHIP_REMOVE', [w.alice.id]],
+      ['GAME_RELATIONSHIP_REMOVE', [w.bob.id]],
     ]);
   });
 });
 
 describe('PUT /sandbox/users/{user_id}/relationships/{other_id}', () => {
-  it('sets a pair directly and answers both sides; type is the user\'s side (3 incoming, 4 outgoing, 0 none)', async () => {
+  it("sets a pair directly and answers both sides; type is the user's side (3 incoming, 4 outgoing, 0 none)", async () => {
     const w = await socialWorld();
     const sides = await w.relate(w.alice.id, w.bob.id, 3);
     expect(sides).toEqual({
@@ -90,14 +107,16 @@ describe('PUT /sandbox/users/{user_id}/relationships/{other_id}', () => {
     const w = await socialWorld();
     await w.relate(w.alice.id, w.bob.id, 1);
     expect((await relationshipEvents(w.client)).map((e) => [e.type, e.to, e.kind])).toEqual([
-      ['RELATIONSHIP_ADD', [w.alice.id], 1], ['RELATIONSHIP_ADD', [w.bob.id], 1],
+      ['RELATIONSHIP_ADD', [w.alice.id], 1],
+      ['RELATIONSHIP_ADD', [w.bob.id], 1],
     ]);
   });
 
   it('refusals: same user or bad type 50035, a block in a game 50035, unknown user 10013 or application 10002, provisional platform friends 50229', async () => {
     const w = await socialWorld();
     const guest = await w.provisional('guest-9');
-    const put = (user: string, other: string, body: unknown) => w.client.put(`/sandbox/users/${user}/relationships/${other}`, body);
+    const put = (user: string, other: string, body: unknown) =>
+      w.client.put(`/sandbox/users/${user}/relationships/${other}`, body);
     const before = await socialCounts(w.client);
     expectInvalidField(await put(w.alice.id, w.alice.id, { type: 1 }), 'other_id');
     expectInvalidField(await put(w.alice.id, w.bob.id, { type: 5 }), 'type');

@@ -7,7 +7,8 @@ import { PERMISSIONS } from '../../../src/platform/permissions';
 import { createWorld, type TestClient } from '../app-harness';
 
 /** A 1x1 PNG as a data URI: an image that decodes. */
-export const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 /** A GIF as a data URI: the platform calls such images animated. */
 export const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
@@ -20,9 +21,13 @@ export async function guildWorld(client: TestClient, botPermissions: bigint = 0n
   const world = await createWorld(client, 'openid sdk.social_layer guilds');
   const created = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
   const guild = created.guild;
-  const memberRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'member', permissions: '0' })).body.role;
-  const botRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'bot', permissions: String(botPermissions) })).body.role;
-  const highRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'high', permissions: '0' })).body.role;
+  const memberRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'member', permissions: '0' })).body
+    .role;
+  const botRole = (
+    await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'bot', permissions: String(botPermissions) })
+  ).body.role;
+  const highRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'high', permissions: '0' })).body
+    .role;
   await client.put(`/sandbox/guilds/${guild.id}/members/${world.bot.id}`, { roles: [botRole.id] });
   await client.put(`/sandbox/guilds/${guild.id}/members/${world.bob.id}`, {});
   const carol = (await client.post('/sandbox/users', { username: 'carol' })).body.user;
@@ -39,8 +44,10 @@ export async function setRolePermissions(client: TestClient, roleId: string, bit
 
 /** A second application whose bot is in the guild with a role of `bits`. */
 export async function otherBot(client: TestClient, guildId: string, bits: bigint) {
-  const app = (await client.post('/sandbox/applications', { name: `Other${Math.random().toString(36).slice(2, 6)}` })).body;
-  const role = (await client.post(`/sandbox/guilds/${guildId}/roles`, { name: 'other', permissions: String(bits) })).body.role;
+  const app = (await client.post('/sandbox/applications', { name: `Other${Math.random().toString(36).slice(2, 6)}` }))
+    .body;
+  const role = (await client.post(`/sandbox/guilds/${guildId}/roles`, { name: 'other', permissions: String(bits) }))
+    .body.role;
   await client.put(`/sandbox/guilds/${guildId}/members/${app.bot.id}`, { roles: [role.id] });
   return { auth: `Bot ${app.bot_token}`, bot: app.bot, role };
 }
@@ -51,7 +58,10 @@ export async function eventsOf(client: TestClient, type: string) {
 }
 
 /** The number of records in a store. */
-export async function countOf(client: TestClient, store: 'invites' | 'emojis' | 'guild_scheduled_events' | 'voice_states' | 'members' | 'audit_log_entries') {
+export async function countOf(
+  client: TestClient,
+  store: 'invites' | 'emojis' | 'guild_scheduled_events' | 'voice_states' | 'members' | 'audit_log_entries',
+) {
   return client.app.ctx.db.count(store);
 }
 

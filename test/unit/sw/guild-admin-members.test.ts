@@ -10,15 +10,24 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: permissions to modify flag
   for (const [name, bits] of [
     ['MANAGE_GUILD', PERMISSIONS.MANAGE_GUILD],
     ['MANAGE_ROLES', PERMISSIONS.MANAGE_ROLES],
-    ['MODERATE_MEMBERS, KICK_MEMBERS and BAN_MEMBERS', PERMISSIONS.MODERATE_MEMBERS | PERMISSIONS.KICK_MEMBERS | PERMISSIONS.BAN_MEMBERS],
+    [
+      'MODERATE_MEMBERS, KICK_MEMBERS and BAN_MEMBERS',
+      PERMISSIONS.MODERATE_MEMBERS | PERMISSIONS.KICK_MEMBERS | PERMISSIONS.BAN_MEMBERS,
+    ],
   ] as const) {
     it(`${name} may set flags, and the change emits GUILD_MEMBER_UPDATE`, async () => {
       const client = await createTestClient();
       const w = await guildWorld(client, bits);
-      const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`, { flags: BYPASSES_VERIFICATION }, w.botAuth);
+      const res = await client.patch(
+        `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`,
+        { flags: BYPASSES_VERIFICATION },
+        w.botAuth,
+      );
       expect(res.status).toBe(200);
       expect(res.body.flags).toBe(BYPASSES_VERIFICATION);
-      const [event] = await eventsOf(client, 'GUILD_MEMBER_UPDATE').then((e) => e.filter((x) => (x.data as any).flags === BYPASSES_VERIFICATION));
+      const [event] = await eventsOf(client, 'GUILD_MEMBER_UPDATE').then((e) =>
+        e.filter((x) => (x.data as any).flags === BYPASSES_VERIFICATION),
+      );
       expect(event.audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_MEMBERS });
     });
   }
@@ -32,18 +41,26 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: permissions to modify flag
     it(`${name} may not (50013), and nothing changes`, async () => {
       const client = await createTestClient();
       const w = await guildWorld(client, bits);
-      const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`, { flags: BYPASSES_VERIFICATION }, w.botAuth);
+      const res = await client.patch(
+        `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`,
+        { flags: BYPASSES_VERIFICATION },
+        w.botAuth,
+      );
       expect([res.status, res.body.code]).toEqual([403, 50013]);
       expect((await client.app.ctx.db.get('members', [w.guild.id, w.bob.id]))!.flags).toBe(0);
     });
   }
 
-  it('only the editable flag (BYPASSES_VERIFICATION) changes; the platform\'s own bits are kept', async () => {
+  it("only the editable flag (BYPASSES_VERIFICATION) changes; the platform's own bits are kept", async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, PERMISSIONS.MANAGE_GUILD);
     const stored = await client.app.ctx.db.get('members', [w.guild.id, w.bob.id]);
     await client.app.ctx.db.put('members', { ...stored!, flags: 1 << 1 });
-    const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`, { flags: BYPASSES_VERIFICATION | (1 << 0) }, w.botAuth);
+    const res = await client.patch(
+      `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`,
+      { flags: BYPASSES_VERIFICATION | (1 << 0) },
+      w.botAuth,
+    );
     expect(res.body.flags).toBe((1 << 1) | BYPASSES_VERIFICATION);
   });
 });
@@ -58,7 +75,9 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: the other fields', () => {
     expect(roles.body.roles).toEqual([w.memberRole.id]);
     expect((await client.patch(path, { roles: [w.highRole.id] }, w.botAuth)).body.code).toBe(50013);
     expect((await client.patch(path, { roles: ['1'] }, w.botAuth)).body.errors.roles['0']).toBeDefined();
-    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.alice.id}`, { roles: [] }, w.botAuth)).body.code).toBe(50013);
+    expect(
+      (await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.alice.id}`, { roles: [] }, w.botAuth)).body.code,
+    ).toBe(50013);
     const nicks = await otherBot(client, w.guild.id, PERMISSIONS.MANAGE_NICKNAMES);
     // The other bot's role is the newest, so the highest: bob is below it.
     expect((await client.patch(path, { nick: 'Bobby' }, nicks.auth)).body.nick).toBe('Bobby');
@@ -72,9 +91,21 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: the other fields', () => {
     const path = `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`;
     const ok = await client.patch(path, { communication_disabled_until: '2026-05-29T00:00:00.000Z' }, w.botAuth);
     expect(ok.body.communication_disabled_until).toBe('2026-05-29T00:00:00.000Z');
-    expect((await client.patch(path, { communication_disabled_until: '2026-05-29T00:00:00.001Z' }, w.botAuth)).body.code).toBe(50035);
-    expect((await client.patch(path, { communication_disabled_until: null }, w.botAuth)).body.communication_disabled_until).toBeNull();
-    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.alice.id}`, { communication_disabled_until: '2026-05-02T00:00:00.000Z' }, w.botAuth)).body.code).toBe(50013);
+    expect(
+      (await client.patch(path, { communication_disabled_until: '2026-05-29T00:00:00.001Z' }, w.botAuth)).body.code,
+    ).toBe(50035);
+    expect(
+      (await client.patch(path, { communication_disabled_until: null }, w.botAuth)).body.communication_disabled_until,
+    ).toBeNull();
+    expect(
+      (
+        await client.patch(
+          `/api/v10/guilds/${w.guild.id}/members/${w.alice.id}`,
+          { communication_disabled_until: '2026-05-02T00:00:00.000Z' },
+          w.botAuth,
+        )
+      ).body.code,
+    ).toBe(50013);
   });
 
   it('mute and deaf need MUTE_MEMBERS / DEAFEN_MEMBERS and a member in voice (400 40032); the voice state follows', async () => {
@@ -87,31 +118,49 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: the other fields', () => {
     expect((await client.patch(path, { deaf: true }, w.botAuth)).body.code).toBe(50013);
     const muted = await client.patch(path, { mute: true }, w.botAuth);
     expect(muted.body.mute).toBe(true);
-    expect((await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.mute).toBe(true);
-    expect((await eventsOf(client, 'VOICE_STATE_UPDATE')).at(-1)!.data).toMatchObject({ user_id: w.bob.id, mute: true });
+    expect((await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.mute).toBe(
+      true,
+    );
+    expect((await eventsOf(client, 'VOICE_STATE_UPDATE')).at(-1)!.data).toMatchObject({
+      user_id: w.bob.id,
+      mute: true,
+    });
   });
 
   it('channel_id moves a member in voice (MOVE_MEMBERS and CONNECT); null disconnects them', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, PERMISSIONS.MOVE_MEMBERS);
-    const second = (await client.post(`/sandbox/guilds/${w.guild.id}/channels`, { name: 'Second', type: 2 })).body.channel;
+    const second = (await client.post(`/sandbox/guilds/${w.guild.id}/channels`, { name: 'Second', type: 2 })).body
+      .channel;
     const path = `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`;
     expect((await client.patch(path, { channel_id: second.id }, w.botAuth)).body.code).toBe(40032);
     await client.put(`/sandbox/guilds/${w.guild.id}/voice-states/${w.bob.id}`, { channel_id: w.voice.id });
     expect((await client.patch(path, { channel_id: w.text.id }, w.botAuth)).body.code).toBe(50035);
     expect((await client.patch(path, { channel_id: second.id }, w.botAuth)).status).toBe(200);
-    expect((await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.channel_id).toBe(second.id);
+    expect(
+      (await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.channel_id,
+    ).toBe(second.id);
     await client.patch(path, { channel_id: null }, w.botAuth);
-    expect((await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.code).toBe(10065);
-    expect((await eventsOf(client, 'VOICE_STATE_UPDATE')).map((e) => (e.data as any).channel_id)).toEqual([w.voice.id, second.id, null]);
+    expect((await client.get(`/api/v10/guilds/${w.guild.id}/voice-states/${w.bob.id}`, w.botAuth)).body.code).toBe(
+      10065,
+    );
+    expect((await eventsOf(client, 'VOICE_STATE_UPDATE')).map((e) => (e.data as any).channel_id)).toEqual([
+      w.voice.id,
+      second.id,
+      null,
+    ]);
   });
 
   it('a request that fails on one field changes none of them', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, PERMISSIONS.MANAGE_GUILD);
-    const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`, { flags: BYPASSES_VERIFICATION, nick: 'x' }, w.botAuth);
+    const res = await client.patch(
+      `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`,
+      { flags: BYPASSES_VERIFICATION, nick: 'x' },
+      w.botAuth,
+    );
     expect(res.body.code).toBe(50013);
-    expect((await client.app.ctx.db.get('members', [w.guild.id, w.bob.id]))).toMatchObject({ flags: 0, nick: null });
+    expect(await client.app.ctx.db.get('members', [w.guild.id, w.bob.id])).toMatchObject({ flags: 0, nick: null });
     expect(await eventsOf(client, 'GUILD_MEMBER_UPDATE')).toEqual([]);
   });
 });
@@ -120,7 +169,11 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
   it('sets nick, avatar, banner and bio; the member banner reads back on the member object', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
-    const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { nick: 'Botty', avatar: PNG, banner: GIF, bio: 'I keep the score.' }, w.botAuth);
+    const res = await client.patch(
+      `/api/v10/guilds/${w.guild.id}/members/@me`,
+      { nick: 'Botty', avatar: PNG, banner: GIF, bio: 'I keep the score.' },
+      w.botAuth,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ nick: 'Botty', bio: 'I keep the score.', user: { id: w.bot.id } });
     expect(res.body.avatar).toMatch(/^[0-9a-f]{32}$/);
@@ -129,7 +182,11 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     expect(read.body.banner).toBe(res.body.banner);
     const stored = await client.app.ctx.db.get('members', [w.guild.id, w.bot.id]);
     expect(stored).toMatchObject({ banner_data: GIF, avatar_data: PNG });
-    expect((await eventsOf(client, 'GUILD_MEMBER_UPDATE')).at(-1)!.data).toMatchObject({ guild_id: w.guild.id, banner: res.body.banner, bio: 'I keep the score.' });
+    expect((await eventsOf(client, 'GUILD_MEMBER_UPDATE')).at(-1)!.data).toMatchObject({
+      guild_id: w.guild.id,
+      banner: res.body.banner,
+      bio: 'I keep the score.',
+    });
     const cleared = await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { banner: null }, w.botAuth);
     expect(cleared.body).toMatchObject({ banner: null, avatar: res.body.avatar });
   });
@@ -137,7 +194,11 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
   it('an image that is not a data URI is 400 (50035) naming the field; nothing changes', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
-    const res = await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'x', avatar: 'https://example.com/a.png' }, w.botAuth);
+    const res = await client.patch(
+      `/api/v10/guilds/${w.guild.id}/members/@me`,
+      { bio: 'x', avatar: 'https://example.com/a.png' },
+      w.botAuth,
+    );
     expect(res.body.code).toBe(50035);
     expect(Object.keys(res.body.errors)).toEqual(['avatar']);
     expect((await client.app.ctx.db.get('members', [w.guild.id, w.bot.id]))!.bio).toBeNull();
@@ -148,7 +209,9 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     const w = await guildWorld(client);
     await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'same' }, w.botAuth);
     const before = (await eventsOf(client, 'GUILD_MEMBER_UPDATE')).length;
-    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'same' }, w.botAuth)).body.bio).toBe('same');
+    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { bio: 'same' }, w.botAuth)).body.bio).toBe(
+      'same',
+    );
     expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, {}, w.botAuth)).status).toBe(200);
     expect(await eventsOf(client, 'GUILD_MEMBER_UPDATE')).toHaveLength(before);
   });
@@ -158,6 +221,8 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     const w = await guildWorld(client);
     const everyone = await client.app.ctx.db.get('roles', w.guild.id);
     await client.app.ctx.db.put('roles', { ...everyone!, permissions: '0' });
-    expect((await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { nick: 'Botty' }, w.botAuth)).body.code).toBe(50013);
+    expect(
+      (await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { nick: 'Botty' }, w.botAuth)).body.code,
+    ).toBe(50013);
   });
 });

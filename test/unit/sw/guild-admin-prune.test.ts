@@ -16,7 +16,10 @@ async function pruneWorld(client: TestClient, bits: bigint, now = '2026-01-09T00
 }
 
 describe('guild prune count and begin prune routes (spec: now require MANAGE_GUILD in addition to KICK_MEMBERS)', () => {
-  for (const [name, bits] of [['KICK_MEMBERS without MANAGE_GUILD', PERMISSIONS.KICK_MEMBERS], ['MANAGE_GUILD without KICK_MEMBERS', PERMISSIONS.MANAGE_GUILD]] as const) {
+  for (const [name, bits] of [
+    ['KICK_MEMBERS without MANAGE_GUILD', PERMISSIONS.KICK_MEMBERS],
+    ['MANAGE_GUILD without KICK_MEMBERS', PERMISSIONS.MANAGE_GUILD],
+  ] as const) {
     it(`GET and POST refuse a bot with ${name} (50013); nothing is removed`, async () => {
       const client = await createTestClient();
       const w = await pruneWorld(client, bits);
@@ -33,7 +36,9 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
     const w = await pruneWorld(client, PRUNE);
     expect((await client.get(`/api/v10/guilds/${w.guild.id}/prune`, w.botAuth)).body).toEqual({ pruned: 1 });
     expect((await client.get(`/api/v10/guilds/${w.guild.id}/prune?days=9`, w.botAuth)).body).toEqual({ pruned: 0 });
-    expect((await client.get(`/api/v10/guilds/${w.guild.id}/prune?include_roles=${w.memberRole.id}`, w.botAuth)).body).toEqual({ pruned: 2 });
+    expect(
+      (await client.get(`/api/v10/guilds/${w.guild.id}/prune?include_roles=${w.memberRole.id}`, w.botAuth)).body,
+    ).toEqual({ pruned: 2 });
   });
 
   it('inactivity is counted from joined_at by the platform clock: a member is prunable exactly `days` after joining', async () => {
@@ -47,7 +52,11 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
   it('POST removes them with GUILD_MEMBER_REMOVE each and a MEMBER_PRUNE audit entry; never the owner or the caller', async () => {
     const client = await createTestClient();
     const w = await pruneWorld(client, PRUNE | PERMISSIONS.VIEW_AUDIT_LOG);
-    const res = await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { days: 7, include_roles: [w.memberRole.id] }, w.botAuth);
+    const res = await client.post(
+      `/api/v10/guilds/${w.guild.id}/prune`,
+      { days: 7, include_roles: [w.memberRole.id] },
+      w.botAuth,
+    );
     expect(res.body).toEqual({ pruned: 2 });
     const removed = await eventsOf(client, 'GUILD_MEMBER_REMOVE');
     expect(removed.map((e) => (e.data as any).user.id).sort()).toEqual([w.bob.id, w.carol.id].sort());
@@ -61,7 +70,9 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
   it('compute_prune_count false answers pruned null', async () => {
     const client = await createTestClient();
     const w = await pruneWorld(client, PRUNE);
-    expect((await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { compute_prune_count: false }, w.botAuth)).body).toEqual({ pruned: null });
+    expect(
+      (await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { compute_prune_count: false }, w.botAuth)).body,
+    ).toEqual({ pruned: null });
     expect(await client.app.ctx.db.get('members', [w.guild.id, w.bob.id])).toBeUndefined();
   });
 
@@ -70,7 +81,9 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
     const w = await pruneWorld(client, PRUNE);
     expect((await client.get(`/api/v10/guilds/${w.guild.id}/prune?days=31`, w.botAuth)).body.code).toBe(50035);
     expect((await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { days: 0 }, w.botAuth)).body.code).toBe(50035);
-    expect((await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { include_roles: ['1'] }, w.botAuth)).body.code).toBe(50035);
+    expect(
+      (await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { include_roles: ['1'] }, w.botAuth)).body.code,
+    ).toBe(50035);
     expect(await countOf(client, 'members')).toBe(4);
   });
 });

@@ -10,15 +10,26 @@ const VIEW = String(PERMISSIONS.VIEW_CHANNEL);
 async function setup(client: TestClient, botRoles: bigint = 0n) {
   const world = await createWorld(client, 'openid sdk.social_layer guilds');
   const { guild } = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
-  const botRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'bot', permissions: String(botRoles) })).body.role;
-  const adminRole = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'admin', permissions: String(PERMISSIONS.ADMINISTRATOR) })).body.role;
+  const botRole = (
+    await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'bot', permissions: String(botRoles) })
+  ).body.role;
+  const adminRole = (
+    await client.post(`/sandbox/guilds/${guild.id}/roles`, {
+      name: 'admin',
+      permissions: String(PERMISSIONS.ADMINISTRATOR),
+    })
+  ).body.role;
   await client.put(`/sandbox/guilds/${guild.id}/members/${world.bot.id}`, { roles: [botRole.id] });
   await client.put(`/sandbox/guilds/${guild.id}/members/${world.bob.id}`, {});
   const admin = (await client.post('/sandbox/applications', { name: 'Admin' })).body;
   await client.put(`/sandbox/guilds/${guild.id}/members/${admin.bot.id}`, { roles: [adminRole.id] });
-  const hidden = (await client.post(`/sandbox/guilds/${guild.id}/channels`, {
-    name: 'hidden', type: 0, permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }],
-  })).body.channel;
+  const hidden = (
+    await client.post(`/sandbox/guilds/${guild.id}/channels`, {
+      name: 'hidden',
+      type: 0,
+      permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW }],
+    })
+  ).body.channel;
   return { world, guild, botRole, adminRole, hidden, adminAuth: `Bot ${admin.bot_token}` };
 }
 
@@ -54,12 +65,14 @@ describe('GET /guilds/{guild.id}/channels (spec: omits channels the bot lacks VI
 });
 
 describe('GET /users/@me/guilds (spec: each guild includes banner, for OAuth scope guilds)', () => {
-  it('answers the user\'s guilds with banner for a Bearer token with guilds, and for a bot', async () => {
+  it("answers the user's guilds with banner for a Bearer token with guilds, and for a bot", async () => {
     const client = await createTestClient();
     const { world, guild } = await setup(client);
     const mine = await client.get('/api/v10/users/@me/guilds?with_counts=true', world.bobAuth);
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual([expect.objectContaining({ id: guild.id, name: 'Guild', banner: null, owner: false, approximate_member_count: 4 })]);
+    expect(mine.body).toEqual([
+      expect.objectContaining({ id: guild.id, name: 'Guild', banner: null, owner: false, approximate_member_count: 4 }),
+    ]);
     expect(mine.body[0]).toHaveProperty('banner');
     const bot = await client.get('/api/v10/users/@me/guilds', world.botAuth);
     expect(bot.body.map((g: any) => g.id)).toEqual([guild.id]);
@@ -68,7 +81,13 @@ describe('GET /users/@me/guilds (spec: each guild includes banner, for OAuth sco
   it('refuses a Bearer token without the guilds scope (403)', async () => {
     const client = await createTestClient();
     const { world } = await setup(client);
-    const token = (await client.post('/sandbox/tokens', { application_id: world.application.id, user_id: world.bob.id, scopes: 'identify' })).body;
+    const token = (
+      await client.post('/sandbox/tokens', {
+        application_id: world.application.id,
+        user_id: world.bob.id,
+        scopes: 'identify',
+      })
+    ).body;
     const res = await client.get('/api/v10/users/@me/guilds', `Bearer ${token.access_token}`);
     expect(res.status).toBe(403);
   });
@@ -92,16 +111,34 @@ describe('roles (spec: guild role route, role member counts route)', () => {
 });
 
 describe('PATCH /guilds/{guild.id}/roles/{role.id}', () => {
-  it('changes a role and emits GUILD_ROLE_UPDATE; needs MANAGE_ROLES and a role below the bot\'s (50013)', async () => {
+  it("changes a role and emits GUILD_ROLE_UPDATE; needs MANAGE_ROLES and a role below the bot's (50013)", async () => {
     const client = await createTestClient();
     const { world, guild, botRole, adminRole, adminAuth } = await setup(client, PERMISSIONS.MANAGE_ROLES);
     const low = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'low', permissions: '0' })).body.role;
-    expect((await client.patch(`/api/v10/guilds/${guild.id}/roles/${adminRole.id}`, { name: 'mine' }, world.botAuth)).body.code).toBe(50013);
-    const res = await client.patch(`/api/v10/guilds/${guild.id}/roles/${low.id}`, { name: 'renamed', permissions: VIEW, colors: { primary_color: 0xff0000 } }, adminAuth);
-    expect(res.body).toMatchObject({ id: low.id, name: 'renamed', permissions: VIEW, color: 0xff0000, colors: { primary_color: 0xff0000 } });
+    expect(
+      (await client.patch(`/api/v10/guilds/${guild.id}/roles/${adminRole.id}`, { name: 'mine' }, world.botAuth)).body
+        .code,
+    ).toBe(50013);
+    const res = await client.patch(
+      `/api/v10/guilds/${guild.id}/roles/${low.id}`,
+      { name: 'renamed', permissions: VIEW, colors: { primary_color: 0xff0000 } },
+      adminAuth,
+    );
+    expect(res.body).toMatchObject({
+      id: low.id,
+      name: 'renamed',
+      permissions: VIEW,
+      color: 0xff0000,
+      colors: { primary_color: 0xff0000 },
+    });
     const events = await client.app.ctx.db.getAll('events');
-    expect(events.at(-1)).toMatchObject({ type: 'GUILD_ROLE_UPDATE', data: { guild_id: guild.id, role: { id: low.id } } });
-    expect((await client.patch(`/api/v10/guilds/${guild.id}/roles/${low.id}`, { permissions: 'all' }, adminAuth)).body.code).toBe(50035);
+    expect(events.at(-1)).toMatchObject({
+      type: 'GUILD_ROLE_UPDATE',
+      data: { guild_id: guild.id, role: { id: low.id } },
+    });
+    expect(
+      (await client.patch(`/api/v10/guilds/${guild.id}/roles/${low.id}`, { permissions: 'all' }, adminAuth)).body.code,
+    ).toBe(50035);
     expect(botRole.position).toBeLessThan(adminRole.position);
   });
 });
@@ -112,7 +149,10 @@ describe('guild members for bots', () => {
     const { world, guild } = await setup(client);
     expect((await client.get(`/api/v10/guilds/${guild.id}/members?limit=10`, world.botAuth)).body.code).toBe(50001);
     const app = await client.app.ctx.db.get('applications', world.application.id);
-    await client.app.ctx.db.put('applications', { ...app!, flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED) });
+    await client.app.ctx.db.put('applications', {
+      ...app!,
+      flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED),
+    });
     const res = await client.get(`/api/v10/guilds/${guild.id}/members?limit=10`, world.botAuth);
     expect(res.body).toHaveLength(4);
     const ids = res.body.map((m: any) => m.user.id);
@@ -124,22 +164,27 @@ describe('guild members for bots', () => {
   it('gets one member; a non-member is 404 (10007)', async () => {
     const client = await createTestClient();
     const { world, guild } = await setup(client);
-    expect((await client.get(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, world.botAuth)).body.user.id).toBe(world.bob.id);
+    expect((await client.get(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, world.botAuth)).body.user.id).toBe(
+      world.bob.id,
+    );
     expect((await client.get(`/api/v10/guilds/${guild.id}/members/1`, world.botAuth)).body.code).toBe(10007);
   });
 
-  it('member roles need MANAGE_ROLES and a role below the bot\'s highest (50013); nothing changes on failure', async () => {
+  it("member roles need MANAGE_ROLES and a role below the bot's highest (50013); nothing changes on failure", async () => {
     const client = await createTestClient();
     const { world, guild, botRole, adminRole, adminAuth } = await setup(client, PERMISSIONS.MANAGE_ROLES);
     const low = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'low', permissions: '0' })).body.role;
-    const put = (role: string, auth: string) => client.put(`/api/v10/guilds/${guild.id}/members/${world.bob.id}/roles/${role}`, undefined, auth);
+    const put = (role: string, auth: string) =>
+      client.put(`/api/v10/guilds/${guild.id}/members/${world.bob.id}/roles/${role}`, undefined, auth);
     // `low` was created after `bot`, so it sits above it: the bot may not hand it out.
     expect((await put(low.id, world.botAuth)).body.code).toBe(50013);
     expect((await put(adminRole.id, world.botAuth)).body.code).toBe(50013);
     expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
     expect((await put(low.id, adminAuth)).status).toBe(204);
     expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([low.id]);
-    expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}/roles/${low.id}`, adminAuth)).status).toBe(204);
+    expect(
+      (await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}/roles/${low.id}`, adminAuth)).status,
+    ).toBe(204);
     expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
     expect((await put(guild.id, adminAuth)).body.code).toBe(10011);
     expect(botRole.position).toBeLessThan(low.position);
@@ -148,8 +193,12 @@ describe('guild members for bots', () => {
   it('kicking needs KICK_MEMBERS and never removes the owner', async () => {
     const client = await createTestClient();
     const { world, guild, adminAuth } = await setup(client);
-    expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, world.botAuth)).body.code).toBe(50013);
-    expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.alice.id}`, adminAuth)).body.code).toBe(50013);
+    expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, world.botAuth)).body.code).toBe(
+      50013,
+    );
+    expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.alice.id}`, adminAuth)).body.code).toBe(
+      50013,
+    );
     expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, adminAuth)).status).toBe(204);
     expect(await client.app.ctx.db.get('members', [guild.id, world.bob.id])).toBeUndefined();
   });
@@ -159,25 +208,61 @@ describe('channel permission overwrites', () => {
   it('PUT needs MANAGE_ROLES (50013), stores the overwrite and emits CHANNEL_UPDATE', async () => {
     const client = await createTestClient();
     const { world, guild, hidden, adminAuth } = await setup(client);
-    const general = (await client.get(`/api/v10/guilds/${guild.id}/channels`, world.botAuth)).body.find((c: any) => c.name === 'general');
-    const denied = await client.put(`/api/v10/channels/${general.id}/permissions/${world.bob.id}`, { type: 1, allow: VIEW }, world.botAuth);
+    const general = (await client.get(`/api/v10/guilds/${guild.id}/channels`, world.botAuth)).body.find(
+      (c: any) => c.name === 'general',
+    );
+    const denied = await client.put(
+      `/api/v10/channels/${general.id}/permissions/${world.bob.id}`,
+      { type: 1, allow: VIEW },
+      world.botAuth,
+    );
     expect(denied.body.code).toBe(50013);
-    const res = await client.put(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, { type: 1, allow: VIEW }, adminAuth);
+    const res = await client.put(
+      `/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`,
+      { type: 1, allow: VIEW },
+      adminAuth,
+    );
     expect(res.status).toBe(204);
     const channel = await client.app.ctx.db.get('channels', hidden.id);
     expect(channel!.permission_overwrites).toContainEqual({ id: world.bob.id, type: 1, allow: VIEW, deny: '0' });
     const events = await client.app.ctx.db.getAll('events');
-    expect(events.at(-1)).toMatchObject({ type: 'CHANNEL_UPDATE', data: { id: hidden.id }, audience: { guild_id: guild.id } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'CHANNEL_UPDATE',
+      data: { id: hidden.id },
+      audience: { guild_id: guild.id },
+    });
   });
 
   it('a bot that cannot view the channel gets 403 (50001); a bot may not grant bits it lacks (50013)', async () => {
     const client = await createTestClient();
     const { world, guild, hidden } = await setup(client, PERMISSIONS.MANAGE_ROLES | PERMISSIONS.VIEW_CHANNEL);
-    expect((await client.put(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, { type: 1, allow: VIEW }, world.botAuth)).body.code).toBe(50001);
-    const general = (await client.get(`/api/v10/guilds/${guild.id}/channels`, world.botAuth)).body.find((c: any) => c.name === 'general');
-    const res = await client.put(`/api/v10/channels/${general.id}/permissions/${world.bob.id}`, { type: 1, allow: String(PERMISSIONS.BAN_MEMBERS) }, world.botAuth);
+    expect(
+      (
+        await client.put(
+          `/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`,
+          { type: 1, allow: VIEW },
+          world.botAuth,
+        )
+      ).body.code,
+    ).toBe(50001);
+    const general = (await client.get(`/api/v10/guilds/${guild.id}/channels`, world.botAuth)).body.find(
+      (c: any) => c.name === 'general',
+    );
+    const res = await client.put(
+      `/api/v10/channels/${general.id}/permissions/${world.bob.id}`,
+      { type: 1, allow: String(PERMISSIONS.BAN_MEMBERS) },
+      world.botAuth,
+    );
     expect(res.body.code).toBe(50013);
-    expect((await client.put(`/api/v10/channels/${general.id}/permissions/${world.bob.id}`, { type: 1, deny: VIEW }, world.botAuth)).status).toBe(204);
+    expect(
+      (
+        await client.put(
+          `/api/v10/channels/${general.id}/permissions/${world.bob.id}`,
+          { type: 1, deny: VIEW },
+          world.botAuth,
+        )
+      ).status,
+    ).toBe(204);
   });
 
   it('DELETE removes the overwrite; an overwrite that is not there is 404 (10009)', async () => {
@@ -185,13 +270,19 @@ describe('channel permission overwrites', () => {
     const { world, guild, hidden, adminAuth } = await setup(client);
     expect((await client.delete(`/api/v10/channels/${hidden.id}/permissions/${guild.id}`, adminAuth)).status).toBe(204);
     expect((await client.app.ctx.db.get('channels', hidden.id))!.permission_overwrites).toEqual([]);
-    expect((await client.delete(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, adminAuth)).body.code).toBe(10009);
+    expect(
+      (await client.delete(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, adminAuth)).body.code,
+    ).toBe(10009);
   });
 
   it('a body that is not an overwrite is 400 (50035) naming the field', async () => {
     const client = await createTestClient();
     const { world, hidden, adminAuth } = await setup(client);
-    const res = await client.put(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, { type: 3, allow: 'lots' }, adminAuth);
+    const res = await client.put(
+      `/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`,
+      { type: 3, allow: 'lots' },
+      adminAuth,
+    );
     expect(res.body.code).toBe(50035);
     expect(Object.keys(res.body.errors).sort()).toEqual(['allow', 'type']);
   });

@@ -10,9 +10,25 @@ async function componentInteraction(w: InteractionWorld) {
   const interaction = await invoked(w);
   const components = [
     { type: 1, components: [{ type: 2, style: 1, custom_id: 'again', label: 'Again' }] },
-    { type: 1, components: [{ type: 3, custom_id: 'pick', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }] }] },
+    {
+      type: 1,
+      components: [
+        {
+          type: 3,
+          custom_id: 'pick',
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'b' },
+          ],
+        },
+      ],
+    },
   ];
-  const reply = await w.callback(interaction, { type: 4, data: { content: 'Rolled 4', components } }, '?with_response=true');
+  const reply = await w.callback(
+    interaction,
+    { type: 4, data: { content: 'Rolled 4', components } },
+    '?with_response=true',
+  );
   const message = reply.body.resource.message;
   const click = await invoked(w, { type: 3, data: { message_id: message.id, custom_id: 'again' } });
   return { message, click };
@@ -26,11 +42,25 @@ describe('POST /interactions/{id}/{token}/callback', () => {
     expect(reply.status).toBe(204);
     const [event] = await eventsOf(w.client, 'MESSAGE_CREATE');
     const message = event.data as any;
-    expect(message).toMatchObject({ content: 'You rolled 4', type: 20, author: { id: w.bot.id, bot: true }, application_id: w.application.id, webhook_id: w.application.id });
-    expect(message.interaction_metadata).toMatchObject({ id: interaction.id, type: 2, user: { id: w.alice.id, username: 'alice' }, authorizing_integration_owners: { 0: w.guild.id } });
+    expect(message).toMatchObject({
+      content: 'You rolled 4',
+      type: 20,
+      author: { id: w.bot.id, bot: true },
+      application_id: w.application.id,
+      webhook_id: w.application.id,
+    });
+    expect(message.interaction_metadata).toMatchObject({
+      id: interaction.id,
+      type: 2,
+      user: { id: w.alice.id, username: 'alice' },
+      authorizing_integration_owners: { 0: w.guild.id },
+    });
     expect(message.interaction_metadata.user_id).toBeUndefined();
     expect(message.interaction).toBeUndefined();
-    expect((await w.client.get(`/api/v10/channels/${w.general.id}/messages/${message.id}`, w.botAuth)).body.interaction_metadata.id).toBe(interaction.id);
+    expect(
+      (await w.client.get(`/api/v10/channels/${w.general.id}/messages/${message.id}`, w.botAuth)).body
+        .interaction_metadata.id,
+    ).toBe(interaction.id);
   });
 
   it('with_response=true answers the interaction callback response with the created message', async () => {
@@ -38,8 +68,16 @@ describe('POST /interactions/{id}/{token}/callback', () => {
     const interaction = await invoked(w);
     const reply = await w.callback(interaction, { type: 4, data: { content: 'hi', flags: 64 } }, '?with_response=true');
     expect(reply.status).toBe(200);
-    expect(reply.body.interaction).toMatchObject({ id: interaction.id, type: 2, response_message_loading: false, response_message_ephemeral: true });
-    expect(reply.body.resource).toMatchObject({ type: 4, message: { id: reply.body.interaction.response_message_id, flags: 64 } });
+    expect(reply.body.interaction).toMatchObject({
+      id: interaction.id,
+      type: 2,
+      response_message_loading: false,
+      response_message_ephemeral: true,
+    });
+    expect(reply.body.resource).toMatchObject({
+      type: 4,
+      message: { id: reply.body.interaction.response_message_id, flags: 64 },
+    });
   });
 
   it('only one initial response: a second is 400 40060 "Interaction has already been acknowledged" and creates nothing', async () => {
@@ -63,7 +101,11 @@ describe('POST /interactions/{id}/{token}/callback', () => {
     await freeze(w.client, '2026-03-01T10:00:03.000Z');
     expectError(await w.callback(late, { type: 4, data: { content: 'late' } }), 404, 10062);
     const other = await invoked(w);
-    expectError(await w.callback({ id: other.id, token: onTime.token }, { type: 4, data: { content: 'x' } }), 404, 10062);
+    expectError(
+      await w.callback({ id: other.id, token: onTime.token }, { type: 4, data: { content: 'x' } }),
+      404,
+      10062,
+    );
   });
 
   it('a refused response changes nothing: AutoMod-blocked content is 400 200000 and the interaction can still be answered', async () => {
@@ -96,18 +138,32 @@ describe('POST /interactions/{id}/{token}/callback', () => {
   it('components: UPDATE_MESSAGE (7) edits the message the component is on; the component interaction carries message and values', async () => {
     const w = await interactionWorld();
     const { message, click } = await componentInteraction(w);
-    expect(click).toMatchObject({ type: 3, data: { custom_id: 'again', component_type: 2 }, message: { id: message.id } });
+    expect(click).toMatchObject({
+      type: 3,
+      data: { custom_id: 'again', component_type: 2 },
+      message: { id: message.id },
+    });
     const updated = await w.callback(click, { type: 7, data: { content: 'Rolled 6' } }, '?with_response=true');
     expect(updated.body.resource.message).toMatchObject({ id: message.id, content: 'Rolled 6' });
     const pick = await invoked(w, { type: 3, data: { message_id: message.id, custom_id: 'pick', values: ['b'] } });
     expect(pick.data).toEqual({ custom_id: 'pick', component_type: 3, values: ['b'] });
-    expectInvalidField(await w.interact({ type: 3, data: { message_id: message.id, custom_id: 'pick', values: ['z'] } }), 'data.values.0');
+    expectInvalidField(
+      await w.interact({ type: 3, data: { message_id: message.id, custom_id: 'pick', values: ['z'] } }),
+      'data.values.0',
+    );
   });
 
   it('autocomplete (4) is answered with up to 25 choices (8)', async () => {
     const w = await interactionWorld();
-    await w.client.post(w.commands, { name: 'find', description: 'Find', options: [{ type: 3, name: 'q', description: 'q', autocomplete: true }] }, w.botAuth);
-    const auto = await invoked(w, { type: 4, data: { name: 'find', options: [{ name: 'q', value: 'ab', focused: true }] } });
+    await w.client.post(
+      w.commands,
+      { name: 'find', description: 'Find', options: [{ type: 3, name: 'q', description: 'q', autocomplete: true }] },
+      w.botAuth,
+    );
+    const auto = await invoked(w, {
+      type: 4,
+      data: { name: 'find', options: [{ name: 'q', value: 'ab', focused: true }] },
+    });
     expect(auto.data.options).toEqual([{ name: 'q', type: 3, value: 'ab', focused: true }]);
     const choices = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, value: `c${i}` }));
     expectInvalidField(await w.callback(auto, { type: 8, data: { choices: choices(26) } }), 'data.choices');
@@ -120,8 +176,15 @@ describe('LAUNCH_ACTIVITY (12) and PREMIUM_REQUIRED (10)', () => {
   async function activityWorld() {
     const w = await interactionWorld();
     await w.client.put(`/sandbox/guilds/${w.guild.id}/members/${w.activity.bot.id}`, {});
-    const cmd = (await w.client.post(`/api/v10/applications/${w.activity.id}/commands`, { name: 'play', description: 'Play' }, w.activity.auth)).body;
-    const invoke = (body: Record<string, unknown> = {}) => invoked(w, { application_id: w.activity.id, data: { id: cmd.id }, ...body });
+    const cmd = (
+      await w.client.post(
+        `/api/v10/applications/${w.activity.id}/commands`,
+        { name: 'play', description: 'Play' },
+        w.activity.auth,
+      )
+    ).body;
+    const invoke = (body: Record<string, unknown> = {}) =>
+      invoked(w, { application_id: w.activity.id, data: { id: cmd.id }, ...body });
     return { w, cmd, invoke };
   }
 
@@ -134,21 +197,60 @@ describe('LAUNCH_ACTIVITY (12) and PREMIUM_REQUIRED (10)', () => {
     expect(reply.body.resource).toEqual({ type: 12, activity_instance: { id: instance } });
     const [event] = await eventsOf(w.client, 'ACTIVITY_LAUNCH');
     expect(event.audience).toEqual({ user_ids: [w.alice.id] });
-    expect(event.data).toMatchObject({ application_id: w.activity.id, instance_id: instance, interaction_id: interaction.id, channel_id: w.general.id, guild_id: w.guild.id });
+    expect(event.data).toMatchObject({
+      application_id: w.activity.id,
+      instance_id: instance,
+      interaction_id: interaction.id,
+      channel_id: w.general.id,
+      guild_id: w.guild.id,
+    });
   });
 
   it('LAUNCH_ACTIVITY answers MESSAGE_COMPONENT and MODAL_SUBMIT interactions too, but not autocomplete (400 50035)', async () => {
     const { w, invoke } = await activityWorld();
     const first = await invoke();
-    const posted = await w.callback(first, { type: 4, data: { content: 'Play?', components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'go', label: 'Go' }] }] } }, '?with_response=true');
-    const click = await invoked(w, { application_id: w.activity.id, type: 3, data: { message_id: posted.body.resource.message.id, custom_id: 'go' } });
+    const posted = await w.callback(
+      first,
+      {
+        type: 4,
+        data: {
+          content: 'Play?',
+          components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'go', label: 'Go' }] }],
+        },
+      },
+      '?with_response=true',
+    );
+    const click = await invoked(w, {
+      application_id: w.activity.id,
+      type: 3,
+      data: { message_id: posted.body.resource.message.id, custom_id: 'go' },
+    });
     expect((await w.callback(click, { type: 12 })).status).toBe(204);
     const opener = await invoke();
-    await w.callback(opener, { type: 9, data: { custom_id: 'm', title: 'Ready?', components: [{ type: 18, label: 'Name', component: { type: 4, custom_id: 'name', style: 1 } }] } });
-    const submit = await invoked(w, { application_id: w.activity.id, type: 5, data: { custom_id: 'm', values: { name: 'Al' } } });
+    await w.callback(opener, {
+      type: 9,
+      data: {
+        custom_id: 'm',
+        title: 'Ready?',
+        components: [{ type: 18, label: 'Name', component: { type: 4, custom_id: 'name', style: 1 } }],
+      },
+    });
+    const submit = await invoked(w, {
+      application_id: w.activity.id,
+      type: 5,
+      data: { custom_id: 'm', values: { name: 'Al' } },
+    });
     expect((await w.callback(submit, { type: 12 })).status).toBe(204);
-    await w.client.post(`/api/v10/applications/${w.activity.id}/commands`, { name: 'find', description: 'Find', options: [{ type: 3, name: 'q', description: 'q', autocomplete: true }] }, w.activity.auth);
-    const auto = await invoked(w, { application_id: w.activity.id, type: 4, data: { name: 'find', options: [{ name: 'q', value: 'a', focused: true }] } });
+    await w.client.post(
+      `/api/v10/applications/${w.activity.id}/commands`,
+      { name: 'find', description: 'Find', options: [{ type: 3, name: 'q', description: 'q', autocomplete: true }] },
+      w.activity.auth,
+    );
+    const auto = await invoked(w, {
+      application_id: w.activity.id,
+      type: 4,
+      data: { name: 'find', options: [{ name: 'q', value: 'a', focused: true }] },
+    });
     expectInvalidField(await w.callback(auto, { type: 12 }), 'type');
     expect(await eventsOf(w.client, 'ACTIVITY_LAUNCH')).toHaveLength(2);
   });
@@ -160,7 +262,13 @@ describe('LAUNCH_ACTIVITY (12) and PREMIUM_REQUIRED (10)', () => {
 
   it('an entry point command with handler PLATFORM_LAUNCH_ACTIVITY launches the activity without asking the app', async () => {
     const { w } = await activityWorld();
-    const entry = (await w.client.post(`/api/v10/applications/${w.activity.id}/commands`, { name: 'launch', type: 4, handler: 2 }, w.activity.auth)).body;
+    const entry = (
+      await w.client.post(
+        `/api/v10/applications/${w.activity.id}/commands`,
+        { name: 'launch', type: 4, handler: 2 },
+        w.activity.auth,
+      )
+    ).body;
     const reply = await w.interact({ application_id: w.activity.id, data: { id: entry.id } });
     expect(reply.body.delivery).toEqual({ via: 'platform' });
     expect(await eventsOf(w.client, 'INTERACTION_CREATE')).toHaveLength(0);
@@ -174,7 +282,10 @@ describe('LAUNCH_ACTIVITY (12) and PREMIUM_REQUIRED (10)', () => {
     const sku = (await w.client.post(`/sandbox/applications/${w.application.id}/skus`, { name: 'Gold', type: 2 })).body;
     const skuId = sku.sku.id;
     expect((await w.callback(await invoked(w), { type: 10 })).status).toBe(204);
-    const premium = (id: string) => ({ type: 4, data: { content: 'Buy', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: id }] }] } });
+    const premium = (id: string) => ({
+      type: 4,
+      data: { content: 'Buy', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: id }] }] },
+    });
     expectInvalidField(await w.callback(await invoked(w), premium('123')), 'data.components.0.components.0.sku_id');
     expect((await w.callback(await invoked(w), premium(skuId))).status).toBe(204);
   });
@@ -186,8 +297,12 @@ describe('interaction response uploads (10 MiB default from 2025-01-16, was 25 M
     const file = new Uint8Array(11 * MiB);
     const send = async () => {
       const interaction = await invoked(w);
-      const form = multipart({ type: 4, data: { content: 'file' } }, [{ name: 'big.bin', content: file, type: 'application/octet-stream' }]);
-      return w.client.request('POST', `/api/v10/interactions/${interaction.id}/${interaction.token}/callback`, { raw: form });
+      const form = multipart({ type: 4, data: { content: 'file' } }, [
+        { name: 'big.bin', content: file, type: 'application/octet-stream' },
+      ]);
+      return w.client.request('POST', `/api/v10/interactions/${interaction.id}/${interaction.token}/callback`, {
+        raw: form,
+      });
     };
     await freeze(w.client, '2025-01-15T12:00:00.000Z');
     expect((await send()).status).toBe(204);

@@ -17,19 +17,48 @@ export async function interactionWorld(options: { webhookFetch?: FetchLike; flag
   const general = channels.find((c: { name: string }) => c.name === 'general');
   for (const id of [w.bob.id, w.bot.id]) await client.put(`/sandbox/guilds/${guild.id}/members/${id}`, {});
   const commands = `/api/v10/applications/${w.application.id}/commands`;
-  const roll = (await client.post(commands, { name: 'roll', description: 'Roll a die', options: [{ type: 4, name: 'sides', description: 'Sides', min_value: 2, max_value: 100 }] }, w.botAuth)).body;
-  const activity = (await client.post('/sandbox/applications', { name: 'Activity', owner_id: w.alice.id, flags: APPLICATION_FLAGS.EMBEDDED | (options.flags ?? 0) })).body;
+  const roll = (
+    await client.post(
+      commands,
+      {
+        name: 'roll',
+        description: 'Roll a die',
+        options: [{ type: 4, name: 'sides', description: 'Sides', min_value: 2, max_value: 100 }],
+      },
+      w.botAuth,
+    )
+  ).body;
+  const activity = (
+    await client.post('/sandbox/applications', {
+      name: 'Activity',
+      owner_id: w.alice.id,
+      flags: APPLICATION_FLAGS.EMBEDDED | (options.flags ?? 0),
+    })
+  ).body;
   const base = { application_id: w.application.id, user_id: w.alice.id, guild_id: guild.id, channel_id: general.id };
   return {
-    client, ...w, guild, general, commands, roll,
+    client,
+    ...w,
+    guild,
+    general,
+    commands,
+    roll,
     activity: { id: activity.application.id, auth: `Bot ${activity.bot_token}`, bot: activity.bot },
     /** A user interacts (defaults: alice invokes /roll in #general). */
-    interact: (body: Record<string, unknown> = {}): Promise<JsonReply> => client.post('/sandbox/interactions', { ...base, type: 2, data: { name: 'roll' }, ...body }),
+    interact: (body: Record<string, unknown> = {}): Promise<JsonReply> =>
+      client.post('/sandbox/interactions', { ...base, type: 2, data: { name: 'roll' }, ...body }),
     /** The app answers an interaction. */
-    callback: (interaction: { id: string; token: string }, body: unknown, query = ''): Promise<JsonReply> => client.post(`/api/v10/interactions/${interaction.id}/${interaction.token}/callback${query}`, body),
-    webhook: (interaction: { token: string }, rest = '', appId = w.application.id) => `/api/v10/webhooks/${appId}/${interaction.token}${rest}`,
+    callback: (interaction: { id: string; token: string }, body: unknown, query = ''): Promise<JsonReply> =>
+      client.post(`/api/v10/interactions/${interaction.id}/${interaction.token}/callback${query}`, body),
+    webhook: (interaction: { token: string }, rest = '', appId = w.application.id) =>
+      `/api/v10/webhooks/${appId}/${interaction.token}${rest}`,
     /** Grants `applications.commands` to `userId`: the user installs the app. */
-    userInstall: async (userId: string, applicationId = w.application.id) => client.post('/sandbox/tokens', { application_id: applicationId, user_id: userId, scopes: 'applications.commands' }),
+    userInstall: async (userId: string, applicationId = w.application.id) =>
+      client.post('/sandbox/tokens', {
+        application_id: applicationId,
+        user_id: userId,
+        scopes: 'applications.commands',
+      }),
   };
 }
 

@@ -8,7 +8,10 @@ const INVITE = PERMISSIONS.CREATE_INSTANT_INVITE;
 
 async function targetedInvite(client: TestClient, csv: (w: Awaited<ReturnType<typeof guildWorld>>) => string) {
   const w = await guildWorld(client, INVITE);
-  const res = await client.request('POST', `/api/v10/channels/${w.text.id}/invites`, { raw: csvForm(csv(w)), token: w.botAuth });
+  const res = await client.request('POST', `/api/v10/channels/${w.text.id}/invites`, {
+    raw: csvForm(csv(w)),
+    token: w.botAuth,
+  });
   return { w, res };
 }
 
@@ -91,17 +94,27 @@ describe('PUT /invites/{code}/target-users and the job status', () => {
   it('replaces the target users with the uploaded file', async () => {
     const client = await createTestClient();
     const { w, res } = await targetedInvite(client, (w) => `${w.carol.id}\n`);
-    const put = await client.request('PUT', `/api/v10/invites/${res.body.code}/target-users`, { raw: csvForm(`user_id\n${w.bob.id}\n`), token: w.botAuth });
+    const put = await client.request('PUT', `/api/v10/invites/${res.body.code}/target-users`, {
+      raw: csvForm(`user_id\n${w.bob.id}\n`),
+      token: w.botAuth,
+    });
     expect(put.status).toBe(204);
-    expect((await client.get(`/api/v10/invites/${res.body.code}/target-users`, w.botAuth)).body).toBe(`user_id\n${w.bob.id}\n`);
-    expect((await client.post(`/sandbox/invites/${res.body.code}/accept`, { user_id: w.carol.id })).body.code).toBe(10006);
+    expect((await client.get(`/api/v10/invites/${res.body.code}/target-users`, w.botAuth)).body).toBe(
+      `user_id\n${w.bob.id}\n`,
+    );
+    expect((await client.post(`/sandbox/invites/${res.body.code}/accept`, { user_id: w.carol.id })).body.code).toBe(
+      10006,
+    );
   });
 
   it('changing them needs the inviter or MANAGE_GUILD: VIEW_AUDIT_LOG only reads (50013), and nothing changes', async () => {
     const client = await createTestClient();
     const { w, res } = await targetedInvite(client, (w) => `${w.carol.id}\n`);
     const auditor = await otherBot(client, w.guild.id, PERMISSIONS.VIEW_AUDIT_LOG);
-    const put = await client.request('PUT', `/api/v10/invites/${res.body.code}/target-users`, { raw: csvForm(`${w.bob.id}\n`), token: auditor.auth });
+    const put = await client.request('PUT', `/api/v10/invites/${res.body.code}/target-users`, {
+      raw: csvForm(`${w.bob.id}\n`),
+      token: auditor.auth,
+    });
     expect(put.body.code).toBe(50013);
     expect((await client.app.ctx.db.get('invites', res.body.code))!.target_user_ids).toEqual([w.carol.id]);
   });

@@ -15,20 +15,34 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
     const res = await client.post(`/api/v10/channels/${w.text.id}/invites`, {}, w.botAuth);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      type: 0, guild: { id: w.guild.id }, channel: { id: w.text.id, type: 0 }, inviter: { id: w.bot.id },
-      max_age: INVITE_MAX_AGE_DEFAULT_S, max_uses: 0, uses: 0, temporary: false, roles: [],
-      expires_at: '2026-01-02T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z',
+      type: 0,
+      guild: { id: w.guild.id },
+      channel: { id: w.text.id, type: 0 },
+      inviter: { id: w.bot.id },
+      max_age: INVITE_MAX_AGE_DEFAULT_S,
+      max_uses: 0,
+      uses: 0,
+      temporary: false,
+      roles: [],
+      expires_at: '2026-01-02T00:00:00.000Z',
+      created_at: '2026-01-01T00:00:00.000Z',
     });
     expect(res.body.code).toMatch(/^[A-Za-z0-9]{10}$/);
     const [event] = await eventsOf(client, 'INVITE_CREATE');
-    expect(event).toMatchObject({ data: { code: res.body.code, channel_id: w.text.id, guild_id: w.guild.id }, audience: { guild_id: w.guild.id, intent: INTENTS.GUILD_INVITES } });
+    expect(event).toMatchObject({
+      data: { code: res.body.code, channel_id: w.text.id, guild_id: w.guild.id },
+      audience: { guild_id: w.guild.id, intent: INTENTS.GUILD_INVITES },
+    });
   });
 
   it('refuses a bot without CREATE_INSTANT_INVITE in the channel (50013) and stores nothing', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
     // @everyone has CREATE_INSTANT_INVITE by default: deny it on the channel for this test.
-    await client.app.ctx.db.put('channels', { ...(await client.app.ctx.db.get('channels', w.text.id))!, permission_overwrites: [{ id: w.guild.id, type: 0, allow: '0', deny: String(INVITE) }] });
+    await client.app.ctx.db.put('channels', {
+      ...(await client.app.ctx.db.get('channels', w.text.id))!,
+      permission_overwrites: [{ id: w.guild.id, type: 0, allow: '0', deny: String(INVITE) }],
+    });
     const res = await client.post(`/api/v10/channels/${w.text.id}/invites`, {}, w.botAuth);
     expect([res.status, res.body.code]).toEqual([403, 50013]);
     expect(await countOf(client, 'invites')).toBe(0);
@@ -38,10 +52,18 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
   it(`max_age is 0 to ${INVITE_MAX_AGE_MAX_S} and max_uses 0 to ${INVITE_MAX_USES_MAX} (50035 naming each field)`, async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, INVITE);
-    const res = await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: INVITE_MAX_AGE_MAX_S + 1, max_uses: INVITE_MAX_USES_MAX + 1 }, w.botAuth);
+    const res = await client.post(
+      `/api/v10/channels/${w.text.id}/invites`,
+      { max_age: INVITE_MAX_AGE_MAX_S + 1, max_uses: INVITE_MAX_USES_MAX + 1 },
+      w.botAuth,
+    );
     expect(res.body.code).toBe(50035);
     expect(Object.keys(res.body.errors).sort()).toEqual(['max_age', 'max_uses']);
-    const never = await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 0, max_uses: INVITE_MAX_USES_MAX }, w.botAuth);
+    const never = await client.post(
+      `/api/v10/channels/${w.text.id}/invites`,
+      { max_age: 0, max_uses: INVITE_MAX_USES_MAX },
+      w.botAuth,
+    );
     expect(never.body).toMatchObject({ max_age: 0, expires_at: null, max_uses: INVITE_MAX_USES_MAX });
   });
 
@@ -58,7 +80,16 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
     const accept = await client.post(`/sandbox/invites/${code}/accept`, { user_id: w.carol.id });
     expect(accept.body.code).toBe(10006);
     expect(await client.app.ctx.db.get('members', [w.guild.id, w.carol.id])).toBeUndefined();
-    expect((await client.get(`/api/v10/channels/${w.text.id}/invites`, (await otherBot(client, w.guild.id, PERMISSIONS.MANAGE_CHANNELS)).auth)).body).toEqual([]);
+    expect(
+      (
+        await client.get(
+          `/api/v10/channels/${w.text.id}/invites`,
+          (
+            await otherBot(client, w.guild.id, PERMISSIONS.MANAGE_CHANNELS)
+          ).auth,
+        )
+      ).body,
+    ).toEqual([]);
   });
 
   it('max_uses: accepting uses the invite up; it is then deleted (INVITE_DELETE) and refused (10006)', async () => {
@@ -67,7 +98,9 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
     const { code } = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_uses: 1 }, w.botAuth)).body;
     const first = await client.post(`/sandbox/invites/${code}/accept`, { user_id: w.carol.id });
     expect(first.body).toMatchObject({ joined: true, member: { user: { id: w.carol.id }, roles: [] } });
-    expect((await eventsOf(client, 'INVITE_DELETE')).map((e) => e.data)).toEqual([{ channel_id: w.text.id, guild_id: w.guild.id, code }]);
+    expect((await eventsOf(client, 'INVITE_DELETE')).map((e) => e.data)).toEqual([
+      { channel_id: w.text.id, guild_id: w.guild.id, code },
+    ]);
     const dave = (await client.post('/sandbox/users', { username: 'dave' })).body.user;
     expect((await client.post(`/sandbox/invites/${code}/accept`, { user_id: dave.id })).body.code).toBe(10006);
   });
@@ -78,7 +111,8 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
     const a = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 600 }, w.botAuth)).body;
     const b = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 600 }, w.botAuth)).body;
     expect(b.code).toBe(a.code);
-    const c = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 600, unique: true }, w.botAuth)).body;
+    const c = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 600, unique: true }, w.botAuth))
+      .body;
     expect(c.code).not.toBe(a.code);
     const d = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_age: 300 }, w.botAuth)).body;
     expect(d.code).not.toBe(a.code);
@@ -97,7 +131,9 @@ describe('POST /channels/{channel.id}/invites (CREATE_INSTANT_INVITE)', () => {
     const w = await guildWorld(client, INVITE);
     const { code } = (await client.post(`/api/v10/channels/${w.text.id}/invites`, { max_uses: 5 }, w.botAuth)).body;
     await client.post(`/sandbox/invites/${code}/accept`, { user_id: w.carol.id });
-    const [add] = await eventsOf(client, 'GUILD_MEMBER_ADD').then((e) => e.filter((x) => (x.data as any).user.id === w.carol.id));
+    const [add] = await eventsOf(client, 'GUILD_MEMBER_ADD').then((e) =>
+      e.filter((x) => (x.data as any).user.id === w.carol.id),
+    );
     expect(add.audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_MEMBERS });
     expect((await eventsOf(client, 'GUILD_CREATE')).at(-1)!.audience).toEqual({ user_ids: [w.carol.id] });
     const again = await client.post(`/sandbox/invites/${code}/accept`, { user_id: w.bob.id });
@@ -118,7 +154,7 @@ describe('invite role_ids (roles granted on accept; the bot must be able to mana
     expect((await client.app.ctx.db.get('members', [w.guild.id, w.carol.id]))!.roles).toEqual([w.memberRole.id]);
   });
 
-  it('needs MANAGE_ROLES (50013), a role below the bot\'s highest (50013), no permission the bot lacks (50013), and a role of the guild (50035); nothing is stored', async () => {
+  it("needs MANAGE_ROLES (50013), a role below the bot's highest (50013), no permission the bot lacks (50013), and a role of the guild (50035); nothing is stored", async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, INVITE);
     const post = (body: unknown) => client.post(`/api/v10/channels/${w.text.id}/invites`, body, w.botAuth);
@@ -137,15 +173,27 @@ describe('invite role_ids (roles granted on accept; the bot must be able to mana
 });
 
 describe('GET /channels/{channel.id}/invites (MANAGE_CHANNELS)', () => {
-  it('each invite\'s roles are partial objects with only id, name, position, color, colors, icon, unicode_emoji', async () => {
+  it("each invite's roles are partial objects with only id, name, position, color, colors, icon, unicode_emoji", async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, INVITE | PERMISSIONS.MANAGE_ROLES | PERMISSIONS.MANAGE_CHANNELS);
     await client.post(`/api/v10/channels/${w.text.id}/invites`, { role_ids: [w.memberRole.id] }, w.botAuth);
     const res = await client.get(`/api/v10/channels/${w.text.id}/invites`, w.botAuth);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
-    expect(Object.keys(res.body[0].roles[0]).sort()).toEqual(['color', 'colors', 'icon', 'id', 'name', 'position', 'unicode_emoji']);
-    expect(res.body[0].roles[0]).toMatchObject({ id: w.memberRole.id, name: 'member', position: w.memberRole.position });
+    expect(Object.keys(res.body[0].roles[0]).sort()).toEqual([
+      'color',
+      'colors',
+      'icon',
+      'id',
+      'name',
+      'position',
+      'unicode_emoji',
+    ]);
+    expect(res.body[0].roles[0]).toMatchObject({
+      id: w.memberRole.id,
+      name: 'member',
+      position: w.memberRole.position,
+    });
     expect(res.body[0]).toMatchObject({ uses: 0, max_uses: 0, max_age: INVITE_MAX_AGE_DEFAULT_S, temporary: false });
   });
 
@@ -177,7 +225,9 @@ describe('GET and DELETE /invites/{code}', () => {
     const manager = await otherBot(client, w.guild.id, PERMISSIONS.MANAGE_GUILD);
     const res = await client.delete(`/api/v10/invites/${code}`, manager.auth);
     expect(res.body).toMatchObject({ code, channel: { id: w.text.id } });
-    expect((await eventsOf(client, 'INVITE_DELETE')).map((e) => e.data)).toEqual([{ channel_id: w.text.id, guild_id: w.guild.id, code }]);
+    expect((await eventsOf(client, 'INVITE_DELETE')).map((e) => e.data)).toEqual([
+      { channel_id: w.text.id, guild_id: w.guild.id, code },
+    ]);
     expect((await client.get(`/api/v10/invites/${code}`, w.botAuth)).body.code).toBe(10006);
   });
 
@@ -185,7 +235,8 @@ describe('GET and DELETE /invites/{code}', () => {
     const client = await createTestClient();
     const w = await guildWorld(client, INVITE);
     const res = await client.request('POST', `/api/v10/channels/${w.text.id}/invites`, {
-      raw: csvForm(`${w.carol.id}\n`, { payload_json: JSON.stringify({ max_age: 120 }), max_uses: '3' }), token: w.botAuth,
+      raw: csvForm(`${w.carol.id}\n`, { payload_json: JSON.stringify({ max_age: 120 }), max_uses: '3' }),
+      token: w.botAuth,
     });
     expect(res.body).toMatchObject({ max_age: 120, max_uses: 3 });
   });

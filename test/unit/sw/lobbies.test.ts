@@ -1,13 +1,24 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { expectError, expectInvalidField, loggedEvents, lobbyWorld, metadataOfLength, storeCounts } from './lobby-fixtures';
+import {
+  expectError,
+  expectInvalidField,
+  loggedEvents,
+  lobbyWorld,
+  metadataOfLength,
+  storeCounts,
+} from './lobby-fixtures';
 
 const LOBBIES = '/api/v10/lobbies';
 
 describe('PUT /lobbies: create or join by secret', () => {
   it('creates a lobby, and a second user with the same secret joins that same lobby', async () => {
     const w = await lobbyWorld();
-    const created = await w.client.put(LOBBIES, { secret: 'match-1', lobby_metadata: { map: 'dust' }, member_metadata: { team: 'red' } }, w.aliceAuth);
+    const created = await w.client.put(
+      LOBBIES,
+      { secret: 'match-1', lobby_metadata: { map: 'dust' }, member_metadata: { team: 'red' } },
+      w.aliceAuth,
+    );
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -23,11 +34,25 @@ describe('PUT /lobbies: create or join by secret', () => {
     expect(await w.client.app.ctx.db.count('lobbies')).toBe(1);
   });
 
-  it('joining again updates the caller\'s member metadata; lobby metadata, flags and idle timeout apply only at creation', async () => {
+  it("joining again updates the caller's member metadata; lobby metadata, flags and idle timeout apply only at creation", async () => {
     const w = await lobbyWorld();
-    const created = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '1' }, flags: 1, idle_timeout_seconds: 30 }, w.aliceAuth);
+    const created = await w.client.put(
+      LOBBIES,
+      { secret: 's', lobby_metadata: { a: '1' }, flags: 1, idle_timeout_seconds: 30 },
+      w.aliceAuth,
+    );
     expect(created.body.flags).toBe(1);
-    const again = await w.client.put(LOBBIES, { secret: 's', lobby_metadata: { a: '2' }, member_metadata: { ready: 'yes' }, flags: 0, idle_timeout_seconds: 90 }, w.aliceAuth);
+    const again = await w.client.put(
+      LOBBIES,
+      {
+        secret: 's',
+        lobby_metadata: { a: '2' },
+        member_metadata: { ready: 'yes' },
+        flags: 0,
+        idle_timeout_seconds: 90,
+      },
+      w.aliceAuth,
+    );
     expect(again.body.id).toBe(created.body.id);
     expect(again.body.metadata).toEqual({ a: '1' });
     expect(again.body.flags).toBe(1);
@@ -57,9 +82,18 @@ describe('PUT /lobbies: create or join by secret', () => {
 
   it('idle_timeout_seconds: 5 to 604800; 4 and 604801 are 50035', async () => {
     const w = await lobbyWorld();
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 4 }, w.aliceAuth), 'idle_timeout_seconds');
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 604_801 }, w.aliceAuth), 'idle_timeout_seconds');
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 10.5 }, w.aliceAuth), 'idle_timeout_seconds');
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 4 }, w.aliceAuth),
+      'idle_timeout_seconds',
+    );
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 604_801 }, w.aliceAuth),
+      'idle_timeout_seconds',
+    );
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 10.5 }, w.aliceAuth),
+      'idle_timeout_seconds',
+    );
     expectInvalidField(await w.client.post(LOBBIES, { idle_timeout_seconds: 4 }, w.botAuth), 'idle_timeout_seconds');
     expect(await w.client.app.ctx.db.count('lobbies')).toBe(0);
     expect((await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 5 }, w.aliceAuth)).status).toBe(200);
@@ -69,29 +103,60 @@ describe('PUT /lobbies: create or join by secret', () => {
   it('metadata: at most 1000 characters in all, keys and values (1001 is 50035 naming the field)', async () => {
     const w = await lobbyWorld();
     const over = metadataOfLength(1001);
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: over }, w.aliceAuth), 'lobby_metadata');
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', member_metadata: over }, w.aliceAuth), 'member_metadata');
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: over }, w.aliceAuth),
+      'lobby_metadata',
+    );
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', member_metadata: over }, w.aliceAuth),
+      'member_metadata',
+    );
     expectInvalidField(await w.client.post(LOBBIES, { metadata: over }, w.botAuth), 'metadata');
-    expectInvalidField(await w.client.post(LOBBIES, { members: [{ id: w.bob.id, metadata: over }] }, w.botAuth), 'members.0.metadata');
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: { n: 1 } }, w.aliceAuth), 'lobby_metadata.n');
+    expectInvalidField(
+      await w.client.post(LOBBIES, { members: [{ id: w.bob.id, metadata: over }] }, w.botAuth),
+      'members.0.metadata',
+    );
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: { n: 1 } }, w.aliceAuth),
+      'lobby_metadata.n',
+    );
     expect(await w.client.app.ctx.db.count('lobbies')).toBe(0);
-    const exact = await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: metadataOfLength(1000), member_metadata: metadataOfLength(1000) }, w.aliceAuth);
+    const exact = await w.client.put(
+      LOBBIES,
+      { secret: 'a', lobby_metadata: metadataOfLength(1000), member_metadata: metadataOfLength(1000) },
+      w.aliceAuth,
+    );
     expect(exact.status).toBe(200);
   });
 
   it('metadata is a dictionary: an array (stored as {"0": ...} before) is 50035 naming the field on every lobby and member route, and nothing is stored', async () => {
     const w = await lobbyWorld();
     const array = ['x', 'y'];
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: array }, w.aliceAuth), 'lobby_metadata');
-    expectInvalidField(await w.client.put(LOBBIES, { secret: 'a', member_metadata: array }, w.aliceAuth), 'member_metadata');
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: array }, w.aliceAuth),
+      'lobby_metadata',
+    );
+    expectInvalidField(
+      await w.client.put(LOBBIES, { secret: 'a', member_metadata: array }, w.aliceAuth),
+      'member_metadata',
+    );
     expectInvalidField(await w.client.post(LOBBIES, { metadata: array }, w.botAuth), 'metadata');
-    expectInvalidField(await w.client.post(LOBBIES, { members: [{ id: w.bob.id, metadata: [] }] }, w.botAuth), 'members.0.metadata');
+    expectInvalidField(
+      await w.client.post(LOBBIES, { members: [{ id: w.bob.id, metadata: [] }] }, w.botAuth),
+      'members.0.metadata',
+    );
     expect(await storeCounts(w.client)).toEqual({ lobbies: 0, members: 0, messages: 0, events: 0 });
     const lobby = (await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: { mode: 'duo' } }, w.aliceAuth)).body;
     const before = await storeCounts(w.client);
     expectInvalidField(await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: array }, w.botAuth), 'metadata');
-    expectInvalidField(await w.client.put(`${LOBBIES}/${lobby.id}/members/${w.bob.id}`, { metadata: array }, w.botAuth), 'metadata');
-    expectInvalidField(await w.client.post(`${LOBBIES}/${lobby.id}/members/bulk`, [{ id: w.bob.id, metadata: array }], w.botAuth), 'members.0.metadata');
+    expectInvalidField(
+      await w.client.put(`${LOBBIES}/${lobby.id}/members/${w.bob.id}`, { metadata: array }, w.botAuth),
+      'metadata',
+    );
+    expectInvalidField(
+      await w.client.post(`${LOBBIES}/${lobby.id}/members/bulk`, [{ id: w.bob.id, metadata: array }], w.botAuth),
+      'members.0.metadata',
+    );
     expect(await storeCounts(w.client)).toEqual(before);
     expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.metadata).toEqual({ mode: 'duo' });
   });
@@ -109,7 +174,9 @@ describe('PUT /lobbies: create or join by secret', () => {
   it('a user already in 100 lobbies of the application cannot create or join another (400 30060, nothing stored)', async () => {
     const w = await lobbyWorld();
     for (let batch = 0; batch < 4; batch++) {
-      const replies = await Promise.all(Array.from({ length: 25 }, (_, i) => w.client.put(LOBBIES, { secret: `s${batch * 25 + i}` }, w.aliceAuth)));
+      const replies = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => w.client.put(LOBBIES, { secret: `s${batch * 25 + i}` }, w.aliceAuth)),
+      );
       expect(replies.every((r) => r.status === 200)).toBe(true);
     }
     const before = await storeCounts(w.client);
@@ -118,7 +185,12 @@ describe('PUT /lobbies: create or join by secret', () => {
     expectError(await w.client.put(LOBBIES, { secret: 'bobs' }, w.aliceAuth), 400, 30060);
     expectError(await w.client.put(`${LOBBIES}/${bobs.body.id}/members/${w.alice.id}`, {}, w.botAuth), 400, 30060);
     expectError(await w.client.post(LOBBIES, { members: [{ id: w.alice.id }] }, w.botAuth), 400, 30060);
-    expect(await storeCounts(w.client)).toEqual({ ...before, lobbies: before.lobbies + 1, members: before.members + 1, events: before.events + 1 });
+    expect(await storeCounts(w.client)).toEqual({
+      ...before,
+      lobbies: before.lobbies + 1,
+      members: before.members + 1,
+      events: before.events + 1,
+    });
     // The limit is per application: another game's lobby is still open to her.
     expect((await w.client.put(LOBBIES, { secret: 'elsewhere' }, w.aliceOtherAuth)).status).toBe(200);
   });
@@ -129,7 +201,14 @@ describe('PUT /lobbies: create or join by secret', () => {
     const { db } = w.client.app.ctx;
     const tx = db.transaction(['lobbies', 'lobby_members'], 'readwrite');
     for (let i = 0; i < 999; i++) {
-      void tx.objectStore('lobby_members').put({ lobby_id: lobby.id, user_id: String(9_000_000 + i), application_id: w.application.id, metadata: null, flags: 0, joined_at: 0 });
+      void tx.objectStore('lobby_members').put({
+        lobby_id: lobby.id,
+        user_id: String(9_000_000 + i),
+        application_id: w.application.id,
+        metadata: null,
+        flags: 0,
+        joined_at: 0,
+      });
     }
     const record = (await tx.objectStore('lobbies').get(lobby.id))!;
     await tx.objectStore('lobbies').put({ ...record, member_count: 1000 });
@@ -140,24 +219,49 @@ describe('PUT /lobbies: create or join by secret', () => {
     expectError(await w.client.post(`${LOBBIES}/${lobby.id}/members/bulk`, [{ id: w.bob.id }], w.botAuth), 400, 30059);
     expect(await storeCounts(w.client)).toEqual(before);
     // Room is made by a removal in the same bulk request.
-    const swap = await w.client.post(`${LOBBIES}/${lobby.id}/members/bulk`, [{ id: w.bob.id }, { id: w.alice.id, remove_member: true }], w.botAuth);
+    const swap = await w.client.post(
+      `${LOBBIES}/${lobby.id}/members/bulk`,
+      [{ id: w.bob.id }, { id: w.alice.id, remove_member: true }],
+      w.botAuth,
+    );
     expect(swap.status).toBe(200);
     expect(swap.body).toEqual([{ id: w.bob.id, metadata: null, flags: 0 }]);
   });
 });
 
-describe('POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application\'s bot)', () => {
+describe("POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application's bot)", () => {
   it('the bot creates a lobby with up to 25 members; 26 is 50035 naming members; an unknown user is 404 10013', async () => {
     const w = await lobbyWorld();
-    const created = await w.client.post(LOBBIES, { metadata: { mode: 'ranked' }, members: [{ id: w.alice.id, flags: 1 }, { id: w.bob.id, metadata: { x: 'y' } }], idle_timeout_seconds: 60 }, w.botAuth);
+    const created = await w.client.post(
+      LOBBIES,
+      {
+        metadata: { mode: 'ranked' },
+        members: [
+          { id: w.alice.id, flags: 1 },
+          { id: w.bob.id, metadata: { x: 'y' } },
+        ],
+        idle_timeout_seconds: 60,
+      },
+      w.botAuth,
+    );
     expect(created.status).toBe(200);
-    expect(created.body.members).toEqual([{ id: w.alice.id, metadata: null, flags: 1 }, { id: w.bob.id, metadata: { x: 'y' }, flags: 0 }]);
+    expect(created.body.members).toEqual([
+      { id: w.alice.id, metadata: null, flags: 1 },
+      { id: w.bob.id, metadata: { x: 'y' }, flags: 0 },
+    ]);
     const before = await storeCounts(w.client);
     const many = Array.from({ length: 26 }, (_, i) => ({ id: String(1000 + i) }));
     expectInvalidField(await w.client.post(LOBBIES, { members: many }, w.botAuth), 'members');
-    expectError(await w.client.post(LOBBIES, { members: [{ id: w.alice.id }, { id: '123456789' }] }, w.botAuth), 404, 10013);
+    expectError(
+      await w.client.post(LOBBIES, { members: [{ id: w.alice.id }, { id: '123456789' }] }, w.botAuth),
+      404,
+      10013,
+    );
     expectInvalidField(await w.client.post(LOBBIES, { members: [{ id: 'not-an-id' }] }, w.botAuth), 'members.0.id');
-    expectInvalidField(await w.client.post(LOBBIES, { members: [{ id: w.bob.id, flags: 2 }] }, w.botAuth), 'members.0.flags');
+    expectInvalidField(
+      await w.client.post(LOBBIES, { members: [{ id: w.bob.id, flags: 2 }] }, w.botAuth),
+      'members.0.flags',
+    );
     expect(await storeCounts(w.client)).toEqual(before);
   });
 
@@ -176,11 +280,23 @@ describe('POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application\'s b
   it('PATCH overwrites metadata, replaces members (members left out are removed) and sets the idle timeout', async () => {
     const w = await lobbyWorld();
     const lobby = (await w.client.post(LOBBIES, { members: [{ id: w.alice.id }, { id: w.bob.id }] }, w.botAuth)).body;
-    const patched = await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: { round: '2' }, members: [{ id: w.bob.id, flags: 1 }, { id: w.carol.id }], idle_timeout_seconds: 30, flags: 1 }, w.botAuth);
+    const patched = await w.client.patch(
+      `${LOBBIES}/${lobby.id}`,
+      {
+        metadata: { round: '2' },
+        members: [{ id: w.bob.id, flags: 1 }, { id: w.carol.id }],
+        idle_timeout_seconds: 30,
+        flags: 1,
+      },
+      w.botAuth,
+    );
     expect(patched.status).toBe(200);
     expect(patched.body.metadata).toEqual({ round: '2' });
     expect(patched.body.flags).toBe(1);
-    expect(patched.body.members).toEqual([{ id: w.bob.id, metadata: null, flags: 1 }, { id: w.carol.id, metadata: null, flags: 0 }]);
+    expect(patched.body.members).toEqual([
+      { id: w.bob.id, metadata: null, flags: 1 },
+      { id: w.carol.id, metadata: null, flags: 0 },
+    ]);
     expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.idle_timeout_seconds).toBe(30);
     const types = (await loggedEvents(w.client)).map((e) => e.type).filter((t) => t !== 'LOBBY_CREATE');
     expect(types).toEqual(['LOBBY_MEMBER_REMOVE', 'LOBBY_MEMBER_UPDATE', 'LOBBY_MEMBER_ADD', 'LOBBY_UPDATE']);
@@ -304,7 +420,11 @@ describe('lobby events are appended in the same transaction, with the members of
     const failures = [
       await w.client.put(LOBBIES, { secret: 's', member_metadata: metadataOfLength(1001) }, w.bobAuth),
       await w.client.put(LOBBIES, { secret: 7 }, w.bobAuth),
-      await w.client.request('PUT', LOBBIES, { raw: '{nope', token: w.bobAuth, headers: { 'Content-Type': 'application/json' } }),
+      await w.client.request('PUT', LOBBIES, {
+        raw: '{nope',
+        token: w.bobAuth,
+        headers: { 'Content-Type': 'application/json' },
+      }),
       await w.client.post(LOBBIES, { members: [{ id: w.bob.id }, { id: '99' }] }, w.botAuth),
       await w.client.patch(`${LOBBIES}/${lobby.id}`, { members: [{ id: w.bob.id }, { id: '99' }] }, w.botAuth),
       await w.client.put(`${LOBBIES}/${lobby.id}/members/99`, {}, w.botAuth),

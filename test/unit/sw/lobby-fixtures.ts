@@ -11,9 +11,21 @@ export async function lobbyWorld(scopes?: string) {
   const client = await createTestClient();
   const world = await createWorld(client, scopes);
   const carol = (await client.post('/sandbox/users', { username: 'carol' })).body.user;
-  const carolToken = (await client.post('/sandbox/tokens', { application_id: world.application.id, user_id: carol.id, scopes: 'openid sdk.social_layer' })).body;
+  const carolToken = (
+    await client.post('/sandbox/tokens', {
+      application_id: world.application.id,
+      user_id: carol.id,
+      scopes: 'openid sdk.social_layer',
+    })
+  ).body;
   const other = (await client.post('/sandbox/applications', { name: 'Other Game' })).body;
-  const aliceOther = (await client.post('/sandbox/tokens', { application_id: other.application.id, user_id: world.alice.id, scopes: 'openid sdk.social_layer' })).body;
+  const aliceOther = (
+    await client.post('/sandbox/tokens', {
+      application_id: other.application.id,
+      user_id: world.alice.id,
+      scopes: 'openid sdk.social_layer',
+    })
+  ).body;
   return {
     client,
     ...world,
@@ -23,14 +35,25 @@ export async function lobbyWorld(scopes?: string) {
     otherBotAuth: `Bot ${other.bot_token}`,
     aliceOtherAuth: `Bearer ${aliceOther.access_token}`,
     /** Every secret handed out, to prove none reaches the event log. */
-    secrets: [world.aliceTokens.access_token, world.bobTokens.access_token, carolToken.access_token, other.bot_token, world.botAuth.slice(4)] as string[],
+    secrets: [
+      world.aliceTokens.access_token,
+      world.bobTokens.access_token,
+      carolToken.access_token,
+      other.bot_token,
+      world.botAuth.slice(4),
+    ] as string[],
   };
 }
 
 /** How many records the lobby stores and the event log hold. */
 export async function storeCounts(client: TestClient) {
   const db = client.app.ctx.db;
-  const [lobbies, members, messages, events] = await Promise.all([db.count('lobbies'), db.count('lobby_members'), db.count('lobby_messages'), db.count('events')]);
+  const [lobbies, members, messages, events] = await Promise.all([
+    db.count('lobbies'),
+    db.count('lobby_members'),
+    db.count('lobby_messages'),
+    db.count('events'),
+  ]);
   return { lobbies, members, messages, events };
 }
 

@@ -79,7 +79,9 @@ describe('the lobby message read cache of the service worker stays coherent with
     expect(readCacheOf(w.client.app.ctx.db)!.lobby(lobby.id)).toBeDefined();
     w.client.app.ctx.clock.set({ frozenAt: Date.now() + 60_000 });
     expectError(await w.client.get(messages, w.botAuth), 404, 10031);
-    expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([lobby.id]);
+    expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([
+      lobby.id,
+    ]);
   });
 
   it('a write that reaches none of the stores it read from keeps it (the clock); one that may does not', async () => {
@@ -87,11 +89,14 @@ describe('the lobby message read cache of the service worker stays coherent with
     await w.client.put('/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() });
     expect(w.cache.lobby(w.lobby.id), 'the clock lives in meta only').toBeDefined();
     await w.client.put(LOBBIES, { secret: 'elsewhere' }, w.aliceAuth);
-    expect(w.cache.lobby(w.lobby.id), 'another lobby\'s write has the lobby stores in scope').toBeUndefined();
+    expect(w.cache.lobby(w.lobby.id), "another lobby's write has the lobby stores in scope").toBeUndefined();
   });
 
   it('a context that did not enable it (the shared worker) has no cache: its reads go to the store', async () => {
-    const ctx = await createPlatformContext({ dbName: `read-cache-hub-${process.pid}`, workerId: SNOWFLAKE_WORKERS.hub });
+    const ctx = await createPlatformContext({
+      dbName: `read-cache-hub-${process.pid}`,
+      workerId: SNOWFLAKE_WORKERS.hub,
+    });
     expect(readCacheOf(ctx.db)).toBeUndefined();
     ctx.db.close();
   });

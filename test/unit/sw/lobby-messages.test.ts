@@ -54,7 +54,9 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expect((await w.client.post(w.messages, { content: 'on time' }, w.aliceAuth)).status).toBe(200);
     expect(await w.client.app.ctx.db.get('lobbies', empty.id)).toBeUndefined();
     const last = (await loggedEvents(w.client)).slice(-2);
-    expect(last.map((e) => [e.type, (e.data as { id?: string; content?: string }).content ?? (e.data as { id: string }).id])).toEqual([
+    expect(
+      last.map((e) => [e.type, (e.data as { id?: string; content?: string }).content ?? (e.data as { id: string }).id]),
+    ).toEqual([
       ['LOBBY_DELETE', empty.id],
       ['LOBBY_MESSAGE_CREATE', 'on time'],
     ]);
@@ -75,19 +77,27 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     const w = await lobbyWithAliceAndBob();
     const keys26 = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v']));
     expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: keys26 }, w.aliceAuth), 'metadata');
-    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1025) } }, w.aliceAuth), 'metadata');
-    expect((await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1024) } }, w.aliceAuth)).status).toBe(200);
+    expectInvalidField(
+      await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1025) } }, w.aliceAuth),
+      'metadata',
+    );
+    expect(
+      (await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1024) } }, w.aliceAuth)).status,
+    ).toBe(200);
   });
 
   it('message metadata is a dictionary: an array is 50035 naming metadata and nothing is stored', async () => {
     const w = await lobbyWithAliceAndBob();
     const before = await storeCounts(w.client);
-    expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: ['x', 'y'] }, w.aliceAuth), 'metadata');
+    expectInvalidField(
+      await w.client.post(w.messages, { content: 'x', metadata: ['x', 'y'] }, w.aliceAuth),
+      'metadata',
+    );
     expectInvalidField(await w.client.post(w.messages, { content: 'x', metadata: 'x' }, w.aliceAuth), 'metadata');
     expect(await storeCounts(w.client)).toEqual(before);
   });
 
-  it('the application\'s bot may post to its lobby, as the bot', async () => {
+  it("the application's bot may post to its lobby, as the bot", async () => {
     const w = await lobbyWithAliceAndBob();
     const reply = await w.client.post(w.messages, { content: 'server says hi' }, w.botAuth);
     expect(reply.status).toBe(200);
@@ -97,12 +107,17 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
   it('two concurrent writers lose nothing: 50 posts at once are all stored with distinct, increasing ids', async () => {
     const w = await lobbyWithAliceAndBob();
     const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => w.client.post(w.messages, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth)),
+      Array.from({ length: 50 }, (_, i) =>
+        w.client.post(w.messages, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth),
+      ),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     const ids = replies.map((r) => BigInt(r.body.id));
     expect(new Set(ids).size).toBe(50);
-    const stored = (await w.client.get(`${w.messages}?limit=200`, w.aliceAuth)).body as { id: string; content: string }[];
+    const stored = (await w.client.get(`${w.messages}?limit=200`, w.aliceAuth)).body as {
+      id: string;
+      content: string;
+    }[];
     expect(stored.length).toBe(50);
     expect(new Set(stored.map((m) => m.content))).toEqual(new Set(replies.map((r) => r.body.content)));
     // Read back newest first; and in the event log (commit order) ids only increase.
@@ -120,7 +135,9 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     for (let i = 0; i < 60; i++) await w.client.post(w.messages, { content: `m${i}` }, w.aliceAuth);
     const byDefault = await w.client.get(w.messages, w.bobAuth);
     expect(byDefault.status).toBe(200);
-    expect(byDefault.body.map((m: { content: string }) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${59 - i}`));
+    expect(byDefault.body.map((m: { content: string }) => m.content)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `m${59 - i}`),
+    );
     const three = await w.client.get(`${w.messages}?limit=3`, w.bobAuth);
     expect(three.body.map((m: { content: string }) => m.content)).toEqual(['m59', 'm58', 'm57']);
     expect((await w.client.get(`${w.messages}?limit=200`, w.bobAuth)).body.length).toBe(60);
@@ -129,10 +146,11 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
 
   it('limit is 1 to 200: 0, 201 and a non-number are 50035 naming limit', async () => {
     const w = await lobbyWithAliceAndBob();
-    for (const limit of ['0', '201', 'ten', '-1', '1.5']) expectInvalidField(await w.client.get(`${w.messages}?limit=${limit}`, w.aliceAuth), 'limit');
+    for (const limit of ['0', '201', 'ten', '-1', '1.5'])
+      expectInvalidField(await w.client.get(`${w.messages}?limit=${limit}`, w.aliceAuth), 'limit');
   });
 
-  it('only members (403 50001 for a non-member) and the application\'s bot may read', async () => {
+  it("only members (403 50001 for a non-member) and the application's bot may read", async () => {
     const w = await lobbyWithAliceAndBob();
     await w.client.post(w.messages, { content: 'secret plans' }, w.aliceAuth);
     expectError(await w.client.get(w.messages, w.carolAuth), 403, 50001);
@@ -144,7 +162,7 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     expectError(await w.client.get(w.messages, w.bobAuth), 403, 50001);
   });
 
-  it('answers the newest messages however old: the route has no time window (the 72 hours are the SDK\'s GetLobbyMessagesWithLimit)', async () => {
+  it("answers the newest messages however old: the route has no time window (the 72 hours are the SDK's GetLobbyMessagesWithLimit)", async () => {
     const w = await lobbyWorld();
     // Later than any id handed out so far. (The bot speaks and reads here: the users' access
     // tokens would have expired by then.)
@@ -158,7 +176,9 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     await w.client.put('/sandbox/clock', { now: new Date(start + 400 * 24 * 3_600_000).toISOString() });
     const read = await w.client.get(`${path}?limit=200`, w.botAuth);
     expect(read.body.map((m: { content: string }) => m.content)).toEqual(['newer', 'old']);
-    expect((await w.client.get(`${path}?limit=1`, w.botAuth)).body.map((m: { content: string }) => m.content)).toEqual(['newer']);
+    expect((await w.client.get(`${path}?limit=1`, w.botAuth)).body.map((m: { content: string }) => m.content)).toEqual([
+      'newer',
+    ]);
   });
 
   it('every answer states the platform clock in its Date header (to the second), as an HTTP server states its time', async () => {
@@ -166,7 +186,9 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     const frozen = Date.parse('2031-06-01T10:20:30.456Z');
     await w.client.put('/sandbox/clock', { now: new Date(frozen).toISOString() });
     const fetchDate = async (path: string, auth?: string) => {
-      const response = await w.client.app.fetch(new Request(`http://x${path}`, { headers: auth ? { Authorization: auth } : {} }));
+      const response = await w.client.app.fetch(
+        new Request(`http://x${path}`, { headers: auth ? { Authorization: auth } : {} }),
+      );
       return response.headers.get('Date');
     };
     const expected = new Date(frozen).toUTCString();
@@ -182,7 +204,13 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     const other = (await w.client.put(LOBBIES, { secret: 'other-chat' }, w.aliceAuth)).body;
     await w.client.post(w.messages, { content: 'in chat' }, w.aliceAuth);
     await w.client.post(`${LOBBIES}/${other.id}/messages`, { content: 'in other' }, w.aliceAuth);
-    expect((await w.client.get(w.messages, w.aliceAuth)).body.map((m: { content: string }) => m.content)).toEqual(['in chat']);
-    expect((await w.client.get(`${LOBBIES}/${other.id}/messages`, w.aliceAuth)).body.map((m: { content: string }) => m.content)).toEqual(['in other']);
+    expect((await w.client.get(w.messages, w.aliceAuth)).body.map((m: { content: string }) => m.content)).toEqual([
+      'in chat',
+    ]);
+    expect(
+      (await w.client.get(`${LOBBIES}/${other.id}/messages`, w.aliceAuth)).body.map(
+        (m: { content: string }) => m.content,
+      ),
+    ).toEqual(['in other']);
   });
 });

@@ -1,6 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { API, expectError, expectInvalidField, logPosition, loggedEvents, socialCounts, socialWorld } from './social-fixtures';
+import {
+  API,
+  expectError,
+  expectInvalidField,
+  logPosition,
+  loggedEvents,
+  socialCounts,
+  socialWorld,
+} from './social-fixtures';
 
 type World = Awaited<ReturnType<typeof socialWorld>>;
 
@@ -14,7 +22,8 @@ async function lobbyWithMessage() {
   const lobby = (await w.client.put(`${API}/lobbies`, { secret: 'mod' }, w.aliceAuth)).body;
   await w.client.put(`${API}/lobbies`, { secret: 'mod' }, w.bobAuth);
   const message = (await w.client.post(`${API}/lobbies/${lobby.id}/messages`, { content: 'gg ez' }, w.aliceAuth)).body;
-  const path = (lobbyId = lobby.id, messageId = message.id) => `${API}/lobbies/${lobbyId}/messages/${messageId}/moderation-metadata`;
+  const path = (lobbyId = lobby.id, messageId = message.id) =>
+    `${API}/lobbies/${lobbyId}/messages/${messageId}/moderation-metadata`;
   return { ...w, lobby, message, path };
 }
 
@@ -22,8 +31,10 @@ async function lobbyWithMessage() {
 async function dmWithMessage() {
   const w = await socialWorld();
   await w.relate(w.alice.id, w.bob.id, 1);
-  const message = (await w.client.post(`${API}/users/@me/dms/${w.bob.id}/messages`, { content: 'ready?' }, w.aliceAuth)).body;
-  const path = (a = w.alice.id, b = w.bob.id, messageId = message.id) => `${API}/partner-sdk/dms/${a}/${b}/messages/${messageId}/moderation-metadata`;
+  const message = (await w.client.post(`${API}/users/@me/dms/${w.bob.id}/messages`, { content: 'ready?' }, w.aliceAuth))
+    .body;
+  const path = (a = w.alice.id, b = w.bob.id, messageId = message.id) =>
+    `${API}/partner-sdk/dms/${a}/${b}/messages/${messageId}/moderation-metadata`;
   return { ...w, message, path };
 }
 
@@ -48,10 +59,12 @@ describe('PUT /lobbies/{lobby.id}/messages/{message.id}/moderation-metadata', ()
     const w = await lobbyWithMessage();
     await w.client.put(w.path(), { a: '1', b: '2' }, w.botAuth);
     await w.client.put(w.path(), { c: '3' }, w.botAuth);
-    expect((await w.client.get(`${API}/lobbies/${w.lobby.id}/messages`, w.aliceAuth)).body[0].moderation_metadata).toEqual({ c: '3' });
+    expect(
+      (await w.client.get(`${API}/lobbies/${w.lobby.id}/messages`, w.aliceAuth)).body[0].moderation_metadata,
+    ).toEqual({ c: '3' });
   });
 
-  it('the bot of the lobby\'s application only: a user 403 20002, another game\'s bot 404 10031, an unknown message 404 10008; nothing changes', async () => {
+  it("the bot of the lobby's application only: a user 403 20002, another game's bot 404 10031, an unknown message 404 10008; nothing changes", async () => {
     const w = await lobbyWithMessage();
     const other = (await w.client.put(`${API}/lobbies`, { secret: 'other' }, w.carolAuth)).body;
     const before = await socialCounts(w.client);
@@ -61,7 +74,9 @@ describe('PUT /lobbies/{lobby.id}/messages/{message.id}/moderation-metadata', ()
     expectError(await w.client.put(w.path(w.lobby.id, '123456789012345678'), { a: 'b' }, w.botAuth), 404, 10008);
     expectError(await w.client.put(w.path(other.id), { a: 'b' }, w.botAuth), 404, 10008);
     expect(await socialCounts(w.client)).toEqual(before);
-    expect((await w.client.get(`${API}/lobbies/${w.lobby.id}/messages`, w.aliceAuth)).body[0]).not.toHaveProperty('moderation_metadata');
+    expect((await w.client.get(`${API}/lobbies/${w.lobby.id}/messages`, w.aliceAuth)).body[0]).not.toHaveProperty(
+      'moderation_metadata',
+    );
   });
 
   it('up to 5 keys, each key up to 1024 and each value up to 2000 characters, string values (50035 otherwise)', async () => {
@@ -73,7 +88,15 @@ describe('PUT /lobbies/{lobby.id}/messages/{message.id}/moderation-metadata', ()
     expectInvalidField(await w.client.put(w.path(), { k: 'v'.repeat(2001) }, w.botAuth), '_root');
     expectInvalidField(await w.client.put(w.path(), { k: 1 }, w.botAuth), 'k');
     expectInvalidField(await w.client.put(w.path(), ['v'], w.botAuth), '_root');
-    expectError(await w.client.request('PUT', w.path(), { raw: '{nope', token: w.botAuth, headers: { 'Content-Type': 'application/json' } }), 400, 50109);
+    expectError(
+      await w.client.request('PUT', w.path(), {
+        raw: '{nope',
+        token: w.botAuth,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      50109,
+    );
     expect(await socialCounts(w.client)).toEqual(before);
     const five = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`${i}${'k'.repeat(1023)}`, 'v'.repeat(2000)]));
     expect((await w.client.put(w.path(), five, w.botAuth)).status).toBe(204);
@@ -81,24 +104,38 @@ describe('PUT /lobbies/{lobby.id}/messages/{message.id}/moderation-metadata', ()
 });
 
 describe('PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message.id}/moderation-metadata', () => {
-  it('204 in either order of the users; both users\' sessions of the game hear MESSAGE_UPDATE with it, webhooks GAME_DIRECT_MESSAGE_UPDATE', async () => {
+  it("204 in either order of the users; both users' sessions of the game hear MESSAGE_UPDATE with it, webhooks GAME_DIRECT_MESSAGE_UPDATE", async () => {
     const w = await dmWithMessage();
     const after = await logPosition(w.client);
     expect((await w.client.put(w.path(w.bob.id, w.alice.id), { verdict: 'ok' }, w.botAuth)).status).toBe(204);
     const [stored] = (await w.client.get(`${API}/users/@me/dms/${w.alice.id}/messages`, w.bobAuth)).body;
     expect(stored).toEqual({ ...w.message, moderation_metadata: { verdict: 'ok' } });
     const events = await eventsAfter(w, after);
-    expect(events.map((e) => [e.type, e.channels])).toEqual([['MESSAGE_UPDATE', ['gateway']], ['GAME_DIRECT_MESSAGE_UPDATE', ['webhook']]]);
+    expect(events.map((e) => [e.type, e.channels])).toEqual([
+      ['MESSAGE_UPDATE', ['gateway']],
+      ['GAME_DIRECT_MESSAGE_UPDATE', ['webhook']],
+    ]);
     expect(events[0].data).toEqual(stored);
-    expect(events[0].audience).toEqual({ user_ids: expect.arrayContaining([w.alice.id, w.bob.id]), application_id: w.application.id });
-    expect(events[1].data).toMatchObject({ id: w.message.id, moderation_metadata: { verdict: 'ok' }, channel: { id: w.message.channel_id, type: 1 } });
+    expect(events[0].audience).toEqual({
+      user_ids: expect.arrayContaining([w.alice.id, w.bob.id]),
+      application_id: w.application.id,
+    });
+    expect(events[1].data).toMatchObject({
+      id: w.message.id,
+      moderation_metadata: { verdict: 'ok' },
+      channel: { id: w.message.channel_id, type: 1 },
+    });
   });
 
-  it('is app-scoped: another game\'s bot gets 404 10008, and another game\'s reader does not see it', async () => {
+  it("is app-scoped: another game's bot gets 404 10008, and another game's reader does not see it", async () => {
     const w = await dmWithMessage();
     expectError(await w.client.put(w.path(), { verdict: 'x' }, w.otherBotAuth), 404, 10008);
     await w.client.put(w.path(), { verdict: 'mine' }, w.botAuth);
-    await w.client.post('/sandbox/tokens', { application_id: w.otherApplication.id, user_id: w.bob.id, scopes: 'openid sdk.social_layer' });
+    await w.client.post('/sandbox/tokens', {
+      application_id: w.otherApplication.id,
+      user_id: w.bob.id,
+      scopes: 'openid sdk.social_layer',
+    });
     const [seenElsewhere] = (await w.client.get(`${API}/users/@me/dms/${w.bob.id}/messages`, w.aliceOtherAuth)).body;
     expect(seenElsewhere.id).toBe(w.message.id);
     expect(seenElsewhere).not.toHaveProperty('moderation_metadata');
@@ -109,7 +146,11 @@ describe('PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message.id}/mod
     const before = await socialCounts(w.client);
     expectError(await w.client.put(w.path(), { a: 'b' }, w.aliceAuth), 403, 20002);
     expectError(await w.client.put(w.path(w.alice.id, w.carol.id), { a: 'b' }, w.botAuth), 404, 10003);
-    expectError(await w.client.put(w.path(w.alice.id, w.bob.id, '123456789012345678'), { a: 'b' }, w.botAuth), 404, 10008);
+    expectError(
+      await w.client.put(w.path(w.alice.id, w.bob.id, '123456789012345678'), { a: 'b' }, w.botAuth),
+      404,
+      10008,
+    );
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v']));
     expectInvalidField(await w.client.put(w.path(), six, w.botAuth), '_root');
     expectInvalidField(await w.client.put(w.path('alice'), { a: 'b' }, w.botAuth), 'user_id_1');

@@ -11,9 +11,22 @@ describe('POST /channels/{id}/messages: creating a message', () => {
     const reply = await w.client.post(w.messages(), { content: 'hello', nonce: 42 }, w.botAuth);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      type: 0, channel_id: w.general.id, content: 'hello', author: { id: w.bot.id, bot: true }, timestamp: '2026-03-01T10:00:00.000Z',
-      edited_timestamp: null, tts: false, mentions: [], mention_roles: [], mention_everyone: false, attachments: [], embeds: [],
-      components: [], pinned: false, flags: 0, nonce: 42,
+      type: 0,
+      channel_id: w.general.id,
+      content: 'hello',
+      author: { id: w.bot.id, bot: true },
+      timestamp: '2026-03-01T10:00:00.000Z',
+      edited_timestamp: null,
+      tts: false,
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      attachments: [],
+      embeds: [],
+      components: [],
+      pinned: false,
+      flags: 0,
+      nonce: 42,
     });
     const [event] = await eventsOf(w.client, 'MESSAGE_CREATE');
     expect(event.audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_MESSAGES });
@@ -40,10 +53,18 @@ describe('POST /channels/{id}/messages: creating a message', () => {
   it('an unknown channel is 404 10003, a category 400 50008, a bad id 400 50035; a user token needs messages.write (403)', async () => {
     const w = await messageWorld();
     expectError(await w.client.post(w.messages('123'), { content: 'x' }, w.botAuth), 404, 10003);
-    const category = (await w.client.get(`/api/v10/guilds/${w.guild.id}/channels`, w.botAuth)).body.find((c: any) => c.type === 4);
+    const category = (await w.client.get(`/api/v10/guilds/${w.guild.id}/channels`, w.botAuth)).body.find(
+      (c: any) => c.type === 4,
+    );
     expectError(await w.client.post(w.messages(category.id), { content: 'x' }, w.botAuth), 400, 50008);
     expectInvalidField(await w.client.post(w.messages('abc'), { content: 'x' }, w.botAuth), 'channel_id');
-    const token = (await w.client.post('/sandbox/tokens', { application_id: w.application.id, user_id: w.bob.id, scopes: 'openid sdk.social_layer' })).body;
+    const token = (
+      await w.client.post('/sandbox/tokens', {
+        application_id: w.application.id,
+        user_id: w.bob.id,
+        scopes: 'openid sdk.social_layer',
+      })
+    ).body;
     expect((await w.client.post(w.messages(), { content: 'x' }, `Bearer ${token.access_token}`)).status).toBe(403);
     expect((await w.client.post(w.messages(), { content: 'x' }, w.bobAuth)).status).toBe(200);
   });
@@ -63,22 +84,37 @@ describe('embeds (spec: each embed accepts at most 25 fields)', () => {
 
   it('25 fields are accepted; 26 are 400 50035 naming embeds.N.fields, and nothing is stored', async () => {
     const w = await messageWorld();
-    const ok = await w.client.post(w.messages(), { embeds: [{ title: 'ok', fields: fields(25), type: 'video' }] }, w.botAuth);
+    const ok = await w.client.post(
+      w.messages(),
+      { embeds: [{ title: 'ok', fields: fields(25), type: 'video' }] },
+      w.botAuth,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.embeds[0]).toMatchObject({ type: 'rich', title: 'ok' });
     expect(ok.body.embeds[0].fields).toHaveLength(25);
     const before = await messageCounts(w.client);
-    expectInvalidField(await w.client.post(w.messages(), { embeds: [{ fields: fields(26) }] }, w.botAuth), 'embeds.0.fields');
-    expectInvalidField(await w.client.post(w.messages(), { embeds: [{ title: 'a' }, { fields: fields(26) }] }, w.botAuth), 'embeds.1.fields');
+    expectInvalidField(
+      await w.client.post(w.messages(), { embeds: [{ fields: fields(26) }] }, w.botAuth),
+      'embeds.0.fields',
+    );
+    expectInvalidField(
+      await w.client.post(w.messages(), { embeds: [{ title: 'a' }, { fields: fields(26) }] }, w.botAuth),
+      'embeds.1.fields',
+    );
     expect(await messageCounts(w.client)).toEqual(before);
   });
 
   it('at most 10 embeds of at most 6000 characters in all', async () => {
     const w = await messageWorld();
-    expectInvalidField(await w.client.post(w.messages(), { embeds: Array.from({ length: 11 }, () => ({ title: 't' })) }, w.botAuth), 'embeds');
+    expectInvalidField(
+      await w.client.post(w.messages(), { embeds: Array.from({ length: 11 }, () => ({ title: 't' })) }, w.botAuth),
+      'embeds',
+    );
     const big = { description: 'd'.repeat(4000) };
     expectInvalidField(await w.client.post(w.messages(), { embeds: [big, big] }, w.botAuth), 'embeds');
-    expect((await w.client.post(w.messages(), { embeds: [big, { description: 'd'.repeat(2000) }] }, w.botAuth)).status).toBe(200);
+    expect(
+      (await w.client.post(w.messages(), { embeds: [big, { description: 'd'.repeat(2000) }] }, w.botAuth)).status,
+    ).toBe(200);
   });
 });
 
@@ -100,8 +136,12 @@ describe('enforce_nonce (spec: the same nonce from the same sender within a few 
     const w = await messageWorld();
     await w.client.put('/sandbox/clock', { now: '2026-01-01T00:00:00.000Z' });
     const first = await w.client.post(w.messages(), { content: 'a', nonce: 'n', enforce_nonce: true }, w.botAuth);
-    expect((await w.client.post(w.messages(), { content: 'b', nonce: 'n' }, w.botAuth)).body.id).not.toBe(first.body.id);
-    expect((await w.client.post(w.messages(), { content: 'c', nonce: 'n', enforce_nonce: true }, w.bobAuth)).body.id).not.toBe(first.body.id);
+    expect((await w.client.post(w.messages(), { content: 'b', nonce: 'n' }, w.botAuth)).body.id).not.toBe(
+      first.body.id,
+    );
+    expect(
+      (await w.client.post(w.messages(), { content: 'c', nonce: 'n', enforce_nonce: true }, w.bobAuth)).body.id,
+    ).not.toBe(first.body.id);
     await w.client.put('/sandbox/clock', { now: '2026-01-01T00:02:00.000Z' });
     const later = await w.client.post(w.messages(), { content: 'd', nonce: 'n', enforce_nonce: true }, w.readerAuth);
     expect(later.body.id).not.toBe(first.body.id);
@@ -156,7 +196,12 @@ describe('slowmode (spec Versioning 5: users need BYPASS_SLOWMODE from 2026-02-2
     const role = await w.grant(w.bob.id, PERMISSIONS.MANAGE_MESSAGES | PERMISSIONS.MANAGE_CHANNELS);
     await w.client.post(w.path, { content: '1' }, w.bobAuth);
     expectError(await w.client.post(w.path, { content: '2' }, w.bobAuth), 429, 20016);
-    const bypass = (await w.client.post(`/sandbox/guilds/${w.guild.id}/roles`, { name: 'b', permissions: String(PERMISSIONS.BYPASS_SLOWMODE) })).body.role;
+    const bypass = (
+      await w.client.post(`/sandbox/guilds/${w.guild.id}/roles`, {
+        name: 'b',
+        permissions: String(PERMISSIONS.BYPASS_SLOWMODE),
+      })
+    ).body.role;
     await w.client.put(`/sandbox/guilds/${w.guild.id}/members/${w.bob.id}`, { roles: [role.id, bypass.id] });
     expect((await w.client.post(w.path, { content: '3' }, w.bobAuth)).status).toBe(200);
   });
@@ -181,35 +226,63 @@ describe('replies and mentions', () => {
   it('a reply is type 19 with message_reference and referenced_message, and mentions the replied-to author unless allowed_mentions says otherwise', async () => {
     const w = await messageWorld();
     const original = (await w.client.post(w.messages(), { content: 'question' }, w.bobAuth)).body;
-    const reply = await w.client.post(w.messages(), { content: 'answer', message_reference: { message_id: original.id } }, w.botAuth);
+    const reply = await w.client.post(
+      w.messages(),
+      { content: 'answer', message_reference: { message_id: original.id } },
+      w.botAuth,
+    );
     expect(reply.body).toMatchObject({
-      type: 19, message_reference: { type: 0, message_id: original.id, channel_id: w.general.id, guild_id: w.guild.id },
+      type: 19,
+      message_reference: { type: 0, message_id: original.id, channel_id: w.general.id, guild_id: w.guild.id },
       referenced_message: { id: original.id, content: 'question' },
     });
     expect(reply.body.mentions.map((u: any) => u.id)).toEqual([w.bob.id]);
-    const quiet = await w.client.post(w.messages(), { content: 'a', message_reference: { message_id: original.id }, allowed_mentions: { parse: [] } }, w.botAuth);
+    const quiet = await w.client.post(
+      w.messages(),
+      { content: 'a', message_reference: { message_id: original.id }, allowed_mentions: { parse: [] } },
+      w.botAuth,
+    );
     expect(quiet.body.mentions).toEqual([]);
   });
 
   it('a reply to an unknown message is 400 50035 naming message_reference, unless fail_if_not_exists is false', async () => {
     const w = await messageWorld();
-    expectInvalidField(await w.client.post(w.messages(), { content: 'a', message_reference: { message_id: '123' } }, w.botAuth), 'message_reference');
-    const plain = await w.client.post(w.messages(), { content: 'a', message_reference: { message_id: '123', fail_if_not_exists: false } }, w.botAuth);
+    expectInvalidField(
+      await w.client.post(w.messages(), { content: 'a', message_reference: { message_id: '123' } }, w.botAuth),
+      'message_reference',
+    );
+    const plain = await w.client.post(
+      w.messages(),
+      { content: 'a', message_reference: { message_id: '123', fail_if_not_exists: false } },
+      w.botAuth,
+    );
     expect(plain.body.type).toBe(0);
     expect(plain.body.message_reference).toBeUndefined();
   });
 
   it('user and role mentions follow allowed_mentions; @everyone needs MENTION_EVERYONE', async () => {
     const w = await messageWorld();
-    const role = (await w.client.post(`/sandbox/guilds/${w.guild.id}/roles`, { name: 'team', permissions: '0' })).body.role;
+    const role = (await w.client.post(`/sandbox/guilds/${w.guild.id}/roles`, { name: 'team', permissions: '0' })).body
+      .role;
     const text = `<@${w.bob.id}> <@!${w.alice.id}> <@&${role.id}> @everyone`;
     const all = (await w.client.post(w.messages(), { content: text }, w.aliceAuth)).body;
     expect(all.mentions.map((u: any) => u.id).sort()).toEqual([w.alice.id, w.bob.id].sort());
     expect(all).toMatchObject({ mention_roles: [role.id], mention_everyone: true });
-    const some = (await w.client.post(w.messages(), { content: text, allowed_mentions: { users: [w.bob.id] } }, w.aliceAuth)).body;
+    const some = (
+      await w.client.post(w.messages(), { content: text, allowed_mentions: { users: [w.bob.id] } }, w.aliceAuth)
+    ).body;
     expect(some).toMatchObject({ mentions: [{ id: w.bob.id }], mention_roles: [], mention_everyone: false });
     const noEveryone = await w.channel({ permission_overwrites: [deny(w.guild.id, PERMISSIONS.MENTION_EVERYONE)] });
-    expect((await w.client.post(w.messages(noEveryone.id), { content: '@everyone' }, w.bobAuth)).body.mention_everyone).toBe(false);
-    expectInvalidField(await w.client.post(w.messages(), { content: 'x', allowed_mentions: { parse: ['users'], users: [w.bob.id] } }, w.botAuth), 'allowed_mentions.users');
+    expect(
+      (await w.client.post(w.messages(noEveryone.id), { content: '@everyone' }, w.bobAuth)).body.mention_everyone,
+    ).toBe(false);
+    expectInvalidField(
+      await w.client.post(
+        w.messages(),
+        { content: 'x', allowed_mentions: { parse: ['users'], users: [w.bob.id] } },
+        w.botAuth,
+      ),
+      'allowed_mentions.users',
+    );
   });
 });

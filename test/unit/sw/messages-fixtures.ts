@@ -18,8 +18,14 @@ export async function messageWorld() {
   const world = await createWorld(client, MESSAGE_SCOPES);
   const { guild, channels } = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
   const general = channels.find((c: { name: string }) => c.name === 'general');
-  const reader = (await client.post('/sandbox/applications', { name: 'Reader', flags: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED })).body;
-  for (const id of [world.bob.id, world.bot.id, reader.bot.id]) await client.put(`/sandbox/guilds/${guild.id}/members/${id}`, {});
+  const reader = (
+    await client.post('/sandbox/applications', {
+      name: 'Reader',
+      flags: APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED,
+    })
+  ).body;
+  for (const id of [world.bob.id, world.bot.id, reader.bot.id])
+    await client.put(`/sandbox/guilds/${guild.id}/members/${id}`, {});
   return {
     client,
     ...world,
@@ -29,10 +35,13 @@ export async function messageWorld() {
     readerAuth: `Bot ${reader.bot_token}`,
     messages: (channelId: string = general.id) => `/api/v10/channels/${channelId}/messages`,
     /** A new channel with these overwrites. */
-    channel: async (body: Record<string, unknown> = {}) => (await client.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'extra', type: 0, ...body })).body.channel,
+    channel: async (body: Record<string, unknown> = {}) =>
+      (await client.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'extra', type: 0, ...body })).body.channel,
     /** A role with these permissions given to `userId`. */
     grant: async (userId: string, permissions: bigint) => {
-      const role = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'r', permissions: String(permissions) })).body.role;
+      const role = (
+        await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'r', permissions: String(permissions) })
+      ).body.role;
       await client.put(`/sandbox/guilds/${guild.id}/members/${userId}`, { roles: [role.id] });
       return role;
     },
@@ -50,7 +59,10 @@ export function deny(id: string, bits: bigint, type: 0 | 1 = 0) {
 export const VIEW = PERMISSIONS.VIEW_CHANNEL;
 
 /** A multipart body: `payload_json` and files as `files[n]`. */
-export function multipart(payload: unknown, files: { name: string; content: string | Uint8Array<ArrayBuffer>; type?: string }[] = []): FormData {
+export function multipart(
+  payload: unknown,
+  files: { name: string; content: string | Uint8Array<ArrayBuffer>; type?: string }[] = [],
+): FormData {
   const form = new FormData();
   form.set('payload_json', JSON.stringify(payload));
   files.forEach((f, i) => form.set(`files[${i}]`, new Blob([f.content], { type: f.type ?? 'text/plain' }), f.name));
@@ -58,14 +70,25 @@ export function multipart(payload: unknown, files: { name: string; content: stri
 }
 
 /** Sends a multipart request. */
-export function sendForm(client: TestClient, method: string, path: string, form: FormData, token: string): Promise<JsonReply> {
+export function sendForm(
+  client: TestClient,
+  method: string,
+  path: string,
+  form: FormData,
+  token: string,
+): Promise<JsonReply> {
   return client.request(method, path, { raw: form, token });
 }
 
 /** How many records the message stores and the event log hold. */
 export async function messageCounts(client: TestClient) {
   const db = client.app.ctx.db;
-  const [messages, files, events, counters] = await Promise.all([db.count('channel_messages'), db.count('attachment_files'), db.count('events'), db.count('forward_counters')]);
+  const [messages, files, events, counters] = await Promise.all([
+    db.count('channel_messages'),
+    db.count('attachment_files'),
+    db.count('events'),
+    db.count('forward_counters'),
+  ]);
   return { messages, files, events, counters };
 }
 

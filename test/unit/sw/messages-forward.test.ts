@@ -2,9 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_MESSAGE_FLAGS } from '../../../src/platform/message-records';
 import { PERMISSIONS } from '../../../src/platform/permissions';
-import { deny, expectError, expectInvalidField, messageCounts, messageWorld, multipart, sendForm, type MessageWorld } from './messages-fixtures';
+import {
+  deny,
+  expectError,
+  expectInvalidField,
+  messageCounts,
+  messageWorld,
+  multipart,
+  sendForm,
+  type MessageWorld,
+} from './messages-fixtures';
 
-const forwardOf = (message: { id: string; channel_id: string }) => ({ message_reference: { type: 1, message_id: message.id, channel_id: message.channel_id } });
+const forwardOf = (message: { id: string; channel_id: string }) => ({
+  message_reference: { type: 1, message_id: message.id, channel_id: message.channel_id },
+});
 
 /** A second text channel to forward into. */
 async function withTarget(w: MessageWorld) {
@@ -17,18 +28,39 @@ describe('forwarding (spec: message_reference.type FORWARD creates a message_sna
     const w = await messageWorld();
     const { path, target } = await withTarget(w);
     await w.client.put('/sandbox/clock', { now: '2026-05-01T08:00:00.000Z' });
-    const source = (await w.client.post(w.messages(), { content: `look <@${w.alice.id}>`, embeds: [{ title: 'card' }] }, w.bobAuth)).body;
+    const source = (
+      await w.client.post(w.messages(), { content: `look <@${w.alice.id}>`, embeds: [{ title: 'card' }] }, w.bobAuth)
+    ).body;
     const forward = await w.client.post(path, forwardOf(source), w.readerAuth);
     expect(forward.status, JSON.stringify(forward.body)).toBe(200);
     expect(forward.body).toMatchObject({
-      channel_id: target.id, content: '', flags: CHANNEL_MESSAGE_FLAGS.HAS_SNAPSHOT,
+      channel_id: target.id,
+      content: '',
+      flags: CHANNEL_MESSAGE_FLAGS.HAS_SNAPSHOT,
       message_reference: { type: 1, message_id: source.id, channel_id: w.general.id, guild_id: w.guild.id },
     });
     const [snapshot] = forward.body.message_snapshots;
-    expect(Object.keys(snapshot.message).sort()).toEqual(
-      ['attachments', 'components', 'content', 'edited_timestamp', 'embeds', 'flags', 'mention_roles', 'mentions', 'sticker_items', 'stickers', 'timestamp', 'type'],
-    );
-    expect(snapshot.message).toMatchObject({ type: 0, content: source.content, embeds: [{ title: 'card' }], timestamp: '2026-05-01T08:00:00.000Z', mentions: [{ id: w.alice.id }] });
+    expect(Object.keys(snapshot.message).sort()).toEqual([
+      'attachments',
+      'components',
+      'content',
+      'edited_timestamp',
+      'embeds',
+      'flags',
+      'mention_roles',
+      'mentions',
+      'sticker_items',
+      'stickers',
+      'timestamp',
+      'type',
+    ]);
+    expect(snapshot.message).toMatchObject({
+      type: 0,
+      content: source.content,
+      embeds: [{ title: 'card' }],
+      timestamp: '2026-05-01T08:00:00.000Z',
+      mentions: [{ id: w.alice.id }],
+    });
     await w.client.patch(`${w.messages()}/${source.id}`, { content: 'changed' }, w.bobAuth);
     const again = (await w.client.get(`${path}/${forward.body.id}`, w.readerAuth)).body;
     expect(again.message_snapshots[0].message.content).toBe(source.content);
@@ -48,7 +80,7 @@ describe('forwarding (spec: message_reference.type FORWARD creates a message_sna
     expect((await w.client.post(path, forwardOf(mentioning), w.botAuth)).status).toBe(200);
   });
 
-  it("without VIEW_CHANNEL or READ_MESSAGE_HISTORY in the source channel it is 400 160014, even for a user", async () => {
+  it('without VIEW_CHANNEL or READ_MESSAGE_HISTORY in the source channel it is 400 160014, even for a user', async () => {
     const w = await messageWorld();
     const { path } = await withTarget(w);
     const noHistory = await w.channel({ permission_overwrites: [deny(w.bob.id, PERMISSIONS.READ_MESSAGE_HISTORY, 1)] });
@@ -63,15 +95,32 @@ describe('forwarding (spec: message_reference.type FORWARD creates a message_sna
   it('a forward carries only its reference (content is 50035), needs channel_id, and an unknown message is 50035 naming message_reference', async () => {
     const w = await messageWorld();
     const source = (await w.client.post(w.messages(), { content: 's' }, w.bobAuth)).body;
-    expectInvalidField(await w.client.post(w.messages(), { ...forwardOf(source), content: 'look' }, w.readerAuth), 'content');
-    expectInvalidField(await w.client.post(w.messages(), { message_reference: { type: 1, message_id: source.id } }, w.readerAuth), 'message_reference.channel_id');
-    expectInvalidField(await w.client.post(w.messages(), forwardOf({ id: '123', channel_id: w.general.id }), w.readerAuth), 'message_reference');
+    expectInvalidField(
+      await w.client.post(w.messages(), { ...forwardOf(source), content: 'look' }, w.readerAuth),
+      'content',
+    );
+    expectInvalidField(
+      await w.client.post(w.messages(), { message_reference: { type: 1, message_id: source.id } }, w.readerAuth),
+      'message_reference.channel_id',
+    );
+    expectInvalidField(
+      await w.client.post(w.messages(), forwardOf({ id: '123', channel_id: w.general.id }), w.readerAuth),
+      'message_reference',
+    );
   });
 
   it("the snapshot's files are copied: they are served under the forward and outlive the original", async () => {
     const w = await messageWorld();
     const { path, target } = await withTarget(w);
-    const source = (await sendForm(w.client, 'POST', w.messages(), multipart({ content: 'pic' }, [{ name: 'cat.png', content: 'meow', type: 'image/png' }]), w.bobAuth)).body;
+    const source = (
+      await sendForm(
+        w.client,
+        'POST',
+        w.messages(),
+        multipart({ content: 'pic' }, [{ name: 'cat.png', content: 'meow', type: 'image/png' }]),
+        w.bobAuth,
+      )
+    ).body;
     const forward = (await w.client.post(path, forwardOf(source), w.readerAuth)).body;
     const [copy] = forward.message_snapshots[0].message.attachments;
     expect(copy.id).not.toBe(source.attachments[0].id);

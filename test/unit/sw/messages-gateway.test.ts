@@ -13,8 +13,15 @@ async function setup() {
   const h = await createGatewayHarness();
   const { guild, channels } = await h.guildWithBot({ bob: true });
   const general = channels.find((c: any) => c.name === 'general');
-  const bob = (await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.bob.id, scopes: MESSAGE_SCOPES })).body;
-  const send = (channelId: string, content: string) => h.api.post(`/api/v10/channels/${channelId}/messages`, { content }, `Bearer ${bob.access_token}`);
+  const bob = (
+    await h.api.post('/sandbox/tokens', {
+      application_id: h.world.application.id,
+      user_id: h.world.bob.id,
+      scopes: MESSAGE_SCOPES,
+    })
+  ).body;
+  const send = (channelId: string, content: string) =>
+    h.api.post(`/api/v10/channels/${channelId}/messages`, { content }, `Bearer ${bob.access_token}`);
   return { h, guild, general, send };
 }
 
@@ -24,7 +31,14 @@ describe('message events on the gateway (MESSAGE_CONTENT rule, channel visibilit
     const bot = await h.identify(h.world.botAuth, { intents: MESSAGES });
     await send(general.id, 'private words');
     const plain = await bot.waitForDispatch('MESSAGE_CREATE');
-    expect(plain.d).toMatchObject({ content: '', embeds: [], attachments: [], components: [], channel_id: general.id, author: { id: h.world.bob.id } });
+    expect(plain.d).toMatchObject({
+      content: '',
+      embeds: [],
+      attachments: [],
+      components: [],
+      channel_id: general.id,
+      author: { id: h.world.bob.id },
+    });
     await send(general.id, `hey <@${h.world.bot.id}>`);
     const mentioned = await bot.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.content !== '', 0);
     expect(mentioned.d.content).toBe(`hey <@${h.world.bot.id}>`);
@@ -40,16 +54,24 @@ describe('message events on the gateway (MESSAGE_CONTENT rule, channel visibilit
 
   it('sessions that cannot view the channel receive none of its message or pin events; without GUILD_MESSAGES none either', async () => {
     const { h, guild, general, send } = await setup();
-    const hidden = (await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
-      name: 'staff', type: 0, permission_overwrites: [{ id: h.world.bot.id, type: 1, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
-    })).body.channel;
+    const hidden = (
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+        name: 'staff',
+        type: 0,
+        permission_overwrites: [{ id: h.world.bot.id, type: 1, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
+      })
+    ).body.channel;
     const bot = await h.identify(h.world.botAuth, { intents: MESSAGES });
     const noIntent = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS });
     const alice = `Bearer ${(await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: MESSAGE_SCOPES })).body.access_token}`;
     const secret = (await send(hidden.id, 'in secret')).body;
-    expect((await h.api.put(`/api/v10/channels/${hidden.id}/messages/pins/${secret.id}`, undefined, alice)).status).toBe(204);
+    expect(
+      (await h.api.put(`/api/v10/channels/${hidden.id}/messages/pins/${secret.id}`, undefined, alice)).status,
+    ).toBe(204);
     const open = (await send(general.id, 'in the open')).body;
-    expect((await h.api.put(`/api/v10/channels/${general.id}/messages/pins/${open.id}`, undefined, alice)).status).toBe(204);
+    expect((await h.api.put(`/api/v10/channels/${general.id}/messages/pins/${open.id}`, undefined, alice)).status).toBe(
+      204,
+    );
     const pins = await bot.waitForDispatch('CHANNEL_PINS_UPDATE');
     expect(pins.d).toMatchObject({ channel_id: general.id, guild_id: guild.id });
     expect(bot.dispatches('MESSAGE_CREATE').map((p) => p.d.channel_id)).toEqual([general.id]);

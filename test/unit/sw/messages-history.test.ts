@@ -5,7 +5,15 @@ import { editMessage } from '../../../src/platform/message-edits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/platform/message-records';
 import { PERMISSIONS } from '../../../src/platform/permissions';
 import { serializeUser } from '../../../src/platform/users';
-import { deny, eventsOf, expectError, expectInvalidField, messageCounts, messageWorld, type MessageWorld } from './messages-fixtures';
+import {
+  deny,
+  eventsOf,
+  expectError,
+  expectInvalidField,
+  messageCounts,
+  messageWorld,
+  type MessageWorld,
+} from './messages-fixtures';
 
 /** Five messages m0 (oldest) to m4 by the bot; their ids. */
 async function five(w: MessageWorld): Promise<string[]> {
@@ -18,7 +26,8 @@ describe('GET /channels/{id}/messages?limit&before&after&around', () => {
   it('answers newest first; before, after (the closest ones) and around; limit 1 to 100', async () => {
     const w = await messageWorld();
     const m = await five(w);
-    const contents = async (query: string) => (await w.client.get(`${w.messages()}${query}`, w.botAuth)).body.map((x: any) => x.content);
+    const contents = async (query: string) =>
+      (await w.client.get(`${w.messages()}${query}`, w.botAuth)).body.map((x: any) => x.content);
     expect(await contents('')).toEqual(['m4', 'm3', 'm2', 'm1', 'm0']);
     expect(await contents('?limit=2')).toEqual(['m4', 'm3']);
     expect(await contents(`?before=${m[3]}`)).toEqual(['m2', 'm1', 'm0']);
@@ -43,7 +52,10 @@ describe('GET /channels/{id}/messages?limit&before&after&around', () => {
   it('GET one message answers it; an unknown message is 404 10008', async () => {
     const w = await messageWorld();
     const sent = (await w.client.post(w.messages(), { content: 'one' }, w.botAuth)).body;
-    expect((await w.client.get(`${w.messages()}/${sent.id}`, w.botAuth)).body).toMatchObject({ id: sent.id, content: 'one' });
+    expect((await w.client.get(`${w.messages()}/${sent.id}`, w.botAuth)).body).toMatchObject({
+      id: sent.id,
+      content: 'one',
+    });
     expect((await w.client.get(`${w.messages()}/${sent.id}`, w.botAuth)).body.nonce).toBeUndefined();
     expectError(await w.client.get(`${w.messages()}/123`, w.botAuth), 404, 10008);
   });
@@ -68,7 +80,12 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     const sent = (await w.client.post(w.messages(), { content: 'typo' }, w.botAuth)).body;
     await w.client.put('/sandbox/clock', { now: '2026-04-01T12:00:00.000Z' });
     const edited = await w.client.patch(`${w.messages()}/${sent.id}`, { content: `fixed <@${w.bob.id}>` }, w.botAuth);
-    expect(edited.body).toMatchObject({ id: sent.id, content: `fixed <@${w.bob.id}>`, edited_timestamp: '2026-04-01T12:00:00.000Z', mentions: [{ id: w.bob.id }] });
+    expect(edited.body).toMatchObject({
+      id: sent.id,
+      content: `fixed <@${w.bob.id}>`,
+      edited_timestamp: '2026-04-01T12:00:00.000Z',
+      mentions: [{ id: w.bob.id }],
+    });
     const [event] = await eventsOf(w.client, 'MESSAGE_UPDATE');
     expect(event.data).toMatchObject({ id: sent.id, content: edited.body.content, guild_id: w.guild.id });
   });
@@ -80,7 +97,11 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     expectError(await w.client.patch(path, { content: 'hacked' }, w.aliceAuth), 403, 50005);
     expectError(await w.client.patch(path, { flags: CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS }, w.bobAuth), 403, 50013);
     const suppressed = await w.client.patch(path, { flags: CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS }, w.aliceAuth);
-    expect(suppressed.body).toMatchObject({ flags: CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS, content: 'bot says', edited_timestamp: null });
+    expect(suppressed.body).toMatchObject({
+      flags: CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS,
+      content: 'bot says',
+      edited_timestamp: null,
+    });
   });
 
   it('IS_COMPONENTS_V2 can be set (content reset to null, embeds to []) but never removed', async () => {
@@ -88,9 +109,20 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     const sent = (await w.client.post(w.messages(), { content: 'legacy' }, w.botAuth)).body;
     const path = `${w.messages()}/${sent.id}`;
     const components = [{ type: 10, content: 'now V2' }];
-    expectInvalidField(await w.client.patch(path, { flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2, components }, w.botAuth), 'content');
-    const v2 = await w.client.patch(path, { flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2, content: null, components }, w.botAuth);
-    expect(v2.body).toMatchObject({ flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2, content: '', components: [{ type: 10, content: 'now V2' }] });
+    expectInvalidField(
+      await w.client.patch(path, { flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2, components }, w.botAuth),
+      'content',
+    );
+    const v2 = await w.client.patch(
+      path,
+      { flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2, content: null, components },
+      w.botAuth,
+    );
+    expect(v2.body).toMatchObject({
+      flags: CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2,
+      content: '',
+      components: [{ type: 10, content: 'now V2' }],
+    });
     expectInvalidField(await w.client.patch(path, { flags: 0 }, w.botAuth), 'flags');
     expectInvalidField(await w.client.patch(path, { content: 'back' }, w.botAuth), 'content');
   });
@@ -100,17 +132,31 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     const sent = (await w.client.post(w.messages(), { content: 'fine' }, w.botAuth)).body;
     await w.client.put(`/sandbox/guilds/${w.guild.id}/automod/keywords`, { keywords: ['forbidden'] });
     const before = await messageCounts(w.client);
-    expectError(await w.client.patch(`${w.messages()}/${sent.id}`, { content: 'forbidden words' }, w.botAuth), 400, 200000);
+    expectError(
+      await w.client.patch(`${w.messages()}/${sent.id}`, { content: 'forbidden words' }, w.botAuth),
+      400,
+      200000,
+    );
     expect((await w.client.get(`${w.messages()}/${sent.id}`, w.botAuth)).body.content).toBe('fine');
     expect(await messageCounts(w.client)).toEqual(before);
     const ctx = w.client.app.ctx;
     const bot = (await ctx.db.get('users', w.bot.id))!;
     const edit = editMessage(ctx, {
-      channelId: w.general.id, messageId: sent.id, editor: { user: bot, application: null }, allowPoll: true,
+      channelId: w.general.id,
+      messageId: sent.id,
+      editor: { user: bot, application: null },
+      allowPoll: true,
       input: { content: 'Forbidden', poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } },
     });
     await expect(edit).rejects.toMatchObject({ status: 400, code: 200000 });
-    expectInvalidField(await w.client.patch(`${w.messages()}/${sent.id}`, { poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } }, w.botAuth), 'poll');
+    expectInvalidField(
+      await w.client.patch(
+        `${w.messages()}/${sent.id}`,
+        { poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } },
+        w.botAuth,
+      ),
+      'poll',
+    );
   });
 });
 
@@ -124,7 +170,10 @@ describe('DELETE /channels/{id}/messages/{id}', () => {
     expect((await w.client.delete(`${w.messages()}/${b.id}`, w.aliceAuth)).status).toBe(204);
     expectError(await w.client.delete(`${w.messages()}/${a.id}`, w.botAuth), 404, 10008);
     const events = await eventsOf(w.client, 'MESSAGE_DELETE');
-    expect(events.map((e) => e.data)).toEqual([{ id: a.id, channel_id: w.general.id, guild_id: w.guild.id }, { id: b.id, channel_id: w.general.id, guild_id: w.guild.id }]);
+    expect(events.map((e) => e.data)).toEqual([
+      { id: a.id, channel_id: w.general.id, guild_id: w.guild.id },
+      { id: b.id, channel_id: w.general.id, guild_id: w.guild.id },
+    ]);
     expect((await messageCounts(w.client)).messages).toBe(0);
   });
 });
@@ -134,12 +183,29 @@ describe('interaction_metadata (spec: on messages created by an interaction resp
     const w = await messageWorld();
     const ctx = w.client.app.ctx;
     const [bot, bob] = await Promise.all([ctx.db.get('users', w.bot.id), ctx.db.get('users', w.bob.id)]);
-    const metadata = { id: '999', type: 2, user: serializeUser(bob!), authorizing_integration_owners: { '0': w.guild.id } };
+    const metadata = {
+      id: '999',
+      type: 2,
+      user: serializeUser(bob!),
+      authorizing_integration_owners: { '0': w.guild.id },
+    };
     const message = await createMessage(ctx, {
-      channelId: w.general.id, author: { user: bot!, application: null }, input: { content: 'pong' }, checkPermissions: false,
-      type: MESSAGE_TYPES.CHAT_INPUT_COMMAND, applicationId: w.application.id, webhookId: w.application.id, interactionMetadata: metadata, uploadContext: 'interaction',
+      channelId: w.general.id,
+      author: { user: bot!, application: null },
+      input: { content: 'pong' },
+      checkPermissions: false,
+      type: MESSAGE_TYPES.CHAT_INPUT_COMMAND,
+      applicationId: w.application.id,
+      webhookId: w.application.id,
+      interactionMetadata: metadata,
+      uploadContext: 'interaction',
     });
-    expect(message).toMatchObject({ type: 20, application_id: w.application.id, webhook_id: w.application.id, interaction_metadata: metadata });
+    expect(message).toMatchObject({
+      type: 20,
+      application_id: w.application.id,
+      webhook_id: w.application.id,
+      interaction_metadata: metadata,
+    });
     expect(message.interaction_metadata).not.toHaveProperty('user_id');
     const read = (await w.client.get(`${w.messages()}/${message.id}`, w.bobAuth)).body;
     expect(read.interaction_metadata.user).toMatchObject({ id: w.bob.id, username: 'bob' });

@@ -26,7 +26,9 @@ describe('pins: PUT/DELETE /channels/{id}/messages/pins/{id} and GET /channels/{
     const all = (await w.client.get(pins(w), w.botAuth)).body;
     expect(all.has_more).toBe(false);
     expect(all.items.map((i: any) => [i.pinned_at, i.message.pinned])).toEqual([
-      ['2026-03-01T00:02:00.000Z', true], ['2026-03-01T00:01:00.000Z', true], ['2026-03-01T00:00:00.000Z', true],
+      ['2026-03-01T00:02:00.000Z', true],
+      ['2026-03-01T00:01:00.000Z', true],
+      ['2026-03-01T00:00:00.000Z', true],
     ]);
     const first = (await w.client.get(`${pins(w)}?limit=2`, w.aliceAuth)).body;
     expect(first.items.map((i: any) => i.message.content)).toEqual(['p2', 'p1']);
@@ -43,7 +45,11 @@ describe('pins: PUT/DELETE /channels/{id}/messages/pins/{id} and GET /channels/{
     expect((await w.client.delete(`${pins(w)}/${b}`, w.aliceAuth)).status).toBe(204);
     expect((await w.client.delete(`${pins(w)}/${b}`, w.aliceAuth)).status).toBe(204);
     const events = await eventsOf(w.client, 'CHANNEL_PINS_UPDATE');
-    expect(events.map((e) => (e.data as any).last_pin_timestamp)).toEqual(['2026-03-01T00:00:00.000Z', '2026-03-01T00:01:00.000Z', '2026-03-01T00:00:00.000Z']);
+    expect(events.map((e) => (e.data as any).last_pin_timestamp)).toEqual([
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-01T00:01:00.000Z',
+      '2026-03-01T00:00:00.000Z',
+    ]);
     expect(events[0].audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILDS });
     expect(events[0].data).toMatchObject({ guild_id: w.guild.id, channel_id: w.general.id });
     expect((await w.client.get(`${w.messages()}/${b}`, w.aliceAuth)).body.pinned).toBe(false);

@@ -1,7 +1,16 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
-  T0, catalog, createSku, expectError, expectInvalidField, loggedEvents, monetizationCounts, monetizationWorld, purchase, setClock,
+  T0,
+  catalog,
+  createSku,
+  expectError,
+  expectInvalidField,
+  loggedEvents,
+  monetizationCounts,
+  monetizationWorld,
+  purchase,
+  setClock,
 } from './monetization-fixtures';
 
 const entitlementsUrl = (appId: string, query = '') => `/api/v10/applications/${appId}/entitlements${query}`;
@@ -13,8 +22,17 @@ describe('one-time purchases: durable and consumable SKUs', () => {
     const { entitlement, subscription } = await purchase(w.client, { user_id: w.alice.id, sku_id: durable.id });
     expect(subscription).toBeNull();
     expect(entitlement).toEqual({
-      id: expect.any(String), sku_id: durable.id, application_id: w.application.id, user_id: w.alice.id, promotion_id: null, type: 1,
-      deleted: false, gift_code_flags: 0, consumed: false, starts_at: new Date(T0).toISOString(), ends_at: null,
+      id: expect.any(String),
+      sku_id: durable.id,
+      application_id: w.application.id,
+      user_id: w.alice.id,
+      promotion_id: null,
+      type: 1,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: new Date(T0).toISOString(),
+      ends_at: null,
     });
     const [created] = await loggedEvents(w.client);
     expect(created).toMatchObject({ type: 'ENTITLEMENT_CREATE', data: entitlement, channels: ['gateway', 'webhook'] });
@@ -29,14 +47,26 @@ describe('one-time purchases: durable and consumable SKUs', () => {
     const { consumable, durable } = await catalog(w.client, w.application.id);
     const first = (await purchase(w.client, { user_id: w.alice.id, sku_id: consumable.id })).entitlement;
     expectError(await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: consumable.id }), 400, 40074);
-    const consume = await w.client.post(`${entitlementsUrl(w.application.id)}/${first.id}/consume`, undefined, w.botAuth);
+    const consume = await w.client.post(
+      `${entitlementsUrl(w.application.id)}/${first.id}/consume`,
+      undefined,
+      w.botAuth,
+    );
     expect(consume.status).toBe(204);
-    expect((await w.client.post(`${entitlementsUrl(w.application.id)}/${first.id}/consume`, undefined, w.botAuth)).status).toBe(204);
-    expect((await w.client.get(`${entitlementsUrl(w.application.id)}/${first.id}`, w.botAuth)).body.consumed).toBe(true);
+    expect(
+      (await w.client.post(`${entitlementsUrl(w.application.id)}/${first.id}/consume`, undefined, w.botAuth)).status,
+    ).toBe(204);
+    expect((await w.client.get(`${entitlementsUrl(w.application.id)}/${first.id}`, w.botAuth)).body.consumed).toBe(
+      true,
+    );
     expect((await loggedEvents(w.client)).map((e) => e.type)).toEqual(['ENTITLEMENT_CREATE']);
     await purchase(w.client, { user_id: w.alice.id, sku_id: consumable.id });
     const owned = (await purchase(w.client, { user_id: w.alice.id, sku_id: durable.id })).entitlement;
-    expectError(await w.client.post(`${entitlementsUrl(w.application.id)}/${owned.id}/consume`, undefined, w.botAuth), 400, 40018);
+    expectError(
+      await w.client.post(`${entitlementsUrl(w.application.id)}/${owned.id}/consume`, undefined, w.botAuth),
+      400,
+      40018,
+    );
   });
 
   it('a SKU that is not available, a SUBSCRIPTION_GROUP, an unknown SKU or user, a bot buyer: refused, nothing stored', async () => {
@@ -50,22 +80,46 @@ describe('one-time purchases: durable and consumable SKUs', () => {
     expectError(await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: '42' }), 404, 10027);
     expectInvalidField(await w.client.post('/sandbox/purchases', { user_id: '42', sku_id: hidden.id }), 'user_id');
     expectInvalidField(await w.client.post('/sandbox/purchases', { user_id: w.bot.id, sku_id: hidden.id }), 'user_id');
-    expectInvalidField(await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: shirt.id, guild_id: '1' }), 'guild_id');
+    expectInvalidField(
+      await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: shirt.id, guild_id: '1' }),
+      'guild_id',
+    );
     expect(await monetizationCounts(w.client)).toEqual(before);
   });
 
   it('a guild subscription is bought for a guild the buyer is in: guild_id required, the guild gets the entitlement', async () => {
     const w = await monetizationWorld();
-    const server = (await createSku(w.client, w.application.id, { name: 'Server', type: 5, flags: (1 << 2) | (1 << 7) })).sku;
+    const server = (
+      await createSku(w.client, w.application.id, { name: 'Server', type: 5, flags: (1 << 2) | (1 << 7) })
+    ).sku;
     const guild = (await w.client.post('/sandbox/guilds', { name: 'Guild', owner_id: w.alice.id })).body.guild;
-    expectInvalidField(await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: server.id }), 'guild_id');
-    expectError(await w.client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: server.id, guild_id: guild.id }), 403, 50001);
-    expectError(await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: server.id, guild_id: '42' }), 404, 10004);
+    expectInvalidField(
+      await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: server.id }),
+      'guild_id',
+    );
+    expectError(
+      await w.client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: server.id, guild_id: guild.id }),
+      403,
+      50001,
+    );
+    expectError(
+      await w.client.post('/sandbox/purchases', { user_id: w.alice.id, sku_id: server.id, guild_id: '42' }),
+      404,
+      10004,
+    );
     const { entitlement } = await purchase(w.client, { user_id: w.alice.id, sku_id: server.id, guild_id: guild.id });
     expect(entitlement).toMatchObject({ user_id: w.alice.id, guild_id: guild.id, type: 1, ends_at: null });
     await w.client.put(`/sandbox/guilds/${guild.id}/members/${w.bob.id}`, {});
-    expectError(await w.client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: server.id, guild_id: guild.id }), 400, 40074);
-    expect((await w.client.get(entitlementsUrl(w.application.id, `?guild_id=${guild.id}`), w.botAuth)).body.map((e: any) => e.id)).toEqual([entitlement.id]);
+    expectError(
+      await w.client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: server.id, guild_id: guild.id }),
+      400,
+      40074,
+    );
+    expect(
+      (await w.client.get(entitlementsUrl(w.application.id, `?guild_id=${guild.id}`), w.botAuth)).body.map(
+        (e: any) => e.id,
+      ),
+    ).toEqual([entitlement.id]);
   });
 });
 
@@ -100,7 +154,9 @@ describe('GET /applications/{id}/entitlements: filters and pages', () => {
     expect((await w.client.delete(`/sandbox/entitlements/${w.a1.id}`)).status).toBe(204);
     expect(ids(await get(`?user_id=${w.alice.id}`))).toEqual([w.a2.id]);
     expect(ids(await get(`?user_id=${w.alice.id}&exclude_deleted=false`))).toEqual([w.a2.id, w.a1.id]);
-    await w.client.post(`/sandbox/subscriptions/${(await w.client.app.ctx.db.get('entitlements', w.a2.id))!.subscription_id}/expire`);
+    await w.client.post(
+      `/sandbox/subscriptions/${(await w.client.app.ctx.db.get('entitlements', w.a2.id))!.subscription_id}/expire`,
+    );
     expect(ids(await get(`?user_id=${w.alice.id}&exclude_ended=true&exclude_deleted=False`))).toEqual([w.a1.id]);
     expect(ids(await get(`?user_id=${w.alice.id}&exclude_ended=1`))).toEqual([]);
     expect(ids(await get(`?user_id=${w.alice.id}&exclude_ended=0`))).toEqual([w.a2.id]);
@@ -117,16 +173,28 @@ describe('GET /applications/{id}/entitlements: filters and pages', () => {
     expectInvalidField(await get('?exclude_ended=yes'), 'exclude_ended');
   });
 
-  it('another application\'s bot is 403 20012; a user\'s token sees its own with applications.entitlements, and nothing without', async () => {
+  it("another application's bot is 403 20012; a user's token sees its own with applications.entitlements, and nothing without", async () => {
     const w = await history();
     expectError(await w.client.get(entitlementsUrl(w.application.id), w.otherBotAuth), 403, 20012);
     expectError(await w.client.get(`${entitlementsUrl(w.application.id)}/${w.a1.id}`, w.otherBotAuth), 403, 20012);
     expect(ids(await w.client.get(entitlementsUrl(w.application.id), w.aliceAuth))).toEqual([w.a2.id, w.a1.id]);
     expectError(await w.client.get(entitlementsUrl(w.application.id, `?user_id=${w.bob.id}`), w.aliceAuth), 403, 50001);
     expectError(await w.client.get(`${entitlementsUrl(w.application.id)}/${w.b1.id}`, w.aliceAuth), 404, 10029);
-    expectError(await w.client.post(`${entitlementsUrl(w.application.id)}/${w.b1.id}/consume`, undefined, w.aliceAuth), 404, 10029);
-    expect((await w.client.post(`${entitlementsUrl(w.application.id)}/${w.b1.id}/consume`, undefined, w.bobAuth)).status).toBe(204);
-    const narrow = (await w.client.post('/sandbox/tokens', { application_id: w.application.id, user_id: w.alice.id, scopes: 'identify' })).body;
+    expectError(
+      await w.client.post(`${entitlementsUrl(w.application.id)}/${w.b1.id}/consume`, undefined, w.aliceAuth),
+      404,
+      10029,
+    );
+    expect(
+      (await w.client.post(`${entitlementsUrl(w.application.id)}/${w.b1.id}/consume`, undefined, w.bobAuth)).status,
+    ).toBe(204);
+    const narrow = (
+      await w.client.post('/sandbox/tokens', {
+        application_id: w.application.id,
+        user_id: w.alice.id,
+        scopes: 'identify',
+      })
+    ).body;
     expectError(await w.client.get(entitlementsUrl(w.application.id), `Bearer ${narrow.access_token}`), 403, 50001);
     expectError(await w.client.get(`${entitlementsUrl(w.application.id)}/1234`, w.botAuth), 404, 10029);
   });
@@ -136,14 +204,33 @@ describe('test entitlements (POST and DELETE /applications/{id}/entitlements)', 
   it('creates a TEST_MODE_PURCHASE (4) entitlement for a user, answered partial (no subscription_id, starts_at, ends_at); ENTITLEMENT_CREATE', async () => {
     const w = await monetizationWorld();
     const { premium } = await catalog(w.client, w.application.id);
-    const res = await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 }, w.botAuth);
+    const res = await w.client.post(
+      entitlementsUrl(w.application.id),
+      { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 },
+      w.botAuth,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: expect.any(String), sku_id: premium.id, application_id: w.application.id, user_id: w.alice.id, promotion_id: null, type: 4,
-      deleted: false, gift_code_flags: 0, consumed: false,
+      id: expect.any(String),
+      sku_id: premium.id,
+      application_id: w.application.id,
+      user_id: w.alice.id,
+      promotion_id: null,
+      type: 4,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
     });
     expect((await loggedEvents(w.client)).map((e) => e.type)).toEqual(['ENTITLEMENT_CREATE']);
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 }, w.botAuth), 400, 40074);
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 },
+        w.botAuth,
+      ),
+      400,
+      40074,
+    );
     const listed = (await w.client.get(entitlementsUrl(w.application.id), w.botAuth)).body;
     expect(listed[0]).toMatchObject({ id: res.body.id, starts_at: null, ends_at: null });
   });
@@ -152,7 +239,11 @@ describe('test entitlements (POST and DELETE /applications/{id}/entitlements)', 
     const w = await monetizationWorld();
     const { premium } = await catalog(w.client, w.application.id);
     const guild = (await w.client.post('/sandbox/guilds', { name: 'Guild', owner_id: w.alice.id })).body.guild;
-    const res = await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: guild.id, owner_type: 1 }, w.botAuth);
+    const res = await w.client.post(
+      entitlementsUrl(w.application.id),
+      { sku_id: premium.id, owner_id: guild.id, owner_type: 1 },
+      w.botAuth,
+    );
     expect(res.body.guild_id).toBe(guild.id);
     expect(res.body).not.toHaveProperty('user_id');
     const [event] = await loggedEvents(w.client);
@@ -162,7 +253,13 @@ describe('test entitlements (POST and DELETE /applications/{id}/entitlements)', 
   it('delete: a test entitlement is deleted with ENTITLEMENT_DELETE (204); a purchase is 400 40019; unknown owners and SKUs refused', async () => {
     const w = await monetizationWorld();
     const { premium, durable } = await catalog(w.client, w.application.id);
-    const test = (await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 }, w.botAuth)).body;
+    const test = (
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 },
+        w.botAuth,
+      )
+    ).body;
     expect((await w.client.delete(`${entitlementsUrl(w.application.id)}/${test.id}`, w.botAuth)).status).toBe(204);
     expectError(await w.client.delete(`${entitlementsUrl(w.application.id)}/${test.id}`, w.botAuth), 404, 10029);
     const events = await loggedEvents(w.client);
@@ -171,12 +268,59 @@ describe('test entitlements (POST and DELETE /applications/{id}/entitlements)', 
     expect(events[1].channels).toEqual(['gateway']);
     const bought = (await purchase(w.client, { user_id: w.alice.id, sku_id: durable.id })).entitlement;
     expectError(await w.client.delete(`${entitlementsUrl(w.application.id)}/${bought.id}`, w.botAuth), 400, 40019);
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: '42', owner_type: 2 }, w.botAuth), 404, 10013);
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: '42', owner_type: 1 }, w.botAuth), 404, 10004);
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: '42', owner_id: w.alice.id, owner_type: 2 }, w.botAuth), 404, 10027);
-    expectInvalidField(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 3 }, w.botAuth), 'owner_type');
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 }, w.aliceAuth), 403, 20002);
-    expectError(await w.client.post(entitlementsUrl(w.application.id), { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 }, w.otherBotAuth), 403, 20012);
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: '42', owner_type: 2 },
+        w.botAuth,
+      ),
+      404,
+      10013,
+    );
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: '42', owner_type: 1 },
+        w.botAuth,
+      ),
+      404,
+      10004,
+    );
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: '42', owner_id: w.alice.id, owner_type: 2 },
+        w.botAuth,
+      ),
+      404,
+      10027,
+    );
+    expectInvalidField(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: w.alice.id, owner_type: 3 },
+        w.botAuth,
+      ),
+      'owner_type',
+    );
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 },
+        w.aliceAuth,
+      ),
+      403,
+      20002,
+    );
+    expectError(
+      await w.client.post(
+        entitlementsUrl(w.application.id),
+        { sku_id: premium.id, owner_id: w.alice.id, owner_type: 2 },
+        w.otherBotAuth,
+      ),
+      403,
+      20012,
+    );
   });
 
   it('a refund of a one-time purchase deletes it (ENTITLEMENT_DELETE); a subscription entitlement goes with its subscription', async () => {

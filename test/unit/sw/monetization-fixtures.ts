@@ -12,7 +12,12 @@ export const T0 = Date.parse('2026-03-10T12:00:00.000Z');
 
 /** The monetization event types. */
 export const MONETIZATION_EVENTS = [
-  'ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_UPDATE', 'SUBSCRIPTION_DELETE',
+  'ENTITLEMENT_CREATE',
+  'ENTITLEMENT_UPDATE',
+  'ENTITLEMENT_DELETE',
+  'SUBSCRIPTION_CREATE',
+  'SUBSCRIPTION_UPDATE',
+  'SUBSCRIPTION_DELETE',
 ];
 
 /** Freezes the sandbox clock at `at` (epoch ms or ISO). */
@@ -42,9 +47,15 @@ export async function createSku(client: TestClient, applicationId: string, body:
 
 /** A user subscription SKU (priced), a durable and a consumable one of `applicationId`. */
 export async function catalog(client: TestClient, applicationId: string) {
-  const premium = (await createSku(client, applicationId, { name: 'Premium', type: 5, price: { amount: 499, currency: 'usd' } })).sku;
-  const durable = (await createSku(client, applicationId, { name: 'Soundtrack', type: 2, price: { amount: 299, currency: 'usd' } })).sku;
-  const consumable = (await createSku(client, applicationId, { name: 'Gold Pack', type: 3, price: { amount: 99, currency: 'usd' } })).sku;
+  const premium = (
+    await createSku(client, applicationId, { name: 'Premium', type: 5, price: { amount: 499, currency: 'usd' } })
+  ).sku;
+  const durable = (
+    await createSku(client, applicationId, { name: 'Soundtrack', type: 2, price: { amount: 299, currency: 'usd' } })
+  ).sku;
+  const consumable = (
+    await createSku(client, applicationId, { name: 'Gold Pack', type: 3, price: { amount: 99, currency: 'usd' } })
+  ).sku;
   return { premium, durable, consumable };
 }
 
@@ -78,5 +89,10 @@ export function expectError(res: JsonReply, status: number, code: number): void 
 /** How many records each monetization store holds (a failed request changes none). */
 export async function monetizationCounts(client: TestClient) {
   const db = client.app.ctx.db;
-  return { skus: await db.count('skus'), entitlements: await db.count('entitlements'), subscriptions: await db.count('subscriptions'), events: await db.count('events') };
+  return {
+    skus: await db.count('skus'),
+    entitlements: await db.count('entitlements'),
+    subscriptions: await db.count('subscriptions'),
+    events: await db.count('events'),
+  };
 }

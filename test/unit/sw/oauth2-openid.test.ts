@@ -10,10 +10,20 @@ const ORIGIN = 'http://platform.test';
 /** A world, and alice's authorization code for `scope` (with `nonce` when given), redeemed by the confidential client. */
 async function redeem(client: TestClient, scope: string, nonce?: string) {
   const w = await createWorld(client);
-  const query = new URLSearchParams({ client_id: w.application.id, response_type: 'code', scope, ...(nonce === undefined ? {} : { nonce }) });
+  const query = new URLSearchParams({
+    client_id: w.application.id,
+    response_type: 'code',
+    scope,
+    ...(nonce === undefined ? {} : { nonce }),
+  });
   const consent = await client.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: w.alice.id });
   expect(consent.status).toBe(200);
-  const tokens = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code: consent.body.code, client_id: w.application.id, client_secret: w.clientSecret });
+  const tokens = await form(client, '/oauth2/token', {
+    grant_type: 'authorization_code',
+    code: consent.body.code,
+    client_id: w.application.id,
+    client_secret: w.clientSecret,
+  });
   expect(tokens.status).toBe(200);
   return { w, tokens: tokens.body };
 }
@@ -32,8 +42,19 @@ async function verifyAsBackend(client: TestClient, idToken: string): Promise<boo
   expect(alg).toBe('RS256');
   const jwk = jwks.keys.find((k: { kid: string }) => k.kid === kid);
   expect(jwk).toBeDefined();
-  const key = await crypto.subtle.importKey('jwk', { kty: jwk.kty, n: jwk.n, e: jwk.e }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
-  return crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, Buffer.from(signature, 'base64url'), new TextEncoder().encode(`${header}.${payload}`));
+  const key = await crypto.subtle.importKey(
+    'jwk',
+    { kty: jwk.kty, n: jwk.n, e: jwk.e },
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
+  return crypto.subtle.verify(
+    'RSASSA-PKCS1-v1_5',
+    key,
+    Buffer.from(signature, 'base64url'),
+    new TextEncoder().encode(`${header}.${payload}`),
+  );
 }
 
 describe('OpenID Connect: the platform issues ID tokens when openid is granted (AuthorizationArgs Nonce: backend integrations that use ID tokens)', () => {
@@ -44,7 +65,14 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     expect(tokens.id_token).toEqual(expect.any(String));
     expect(await verifyAsBackend(client, tokens.id_token)).toBe(true);
     const iat = Date.parse('2026-05-06T07:08:09.000Z') / 1000;
-    expect(decodePart(tokens.id_token.split('.')[1])).toEqual({ iss: ORIGIN, sub: w.alice.id, aud: w.application.id, iat, exp: iat + 3600, nonce: 'nonce-from-the-game' });
+    expect(decodePart(tokens.id_token.split('.')[1])).toEqual({
+      iss: ORIGIN,
+      sub: w.alice.id,
+      aud: w.application.id,
+      iat,
+      exp: iat + 3600,
+      nonce: 'nonce-from-the-game',
+    });
     // The access token still works as before.
     expect((await client.get('/api/v10/users/@me', `Bearer ${tokens.access_token}`)).body.id).toBe(w.alice.id);
   });
@@ -64,7 +92,10 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     const without = await redeem(await createTestClient(), 'identify', 'ignored-without-openid');
     expect(without.tokens).not.toHaveProperty('id_token');
     const refreshed = await form(client, '/oauth2/token', {
-      grant_type: 'refresh_token', refresh_token: withOpenid.tokens.refresh_token, client_id: withOpenid.w.application.id, client_secret: withOpenid.w.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: withOpenid.tokens.refresh_token,
+      client_id: withOpenid.w.application.id,
+      client_secret: withOpenid.w.clientSecret,
     });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).not.toHaveProperty('id_token');
@@ -80,7 +111,12 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     }
     const nonces = [];
     for (const code of codes.reverse()) {
-      const res = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code, client_id: w.application.id, client_secret: w.clientSecret });
+      const res = await form(client, '/oauth2/token', {
+        grant_type: 'authorization_code',
+        code,
+        client_id: w.application.id,
+        client_secret: w.clientSecret,
+      });
       nonces.push(decodePart(res.body.id_token.split('.')[1]).nonce);
     }
     expect(nonces).toEqual(['second', 'first']);
@@ -92,14 +128,26 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     expect(ownsPath(new URL(`${ORIGIN}/.well-known/other`))).toBe(false);
     const discovery = await client.get('/.well-known/openid-configuration');
     expect(discovery.body).toMatchObject({
-      issuer: ORIGIN, jwks_uri: `${ORIGIN}/api/oauth2/keys`, token_endpoint: `${ORIGIN}/api/oauth2/token`,
-      id_token_signing_alg_values_supported: ['RS256'], subject_types_supported: ['public'],
+      issuer: ORIGIN,
+      jwks_uri: `${ORIGIN}/api/oauth2/keys`,
+      token_endpoint: `${ORIGIN}/api/oauth2/token`,
+      id_token_signing_alg_values_supported: ['RS256'],
+      subject_types_supported: ['public'],
     });
     // The proxy prefix and the versioned path answer the same.
     expect((await client.get('/.proxy/.well-known/openid-configuration')).body).toEqual(discovery.body);
     const keys = (await client.get('/api/oauth2/keys')).body.keys;
     expect((await client.get('/api/v10/oauth2/keys')).body.keys).toEqual(keys);
-    expect(keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.any(String), n: expect.any(String), e: 'AQAB' })]);
+    expect(keys).toEqual([
+      expect.objectContaining({
+        kty: 'RSA',
+        alg: 'RS256',
+        use: 'sig',
+        kid: expect.any(String),
+        n: expect.any(String),
+        e: 'AQAB',
+      }),
+    ]);
     expect(keys[0]).not.toHaveProperty('d');
     const stored = (await client.app.ctx.db.get('meta', 'oidc_signing_key')) as PlatformSigningKeyRecord;
     expect(stored.kid).toBe(keys[0].kid);

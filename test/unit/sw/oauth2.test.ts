@@ -33,7 +33,11 @@ function query(params: Record<string, string | undefined>): string {
 }
 
 /** The consent step: `POST /oauth2/authorize?…` with the user's decision. */
-function authorize(client: TestClient, params: Record<string, string | undefined>, decision: { authorize: boolean; user_id: string }) {
+function authorize(
+  client: TestClient,
+  params: Record<string, string | undefined>,
+  decision: { authorize: boolean; user_id: string },
+) {
   return client.post(`/oauth2/authorize?${query({ response_type: 'code', ...params })}`, decision);
 }
 
@@ -43,11 +47,24 @@ async function registerRedirects(client: TestClient, applicationId: string, uris
 }
 
 /** Consent with PKCE, then the code from the redirect location. */
-async function pkceCode(client: TestClient, world: World, scope = 'openid identify', extra: Record<string, string> = {}) {
+async function pkceCode(
+  client: TestClient,
+  world: World,
+  scope = 'openid identify',
+  extra: Record<string, string> = {},
+) {
   const { verifier, challenge } = pkce();
   const res = await authorize(
     client,
-    { client_id: world.application.id, scope, redirect_uri: REDIRECT, state: 'st', code_challenge: challenge, code_challenge_method: 'S256', ...extra },
+    {
+      client_id: world.application.id,
+      scope,
+      redirect_uri: REDIRECT,
+      state: 'st',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    },
     { authorize: true, user_id: world.alice.id },
   );
   expect(res.status).toBe(200);
@@ -55,12 +72,23 @@ async function pkceCode(client: TestClient, world: World, scope = 'openid identi
 }
 
 function redeem(client: TestClient, world: World, code: string, params: Record<string, string> = {}) {
-  return form(client, '/oauth2/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: world.application.id, ...params });
+  return form(client, '/oauth2/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: world.application.id,
+    ...params,
+  });
 }
 
 async function storedCounts(client: TestClient) {
   const db = client.app.ctx.db;
-  return { tokens: await db.count('tokens'), codes: await db.count('auth_codes'), events: await db.count('events'), apps: JSON.stringify(await db.getAll('applications')) };
+  return {
+    tokens: await db.count('tokens'),
+    codes: await db.count('auth_codes'),
+    events: await db.count('events'),
+    apps: JSON.stringify(await db.getAll('applications')),
+  };
 }
 
 afterEach(() => {
@@ -71,9 +99,16 @@ describe('/oauth2/authorize: the consent step', () => {
   it('GET describes the request for the consent dialog: application, scopes, redirect_uri, state', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await client.get(`/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'openid sdk.social_layer', redirect_uri: REDIRECT, state: 'xyz' })}`);
+    const res = await client.get(
+      `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'openid sdk.social_layer', redirect_uri: REDIRECT, state: 'xyz' })}`,
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ application: { id: world.application.id, name: 'Game' }, scopes: ['openid', 'sdk.social_layer'], redirect_uri: REDIRECT, state: 'xyz' });
+    expect(res.body).toMatchObject({
+      application: { id: world.application.id, name: 'Game' },
+      scopes: ['openid', 'sdk.social_layer'],
+      redirect_uri: REDIRECT,
+      state: 'xyz',
+    });
   });
 
   it('GET answers 400 naming the bad parameter', async () => {
@@ -107,7 +142,8 @@ describe('/oauth2/authorize: the consent step', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     await registerRedirects(client, world.application.id, [REDIRECT]);
-    const url = (uri: string) => `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify', redirect_uri: uri })}`;
+    const url = (uri: string) =>
+      `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify', redirect_uri: uri })}`;
     expect((await client.get(url(REDIRECT))).status).toBe(200);
     const other = await client.get(url('https://evil.example/callback'));
     expect(other.status).toBe(400);
@@ -131,7 +167,11 @@ describe('/oauth2/authorize: the consent step', () => {
     await client.app.ctx.db.put('applications', { ...app, flags: String(APPLICATION_FLAGS.EMBEDDED) });
     const url = `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'relationships.read' })}`;
     expect((await client.get(url)).status).toBe(400);
-    await client.app.ctx.db.put('applications', { ...app, flags: String(APPLICATION_FLAGS.EMBEDDED), approvals: { ...app.approvals, sdk_terms_accepted: true } });
+    await client.app.ctx.db.put('applications', {
+      ...app,
+      flags: String(APPLICATION_FLAGS.EMBEDDED),
+      approvals: { ...app.approvals, sdk_terms_accepted: true },
+    });
     expect((await client.get(url)).status).toBe(200);
   });
 
@@ -139,7 +179,11 @@ describe('/oauth2/authorize: the consent step', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const state = 'a b&c=d/é%20+?#';
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, state }, { authorize: true, user_id: world.alice.id });
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, state },
+      { authorize: true, user_id: world.alice.id },
+    );
     expect(res.status).toBe(200);
     expect(res.body.state).toBe(state);
     const location = new URL(res.body.location);
@@ -152,7 +196,11 @@ describe('/oauth2/authorize: the consent step', () => {
   it('POST with authorize: false redirects with error=access_denied and the state, and issues no code', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, state: 's 1' }, { authorize: false, user_id: world.alice.id });
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, state: 's 1' },
+      { authorize: false, user_id: world.alice.id },
+    );
     expect(res.status).toBe(200);
     const location = new URL(res.body.location);
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -164,19 +212,37 @@ describe('/oauth2/authorize: the consent step', () => {
   it('without a redirect_uri (an embedded activity) the answer is {code, state, location: null}', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', state: 'n' }, { authorize: true, user_id: world.alice.id });
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', state: 'n' },
+      { authorize: true, user_id: world.alice.id },
+    );
     expect(res.body).toEqual({ code: expect.any(String), state: 'n', location: null });
-    const token = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code: res.body.code }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const token = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'authorization_code', code: res.body.code },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(token.status).toBe(200);
   });
 
-  it('the SDK\'s mobile redirect shapes (platform-<application_id>:/authorize/callback, <scheme>:/authorize/callback) work', async () => {
+  it("the SDK's mobile redirect shapes (platform-<application_id>:/authorize/callback, <scheme>:/authorize/callback) work", async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     for (const redirect_uri of [`platform-${world.application.id}:/authorize/callback`, 'mygame:/authorize/callback']) {
-      const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri, state: 's' }, { authorize: true, user_id: world.alice.id });
+      const res = await authorize(
+        client,
+        { client_id: world.application.id, scope: 'identify', redirect_uri, state: 's' },
+        { authorize: true, user_id: world.alice.id },
+      );
       expect(res.body.location.startsWith(`${redirect_uri}?`)).toBe(true);
-      const token = await form(client, '/oauth2/token', { grant_type: 'authorization_code', code: res.body.code, redirect_uri }, { Authorization: basic(world.application.id, world.clientSecret) });
+      const token = await form(
+        client,
+        '/oauth2/token',
+        { grant_type: 'authorization_code', code: res.body.code, redirect_uri },
+        { Authorization: basic(world.application.id, world.clientSecret) },
+      );
       expect(token.status).toBe(200);
     }
   });
@@ -185,7 +251,11 @@ describe('/oauth2/authorize: the consent step', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     for (const user_id of ['42', world.bot.id]) {
-      const res = await authorize(client, { client_id: world.application.id, scope: 'identify' }, { authorize: true, user_id });
+      const res = await authorize(
+        client,
+        { client_id: world.application.id, scope: 'identify' },
+        { authorize: true, user_id },
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors.user_id).toBeDefined();
     }
@@ -196,13 +266,22 @@ describe('/oauth2/authorize: the consent step', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const carol = (await client.post('/sandbox/users', { username: 'carol' })).body.user;
-    const consent = () => authorize(client, { client_id: world.application.id, scope: 'identify guilds', integration_type: '1' }, { authorize: true, user_id: carol.id });
+    const consent = () =>
+      authorize(
+        client,
+        { client_id: world.application.id, scope: 'identify guilds', integration_type: '1' },
+        { authorize: true, user_id: carol.id },
+      );
     await consent();
     await consent();
     const events = (await client.app.ctx.db.getAll('events')).filter((e) => e.type === 'APPLICATION_AUTHORIZED');
     expect(events).toHaveLength(1);
     expect(events[0].channels).toEqual(['webhook']);
-    expect(events[0].data).toEqual({ integration_type: 1, user: expect.objectContaining({ id: carol.id, username: 'carol' }), scopes: ['identify', 'guilds'] });
+    expect(events[0].data).toEqual({
+      integration_type: 1,
+      user: expect.objectContaining({ id: carol.id, username: 'carol' }),
+      scopes: ['identify', 'guilds'],
+    });
     expect((await client.app.ctx.db.get('applications', world.application.id))!.approximate_user_install_count).toBe(1);
     expect(client.announcements.some((a) => a.type === 'events')).toBe(true);
   });
@@ -211,7 +290,8 @@ describe('/oauth2/authorize: the consent step', () => {
     const client = await createTestClient();
     const world = await createWorld(client, 'identify guilds');
     const carol = (await client.post('/sandbox/users', { username: 'carol' })).body.user;
-    const url = (user: string) => `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify', prompt: 'none', user_id: user })}`;
+    const url = (user: string) =>
+      `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify', prompt: 'none', user_id: user })}`;
     expect((await client.get(url(world.alice.id))).body).toMatchObject({ prompt: 'none', authorized: true });
     expect((await client.get(url(carol.id))).body.authorized).toBe(false);
   });
@@ -226,7 +306,14 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
     const res = await redeem(client, world, code, { code_verifier: verifier });
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
-    expect(res.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: 'openid identify', id_token: expect.any(String) });
+    expect(res.body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: OAUTH2_ACCESS_TOKEN_TTL_S,
+      scope: 'openid identify',
+      id_token: expect.any(String),
+    });
     const me = await client.get('/api/v10/users/@me', `Bearer ${res.body.access_token}`);
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(world.alice.id);
@@ -237,7 +324,13 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
     const world = await createWorld(client);
     for (const path of ['/api/oauth2/token', '/api/v10/oauth2/token', '/.proxy/api/v10/oauth2/token']) {
       const { code, verifier } = await pkceCode(client, world);
-      const res = await form(client, path, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: world.application.id, code_verifier: verifier });
+      const res = await form(client, path, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: world.application.id,
+        code_verifier: verifier,
+      });
       expect(res.status, path).toBe(200);
     }
   });
@@ -264,8 +357,14 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const { verifier } = pkce();
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, code_challenge: verifier }, { authorize: true, user_id: world.alice.id });
-    expect((await redeem(client, world, res.body.code, { code_verifier: `${verifier}x` })).body.error).toBe('invalid_grant');
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT, code_challenge: verifier },
+      { authorize: true, user_id: world.alice.id },
+    );
+    expect((await redeem(client, world, res.body.code, { code_verifier: `${verifier}x` })).body.error).toBe(
+      'invalid_grant',
+    );
     expect((await redeem(client, world, res.body.code, { code_verifier: verifier })).status).toBe(200);
   });
 
@@ -298,7 +397,10 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const { code, verifier } = await pkceCode(client, world);
-    expect((await redeem(client, world, code, { code_verifier: verifier, redirect_uri: 'https://game.example/other' })).body.error).toBe('invalid_grant');
+    expect(
+      (await redeem(client, world, code, { code_verifier: verifier, redirect_uri: 'https://game.example/other' })).body
+        .error,
+    ).toBe('invalid_grant');
   });
 
   it("another client's code is invalid_grant", async () => {
@@ -313,15 +415,26 @@ describe('/oauth2/token: authorization_code with PKCE (RFC 7636)', () => {
   it('a code_verifier for a code issued without a challenge is invalid_grant (downgrade)', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT }, { authorize: true, user_id: world.alice.id });
-    const redeemed = await redeem(client, world, res.body.code, { code_verifier: pkce().verifier, client_secret: world.clientSecret });
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT },
+      { authorize: true, user_id: world.alice.id },
+    );
+    const redeemed = await redeem(client, world, res.body.code, {
+      code_verifier: pkce().verifier,
+      client_secret: world.clientSecret,
+    });
     expect(redeemed.body.error).toBe('invalid_grant');
   });
 
   it('a public client (no secret) may redeem only a code bound to a PKCE challenge', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await authorize(client, { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT }, { authorize: true, user_id: world.alice.id });
+    const res = await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify', redirect_uri: REDIRECT },
+      { authorize: true, user_id: world.alice.id },
+    );
     const publicTry = await redeem(client, world, res.body.code);
     expect(publicTry.status).toBe(401);
     expect(publicTry.body.error).toBe('invalid_client');
@@ -333,16 +446,31 @@ describe('/oauth2/token: client authentication (RFC 6749 §2.3)', () => {
   it('client authentication works by HTTP Basic and by client_id/client_secret in the body', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const viaBasic = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const viaBasic = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify' },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(viaBasic.status).toBe(200);
-    const viaBody = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_id: world.application.id, client_secret: world.clientSecret });
+    const viaBody = await form(client, '/oauth2/token', {
+      grant_type: 'client_credentials',
+      scope: 'identify',
+      client_id: world.application.id,
+      client_secret: world.clientSecret,
+    });
     expect(viaBody.status).toBe(200);
   });
 
   it('using both methods at once is invalid_request', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_secret: world.clientSecret }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const res = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify', client_secret: world.clientSecret },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
   });
@@ -351,11 +479,31 @@ describe('/oauth2/token: client authentication (RFC 6749 §2.3)', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const attempts = [
-      form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }, { Authorization: basic(world.application.id, 'wrong') }),
-      form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_id: world.application.id, client_secret: 'wrong' }),
-      form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_id: '99999', client_secret: world.clientSecret }),
+      form(
+        client,
+        '/oauth2/token',
+        { grant_type: 'client_credentials', scope: 'identify' },
+        { Authorization: basic(world.application.id, 'wrong') },
+      ),
+      form(client, '/oauth2/token', {
+        grant_type: 'client_credentials',
+        scope: 'identify',
+        client_id: world.application.id,
+        client_secret: 'wrong',
+      }),
+      form(client, '/oauth2/token', {
+        grant_type: 'client_credentials',
+        scope: 'identify',
+        client_id: '99999',
+        client_secret: world.clientSecret,
+      }),
       form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }),
-      form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }, { Authorization: 'Basic !!!' }),
+      form(
+        client,
+        '/oauth2/token',
+        { grant_type: 'client_credentials', scope: 'identify' },
+        { Authorization: 'Basic !!!' },
+      ),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(401);
@@ -377,7 +525,12 @@ describe('/oauth2/token: client authentication (RFC 6749 §2.3)', () => {
   it('a body that is not form-encoded, or repeats a parameter, is invalid_request', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const json = await client.post('/oauth2/token', { grant_type: 'client_credentials', client_id: world.application.id, client_secret: world.clientSecret, scope: 'identify' });
+    const json = await client.post('/oauth2/token', {
+      grant_type: 'client_credentials',
+      client_id: world.application.id,
+      client_secret: world.clientSecret,
+      scope: 'identify',
+    });
     expect(json.status).toBe(400);
     expect(json.body.error).toBe('invalid_request');
     const repeated = await client.request('POST', '/oauth2/token', {
@@ -398,7 +551,13 @@ describe('/oauth2/token: refresh_token', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const old = world.aliceTokens;
-    const refresh = (token: string) => form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: token }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const refresh = (token: string) =>
+      form(
+        client,
+        '/oauth2/token',
+        { grant_type: 'refresh_token', refresh_token: token },
+        { Authorization: basic(world.application.id, world.clientSecret) },
+      );
     const res = await refresh(old.refresh_token);
     expect(res.status).toBe(200);
     expect(res.body.scope).toBe(old.scope);
@@ -415,9 +574,19 @@ describe('/oauth2/token: refresh_token', () => {
     const client = await createTestClient();
     const world = await createWorld(client, 'identify guilds');
     const auth = { Authorization: basic(world.application.id, world.clientSecret) };
-    const wider = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'identify email' }, auth);
+    const wider = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'identify email' },
+      auth,
+    );
     expect(wider.body.error).toBe('invalid_scope');
-    const narrower = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'identify' }, auth);
+    const narrower = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'identify' },
+      auth,
+    );
     expect(narrower.body.scope).toBe('identify');
   });
 
@@ -426,9 +595,17 @@ describe('/oauth2/token: refresh_token', () => {
     const world = await createWorld(client);
     const { code, verifier } = await pkceCode(client, world);
     const tokens = (await redeem(client, world, code, { code_verifier: verifier })).body;
-    const publicRefresh = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: world.application.id });
+    const publicRefresh = await form(client, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: world.application.id,
+    });
     expect(publicRefresh.status).toBe(200);
-    const confidential = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, client_id: world.application.id });
+    const confidential = await form(client, '/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: world.aliceTokens.refresh_token,
+      client_id: world.application.id,
+    });
     expect(confidential.status).toBe(401);
     expect(confidential.body.error).toBe('invalid_client');
   });
@@ -438,7 +615,12 @@ describe('/oauth2/token: refresh_token', () => {
     const world = await createWorld(client);
     const db = client.app.ctx.db;
     for (const key of await db.getAllKeysFromIndex('tokens', 'by_user', world.alice.id)) await db.delete('tokens', key);
-    const res = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const res = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
   });
@@ -447,9 +629,19 @@ describe('/oauth2/token: refresh_token', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const other = (await client.post('/sandbox/applications', { name: 'Other', owner_id: world.alice.id })).body;
-    const viaOther = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token }, { Authorization: basic(other.application.id, other.client_secret) });
+    const viaOther = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token },
+      { Authorization: basic(other.application.id, other.client_secret) },
+    );
     expect(viaOther.body.error).toBe('invalid_grant');
-    const withAccess = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.access_token }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const withAccess = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.access_token },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(withAccess.body.error).toBe('invalid_grant');
   });
 });
@@ -458,9 +650,19 @@ describe('/oauth2/token: client_credentials', () => {
   it("client_credentials gives a confidential client a Bearer token for the application's owner, without a refresh token", async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const res = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify guilds' }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const res = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify guilds' },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: 'identify guilds' });
+    expect(res.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: OAUTH2_ACCESS_TOKEN_TTL_S,
+      scope: 'identify guilds',
+    });
     const me = await client.get('/api/v10/users/@me', `Bearer ${res.body.access_token}`);
     expect(me.body.id).toBe(world.alice.id);
   });
@@ -468,13 +670,27 @@ describe('/oauth2/token: client_credentials', () => {
   it('client_credentials refuses a public client, an unknown scope and an application without owner', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    const publicTry = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify', client_id: world.application.id });
+    const publicTry = await form(client, '/oauth2/token', {
+      grant_type: 'client_credentials',
+      scope: 'identify',
+      client_id: world.application.id,
+    });
     expect(publicTry.body.error).toBe('invalid_client');
-    const badScope = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify made.up' }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const badScope = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify made.up' },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(badScope.status).toBe(400);
     expect(badScope.body.error).toBe('invalid_scope');
     const orphan = (await client.post('/sandbox/applications', { name: 'Orphan' })).body;
-    const noOwner = await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }, { Authorization: basic(orphan.application.id, orphan.client_secret) });
+    const noOwner = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify' },
+      { Authorization: basic(orphan.application.id, orphan.client_secret) },
+    );
     expect(noOwner.body.error).toBe('unauthorized_client');
   });
 });
@@ -484,17 +700,31 @@ describe('/oauth2/token/revoke (RFC 7009)', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const auth = { Authorization: basic(world.application.id, world.clientSecret) };
-    const res = await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.access_token, token_type_hint: 'access_token' }, auth);
+    const res = await form(
+      client,
+      '/oauth2/token/revoke',
+      { token: world.aliceTokens.access_token, token_type_hint: 'access_token' },
+      auth,
+    );
     expect(res.status).toBe(200);
     expect((await client.get('/api/v10/users/@me', world.aliceAuth)).status).toBe(401);
-    const refresh = await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token }, auth);
+    const refresh = await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token },
+      auth,
+    );
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
   it('revoking a refresh token revokes its access token', async () => {
     const client = await createTestClient();
     const world = await createWorld(client);
-    await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.refresh_token, client_id: world.application.id, client_secret: world.clientSecret });
+    await form(client, '/oauth2/token/revoke', {
+      token: world.aliceTokens.refresh_token,
+      client_id: world.application.id,
+      client_secret: world.clientSecret,
+    });
     expect((await client.get('/api/v10/users/@me', world.aliceAuth)).status).toBe(401);
   });
 
@@ -502,9 +732,19 @@ describe('/oauth2/token/revoke (RFC 7009)', () => {
     const client = await createTestClient();
     const world = await createWorld(client);
     const other = (await client.post('/sandbox/applications', { name: 'Other', owner_id: world.alice.id })).body;
-    const unknown = await form(client, '/oauth2/token/revoke', { token: 'never-issued' }, { Authorization: basic(world.application.id, world.clientSecret) });
+    const unknown = await form(
+      client,
+      '/oauth2/token/revoke',
+      { token: 'never-issued' },
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(unknown.status).toBe(200);
-    const foreign = await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.access_token }, { Authorization: basic(other.application.id, other.client_secret) });
+    const foreign = await form(
+      client,
+      '/oauth2/token/revoke',
+      { token: world.aliceTokens.access_token },
+      { Authorization: basic(other.application.id, other.client_secret) },
+    );
     expect(foreign.status).toBe(200);
     expect((await client.get('/api/v10/users/@me', world.aliceAuth)).status).toBe(200);
   });
@@ -514,9 +754,19 @@ describe('/oauth2/token/revoke (RFC 7009)', () => {
     const world = await createWorld(client);
     const noClient = await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.access_token });
     expect(noClient.status).toBe(401);
-    const wrongSecret = await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.access_token }, { Authorization: basic(world.application.id, 'nope') });
+    const wrongSecret = await form(
+      client,
+      '/oauth2/token/revoke',
+      { token: world.aliceTokens.access_token },
+      { Authorization: basic(world.application.id, 'nope') },
+    );
     expect(wrongSecret.status).toBe(401);
-    const noToken = await form(client, '/oauth2/token/revoke', {}, { Authorization: basic(world.application.id, world.clientSecret) });
+    const noToken = await form(
+      client,
+      '/oauth2/token/revoke',
+      {},
+      { Authorization: basic(world.application.id, world.clientSecret) },
+    );
     expect(noToken.body.error).toBe('invalid_request');
     expect((await client.get('/api/v10/users/@me', world.aliceAuth)).status).toBe(200);
   });
@@ -552,7 +802,13 @@ describe('/oauth2/@me and scopes', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
     for (const scopes of ['identify', 'openid sdk.social_layer', 'openid sdk.social_layer_presence']) {
-      const token = (await client.post('/sandbox/tokens', { application_id: narrow.application.id, user_id: narrow.alice.id, scopes })).body.access_token;
+      const token = (
+        await client.post('/sandbox/tokens', {
+          application_id: narrow.application.id,
+          user_id: narrow.alice.id,
+          scopes,
+        })
+      ).body.access_token;
       expect((await client.get('/api/v10/users/@me', `Bearer ${token}`)).status, scopes).toBe(200);
     }
     expect((await client.get('/api/v10/users/@me', narrow.botAuth)).status).toBe(200);
@@ -568,13 +824,30 @@ describe('failed requests and secrets', () => {
     const auth = { Authorization: basic(world.application.id, world.clientSecret) };
     await redeem(client, world, code, { code_verifier: pkce().verifier });
     await redeem(client, world, code, { code_verifier: pkce().verifier, redirect_uri: 'https://x.example/' });
-    await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'email' }, auth);
+    await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: world.aliceTokens.refresh_token, scope: 'email' },
+      auth,
+    );
     await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'nope' }, auth);
-    await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: 'identify' }, { Authorization: basic(world.application.id, 'bad') });
+    await form(
+      client,
+      '/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'identify' },
+      { Authorization: basic(world.application.id, 'bad') },
+    );
     await form(client, '/oauth2/token/revoke', { token: world.aliceTokens.access_token });
-    await authorize(client, { client_id: world.application.id, scope: 'identify bogus' }, { authorize: true, user_id: world.bob.id });
+    await authorize(
+      client,
+      { client_id: world.application.id, scope: 'identify bogus' },
+      { authorize: true, user_id: world.bob.id },
+    );
     await authorize(client, { client_id: world.application.id, scope: 'identify' }, { authorize: true, user_id: '1' });
-    await client.post(`/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify' })}`, { authorize: 'yes', user_id: world.bob.id });
+    await client.post(
+      `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: 'identify' })}`,
+      { authorize: 'yes', user_id: world.bob.id },
+    );
     expect(await storedCounts(client)).toEqual(before);
   });
 
@@ -587,19 +860,73 @@ describe('failed requests and secrets', () => {
     }
     const { code, verifier } = await pkceCode(client, world);
     const issued = (await redeem(client, world, code, { code_verifier: verifier })).body;
-    const secrets = [world.aliceTokens.access_token, world.aliceTokens.refresh_token, world.clientSecret, code, verifier, issued.access_token, issued.refresh_token];
+    const secrets = [
+      world.aliceTokens.access_token,
+      world.aliceTokens.refresh_token,
+      world.clientSecret,
+      code,
+      verifier,
+      issued.access_token,
+      issued.refresh_token,
+    ];
     const bodies: unknown[] = [];
     const auth = { Authorization: basic(world.application.id, world.clientSecret) };
     bodies.push((await redeem(client, world, code, { code_verifier: verifier })).body);
-    bodies.push((await redeem(client, world, 'x'.repeat(10), { code_verifier: verifier, client_secret: 'wrong-secret' })).body);
-    bodies.push((await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: world.aliceTokens.access_token }, auth)).body);
-    bodies.push((await form(client, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: issued.refresh_token, scope: `identify ${issued.access_token}` }, auth)).body);
+    bodies.push(
+      (await redeem(client, world, 'x'.repeat(10), { code_verifier: verifier, client_secret: 'wrong-secret' })).body,
+    );
+    bodies.push(
+      (
+        await form(
+          client,
+          '/oauth2/token',
+          { grant_type: 'refresh_token', refresh_token: world.aliceTokens.access_token },
+          auth,
+        )
+      ).body,
+    );
+    bodies.push(
+      (
+        await form(
+          client,
+          '/oauth2/token',
+          {
+            grant_type: 'refresh_token',
+            refresh_token: issued.refresh_token,
+            scope: `identify ${issued.access_token}`,
+          },
+          auth,
+        )
+      ).body,
+    );
     bodies.push((await form(client, '/oauth2/token', { grant_type: issued.access_token }, auth)).body);
-    bodies.push((await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: world.clientSecret }, auth)).body);
-    bodies.push((await form(client, '/oauth2/token/revoke', { token: issued.refresh_token, client_id: world.application.id, client_secret: `${world.clientSecret}x` })).body);
+    bodies.push(
+      (await form(client, '/oauth2/token', { grant_type: 'client_credentials', scope: world.clientSecret }, auth)).body,
+    );
+    bodies.push(
+      (
+        await form(client, '/oauth2/token/revoke', {
+          token: issued.refresh_token,
+          client_id: world.application.id,
+          client_secret: `${world.clientSecret}x`,
+        })
+      ).body,
+    );
     bodies.push((await client.get('/oauth2/@me', `Bearer ${world.aliceTokens.refresh_token}`)).body);
-    bodies.push((await client.get(`/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: `identify ${issued.access_token}` })}`)).body);
-    bodies.push((await client.get(`/oauth2/authorize?${query({ client_id: world.application.id, response_type: issued.access_token, scope: 'identify', code_challenge_method: issued.refresh_token })}`)).body);
+    bodies.push(
+      (
+        await client.get(
+          `/oauth2/authorize?${query({ client_id: world.application.id, response_type: 'code', scope: `identify ${issued.access_token}` })}`,
+        )
+      ).body,
+    );
+    bodies.push(
+      (
+        await client.get(
+          `/oauth2/authorize?${query({ client_id: world.application.id, response_type: issued.access_token, scope: 'identify', code_challenge_method: issued.refresh_token })}`,
+        )
+      ).body,
+    );
     bodies.push((await client.get('/api/v10/users/@me', `Bearer ${issued.refresh_token}`)).body);
     const events = JSON.stringify(await client.app.ctx.db.getAll('events'));
     const errorText = JSON.stringify(bodies);

@@ -12,9 +12,18 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
     const client = await createTestClient();
     const world = await createWorld(client, SCOPES);
     for (const type of [0, 2, 3, 5]) {
-      const res = await client.put('/api/v10/users/@me/activities', { activity: { type, state: 'In a match' } }, world.aliceAuth);
+      const res = await client.put(
+        '/api/v10/users/@me/activities',
+        { activity: { type, state: 'In a match' } },
+        world.aliceAuth,
+      );
       expect(res.status).toBe(200);
-      expect(res.body.activity).toMatchObject({ type, state: 'In a match', name: 'Game', application_id: world.application.id });
+      expect(res.body.activity).toMatchObject({
+        type,
+        state: 'In a match',
+        name: 'Game',
+        application_id: world.application.id,
+      });
     }
   });
 
@@ -40,11 +49,20 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
       details: 'Ranked',
       details_url: 'https://example.com/details',
       status_display_type: 1,
-      assets: { large_image: 'map', large_url: 'https://example.com/large', small_image: 'rank', small_url: 'https://example.com/small' },
+      assets: {
+        large_image: 'map',
+        large_url: 'https://example.com/large',
+        small_image: 'rank',
+        small_url: 'https://example.com/small',
+      },
     };
     const ok = await client.put('/api/v10/users/@me/activities', { activity }, world.aliceAuth);
     expect(ok.body.activity).toMatchObject(activity);
-    const bad = await client.put('/api/v10/users/@me/activities', { activity: { ...activity, details_url: 'javascript:alert(1)' } }, world.aliceAuth);
+    const bad = await client.put(
+      '/api/v10/users/@me/activities',
+      { activity: { ...activity, details_url: 'javascript:alert(1)' } },
+      world.aliceAuth,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.activity.details_url).toBeDefined();
   });
@@ -59,8 +77,16 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
     await client.put('/api/v10/users/@me/activities', { activity: { type: 3, details: 'A film' } }, world.aliceAuth);
     expect(client.announcements.length).toBeGreaterThan(before);
     const events = (await readEventsAfter(client.app.ctx.db, seq)).filter((e) => e.type === 'PRESENCE_UPDATE');
-    expect(events.map((e) => e.audience)).toEqual([{ guild_id: guild.id, intent: 1 << 8 }, { user_ids: [world.alice.id] }]);
-    expect(events[0].data).toMatchObject({ guild_id: guild.id, user: { id: world.alice.id }, status: 'online', activities: [{ type: 3, details: 'A film' }] });
+    expect(events.map((e) => e.audience)).toEqual([
+      { guild_id: guild.id, intent: 1 << 8 },
+      { user_ids: [world.alice.id] },
+    ]);
+    expect(events[0].data).toMatchObject({
+      guild_id: guild.id,
+      user: { id: world.alice.id },
+      status: 'online',
+      activities: [{ type: 3, details: 'A film' }],
+    });
     const read = await client.get('/api/v10/users/@me/activities', world.aliceAuth);
     expect(read.body.activities).toHaveLength(1);
   });
@@ -70,11 +96,15 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
     const world = await createWorld(client, SCOPES);
     await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id });
     await client.put('/api/v10/users/@me/activities', { activity: { type: 0, state: 'Solo' } }, world.aliceAuth);
-    const presenceUpdates = async () => (await readEventsAfter(client.app.ctx.db, 0)).filter((e) => e.type === 'PRESENCE_UPDATE');
+    const presenceUpdates = async () =>
+      (await readEventsAfter(client.app.ctx.db, 0)).filter((e) => e.type === 'PRESENCE_UPDATE');
     expect(await presenceUpdates()).toEqual([]);
     expect((await client.get('/api/v10/users/@me/activities', world.aliceAuth)).body.activities).toHaveLength(1);
     await connectSession(client.app.ctx, world.alice.id);
-    expect((await presenceUpdates())[0].data).toMatchObject({ status: 'online', activities: [{ type: 0, state: 'Solo' }] });
+    expect((await presenceUpdates())[0].data).toMatchObject({
+      status: 'online',
+      activities: [{ type: 0, state: 'Solo' }],
+    });
   });
 
   it('clearing an application activity (a stopped activity frame) leaves the others, and is a no-op when there is none', async () => {
@@ -82,11 +112,15 @@ describe('rich presence: PUT /users/@me/activities (SET_ACTIVITY)', () => {
     const world = await createWorld(client, SCOPES);
     const other = (await client.post('/sandbox/applications', { name: 'Other' })).body.application;
     await client.put('/api/v10/users/@me/activities', { activity: { type: 0 } }, world.aliceAuth);
-    const otherToken = (await client.post('/sandbox/tokens', { application_id: other.id, user_id: world.alice.id, scopes: SCOPES })).body.access_token;
+    const otherToken = (
+      await client.post('/sandbox/tokens', { application_id: other.id, user_id: world.alice.id, scopes: SCOPES })
+    ).body.access_token;
     await client.put('/api/v10/users/@me/activities', { activity: { type: 2 } }, `Bearer ${otherToken}`);
     expect(await clearActivity(client.app.ctx, world.alice.id, world.application.id)).toBe(true);
     expect(await clearActivity(client.app.ctx, world.alice.id, world.application.id)).toBe(false);
-    expect((await client.app.ctx.db.get('presences', world.alice.id))?.activities.map((a) => a.name)).toEqual(['Other']);
+    expect((await client.app.ctx.db.get('presences', world.alice.id))?.activities.map((a) => a.name)).toEqual([
+      'Other',
+    ]);
   });
 
   it('clears the application activity with activity: null', async () => {

@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { RpcSession } from '../../../src/rpc/context';
 import { translatePlatformEvent } from '../../../src/rpc/subscriptions';
-import { API, expectError, expectInvalidField, logPosition, loggedEvents, relationshipEvents, socialCounts, socialWorld } from './social-fixtures';
+import {
+  API,
+  expectError,
+  expectInvalidField,
+  logPosition,
+  loggedEvents,
+  relationshipEvents,
+  socialCounts,
+  socialWorld,
+} from './social-fixtures';
 
 const RELATIONSHIPS = `${API}/users/@me/relationships`;
 const GAME = `${API}/users/@me/game-relationships`;
@@ -16,14 +25,22 @@ describe('GET /users/@me/relationships', () => {
     const reply = await w.client.get(RELATIONSHIPS, w.aliceAuth);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
-      { id: w.bob.id, type: 1, nickname: null, user: expect.objectContaining({ id: w.bob.id, username: 'bob' }), since: '2026-03-04T05:06:07.000Z' },
+      {
+        id: w.bob.id,
+        type: 1,
+        nickname: null,
+        user: expect.objectContaining({ id: w.bob.id, username: 'bob' }),
+        since: '2026-03-04T05:06:07.000Z',
+      },
     ]);
   });
 
   it('needs relationships.read (sdk.social_layer_presence expands to it); bots are 403 20001; no token is 401', async () => {
     const w = await socialWorld();
     expectError(await w.client.get(RELATIONSHIPS, await w.token(w.alice.id, 'identify')), 403, 50001);
-    expect((await w.client.get(RELATIONSHIPS, await w.token(w.alice.id, 'openid sdk.social_layer_presence'))).status).toBe(200);
+    expect(
+      (await w.client.get(RELATIONSHIPS, await w.token(w.alice.id, 'openid sdk.social_layer_presence'))).status,
+    ).toBe(200);
     expect((await w.client.get(RELATIONSHIPS, await w.token(w.alice.id, 'relationships.read'))).status).toBe(200);
     expectError(await w.client.get(RELATIONSHIPS, w.botAuth), 403, 20001);
     expectError(await w.client.get(RELATIONSHIPS), 401, 0);
@@ -35,8 +52,12 @@ describe('PUT /users/@me/relationships/{user.id}: friend requests', () => {
     const w = await socialWorld();
     const reply = await w.client.put(`${RELATIONSHIPS}/${w.bob.id}`, {}, w.aliceAuth);
     expect(reply.status).toBe(204);
-    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([expect.objectContaining({ id: w.bob.id, type: 4 })]);
-    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([expect.objectContaining({ id: w.alice.id, type: 3 })]);
+    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([
+      expect.objectContaining({ id: w.bob.id, type: 4 }),
+    ]);
+    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([
+      expect.objectContaining({ id: w.alice.id, type: 3 }),
+    ]);
     expect(await relationshipEvents(w.client)).toEqual([
       { type: 'RELATIONSHIP_ADD', to: [w.alice.id], app: undefined, id: w.bob.id, kind: 4 },
       { type: 'RELATIONSHIP_ADD', to: [w.bob.id], app: undefined, id: w.alice.id, kind: 3 },
@@ -69,7 +90,9 @@ describe('PUT /users/@me/relationships/{user.id}: friend requests', () => {
   it('POST /users/@me/relationships {username} is the same request by name; an unknown name is 400 80004', async () => {
     const w = await socialWorld();
     expect((await w.client.post(RELATIONSHIPS, { username: 'bob' }, w.aliceAuth)).status).toBe(204);
-    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([expect.objectContaining({ id: w.alice.id, type: 3 })]);
+    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([
+      expect.objectContaining({ id: w.alice.id, type: 3 }),
+    ]);
     const before = await socialCounts(w.client);
     expectError(await w.client.post(RELATIONSHIPS, { username: 'nobody' }, w.aliceAuth), 400, 80004);
     expectInvalidField(await w.client.post(RELATIONSHIPS, {}, w.aliceAuth), 'username');
@@ -104,7 +127,14 @@ describe('PUT /users/@me/relationships/{user.id}: friend requests', () => {
   it('platform friends are limited to 1000: accepting a 1001st is 400 30002 and changes nothing', async () => {
     const w = await socialWorld();
     const tx = w.client.app.ctx.db.transaction('relationships', 'readwrite');
-    for (let i = 0; i < 1000; i++) void tx.store.put({ user_id: w.alice.id, application_id: '', other_id: String(10n ** 17n + BigInt(i)), type: 1, since: 0 });
+    for (let i = 0; i < 1000; i++)
+      void tx.store.put({
+        user_id: w.alice.id,
+        application_id: '',
+        other_id: String(10n ** 17n + BigInt(i)),
+        type: 1,
+        since: 0,
+      });
     await tx.done;
     await w.client.put(`${RELATIONSHIPS}/${w.alice.id}`, {}, w.bobAuth);
     const before = await socialCounts(w.client);
@@ -123,7 +153,9 @@ describe('blocking (PUT with type 2) and unblocking (DELETE)', () => {
     await w.relate(w.alice.id, w.bob.id, 1, w.application.id);
     const after = await logPosition(w.client);
     expect((await w.client.put(`${RELATIONSHIPS}/${w.bob.id}`, { type: 2 }, w.aliceAuth)).status).toBe(204);
-    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([expect.objectContaining({ id: w.bob.id, type: 2 })]);
+    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([
+      expect.objectContaining({ id: w.bob.id, type: 2 }),
+    ]);
     expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([]);
     expect((await w.client.get(GAME, w.aliceAuth)).body).toEqual([]);
     expect((await w.client.get(GAME, w.bobAuth)).body).toEqual([]);
@@ -151,12 +183,18 @@ describe('blocking (PUT with type 2) and unblocking (DELETE)', () => {
     await w.relate(w.alice.id, w.bob.id, 1);
     await w.client.put(`${RELATIONSHIPS}/${w.bob.id}`, { type: 2 }, w.aliceAuth);
     await w.client.put(`${RELATIONSHIPS}/${w.alice.id}`, { type: 2 }, w.bobAuth);
-    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([expect.objectContaining({ id: w.bob.id, type: 2 })]);
+    expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([
+      expect.objectContaining({ id: w.bob.id, type: 2 }),
+    ]);
     const after = await logPosition(w.client);
     expect((await w.client.delete(`${RELATIONSHIPS}/${w.bob.id}`, w.aliceAuth)).status).toBe(204);
     expect((await w.client.get(RELATIONSHIPS, w.aliceAuth)).body).toEqual([]);
-    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([expect.objectContaining({ id: w.alice.id, type: 2 })]);
-    expect(await relationshipEvents(w.client, after)).toEqual([{ type: 'RELATIONSHIP_REMOVE', to: [w.alice.id], app: undefined, id: w.bob.id, kind: 2 }]);
+    expect((await w.client.get(RELATIONSHIPS, w.bobAuth)).body).toEqual([
+      expect.objectContaining({ id: w.alice.id, type: 2 }),
+    ]);
+    expect(await relationshipEvents(w.client, after)).toEqual([
+      { type: 'RELATIONSHIP_REMOVE', to: [w.alice.id], app: undefined, id: w.bob.id, kind: 2 },
+    ]);
   });
 });
 
@@ -175,9 +213,12 @@ describe('DELETE /users/@me/relationships/{user.id}', () => {
     expect((await w.client.get(RELATIONSHIPS, w.carolAuth)).body).toEqual([]);
     const events = await relationshipEvents(w.client, after);
     expect(events.map((e) => [e.type, e.to, e.kind])).toEqual([
-      ['RELATIONSHIP_REMOVE', [w.alice.id], 1], ['RELATIONSHIP_REMOVE', [w.bob.id], 1],
-      ['RELATIONSHIP_REMOVE', [w.alice.id], 4], ['RELATIONSHIP_REMOVE', [w.carol.id], 3],
-      ['RELATIONSHIP_REMOVE', [w.alice.id], 3], ['RELATIONSHIP_REMOVE', [w.dave.id], 4],
+      ['RELATIONSHIP_REMOVE', [w.alice.id], 1],
+      ['RELATIONSHIP_REMOVE', [w.bob.id], 1],
+      ['RELATIONSHIP_REMOVE', [w.alice.id], 4],
+      ['RELATIONSHIP_REMOVE', [w.carol.id], 3],
+      ['RELATIONSHIP_REMOVE', [w.alice.id], 3],
+      ['RELATIONSHIP_REMOVE', [w.dave.id], 4],
     ]);
   });
 
@@ -198,7 +239,9 @@ describe('relationship events and the activity RPC', () => {
     await w.client.put(`${RELATIONSHIPS}/${w.bob.id}`, {}, w.aliceAuth);
     await w.client.delete(`${RELATIONSHIPS}/${w.bob.id}`, w.aliceAuth);
     const session = { user: { id: w.alice.id }, application: { id: w.application.id } } as unknown as RpcSession;
-    const toAlice = (await loggedEvents(w.client)).filter((e) => e.audience.user_ids?.includes(w.alice.id) && e.type.startsWith('RELATIONSHIP_'));
+    const toAlice = (await loggedEvents(w.client)).filter(
+      (e) => e.audience.user_ids?.includes(w.alice.id) && e.type.startsWith('RELATIONSHIP_'),
+    );
     const translated = toAlice.flatMap((e) => translatePlatformEvent(e.type, e.data, session));
     expect(translated.map((t) => [t.event, t.data])).toEqual([
       ['RELATIONSHIP_UPDATE', { type: 4, user: expect.objectContaining({ id: w.bob.id, username: 'bob' }) }],

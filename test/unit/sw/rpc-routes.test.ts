@@ -13,7 +13,9 @@ async function setup(scopes = 'identify guilds guilds.members.read') {
 describe('GET /sandbox/users/{user_id}', () => {
   it('answers {user}; an unknown user is 404 (10013) and a malformed id 400 (50035)', async () => {
     const { client, alice } = await setup();
-    expect((await client.get(`/sandbox/users/${alice.id}`)).body).toEqual({ user: expect.objectContaining({ id: alice.id, username: 'alice' }) });
+    expect((await client.get(`/sandbox/users/${alice.id}`)).body).toEqual({
+      user: expect.objectContaining({ id: alice.id, username: 'alice' }),
+    });
     expect((await client.get('/sandbox/users/123456789')).body).toEqual({ code: 10013, message: 'Unknown User' });
     expect((await client.get('/sandbox/users/nope')).status).toBe(400);
   });
@@ -22,7 +24,13 @@ describe('GET /sandbox/users/{user_id}', () => {
 describe('the RPC host routes (/api/v10/rpc)', () => {
   it('GET /rpc/session answers the token session with its user whatever the scopes', async () => {
     const { client, alice, application } = await setup('rpc.activities.write');
-    const token = (await client.post('/sandbox/tokens', { application_id: application.id, user_id: alice.id, scopes: 'rpc.activities.write' })).body.access_token;
+    const token = (
+      await client.post('/sandbox/tokens', {
+        application_id: application.id,
+        user_id: alice.id,
+        scopes: 'rpc.activities.write',
+      })
+    ).body.access_token;
     const res = await client.get('/api/v10/rpc/session', `Bearer ${token}`);
     expect(res.body).toEqual({
       application: { id: application.id, name: 'Game', description: '', icon: null },
@@ -41,20 +49,32 @@ describe('the RPC host routes (/api/v10/rpc)', () => {
 
   it('a channel needs guilds, membership and VIEW_CHANNEL; permissions need guilds.members.read', async () => {
     const { client, aliceAuth, bobAuth, text, guild } = await setup();
-    expect((await client.get(`/api/v10/rpc/channels/${text.id}`, aliceAuth)).body).toMatchObject({ id: text.id, guild_id: guild.id, voice_states: [], messages: [] });
+    expect((await client.get(`/api/v10/rpc/channels/${text.id}`, aliceAuth)).body).toMatchObject({
+      id: text.id,
+      guild_id: guild.id,
+      voice_states: [],
+      messages: [],
+    });
     expect((await client.get(`/api/v10/rpc/channels/${text.id}`, bobAuth)).body.code).toBe(50001);
     expect((await client.get('/api/v10/rpc/channels/123', aliceAuth)).body.code).toBe(10003);
-    expect((await client.get(`/api/v10/rpc/channels/${text.id}/permissions`, aliceAuth)).body.permissions).toMatch(/^\d+$/);
+    expect((await client.get(`/api/v10/rpc/channels/${text.id}/permissions`, aliceAuth)).body.permissions).toMatch(
+      /^\d+$/,
+    );
     const narrow = await setup('identify');
     expect((await narrow.client.get(`/api/v10/rpc/channels/${narrow.text.id}`, narrow.aliceAuth)).status).toBe(403);
-    expect((await narrow.client.get(`/api/v10/rpc/channels/${narrow.text.id}/permissions`, narrow.aliceAuth)).status).toBe(403);
+    expect(
+      (await narrow.client.get(`/api/v10/rpc/channels/${narrow.text.id}/permissions`, narrow.aliceAuth)).status,
+    ).toBe(403);
   });
 
   it('GET /rpc/guilds/{id}/status counts online members (a connected gateway session, not an activity alone)', async () => {
     const client = await createTestClient();
     const world = await createWorld(client, 'guilds rpc.activities.write');
     const guild = (await client.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body.guild;
-    expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body).toEqual({ guild: { id: guild.id, name: 'Guild', icon_url: null }, online: 0 });
+    expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body).toEqual({
+      guild: { id: guild.id, name: 'Guild', icon_url: null },
+      online: 0,
+    });
     await client.put('/api/v10/users/@me/activities', { activity: { type: 0 } }, world.aliceAuth);
     expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.aliceAuth)).body.online).toBe(0);
     await connectSession(client.app.ctx, world.alice.id);

@@ -44,7 +44,10 @@ describe('sandbox control API (CONTRACT §3)', () => {
 
   it('answers invalid JSON with 50109', async () => {
     const client = await createTestClient();
-    const res = await client.request('POST', '/sandbox/users', { raw: '{nope', headers: { 'Content-Type': 'application/json' } });
+    const res = await client.request('POST', '/sandbox/users', {
+      raw: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(50109);
   });

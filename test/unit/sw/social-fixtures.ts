@@ -17,7 +17,9 @@ export async function socialWorld(scopes?: string) {
   const dave = (await w.client.post('/sandbox/users', { username: 'dave' })).body.user;
   /** A provisional account of the game (the bot token endpoint), with its Bearer header. */
   const provisional = async (externalUserId: string) => {
-    const tokens = (await w.client.post(`${API}/partner-sdk/token/bot`, { external_user_id: externalUserId }, w.botAuth)).body;
+    const tokens = (
+      await w.client.post(`${API}/partner-sdk/token/bot`, { external_user_id: externalUserId }, w.botAuth)
+    ).body;
     const auth = `Bearer ${tokens.access_token}`;
     const user = (await w.client.get(`${API}/users/@me`, auth)).body;
     return { user, auth, token: tokens.access_token as string };
@@ -27,7 +29,10 @@ export async function socialWorld(scopes?: string) {
     `Bearer ${(await w.client.post('/sandbox/tokens', { application_id: w.application.id, user_id: userId, scopes: scope })).body.access_token}`;
   /** Sets a pair directly through the sandbox. */
   const relate = async (userId: string, otherId: string, type: number, applicationId?: string) => {
-    const reply = await w.client.put(`/sandbox/users/${userId}/relationships/${otherId}`, { type, ...(applicationId ? { application_id: applicationId } : {}) });
+    const reply = await w.client.put(`/sandbox/users/${userId}/relationships/${otherId}`, {
+      type,
+      ...(applicationId ? { application_id: applicationId } : {}),
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     return reply.body;
   };
@@ -38,7 +43,11 @@ export async function socialWorld(scopes?: string) {
 export async function socialCounts(client: TestClient) {
   const db = client.app.ctx.db;
   const [relationships, channels, messages, lobbyMessages, events] = await Promise.all([
-    db.count('relationships'), db.count('dm_channels'), db.count('dm_messages'), db.count('lobby_messages'), db.count('events'),
+    db.count('relationships'),
+    db.count('dm_channels'),
+    db.count('dm_messages'),
+    db.count('lobby_messages'),
+    db.count('events'),
   ]);
   return { relationships, channels, messages, lobbyMessages, events };
 }
@@ -48,7 +57,13 @@ export async function relationshipEvents(client: TestClient, after = 0) {
   const events = await client.app.ctx.db.getAll('events', IDBKeyRange.lowerBound(after, true));
   return events
     .filter((e) => e.type.includes('RELATIONSHIP'))
-    .map((e) => ({ type: e.type, to: e.audience.user_ids, app: e.audience.application_id, id: (e.data as any).id, kind: (e.data as any).type }));
+    .map((e) => ({
+      type: e.type,
+      to: e.audience.user_ids,
+      app: e.audience.application_id,
+      id: (e.data as any).id,
+      kind: (e.data as any).type,
+    }));
 }
 
 /** The newest log position. */

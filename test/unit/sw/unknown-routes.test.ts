@@ -21,9 +21,13 @@ describe('unknown routes and wrong methods are answered before authentication (C
   it('an unknown /api route is 404 code 0 with no token, an unknown one, a bot token or a user token; under /api, /api/v10 and /.proxy', async () => {
     const w = await world();
     const paths = [
-      '/api/v10/nothing', '/api/nothing', '/.proxy/api/v10/nothing', '/api/v10/users/@me/nothing',
+      '/api/v10/nothing',
+      '/api/nothing',
+      '/.proxy/api/v10/nothing',
+      '/api/v10/users/@me/nothing',
       // Under resources whose own middleware checks scopes or the token kind first.
-      `/api/v10/lobbies/${w.lobby.id}/nothing`, '/api/v10/rpc/nothing',
+      `/api/v10/lobbies/${w.lobby.id}/nothing`,
+      '/api/v10/rpc/nothing',
     ];
     for (const path of paths) {
       for (const token of w.tokens) {

@@ -11,7 +11,12 @@ async function setup(answer: (request: Request) => Promise<Response> = async () 
   const app = (await client.post('/sandbox/applications', { name: 'Mapped' })).body.application;
   const reached: { method: string; url: string; body: string; headers: Headers }[] = [];
   vi.stubGlobal('fetch', async (request: Request) => {
-    reached.push({ method: request.method, url: request.url, body: await request.clone().text(), headers: request.headers });
+    reached.push({
+      method: request.method,
+      url: request.url,
+      body: await request.clone().text(),
+      headers: request.headers,
+    });
     return answer(request);
   });
   return { client, app, reached };
@@ -19,7 +24,9 @@ async function setup(answer: (request: Request) => Promise<Response> = async () 
 
 /** A request as the page at `referrer` would send it. */
 function send(client: TestClient, path: string, init: RequestInit = {}, referrer?: string): Promise<Response> {
-  return client.app.fetch(new Request(`${ORIGIN}${path}`, { ...init, ...(referrer ? { referrer: `${ORIGIN}${referrer}` } : {}) }));
+  return client.app.fetch(
+    new Request(`${ORIGIN}${path}`, { ...init, ...(referrer ? { referrer: `${ORIGIN}${referrer}` } : {}) }),
+  );
 }
 
 afterEach(() => {
@@ -30,8 +37,13 @@ describe('URL mappings of an application (sandbox: GET / PUT /sandbox/applicatio
   it('stores and answers the mappings; none until set', async () => {
     const { client, app } = await setup();
     expect((await client.get(`/sandbox/applications/${app.id}/url-mappings`)).body).toEqual({ url_mappings: [] });
-    const mappings = [{ prefix: '/scores', target: 'api.example.com' }, { prefix: '/maps/{Region}', target: '{Region}.maps.example.com/v2' }];
-    expect((await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: mappings })).body).toEqual({ url_mappings: mappings });
+    const mappings = [
+      { prefix: '/scores', target: 'api.example.com' },
+      { prefix: '/maps/{Region}', target: '{Region}.maps.example.com/v2' },
+    ];
+    expect((await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: mappings })).body).toEqual(
+      { url_mappings: mappings },
+    );
     expect((await client.get(`/sandbox/applications/${app.id}/url-mappings`)).body).toEqual({ url_mappings: mappings });
   });
 
@@ -56,44 +68,77 @@ describe('URL mappings of an application (sandbox: GET / PUT /sandbox/applicatio
   });
 });
 
-describe('the activity proxy forwards /.proxy/<prefix>/... to the mapping\'s target', () => {
-  it('forwards method, path, query, headers and body to https://<target>/<rest> and answers with the target\'s response', async () => {
-    const { client, app, reached } = await setup(async () => new Response('{"top":[1]}', { status: 201, headers: { 'Content-Type': 'application/json', 'X-Upstream': 'yes' } }));
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'api.example.com/v1' }] });
-    const response = await send(client, '/.proxy/scores/top?n=3', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Game': 'chess' }, body: '{"a":1}' });
-    expect([response.status, response.headers.get('X-Upstream'), await response.text()]).toEqual([201, 'yes', '{"top":[1]}']);
-    expect(reached.map((r) => [r.method, r.url, r.body, r.headers.get('X-Game')])).toEqual([['POST', 'https://api.example.com/v1/top?n=3', '{"a":1}', 'chess']]);
+describe("the activity proxy forwards /.proxy/<prefix>/... to the mapping's target", () => {
+  it("forwards method, path, query, headers and body to https://<target>/<rest> and answers with the target's response", async () => {
+    const { client, app, reached } = await setup(
+      async () =>
+        new Response('{"top":[1]}', {
+          status: 201,
+          headers: { 'Content-Type': 'application/json', 'X-Upstream': 'yes' },
+        }),
+    );
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'api.example.com/v1' }],
+    });
+    const response = await send(client, '/.proxy/scores/top?n=3', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Game': 'chess' },
+      body: '{"a":1}',
+    });
+    expect([response.status, response.headers.get('X-Upstream'), await response.text()]).toEqual([
+      201,
+      'yes',
+      '{"top":[1]}',
+    ]);
+    expect(reached.map((r) => [r.method, r.url, r.body, r.headers.get('X-Game')])).toEqual([
+      ['POST', 'https://api.example.com/v1/top?n=3', '{"a":1}', 'chess'],
+    ]);
   });
 
-  it('{Token}s of the prefix fill the target\'s host, with their case', async () => {
+  it("{Token}s of the prefix fill the target's host, with their case", async () => {
     const { client, app, reached } = await setup();
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/maps/{Region}', target: '{Region}.maps.example.com' }] });
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/maps/{Region}', target: '{Region}.maps.example.com' }],
+    });
     await send(client, '/.proxy/maps/eu-west/tiles/1.png');
     expect(reached.map((r) => r.url)).toEqual(['https://eu-west.maps.example.com/tiles/1.png']);
   });
 
-  it('the platform\'s own paths and unmapped paths are not forwarded', async () => {
+  it("the platform's own paths and unmapped paths are not forwarded", async () => {
     const { client, app, reached } = await setup();
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'api.example.com' }] });
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'api.example.com' }],
+    });
     expect((await send(client, '/.proxy/sandbox/clock')).status).toBe(200);
     expect((await send(client, '/.proxy/scoresheet')).status).toBe(404);
-    expect((await client.app.forwardMapped(new Request(`${ORIGIN}/.proxy/elsewhere/x`)))).toBeUndefined();
+    expect(await client.app.forwardMapped(new Request(`${ORIGIN}/.proxy/elsewhere/x`))).toBeUndefined();
     expect(reached).toEqual([]);
   });
 
-  it('without /.proxy only an activity frame\'s requests are forwarded (its URL has frame_id and instance_id)', async () => {
+  it("without /.proxy only an activity frame's requests are forwarded (its URL has frame_id and instance_id)", async () => {
     const { client, app, reached } = await setup();
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'api.example.com' }] });
-    expect(await client.app.forwardMapped(new Request(`${ORIGIN}/scores/top`, { referrer: `${ORIGIN}/` }))).toBeUndefined();
-    expect((await send(client, '/scores/top', {}, `/activities/${app.id}/?frame_id=f&instance_id=i&platform=desktop`)).status).toBe(200);
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'api.example.com' }],
+    });
+    expect(
+      await client.app.forwardMapped(new Request(`${ORIGIN}/scores/top`, { referrer: `${ORIGIN}/` })),
+    ).toBeUndefined();
+    expect(
+      (await send(client, '/scores/top', {}, `/activities/${app.id}/?frame_id=f&instance_id=i&platform=desktop`))
+        .status,
+    ).toBe(200);
     expect(reached.map((r) => r.url)).toEqual(['https://api.example.com/top']);
   });
 
-  it('an activity page under /activities/<id>/ uses its own application\'s mappings; two applications that disagree elsewhere are 409 saying how to tell', async () => {
+  it("an activity page under /activities/<id>/ uses its own application's mappings; two applications that disagree elsewhere are 409 saying how to tell", async () => {
     const { client, app, reached } = await setup();
     const other = (await client.post('/sandbox/applications', { name: 'Other' })).body.application;
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'mine.example.com' }] });
-    await client.put(`/sandbox/applications/${other.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'theirs.example.com' }] });
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'mine.example.com' }],
+    });
+    await client.put(`/sandbox/applications/${other.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'theirs.example.com' }],
+    });
     await send(client, '/.proxy/scores/a', {}, `/.proxy/activities/${other.id}/index.html?frame_id=f&instance_id=i`);
     expect(reached.map((r) => r.url)).toEqual(['https://theirs.example.com/a']);
     const ambiguous = await send(client, '/.proxy/scores/a', {}, '/test/page.html?frame_id=f&instance_id=i');
@@ -105,7 +150,9 @@ describe('the activity proxy forwards /.proxy/<prefix>/... to the mapping\'s tar
     const { client, app } = await setup(async () => {
       throw new TypeError('Failed to fetch');
     });
-    await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: [{ prefix: '/scores', target: 'api.example.com' }] });
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'api.example.com' }],
+    });
     const response = await send(client, '/.proxy/scores/top');
     const body = await response.json();
     expect([response.status, body.code]).toEqual([502, 0]);
@@ -113,10 +160,15 @@ describe('the activity proxy forwards /.proxy/<prefix>/... to the mapping\'s tar
   });
 
   it('matches whole segments and prefers the longest prefix', () => {
-    const mappings = [{ prefix: '/a', target: 'a.example.com' }, { prefix: '/a/b', target: 'b.example.com/base' }];
+    const mappings = [
+      { prefix: '/a', target: 'a.example.com' },
+      { prefix: '/a/b', target: 'b.example.com/base' },
+    ];
     expect(mapRequestPath('/a/b/c', '', mappings)?.url.href).toBe('https://b.example.com/base/c');
     expect(mapRequestPath('/a/bc', '', mappings)?.url.href).toBe('https://a.example.com/bc');
     expect(mapRequestPath('/ab', '', mappings)).toBeNull();
-    expect(mapRequestPath('/cdn.x/y', '', [{ prefix: '/cdn.x', target: 'cdn.example.com' }])?.url.href).toBe('https://cdn.example.com/y');
+    expect(mapRequestPath('/cdn.x/y', '', [{ prefix: '/cdn.x', target: 'cdn.example.com' }])?.url.href).toBe(
+      'https://cdn.example.com/y',
+    );
   });
 });

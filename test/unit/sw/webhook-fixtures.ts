@@ -20,9 +20,17 @@ export interface Received {
 }
 
 /** Ed25519 over `timestamp + body`, checked with node:crypto against the hex `verify_key`. */
-export function nodeVerify(verifyKey: string, signature: string | null, timestamp: string | null, body: string): boolean {
+export function nodeVerify(
+  verifyKey: string,
+  signature: string | null,
+  timestamp: string | null,
+  body: string,
+): boolean {
   if (!signature || !timestamp) return false;
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(verifyKey, 'hex').toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(verifyKey, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
   return verify(null, Buffer.from(timestamp + body), key, Buffer.from(signature, 'hex'));
 }
 
@@ -67,7 +75,12 @@ export async function webhookWorld(answer?: (payload: any) => number) {
 export const HOOK_URL = 'https://game.example/webhooks';
 
 /** Sets the application's event webhooks; expects success. */
-export async function enableWebhooks(client: TestClient, applicationId: string, types: string[] = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'], url = HOOK_URL) {
+export async function enableWebhooks(
+  client: TestClient,
+  applicationId: string,
+  types: string[] = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'],
+  url = HOOK_URL,
+) {
   const res = await client.put(`/sandbox/applications/${applicationId}/event-webhooks`, { url, types, enabled: true });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -76,7 +89,12 @@ export async function enableWebhooks(client: TestClient, applicationId: string, 
 /** A new user who authorizes the application at the consent step (a first authorization). */
 export async function authorizeNewUser(client: TestClient, applicationId: string, username = 'carol') {
   const user = (await client.post('/sandbox/users', { username })).body.user;
-  const query = new URLSearchParams({ response_type: 'code', client_id: applicationId, scope: 'identify guilds', integration_type: '1' });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: applicationId,
+    scope: 'identify guilds',
+    integration_type: '1',
+  });
   const res = await client.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: user.id });
   expect(res.status).toBe(200);
   await client.app.webhooks.settled();

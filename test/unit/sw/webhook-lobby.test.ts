@@ -7,7 +7,9 @@ describe('lobby webhook events (spec: "game direct message and lobby webhook eve
     const { client, world, endpoint } = await webhookWorld();
     await enableWebhooks(client, world.application.id, ['LOBBY_MESSAGE_CREATE']);
     const lobby = (await client.put('/api/v10/lobbies', { secret: 'hooked' }, world.aliceAuth)).body;
-    const message = (await client.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'hello hooks' }, world.aliceAuth)).body;
+    const message = (
+      await client.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'hello hooks' }, world.aliceAuth)
+    ).body;
     await client.app.webhooks.settled();
     const sent = endpoint.events().filter((e) => e.payload.event?.type === 'LOBBY_MESSAGE_CREATE');
     expect(sent).toHaveLength(1);

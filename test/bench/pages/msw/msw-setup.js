@@ -8,7 +8,9 @@ import { setupWorker } from 'msw/browser';
 
 /** @type {any} */ (globalThis).benchSetup = async (/** @type {{ body: string }} */ msg) => {
   const body = msg.body;
-  const worker = setupWorker(http.get('/bench/msw/data', () => new HttpResponse(body, { headers: { 'Content-Type': 'application/json' } })));
+  const worker = setupWorker(
+    http.get('/bench/msw/data', () => new HttpResponse(body, { headers: { 'Content-Type': 'application/json' } })),
+  );
   await worker.start({
     serviceWorker: { url: '/bench/msw/mockServiceWorker.js', options: { scope: '/bench/msw/' } },
     quiet: true,
