@@ -7,7 +7,7 @@
  * @example
  * import { GatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
  */
-export { GatewaySocket, hub, serveGatewaySockets, type GatewaySocketOptions } from './gateway/gateway-socket';
+export { GatewaySocket, hub, serveGatewaySockets, type GatewaySocketOptions } from './sockets/gateway-socket';
 export {
   GATEWAY_OPCODES,
   GATEWAY_CLOSE_CODES,
@@ -16,16 +16,16 @@ export {
 } from './gateway/protocol';
 export { SandboxClient, SandboxError } from './components/sandbox-client';
 export * from './sdk/index';
-export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/errors';
+export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/core/errors';
 export {
   PERMISSIONS,
   computeBasePermissions,
   computeChannelPermissions,
   parsePermissions,
-} from './platform/permissions';
-export { INTENTS, PRIVILEGED_INTENTS } from './platform/intents';
-export { SCOPES, SCOPE_EXPANSIONS, effectiveScopes } from './platform/scopes';
-export { RULE_DATES, inForce } from './platform/dates';
-export * as limits from './platform/limits';
-export { snowflakeTime, snowflakeAt, isSnowflake, PLATFORM_EPOCH } from './platform/snowflake';
-export { APPLICATION_FLAGS, CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME } from './platform/records';
+} from './platform/core/permissions';
+export { INTENTS, PRIVILEGED_INTENTS } from './platform/core/intents';
+export { SCOPES, SCOPE_EXPANSIONS, effectiveScopes } from './platform/oauth2/scopes';
+export { RULE_DATES, inForce } from './platform/core/dates';
+export * as limits from './platform/core/limits';
+export { snowflakeTime, snowflakeAt, isSnowflake, PLATFORM_EPOCH } from './platform/core/snowflake';
+export { APPLICATION_FLAGS, CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME } from './platform/core/records';

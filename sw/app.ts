@@ -4,11 +4,11 @@
  * worker shell and unit tests call alike.
  */
 import { Hono, type ExecutionContext } from 'hono';
-import { SNOWFLAKE_WORKERS } from '../src/platform/snowflake';
-import { createPlatformContext, type PlatformContext } from '../src/platform/context';
-import { enableReadCache } from '../src/platform/read-cache';
-import type { Announcement } from '../src/platform/announcements';
-import { ApiError } from '../src/platform/errors';
+import { SNOWFLAKE_WORKERS } from '../src/platform/core/snowflake';
+import { createPlatformContext, type PlatformContext } from '../src/platform/core/context';
+import { enableReadCache } from '../src/platform/core/read-cache';
+import type { Announcement } from '../src/platform/core/announcements';
+import { ApiError } from '../src/platform/core/errors';
 import { errorResponse, type AppEnv } from './http';
 import { stripProxyPrefix } from './paths';
 import { apiRoutes } from './routes/api';
@@ -30,8 +30,8 @@ import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { AppWebhooks } from './webhooks';
-import type { FetchLike } from '../src/platform/oidc';
-import type { WebhookOutbox } from '../src/platform/webhook-outbox';
+import type { FetchLike } from '../src/platform/oauth2/oidc';
+import type { WebhookOutbox } from '../src/platform/webhooks/outbox';
 
 /** The header every response of the platform carries, so a client can tell who answered. */
 export const SERVED_BY_HEADER = 'X-Served-By';

@@ -4,12 +4,12 @@
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { Principal } from '../src/platform/auth';
-import type { PlatformContext } from '../src/platform/context';
-import { ApiError, OAuth2Error } from '../src/platform/errors';
-import { JSON_BODY_MAX_BYTES } from '../src/platform/limits';
-import { redactSecrets } from '../src/platform/secrets';
-import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/schema-parts';
+import type { Principal } from '../src/platform/oauth2/auth';
+import type { PlatformContext } from '../src/platform/core/context';
+import { ApiError, OAuth2Error } from '../src/platform/core/errors';
+import { JSON_BODY_MAX_BYTES } from '../src/platform/core/limits';
+import { redactSecrets } from '../src/platform/core/secrets';
+import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/core/schema-parts';
 
 /** The hono environment of the platform app. */
 export interface AppEnv {

@@ -5,8 +5,8 @@
  */
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
-import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/announcements';
-import { readCacheOf } from '../src/platform/read-cache';
+import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/core/announcements';
+import { readCacheOf } from '../src/platform/core/read-cache';
 import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 

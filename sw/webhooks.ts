@@ -9,10 +9,10 @@
  * `/sandbox/webhook-sinks/{id}` would go to the network (the static server) instead of here.
  */
 import type { Context } from 'hono';
-import type { PlatformContext } from '../src/platform/context';
-import type { FetchLike } from '../src/platform/oidc';
-import { WebhookOutbox } from '../src/platform/webhook-outbox';
-import { isWebhookSinkPath } from '../src/platform/webhook-sinks';
+import type { PlatformContext } from '../src/platform/core/context';
+import type { FetchLike } from '../src/platform/oauth2/oidc';
+import { WebhookOutbox } from '../src/platform/webhooks/outbox';
+import { isWebhookSinkPath } from '../src/platform/webhooks/sinks';
 import type { AppEnv } from './http';
 import { stripProxyPrefix } from './paths';
 

@@ -4,7 +4,7 @@
  * `GatewaySocket`, which has the WebSocket interface, so this is the code a client would write
  * for a WebSocket gateway. The demo shell and the sample activity both use it.
  */
-import { GatewaySocket } from '../../src/gateway/gateway-socket';
+import { GatewaySocket } from '../../src/sockets/gateway-socket';
 import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../../src/gateway/protocol';
 
 /** The gateway URL every demo session connects to. */

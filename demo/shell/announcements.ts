@@ -4,7 +4,7 @@
  * The message only says "look again": the host reads the state itself.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../../src/platform/announcements';
+import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../../src/platform/core/announcements';
 
 /**
  * @example new AnnouncementController(this, (a) => a.type === 'clock' && this.reload());

@@ -5,7 +5,7 @@
  * full. The list is read again whenever the clock changes, in this tab or another.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { inForce, RULE_DATES } from '../../src/platform/dates';
+import { inForce, RULE_DATES } from '../../src/platform/core/dates';
 import type { WireChannel } from './client-state';
 import type { DemoClient } from './demo-client';
 import { AnnouncementController } from './announcements';

@@ -2,7 +2,7 @@
  * A channel's permission overwrites in words ("@everyone: View Channel denied"), for the
  * channel view: what makes a channel private, said the way the platform computes it.
  */
-import { PERMISSIONS, parsePermissions } from '../../src/platform/permissions';
+import { PERMISSIONS, parsePermissions } from '../../src/platform/core/permissions';
 import type { GuildState, WireChannel } from './client-state';
 
 /** "VIEW_CHANNEL" → "View Channel". */

@@ -5,7 +5,7 @@
  * `<pp-activity-frame>` and shows who is in the channel's instance.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { MESSAGE_CONTENT_MAX } from '../../src/platform/limits';
+import { MESSAGE_CONTENT_MAX } from '../../src/platform/core/limits';
 import { describeAccess } from './channel-access';
 import type { WireChannel } from './client-state';
 import type { DemoClient } from './demo-client';

@@ -4,7 +4,7 @@
  * tab: the bot's channel list next to the clock is read again when the clock moves.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { inForce, RULE_DATES } from '../../src/platform/dates';
+import { inForce, RULE_DATES } from '../../src/platform/core/dates';
 import type { PlatformElement } from '../../src/components/platform-element';
 import { AnnouncementController } from './announcements';
 import type { DemoClient } from './demo-client';

@@ -6,8 +6,8 @@
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../src/gateway/protocol';
-import { INTENTS } from '../../src/platform/intents';
-import { CHANNEL_MESSAGES_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/limits';
+import { INTENTS } from '../../src/platform/core/intents';
+import { CHANNEL_MESSAGES_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/core/limits';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { GatewaySession, type GatewaySessionStatus } from '../shared/gateway-session';
 import { ClientState, type WireLobby, type WireMessage, type WireUser } from './client-state';

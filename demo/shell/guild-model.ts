@@ -8,8 +8,8 @@ import {
   hasPermission,
   PERMISSIONS,
   parsePermissions,
-} from '../../src/platform/permissions';
-import { CHANNEL_OBFUSCATED } from '../../src/platform/records';
+} from '../../src/platform/core/permissions';
+import { CHANNEL_OBFUSCATED } from '../../src/platform/core/records';
 import type { GuildState, WireChannel, WireMember, WireRole, WireUser } from './client-state';
 
 /** Channel types the shell names. */

@@ -4,7 +4,7 @@
  * as LOBBY_MESSAGE_CREATE on the user's gateway session, from this tab or any other.
  */
 import { LitElement, css, html } from 'lit';
-import { LOBBY_MESSAGE_CONTENT_MAX } from '../../src/platform/limits';
+import { LOBBY_MESSAGE_CONTENT_MAX } from '../../src/platform/core/limits';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
 import { icon } from './icons';

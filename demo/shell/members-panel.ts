@@ -8,7 +8,7 @@
  * then the activity's details and state).
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { statusText } from '../../src/platform/status-text';
+import { statusText } from '../../src/platform/presence/status-text';
 import type { Presence, PresenceActivity, WireUser } from './client-state';
 import type { DemoClient } from './demo-client';
 import { memberGroups, memberName, roleColour } from './guild-model';

@@ -8,9 +8,9 @@
  * platform and seeds only when the platform does not know it.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
-import { PERMISSIONS, serializePermissions } from '../../src/platform/permissions';
-import { APPLICATION_FLAGS } from '../../src/platform/records';
-import type { WebhookEventType } from '../../src/platform/webhook-events';
+import { PERMISSIONS, serializePermissions } from '../../src/platform/core/permissions';
+import { APPLICATION_FLAGS } from '../../src/platform/core/records';
+import type { WebhookEventType } from '../../src/platform/webhooks/events';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
 import { loadWorld, saveWorld } from './world-store';

@@ -13,7 +13,7 @@
  * hub clears it over HTTP with the activity's token, as the activity's SET_ACTIVITY went.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { GatewaySocket } from '../gateway/gateway-socket';
+import { GatewaySocket } from '../sockets/gateway-socket';
 import { RpcHost } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';

@@ -5,7 +5,7 @@
  * removing the element all mean "no".
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { describeScope } from '../platform/oauth2-scopes';
+import { describeScope } from '../platform/oauth2/consent-scopes';
 
 /** The tag `requestConsent` uses. */
 export const CONSENT_DIALOG_TAG = 'pp-consent-dialog';

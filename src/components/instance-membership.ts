@@ -5,7 +5,7 @@
  * with the instance id it had, so the activity, which already runs with that id, keeps it.
  */
 import * as Comlink from 'comlink';
-import { pageOwner } from '../gateway/hub-link';
+import { pageOwner } from '../sockets/hub-link';
 import type { InstanceDirectory, InstanceJoin, InstanceSnapshot, ParticipantsListener } from '../rpc/instances';
 
 /** What a frame says when it joins, less what the membership adds itself. */

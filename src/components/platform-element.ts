@@ -7,7 +7,7 @@
 import type * as Comlink from 'comlink';
 import { LitElement, css, html } from 'lit';
 import { Workbox } from 'workbox-window';
-import { hub, onHubRestart } from '../gateway/hub-link';
+import { hub, onHubRestart } from '../sockets/hub-link';
 import { HUB_WORKER_NAME, type HubApi } from '../hub/protocol';
 import { SandboxClient } from './sandbox-client';
 

@@ -6,9 +6,9 @@
  * with its `session_id` and last `seq`, so the events in between still arrive; only when the
  * gateway answers Invalid Session does it identify afresh. The token is never logged.
  */
-import { GatewaySocket } from '../gateway/gateway-socket';
+import { GatewaySocket } from '../sockets/gateway-socket';
 import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../gateway/protocol';
-import { INTENTS } from '../platform/intents';
+import { INTENTS } from '../platform/core/intents';
 
 /** The gateway URL frames connect to. */
 export const FRAME_GATEWAY_URL = '/gateway?v=10&encoding=json';

@@ -6,7 +6,7 @@
  */
 import type * as Comlink from 'comlink';
 import { transfer } from 'comlink';
-import { pageOwner } from '../gateway/hub-link';
+import { pageOwner } from '../sockets/hub-link';
 import type { SpeakingChange } from '../gateway/voice-speaking';
 import type { HubApi, SpeakingPortEvent, SpeakingPortRequest } from '../hub/protocol';
 

@@ -5,10 +5,10 @@
  * `voice_start_time` is a Unix timestamp in seconds, or null while nobody started the channel.
  */
 import type * as v from 'valibot';
-import type { PlatformContext } from '../platform/context';
-import { ApiError } from '../platform/errors';
-import { canViewChannel, dbReader, loadGuildView } from '../platform/guild-access';
-import { VOICE_CHANNEL_TYPES, voiceStartTimeSeconds } from '../platform/channel-voice-status';
+import type { PlatformContext } from '../platform/core/context';
+import { ApiError } from '../platform/core/errors';
+import { canViewChannel, dbReader, loadGuildView } from '../platform/guilds/access';
+import { VOICE_CHANNEL_TYPES, voiceStartTimeSeconds } from '../platform/voice/channel-status';
 import type { RequestChannelInfoSchema } from './payload-schemas';
 import type { Dispatch } from './protocol';
 import type { GatewaySession } from './session';

@@ -14,7 +14,7 @@ import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
-} from '../platform/limits';
+} from '../platform/core/limits';
 import type { Gateway } from './gateway';
 import {
   HeartbeatSchema,

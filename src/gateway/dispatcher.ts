@@ -15,10 +15,10 @@
  * for each hidden channel that became visible. Deriving per session keeps the log free of
  * per-bot copies and works the same when a Resume replays the log.
  */
-import { canViewChannel, type GuildView } from '../platform/guild-access';
-import { serializeChannel } from '../platform/guilds';
-import { INTENTS } from '../platform/intents';
-import { messageEventForSession } from '../platform/message-visibility';
+import { canViewChannel, type GuildView } from '../platform/guilds/access';
+import { serializeChannel } from '../platform/guilds/wire';
+import { INTENTS } from '../platform/core/intents';
+import { messageEventForSession } from '../platform/messages/visibility';
 import type { EventRecord } from '../store/schema';
 import type { GuildReader } from './guild-reader';
 import { obfuscateChannel, type WireChannel } from './obfuscation';

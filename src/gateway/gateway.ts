@@ -12,12 +12,12 @@
  * resume points and the order of events agree.
  */
 import type * as v from 'valibot';
-import type { Announcement } from '../platform/announcements';
-import type { PlatformContext } from '../platform/context';
-import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../platform/limits';
-import { redactSecrets } from '../platform/secrets';
-import { updateVoiceState, voiceServerUpdate } from '../platform/voice-join';
-import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/voice-session-end';
+import type { Announcement } from '../platform/core/announcements';
+import type { PlatformContext } from '../platform/core/context';
+import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../platform/core/limits';
+import { redactSecrets } from '../platform/core/secrets';
+import { updateVoiceState, voiceServerUpdate } from '../platform/voice/join';
+import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/voice/session-end';
 import { readEventsAfter } from '../store/event-log';
 import { write } from '../store/write';
 import { requestChannelInfo } from './channel-info';

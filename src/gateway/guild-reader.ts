@@ -3,8 +3,8 @@
  * every read is cached for the page, so a hundred events of one guild read its roles once.
  * A new reader per page: the cache must not outlive the state it was read from.
  */
-import type { GuildStoreReader, GuildView } from '../platform/guild-access';
-import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../platform/records';
+import type { GuildStoreReader, GuildView } from '../platform/guilds/access';
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../platform/core/records';
 import type { PlatformDatabase } from '../store/schema';
 
 /** A cached, read-only view of guilds, roles, channels and memberships. */

@@ -10,22 +10,22 @@
  * a bot's READY has none.
  */
 import type * as v from 'valibot';
-import { authenticate, type Principal } from '../platform/auth';
-import { serializeApplication } from '../platform/applications';
-import type { PlatformContext } from '../platform/context';
-import { ApiError } from '../platform/errors';
-import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds';
-import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/intents';
-import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/limits';
-import type { MemberRecord, UserRecord } from '../platform/records';
-import { serializeUser } from '../platform/users';
+import { authenticate, type Principal } from '../platform/oauth2/auth';
+import { serializeApplication } from '../platform/accounts/applications';
+import type { PlatformContext } from '../platform/core/context';
+import { ApiError } from '../platform/core/errors';
+import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds/wire';
+import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/core/intents';
+import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/core/limits';
+import type { MemberRecord, UserRecord } from '../platform/core/records';
+import { serializeUser } from '../platform/accounts/users';
 import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
-import type { PresenceRecord } from '../platform/presence';
-import { listedPresences, shownPresence, type WirePresence } from '../platform/presence-shown';
-import { friendIds } from '../platform/presence-write';
-import { grantedPrivilegedIntents } from '../platform/privileged-intents';
+import type { PresenceRecord } from '../platform/presence/presence';
+import { listedPresences, shownPresence, type WirePresence } from '../platform/presence/shown';
+import { friendIds } from '../platform/presence/write';
+import { grantedPrivilegedIntents } from '../platform/accounts/privileged-intents';
 import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, type GatewayCloseCode } from './protocol';
 import { onShard, sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash } from './session-credentials';

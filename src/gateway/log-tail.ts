@@ -6,7 +6,7 @@
  * too large to carry its events) starts a new range, and a read from before the range goes to
  * the log: the tail is a shortcut, never the source of truth.
  */
-import type { Announcement } from '../platform/announcements';
+import type { Announcement } from '../platform/core/announcements';
 import type { EventRecord } from '../store/schema';
 
 type EventsAnnouncement = Extract<Announcement, { type: 'events' }>;

@@ -16,19 +16,19 @@
  *   false, and the chunks carry no `presences`.
  */
 import type * as v from 'valibot';
-import type { PlatformContext } from '../platform/context';
-import { inForce, RULE_DATES } from '../platform/dates';
-import { serializeMember } from '../platform/guilds';
-import { INTENTS } from '../platform/intents';
+import type { PlatformContext } from '../platform/core/context';
+import { inForce, RULE_DATES } from '../platform/core/dates';
+import { serializeMember } from '../platform/guilds/wire';
+import { INTENTS } from '../platform/core/intents';
 import {
   GUILD_MEMBERS_CHUNK_MAX,
   GUILD_MEMBERS_NONCE_MAX_BYTES,
   GUILD_MEMBERS_QUERY_MAX,
   REQUEST_ALL_MEMBERS_WINDOW_MS,
-} from '../platform/limits';
-import type { PresenceRecord } from '../platform/presence';
-import { listedPresences } from '../platform/presence-shown';
-import type { MemberRecord, UserRecord } from '../platform/records';
+} from '../platform/core/limits';
+import type { PresenceRecord } from '../platform/presence/presence';
+import { listedPresences } from '../platform/presence/shown';
+import type { MemberRecord, UserRecord } from '../platform/core/records';
 import { write } from '../store/write';
 import type { RequestGuildMembersSchema } from './payload-schemas';
 import { GATEWAY_OPCODES, type Dispatch } from './protocol';

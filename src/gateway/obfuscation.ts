@@ -6,14 +6,14 @@
  * would tell what the channel is about (topic, last message, rate limit, voice settings...) is
  * left out; what places it in the guild's list (id, type, guild, parent, position) stays.
  */
-import { PERMISSIONS, serializePermissions } from '../platform/permissions';
+import { PERMISSIONS, serializePermissions } from '../platform/core/permissions';
 import {
   CHANNEL_OBFUSCATED,
   OBFUSCATED_CHANNEL_NAME,
   type ChannelRecord,
   type OverwriteRecord,
-} from '../platform/records';
-import { serializeChannel } from '../platform/guilds';
+} from '../platform/core/records';
+import { serializeChannel } from '../platform/guilds/wire';
 
 /** The channel object as dispatched. */
 export type WireChannel = ReturnType<typeof serializeChannel>;

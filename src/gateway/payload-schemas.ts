@@ -4,14 +4,14 @@
  * shards are checked apart because they have close codes of their own (4013, 4010).
  */
 import * as v from 'valibot';
-import { dictionary } from '../platform/schema-parts';
+import { dictionary } from '../platform/core/schema-parts';
 import {
   GATEWAY_LARGE_THRESHOLD_MAX,
   GATEWAY_LARGE_THRESHOLD_MIN,
   GUILD_MEMBERS_USER_IDS_MAX,
   RICH_PRESENCE_TEXT_MAX,
   RICH_PRESENCE_URL_MAX,
-} from '../platform/limits';
+} from '../platform/core/limits';
 
 const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
 const uint = v.pipe(v.number(), v.integer(), v.minValue(0));

@@ -7,7 +7,7 @@
  * resume points the session holds.
  */
 import type { IDBPObjectStore, StoreNames } from 'idb';
-import { GATEWAY_RESUME_MARKS_MAX } from '../platform/limits';
+import { GATEWAY_RESUME_MARKS_MAX } from '../platform/core/limits';
 import type { GatewayResumeMark, PlatformDatabase, PlatformDB } from '../store/schema';
 
 type MarkStore = IDBPObjectStore<PlatformDB, ArrayLike<StoreNames<PlatformDB>>, 'gateway_resume_marks', 'readwrite'>;

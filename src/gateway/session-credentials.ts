@@ -6,8 +6,8 @@
  * such a session can no longer be resumed. Asking the store, rather than trusting a list in
  * the event, keeps token hashes out of the log and is right whatever deleted the token.
  */
-import type { Principal } from '../platform/auth';
-import { SESSIONS_INVALIDATED, type SessionsInvalidatedData } from '../platform/tokens';
+import type { Principal } from '../platform/oauth2/auth';
+import { SESSIONS_INVALIDATED, type SessionsInvalidatedData } from '../platform/oauth2/tokens';
 import type { EventRecord, GatewaySessionRecord, PlatformDatabase } from '../store/schema';
 
 /** The hash the store keys the principal's credential by: its access token's, or its bot token's. */

@@ -1,6 +1,6 @@
 /**
  * The presence side of gateway sessions: which sessions this gateway counts as connected, and
- * the writes that keep each user's presence record in step (`src/platform/presence-write.ts`
+ * the writes that keep each user's presence record in step (`src/platform/presence/write.ts`
  * emits PRESENCE_UPDATE when what others see changed).
  *
  * - Identify marks the session connected before the guilds are read, so the user's own
@@ -18,9 +18,9 @@
  * are stored in that order.
  */
 import type * as v from 'valibot';
-import type { PlatformContext } from '../platform/context';
-import type { PresenceSession, SessionPresence } from '../platform/presence';
-import { applyPresence, PRESENCE_STORES } from '../platform/presence-write';
+import type { PlatformContext } from '../platform/core/context';
+import type { PresenceSession, SessionPresence } from '../platform/presence/presence';
+import { applyPresence, PRESENCE_STORES } from '../platform/presence/write';
 import type { GatewaySessionRecord } from '../store/schema';
 import { write } from '../store/write';
 import type { PresenceUpdateSchema } from './payload-schemas';

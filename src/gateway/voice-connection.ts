@@ -19,8 +19,8 @@ import {
   GATEWAY_SEND_WINDOW_MS,
   VOICE_GATEWAY_BUFFERED_RESUME_VERSION,
   VOICE_HEARTBEAT_INTERVAL_MS,
-} from '../platform/limits';
-import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice-rules';
+} from '../platform/core/limits';
+import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
 import type { VoiceGateway } from './voice-gateway';
 import {

@@ -12,12 +12,12 @@
  * states and tokens) is in IndexedDB, so after the worker restarted a client identifies again
  * with its token (Resume answers 4006) and the call goes on.
  */
-import type { Announcement } from '../platform/announcements';
-import type { PlatformContext } from '../platform/context';
-import { VOICE_RESUME_WINDOW_MS, VOICE_SECRET_KEY_BYTES } from '../platform/limits';
-import { negotiateDaveVersion, offeredEncryptionModes } from '../platform/voice-rules';
-import { verifyVoiceToken } from '../platform/voice-tokens';
-import { redactSecrets } from '../platform/secrets';
+import type { Announcement } from '../platform/core/announcements';
+import type { PlatformContext } from '../platform/core/context';
+import { VOICE_RESUME_WINDOW_MS, VOICE_SECRET_KEY_BYTES } from '../platform/core/limits';
+import { negotiateDaveVersion, offeredEncryptionModes } from '../platform/voice/rules';
+import { verifyVoiceToken } from '../platform/voice/tokens';
+import { redactSecrets } from '../platform/core/secrets';
 import { latestEventSeq, readEventsAfter } from '../store/event-log';
 import type { GatewayTransport } from './connection';
 import { REAL_TIMERS, type GatewayTimers } from './timers';

@@ -9,8 +9,8 @@
  * `bufferStart` is the number just before the oldest kept message (-1 while nothing was ever
  * let go), and a Resume may continue from it or from any kept message.
  */
-import { VOICE_RESUME_BUFFER_MAX, VOICE_SEQ_MODULUS } from '../platform/limits';
-import type { VoiceIdentity } from '../platform/voice-tokens';
+import { VOICE_RESUME_BUFFER_MAX, VOICE_SEQ_MODULUS } from '../platform/core/limits';
+import type { VoiceIdentity } from '../platform/voice/tokens';
 import type { VoicePayload } from './voice-protocol';
 
 /** Where a session's payloads go: the connection it is attached to. */

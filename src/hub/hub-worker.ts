@@ -9,11 +9,11 @@
 import * as Comlink from 'comlink';
 import { Gateway } from '../gateway/gateway';
 import { VoiceGateway } from '../gateway/voice-gateway';
-import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/announcements';
-import { createPlatformContext } from '../platform/context';
-import { clearActivity } from '../platform/presence';
-import { redactSecrets } from '../platform/secrets';
-import { SNOWFLAKE_WORKERS } from '../platform/snowflake';
+import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/core/announcements';
+import { createPlatformContext } from '../platform/core/context';
+import { clearActivity } from '../platform/presence/presence';
+import { redactSecrets } from '../platform/core/secrets';
+import { SNOWFLAKE_WORKERS } from '../platform/core/snowflake';
 import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
 import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayPort } from './gateway-port';

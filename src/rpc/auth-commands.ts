@@ -5,7 +5,7 @@
  * `/oauth2/token`; AUTHENTICATE then binds the access token to this frame.
  */
 import * as v from 'valibot';
-import { ApiError } from '../platform/errors';
+import { ApiError } from '../platform/core/errors';
 import type { CommandContext } from './context';
 import type { CommandMap } from './protocol';
 import type { COMMAND_ARGS } from './schemas';

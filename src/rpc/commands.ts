@@ -4,8 +4,8 @@
  * platform's public embedded-app SDK documents them per command).
  */
 import type * as v from 'valibot';
-import { ApiError } from '../platform/errors';
-import { redactSecrets } from '../platform/secrets';
+import { ApiError } from '../platform/core/errors';
+import { redactSecrets } from '../platform/core/secrets';
 import { authenticate, authorize } from './auth-commands';
 import type { CommandContext } from './context';
 import type { Command, CommandMap } from './protocol';

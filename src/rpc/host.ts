@@ -6,7 +6,7 @@
  * participants, so unit tests drive it with plain objects.
  */
 import type { SpeakingChange } from '../gateway/voice-speaking';
-import { ApiError } from '../platform/errors';
+import { ApiError } from '../platform/core/errors';
 import { COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
 import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } from './context';
 import type { PlatformClient } from './platform-client';

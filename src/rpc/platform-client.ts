@@ -3,8 +3,8 @@
  * `fetch`, so the host runs unchanged against the real worker (in a page) and against the
  * HTTP app directly (in a unit test). Platform errors come back as the RPC's ApiErrors.
  */
-import { ApiError, type ApiErrorName, type FieldErrors } from '../platform/errors';
-import { redactSecrets } from '../platform/secrets';
+import { ApiError, type ApiErrorName, type FieldErrors } from '../platform/core/errors';
+import { redactSecrets } from '../platform/core/secrets';
 import type { CommandMap, RichPresenceActivity, RpcParticipant } from './protocol';
 
 /** Sends a request to the platform (the service worker, or the HTTP app in tests). */

@@ -4,8 +4,8 @@
  * them. A failure is ERROR 4000 naming each bad field.
  */
 import * as v from 'valibot';
-import { ApiError } from '../platform/errors';
-import { ActivityInputSchema } from '../platform/presence';
+import { ApiError } from '../platform/core/errors';
+import { ActivityInputSchema } from '../platform/presence/presence';
 import type { Command, SubscribableEvent } from './protocol';
 
 const snowflake = v.pipe(v.string('Must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'));

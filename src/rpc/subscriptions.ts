@@ -2,7 +2,7 @@
  * SUBSCRIBE / UNSUBSCRIBE, the scopes each event needs, and how the platform's gateway
  * dispatches become the RPC events an activity subscribed to.
  */
-import { ApiError } from '../platform/errors';
+import { ApiError } from '../platform/core/errors';
 import type { CommandContext, RpcSession } from './context';
 import { SUBSCRIBABLE_EVENTS, type RpcUser, type SubscribableEvent } from './protocol';
 import { SUBSCRIBE_ARGS, validateRpc } from './schemas';

@@ -12,8 +12,8 @@ import {
   SDK_CALL_RECONNECT_ATTEMPTS,
   VOICE_DAVE_PROTOCOL_VERSION,
   VOICE_GATEWAY_VERSION_MAX,
-} from '../platform/limits';
-import { SUPPORTED_ENCRYPTION_MODES } from '../platform/voice-rules';
+} from '../platform/core/limits';
+import { SUPPORTED_ENCRYPTION_MODES } from '../platform/voice/rules';
 import { VOICE_OPCODES as OP, type VoicePayload } from '../gateway/voice-protocol';
 import { CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
 import type { SdkLogger } from './logger';

@@ -52,7 +52,7 @@ export interface ClientOptions {
 
 // Loaded on first use, so that the SDK's core carries neither comlink nor lit.
 const defaultSocketFactory: SocketFactory = async (url) =>
-  new (await import('../gateway/gateway-socket')).GatewaySocket(url);
+  new (await import('../sockets/gateway-socket')).GatewaySocket(url);
 const defaultConsent: ConsentFunction = async (request) =>
   (await import('../components/consent-dialog')).requestConsent(request);
 

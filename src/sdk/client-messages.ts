@@ -5,8 +5,8 @@
  * in the game only (the platform decides; see the README). A limit of 0 or less asks for all the
  * platform keeps, as the public guide says: the newest 200 of the last 72 hours.
  */
-import { DM_MESSAGES_HISTORY_HOURS, DM_MESSAGES_MAX } from '../platform/limits';
-import type { DmChannel } from '../platform/dm-records';
+import { DM_MESSAGES_HISTORY_HOURS, DM_MESSAGES_MAX } from '../platform/core/limits';
+import type { DmChannel } from '../platform/messages/direct-message-records';
 import type { SocialContext } from './client-social';
 import { SdkError } from './errors';
 import type { LobbyMessage as Message, Metadata } from './types';

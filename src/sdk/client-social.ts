@@ -4,7 +4,7 @@
  * anything is sent, so a mistake comes back as a ValidationError naming the argument; the
  * platform checks the rest (membership, scopes, sizes) and its refusals say what was wrong.
  */
-import { LOBBY_MESSAGES_HISTORY_HOURS, LOBBY_MESSAGES_MAX } from '../platform/limits';
+import { LOBBY_MESSAGES_HISTORY_HOURS, LOBBY_MESSAGES_MAX } from '../platform/core/limits';
 import type { ClientEvents } from './client-events';
 import { SdkError } from './errors';
 import type { SdkHttp } from './http';

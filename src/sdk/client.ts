@@ -42,7 +42,7 @@ import type {
 
 // Loaded on the first call, so that the SDK's core carries no comlink.
 const defaultVoiceSocketFactory: SocketFactory = async (url) =>
-  new (await import('../gateway/voice-gateway-socket')).VoiceGatewaySocket(url);
+  new (await import('../sockets/voice-gateway-socket')).VoiceGatewaySocket(url);
 
 /**
  * The game SDK client.

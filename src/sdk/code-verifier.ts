@@ -2,7 +2,7 @@
  * PKCE (RFC 7636) for `Client.getToken`, and the OAuth2 `state` the SDK generates. Both come
  * from the platform's CSPRNG (`crypto.getRandomValues`), never from `Math.random`.
  */
-import { generateSecret, pkceChallenge } from '../platform/secrets';
+import { generateSecret, pkceChallenge } from '../platform/core/secrets';
 
 /**
  * The challenge half of a PKCE pair: what `AuthorizationArgs.setCodeChallenge` takes and the

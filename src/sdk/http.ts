@@ -4,7 +4,7 @@
  * SDK_HTTP_TIMEOUT_DEFAULT_MS), and every failure as an `SdkError` saying what went wrong.
  * `fetch` is injected: the service worker answers it in a page, the HTTP app in a unit test.
  */
-import { SDK_HTTP_TIMEOUT_DEFAULT_MS } from '../platform/limits';
+import { SDK_HTTP_TIMEOUT_DEFAULT_MS } from '../platform/core/limits';
 import { ErrorType, SdkError } from './errors';
 import type { SdkLogger } from './logger';
 

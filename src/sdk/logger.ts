@@ -4,7 +4,7 @@
  * any severity; a release build delivers only Warning and Error, a debug build also Info and
  * Verbose.
  */
-import { redactSecrets } from '../platform/secrets';
+import { redactSecrets } from '../platform/core/secrets';
 
 /** Log severities, as the platform SDK numbers them (`None` switches a callback off). */
 export const LoggingSeverity = {

@@ -3,7 +3,7 @@
  * channels) as the HTTP API and the gateway answer them, and the token and authorization
  * results of the account operations.
  */
-import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../platform/records';
+import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../platform/core/records';
 
 export type { Lobby, LobbyMember, Message as LobbyMessage, Metadata, User };
 

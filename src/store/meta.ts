@@ -2,8 +2,8 @@
  * Small persisted values: the platform clock and the snowflake allocation (process ids and the
  * reservation of snowflake time that keeps ids increasing across contexts and restarts).
  */
-import { REAL_TIME, type Clock, type ClockState } from '../platform/clock';
-import { SNOWFLAKE_LEASE_MS, SnowflakeGenerator } from '../platform/snowflake';
+import { REAL_TIME, type Clock, type ClockState } from '../platform/core/clock';
+import { SNOWFLAKE_LEASE_MS, SnowflakeGenerator } from '../platform/core/snowflake';
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { MetaValues, PlatformDatabase, PlatformDB } from './schema';
 

@@ -4,7 +4,7 @@
  * are one `getAll` over a key range, whatever the lobby holds.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import type { ClockState } from '../platform/clock';
+import type { ClockState } from '../platform/core/clock';
 import type {
   ApplicationRecord,
   ChannelRecord,
@@ -15,11 +15,11 @@ import type {
   MemberRecord,
   RoleRecord,
   UserRecord,
-} from '../platform/records';
-import type { PresenceRecord, SessionPresence } from '../platform/presence';
-import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhook-events';
-import type { RelationshipRecord } from '../platform/relationship-records';
-import type { DmChannelRecord, StoredDmMessage } from '../platform/dm-records';
+} from '../platform/core/records';
+import type { PresenceRecord, SessionPresence } from '../platform/presence/presence';
+import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhooks/events';
+import type { RelationshipRecord } from '../platform/relationships/records';
+import type { DmChannelRecord, StoredDmMessage } from '../platform/messages/direct-message-records';
 import type {
   AuditLogEntryRecord,
   EmojiImageRecord,
@@ -27,22 +27,22 @@ import type {
   InviteRecord,
   ScheduledEventRecord,
   VoiceStateRecord,
-} from '../platform/guild-admin-records';
+} from '../platform/guilds/records';
 import type {
   AttachmentFileRecord,
   AutoModKeywordsRecord,
   ChannelMessageRecord,
   ForwardCounterRecord,
   SearchIndexRecord,
-} from '../platform/message-records';
-import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization-records';
-import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice-records';
-import type { ApplicationCommandRecord } from '../platform/commands-records';
+} from '../platform/messages/records';
+import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization/records';
+import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice/records';
+import type { ApplicationCommandRecord } from '../platform/interactions/command-records';
 import type {
   InteractionEndpointRecord,
   InteractionMessageRecord,
   InteractionRecord,
-} from '../platform/interactions-records';
+} from '../platform/interactions/records';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {

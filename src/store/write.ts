@@ -4,8 +4,8 @@
  * durable together with the change (ARCHITECTURE rules 2 and 3).
  */
 import type { IDBPTransaction, StoreNames } from 'idb';
-import { ANNOUNCED_EVENTS_MAX } from '../platform/announcements';
-import type { PlatformContext } from '../platform/context';
+import { ANNOUNCED_EVENTS_MAX } from '../platform/core/announcements';
+import type { PlatformContext } from '../platform/core/context';
 import { appendEvent } from './event-log';
 import type { EventRecord, PlatformDB } from './schema';
 

@@ -3,7 +3,7 @@
  * under one authenticated sub-app.
  */
 import { Hono } from 'hono';
-import { authenticate } from '../../src/platform/auth';
+import { authenticate } from '../../src/platform/oauth2/auth';
 import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';

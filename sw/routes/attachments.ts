@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { attachmentHeaders, readAttachmentFile } from '../../src/platform/attachments-files';
+import { attachmentHeaders, readAttachmentFile } from '../../src/platform/messages/attachment-files';
 import { schemas, validate, type AppEnv } from '../http';
 
 const Path = v.object({

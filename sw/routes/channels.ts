@@ -4,11 +4,11 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot, requireScope } from '../../src/platform/auth';
-import { deleteOverwrite, putOverwrite } from '../../src/platform/channel-overwrites';
-import { setVoiceChannelStatus } from '../../src/platform/channel-voice-status';
-import { getChannel } from '../../src/platform/guild-channels';
-import { parsePermissions } from '../../src/platform/permissions';
+import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
+import { deleteOverwrite, putOverwrite } from '../../src/platform/channels/overwrites';
+import { setVoiceChannelStatus } from '../../src/platform/voice/channel-status';
+import { getChannel } from '../../src/platform/guilds/reads';
+import { parsePermissions } from '../../src/platform/core/permissions';
 import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const ChannelPath = v.object({ channel_id: schemas.snowflake, overwrite_id: v.optional(schemas.snowflake) });

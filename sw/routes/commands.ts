@@ -15,8 +15,12 @@ import {
   editCommand,
   getCommand,
   listCommands,
-} from '../../src/platform/commands';
-import { CommandBulkSchema, CommandCreateSchema, CommandEditSchema } from '../../src/platform/commands-schemas';
+} from '../../src/platform/interactions/commands';
+import {
+  CommandBulkSchema,
+  CommandCreateSchema,
+  CommandEditSchema,
+} from '../../src/platform/interactions/command-schemas';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const Path = v.object({

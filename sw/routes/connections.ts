@@ -3,8 +3,8 @@
  * `connections`), without the game-publisher connections the spec no longer returns.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/auth';
-import { listConnections } from '../../src/platform/connections';
+import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
+import { listConnections } from '../../src/platform/accounts/connections';
 import type { AppEnv } from '../http';
 
 /** The `/users/@me/connections` routes. */

@@ -6,10 +6,14 @@
  * three scopes.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/auth';
-import { listDmChannels, listUserMessages, sendUserMessage } from '../../src/platform/dm-messages';
-import { DmMessageSchema, DmMessagesQuerySchema, DmPathSchema } from '../../src/platform/dm-schemas';
-import { DM_MESSAGES_DEFAULT } from '../../src/platform/limits';
+import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
+import { listDmChannels, listUserMessages, sendUserMessage } from '../../src/platform/messages/direct-messages';
+import {
+  DmMessageSchema,
+  DmMessagesQuerySchema,
+  DmPathSchema,
+} from '../../src/platform/messages/direct-message-schemas';
+import { DM_MESSAGES_DEFAULT } from '../../src/platform/core/limits';
 import { readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The caller, who must be a user (20001 for a bot), with `scope` granted (50001 otherwise). */

@@ -4,16 +4,16 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot, requireScope } from '../../src/platform/auth';
+import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import {
   createApplicationEmoji,
   deleteApplicationEmoji,
   getApplicationEmoji,
   listApplicationEmojis,
   renameApplicationEmoji,
-} from '../../src/platform/emoji';
-import { createGuildEmoji, listGuildEmojis } from '../../src/platform/emoji-guild';
-import { EMOJI_NAME_MAX, EMOJI_NAME_MIN } from '../../src/platform/limits';
+} from '../../src/platform/accounts/application-emoji';
+import { createGuildEmoji, listGuildEmojis } from '../../src/platform/guilds/emoji';
+import { EMOJI_NAME_MAX, EMOJI_NAME_MIN } from '../../src/platform/core/limits';
 import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const name = v.pipe(

@@ -5,12 +5,12 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot, requireScope } from '../../src/platform/auth';
-import { listAuditLog } from '../../src/platform/guild-admin-audit-log';
-import { createGuildAsApplication, requireGuildCreation } from '../../src/platform/guild-admin-create-guild';
-import { modifyCurrentMember, modifyGuildMember } from '../../src/platform/guild-admin-members';
-import { beginPrune, pruneCount } from '../../src/platform/guild-admin-prune';
-import { createScheduledEvent, listScheduledEvents } from '../../src/platform/guild-admin-scheduled-events';
+import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
+import { listAuditLog } from '../../src/platform/guilds/audit-log';
+import { createGuildAsApplication, requireGuildCreation } from '../../src/platform/guilds/create-guild';
+import { modifyCurrentMember, modifyGuildMember } from '../../src/platform/guilds/member-edits';
+import { beginPrune, pruneCount } from '../../src/platform/guilds/prune';
+import { createScheduledEvent, listScheduledEvents } from '../../src/platform/guilds/scheduled-events';
 import {
   AUDIT_LOG_LIMIT_DEFAULT,
   AUDIT_LOG_LIMIT_MAX,
@@ -22,7 +22,7 @@ import {
   SCHEDULED_EVENT_DESCRIPTION_MAX,
   SCHEDULED_EVENT_LOCATION_MAX,
   SCHEDULED_EVENT_NAME_MAX,
-} from '../../src/platform/limits';
+} from '../../src/platform/core/limits';
 import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const Path = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });

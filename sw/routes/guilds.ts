@@ -5,17 +5,17 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot, requireScope, type Principal } from '../../src/platform/auth';
+import { requireBot, requireScope, type Principal } from '../../src/platform/oauth2/auth';
 import {
   getGuildRole,
   listCurrentUserGuilds,
   listGuildChannels,
   roleMemberCounts,
-} from '../../src/platform/guild-channels';
-import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guild-members';
-import { modifyGuildRole } from '../../src/platform/guild-roles';
-import { parsePermissions } from '../../src/platform/permissions';
-import { GUILD_MEMBERS_LIST_MAX } from '../../src/platform/limits';
+} from '../../src/platform/guilds/reads';
+import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guilds/members';
+import { modifyGuildRole } from '../../src/platform/guilds/roles';
+import { parsePermissions } from '../../src/platform/core/permissions';
+import { GUILD_MEMBERS_LIST_MAX } from '../../src/platform/core/limits';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const GuildPath = v.object({

@@ -7,8 +7,8 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { InteractionResponseSchema, respondToInteraction } from '../../src/platform/interactions-callback';
-import { interactionForCallback } from '../../src/platform/interactions-tokens';
+import { InteractionResponseSchema, respondToInteraction } from '../../src/platform/interactions/callback';
+import { interactionForCallback } from '../../src/platform/interactions/tokens';
 import { noContent, readQuery, schemas, validate, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
 

@@ -6,21 +6,21 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot } from '../../src/platform/auth';
-import { ApiError } from '../../src/platform/errors';
-import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/invites';
+import { requireBot } from '../../src/platform/oauth2/auth';
+import { ApiError } from '../../src/platform/core/errors';
+import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/channels/invites';
 import {
   getTargetUsersCsv,
   getTargetUsersJobStatus,
   parseTargetUsersCsv,
   putTargetUsers,
-} from '../../src/platform/invites-target-users';
+} from '../../src/platform/channels/invites-target-users';
 import {
   INVITE_MAX_AGE_DEFAULT_S,
   INVITE_MAX_AGE_MAX_S,
   INVITE_MAX_USES_MAX,
   INVITE_TARGET_USERS_FILE_MAX_BYTES,
-} from '../../src/platform/limits';
+} from '../../src/platform/core/limits';
 import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const int = schemas.int;

@@ -4,11 +4,11 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBearer, requireBot, requireScope } from '../../src/platform/auth';
-import { createLobby, createOrJoinLobby, deleteLobby, getLobby, modifyLobby } from '../../src/platform/lobbies';
-import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../../src/platform/lobby-members';
-import { createLobbyMessage } from '../../src/platform/lobby-messages';
-import { lobbyMessagesJson } from '../../src/platform/lobby-message-reads';
+import { requireBearer, requireBot, requireScope } from '../../src/platform/oauth2/auth';
+import { createLobby, createOrJoinLobby, deleteLobby, getLobby, modifyLobby } from '../../src/platform/lobbies/lobbies';
+import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../../src/platform/lobbies/members';
+import { createLobbyMessage } from '../../src/platform/lobbies/messages';
+import { lobbyMessagesJson } from '../../src/platform/lobbies/message-reads';
 import {
   BulkLobbyMembersSchema,
   CreateOrJoinLobbySchema,
@@ -17,8 +17,8 @@ import {
   LobbyPathSchema,
   LobbySettingsSchema,
   PutLobbyMemberSchema,
-} from '../../src/platform/lobby-schemas';
-import { LOBBY_MESSAGES_DEFAULT } from '../../src/platform/limits';
+} from '../../src/platform/lobbies/schemas';
+import { LOBBY_MESSAGES_DEFAULT } from '../../src/platform/core/limits';
 import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The validated `{lobby_id, user_id?}` of the request path (bad ids are 400 50035). */

@@ -6,10 +6,10 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBearer, requireBot } from '../../src/platform/auth';
-import { linkLobbyChannel } from '../../src/platform/lobby-linking';
-import { createLobbyChannelInvite } from '../../src/platform/lobby-linking-invites';
-import { LobbyPathSchema } from '../../src/platform/lobby-schemas';
+import { requireBearer, requireBot } from '../../src/platform/oauth2/auth';
+import { linkLobbyChannel } from '../../src/platform/lobbies/linking';
+import { createLobbyChannelInvite } from '../../src/platform/lobbies/linking-invites';
+import { LobbyPathSchema } from '../../src/platform/lobbies/schemas';
 import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const LinkBody = v.object({ channel_id: v.nullish(schemas.snowflake) });

@@ -4,9 +4,9 @@
  * platform's "Uploading Files"). Sizes are checked per attachment by the domain code.
  */
 import type * as v from 'valibot';
-import type { UploadedFile } from '../../src/platform/attachments';
-import { ApiError } from '../../src/platform/errors';
-import { JSON_BODY_MAX_BYTES } from '../../src/platform/limits';
+import type { UploadedFile } from '../../src/platform/messages/attachments';
+import { ApiError } from '../../src/platform/core/errors';
+import { JSON_BODY_MAX_BYTES } from '../../src/platform/core/limits';
 import { readJson, validate, type AppContext } from '../http';
 
 /** A validated body with the files that came with it. */

@@ -7,14 +7,14 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireScope, type Principal } from '../../src/platform/auth';
-import { createMessage, type MessageAuthor } from '../../src/platform/channel-messages';
-import { CHANNEL_MESSAGES_MAX, PINS_PAGE_MAX } from '../../src/platform/limits';
-import { deleteMessage, editMessage } from '../../src/platform/message-edits';
-import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/message-pins';
-import { getChannelMessage, listChannelMessages } from '../../src/platform/message-reads';
-import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/message-schemas';
-import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platform/message-search';
+import { requireScope, type Principal } from '../../src/platform/oauth2/auth';
+import { createMessage, type MessageAuthor } from '../../src/platform/messages/create';
+import { CHANNEL_MESSAGES_MAX, PINS_PAGE_MAX } from '../../src/platform/core/limits';
+import { deleteMessage, editMessage } from '../../src/platform/messages/edits';
+import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/messages/pins';
+import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
+import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
+import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platform/messages/search';
 import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
 

@@ -5,12 +5,12 @@
  * (paths of the platform's public API reference). The body is the metadata itself; 204.
  */
 import { Hono } from 'hono';
-import { requireBot } from '../../src/platform/auth';
-import { DmPathSchema, ModerationMetadataSchema } from '../../src/platform/dm-schemas';
+import { requireBot } from '../../src/platform/oauth2/auth';
+import { DmPathSchema, ModerationMetadataSchema } from '../../src/platform/messages/direct-message-schemas';
 import {
   setDmMessageModerationMetadata,
   setLobbyMessageModerationMetadata,
-} from '../../src/platform/message-moderation';
+} from '../../src/platform/messages/moderation';
 import { noContent, readJson, validate, type AppEnv } from '../http';
 
 /** The moderation routes, mounted at the API's root. */

@@ -6,7 +6,7 @@
  * domain, answer.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireBot } from '../../src/platform/auth';
+import { requireBearer, requireBot } from '../../src/platform/oauth2/auth';
 import {
   clientEntitlements,
   consumeEntitlement,
@@ -14,18 +14,18 @@ import {
   deleteTestEntitlement,
   getEntitlement,
   listEntitlements,
-} from '../../src/platform/entitlements';
-import { purchaseFromClient } from '../../src/platform/monetization-purchases';
-import { serializeEntitlement, serializeTestEntitlement } from '../../src/platform/monetization-records';
+} from '../../src/platform/monetization/entitlements';
+import { purchaseFromClient } from '../../src/platform/monetization/purchases';
+import { serializeEntitlement, serializeTestEntitlement } from '../../src/platform/monetization/records';
 import {
   ClientPurchaseSchema,
   EntitlementsQuerySchema,
   MonetizationPathSchema,
   SubscriptionsQuerySchema,
   TestEntitlementSchema,
-} from '../../src/platform/monetization-schemas';
-import { clientSkus, listSkus } from '../../src/platform/skus';
-import { getSkuSubscription, listSkuSubscriptions } from '../../src/platform/subscriptions';
+} from '../../src/platform/monetization/schemas';
+import { clientSkus, listSkus } from '../../src/platform/monetization/skus';
+import { getSkuSubscription, listSkuSubscriptions } from '../../src/platform/monetization/subscriptions';
 import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The validated ids of the request path (a bad id is 400 50035). */

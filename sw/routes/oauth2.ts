@@ -7,25 +7,29 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { authenticate, requireBearer } from '../../src/platform/auth';
-import { OAuth2Error } from '../../src/platform/errors';
-import { JSON_BODY_MAX_BYTES, OAUTH2_NONCE_MAX_LENGTH } from '../../src/platform/limits';
+import { authenticate, requireBearer } from '../../src/platform/oauth2/auth';
+import { OAuth2Error } from '../../src/platform/core/errors';
+import { JSON_BODY_MAX_BYTES, OAUTH2_NONCE_MAX_LENGTH } from '../../src/platform/core/limits';
 import {
   currentAuthorization,
   issueClientCredentials,
   redeemAuthorizationCode,
   refreshAccessToken,
   revokeToken,
-} from '../../src/platform/oauth2';
+} from '../../src/platform/oauth2/token-endpoint';
 import {
   checkAuthorizeRequest,
   decideAuthorization,
   describeAuthorizeRequest,
-} from '../../src/platform/oauth2-authorize';
-import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2-client';
-import { PLATFORM_DISCOVERY_PATH, platformDiscoveryDocument, platformKeySet } from '../../src/platform/oidc-provider';
-import { refuseDeprecatedRefresh } from '../../src/platform/provisional';
-import { redeemAuthorizationCodeWithMerge } from '../../src/platform/provisional-merge';
+} from '../../src/platform/oauth2/authorize';
+import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2/client-auth';
+import {
+  PLATFORM_DISCOVERY_PATH,
+  platformDiscoveryDocument,
+  platformKeySet,
+} from '../../src/platform/oauth2/oidc-provider';
+import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional';
+import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
 import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';
 import { networkFetch } from './partner-sdk';
 

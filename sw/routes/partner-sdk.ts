@@ -11,14 +11,18 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { authenticatePartnerClient } from '../../src/platform/accounts';
-import { exchangeChildToken } from '../../src/platform/accounts-child';
-import { authenticate, requireBot } from '../../src/platform/auth';
-import { EXTERNAL_AUTH_TOKEN_MAX, EXTERNAL_USER_ID_MAX, PROVISIONAL_DISPLAY_NAME_MAX } from '../../src/platform/limits';
-import type { FetchLike } from '../../src/platform/oidc';
-import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/provisional';
-import { EXTERNAL_AUTH_TYPES } from '../../src/platform/provisional-config';
-import { unmergeProvisionalAccount } from '../../src/platform/provisional-merge';
+import { authenticatePartnerClient } from '../../src/platform/accounts/partner-sdk-clients';
+import { exchangeChildToken } from '../../src/platform/accounts/child-tokens';
+import { authenticate, requireBot } from '../../src/platform/oauth2/auth';
+import {
+  EXTERNAL_AUTH_TOKEN_MAX,
+  EXTERNAL_USER_ID_MAX,
+  PROVISIONAL_DISPLAY_NAME_MAX,
+} from '../../src/platform/core/limits';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/accounts/provisional';
+import { EXTERNAL_AUTH_TYPES } from '../../src/platform/accounts/provisional-config';
+import { unmergeProvisionalAccount } from '../../src/platform/accounts/provisional-merge';
 import { noContent, readJson, schemas, type AppContext, type AppEnv } from '../http';
 
 /**

@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBearer } from '../../src/platform/auth';
-import { ApiError } from '../../src/platform/errors';
-import { ActivityInputSchema, getPresence, setActivity } from '../../src/platform/presence';
+import { requireBearer } from '../../src/platform/oauth2/auth';
+import { ApiError } from '../../src/platform/core/errors';
+import { ActivityInputSchema, getPresence, setActivity } from '../../src/platform/presence/presence';
 import { readJson, type AppEnv } from '../http';
 
 /** `activity: null` clears the application's activity. */

@@ -5,21 +5,21 @@
  * `relationships.write`; `sdk.social_layer` and `sdk.social_layer_presence` expand to both.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/auth';
-import { RELATIONSHIP_TYPE } from '../../src/platform/relationship-records';
+import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
+import { RELATIONSHIP_TYPE } from '../../src/platform/relationships/records';
 import {
   FriendRequestByUsernameSchema,
   PutGameRelationshipSchema,
   PutRelationshipSchema,
   RelationshipPathSchema,
-} from '../../src/platform/relationship-schemas';
+} from '../../src/platform/relationships/schemas';
 import {
   blockUser,
   listGameRelationships,
   listRelationships,
   removeRelationship,
   sendFriendRequest,
-} from '../../src/platform/relationships';
+} from '../../src/platform/relationships/relationships';
 import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 
 /** The caller, who must be a user (20001 for a bot), with `scope` granted (50001 otherwise). */

@@ -6,8 +6,14 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBearer, requireScope } from '../../src/platform/auth';
-import { rpcChannel, rpcChannelPermissions, rpcGuildStatus, rpcLobby, rpcSession } from '../../src/platform/rpc-views';
+import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
+import {
+  rpcChannel,
+  rpcChannelPermissions,
+  rpcGuildStatus,
+  rpcLobby,
+  rpcSession,
+} from '../../src/platform/activities/rpc-views';
 import { schemas, validate, type AppEnv } from '../http';
 
 const ChannelParams = v.object({ channel_id: schemas.snowflake });

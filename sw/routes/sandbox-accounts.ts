@@ -5,16 +5,16 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { patchApplication } from '../../src/platform/accounts';
-import { banUser, liftBan } from '../../src/platform/accounts-ban';
-import { deauthorizeApplication } from '../../src/platform/deauthorize';
-import { approveChildApplication, serializeApplicationLink } from '../../src/platform/accounts-child';
-import { serializeApplication } from '../../src/platform/applications';
-import { addConnection, CONNECTION_TYPES, serializeConnection } from '../../src/platform/connections';
-import { ApiError } from '../../src/platform/errors';
-import { CONNECTION_NAME_MAX } from '../../src/platform/limits';
-import { applicationFlagsSchema } from '../../src/platform/schema-parts';
-import type { FetchLike } from '../../src/platform/oidc';
+import { patchApplication } from '../../src/platform/accounts/partner-sdk-clients';
+import { banUser, liftBan } from '../../src/platform/accounts/ban';
+import { deauthorizeApplication } from '../../src/platform/accounts/deauthorize';
+import { approveChildApplication, serializeApplicationLink } from '../../src/platform/accounts/child-tokens';
+import { serializeApplication } from '../../src/platform/accounts/applications';
+import { addConnection, CONNECTION_TYPES, serializeConnection } from '../../src/platform/accounts/connections';
+import { ApiError } from '../../src/platform/core/errors';
+import { CONNECTION_NAME_MAX } from '../../src/platform/core/limits';
+import { applicationFlagsSchema } from '../../src/platform/core/schema-parts';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import {
   createSandboxIdentityProvider,
   getSandboxIdentityProvider,
@@ -22,13 +22,13 @@ import {
   sandboxDiscoveryDocument,
   sandboxPublicJwk,
   serializeSandboxIdentityProvider,
-} from '../../src/platform/oidc-sandbox';
-import { restrictedCrossPlatform } from '../../src/platform/provisional-merge';
+} from '../../src/platform/oauth2/oidc-sandbox';
+import { restrictedCrossPlatform } from '../../src/platform/accounts/provisional-merge';
 import {
   configureIdentityProvider,
   ISSUER_AUTH_TYPES,
   serializeIdentityProvider,
-} from '../../src/platform/provisional-config';
+} from '../../src/platform/accounts/provisional-config';
 import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { networkFetch } from './partner-sdk';
 

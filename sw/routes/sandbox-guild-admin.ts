@@ -5,10 +5,10 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { setPrimaryGuild } from '../../src/platform/guild-admin-primary-guild';
-import { acceptInvite } from '../../src/platform/invites-accept';
-import { serializeUser } from '../../src/platform/users';
-import { putSandboxVoiceState } from '../../src/platform/voice-states';
+import { setPrimaryGuild } from '../../src/platform/guilds/primary-guild';
+import { acceptInvite } from '../../src/platform/channels/invites-accept';
+import { serializeUser } from '../../src/platform/accounts/users';
+import { putSandboxVoiceState } from '../../src/platform/voice/states';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const AcceptBody = v.object({ user_id: schemas.snowflake });

@@ -8,13 +8,13 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { ApiError } from '../../src/platform/errors';
-import { createInteraction, SandboxInteractionSchema } from '../../src/platform/interactions-create';
-import { configureInteractionsEndpoint } from '../../src/platform/interactions-delivery';
-import { serializeStoredInteraction } from '../../src/platform/interactions-view';
-import { SANDBOX_INTERACTION_BODY_MAX_BYTES, WEBHOOK_URL_MAX } from '../../src/platform/limits';
-import type { FetchLike } from '../../src/platform/oidc';
-import { ensureEventWebhooks } from '../../src/platform/webhook-config';
+import { ApiError } from '../../src/platform/core/errors';
+import { createInteraction, SandboxInteractionSchema } from '../../src/platform/interactions/create';
+import { configureInteractionsEndpoint } from '../../src/platform/interactions/delivery';
+import { serializeStoredInteraction } from '../../src/platform/interactions/view';
+import { SANDBOX_INTERACTION_BODY_MAX_BYTES, WEBHOOK_URL_MAX } from '../../src/platform/core/limits';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
 import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const EndpointBody = v.object({ url: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(WEBHOOK_URL_MAX))) });

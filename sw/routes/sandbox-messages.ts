@@ -5,10 +5,10 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { write } from '../../src/store/write';
-import { ApiError } from '../../src/platform/errors';
-import { AUTOMOD_KEYWORD_MAX, AUTOMOD_KEYWORDS_MAX } from '../../src/platform/limits';
-import { setAutoModKeywords } from '../../src/platform/message-automod';
-import { forceSearchIndex } from '../../src/platform/message-search-index';
+import { ApiError } from '../../src/platform/core/errors';
+import { AUTOMOD_KEYWORD_MAX, AUTOMOD_KEYWORDS_MAX } from '../../src/platform/core/limits';
+import { setAutoModKeywords } from '../../src/platform/messages/automod';
+import { forceSearchIndex } from '../../src/platform/messages/search-index';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const GuildPath = v.object({ guild_id: schemas.snowflake });

@@ -7,22 +7,22 @@
  * `DELETE /sandbox/entitlements/{id}` refunds a one-time purchase.
  */
 import { Hono } from 'hono';
-import { refundEntitlement } from '../../src/platform/entitlements';
-import { purchaseSku } from '../../src/platform/monetization-purchases';
+import { refundEntitlement } from '../../src/platform/monetization/entitlements';
+import { purchaseSku } from '../../src/platform/monetization/purchases';
 import {
   serializeEntitlement,
   serializeSandboxSubscription,
   serializeSku,
   type SkuRecord,
-} from '../../src/platform/monetization-records';
-import { findSubscription } from '../../src/platform/monetization-store';
+} from '../../src/platform/monetization/records';
+import { findSubscription } from '../../src/platform/monetization/store';
 import {
   CreateSkuSchema,
   MonetizationPathSchema,
   PurchaseSchema,
   RenewalSkusSchema,
-} from '../../src/platform/monetization-schemas';
-import { createSku } from '../../src/platform/skus';
+} from '../../src/platform/monetization/schemas';
+import { createSku } from '../../src/platform/monetization/skus';
 import {
   cancelSubscription,
   changeRenewalSkus,
@@ -30,8 +30,8 @@ import {
   expireSubscription,
   migrateSubscription,
   resumeSubscription,
-} from '../../src/platform/subscriptions-lifecycle';
-import { readMonetization, settleSubscriptions } from '../../src/platform/subscriptions-renewal';
+} from '../../src/platform/monetization/subscriptions-lifecycle';
+import { readMonetization, settleSubscriptions } from '../../src/platform/monetization/subscriptions-renewal';
 import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 
 const pathIds = (c: AppContext) => validate(MonetizationPathSchema, c.req.param());

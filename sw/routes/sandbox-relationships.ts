@@ -5,8 +5,8 @@
  * so clients connected to the gateway see it happen. Answers both sides as their users see them.
  */
 import { Hono } from 'hono';
-import { SandboxRelationshipSchema, RelationshipPathSchema } from '../../src/platform/relationship-schemas';
-import { sandboxSetRelationship } from '../../src/platform/relationships';
+import { SandboxRelationshipSchema, RelationshipPathSchema } from '../../src/platform/relationships/schemas';
+import { sandboxSetRelationship } from '../../src/platform/relationships/relationships';
 import { readJson, validate, type AppEnv } from '../http';
 
 /** The sandbox relationship routes, mounted at `/sandbox`. */

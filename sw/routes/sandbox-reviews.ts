@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { applyForPrivilegedIntents } from '../../src/platform/privileged-intent-applications';
-import { enrollInQuest, serializeQuestEnrollment } from '../../src/platform/quests';
+import { applyForPrivilegedIntents } from '../../src/platform/accounts/privileged-intent-applications';
+import { enrollInQuest, serializeQuestEnrollment } from '../../src/platform/activities/quests';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const EnrollmentBody = v.object({

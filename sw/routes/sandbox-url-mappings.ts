@@ -6,8 +6,8 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { ApiError } from '../../src/platform/errors';
-import { setUrlMappings, urlMappingsOf } from '../../src/platform/url-mappings';
+import { ApiError } from '../../src/platform/core/errors';
+import { setUrlMappings, urlMappingsOf } from '../../src/platform/activities/url-mappings';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const AppParams = v.object({ application_id: schemas.snowflake });

@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { updateUserProfile } from '../../src/platform/user-profile';
-import { serializeUser } from '../../src/platform/users';
+import { updateUserProfile } from '../../src/platform/accounts/user-profile';
+import { serializeUser } from '../../src/platform/accounts/users';
 import { readJson, schemas, validate, type AppEnv } from '../http';
 
 const UserParams = v.object({ user_id: schemas.snowflake });

@@ -10,19 +10,19 @@ import {
   WEBHOOK_DELIVERIES_LIST_DEFAULT,
   WEBHOOK_DELIVERIES_LIST_MAX,
   WEBHOOK_URL_MAX,
-} from '../../src/platform/limits';
-import { ApiError } from '../../src/platform/errors';
-import type { FetchLike } from '../../src/platform/oidc';
-import { configureEventWebhooks, ensureEventWebhooks } from '../../src/platform/webhook-config';
-import { listWebhookDeliveries, serializeWebhookDelivery } from '../../src/platform/webhook-deliveries';
-import { serializeEventWebhooks, WEBHOOK_EVENT_TYPES } from '../../src/platform/webhook-events';
+} from '../../src/platform/core/limits';
+import { ApiError } from '../../src/platform/core/errors';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { configureEventWebhooks, ensureEventWebhooks } from '../../src/platform/webhooks/config';
+import { listWebhookDeliveries, serializeWebhookDelivery } from '../../src/platform/webhooks/deliveries';
+import { serializeEventWebhooks, WEBHOOK_EVENT_TYPES } from '../../src/platform/webhooks/events';
 import {
   createWebhookSink,
   getWebhookSink,
   receiveAtWebhookSink,
   serializeWebhookSink,
-} from '../../src/platform/webhook-sinks';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/webhook-signing';
+} from '../../src/platform/webhooks/sinks';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/webhooks/signing';
 import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const EventWebhooksBody = v.object({

@@ -11,20 +11,20 @@ import {
   createUser,
   putGuildMember,
   resetPlatform,
-} from '../../src/platform/fixtures';
-import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds';
-import { serializeUser } from '../../src/platform/users';
+} from '../../src/platform/core/fixtures';
+import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds/wire';
+import { serializeUser } from '../../src/platform/accounts/users';
 import { saveClockState } from '../../src/store/meta';
-import { parseIsoInstant, REAL_TIME } from '../../src/platform/clock';
-import { prepareTokenPair, storeTokenPair } from '../../src/platform/tokens';
-import { parseScopes } from '../../src/platform/scopes';
+import { parseIsoInstant, REAL_TIME } from '../../src/platform/core/clock';
+import { prepareTokenPair, storeTokenPair } from '../../src/platform/oauth2/tokens';
+import { parseScopes } from '../../src/platform/oauth2/scopes';
 import { write } from '../../src/store/write';
-import { banHolds } from '../../src/platform/ban-checks';
-import { ApiError } from '../../src/platform/errors';
+import { banHolds } from '../../src/platform/accounts/ban-checks';
+import { ApiError } from '../../src/platform/core/errors';
 import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
-import { applicationFlagsSchema, bitSetSchema } from '../../src/platform/schema-parts';
-import { serializeApplication } from '../../src/platform/applications';
-import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS, SLOWMODE_MAX_S } from '../../src/platform/limits';
+import { applicationFlagsSchema, bitSetSchema } from '../../src/platform/core/schema-parts';
+import { serializeApplication } from '../../src/platform/accounts/applications';
+import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS, SLOWMODE_MAX_S } from '../../src/platform/core/limits';
 
 const bitSet = bitSetSchema;
 

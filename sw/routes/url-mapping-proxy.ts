@@ -10,9 +10,9 @@
  * (the precache, the network). A target that cannot be reached (offline, or it refused the
  * browser's cross-origin request) is a 502 saying so: it is not the client's mistake.
  */
-import type { PlatformContext } from '../../src/platform/context';
-import { ApiError } from '../../src/platform/errors';
-import { mapRequestPath, urlMappingsOf, type MappedTarget } from '../../src/platform/url-mappings';
+import type { PlatformContext } from '../../src/platform/core/context';
+import { ApiError } from '../../src/platform/core/errors';
+import { mapRequestPath, urlMappingsOf, type MappedTarget } from '../../src/platform/activities/url-mappings';
 import { errorResponse } from '../http';
 import { ownsPath, PROXY_PREFIX, stripProxyPrefix } from '../paths';
 

@@ -2,8 +2,8 @@
  * `/users` routes: the current user.
  */
 import { Hono } from 'hono';
-import { requireScope } from '../../src/platform/auth';
-import { serializeUser } from '../../src/platform/users';
+import { requireScope } from '../../src/platform/oauth2/auth';
+import { serializeUser } from '../../src/platform/accounts/users';
 import type { AppEnv } from '../http';
 
 /** The `/users` routes. */

@@ -5,8 +5,8 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireScope } from '../../src/platform/auth';
-import { getVoiceState } from '../../src/platform/voice-states';
+import { requireScope } from '../../src/platform/oauth2/auth';
+import { getVoiceState } from '../../src/platform/voice/states';
 import { schemas, validate, type AppContext, type AppEnv } from '../http';
 
 const GuildPath = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });

@@ -7,14 +7,14 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { interactionForWebhook } from '../../src/platform/interactions-tokens';
+import { interactionForWebhook } from '../../src/platform/interactions/tokens';
 import {
   createFollowup,
   deleteInteractionWebhookMessage,
   editInteractionWebhookMessage,
   getInteractionWebhookMessage,
-} from '../../src/platform/interactions-webhooks';
-import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/message-schemas';
+} from '../../src/platform/interactions/webhooks';
+import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
 import { noContent, schemas, validate, type AppContext, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewaySocket } from '../../src/gateway/gateway-socket';
-import { VoiceGatewaySocket } from '../../src/gateway/voice-gateway-socket';
+import { GatewaySocket } from '../../src/sockets/gateway-socket';
+import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
 import { createActivityWorld, FIXTURES, mountFrame, mountPlatform, nextEvent } from './activity-harness';
 
 /** The payloads a socket received, and a wait for one. */

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewaySocket, hub, serveGatewaySockets } from '../../src/gateway/gateway-socket';
+import { GatewaySocket, hub, serveGatewaySockets } from '../../src/sockets/gateway-socket';
 import { registerPlatformWorker, resetSandbox } from './harness';
 
 /** A JSON request to the platform, answered by the service worker. */
@@ -222,7 +222,7 @@ describe('the shared-worker gateway in real Chromium', () => {
 /** A same-origin iframe that loaded GatewaySocket: its own module instance, its own hub references. */
 async function pageWithGateway(): Promise<{
   GatewaySocket: typeof GatewaySocket;
-  hub: typeof import('../../src/gateway/gateway-socket').hub;
+  hub: typeof import('../../src/sockets/gateway-socket').hub;
   remove(): void;
 }> {
   const iframe = document.createElement('iframe');
@@ -234,7 +234,7 @@ async function pageWithGateway(): Promise<{
       else reject(new Error(String(event.data)));
     });
   });
-  const moduleUrl = new URL('../../src/gateway/gateway-socket.ts', import.meta.url).href;
+  const moduleUrl = new URL('../../src/sockets/gateway-socket.ts', import.meta.url).href;
   iframe.srcdoc = `<script type="module">
     import(${JSON.stringify(moduleUrl)}).then((m) => { window.gateway = m; parent.postMessage('ready', '*'); }, (e) => parent.postMessage(String(e), '*'));
   </script>`;

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewaySocket } from '../../src/gateway/gateway-socket';
-import { VoiceGatewaySocket } from '../../src/gateway/voice-gateway-socket';
+import { GatewaySocket } from '../../src/sockets/gateway-socket';
+import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
 import { CallStatus, type Call } from '../../src/sdk/call';
 import { Client } from '../../src/sdk/client';
 import { AuthorizationTokenType } from '../../src/sdk/types';

@@ -3,8 +3,8 @@
  * would: `await api.post('/sandbox/users', {...})`.
  */
 import { createPlatformApp, type PlatformApp } from '../../sw/app';
-import type { Announcement } from '../../src/platform/announcements';
-import type { FetchLike } from '../../src/platform/oidc';
+import type { Announcement } from '../../src/platform/core/announcements';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
 
 let dbCounter = 0;
 

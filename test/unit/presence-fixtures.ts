@@ -3,9 +3,9 @@
  * when a session of the user identifies (src/gateway/session-presence.ts), for tests of the
  * service worker's side, where no gateway runs.
  */
-import type { PlatformContext } from '../../src/platform/context';
-import type { SessionStatus } from '../../src/platform/presence';
-import { applyPresence, PRESENCE_STORES } from '../../src/platform/presence-write';
+import type { PlatformContext } from '../../src/platform/core/context';
+import type { SessionStatus } from '../../src/platform/presence/presence';
+import { applyPresence, PRESENCE_STORES } from '../../src/platform/presence/write';
 import { write } from '../../src/store/write';
 
 let sessions = 0;

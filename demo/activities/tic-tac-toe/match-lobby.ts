@@ -4,7 +4,7 @@
  * again). Moves are lobby messages; the history read gives the game so far, and the player's
  * gateway session (LOBBY_MESSAGE_CREATE) brings every later move, from any tab.
  */
-import { LOBBY_MESSAGES_MAX } from '../../../src/platform/limits';
+import { LOBBY_MESSAGES_MAX } from '../../../src/platform/core/limits';
 import { ApiClient } from '../../shared/api';
 import { GatewaySession, type GatewaySessionStatus } from '../../shared/gateway-session';
 import type { GameMessage } from './game';

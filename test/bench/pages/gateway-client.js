@@ -3,7 +3,7 @@
  * A gateway client for bench pages: a `GatewaySocket` (the built hub), Identify, heartbeats,
  * and a hook for every dispatch.
  */
-import { GatewaySocket } from '../../../src/gateway/gateway-socket';
+import { GatewaySocket } from '../../../src/sockets/gateway-socket';
 
 /**
  * @typedef {{ op: number, d: any, s: number | null, t: string | null }} Payload

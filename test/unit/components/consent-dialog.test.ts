@@ -6,7 +6,7 @@ import {
   defineConsentDialog,
   requestConsent,
 } from '../../../src/components/consent-dialog';
-import { describeScope } from '../../../src/platform/oauth2-scopes';
+import { describeScope } from '../../../src/platform/oauth2/consent-scopes';
 
 const APP = { id: '1234567890', name: 'Space Game' };
 let tagCounter = 0;

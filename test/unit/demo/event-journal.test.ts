@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { EventJournal, JOURNAL_MAX, redact } from '../../../demo/shell/event-journal';
-import { generateBotToken, generateSecret } from '../../../src/platform/secrets';
+import { generateBotToken, generateSecret } from '../../../src/platform/core/secrets';
 
 const botToken = generateBotToken('1300000000000000042');
 const accessToken = generateSecret();

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { VOICE_CHANNEL_STATUS_MAX } from '../../../src/platform/limits';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { VOICE_CHANNEL_STATUS_MAX } from '../../../src/platform/core/limits';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 /** A guild where the bot may set voice statuses (SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */

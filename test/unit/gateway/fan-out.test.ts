@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
-import type { Announcement } from '../../../src/platform/announcements';
+import type { Announcement } from '../../../src/platform/core/announcements';
 import { watchWrites } from '../../../src/store/write-watch';
 import { createGatewayHarness } from './gateway-harness';
 

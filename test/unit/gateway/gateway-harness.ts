@@ -7,8 +7,8 @@
 import { Gateway, type GatewayTimers } from '../../../src/gateway/gateway';
 import type { GatewayConnection } from '../../../src/gateway/connection';
 import { GATEWAY_OPCODES, type GatewayPayload } from '../../../src/gateway/protocol';
-import { createPlatformContext } from '../../../src/platform/context';
-import { SNOWFLAKE_WORKERS } from '../../../src/platform/snowflake';
+import { createPlatformContext } from '../../../src/platform/core/context';
+import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** Timers that only move when the test says so. */

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { PRIVILEGED_INTENTS_APPROVAL_THRESHOLD } from '../../../src/platform/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PRIVILEGED_INTENTS_APPROVAL_THRESHOLD } from '../../../src/platform/core/limits';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import { createGatewayHarness } from './gateway-harness';
 
 describe('gateway intents and audience (CONTRACT §4)', () => {

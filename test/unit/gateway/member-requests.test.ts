@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { APPLICATION_FLAGS, type MemberRecord, type UserRecord } from '../../../src/platform/records';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { APPLICATION_FLAGS, type MemberRecord, type UserRecord } from '../../../src/platform/core/records';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';

@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../../src/gateway/protocol';
-import { INTENTS } from '../../../src/platform/intents';
-import { PERMISSIONS } from '../../../src/platform/permissions';
-import { CHANNEL_OBFUSCATED } from '../../../src/platform/records';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { CHANNEL_OBFUSCATED } from '../../../src/platform/core/records';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const VIEW = String(PERMISSIONS.VIEW_CHANNEL);

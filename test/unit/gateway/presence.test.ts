@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../../src/gateway/gateway';
-import { createPlatformContext } from '../../../src/platform/context';
-import { INTENTS } from '../../../src/platform/intents';
-import { PRESENCE_RESTART_GRACE_MS } from '../../../src/platform/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
-import { SNOWFLAKE_WORKERS } from '../../../src/platform/snowflake';
+import { createPlatformContext } from '../../../src/platform/core/context';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PRESENCE_RESTART_GRACE_MS } from '../../../src/platform/core/limits';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createGatewayHarness, ManualTimers, type FakeClient, type GatewayHarness } from './gateway-harness';
 
 /** A guild of alice's with the bot and bob, and the bot watching presences (GUILD_PRESENCES granted by toggle). */

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { findResumePoint, ResumeMarks } from '../../../src/gateway/resume-marks';
-import { GATEWAY_RESUME_MARKS_MAX } from '../../../src/platform/limits';
+import { GATEWAY_RESUME_MARKS_MAX } from '../../../src/platform/core/limits';
 import { openPlatformDb } from '../../../src/store/open';
 
 let counter = 0;

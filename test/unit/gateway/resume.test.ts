@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/limits';
-import { INTENTS } from '../../../src/platform/intents';
+import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
+import { INTENTS } from '../../../src/platform/core/intents';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 /** A bot session with a guild, READY (s 1) and GUILD_CREATE (s 2) received. */

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { SESSIONS_INVALIDATED } from '../../../src/platform/tokens';
+import { SESSIONS_INVALIDATED } from '../../../src/platform/oauth2/tokens';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 /** An OAuth2 form request to the app (revoke, refresh), authenticated with the client secret. */

@@ -4,9 +4,9 @@ import {
   GATEWAY_HEARTBEAT_INTERVAL_MS,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
-} from '../../../src/platform/limits';
-import { INTENTS } from '../../../src/platform/intents';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+} from '../../../src/platform/core/limits';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import { createGatewayHarness } from './gateway-harness';
 
 const IDENTIFY_PROPS = { os: 'linux', browser: 'test', device: 'test' };

@@ -4,7 +4,7 @@ import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
   VOICE_HEARTBEAT_INTERVAL_MS,
   VOICE_RESUME_WINDOW_MS,
-} from '../../../src/platform/limits';
+} from '../../../src/platform/core/limits';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 
 /** Alice and bob identified in the lobby's call, each having seen the other connect. */

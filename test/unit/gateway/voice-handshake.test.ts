@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { VOICE_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/limits';
+import { VOICE_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
 import { createVoiceHarness } from './voice-harness';
 
 const BEFORE_LEGACY_END = '2024-11-17T23:59:59.000Z';

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../../../src/platform/limits';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../../../src/platform/core/limits';
 import type { FakeClient } from './gateway-harness';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { SpeakingChange } from '../../../src/gateway/voice-speaking';
-import { INTENTS } from '../../../src/platform/intents';
+import { INTENTS } from '../../../src/platform/core/intents';
 import { createVoiceHarness } from './voice-harness';
 
 describe("who speaks in a call, for the platform's own client (the source of SPEAKING_START / SPEAKING_STOP)", () => {

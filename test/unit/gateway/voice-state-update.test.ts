@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { PERMISSIONS } from '../../../src/platform/permissions';
-import { hashSecret } from '../../../src/platform/secrets';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { hashSecret } from '../../../src/platform/core/secrets';
 import { createVoiceHarness } from './voice-harness';
 
 describe("Voice State Update (gateway opcode 4): the join's write, VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE", () => {

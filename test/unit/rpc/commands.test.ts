@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, PERMISSIONS } from '../../../src/platform/permissions';
+import { ALL_PERMISSIONS, PERMISSIONS } from '../../../src/platform/core/permissions';
 import { readEventsAfter } from '../../../src/store/event-log';
 import { connectSession } from '../presence-fixtures';
 import { createActivity, createRpcWorld, participant } from './rpc-harness';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXTERNAL_AUTH_TYPES } from '../../../src/platform/provisional-config';
+import { EXTERNAL_AUTH_TYPES } from '../../../src/platform/accounts/provisional-config';
 import { AuthorizationArgs } from '../../../src/sdk/authorization-args';
 import { Client } from '../../../src/sdk/client';
 import { ExternalAuthType } from '../../../src/sdk/client-provisional';

@@ -43,15 +43,15 @@ describe('game SDK stays a client of the platform', () => {
     expect([...loaded].filter((f) => !f.startsWith('src/sdk/')).sort()).toEqual([
       'src/gateway/protocol.ts',
       'src/gateway/voice-protocol.ts',
-      'src/platform/dates.ts',
-      'src/platform/limits.ts',
-      'src/platform/secrets.ts',
-      'src/platform/voice-rules.ts',
+      'src/platform/core/dates.ts',
+      'src/platform/core/limits.ts',
+      'src/platform/core/secrets.ts',
+      'src/platform/voice/rules.ts',
     ]);
     expect([...lazy].sort()).toEqual([
       'src/components/consent-dialog.ts',
-      'src/gateway/gateway-socket.ts',
-      'src/gateway/voice-gateway-socket.ts',
+      'src/sockets/gateway-socket.ts',
+      'src/sockets/voice-gateway-socket.ts',
     ]);
   });
 });

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { ANNOUNCED_EVENTS_MAX, type Announcement } from '../../../src/platform/announcements';
-import { Clock } from '../../../src/platform/clock';
-import type { PlatformContext } from '../../../src/platform/context';
-import { ApiError } from '../../../src/platform/errors';
-import type { UserRecord } from '../../../src/platform/records';
-import { SnowflakeGenerator } from '../../../src/platform/snowflake';
+import { ANNOUNCED_EVENTS_MAX, type Announcement } from '../../../src/platform/core/announcements';
+import { Clock } from '../../../src/platform/core/clock';
+import type { PlatformContext } from '../../../src/platform/core/context';
+import { ApiError } from '../../../src/platform/core/errors';
+import type { UserRecord } from '../../../src/platform/core/records';
+import { SnowflakeGenerator } from '../../../src/platform/core/snowflake';
 import { appendEvent, latestEventSeq, readEventsAfter } from '../../../src/store/event-log';
 import { openPlatformDb } from '../../../src/store/open';
 import { write } from '../../../src/store/write';

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import type { LobbyRecord, UserRecord } from '../../../src/platform/records';
+import type { LobbyRecord, UserRecord } from '../../../src/platform/core/records';
 import { loadClockState, saveClockState } from '../../../src/store/meta';
 import { DB_VERSION, MIGRATIONS } from '../../../src/store/migrations';
 import { openPlatformDb } from '../../../src/store/open';

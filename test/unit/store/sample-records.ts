@@ -3,7 +3,7 @@
  * read them back after an upgrade; a sandbox reset must empty them).
  */
 import { expect } from 'vitest';
-import type { ClockState } from '../../../src/platform/clock';
+import type { ClockState } from '../../../src/platform/core/clock';
 import type { PlatformDatabase } from '../../../src/store/schema';
 
 /** A valid IndexedDB key for `keyPath` in `record`, or undefined when the record has none there. */

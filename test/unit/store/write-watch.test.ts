@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { openPlatformDb } from '../../../src/store/open';
 import { watchWrites } from '../../../src/store/write-watch';
 import { write } from '../../../src/store/write';
-import { Clock } from '../../../src/platform/clock';
-import { SnowflakeGenerator } from '../../../src/platform/snowflake';
+import { Clock } from '../../../src/platform/core/clock';
+import { SnowflakeGenerator } from '../../../src/platform/core/snowflake';
 
 let counter = 0;
 

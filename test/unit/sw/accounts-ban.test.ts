@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createTestClient } from '../app-harness';
-import { prepareTokenPair } from '../../../src/platform/tokens';
+import { prepareTokenPair } from '../../../src/platform/oauth2/tokens';
 import { allEvents, form, oidcWorld } from './accounts-fixtures';
 
 /** A world where alice's account is linked to the game identity `player-1` (a merged provisional account). */

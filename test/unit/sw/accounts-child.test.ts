@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { OAUTH2_ACCESS_TOKEN_TTL_S } from '../../../src/platform/limits';
+import { OAUTH2_ACCESS_TOKEN_TTL_S } from '../../../src/platform/core/limits';
 import { createTestClient, type TestClient } from '../app-harness';
 import { form, oidcWorld } from './accounts-fixtures';
 

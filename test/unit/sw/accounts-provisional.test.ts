@@ -2,7 +2,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestClient } from '../app-harness';
-import { fakeNetwork, mintIdToken, providerRoutes, redirectTo, testKey } from '../platform/oidc-fixtures';
+import { fakeNetwork, mintIdToken, providerRoutes, redirectTo, testKey } from '../platform/oauth2/oidc-fixtures';
 import { AUDIENCE, allEvents, form, oidcWorld } from './accounts-fixtures';
 
 afterEach(() => {

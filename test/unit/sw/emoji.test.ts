@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { APPLICATION_EMOJI_MAX, EMOJI_IMAGE_MAX_BYTES, GUILD_EMOJI_MAX } from '../../../src/platform/limits';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { APPLICATION_EMOJI_MAX, EMOJI_IMAGE_MAX_BYTES, GUILD_EMOJI_MAX } from '../../../src/platform/core/limits';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 import { GIF, PERMISSIONS, countOf, eventsOf, guildWorld, PNG } from './guild-admin-fixtures';
 

@@ -3,7 +3,7 @@
  * guild owned by alice with the bot holding a role of chosen permissions, and helpers to read
  * events and the store, and to build multipart bodies.
  */
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { createWorld, type TestClient } from '../app-harness';
 
 /** A 1x1 PNG as a data URI: an image that decodes. */

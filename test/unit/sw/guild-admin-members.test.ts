@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
+import { INTENTS } from '../../../src/platform/core/intents';
 import { createTestClient } from '../app-harness';
 import { GIF, PERMISSIONS, eventsOf, guildWorld, otherBot, PNG } from './guild-admin-fixtures';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVERYONE_PERMISSIONS, PERMISSIONS } from '../../../src/platform/permissions';
+import { DEFAULT_EVERYONE_PERMISSIONS, PERMISSIONS } from '../../../src/platform/core/permissions';
 import { eventsOf, expectError, expectInvalidField } from './messages-fixtures';
 import { freeze, interactionWorld, invoked, storeDump } from './interactions-fixtures';
 

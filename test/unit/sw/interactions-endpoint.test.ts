@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../../src/platform/webhook-signing';
+import { verifyWebhookSignature } from '../../../src/platform/webhooks/signing';
 import { eventsOf, expectInvalidField } from './messages-fixtures';
 import { interactionWorld, invoked } from './interactions-fixtures';
 

@@ -4,8 +4,8 @@
  * the app, and read what the store holds.
  */
 import { expect } from 'vitest';
-import type { FetchLike } from '../../../src/platform/oidc';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+import type { FetchLike } from '../../../src/platform/oauth2/oidc';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 import { MESSAGE_SCOPES } from './messages-fixtures';
 

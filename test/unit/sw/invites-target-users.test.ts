@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { parseTargetUsersCsv } from '../../../src/platform/invites-target-users';
+import { parseTargetUsersCsv } from '../../../src/platform/channels/invites-target-users';
 import { createTestClient, type TestClient } from '../app-harness';
 import { PERMISSIONS, countOf, csvForm, guildWorld, otherBot } from './guild-admin-fixtures';
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX } from '../../../src/platform/limits';
-import { INTENTS } from '../../../src/platform/intents';
+import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX } from '../../../src/platform/core/limits';
+import { INTENTS } from '../../../src/platform/core/intents';
 import { createTestClient } from '../app-harness';
 import { PERMISSIONS, countOf, csvForm, eventsOf, guildWorld, otherBot } from './guild-admin-fixtures';
 

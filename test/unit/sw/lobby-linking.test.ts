@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { LOBBY_CHANNEL_INVITE_TTL_MS } from '../../../src/platform/limits';
+import { LOBBY_CHANNEL_INVITE_TTL_MS } from '../../../src/platform/core/limits';
 import { createTestClient, type TestClient } from '../app-harness';
 import { PERMISSIONS, eventsOf, guildWorld } from './guild-admin-fixtures';
 

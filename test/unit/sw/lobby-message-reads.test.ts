@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createPlatformContext } from '../../../src/platform/context';
-import { hashSecret } from '../../../src/platform/secrets';
-import { readCacheOf } from '../../../src/platform/read-cache';
-import { SNOWFLAKE_WORKERS } from '../../../src/platform/snowflake';
+import { createPlatformContext } from '../../../src/platform/core/context';
+import { hashSecret } from '../../../src/platform/core/secrets';
+import { readCacheOf } from '../../../src/platform/core/read-cache';
+import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { expectError, loggedEvents, lobbyWorld } from './lobby-fixtures';
 
 const LOBBIES = '/api/v10/lobbies';

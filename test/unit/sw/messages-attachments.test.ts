@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { uploadLimitFor } from '../../../src/platform/attachments';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { uploadLimitFor } from '../../../src/platform/messages/attachments';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import {
   deny,
   expectError,

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { deny, eventsOf, expectError, expectInvalidField, messageCounts, messageWorld } from './messages-fixtures';
 
 describe('POST /channels/{id}/messages: creating a message', () => {

@@ -4,8 +4,8 @@
  * bodies; and readers of what the store and the event log hold.
  */
 import { expect } from 'vitest';
-import { PERMISSIONS } from '../../../src/platform/permissions';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import type { EventRecord } from '../../../src/store/schema';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 

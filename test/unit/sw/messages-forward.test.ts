@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_MESSAGE_FLAGS } from '../../../src/platform/message-records';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { CHANNEL_MESSAGE_FLAGS } from '../../../src/platform/messages/records';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import {
   deny,
   expectError,

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { PERMISSIONS } from '../../../src/platform/permissions';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import { createGatewayHarness } from '../gateway/gateway-harness';
 import { MESSAGE_SCOPES } from './messages-fixtures';
 

@@ -1,10 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createMessage } from '../../../src/platform/channel-messages';
-import { editMessage } from '../../../src/platform/message-edits';
-import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/platform/message-records';
-import { PERMISSIONS } from '../../../src/platform/permissions';
-import { serializeUser } from '../../../src/platform/users';
+import { createMessage } from '../../../src/platform/messages/create';
+import { editMessage } from '../../../src/platform/messages/edits';
+import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/platform/messages/records';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { serializeUser } from '../../../src/platform/accounts/users';
 import {
   deny,
   eventsOf,

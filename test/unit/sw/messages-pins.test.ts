@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
-import { messageOrderKey, pinKey } from '../../../src/platform/message-keys';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { INTENTS } from '../../../src/platform/core/intents';
+import { messageOrderKey, pinKey } from '../../../src/platform/messages/keys';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { deny, eventsOf, expectError, expectInvalidField, messageWorld, type MessageWorld } from './messages-fixtures';
 
 const pins = (w: MessageWorld, channelId: string = w.general.id) => `/api/v10/channels/${channelId}/messages/pins`;

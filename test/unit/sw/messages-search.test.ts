@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../../../src/platform/permissions';
+import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import {
   deny,
   expectError,

@@ -4,7 +4,7 @@
  * readers of the event log.
  */
 import { expect } from 'vitest';
-import type { FetchLike } from '../../../src/platform/oidc';
+import type { FetchLike } from '../../../src/platform/oauth2/oidc';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 
 /** When the tests' clock starts. */

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { PremiumButtonSchema, premiumButtonSkuProblem } from '../../../src/platform/monetization-premium-button';
-import { skuSlug } from '../../../src/platform/skus';
+import { PremiumButtonSchema, premiumButtonSkuProblem } from '../../../src/platform/monetization/premium-button';
+import { skuSlug } from '../../../src/platform/monetization/skus';
 import * as v from 'valibot';
 import {
   createSku,

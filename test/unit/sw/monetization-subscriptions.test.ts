@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { addMonths } from '../../../src/platform/monetization-store';
+import { addMonths } from '../../../src/platform/monetization/store';
 import {
   T0,
   catalog,

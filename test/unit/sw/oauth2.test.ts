@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OAUTH2_ACCESS_TOKEN_TTL_S, OAUTH2_CODE_TTL_MS } from '../../../src/platform/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/records';
+import { OAUTH2_ACCESS_TOKEN_TTL_S, OAUTH2_CODE_TTL_MS } from '../../../src/platform/core/limits';
+import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 type World = Awaited<ReturnType<typeof createWorld>>;

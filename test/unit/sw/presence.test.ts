@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { clearActivity } from '../../../src/platform/presence';
+import { clearActivity } from '../../../src/platform/presence/presence';
 import { readEventsAfter } from '../../../src/store/event-log';
 import { createTestClient, createWorld } from '../app-harness';
 import { connectSession } from '../presence-fixtures';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mapRequestPath } from '../../../src/platform/url-mappings';
+import { mapRequestPath } from '../../../src/platform/activities/url-mappings';
 import { createTestClient, type TestClient } from '../app-harness';
 
 const ORIGIN = 'http://platform.test';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../src/platform/intents';
+import { INTENTS } from '../../../src/platform/core/intents';
 import { createTestClient } from '../app-harness';
 import { PERMISSIONS, countOf, eventsOf, guildWorld } from './guild-admin-fixtures';
 

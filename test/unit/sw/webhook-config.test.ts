@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { SandboxClient } from '../../../src/components/sandbox-client';
-import type { FetchLike } from '../../../src/platform/oidc';
+import type { FetchLike } from '../../../src/platform/oauth2/oidc';
 import { createTestClient, createWorld } from '../app-harness';
 import { authorizeNewUser, deliveries, enableWebhooks, HOOK_URL, nodeVerify, webhookWorld } from './webhook-fixtures';
 

@@ -5,7 +5,7 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { expect } from 'vitest';
-import type { FetchLike } from '../../../src/platform/oidc';
+import type { FetchLike } from '../../../src/platform/oauth2/oidc';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** One request the fake endpoint received. */

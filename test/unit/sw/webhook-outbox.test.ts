@@ -5,7 +5,7 @@ import {
   WEBHOOK_DELIVERY_ATTEMPTS_MAX,
   WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE,
   WEBHOOK_RETRY_BASE_MS,
-} from '../../../src/platform/limits';
+} from '../../../src/platform/core/limits';
 import { write } from '../../../src/store/write';
 import type { TestClient } from '../app-harness';
 import {

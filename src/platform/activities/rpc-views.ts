@@ -1,0 +1,123 @@
+/**
+ * What the embedded-app RPC host (the platform's client, CONTRACT §5) reads with an activity's
+ * token: the session behind the token, a channel with the user's view of it, the user's
+ * permissions there, and a guild's status. Guild channels only: DM channels have no recipients
+ * in the store yet, so no user can be shown to be in one.
+ */
+import type { BearerPrincipal } from '../oauth2/auth';
+import type { PlatformContext } from '../core/context';
+import { ApiError } from '../core/errors';
+import {
+  computeChannelPermissions,
+  parsePermissions,
+  PERMISSIONS,
+  hasPermission,
+  serializePermissions,
+} from '../core/permissions';
+import { countOnlineMembers } from '../presence/presence';
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../core/records';
+import { serializeUser } from '../accounts/users';
+
+/** The latest instant a Date can hold: the expiry of a token that never expires. */
+const MAX_DATE_MS = 8.64e15;
+
+/** The session an access token stands for, whatever its scopes: the client knows its user. */
+export function rpcSession(principal: BearerPrincipal) {
+  const { application, token } = principal;
+  return {
+    application: { id: application.id, name: application.name, description: application.description, icon: null },
+    user: { ...serializeUser(principal.user, principal), public_flags: 0 },
+    scopes: token.scopes,
+    expires: new Date(token.expires_at ?? MAX_DATE_MS).toISOString(),
+    /** What the scopes let the activity do now (`scopesFor`): the RPC host checks commands and subscriptions against it. */
+    effective_scopes: [...principal.scopes],
+  };
+}
+
+interface ChannelView {
+  channel: ChannelRecord;
+  guild: GuildRecord;
+  member: MemberRecord;
+  permissions: bigint;
+}
+
+/**
+ * Loads a guild channel as `userId` sees it. An unknown (or non-guild) channel is 10003; a
+ * channel of a guild the user is not in, or one they cannot view, is 50001.
+ */
+async function loadChannelView(ctx: PlatformContext, userId: string, channelId: string): Promise<ChannelView> {
+  const channel = await ctx.db.get('channels', channelId);
+  if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
+  const [guild, member, roles] = await Promise.all([
+    ctx.db.get('guilds', channel.guild_id),
+    ctx.db.get('members', [channel.guild_id, userId]),
+    ctx.db.getAllFromIndex('roles', 'by_guild', channel.guild_id),
+  ]);
+  if (!guild) throw ApiError.of('UNKNOWN_CHANNEL');
+  if (!member) throw ApiError.of('MISSING_ACCESS');
+  const permissions = computeChannelPermissions(
+    {
+      guildId: guild.id,
+      ownerId: guild.owner_id,
+      userId,
+      roles: roles.map(toPermissionRole),
+      memberRoleIds: member.roles,
+    },
+    channel.permission_overwrites.map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: parsePermissions(o.allow) ?? 0n,
+      deny: parsePermissions(o.deny) ?? 0n,
+    })),
+  );
+  if (!hasPermission(permissions, PERMISSIONS.VIEW_CHANNEL)) throw ApiError.of('MISSING_ACCESS');
+  return { channel, guild, member, permissions };
+}
+
+function toPermissionRole(role: RoleRecord) {
+  return { id: role.id, permissions: parsePermissions(role.permissions) ?? 0n };
+}
+
+/**
+ * GET_CHANNEL's answer. The platform stores no voice states and no guild channel messages yet,
+ * so both lists hold what the store holds: nothing.
+ */
+export async function rpcChannel(ctx: PlatformContext, userId: string, channelId: string) {
+  const { channel } = await loadChannelView(ctx, userId, channelId);
+  return {
+    id: channel.id,
+    type: channel.type,
+    guild_id: channel.guild_id,
+    name: channel.name,
+    topic: channel.topic,
+    bitrate: null,
+    user_limit: null,
+    position: channel.position,
+    voice_states: [],
+    messages: [],
+  };
+}
+
+/** GET_CHANNEL_PERMISSIONS' answer: the user's permissions in the channel, as a decimal string. */
+export async function rpcChannelPermissions(ctx: PlatformContext, userId: string, channelId: string) {
+  const { permissions } = await loadChannelView(ctx, userId, channelId);
+  return { permissions: serializePermissions(permissions) };
+}
+
+/** GUILD_STATUS' data: the guild and how many of its members are online. Non-members get 50001. */
+export async function rpcGuildStatus(ctx: PlatformContext, userId: string, guildId: string) {
+  const [guild, member] = await Promise.all([ctx.db.get('guilds', guildId), ctx.db.get('members', [guildId, userId])]);
+  if (!guild) throw ApiError.of('UNKNOWN_GUILD');
+  if (!member) throw ApiError.of('MISSING_ACCESS');
+  return { guild: { id: guild.id, name: guild.name, icon_url: null }, online: await countOnlineMembers(ctx, guildId) };
+}
+
+/**
+ * A lobby `userId` is a member of (whose call they may hear about): `{id}`. An unknown lobby
+ * answers as one the user is not in (50001): the client does not tell which lobbies exist.
+ */
+export async function rpcLobby(ctx: PlatformContext, userId: string, lobbyId: string) {
+  const member = await ctx.db.get('lobby_members', [lobbyId, userId]);
+  if (!member) throw ApiError.of('MISSING_ACCESS');
+  return { id: lobbyId };
+}

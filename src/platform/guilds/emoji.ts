@@ -1,0 +1,98 @@
+/**
+ * Guild emoji, as far as the spec's permission split needs them to be real: `POST` and `GET
+ * /guilds/{guild.id}/emojis`. Creating needs CREATE_GUILD_EXPRESSIONS from 2026-02-23 (platform
+ * clock) and MANAGE_GUILD_EXPRESSIONS (or CREATE_GUILD_EXPRESSIONS) before; it emits
+ * GUILD_EMOJIS_UPDATE with the guild's emoji (GUILD_EXPRESSIONS intent) and an EMOJI_CREATE
+ * audit entry. A guild without boosts holds 50 static and 50 animated emoji (public docs).
+ */
+import { write } from '../../store/write';
+import type { BotPrincipal, Principal } from '../oauth2/auth';
+import type { PlatformContext } from '../core/context';
+import { serializeEmoji } from '../accounts/application-emoji';
+import { ApiError } from '../core/errors';
+import { dbReader, guildPermissions, loadGuildView, requireMember, txReader } from './access';
+import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
+import { requireCreatePermission } from './permission-split';
+import type { EmojiRecord } from './records';
+import { parseImageData } from '../core/image-data';
+import { INTENTS } from '../core/intents';
+import { EMOJI_IMAGE_MAX_BYTES, GUILD_EMOJI_MAX } from '../core/limits';
+import { PERMISSIONS, hasPermission } from '../core/permissions';
+
+const byCreation = (a: EmojiRecord, b: EmojiRecord) =>
+  a.created_at - b.created_at || (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+
+/**
+ * Creates a guild emoji `{name, image, roles?}`; `roles` must be roles of the guild.
+ * @example await createGuildEmoji(ctx, bot, guildId, { name: 'gg', image: 'data:image/png;base64,...' });
+ */
+export async function createGuildEmoji(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  input: { name: string; image: string; roles?: string[] },
+) {
+  const image = await parseImageData(input.image, 'image', EMOJI_IMAGE_MAX_BYTES);
+  return write(
+    ctx,
+    ['guilds', 'roles', 'members', 'users', 'emojis', 'emoji_images', 'audit_log_entries'],
+    async (tx, emit) => {
+      const now = ctx.clock.now();
+      const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
+      requireMember(view);
+      requireCreatePermission(guildPermissions(view), 'expressions', now);
+      const roles = [...new Set(input.roles ?? [])];
+      const bad: Record<string, string> = {};
+      roles.forEach((id, i) => {
+        if (!view.roles.some((r) => r.id === id) || id === guildId) bad[`roles.${i}`] = 'Unknown role.';
+      });
+      if (Object.keys(bad).length > 0) throw ApiError.invalidForm(bad);
+      const existing = await tx.objectStore('emojis').index('by_guild').getAll(guildId);
+      if (existing.filter((e) => e.animated === image.animated).length >= GUILD_EMOJI_MAX) {
+        throw ApiError.of(image.animated ? 'ANIMATED_EMOJIS_MAX' : 'EMOJIS_MAX');
+      }
+      const emoji: EmojiRecord = {
+        id: ctx.ids.next(),
+        guild_id: guildId,
+        name: input.name,
+        roles,
+        user_id: principal.user.id,
+        animated: image.animated,
+        created_at: now,
+      };
+      await tx.objectStore('emojis').add(emoji);
+      await tx.objectStore('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
+      const all = [...existing, emoji].sort(byCreation).map((e) => serializeEmoji(e));
+      emit({
+        type: 'GUILD_EMOJIS_UPDATE',
+        data: { guild_id: guildId, emojis: all },
+        audience: { guild_id: guildId, intent: INTENTS.GUILD_EXPRESSIONS },
+      });
+      await appendAuditLogEntry(ctx, tx, {
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.EMOJI_CREATE,
+        user_id: principal.user.id,
+        target_id: emoji.id,
+        changes: [{ key: 'name', new_value: emoji.name }],
+      });
+      return serializeEmoji(emoji, principal.user);
+    },
+  );
+}
+
+/**
+ * `GET /guilds/{guild.id}/emojis` for a member; each emoji carries `user` when the caller has
+ * CREATE_GUILD_EXPRESSIONS or MANAGE_GUILD_EXPRESSIONS (public docs).
+ */
+export async function listGuildEmojis(ctx: PlatformContext, principal: Principal, guildId: string) {
+  const view = await loadGuildView(dbReader(ctx.db), guildId, principal.user.id);
+  requireMember(view);
+  const bits = guildPermissions(view);
+  const withUser =
+    hasPermission(bits, PERMISSIONS.CREATE_GUILD_EXPRESSIONS) ||
+    hasPermission(bits, PERMISSIONS.MANAGE_GUILD_EXPRESSIONS);
+  const tx = ctx.db.transaction(['emojis', 'users'], 'readonly');
+  const emojis = (await tx.objectStore('emojis').index('by_guild').getAll(guildId)).sort(byCreation);
+  const users = withUser ? await Promise.all(emojis.map((e) => tx.objectStore('users').get(e.user_id))) : [];
+  return emojis.map((e, i) => serializeEmoji(e, users[i]));
+}

@@ -1,0 +1,76 @@
+/**
+ * Changing a role: `PATCH /guilds/{guild.id}/roles/{role.id}`. Needs MANAGE_ROLES; a bot that
+ * is neither owner nor administrator may only edit roles below its highest role and may not
+ * grant permissions it lacks. Appends GUILD_ROLE_UPDATE (guild audience, GUILDS intent): a
+ * change of permissions can let a bot view channels it could not, which the gateway follows
+ * with CHANNEL_UPDATEs for bots that receive channels obfuscated.
+ */
+import { write } from '../../store/write';
+import type { BotPrincipal } from '../oauth2/auth';
+import type { PlatformContext } from '../core/context';
+import { ApiError } from '../core/errors';
+import {
+  bypassesHierarchy,
+  guildPermissions,
+  highestRolePosition,
+  loadGuildView,
+  requireMember,
+  requirePermissions,
+  txReader,
+} from './access';
+import { serializeRole } from './wire';
+import { INTENTS } from '../core/intents';
+import { PERMISSIONS, hasPermission, serializePermissions } from '../core/permissions';
+import type { RoleColors, RoleRecord } from '../core/records';
+
+/** The fields of a role a bot may change. */
+export interface RoleChanges {
+  name?: string;
+  permissions?: bigint;
+  colors?: Partial<RoleColors>;
+  hoist?: boolean;
+  mentionable?: boolean;
+}
+
+/**
+ * Applies `changes` to a role and answers it.
+ * @example await modifyGuildRole(ctx, bot, guildId, roleId, { permissions: PERMISSIONS.VIEW_CHANNEL });
+ */
+export async function modifyGuildRole(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  guildId: string,
+  roleId: string,
+  changes: RoleChanges,
+) {
+  return write(ctx, ['guilds', 'roles', 'members'], async (tx, emit) => {
+    const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
+    requireMember(view);
+    const role = view.roles.find((r) => r.id === roleId);
+    if (!role) throw ApiError.of('UNKNOWN_ROLE');
+    const bits = guildPermissions(view);
+    requirePermissions(bits, PERMISSIONS.MANAGE_ROLES);
+    if (!bypassesHierarchy(view)) {
+      if (highestRolePosition(view, view.member!.roles) <= role.position) throw ApiError.of('MISSING_PERMISSIONS');
+      if (changes.permissions !== undefined && !hasPermission(bits, changes.permissions))
+        throw ApiError.of('MISSING_PERMISSIONS');
+    }
+    const primary = changes.colors?.primary_color ?? role.colors.primary_color;
+    const updated: RoleRecord = {
+      ...role,
+      name: changes.name ?? role.name,
+      permissions: changes.permissions === undefined ? role.permissions : serializePermissions(changes.permissions),
+      hoist: changes.hoist ?? role.hoist,
+      mentionable: changes.mentionable ?? role.mentionable,
+      color: primary,
+      colors: { ...role.colors, ...changes.colors, primary_color: primary },
+    };
+    await tx.objectStore('roles').put(updated);
+    emit({
+      type: 'GUILD_ROLE_UPDATE',
+      data: { guild_id: guildId, role: serializeRole(updated) },
+      audience: { guild_id: guildId, intent: INTENTS.GUILDS },
+    });
+    return serializeRole(updated);
+  });
+}

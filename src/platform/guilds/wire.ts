@@ -1,0 +1,51 @@
+/**
+ * Guilds, roles, channels and members on the wire.
+ */
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord, UserRecord } from '../core/records';
+import { serializeUser } from '../accounts/users';
+
+/** The guild object (roles included, as the gateway sends it). */
+export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]) {
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: guild.icon,
+    banner: guild.banner,
+    owner_id: guild.owner_id,
+    features: guild.features,
+    roles: roles.map(serializeRole),
+  };
+}
+
+/** The role object; `color` is deprecated but still returned (it mirrors `colors.primary_color`). */
+export function serializeRole(role: RoleRecord) {
+  const { guild_id: _guild, ...wire } = role;
+  return wire;
+}
+
+/**
+ * The channel object. The ephemeral voice fields (`status`, `voice_start_time`) are never part
+ * of it: they are answered by Request Channel Info only.
+ */
+export function serializeChannel(channel: ChannelRecord) {
+  const { voice_status: _status, voice_start_time: _start, ...wire } = channel;
+  return wire;
+}
+
+/** The guild member object with its user (`avatar` / `banner` are image hashes; the images stay in the store). */
+export function serializeMember(member: MemberRecord, user: UserRecord) {
+  return {
+    user: serializeUser(user),
+    nick: member.nick,
+    roles: member.roles,
+    joined_at: new Date(member.joined_at).toISOString(),
+    avatar: member.avatar,
+    banner: member.banner,
+    bio: member.bio,
+    flags: member.flags,
+    deaf: member.deaf ?? false,
+    mute: member.mute ?? false,
+    communication_disabled_until:
+      member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
+  };
+}

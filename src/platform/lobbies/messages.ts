@@ -1,0 +1,118 @@
+/**
+ * Lobby text chat: members (and the application's bot) send messages and read the newest ones.
+ * Messages are keyed `[lobby_id, order_key]` with `order_key` sorting newest first, so the
+ * newest N are one bounded `getAll`: at 100,000 messages they cost what they cost at 1,000.
+ * `GET /lobbies/{id}/messages` reads through `lobbies/message-reads.ts`.
+ */
+import type { StoredLobbyMessage } from '../../store/schema';
+import { write } from '../../store/write';
+import type { Principal } from '../oauth2/auth';
+import type { PlatformContext } from '../core/context';
+import type { LobbyMessageInput } from './schemas';
+import {
+  findLobbyWithAccess,
+  LOBBY_WRITE_STORES,
+  lobbyAudience,
+  lobbyKeyRange,
+  lobbyMessageOrderKey,
+  readLobbies,
+  sweepIdleLobbies,
+} from './store';
+import type { LobbyMessageRecord, Message, UserRecord } from '../core/records';
+import { serializeUser } from '../accounts/users';
+
+/** The message type of a plain message. */
+const DEFAULT_MESSAGE_TYPE = 0;
+
+/** The message object of a lobby message: `channel_id` is the lobby's id unless a channel is linked. */
+export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserRecord | undefined): Message {
+  return {
+    id: message.id,
+    type: DEFAULT_MESSAGE_TYPE,
+    content: message.content,
+    lobby_id: message.lobby_id,
+    channel_id: message.channel_id,
+    author: author ? serializeUser(author) : deletedUser(message.author_id),
+    timestamp: new Date(message.created_at).toISOString(),
+    edited_timestamp: null,
+    metadata: message.metadata,
+    flags: 0,
+    application_id: message.application_id,
+    ...(message.moderation_metadata ? { moderation_metadata: message.moderation_metadata } : {}),
+  };
+}
+
+/** How an author whose user record no longer exists is shown. */
+function deletedUser(id: string): Message['author'] {
+  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
+}
+
+/**
+ * `POST /lobbies/{id}/messages`: a member sends a message on their own behalf, or the bot of
+ * the lobby's application as the bot. Emits LOBBY_MESSAGE_CREATE to every member. The id is
+ * taken inside the transaction, so ids increase in the order messages are stored.
+ *
+ * As `writeLobbies`, but the transaction holds its lock for two rounds of requests, not five:
+ * the idle sweep, the lobby, the membership and the members' keys are read at once (a lobby
+ * the sweep removes is past its deadline, so `findLobby` refuses it anyway), then the message
+ * and its event are added together.
+ */
+export async function createLobbyMessage(
+  ctx: PlatformContext,
+  principal: Principal,
+  lobbyId: string,
+  input: LobbyMessageInput,
+): Promise<Message> {
+  return write(ctx, LOBBY_WRITE_STORES, async (tx, emit) => {
+    const now = ctx.clock.now();
+    const [, { lobby }, memberKeys] = await Promise.all([
+      sweepIdleLobbies(tx, emit, now),
+      findLobbyWithAccess(tx, principal, lobbyId, now),
+      tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobbyId)),
+    ]);
+    const id = ctx.ids.next();
+    const record: StoredLobbyMessage = {
+      id,
+      order_key: lobbyMessageOrderKey(id),
+      lobby_id: lobby.id,
+      channel_id: lobby.linked_channel_id ?? lobby.id,
+      author_id: principal.user.id,
+      application_id: lobby.application_id,
+      content: input.content,
+      metadata: input.metadata ?? null,
+      created_at: now,
+    };
+    const added = tx.objectStore('lobby_messages').add(record);
+    const message = serializeLobbyMessage(record, principal.user);
+    emit({
+      type: 'LOBBY_MESSAGE_CREATE',
+      data: message,
+      audience: lobbyAudience(
+        lobby,
+        memberKeys.map(([, userId]) => userId),
+      ),
+      channels: ['gateway', 'webhook'],
+    });
+    await added;
+    return message;
+  });
+}
+
+/**
+ * The newest `limit` stored messages of a lobby, newest first, optionally only those with an
+ * id at or above `oldestId`: one bounded read whatever the lobby holds (ids at or above
+ * `oldestId` are exactly the keys up to its order key).
+ * @example await newestLobbyMessages(tx, lobbyId, 200, snowflakeAt(now - 72 * 3_600_000))
+ */
+export async function newestLobbyMessages(
+  tx: ReturnType<typeof readLobbies>,
+  lobbyId: string,
+  limit: number,
+  oldestId?: string,
+): Promise<StoredLobbyMessage[]> {
+  const range =
+    oldestId === undefined
+      ? lobbyKeyRange(lobbyId)
+      : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
+  return tx.objectStore('lobby_messages').getAll(range, limit);
+}

@@ -1,0 +1,188 @@
+/**
+ * Messages of guild channels as stored and on the wire, and the stored forms that go with
+ * them: attachment files, guild search indexes, AutoMod keyword rules and forward counters.
+ * Type declarations only; the operations live in `messages/create.ts` and its neighbours.
+ */
+import type { Snowflake, User } from '../core/records';
+
+/** Message types the platform creates (the platform's public values). */
+export const MESSAGE_TYPES = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20, CONTEXT_MENU_COMMAND: 23 } as const;
+
+/** Message flags (the platform's public bit values). */
+export const CHANNEL_MESSAGE_FLAGS = {
+  SUPPRESS_EMBEDS: 1 << 2,
+  EPHEMERAL: 1 << 6,
+  SUPPRESS_NOTIFICATIONS: 1 << 12,
+  IS_VOICE_MESSAGE: 1 << 13,
+  /** Set by the platform on a forward: the message carries a snapshot. */
+  HAS_SNAPSHOT: 1 << 14,
+  IS_COMPONENTS_V2: 1 << 15,
+} as const;
+
+/** Message reference types: a reply (DEFAULT) or a FORWARD, which snapshots the message. */
+export const MESSAGE_REFERENCE_TYPES = { DEFAULT: 0, FORWARD: 1 } as const;
+
+/** An embed as stored and answered (`type` is always `rich` for embeds sent through the API). */
+export interface Embed {
+  type: 'rich';
+  title?: string;
+  description?: string;
+  url?: string;
+  timestamp?: string;
+  color?: number;
+  footer?: { text: string; icon_url?: string };
+  image?: { url: string };
+  thumbnail?: { url: string };
+  author?: { name: string; url?: string; icon_url?: string };
+  fields?: { name: string; value: string; inline?: boolean }[];
+}
+
+/** A component as stored: validated JSON, with every `id` assigned. */
+export type StoredComponent = { type: number; id: number } & Record<string, unknown>;
+
+/** An attachment of a message (the file itself is in the `attachments` store). */
+export interface AttachmentMeta {
+  id: Snowflake;
+  filename: string;
+  title?: string;
+  description?: string;
+  content_type: string;
+  size: number;
+  /** Where the service worker serves the file (same origin). */
+  url: string;
+  /** Marked a spoiler by the request's `is_spoiler` (the `SPOILER_` filename prefix also marks one). */
+  is_spoiler: boolean;
+  duration_secs?: number;
+  waveform?: string;
+}
+
+/** An attachment on the wire: `flags` carries IS_SPOILER (1 << 3). */
+export interface WireAttachment {
+  id: Snowflake;
+  filename: string;
+  title?: string;
+  description?: string;
+  content_type: string;
+  size: number;
+  url: string;
+  proxy_url: string;
+  flags: number;
+  duration_secs?: number;
+  waveform?: string;
+}
+
+/** The stored file of an attachment, served at its `url`. */
+export interface AttachmentFileRecord {
+  id: Snowflake;
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  filename: string;
+  content_type: string;
+  size: number;
+  data: Blob;
+}
+
+/**
+ * `message.interaction_metadata`: present on messages created by an interaction response or
+ * follow-up; its user is a nested user object (there is no `user_id`). Set by the interactions
+ * code; stored and answered as given.
+ */
+export interface InteractionMetadata {
+  id: Snowflake;
+  type: number;
+  user: User;
+  authorizing_integration_owners: Record<string, Snowflake>;
+  original_response_message_id?: Snowflake;
+  target_user?: User;
+  target_message_id?: Snowflake;
+  interacted_message_id?: Snowflake;
+  triggering_interaction_metadata?: Omit<InteractionMetadata, 'triggering_interaction_metadata'>;
+}
+
+/** A message reference as stored and answered. */
+export interface MessageReference {
+  type: 0 | 1;
+  message_id: Snowflake;
+  channel_id: Snowflake;
+  guild_id?: Snowflake;
+}
+
+/** The minimal message a forward keeps (no author, no guild field). */
+export interface SnapshotMessage {
+  type: number;
+  content: string;
+  embeds: Embed[];
+  attachments: WireAttachment[];
+  timestamp: string;
+  edited_timestamp: string | null;
+  flags: number;
+  mentions: User[];
+  mention_roles: Snowflake[];
+  stickers: never[];
+  sticker_items: never[];
+  components: unknown[];
+}
+
+/** A poll as stored (created by a message, never voted on in the sandbox). */
+export interface StoredPoll {
+  question: { text: string };
+  answers: { answer_id: number; poll_media: { text?: string; emoji?: { id?: string | null; name?: string | null } } }[];
+  expiry: string;
+  allow_multiselect: boolean;
+  layout_type: number;
+}
+
+/** A message of a guild channel as stored: `order_key` sorts newest first within the channel. */
+export interface ChannelMessageRecord {
+  id: Snowflake;
+  order_key: string;
+  channel_id: Snowflake;
+  guild_id: Snowflake;
+  author_id: Snowflake;
+  /** The application of a bot author or of the interaction that created it. */
+  application_id: Snowflake | null;
+  webhook_id: Snowflake | null;
+  type: number;
+  content: string;
+  embeds: Embed[];
+  components: StoredComponent[];
+  attachments: AttachmentMeta[];
+  flags: number;
+  tts: boolean;
+  mention_ids: Snowflake[];
+  mention_roles: Snowflake[];
+  mention_everyone: boolean;
+  /** As sent; `nonce_key` indexes it for `enforce_nonce`. Absent when none was sent. */
+  nonce?: string | number;
+  nonce_key?: string;
+  message_reference?: MessageReference;
+  message_snapshots?: { message: SnapshotMessage }[];
+  interaction_metadata?: InteractionMetadata;
+  poll?: StoredPoll;
+  /** Set while pinned: when, and the key of the channel's pins index (newest pin first). */
+  pinned_at?: number;
+  pin_key?: string;
+  edited_at: number | null;
+  created_at: number;
+}
+
+/** When a guild's message search index is ready (sandbox-forced or a fixed time after its first message). */
+export interface SearchIndexRecord {
+  guild_id: Snowflake;
+  ready_at: number;
+}
+
+/** A guild's AutoMod keyword rule: messages containing one of the keywords are blocked. */
+export interface AutoModKeywordsRecord {
+  guild_id: Snowflake;
+  keywords: string[];
+  updated_at: number;
+}
+
+/** Forwards a user sent in the current window, and the attachment bytes they carried. */
+export interface ForwardCounterRecord {
+  user_id: Snowflake;
+  window_start: number;
+  count: number;
+  bytes: number;
+}

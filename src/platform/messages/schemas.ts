@@ -1,0 +1,157 @@
+/**
+ * Request schemas of guild channel messages (valibot): create and edit bodies (also the
+ * `payload_json` of a multipart request), allowed mentions, message references, attachment
+ * requests and polls. Shared with the interactions code, which creates messages the same way.
+ */
+import * as v from 'valibot';
+import { MessageComponentsSchema } from '../interactions/components';
+import { EmbedsSchema } from './embeds';
+import {
+  ALLOWED_MENTIONS_IDS_MAX,
+  ATTACHMENT_DESCRIPTION_MAX,
+  ATTACHMENTS_PER_MESSAGE_MAX,
+  MESSAGE_CONTENT_MAX,
+  MESSAGE_NONCE_MAX,
+  POLL_ANSWER_TEXT_MAX,
+  POLL_ANSWERS_MAX,
+  POLL_DURATION_MAX_H,
+  POLL_QUESTION_MAX,
+  STICKERS_PER_MESSAGE_MAX,
+} from '../core/limits';
+import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from './records';
+
+const max = <T extends v.LengthInput>(n: number) =>
+  v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
+const snowflake = v.pipe(
+  v.string('Value must be a snowflake string.'),
+  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
+);
+/** At most `n` characters (code points, not UTF-16 units). */
+const chars = (n: number) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => [...s].length <= n, `Must be ${n} or fewer in length.`),
+  );
+
+/** Flags a create request may set. */
+export const CREATE_MESSAGE_FLAGS =
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS |
+  CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS |
+  CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE |
+  CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
+/** Flags an edit may change: SUPPRESS_EMBEDS both ways, IS_COMPONENTS_V2 only on. */
+export const EDIT_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
+
+/** `allowed_mentions`: which mentions in the content are parsed, or exactly which users and roles. */
+export const AllowedMentionsSchema = v.pipe(
+  v.object({
+    parse: v.optional(v.array(v.picklist(['users', 'roles', 'everyone']))),
+    users: v.optional(v.pipe(v.array(snowflake), max(ALLOWED_MENTIONS_IDS_MAX))),
+    roles: v.optional(v.pipe(v.array(snowflake), max(ALLOWED_MENTIONS_IDS_MAX))),
+    replied_user: v.optional(v.boolean()),
+  }),
+  v.forward(
+    v.check((a) => !(a.parse?.includes('users') && a.users), 'parse:["users"] and users are mutually exclusive.'),
+    ['users'],
+  ),
+  v.forward(
+    v.check((a) => !(a.parse?.includes('roles') && a.roles), 'parse:["roles"] and roles are mutually exclusive.'),
+    ['roles'],
+  ),
+);
+export type AllowedMentions = v.InferOutput<typeof AllowedMentionsSchema>;
+
+/** A reply (type 0, DEFAULT) or a FORWARD (type 1, which needs `channel_id`). */
+export const MessageReferenceSchema = v.pipe(
+  v.object({
+    type: v.optional(
+      v.picklist([MESSAGE_REFERENCE_TYPES.DEFAULT, MESSAGE_REFERENCE_TYPES.FORWARD]),
+      MESSAGE_REFERENCE_TYPES.DEFAULT,
+    ),
+    message_id: snowflake,
+    channel_id: v.optional(snowflake),
+    guild_id: v.optional(snowflake),
+    fail_if_not_exists: v.optional(v.boolean(), true),
+  }),
+  v.forward(
+    v.check(
+      (r) => r.type !== MESSAGE_REFERENCE_TYPES.FORWARD || r.channel_id !== undefined,
+      'A forward needs the channel_id of the message.',
+    ),
+    ['channel_id'],
+  ),
+);
+export type MessageReferenceInput = v.InferOutput<typeof MessageReferenceSchema>;
+
+/** An attachment request: `id` is the n of `files[n]` for a new file, the snowflake of a kept attachment. */
+export const AttachmentRequestSchema = v.object({
+  id: v.union([snowflake, v.pipe(v.number(), v.integer(), v.minValue(0))], 'Must be a file index or an attachment id.'),
+  filename: v.optional(v.pipe(v.string(), v.minLength(1), max(1024))),
+  title: v.optional(v.pipe(v.string(), max(1024))),
+  description: v.optional(chars(ATTACHMENT_DESCRIPTION_MAX)),
+  is_spoiler: v.optional(v.boolean()),
+  duration_secs: v.optional(v.pipe(v.number(), v.minValue(0))),
+  waveform: v.optional(v.string()),
+});
+const AttachmentRequestsSchema = v.pipe(v.array(AttachmentRequestSchema), max(ATTACHMENTS_PER_MESSAGE_MAX));
+
+/** A poll request: a question, 1 to 10 answers, a duration in hours. */
+export const PollRequestSchema = v.object({
+  question: v.object({ text: v.pipe(v.string(), v.minLength(1), chars(POLL_QUESTION_MAX)) }),
+  answers: v.pipe(
+    v.array(
+      v.object({
+        poll_media: v.object({
+          text: v.pipe(v.string(), v.minLength(1), chars(POLL_ANSWER_TEXT_MAX)),
+          emoji: v.optional(
+            v.object({ id: v.optional(v.nullable(snowflake)), name: v.optional(v.nullable(v.string())) }),
+          ),
+        }),
+      }),
+    ),
+    v.minLength(1, 'Must be between 1 and 10 in length.'),
+    max(POLL_ANSWERS_MAX),
+  ),
+  duration: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(POLL_DURATION_MAX_H))),
+  allow_multiselect: v.optional(v.boolean()),
+  layout_type: v.optional(v.literal(1)),
+});
+export type PollRequest = v.InferOutput<typeof PollRequestSchema>;
+
+const flags = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** `POST /channels/{id}/messages` (JSON body, or `payload_json` of a multipart body). */
+export const MessageCreateSchema = v.object({
+  content: v.nullish(chars(MESSAGE_CONTENT_MAX)),
+  nonce: v.nullish(
+    v.union(
+      [v.pipe(v.number(), v.integer()), v.pipe(v.string(), max(MESSAGE_NONCE_MAX))],
+      'Must be an integer or a string of 25 or fewer characters.',
+    ),
+  ),
+  enforce_nonce: v.nullish(v.boolean()),
+  tts: v.nullish(v.boolean()),
+  embeds: v.nullish(EmbedsSchema),
+  allowed_mentions: v.nullish(AllowedMentionsSchema),
+  message_reference: v.nullish(MessageReferenceSchema),
+  components: v.nullish(MessageComponentsSchema),
+  sticker_ids: v.nullish(v.pipe(v.array(snowflake), max(STICKERS_PER_MESSAGE_MAX))),
+  attachments: v.nullish(AttachmentRequestsSchema),
+  flags: v.nullish(flags),
+  poll: v.nullish(PollRequestSchema),
+});
+export type MessageCreateInput = v.InferOutput<typeof MessageCreateSchema>;
+
+/** `PATCH /channels/{id}/messages/{id}`: every field optional and nullable. */
+export const MessageEditSchema = v.object({
+  content: v.nullish(chars(MESSAGE_CONTENT_MAX)),
+  embeds: v.nullish(EmbedsSchema),
+  flags: v.nullish(flags),
+  allowed_mentions: v.nullish(AllowedMentionsSchema),
+  components: v.nullish(MessageComponentsSchema),
+  attachments: v.nullish(AttachmentRequestsSchema),
+  /** Accepted only where the caller allows it (editing a deferred interaction response). */
+  poll: v.nullish(PollRequestSchema),
+  sticker_ids: v.nullish(v.pipe(v.array(snowflake), max(STICKERS_PER_MESSAGE_MAX))),
+});
+export type MessageEditInput = v.InferOutput<typeof MessageEditSchema>;

@@ -1,0 +1,160 @@
+/**
+ * Messages of guild channels on the wire. With IS_COMPONENTS_V2 only the attachments a Media
+ * Gallery, Thumbnail or File component exposes are shown, and `attachment://` media resolve to
+ * the attachment. Without read access to the content (the MESSAGE_CONTENT rule) `content`,
+ * `embeds`, `attachments` and `components` are empty and `poll` is left out.
+ */
+import { serializeAttachment } from './attachments';
+import { exposedAttachmentNames, resolveComponentMedia } from '../interactions/component-rules';
+import {
+  CHANNEL_MESSAGE_FLAGS,
+  type ChannelMessageRecord,
+  type Embed,
+  type InteractionMetadata,
+  type MessageReference,
+  type SnapshotMessage,
+  type WireAttachment,
+} from './records';
+import type { MessageTx } from './access';
+import type { Snowflake, User, UserRecord } from '../core/records';
+import { serializeUser } from '../accounts/users';
+
+/** The message object of a guild channel message. */
+export interface ChannelMessage {
+  id: Snowflake;
+  type: number;
+  channel_id: Snowflake;
+  author: User;
+  content: string;
+  timestamp: string;
+  edited_timestamp: string | null;
+  tts: boolean;
+  mention_everyone: boolean;
+  mentions: User[];
+  mention_roles: Snowflake[];
+  attachments: WireAttachment[];
+  embeds: Embed[];
+  components: unknown[];
+  pinned: boolean;
+  flags: number;
+  nonce?: string | number;
+  application_id?: Snowflake;
+  webhook_id?: Snowflake;
+  message_reference?: MessageReference;
+  message_snapshots?: { message: SnapshotMessage }[];
+  referenced_message?: ChannelMessage | null;
+  interaction_metadata?: InteractionMetadata;
+  poll?: unknown;
+}
+
+/** How an author or mentioned user whose record no longer exists is shown. */
+function deletedUser(id: string): User {
+  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
+}
+
+/** The users a message names (author and mentions), to load before serializing it. */
+export function userIdsOf(records: readonly ChannelMessageRecord[]): string[] {
+  return [...new Set(records.flatMap((r) => [r.author_id, ...r.mention_ids]))];
+}
+
+/** Loads users by id in the caller's transaction. */
+export async function loadUsers<M extends IDBTransactionMode>(
+  tx: MessageTx<M>,
+  ids: readonly string[],
+): Promise<Map<string, UserRecord>> {
+  const users = await Promise.all(ids.map((id) => tx.objectStore('users').get(id)));
+  return new Map(ids.flatMap((id, i) => (users[i] ? [[id, users[i]!] as const] : [])));
+}
+
+/** The attachments and components as shown: V2 messages show only exposed attachments. */
+function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments' | 'components'>) {
+  const v2 = (record.flags & CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2) !== 0;
+  const exposed = v2 ? exposedAttachmentNames(record.components) : null;
+  const attachments = record.attachments
+    .filter((a) => exposed === null || exposed.has(a.filename))
+    .map(serializeAttachment);
+  return { attachments, components: resolveComponentMedia(record.components, record.attachments) };
+}
+
+/**
+ * The message object. `nonce` is only answered where the platform echoes it (the create
+ * response and MESSAGE_CREATE); `referenced` is the replied-to message when known.
+ * @example serializeChannelMessage(record, users, { includeNonce: true })
+ */
+export function serializeChannelMessage(
+  record: ChannelMessageRecord,
+  users: ReadonlyMap<string, UserRecord>,
+  options: { includeNonce?: boolean; referenced?: ChannelMessage | null } = {},
+): ChannelMessage {
+  const user = (id: string) => {
+    const u = users.get(id);
+    return u ? serializeUser(u) : deletedUser(id);
+  };
+  const { attachments, components } = visibleParts(record);
+  const message: ChannelMessage = {
+    id: record.id,
+    type: record.type,
+    channel_id: record.channel_id,
+    author: user(record.author_id),
+    content: record.content,
+    timestamp: new Date(record.created_at).toISOString(),
+    edited_timestamp: record.edited_at === null ? null : new Date(record.edited_at).toISOString(),
+    tts: record.tts,
+    mention_everyone: record.mention_everyone,
+    mentions: record.mention_ids.map(user),
+    mention_roles: record.mention_roles,
+    attachments,
+    embeds: record.embeds,
+    components,
+    pinned: record.pinned_at !== undefined,
+    flags: record.flags,
+  };
+  if (options.includeNonce && record.nonce !== undefined) message.nonce = record.nonce;
+  if (record.application_id) message.application_id = record.application_id;
+  if (record.webhook_id) message.webhook_id = record.webhook_id;
+  if (record.message_reference) message.message_reference = record.message_reference;
+  if (record.message_snapshots) message.message_snapshots = record.message_snapshots;
+  if (options.referenced !== undefined) message.referenced_message = options.referenced;
+  if (record.interaction_metadata) message.interaction_metadata = record.interaction_metadata;
+  if (record.poll) message.poll = { ...record.poll, results: { is_finalized: false, answer_counts: [] } };
+  return message;
+}
+
+/**
+ * The minimal message a forward snapshots: no author, no guild field, taken now and never
+ * updated. A forward of a forward snapshots the original (nesting depth 1).
+ */
+export function snapshotOf(record: ChannelMessageRecord, users: ReadonlyMap<string, UserRecord>): SnapshotMessage {
+  if (record.message_snapshots?.[0]) return record.message_snapshots[0].message;
+  const { attachments, components } = visibleParts(record);
+  return {
+    type: record.type,
+    content: record.content,
+    embeds: record.embeds,
+    attachments,
+    timestamp: new Date(record.created_at).toISOString(),
+    edited_timestamp: record.edited_at === null ? null : new Date(record.edited_at).toISOString(),
+    flags: record.flags & ~CHANNEL_MESSAGE_FLAGS.HAS_SNAPSHOT,
+    mentions: record.mention_ids.flatMap((id) => (users.get(id) ? [serializeUser(users.get(id)!)] : [])),
+    mention_roles: record.mention_roles,
+    stickers: [],
+    sticker_items: [],
+    components,
+  };
+}
+
+/** The message as an application without access to its content receives it. */
+export function withoutContent<T extends ChannelMessage>(message: T): T {
+  const { poll: _poll, ...rest } = message;
+  const snapshots = message.message_snapshots?.map((s) => ({
+    message: { ...s.message, content: '', embeds: [], attachments: [], components: [] },
+  }));
+  return {
+    ...rest,
+    content: '',
+    embeds: [],
+    attachments: [],
+    components: [],
+    ...(snapshots ? { message_snapshots: snapshots } : {}),
+  } as unknown as T;
+}

@@ -1,0 +1,141 @@
+/**
+ * Voice State Update (main gateway opcode 4) as a domain write, performed by the shared worker
+ * for the session that sent it: join, move within, or leave a guild's voice channel, or a
+ * lobby's call (`guild_id: null`, `channel_id: <lobby_id>`; see `voice/lobby-calls.ts`). Each
+ * change emits VOICE_STATE_UPDATE to the log in the same transaction; a join (a new channel)
+ * also answers the voice server to connect to: a fresh random token (stored hashed) and the
+ * same-origin endpoint {@link VOICE_SERVER_ENDPOINT}, which the gateway sends to the joining
+ * session only, as VOICE_SERVER_UPDATE (never through the log: it carries the token).
+ *
+ * A refused join changes nothing and emits nothing, as on the platform (a user who may not
+ * connect hears neither event back).
+ */
+import { write } from '../../store/write';
+import type { PlatformContext } from '../core/context';
+import { VOICE_CHANNEL_TYPES } from './channel-status';
+import { channelPermissions, loadGuildView, txReader } from '../guilds/access';
+import type { VoiceStateRecord } from '../guilds/records';
+import { INTENTS } from '../core/intents';
+import { hasPermission, PERMISSIONS } from '../core/permissions';
+import { generateSecret, hashSecret } from '../core/secrets';
+import { changeLobbyCall, LOBBY_CALL_STORES } from './lobby-calls';
+import { emitVoiceStateUpdate } from './states';
+import { issueVoiceToken } from './tokens';
+
+/** The voice server endpoint VOICE_SERVER_UPDATE names: a path of this origin, reached with `VoiceGatewaySocket`. */
+export const VOICE_SERVER_ENDPOINT = '/voice';
+
+/** The gateway session that sent the Voice State Update. */
+export interface VoiceCaller {
+  user_id: string;
+  application_id: string;
+  session_id: string;
+  /** Whether guild events reach the session (a bot, or an OAuth2 token with `guilds`): guild voice needs it. */
+  guild_events: boolean;
+}
+
+/** Opcode 4's `d`. */
+export interface VoiceStateUpdateRequest {
+  guild_id: string | null;
+  channel_id: string | null;
+  self_mute: boolean;
+  self_deaf: boolean;
+}
+
+/** The token a join would hand out, made (and hashed) before the write's transaction opens. */
+export interface VoiceCredential {
+  token: string;
+  hash: string;
+}
+
+/** What the write did: refused, a change without a new voice server, or a join with one. */
+export type VoiceJoinOutcome =
+  | { refused: true }
+  | { joined: false }
+  | { joined: true; server: { token: string; guild_id: string | null; channel_id?: string } };
+
+/** VOICE_SERVER_UPDATE's `d` for a join. */
+export function voiceServerUpdate(server: { token: string; guild_id: string | null; channel_id?: string }) {
+  return {
+    token: server.token,
+    guild_id: server.guild_id,
+    endpoint: VOICE_SERVER_ENDPOINT,
+    ...(server.channel_id ? { channel_id: server.channel_id } : {}),
+  };
+}
+
+/**
+ * Applies a Voice State Update from `caller`'s gateway session.
+ * @example const outcome = await updateVoiceState(ctx, caller, { guild_id: null, channel_id: lobbyId, self_mute: false, self_deaf: false });
+ */
+export async function updateVoiceState(
+  ctx: PlatformContext,
+  caller: VoiceCaller,
+  d: VoiceStateUpdateRequest,
+): Promise<VoiceJoinOutcome> {
+  // Hashing is not an IndexedDB request: it must be done before the transaction opens.
+  const token = generateSecret(32);
+  const credential = { token, hash: await hashSecret(token) };
+  const self = { self_mute: d.self_mute, self_deaf: d.self_deaf };
+  if (d.guild_id === null) {
+    return write(ctx, [...LOBBY_CALL_STORES], (tx, emit) =>
+      changeLobbyCall(ctx, tx, emit, caller, d.channel_id, self, credential),
+    );
+  }
+  const guildId = d.guild_id;
+  return write(
+    ctx,
+    ['guilds', 'roles', 'members', 'users', 'channels', 'voice_states', 'voice_tokens'],
+    async (tx, emit) => {
+      if (!caller.guild_events) return { refused: true } as const;
+      const view = await loadGuildView(txReader(tx), guildId, caller.user_id).catch(() => null);
+      const user = await tx.objectStore('users').get(caller.user_id);
+      if (!view?.member || !user) return { refused: true } as const;
+      const member = view.member;
+      const states = tx.objectStore('voice_states');
+      const existing = await states.get([guildId, caller.user_id]);
+      const emitState = (state: VoiceStateRecord, left: boolean) =>
+        emitVoiceStateUpdate(emit, state, member, user, left);
+      if (d.channel_id === null) {
+        if (!existing) return { joined: false } as const;
+        await states.delete([guildId, caller.user_id]);
+        emitState(existing, true);
+        return { joined: false } as const;
+      }
+      const channel = await tx.objectStore('channels').get(d.channel_id);
+      if (!channel || channel.guild_id !== guildId || !VOICE_CHANNEL_TYPES.has(channel.type))
+        return { refused: true } as const;
+      if (!hasPermission(channelPermissions(view, channel), PERMISSIONS.VIEW_CHANNEL | PERMISSIONS.CONNECT))
+        return { refused: true } as const;
+      if (existing?.channel_id === channel.id && existing.session_id === caller.session_id) {
+        if (existing.self_mute === d.self_mute && existing.self_deaf === d.self_deaf) return { joined: false } as const;
+        const changed = { ...existing, ...self };
+        await states.put(changed);
+        emitState(changed, false);
+        return { joined: false } as const;
+      }
+      const state: VoiceStateRecord = {
+        guild_id: guildId,
+        user_id: caller.user_id,
+        channel_id: channel.id,
+        session_id: caller.session_id,
+        ...self,
+        self_video: false,
+        suppress: false,
+        request_to_speak_timestamp: null,
+        joined_at: ctx.clock.now(),
+      };
+      await states.put(state);
+      emitState(state, false);
+      await issueVoiceToken(tx, {
+        server_id: guildId,
+        guild_id: guildId,
+        channel_id: channel.id,
+        caller,
+        credential,
+        now: ctx.clock.now(),
+      });
+      return { joined: true, server: { token, guild_id: guildId } } as const;
+    },
+  );
+}

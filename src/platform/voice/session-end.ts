@@ -1,0 +1,68 @@
+/**
+ * A voice state stands on the gateway session that joined: when that session ends, the user
+ * leaves the call, as on the platform. The gateway removes the voice states of a session that
+ * ended for good at once, and those of a session that dropped once it has stayed away for
+ * `VOICE_STATE_SESSION_GRACE_MS`; after a restart of the shared worker, those of every
+ * session no gateway has connected. Each removal is a leave: VOICE_STATE_UPDATE with
+ * `channel_id: null` to the same audience, so the voice server disconnects the voice session too.
+ */
+import { write, type Emit, type WriteTx } from '../../store/write';
+import type { PlatformContext } from '../core/context';
+import { emitLobbyVoiceState, LOBBY_CALL_STORES } from './lobby-calls';
+import { emitVoiceStateUpdate } from './states';
+
+const STORES = [...LOBBY_CALL_STORES, 'voice_states', 'members', 'users', 'presences'] as const;
+
+/**
+ * Removes the voice states (guild voice channels and lobby calls) of the sessions `ids`, and
+ * resolves with how many were removed.
+ * @example if (await endVoiceOfSessions(ctx, new Set([sessionId]))) await gateway.pump();
+ */
+export function endVoiceOfSessions(ctx: PlatformContext, ids: ReadonlySet<string>): Promise<number> {
+  return removeVoiceStates(ctx, async () => (sessionId) => ids.has(sessionId));
+}
+
+/**
+ * Removes the voice states of every session that no running gateway counts as connected (the
+ * presence records list the connected sessions), and resolves with how many were removed.
+ */
+export function endVoiceOfDisconnectedSessions(ctx: PlatformContext): Promise<number> {
+  return removeVoiceStates(ctx, async (tx) => {
+    const connected = new Set(
+      (await tx.objectStore('presences').getAll()).flatMap((p) => (p.sessions ?? []).map((s) => s.session_id)),
+    );
+    return (sessionId) => !connected.has(sessionId);
+  });
+}
+
+/**
+ * One write: the voice states whose session `pick` names are deleted and announced as left. Both
+ * stores hold only the calls going on now, so reading them whole is proportional to the answer.
+ */
+async function removeVoiceStates(
+  ctx: PlatformContext,
+  pick: (tx: WriteTx) => Promise<(sessionId: string) => boolean>,
+): Promise<number> {
+  return write(ctx, [...STORES], async (tx, emit: Emit) => {
+    const ended = await pick(tx);
+    const [guildStates, lobbyStates] = await Promise.all([
+      tx.objectStore('voice_states').getAll(),
+      tx.objectStore('lobby_voice_states').getAll(),
+    ]);
+    const guildEnded = guildStates.filter((s) => ended(s.session_id));
+    const lobbyEnded = lobbyStates.filter((s) => ended(s.session_id));
+    for (const state of guildEnded) {
+      const [member, user] = await Promise.all([
+        tx.objectStore('members').get([state.guild_id, state.user_id]),
+        tx.objectStore('users').get(state.user_id),
+        tx.objectStore('voice_states').delete([state.guild_id, state.user_id]),
+      ]);
+      if (member && user) emitVoiceStateUpdate(emit, state, member, user, true);
+    }
+    for (const state of lobbyEnded) {
+      await tx.objectStore('lobby_voice_states').delete([state.application_id, state.user_id]);
+      await emitLobbyVoiceState(tx, emit, state, true);
+    }
+    return guildEnded.length + lobbyEnded.length;
+  });
+}
