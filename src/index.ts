@@ -28,4 +28,4 @@ export { SCOPES, SCOPE_EXPANSIONS, effectiveScopes } from './platform/oauth2/sco
 export { RULE_DATES, inForce } from './platform/core/dates';
 export * as limits from './platform/core/limits';
 export { snowflakeTime, snowflakeAt, isSnowflake, PLATFORM_EPOCH } from './platform/core/snowflake';
-export { APPLICATION_FLAGS, CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME } from './platform/core/records';
+export { APPLICATION_FLAGS, CHANNEL_OBFUSCATED, OBFUSCATED_CHANNEL_NAME } from './store/records/core';

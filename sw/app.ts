@@ -6,7 +6,8 @@
 import { Hono, type ExecutionContext } from 'hono';
 import { SNOWFLAKE_WORKERS } from '../src/platform/core/snowflake';
 import { createPlatformContext, type PlatformContext } from '../src/platform/core/context';
-import { enableReadCache } from '../src/platform/core/read-cache';
+import { openPlatformStorage } from '../src/store/indexeddb/open';
+import type { PlatformStorage } from '../src/store/schema';
 import type { Announcement } from '../src/platform/core/announcements';
 import { ApiError } from '../src/platform/core/errors';
 import { errorResponse, type AppEnv } from './http';
@@ -182,6 +183,8 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
  */
 export async function createPlatformApp(
   options: {
+    /** The database (default: IndexedDB, the browser's, named `dbName`). */
+    db?: PlatformStorage;
     dbName?: string;
     broadcast?: (message: Announcement) => void;
     workerId?: number;
@@ -190,12 +193,12 @@ export async function createPlatformApp(
   } = {},
 ): Promise<PlatformApp> {
   const ctx = await createPlatformContext({
-    dbName: options.dbName,
+    db: options.db ?? (await openPlatformStorage(options.dbName)),
     workerId: options.workerId ?? SNOWFLAKE_WORKERS.serviceWorker,
     announce: options.broadcast,
+    // The app is the only writer of what the read cache keeps (see read-cache.ts).
+    readCache: true,
   });
-  // The service worker is the only writer of what the read cache keeps (see read-cache.ts).
-  enableReadCache(ctx.db);
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
   const app = buildApp(ctx, webhooks);
   return {

@@ -6,7 +6,6 @@
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/core/announcements';
-import { readCacheOf } from '../src/platform/core/read-cache';
 import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 
@@ -33,7 +32,7 @@ function platformApp(): ReturnType<typeof createPlatformApp> {
 // older or newer service worker during an update), so what this one keeps in memory may be old.
 channel.addEventListener('message', () => {
   void appReady?.then(
-    (platform) => readCacheOf(platform.ctx.db)?.invalidate(),
+    (platform) => platform.ctx.cache?.invalidate(),
     () => undefined,
   );
 });

@@ -33,13 +33,9 @@ export class AppWebhooks {
     ctx: PlatformContext,
     readonly network: FetchLike = networkFetch,
   ) {
-    // Every commit of this context is announced: the outbox hears of new events from there.
-    const announce = ctx.announce;
-    ctx.announce = (message) => {
-      this.outbox.observe(message);
-      announce(message);
-    };
     this.outbox = new WebhookOutbox(ctx, this.send);
+    // The outbox hears of the events each commit of this context appended.
+    ctx.db.onCommit((commit) => this.outbox.observe(commit));
   }
 
   /** Gives the transport the app to call for the app's own sinks. */

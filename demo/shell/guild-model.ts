@@ -9,7 +9,7 @@ import {
   PERMISSIONS,
   parsePermissions,
 } from '../../src/platform/core/permissions';
-import { CHANNEL_OBFUSCATED } from '../../src/platform/core/records';
+import { CHANNEL_OBFUSCATED } from '../../src/store/records/core';
 import type { GuildState, WireChannel, WireMember, WireRole, WireUser } from './client-state';
 
 /** Channel types the shell names. */

@@ -9,8 +9,8 @@
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { PERMISSIONS, serializePermissions } from '../../src/platform/core/permissions';
-import { APPLICATION_FLAGS } from '../../src/platform/core/records';
-import type { WebhookEventType } from '../../src/platform/webhooks/events';
+import { APPLICATION_FLAGS } from '../../src/store/records/core';
+import { type WebhookEventType } from '../../src/store/records/webhooks';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
 import { loadWorld, saveWorld } from './world-store';

@@ -310,8 +310,8 @@ export class Gateway {
   async #forget(sessionId: string): Promise<void> {
     await write(this.ctx, ['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
       await Promise.all([
-        tx.objectStore('gateway_sessions').delete(sessionId),
-        deleteResumeMarks(tx.objectStore('gateway_resume_marks'), sessionId),
+        tx.store('gateway_sessions').delete(sessionId),
+        deleteResumeMarks(tx.store('gateway_resume_marks'), sessionId),
       ]);
     });
   }
@@ -418,16 +418,17 @@ export class Gateway {
       (s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)),
     );
     if (live.length === 0) return;
-    const tx = this.ctx.db.transaction(['gateway_sessions', 'gateway_resume_marks'], 'readwrite');
-    const requests: Promise<unknown>[] = [tx.done];
-    for (const session of live) {
-      if (recordChanged(session)) {
-        const record = sessionRecord(session);
-        requests.push(tx.objectStore('gateway_sessions').put(record));
-        session.storedHidden = record.hidden_channel_ids;
+    await this.ctx.db.write(['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
+      const requests: Promise<unknown>[] = [];
+      for (const session of live) {
+        if (recordChanged(session)) {
+          const record = sessionRecord(session);
+          requests.push(tx.store('gateway_sessions').put(record));
+          session.storedHidden = record.hidden_channel_ids;
+        }
+        requests.push(...session.marks.write(tx.store('gateway_resume_marks'), session.record.seq));
       }
-      requests.push(...session.marks.write(tx.objectStore('gateway_resume_marks'), session.record.seq));
-    }
-    await Promise.all(requests);
+      await Promise.all(requests);
+    });
   }
 }

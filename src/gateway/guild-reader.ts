@@ -4,14 +4,14 @@
  * A new reader per page: the cache must not outlive the state it was read from.
  */
 import type { GuildStoreReader, GuildView } from '../platform/guilds/access';
-import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../platform/core/records';
-import type { PlatformDatabase } from '../store/schema';
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../store/records/core';
+import type { PlatformStorage } from '../store/schema';
 
 /** A cached, read-only view of guilds, roles, channels and memberships. */
 export class GuildReader implements GuildStoreReader {
   readonly #cache = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly db: PlatformDatabase) {}
+  constructor(private readonly db: PlatformStorage) {}
 
   #cached<T>(key: string, read: () => Promise<T>): Promise<T> {
     let hit = this.#cache.get(key) as Promise<T> | undefined;

@@ -17,12 +17,12 @@ import { ApiError } from '../platform/core/errors';
 import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds/wire';
 import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/core/intents';
 import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/core/limits';
-import type { MemberRecord, UserRecord } from '../platform/core/records';
+import type { MemberRecord, UserRecord } from '../store/records/core';
 import { serializeUser } from '../platform/accounts/users';
 import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
-import type { PresenceRecord } from '../platform/presence/presence';
+import { type PresenceRecord } from '../store/records/presence';
 import { listedPresences, shownPresence, type WirePresence } from '../platform/presence/shown';
 import { friendIds } from '../platform/presence/write';
 import { grantedPrivilegedIntents } from '../platform/accounts/privileged-intents';
@@ -30,6 +30,7 @@ import { CAPABILITY_CHANNEL_OBFUSCATION, GATEWAY_CLOSE_CODES, type Dispatch, typ
 import { onShard, sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash } from './session-credentials';
 import type { SessionPresences } from './session-presence';
+import { keyRange, type KeyRange } from '../store/port';
 
 /** The URL a client reconnects to for Resume. */
 export const RESUME_GATEWAY_URL = '/gateway';
@@ -145,7 +146,7 @@ export async function identifySession(
 /** What {@link onlineMemberIds} reads of the members store (keyed `[guild_id, user_id]`). */
 interface MemberKeys {
   getKey(key: [string, string]): Promise<unknown>;
-  getAllKeys(range: IDBKeyRange): Promise<[string, string][]>;
+  getAllKeys(range: KeyRange): Promise<[string, string][]>;
 }
 
 /**
@@ -163,7 +164,7 @@ async function onlineMemberIds(
     const keys = await Promise.all(onlineIds.map((id) => members.getKey([guildId, id])));
     return onlineIds.filter((_, i) => keys[i] !== undefined);
   }
-  return (await members.getAllKeys(IDBKeyRange.bound([guildId], [guildId, []]))).map((k) => k[1]);
+  return (await members.getAllKeys(keyRange.bound([guildId], [guildId, []]))).map((k) => k[1]);
 }
 
 /**
@@ -178,52 +179,48 @@ async function readInitialState(
   session: GatewaySession,
 ): Promise<{ guildCreates: Dispatch[]; friendPresences: WirePresence[] | null }> {
   const r = session.record;
-  const tx = ctx.db.transaction(
-    ['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships'],
-    'readonly',
-  );
-  const newest = await tx.objectStore('events').openKeyCursor(null, 'prev');
-  r.log_seq = newest?.key ?? 0;
+  const tx = ctx.db.read(['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships']);
+  const [newest] = await tx.store('events').getAllKeys(null, 1, 'prev');
+  r.log_seq = newest ?? 0;
   const withPresences = (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const friends = r.kind === 'bearer' ? await friendIds(tx, r.user_id) : null;
   const presences =
     withPresences || friends?.length
-      ? new Map((await tx.objectStore('presences').getAll()).map((p) => [p.user_id, p] as const))
+      ? new Map((await tx.store('presences').getAll()).map((p) => [p.user_id, p] as const))
       : new Map<string, PresenceRecord>();
   const onlineIds = [...presences.values()].filter((p) => shownPresence(p).status !== 'offline').map((p) => p.user_id);
-  const memberships = r.guild_events ? await tx.objectStore('members').index('by_user').getAll(r.user_id) : [];
+  const memberships = r.guild_events ? await tx.store('members').index('by_user').getAll(r.user_id) : [];
   const guilds = await Promise.all(
     memberships
       .filter((m) => onShard(r.shard, m.guild_id))
       .map(async (own) => {
-        const range = IDBKeyRange.bound([own.guild_id], [own.guild_id, []]);
+        const range = keyRange.bound([own.guild_id], [own.guild_id, []]);
         const [guild, roles, channels, count, self] = await Promise.all([
-          tx.objectStore('guilds').get(own.guild_id),
-          tx.objectStore('roles').index('by_guild').getAll(own.guild_id),
-          tx.objectStore('channels').index('by_guild').getAll(own.guild_id),
-          tx.objectStore('members').count(range),
-          tx.objectStore('users').get(r.user_id),
+          tx.store('guilds').get(own.guild_id),
+          tx.store('roles').index('by_guild').getAll(own.guild_id),
+          tx.store('channels').index('by_guild').getAll(own.guild_id),
+          tx.store('members').count(range),
+          tx.store('users').get(r.user_id),
         ]);
         const online = withPresences
-          ? listedPresences(await onlineMemberIds(tx.objectStore('members'), own.guild_id, count, onlineIds), presences)
+          ? listedPresences(await onlineMemberIds(tx.store('members'), own.guild_id, count, onlineIds), presences)
           : [];
         const listAll = (r.intents & INTENTS.GUILD_MEMBERS) !== 0 && count <= r.large_threshold;
         const onlineOthers = online.filter((p) => p.user.id !== r.user_id);
         const members: MemberRecord[] = listAll
-          ? await tx.objectStore('members').getAll(range)
+          ? await tx.store('members').getAll(range)
           : [
               own,
               ...(
-                await Promise.all(onlineOthers.map((p) => tx.objectStore('members').get([own.guild_id, p.user.id])))
+                await Promise.all(onlineOthers.map((p) => tx.store('members').get([own.guild_id, p.user.id])))
               ).filter((m): m is MemberRecord => !!m),
             ];
         const users = await Promise.all(
-          members.map((m) => (m.user_id === r.user_id ? self : tx.objectStore('users').get(m.user_id))),
+          members.map((m) => (m.user_id === r.user_id ? self : tx.store('users').get(m.user_id))),
         );
         return { own, guild, roles, channels, count, members, users, online };
       }),
   );
-  await tx.done;
   const guildCreates = guilds
     .filter((g) => g.guild)
     .map(({ own, guild, roles, channels, count, members, users, online }) => {

@@ -26,13 +26,14 @@ import {
   GUILD_MEMBERS_QUERY_MAX,
   REQUEST_ALL_MEMBERS_WINDOW_MS,
 } from '../platform/core/limits';
-import type { PresenceRecord } from '../platform/presence/presence';
+import { type PresenceRecord } from '../store/records/presence';
 import { listedPresences } from '../platform/presence/shown';
-import type { MemberRecord, UserRecord } from '../platform/core/records';
+import type { MemberRecord, UserRecord } from '../store/records/core';
 import { write } from '../store/write';
 import type { RequestGuildMembersSchema } from './payload-schemas';
 import { GATEWAY_OPCODES, type Dispatch } from './protocol';
 import type { GatewaySession } from './session';
+import { keyRange } from '../store/port';
 
 type Request = v.InferOutput<typeof RequestGuildMembersSchema>;
 
@@ -60,7 +61,7 @@ export function allMembersRequester(
 export async function takeAllMembersSlot(ctx: PlatformContext, requester: string, guildId: string): Promise<number> {
   const now = ctx.clock.now();
   return write(ctx, ['gateway_rate_limits'], async (tx) => {
-    const store = tx.objectStore('gateway_rate_limits');
+    const store = tx.store('gateway_rate_limits');
     // The store's key is [application_id, guild_id]: the requester takes the first place.
     const last = await store.get([requester, guildId]);
     // A clock moved back before the last request frees the slot: the window is measured on it.
@@ -111,22 +112,21 @@ export async function requestGuildMembers(
     }
   }
   const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
-  const tx = ctx.db.transaction(['members', 'users', 'presences'], 'readonly');
+  const tx = ctx.db.read(['members', 'users', 'presences']);
   let members: MemberRecord[];
   if (byIds) {
-    members = (await Promise.all(byIds.map((id) => tx.objectStore('members').get([guildId, id])))).filter(
+    members = (await Promise.all(byIds.map((id) => tx.store('members').get([guildId, id])))).filter(
       (m): m is MemberRecord => !!m,
     );
   } else {
-    members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
+    members = await tx.store('members').getAll(keyRange.bound([guildId], [guildId, []]));
   }
-  const users = await Promise.all(members.map((m) => tx.objectStore('users').get(m.user_id)));
+  const users = await Promise.all(members.map((m) => tx.store('users').get(m.user_id)));
   const presences = new Map<string, PresenceRecord>();
   if (withPresences) {
-    for (const p of await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id))))
+    for (const p of await Promise.all(members.map((m) => tx.store('presences').get(m.user_id))))
       if (p) presences.set(p.user_id, p);
   }
-  await tx.done;
   let found = members.flatMap((m, i) => (users[i] ? [{ member: m, user: users[i]! }] : []));
   if (!byIds && query !== '') found = found.filter(({ member, user }) => matchesQuery(member, user, query));
   const cap = all

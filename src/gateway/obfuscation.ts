@@ -12,7 +12,7 @@ import {
   OBFUSCATED_CHANNEL_NAME,
   type ChannelRecord,
   type OverwriteRecord,
-} from '../platform/core/records';
+} from '../store/records/core';
 import { serializeChannel } from '../platform/guilds/wire';
 
 /** The channel object as dispatched. */

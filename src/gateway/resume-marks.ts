@@ -6,11 +6,11 @@
  * in that same transaction. Storing a dispatch therefore costs one small put, however many
  * resume points the session holds.
  */
-import type { IDBPObjectStore, StoreNames } from 'idb';
 import { GATEWAY_RESUME_MARKS_MAX } from '../platform/core/limits';
-import type { GatewayResumeMark, PlatformDatabase, PlatformDB } from '../store/schema';
+import { keyRange, type WritableStore } from '../store/port';
+import type { GatewayResumeMark, PlatformDB, PlatformStorage } from '../store/schema';
 
-type MarkStore = IDBPObjectStore<PlatformDB, ArrayLike<StoreNames<PlatformDB>>, 'gateway_resume_marks', 'readwrite'>;
+type MarkStore = WritableStore<PlatformDB, 'gateway_resume_marks'>;
 
 /** The resume points of one session, as far as this start of the gateway changed them. */
 export class ResumeMarks {
@@ -59,12 +59,12 @@ export class ResumeMarks {
     const id = this.sessionId;
     const requests: Promise<unknown>[] = [];
     if (this.#renumberedAfter !== null) {
-      requests.push(store.delete(IDBKeyRange.bound([id, this.#renumberedAfter], [id, Infinity], true)));
+      requests.push(store.delete(keyRange.bound([id, this.#renumberedAfter], [id, Infinity], true)));
       this.#renumberedAfter = null;
     }
     const floor = Math.max(this.#keepFrom, seq - GATEWAY_RESUME_MARKS_MAX + 1);
     if (floor > this.#trimmedTo) {
-      requests.push(store.delete(IDBKeyRange.bound([id, -Infinity], [id, floor], false, true)));
+      requests.push(store.delete(keyRange.bound([id, -Infinity], [id, floor], false, true)));
       this.#trimmedTo = floor;
     }
     for (const mark of this.#pending) if (mark.s >= floor) requests.push(store.put(mark));
@@ -78,19 +78,19 @@ export class ResumeMarks {
  * is still kept) and the last dispatch numbered for the session (0 when there is none).
  */
 export async function findResumePoint(
-  db: PlatformDatabase,
+  db: PlatformStorage,
   sessionId: string,
   s: number,
 ): Promise<{ mark: GatewayResumeMark | undefined; last: number }> {
-  const store = db.transaction('gateway_resume_marks').store;
-  const [mark, newest] = await Promise.all([
+  const store = db.read('gateway_resume_marks').store('gateway_resume_marks');
+  const [mark, [newest]] = await Promise.all([
     store.get([sessionId, s]),
-    store.openKeyCursor(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]), 'prev'),
+    store.getAllKeys(keyRange.bound([sessionId, -Infinity], [sessionId, Infinity]), 1, 'prev'),
   ]);
-  return { mark, last: newest ? newest.key[1] : 0 };
+  return { mark, last: newest ? newest[1] : 0 };
 }
 
 /** Deletes every resume point of a session (in the transaction of `store`). */
 export function deleteResumeMarks(store: MarkStore, sessionId: string): Promise<void> {
-  return store.delete(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]));
+  return store.delete(keyRange.bound([sessionId, -Infinity], [sessionId, Infinity]));
 }

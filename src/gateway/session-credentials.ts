@@ -8,7 +8,7 @@
  */
 import type { Principal } from '../platform/oauth2/auth';
 import { SESSIONS_INVALIDATED, type SessionsInvalidatedData } from '../platform/oauth2/tokens';
-import type { EventRecord, GatewaySessionRecord, PlatformDatabase } from '../store/schema';
+import type { EventRecord, GatewaySessionRecord, PlatformStorage } from '../store/schema';
 
 /** The hash the store keys the principal's credential by: its access token's, or its bot token's. */
 export function credentialHash(principal: Principal): string {
@@ -32,7 +32,7 @@ export function questionsCredential(event: EventRecord, record: GatewaySessionRe
  * before the hash was recorded cannot be checked and count as standing.
  * @example if (!(await credentialExists(ctx.db, session.record))) connection.closeWith(4004);
  */
-export async function credentialExists(db: PlatformDatabase, record: GatewaySessionRecord): Promise<boolean> {
+export async function credentialExists(db: PlatformStorage, record: GatewaySessionRecord): Promise<boolean> {
   const hash = record.token_hash;
   if (hash === undefined) return true;
   if (record.kind === 'bot') return (await db.getKeyFromIndex('applications', 'by_bot_token', hash)) !== undefined;

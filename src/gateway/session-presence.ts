@@ -19,7 +19,7 @@
  */
 import type * as v from 'valibot';
 import type { PlatformContext } from '../platform/core/context';
-import type { PresenceSession, SessionPresence } from '../platform/presence/presence';
+import { type PresenceSession, type SessionPresence } from '../store/records/presence';
 import { applyPresence, PRESENCE_STORES } from '../platform/presence/write';
 import type { GatewaySessionRecord } from '../store/schema';
 import { write } from '../store/write';
@@ -148,8 +148,8 @@ export class SessionPresences {
         }));
         if (!persist) return;
         // Only the presence: the gateway itself stores the rest of the session as it dispatches.
-        const stored = await tx.objectStore('gateway_sessions').get(persist.session_id);
-        if (stored) await tx.objectStore('gateway_sessions').put({ ...stored, presence: persist.presence });
+        const stored = await tx.store('gateway_sessions').get(persist.session_id);
+        if (stored) await tx.store('gateway_sessions').put({ ...stored, presence: persist.presence });
       }),
     );
     this.#queue = run.catch(() => undefined);

@@ -11,6 +11,7 @@ import { Gateway } from '../gateway/gateway';
 import { VoiceGateway } from '../gateway/voice-gateway';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/core/announcements';
 import { createPlatformContext } from '../platform/core/context';
+import { openPlatformStorage } from '../store/indexeddb/open';
 import { clearActivity } from '../platform/presence/presence';
 import { redactSecrets } from '../platform/core/secrets';
 import { SNOWFLAKE_WORKERS } from '../platform/core/snowflake';
@@ -41,10 +42,13 @@ const holdingOwnLock = new Promise<void>((held) => {
 // hears another object's messages) read the log again.
 const broadcast = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 // The worker may be stopped and started again at any time: everything durable is in IndexedDB.
-const context = createPlatformContext({
-  workerId: SNOWFLAKE_WORKERS.hub,
-  announce: (message) => broadcast.postMessage(message),
-});
+const context = openPlatformStorage().then((db) =>
+  createPlatformContext({
+    db,
+    workerId: SNOWFLAKE_WORKERS.hub,
+    announce: (message) => broadcast.postMessage(message),
+  }),
+);
 const gateway = context.then((ctx) => new Gateway(ctx, undefined, undefined, { incarnation, isLive: hubRuns }));
 const voiceGateway = context.then((ctx) => new VoiceGateway(ctx));
 gateway.catch(report);

@@ -6,7 +6,7 @@
  * platform keeps, as the public guide says: the newest 200 of the last 72 hours.
  */
 import { DM_MESSAGES_HISTORY_HOURS, DM_MESSAGES_MAX } from '../platform/core/limits';
-import type { DmChannel } from '../platform/messages/direct-message-records';
+import type { DmChannel } from '../store/records/direct-messages';
 import type { SocialContext } from './client-social';
 import { SdkError } from './errors';
 import type { LobbyMessage as Message, Metadata } from './types';

@@ -7,7 +7,7 @@
  * refused with a ValidationError (nothing changed) when there is no such request or block, so a
  * stale button can never turn a "reject" into removing a friend.
  */
-import type { GameRelationship, Relationship } from '../platform/relationships/records';
+import type { GameRelationship, Relationship } from '../store/records/relationships';
 import type { SocialContext } from './client-social';
 import { SdkError } from './errors';
 import type { User } from './types';

@@ -3,7 +3,7 @@
  * channels) as the HTTP API and the gateway answer them, and the token and authorization
  * results of the account operations.
  */
-import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../platform/core/records';
+import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../store/records/core';
 
 export type { Lobby, LobbyMember, Message as LobbyMessage, Metadata, User };
 

@@ -1,10 +1,15 @@
 /**
- * The one typed IndexedDB schema (idb `DBSchema`): every store, key and index the platform
- * uses. Indexes are chosen so that each read costs what it returns: a lobby's newest messages
- * are one `getAll` over a key range, whatever the lobby holds.
+ * The platform database's one typed schema: every store, its key, its records and its indexes'
+ * keys (the stores' key paths are in `platform-catalogue.ts`). Indexes are chosen so that each
+ * read costs what it returns: a lobby's newest messages are one `getAll` over a key range,
+ * whatever the lobby holds.
  */
-import type { DBSchema, IDBPDatabase } from 'idb';
-import type { ClockState } from '../platform/core/clock';
+import type { ReadTransaction, StoreName } from './port';
+import type { LogWriteTransaction, Storage } from './storage';
+import type { ClockState } from './records/clock';
+import type { EventRecord } from './records/events';
+
+export type { EventAudience, EventRecord } from './records/events';
 import type {
   ApplicationRecord,
   ChannelRecord,
@@ -15,11 +20,11 @@ import type {
   MemberRecord,
   RoleRecord,
   UserRecord,
-} from '../platform/core/records';
-import type { PresenceRecord, SessionPresence } from '../platform/presence/presence';
-import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from '../platform/webhooks/events';
-import type { RelationshipRecord } from '../platform/relationships/records';
-import type { DmChannelRecord, StoredDmMessage } from '../platform/messages/direct-message-records';
+} from './records/core';
+import type { PresenceRecord, SessionPresence } from './records/presence';
+import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from './records/webhooks';
+import type { RelationshipRecord } from './records/relationships';
+import type { DmChannelRecord, StoredDmMessage } from './records/direct-messages';
 import type {
   AuditLogEntryRecord,
   EmojiImageRecord,
@@ -27,22 +32,18 @@ import type {
   InviteRecord,
   ScheduledEventRecord,
   VoiceStateRecord,
-} from '../platform/guilds/records';
+} from './records/guilds';
 import type {
   AttachmentFileRecord,
   AutoModKeywordsRecord,
   ChannelMessageRecord,
   ForwardCounterRecord,
   SearchIndexRecord,
-} from '../platform/messages/records';
-import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization/records';
-import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice/records';
-import type { ApplicationCommandRecord } from '../platform/interactions/command-records';
-import type {
-  InteractionEndpointRecord,
-  InteractionMessageRecord,
-  InteractionRecord,
-} from '../platform/interactions/records';
+} from './records/messages';
+import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
+import type { LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
+import type { ApplicationCommandRecord } from './records/commands';
+import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -83,29 +84,6 @@ export interface AuthCodeRecord {
   expires_at: number;
   /** The authorize request's OpenID Connect `nonce`, echoed in the code's ID token (absent in older records). */
   nonce?: string | null;
-}
-
-/** Who may see an event: the gateway filters dispatches with it. */
-export interface EventAudience {
-  /** Users who receive it whatever their intents (lobby members, the user concerned). */
-  user_ids?: string[];
-  /** Guild events reach sessions whose user is in the guild and whose intents include `intent`. */
-  guild_id?: string;
-  intent?: number;
-  /** Events that concern one application only (entitlements, lobby events of its lobbies). */
-  application_id?: string;
-}
-
-/** One entry of the durable event log: appended in the same transaction as the change. */
-export interface EventRecord {
-  seq?: number;
-  /** The gateway dispatch name (`LOBBY_MESSAGE_CREATE`) or webhook event type. */
-  type: string;
-  data: unknown;
-  audience: EventAudience;
-  /** Where it is delivered: the gateway, the webhook outbox, or both. */
-  channels: ('gateway' | 'webhook')[];
-  created_at: number;
 }
 
 /** A lobby message as stored: `order_key` sorts newest first within the lobby. */
@@ -288,7 +266,7 @@ export interface PlatformSigningKeyRecord {
 }
 
 /** The platform database. */
-export interface PlatformDB extends DBSchema {
+export type PlatformDB = {
   meta: { key: keyof MetaValues; value: MetaValues[keyof MetaValues] };
   users: { key: string; value: UserRecord; indexes: { by_username: string } };
   applications: { key: string; value: ApplicationRecord; indexes: { by_bot_token: string; by_bot_user: string } };
@@ -399,7 +377,7 @@ export interface PlatformDB extends DBSchema {
   /** Messages interactions created in DM contexts. */
   interaction_messages: { key: string; value: InteractionMessageRecord };
   interaction_endpoints: { key: string; value: InteractionEndpointRecord };
-}
+};
 
 /** A user's enrollment in a quest of an application. */
 export interface QuestEnrollmentRecord {
@@ -417,8 +395,17 @@ export interface PrivilegedIntentApplicationRecord {
   decision: 'approved' | 'denied';
 }
 
-/** An open platform database. */
-export type PlatformDatabase = IDBPDatabase<PlatformDB>;
+/** The name of a store of the platform database. */
+export type PlatformStoreName = StoreName<PlatformDB>;
+
+/** The platform database, over whichever engine the host has. */
+export type PlatformStorage = Storage<PlatformDB, 'events', EventRecord>;
+
+/** A read-only transaction over some of the platform's stores. */
+export type ReadTx<N extends PlatformStoreName = PlatformStoreName> = ReadTransaction<PlatformDB, N>;
+
+/** A read-write transaction over some of the platform's stores (and the event log). */
+export type WriteTx<N extends PlatformStoreName = PlatformStoreName> = LogWriteTransaction<PlatformDB, N, EventRecord>;
 
 /** Every store, for transactions that touch all of them (reset). */
 export const ALL_STORES = [

@@ -16,7 +16,7 @@ import {
   listEntitlements,
 } from '../../src/platform/monetization/entitlements';
 import { purchaseFromClient } from '../../src/platform/monetization/purchases';
-import { serializeEntitlement, serializeTestEntitlement } from '../../src/platform/monetization/records';
+import { serializeEntitlement, serializeTestEntitlement } from '../../src/store/records/monetization';
 import {
   ClientPurchaseSchema,
   EntitlementsQuerySchema,

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
-import { RELATIONSHIP_TYPE } from '../../src/platform/relationships/records';
+import { RELATIONSHIP_TYPE } from '../../src/store/records/relationships';
 import {
   FriendRequestByUsernameSchema,
   PutGameRelationshipSchema,

@@ -172,8 +172,8 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     const ctx = c.get('ctx');
     const id = idParam(c, 'user_id');
     if (!(await ctx.db.getKey('users', id))) throw ApiError.of('UNKNOWN_USER');
-    const tx = ctx.db.transaction(['external_identities', 'bans']);
-    const identities = await tx.objectStore('external_identities').index('by_user').getAll(id);
+    const tx = ctx.db.read(['external_identities', 'bans']);
+    const identities = await tx.store('external_identities').index('by_user').getAll(id);
     const restricted = await Promise.all(identities.map((i) => restrictedCrossPlatform(tx, i)));
     return c.json({
       external_identities: identities.map((i, n) => ({

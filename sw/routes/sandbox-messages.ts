@@ -50,9 +50,9 @@ export function sandboxMessageRoutes(): Hono<AppEnv> {
     const { guild_id } = validate(GuildPath, c.req.param());
     const { premium_tier } = await readJson(c, PremiumTierBody);
     await write(c.get('ctx'), ['guilds'], async (tx) => {
-      const guild = await tx.objectStore('guilds').get(guild_id);
+      const guild = await tx.store('guilds').get(guild_id);
       if (!guild) throw ApiError.of('UNKNOWN_GUILD');
-      await tx.objectStore('guilds').put({ ...guild, premium_tier });
+      await tx.store('guilds').put({ ...guild, premium_tier });
     });
     return c.json({ guild_id, premium_tier });
   });

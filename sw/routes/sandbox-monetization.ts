@@ -14,7 +14,7 @@ import {
   serializeSandboxSubscription,
   serializeSku,
   type SkuRecord,
-} from '../../src/platform/monetization/records';
+} from '../../src/store/records/monetization';
 import { findSubscription } from '../../src/platform/monetization/store';
 import {
   CreateSkuSchema,

@@ -15,7 +15,8 @@ import { ApiError } from '../../src/platform/core/errors';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { configureEventWebhooks, ensureEventWebhooks } from '../../src/platform/webhooks/config';
 import { listWebhookDeliveries, serializeWebhookDelivery } from '../../src/platform/webhooks/deliveries';
-import { serializeEventWebhooks, WEBHOOK_EVENT_TYPES } from '../../src/platform/webhooks/events';
+import { serializeEventWebhooks } from '../../src/platform/webhooks/events';
+import { WEBHOOK_EVENT_TYPES } from '../../src/store/records/webhooks';
 import {
   createWebhookSink,
   getWebhookSink,

@@ -14,7 +14,7 @@ import {
 } from '../../src/platform/core/fixtures';
 import { serializeChannel, serializeMember, serializeRole, serializeGuild } from '../../src/platform/guilds/wire';
 import { serializeUser } from '../../src/platform/accounts/users';
-import { saveClockState } from '../../src/store/meta';
+import { setSandboxClock } from '../../src/platform/core/sandbox-clock';
 import { parseIsoInstant, REAL_TIME } from '../../src/platform/core/clock';
 import { prepareTokenPair, storeTokenPair } from '../../src/platform/oauth2/tokens';
 import { parseScopes } from '../../src/platform/oauth2/scopes';
@@ -148,14 +148,13 @@ export function sandboxRoutes(): Hono<AppEnv> {
     // Unknown names are not echoed: a pasted token must never come back in an error body.
     const pair = await prepareTokenPair(ctx, { application_id: body.application_id, user_id: body.user_id, scopes });
     await write(ctx, ['applications', 'users', 'tokens', 'bans'], async (tx) => {
-      if (!(await tx.objectStore('applications').get(body.application_id)))
+      if (!(await tx.store('applications').get(body.application_id)))
         throw ApiError.invalidForm({ application_id: 'Unknown application.' });
-      const user = await tx.objectStore('users').get(body.user_id);
+      const user = await tx.store('users').get(body.user_id);
       if (!user || user.bot)
         throw ApiError.invalidForm({ user_id: user ? 'Bots cannot hold OAuth2 tokens.' : 'Unknown user.' });
       // The fixture skips consent, not the ban: a banned user gets no token from here either.
-      if (await banHolds(tx.objectStore('bans'), user.id))
-        throw ApiError.invalidForm({ user_id: 'This user is banned.' });
+      if (await banHolds(tx.store('bans'), user.id)) throw ApiError.invalidForm({ user_id: 'This user is banned.' });
       await storeTokenPair(tx, pair);
     });
     return c.json(pair.response, 201);
@@ -205,17 +204,13 @@ export function sandboxRoutes(): Hono<AppEnv> {
   r.put('/clock', async (c) => {
     const ctx = c.get('ctx');
     const { now: frozenAt } = await readJson(c, ClockBody);
-    await saveClockState(ctx.db, { frozenAt }, frozenAt);
-    ctx.clock.set({ frozenAt });
-    ctx.announce({ type: 'clock', frozenAt });
+    await setSandboxClock(ctx, frozenAt);
     return c.json({ now: ctx.clock.isoNow(), frozen: true });
   });
 
   r.delete('/clock', async (c) => {
     const ctx = c.get('ctx');
-    await saveClockState(ctx.db, REAL_TIME, ctx.clock.readingUnder(REAL_TIME));
-    ctx.clock.set({ frozenAt: null });
-    ctx.announce({ type: 'clock', frozenAt: null });
+    await setSandboxClock(ctx, null);
     return c.json({ now: ctx.clock.isoNow(), frozen: false });
   });
 

@@ -4,7 +4,7 @@
  * service worker's side, where no gateway runs.
  */
 import type { PlatformContext } from '../../src/platform/core/context';
-import type { SessionStatus } from '../../src/platform/presence/presence';
+import { type SessionStatus } from '../../src/store/records/presence';
 import { applyPresence, PRESENCE_STORES } from '../../src/platform/presence/write';
 import { write } from '../../src/store/write';
 

@@ -8,10 +8,10 @@ import { write } from '../../store/write';
 import type { BotPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { EmojiRecord } from '../guilds/records';
+import type { EmojiRecord } from '../../store/records/guilds';
 import { parseImageData } from '../core/image-data';
 import { APPLICATION_EMOJI_MAX, EMOJI_IMAGE_MAX_BYTES } from '../core/limits';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import { serializeUser } from './users';
 
 /** The emoji object (with `user`, who uploaded it, when known). */
@@ -77,7 +77,7 @@ export async function createApplicationEmoji(
   requireOwnApplication(principal, applicationId);
   const image = await parseImageData(input.image, 'image', EMOJI_IMAGE_MAX_BYTES);
   return write(ctx, ['emojis', 'emoji_images'], async (tx) => {
-    const emojis = tx.objectStore('emojis');
+    const emojis = tx.store('emojis');
     if ((await emojis.index('by_application').count(applicationId)) >= APPLICATION_EMOJI_MAX)
       throw ApiError.of('EMOJIS_MAX');
     if (await emojis.index('by_application_name').getKey([applicationId, input.name])) throw nameTaken();
@@ -91,7 +91,7 @@ export async function createApplicationEmoji(
       created_at: ctx.clock.now(),
     };
     await emojis.add(emoji);
-    await tx.objectStore('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
+    await tx.store('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
     return serializeEmoji(emoji, principal.user);
   });
 }
@@ -106,12 +106,12 @@ export async function renameApplicationEmoji(
 ) {
   requireOwnApplication(principal, applicationId);
   return write(ctx, ['emojis'], async (tx) => {
-    const emoji = await tx.objectStore('emojis').get(emojiId);
+    const emoji = await tx.store('emojis').get(emojiId);
     if (!emoji || emoji.application_id !== applicationId) throw ApiError.of('UNKNOWN_EMOJI');
-    const holder = await tx.objectStore('emojis').index('by_application_name').getKey([applicationId, name]);
+    const holder = await tx.store('emojis').index('by_application_name').getKey([applicationId, name]);
     if (holder !== undefined && holder !== emojiId) throw nameTaken();
     const updated = { ...emoji, name };
-    await tx.objectStore('emojis').put(updated);
+    await tx.store('emojis').put(updated);
     return serializeEmoji(updated, principal.user);
   });
 }
@@ -125,9 +125,9 @@ export async function deleteApplicationEmoji(
 ): Promise<void> {
   requireOwnApplication(principal, applicationId);
   await write(ctx, ['emojis', 'emoji_images'], async (tx) => {
-    const emoji = await tx.objectStore('emojis').get(emojiId);
+    const emoji = await tx.store('emojis').get(emojiId);
     if (!emoji || emoji.application_id !== applicationId) throw ApiError.of('UNKNOWN_EMOJI');
-    await tx.objectStore('emojis').delete(emojiId);
-    await tx.objectStore('emoji_images').delete(emojiId);
+    await tx.store('emojis').delete(emojiId);
+    await tx.store('emoji_images').delete(emojiId);
   });
 }

@@ -2,7 +2,7 @@
  * Applications on the wire, with the spec's field rules: `flags` is a 32-bit integer in which
  * only bits up to 2^30 are reliable; `flags_new` holds the full set as a decimal string.
  */
-import type { ApplicationRecord, UserRecord } from '../core/records';
+import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import { serializeUser } from './users';
 
 /** Bits 0-30: what the 32-bit `flags` field can carry reliably. */

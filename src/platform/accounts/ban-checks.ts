@@ -15,7 +15,7 @@ export interface BanStore {
 /**
  * True while `userId` is banned, read from `bans` inside the transaction whose write it
  * guards, so the answer belongs to the same snapshot.
- * @example if (await banHolds(tx.objectStore('bans'), code.user_id)) throw invalidCode();
+ * @example if (await banHolds(tx.store('bans'), code.user_id)) throw invalidCode();
  */
 export async function banHolds(bans: BanStore, userId: string): Promise<boolean> {
   return (await bans.getKey(userId)) !== undefined;

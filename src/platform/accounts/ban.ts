@@ -26,32 +26,30 @@ export async function banUser(
   input: { permanent?: boolean },
 ): Promise<BanRecord> {
   return write(ctx, ['users', 'tokens', 'auth_codes', 'external_identities', 'bans'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot) throw ApiError.of('INVALID_ACCOUNT_TYPE', 'Bots cannot be banned from the platform here.');
-    const previous = await tx.objectStore('bans').get(userId);
+    const previous = await tx.store('bans').get(userId);
     const ban: BanRecord = {
       user_id: userId,
       permanent: (previous?.permanent ?? false) || input.permanent === true,
       created_at: previous?.created_at ?? ctx.clock.now(),
     };
-    await tx.objectStore('bans').put(ban);
+    await tx.store('bans').put(ban);
 
     const applications = new Set<string>();
-    const tokens = await tx.objectStore('tokens').index('by_user').getAll(userId);
+    const tokens = await tx.store('tokens').index('by_user').getAll(userId);
     for (const token of tokens) applications.add(token.application_id);
     await deleteUserTokens(tx, emit, userId);
     await deletePendingCodes(tx, userId, ctx.clock.now());
 
     // A banned provisional account keeps its identities: it is itself the account affected by the ban.
-    const identities = user.provisional
-      ? []
-      : await tx.objectStore('external_identities').index('by_user').getAll(userId);
+    const identities = user.provisional ? [] : await tx.store('external_identities').index('by_user').getAll(userId);
     for (const identity of identities) {
       const replacement = newProvisionalUser(ctx, null);
-      await tx.objectStore('users').add(replacement);
+      await tx.store('users').add(replacement);
       await tx
-        .objectStore('external_identities')
+        .store('external_identities')
         .put({ ...identity, user_id: replacement.id, banned_user_id: userId, restricted_cross_platform: true });
       applications.add(identity.application_id);
     }
@@ -67,7 +65,7 @@ export async function banUser(
  * and one pass over it also drops everyone's expired codes.
  */
 async function deletePendingCodes(tx: WriteTx, userId: string, now: number): Promise<void> {
-  const store = tx.objectStore('auth_codes');
+  const store = tx.store('auth_codes');
   const codes = await store.getAll();
   await Promise.all(codes.filter((c) => c.user_id === userId || c.expires_at <= now).map((c) => store.delete(c.hash)));
 }
@@ -78,11 +76,11 @@ async function deletePendingCodes(tx: WriteTx, userId: string, now: number): Pro
  */
 export async function liftBan(ctx: PlatformContext, userId: string): Promise<void> {
   await write(ctx, ['users', 'bans'], async (tx) => {
-    if (!(await tx.objectStore('users').getKey(userId))) throw ApiError.of('UNKNOWN_USER');
-    const ban = await tx.objectStore('bans').get(userId);
+    if (!(await tx.store('users').getKey(userId))) throw ApiError.of('UNKNOWN_USER');
+    const ban = await tx.store('bans').get(userId);
     if (!ban) return;
     if (ban.permanent) throw ApiError.of('PERMANENT_BAN');
-    await tx.objectStore('bans').delete(userId);
+    await tx.store('bans').delete(userId);
   });
 }
 

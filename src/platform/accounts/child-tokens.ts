@@ -14,6 +14,7 @@ import { ApiError } from '../core/errors';
 import { constantTimeEqual } from '../oauth2/client-auth';
 import { generateSecret, hashSecret } from '../core/secrets';
 import { invalidateSessions } from '../oauth2/tokens';
+import { keyRange } from '../../store/port';
 
 /** The child-token answer: no refresh token. */
 export interface ChildTokenResponse {
@@ -35,12 +36,12 @@ export async function approveChildApplication(
   childId: string,
 ): Promise<ApplicationLinkRecord> {
   return write(ctx, ['applications', 'application_links', 'tokens', 'external_identities'], async (tx, emit) => {
-    const apps = tx.objectStore('applications');
+    const apps = tx.store('applications');
     if (!(await apps.getKey(parentId))) throw ApiError.of('UNKNOWN_APPLICATION');
     if (!(await apps.getKey(childId))) throw ApiError.invalidForm({ child_application_id: 'Unknown application.' });
     if (parentId === childId)
       throw ApiError.invalidForm({ child_application_id: 'An application cannot be its own child.' });
-    const links = tx.objectStore('application_links');
+    const links = tx.store('application_links');
     const current = await links.index('by_child').get(childId);
     if (current?.parent_application_id === parentId) return current;
     if (current)
@@ -49,7 +50,7 @@ export async function approveChildApplication(
       });
     if (await links.index('by_child').getKey(parentId))
       throw ApiError.invalidForm({ parent_application_id: 'A child application cannot be a parent.' });
-    if ((await links.count(IDBKeyRange.bound([childId], [childId, []]))) > 0)
+    if ((await links.count(keyRange.bound([childId], [childId, []]))) > 0)
       throw ApiError.invalidForm({ child_application_id: 'A publisher application cannot be a child.' });
     const link: ApplicationLinkRecord = {
       parent_application_id: parentId,
@@ -57,14 +58,14 @@ export async function approveChildApplication(
       approved_at: ctx.clock.now(),
     };
     await links.add(link);
-    const childRange = IDBKeyRange.bound([childId], [childId, []]);
-    const childTokens = await tx.objectStore('tokens').index('by_application_user').getAll(childRange);
-    await Promise.all(childTokens.map((t) => tx.objectStore('tokens').delete(t.hash)));
+    const childRange = keyRange.bound([childId], [childId, []]);
+    const childTokens = await tx.store('tokens').index('by_application_user').getAll(childRange);
+    await Promise.all(childTokens.map((t) => tx.store('tokens').delete(t.hash)));
     invalidateSessions(
       emit,
       childTokens.map((t) => t.user_id),
     );
-    await tx.objectStore('external_identities').delete(childRange);
+    await tx.store('external_identities').delete(childRange);
     return link;
   });
 }
@@ -87,7 +88,7 @@ export async function exchangeChildToken(
   const accessHash = await hashSecret(access);
   const now = ctx.clock.now();
   const record = await write(ctx, ['applications', 'application_links', 'users', 'tokens', 'bans'], async (tx) => {
-    const parent = await tx.objectStore('tokens').get(parentHash);
+    const parent = await tx.store('tokens').get(parentHash);
     if (
       !parent ||
       parent.kind !== 'access' ||
@@ -95,11 +96,11 @@ export async function exchangeChildToken(
       (parent.expires_at !== null && parent.expires_at <= now)
     )
       throw ApiError.of('UNAUTHORIZED');
-    const parentApp = await tx.objectStore('applications').get(parent.application_id);
+    const parentApp = await tx.store('applications').get(parent.application_id);
     if (
       !parentApp ||
-      !(await tx.objectStore('users').getKey(parent.user_id)) ||
-      (await banHolds(tx.objectStore('bans'), parent.user_id))
+      !(await tx.store('users').getKey(parent.user_id)) ||
+      (await banHolds(tx.store('bans'), parent.user_id))
     )
       throw ApiError.of('UNAUTHORIZED');
     if (secretHash !== null) {
@@ -110,7 +111,7 @@ export async function exchangeChildToken(
         'parent_client_secret is required: this token was not issued to a public client.',
       );
     }
-    if (!(await tx.objectStore('application_links').get([parentApp.id, input.child_application_id]))) {
+    if (!(await tx.store('application_links').get([parentApp.id, input.child_application_id]))) {
       throw ApiError.of(
         'ENDPOINT_UNAVAILABLE',
         'This application is not an approved child of the publisher application.',
@@ -129,7 +130,7 @@ export async function exchangeChildToken(
       parent_application_id: parentApp.id,
       public_client: parent.public_client,
     };
-    await tx.objectStore('tokens').add(child);
+    await tx.store('tokens').add(child);
     return child;
   });
   const remaining = record.expires_at === null ? 0 : Math.max(0, Math.floor((record.expires_at - now) / 1000));
@@ -141,7 +142,7 @@ export async function exchangeChildToken(
  * for its user, since a revoked publisher authorization invalidates its games' tokens at once.
  */
 export async function deleteChildTokens(tx: WriteTx, emit: Emit, revoked: TokenRecord): Promise<void> {
-  const store = tx.objectStore('tokens');
+  const store = tx.store('tokens');
   const tokens = await store.index('by_user').getAll(revoked.user_id);
   const children = tokens.filter((t) => t.parent_application_id === revoked.application_id);
   await Promise.all(children.map((t) => store.delete(t.hash)));

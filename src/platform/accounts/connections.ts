@@ -12,6 +12,7 @@ import type { ConnectionRecord } from '../../store/schema';
 import type { PlatformContext } from '../core/context';
 import { inForce, RULE_DATES } from '../core/dates';
 import { ApiError } from '../core/errors';
+import { keyRange } from '../../store/port';
 
 /** The game-publisher connection kinds and the date from which their legacy connections are hidden. */
 export const PUBLISHER_CONNECTION_TYPES = {
@@ -77,7 +78,7 @@ export function serializeConnection(connection: ConnectionRecord) {
 
 /** The connections of `userId` that are returned now, oldest first. */
 export async function listConnections(ctx: PlatformContext, userId: string) {
-  const all = await ctx.db.getAll('connections', IDBKeyRange.bound([userId], [userId, []]));
+  const all = await ctx.db.getAll('connections', keyRange.bound([userId], [userId, []]));
   const now = ctx.clock.now();
   return all
     .filter((c) => isConnectionReturned(c, now))
@@ -106,12 +107,12 @@ export async function addConnection(
     created_at: ctx.clock.now(),
   };
   await write(ctx, ['users', 'connections'], async (tx) => {
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot) throw ApiError.of('INVALID_ACCOUNT_TYPE', 'Bots have no connections.');
-    if (await tx.objectStore('connections').getKey([userId, record.id]))
+    if (await tx.store('connections').getKey([userId, record.id]))
       throw ApiError.invalidForm({ id: 'This user already has a connection with this id.' });
-    await tx.objectStore('connections').add(record);
+    await tx.store('connections').add(record);
   });
   return record;
 }

@@ -23,15 +23,15 @@ export async function deauthorizeApplication(
   applicationId: string,
 ): Promise<boolean> {
   return write(ctx, ['users', 'applications', 'tokens', 'auth_codes'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
-    if (!(await tx.objectStore('applications').get(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
-    const tokens = await tx.objectStore('tokens').index('by_user').getAll(userId);
+    if (!(await tx.store('applications').get(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
+    const tokens = await tx.store('tokens').index('by_user').getAll(userId);
     const held = tokens.filter((t) => t.application_id === applicationId || t.parent_application_id === applicationId);
-    const codes = await tx.objectStore('auth_codes').index('by_application_user').getAllKeys([applicationId, userId]);
+    const codes = await tx.store('auth_codes').index('by_application_user').getAllKeys([applicationId, userId]);
     if (held.length === 0 && codes.length === 0) return false;
     await deleteApplicationTokens(tx, emit, userId, applicationId);
-    await Promise.all(codes.map((key) => tx.objectStore('auth_codes').delete(key)));
+    await Promise.all(codes.map((key) => tx.store('auth_codes').delete(key)));
     emit(deauthorizedEvent(user, applicationId));
     return true;
   });

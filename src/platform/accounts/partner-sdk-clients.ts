@@ -8,7 +8,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { constantTimeEqual } from '../oauth2/client-auth';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
 import { hashSecret } from '../core/secrets';
 
 /** An identified partner SDK client. */
@@ -57,7 +57,7 @@ export async function patchApplication(
   patch: ApplicationPatch,
 ): Promise<ApplicationRecord> {
   return write(ctx, ['applications'], async (tx) => {
-    const current = await tx.objectStore('applications').get(applicationId);
+    const current = await tx.store('applications').get(applicationId);
     if (!current) throw ApiError.of('UNKNOWN_APPLICATION');
     const next: ApplicationRecord = {
       ...current,
@@ -66,7 +66,7 @@ export async function patchApplication(
       channel_obfuscation: patch.channel_obfuscation ?? current.channel_obfuscation,
       redirect_uris: patch.redirect_uris ?? current.redirect_uris,
     };
-    await tx.objectStore('applications').put(next);
+    await tx.store('applications').put(next);
     return next;
   });
 }

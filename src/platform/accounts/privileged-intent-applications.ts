@@ -25,10 +25,10 @@ export async function applyForPrivilegedIntents(
   decision: PrivilegedIntentApplicationRecord['decision'],
 ): Promise<PrivilegedIntentApplicationRecord> {
   return write(ctx, ['applications', 'privileged_intent_applications'], async (tx) => {
-    const application = await tx.objectStore('applications').get(applicationId);
+    const application = await tx.store('applications').get(applicationId);
     if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
     const now = ctx.clock.now();
-    const previous = await tx.objectStore('privileged_intent_applications').get(applicationId);
+    const previous = await tx.store('privileged_intent_applications').get(applicationId);
     if (previous?.decision === 'approved' && application.approvals.privileged_intents_approved) {
       throw ApiError.invalidForm({ application_id: 'This application is already approved for privileged intents.' });
     }
@@ -39,8 +39,8 @@ export async function applyForPrivilegedIntents(
       });
     }
     const record: PrivilegedIntentApplicationRecord = { application_id: applicationId, applied_at: now, decision };
-    await tx.objectStore('privileged_intent_applications').put(record);
-    await tx.objectStore('applications').put({
+    await tx.store('privileged_intent_applications').put(record);
+    await tx.store('applications').put({
       ...application,
       approvals: { ...application.approvals, privileged_intents_approved: decision === 'approved' },
     });

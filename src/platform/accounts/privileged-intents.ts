@@ -8,8 +8,9 @@
  */
 import { INTENTS } from '../core/intents';
 import { PRIVILEGED_INTENTS_APPROVAL_THRESHOLD } from '../core/limits';
-import { APPLICATION_FLAGS, type ApplicationRecord } from '../core/records';
-import type { PlatformDatabase } from '../../store/schema';
+import { APPLICATION_FLAGS, type ApplicationRecord } from '../../store/records/core';
+import type { PlatformStorage } from '../../store/schema';
+import { keyRange } from '../../store/port';
 
 /** Each privileged intent with its approval flag and its toggle flag. */
 const PRIVILEGED: readonly { intent: number; approved: number; toggle: number }[] = [
@@ -36,7 +37,7 @@ const PRIVILEGED: readonly { intent: number; approved: number; toggle: number }[
  * "below the threshold or not" matters.
  */
 export async function accessibleUserCount(
-  db: PlatformDatabase,
+  db: PlatformStorage,
   application: ApplicationRecord,
   stopAt = PRIVILEGED_INTENTS_APPROVAL_THRESHOLD,
 ): Promise<number> {
@@ -45,7 +46,7 @@ export async function accessibleUserCount(
   const users = new Set<string>();
   const guildKeys = await db.getAllKeysFromIndex('members', 'by_user', application.bot_user_id);
   for (const [guildId] of guildKeys) {
-    const keys = await db.getAllKeys('members', IDBKeyRange.bound([guildId], [guildId, []]));
+    const keys = await db.getAllKeys('members', keyRange.bound([guildId], [guildId, []]));
     for (const [, userId] of keys) if (userId !== application.bot_user_id) users.add(userId);
     if (users.size + installs >= stopAt) break;
   }
@@ -56,7 +57,7 @@ export async function accessibleUserCount(
  * The privileged intents the application may use, as an intent bit set.
  * @example const granted = await grantedPrivilegedIntents(db, app); (intents & ~granted & PRIVILEGED_INTENTS) === 0
  */
-export async function grantedPrivilegedIntents(db: PlatformDatabase, application: ApplicationRecord): Promise<number> {
+export async function grantedPrivilegedIntents(db: PlatformStorage, application: ApplicationRecord): Promise<number> {
   const flags = BigInt(application.flags);
   const has = (bit: number) => (flags & BigInt(bit)) !== 0n;
   let granted = 0;

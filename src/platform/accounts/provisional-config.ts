@@ -94,10 +94,10 @@ export async function configureIdentityProvider(
     updated_at: ctx.clock.now(),
   };
   await write(ctx, ['applications', 'identity_provider_configs'], async (tx) => {
-    if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
-    if (legacy && (await tx.objectStore('identity_provider_configs').getKey([applicationId, authType])))
+    if (!(await tx.store('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
+    if (legacy && (await tx.store('identity_provider_configs').getKey([applicationId, authType])))
       throw legacyEditRefused();
-    await tx.objectStore('identity_provider_configs').put(record);
+    await tx.store('identity_provider_configs').put(record);
   });
   return record;
 }

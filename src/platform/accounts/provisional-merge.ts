@@ -6,7 +6,6 @@
  * provisional account's tokens are deleted. Unmerging links the identity to a new provisional
  * account and deletes the full account's tokens for the application.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { ExternalIdentityRecord, PlatformDB } from '../../store/schema';
 import { write, type Emit, type WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
@@ -24,18 +23,19 @@ import {
   type ExternalIdentity,
 } from './provisional';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from './provisional-config';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import { hashSecret } from '../core/secrets';
 import { deleteUserTokens, invalidateSessions, type TokenResponse } from '../oauth2/tokens';
+import { type ReadTx, type PlatformStoreName } from '../../store/schema';
 
-type AccountTx<M extends IDBTransactionMode> = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], M>;
+type AccountTx = ReadTx;
 
 /** The stores a merge or unmerge writes, and those its checks read. */
-const ACCOUNT_STORES: StoreNames<PlatformDB>[] = ['tokens', 'external_identities', 'bans', ...LOBBY_WRITE_STORES];
-const MERGE_CHECK_STORES: StoreNames<PlatformDB>[] = ['users', 'external_identities', 'bans'];
+const ACCOUNT_STORES: PlatformStoreName[] = ['tokens', 'external_identities', 'bans', ...LOBBY_WRITE_STORES];
+const MERGE_CHECK_STORES: PlatformStoreName[] = ['users', 'external_identities', 'bans'];
 
-const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: string | null) =>
-  userId !== null && (await tx.objectStore('bans').getKey(userId)) !== undefined;
+const banned = async (tx: AccountTx, userId: string | null) =>
+  userId !== null && (await tx.store('bans').getKey(userId)) !== undefined;
 
 /**
  * True while the identity's provisional account is restricted cross-platform: a ban replaced
@@ -44,10 +44,7 @@ const banned = async <M extends IDBTransactionMode>(tx: AccountTx<M>, userId: st
  * it is another user than the banned one. The restriction lifts with the ban.
  * @example if (await restrictedCrossPlatform(tx, identity)) throw ApiError.of('MERGE_BANNED_ACCOUNT');
  */
-export async function restrictedCrossPlatform<M extends IDBTransactionMode>(
-  tx: AccountTx<M>,
-  identity: ExternalIdentityRecord,
-): Promise<boolean> {
+export async function restrictedCrossPlatform(tx: AccountTx, identity: ExternalIdentityRecord): Promise<boolean> {
   return identity.restricted_cross_platform && (await banned(tx, identity.banned_user_id));
 }
 
@@ -58,27 +55,20 @@ export async function restrictedCrossPlatform<M extends IDBTransactionMode>(
  * a destination that already has another identity for the application (530023). Resolves to
  * the identity's record and provisional account, if it has them.
  */
-async function checkMerge<M extends IDBTransactionMode>(
-  tx: AccountTx<M>,
-  applicationId: string,
-  identity: ExternalIdentity,
-  destinationId: string,
-) {
-  const destination = await tx.objectStore('users').get(destinationId);
+async function checkMerge(tx: AccountTx, applicationId: string, identity: ExternalIdentity, destinationId: string) {
+  const destination = await tx.store('users').get(destinationId);
   if (!destination) throw ApiError.of('UNKNOWN_USER');
   if (destination.provisional) throw ApiError.of('INVALID_MERGE_DESTINATION');
   if (await banned(tx, destination.id)) throw ApiError.of('MERGE_BANNED_ACCOUNT');
-  const existing = await tx
-    .objectStore('external_identities')
-    .get([applicationId, identity.provider, identity.subject]);
+  const existing = await tx.store('external_identities').get([applicationId, identity.provider, identity.subject]);
   let source: UserRecord | undefined;
   if (existing && existing.user_id !== destinationId) {
-    source = await tx.objectStore('users').get(existing.user_id);
+    source = await tx.store('users').get(existing.user_id);
     if (source && !source.provisional) throw ApiError.of('INVALID_MERGE_SOURCE');
     if ((source && (await banned(tx, source.id))) || (await restrictedCrossPlatform(tx, existing)))
       throw ApiError.of('MERGE_BANNED_ACCOUNT');
   }
-  const held = await tx.objectStore('external_identities').index('by_user').getAll(destinationId);
+  const held = await tx.store('external_identities').index('by_user').getAll(destinationId);
   if (
     held.some(
       (i) => i.application_id === applicationId && (i.provider !== identity.provider || i.subject !== identity.subject),
@@ -98,12 +88,9 @@ async function moveLobbyMemberships(
   toId: string,
   now: number,
 ): Promise<void> {
-  const memberships = await tx
-    .objectStore('lobby_members')
-    .index('by_user_application')
-    .getAll([fromId, applicationId]);
+  const memberships = await tx.store('lobby_members').index('by_user_application').getAll([fromId, applicationId]);
   for (const membership of memberships) {
-    const lobby = await tx.objectStore('lobbies').get(membership.lobby_id);
+    const lobby = await tx.store('lobbies').get(membership.lobby_id);
     if (!lobby) continue;
     const editor = await LobbyEditor.open(tx, emit, lobby, now);
     await editor.remove(fromId);
@@ -131,13 +118,13 @@ export async function redeemWithProvisionalMerge(
     throw new OAuth2Error('invalid_grant', 'Invalid "code" in request.');
   }
   const applicationId = client.application.id;
-  await checkMerge(ctx.db.transaction(MERGE_CHECK_STORES), applicationId, identity, code.user_id);
+  await checkMerge(ctx.db.read(MERGE_CHECK_STORES), applicationId, identity, code.user_id);
   const tokens = await redeemAuthorizationCode(ctx, client, params);
   try {
     await write(ctx, ACCOUNT_STORES, async (tx, emit) => {
       const { existing, source } = await checkMerge(tx, applicationId, identity, code.user_id);
       const linked: ExternalIdentityRecord = existing ?? identityRecord(ctx, applicationId, identity, code.user_id);
-      await tx.objectStore('external_identities').put({
+      await tx.store('external_identities').put({
         ...linked,
         user_id: code.user_id,
         auth_type: identity.auth_type,
@@ -154,7 +141,7 @@ export async function redeemWithProvisionalMerge(
     // Something changed between the checks and the merge: the tokens just issued are withdrawn.
     const hashes = await Promise.all([hashSecret(tokens.access_token), hashSecret(tokens.refresh_token)]);
     await write(ctx, ['tokens'], async (tx, emit) => {
-      await Promise.all(hashes.map((h) => tx.objectStore('tokens').delete(h)));
+      await Promise.all(hashes.map((h) => tx.store('tokens').delete(h)));
       invalidateSessions(emit, [code.user_id]);
     });
     throw error;
@@ -202,15 +189,13 @@ export async function unmergeProvisionalAccount(
 ): Promise<void> {
   const replacement = newProvisionalUser(ctx, null);
   await write(ctx, ['applications', ...ACCOUNT_STORES], async (tx, emit) => {
-    const existing = await tx
-      .objectStore('external_identities')
-      .get([applicationId, identity.provider, identity.subject]);
-    const user = existing && (await tx.objectStore('users').get(existing.user_id));
+    const existing = await tx.store('external_identities').get([applicationId, identity.provider, identity.subject]);
+    const user = existing && (await tx.store('users').get(existing.user_id));
     if (!existing || !user) throw ApiError.of('UNKNOWN_USER');
     if (user.provisional) throw ApiError.of('INVALID_USER_TYPE');
-    await tx.objectStore('users').add(replacement);
+    await tx.store('users').add(replacement);
     await tx
-      .objectStore('external_identities')
+      .store('external_identities')
       .put({ ...existing, user_id: replacement.id, banned_user_id: null, restricted_cross_platform: false });
     await deleteApplicationTokens(tx, emit, user.id, applicationId);
     emit(deauthorizedEvent(user, applicationId));
@@ -224,7 +209,7 @@ export async function deleteApplicationTokens(
   userId: string,
   applicationId: string,
 ): Promise<void> {
-  const store = tx.objectStore('tokens');
+  const store = tx.store('tokens');
   const tokens = await store.index('by_user').getAll(userId);
   const doomed = tokens.filter((t) => t.application_id === applicationId || t.parent_application_id === applicationId);
   await Promise.all(doomed.map((t) => store.delete(t.hash)));

@@ -14,7 +14,7 @@ import { ApiError, OAuth2Error } from '../core/errors';
 import { PROVISIONAL_ACCESS_TOKEN_TTL_S, PROVISIONAL_DISPLAY_NAME_MAX } from '../core/limits';
 import { verifyIdToken, type FetchLike } from '../oauth2/oidc';
 import { requireIdentityProvider, resolveIssuerKeys, type ExternalAuthType } from './provisional-config';
-import type { ApplicationRecord, UserRecord } from '../core/records';
+import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import { generateSecret, hashSecret } from '../core/secrets';
 import { serializeUser } from './users';
 
@@ -146,7 +146,7 @@ export function deauthorizedEvent(user: UserRecord, applicationId: string) {
 
 /** True while `userId` is banned (inside a write that includes `bans`). */
 export async function isBanned(tx: WriteTx, userId: string): Promise<boolean> {
-  return banHolds(tx.objectStore('bans'), userId);
+  return banHolds(tx.store('bans'), userId);
 }
 
 /**
@@ -170,10 +170,10 @@ export async function issueProvisionalToken(
   const candidate = newProvisionalUser(ctx, identity.display_name);
   const now = ctx.clock.now();
   await write(ctx, ['applications', 'users', 'tokens', 'external_identities', 'bans'], async (tx) => {
-    if (!(await tx.objectStore('applications').getKey(application.id))) throw ApiError.of('UNKNOWN_APPLICATION');
-    const identities = tx.objectStore('external_identities');
+    if (!(await tx.store('applications').getKey(application.id))) throw ApiError.of('UNKNOWN_APPLICATION');
+    const identities = tx.store('external_identities');
     const existing = await identities.get([application.id, identity.provider, identity.subject]);
-    const linked = existing && (await tx.objectStore('users').get(existing.user_id));
+    const linked = existing && (await tx.store('users').get(existing.user_id));
     let user: UserRecord;
     if (existing && linked) {
       if (!linked.provisional) throw ApiError.of('ACCOUNT_NOT_PROVISIONAL');
@@ -182,12 +182,12 @@ export async function issueProvisionalToken(
         identity.display_name && identity.display_name !== linked.global_name
           ? { ...linked, global_name: identity.display_name }
           : linked;
-      if (user !== linked) await tx.objectStore('users').put(user);
+      if (user !== linked) await tx.store('users').put(user);
       if (existing.auth_type !== identity.auth_type)
         await identities.put({ ...existing, auth_type: identity.auth_type });
     } else {
       user = candidate;
-      await tx.objectStore('users').add(user);
+      await tx.store('users').add(user);
       await identities.put(identityRecord(ctx, application.id, identity, user.id));
     }
     const base = {
@@ -198,7 +198,7 @@ export async function issueProvisionalToken(
       origin: options.origin,
       public_client: options.publicClient,
     };
-    await tx.objectStore('tokens').add({
+    await tx.store('tokens').add({
       ...base,
       hash: accessHash,
       kind: 'access',
@@ -207,7 +207,7 @@ export async function issueProvisionalToken(
     });
     if (refreshHash !== null)
       await tx
-        .objectStore('tokens')
+        .store('tokens')
         .add({ ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash });
   });
   const response: ProvisionalTokenResponse = {

@@ -6,7 +6,7 @@
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import { serializeUser } from './users';
 
 /** What may change; an absent field stays as it is. */
@@ -27,7 +27,7 @@ export async function updateUserProfile(
   change: UserProfileChange,
 ): Promise<UserRecord> {
   return write(ctx, ['users'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     const updated: UserRecord = { ...user, ...change };
     if (
@@ -36,7 +36,7 @@ export async function updateUserProfile(
       updated.avatar === user.avatar
     )
       return user;
-    await tx.objectStore('users').put(updated);
+    await tx.store('users').put(updated);
     emit({ type: 'USER_UPDATE', data: serializeUser(updated), audience: { user_ids: [userId] } });
     return updated;
   });

@@ -2,7 +2,7 @@
  * Users on the wire, with the spec's field rules applied.
  */
 import type { Principal } from '../oauth2/auth';
-import type { User, UserRecord } from '../core/records';
+import type { User, UserRecord } from '../../store/records/core';
 
 /**
  * The user object as `viewer` may see it. `premium_type` is 0 unless the viewer's application

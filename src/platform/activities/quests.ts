@@ -31,17 +31,17 @@ export async function enrollInQuest(
   input: { application_id: string; user_id: string; quest_id: string; quest_name: string },
 ): Promise<{ enrollment: QuestEnrollmentRecord; created: boolean }> {
   return write(ctx, ['users', 'applications', 'quest_enrollments'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(input.user_id);
+    const user = await tx.store('users').get(input.user_id);
     if (!user) throw ApiError.of('UNKNOWN_USER');
-    if (!(await tx.objectStore('applications').get(input.application_id))) throw ApiError.of('UNKNOWN_APPLICATION');
-    const existing = await tx.objectStore('quest_enrollments').get([input.quest_id, input.user_id]);
+    if (!(await tx.store('applications').get(input.application_id))) throw ApiError.of('UNKNOWN_APPLICATION');
+    const existing = await tx.store('quest_enrollments').get([input.quest_id, input.user_id]);
     if (existing) {
       if (existing.application_id !== input.application_id)
         throw ApiError.invalidForm({ quest_id: 'This quest belongs to another application.' });
       return { enrollment: existing, created: false };
     }
     const enrollment: QuestEnrollmentRecord = { ...input, enrolled_at: ctx.clock.now() };
-    await tx.objectStore('quest_enrollments').add(enrollment);
+    await tx.store('quest_enrollments').add(enrollment);
     emit({
       type: 'QUEST_USER_ENROLLMENT',
       data: { ...serializeQuestEnrollment(enrollment), user: serializeUser(user) },

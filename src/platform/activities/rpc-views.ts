@@ -15,7 +15,7 @@ import {
   serializePermissions,
 } from '../core/permissions';
 import { countOnlineMembers } from '../presence/presence';
-import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../core/records';
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
 /** The latest instant a Date can hold: the expiry of a token that never expires. */

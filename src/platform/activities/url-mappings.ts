@@ -10,7 +10,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { URL_MAPPINGS_MAX } from '../core/limits';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
 
 export type { UrlMapping } from '../../activity/url-mappings';
 
@@ -70,10 +70,10 @@ export async function setUrlMappings(
 ): Promise<UrlMapping[]> {
   validateUrlMappings(mappings);
   return write(ctx, ['applications'], async (tx) => {
-    const application = await tx.objectStore('applications').get(applicationId);
+    const application = await tx.store('applications').get(applicationId);
     if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
     const stored = mappings.map(({ prefix, target }) => ({ prefix, target }));
-    await tx.objectStore('applications').put({ ...application, url_mappings: stored });
+    await tx.store('applications').put({ ...application, url_mappings: stored });
     return stored;
   });
 }

@@ -9,11 +9,11 @@
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { InviteRecord } from '../guilds/records';
+import type { InviteRecord } from '../../store/records/guilds';
 import { serializeChannel, serializeGuild, serializeMember } from '../guilds/wire';
 import { INTENTS } from '../core/intents';
 import { INVITE_STORES, findLiveInvite, inviteAudience, isInviteTarget, serializeInvite } from './invites-store';
-import type { MemberRecord } from '../core/records';
+import type { MemberRecord } from '../../store/records/core';
 
 /**
  * Accepts invite `code` for `userId`; resolves to the invite (as it was when accepted), the
@@ -24,17 +24,17 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
   return write(ctx, INVITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
     const invite = await findLiveInvite(tx, code, now);
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (user.bot)
       throw ApiError.of('BOTS_CANNOT_USE_ENDPOINT', 'Bots cannot accept invites: they join guilds through OAuth2.');
     if (!isInviteTarget(invite, userId)) throw ApiError.of('UNKNOWN_INVITE');
     const wire = await serializeInvite(tx, invite, false);
-    const existing = await tx.objectStore('members').get([invite.guild_id, userId]);
+    const existing = await tx.store('members').get([invite.guild_id, userId]);
     if (existing) return { invite: wire, member: serializeMember(existing, user), joined: false };
 
-    const guild = (await tx.objectStore('guilds').get(invite.guild_id))!;
-    const roles = await tx.objectStore('roles').index('by_guild').getAll(invite.guild_id);
+    const guild = (await tx.store('guilds').get(invite.guild_id))!;
+    const roles = await tx.store('roles').index('by_guild').getAll(invite.guild_id);
     // Roles deleted since the invite was made are not granted.
     const granted = invite.role_ids.filter((id) => roles.some((r) => r.id === id));
     const member: MemberRecord = {
@@ -48,13 +48,13 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
       bio: null,
       flags: 0,
     };
-    await tx.objectStore('members').add(member);
+    await tx.store('members').add(member);
     emit({
       type: 'GUILD_MEMBER_ADD',
       data: { ...serializeMember(member, user), guild_id: guild.id },
       audience: { guild_id: guild.id, intent: INTENTS.GUILD_MEMBERS },
     });
-    const channels = await tx.objectStore('channels').index('by_guild').getAll(guild.id);
+    const channels = await tx.store('channels').index('by_guild').getAll(guild.id);
     emit({
       type: 'GUILD_CREATE',
       data: {
@@ -66,14 +66,14 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
     });
     const used: InviteRecord = { ...invite, uses: invite.uses + 1 };
     if (used.max_uses !== 0 && used.uses >= used.max_uses) {
-      await tx.objectStore('invites').delete(code);
+      await tx.store('invites').delete(code);
       emit({
         type: 'INVITE_DELETE',
         data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code },
         audience: inviteAudience(invite),
       });
     } else {
-      await tx.objectStore('invites').put(used);
+      await tx.store('invites').put(used);
     }
     return { invite: wire, member: serializeMember(member, user), joined: true };
   });

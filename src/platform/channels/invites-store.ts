@@ -3,19 +3,19 @@
  * clock), the invite object with its metadata and partial roles, and the checks every invite
  * route shares.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import { ApiError } from '../core/errors';
-import type { InviteRecord } from '../guilds/records';
+import type { InviteRecord } from '../../store/records/guilds';
 import type { GuildStoreReader, GuildView } from '../guilds/access';
 import { bypassesHierarchy, guildPermissions, highestRolePosition, requirePermissions } from '../guilds/access';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS, hasPermission, parsePermissions } from '../core/permissions';
-import type { RoleRecord } from '../core/records';
+import type { RoleRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
+import { type PlatformStoreName, type ReadTx } from '../../store/schema';
 
 /** Stores an invite read or write touches (the event log is added by `write`). */
-export const INVITE_STORES: StoreNames<PlatformDB>[] = [
+export const INVITE_STORES: PlatformStoreName[] = [
   'invites',
   'guilds',
   'channels',
@@ -26,11 +26,7 @@ export const INVITE_STORES: StoreNames<PlatformDB>[] = [
 ];
 
 /** A transaction over at least the invite stores, read-only or read-write. */
-export type InviteTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
-  PlatformDB,
-  StoreNames<PlatformDB>[],
-  Mode
->;
+export type InviteTx = ReadTx;
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
@@ -68,21 +64,17 @@ export function serializeInviteRole(role: RoleRecord) {
 }
 
 /** A guild reader over an invite transaction, read-only or read-write. */
-export function inviteReader<M extends IDBTransactionMode>(tx: InviteTx<M>): GuildStoreReader {
+export function inviteReader(tx: InviteTx): GuildStoreReader {
   return {
-    guild: (id) => tx.objectStore('guilds').get(id),
-    roles: (guildId) => tx.objectStore('roles').index('by_guild').getAll(guildId),
-    member: (guildId, userId) => tx.objectStore('members').get([guildId, userId]),
+    guild: (id) => tx.store('guilds').get(id),
+    roles: (guildId) => tx.store('roles').index('by_guild').getAll(guildId),
+    member: (guildId, userId) => tx.store('members').get([guildId, userId]),
   };
 }
 
 /** The live invite `code`, or 404 (10006) when there is none or it no longer works. */
-export async function findLiveInvite<M extends IDBTransactionMode>(
-  tx: InviteTx<M>,
-  code: string,
-  now: number,
-): Promise<InviteRecord> {
-  const invite = await tx.objectStore('invites').get(code);
+export async function findLiveInvite(tx: InviteTx, code: string, now: number): Promise<InviteRecord> {
+  const invite = await tx.store('invites').get(code);
   if (!invite || !isInviteLive(invite, now)) throw ApiError.of('UNKNOWN_INVITE');
   return invite;
 }
@@ -91,16 +83,12 @@ export async function findLiveInvite<M extends IDBTransactionMode>(
  * The invite object: its guild and channel (partial), inviter, expiry, flags and roles; with
  * `withMetadata` also uses, max_uses, max_age, temporary and created_at.
  */
-export async function serializeInvite<M extends IDBTransactionMode>(
-  tx: InviteTx<M>,
-  invite: InviteRecord,
-  withMetadata: boolean,
-) {
+export async function serializeInvite(tx: InviteTx, invite: InviteRecord, withMetadata: boolean) {
   const [guild, channel, inviter, roles] = await Promise.all([
-    tx.objectStore('guilds').get(invite.guild_id),
-    tx.objectStore('channels').get(invite.channel_id),
-    tx.objectStore('users').get(invite.inviter_id),
-    tx.objectStore('roles').index('by_guild').getAll(invite.guild_id),
+    tx.store('guilds').get(invite.guild_id),
+    tx.store('channels').get(invite.channel_id),
+    tx.store('users').get(invite.inviter_id),
+    tx.store('roles').index('by_guild').getAll(invite.guild_id),
   ]);
   const byId = new Map(roles.map((r) => [r.id, r]));
   return {

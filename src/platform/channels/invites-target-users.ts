@@ -10,7 +10,7 @@ import type { BotPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { dbReader, guildPermissions, loadGuildView, requireMember } from '../guilds/access';
-import type { InviteRecord } from '../guilds/records';
+import type { InviteRecord } from '../../store/records/guilds';
 import { findLiveInvite, INVITE_STORES } from './invites-store';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { isSnowflake } from '../core/snowflake';
@@ -69,7 +69,7 @@ export function targetUsersCsv(ids: readonly string[]): string {
 
 /** Inside a write: throws 400 naming each line whose user does not exist. */
 export async function requireKnownTargetUsers(tx: WriteTx, entries: readonly TargetUserEntry[]): Promise<void> {
-  const keys = await Promise.all(entries.map((e) => tx.objectStore('users').getKey(e.id)));
+  const keys = await Promise.all(entries.map((e) => tx.store('users').getKey(e.id)));
   const errors = entries.flatMap((e, i) => (keys[i] === undefined ? [`Line ${e.line}: unknown user ${e.id}`] : []));
   if (errors.length > 0) throw fileErrors(errors);
 }
@@ -95,7 +95,7 @@ async function requireTargetUsersAccess(
 
 /** The live invite `code` read on its own. */
 async function readInvite(ctx: PlatformContext, code: string): Promise<InviteRecord> {
-  return findLiveInvite(ctx.db.transaction(INVITE_STORES, 'readonly'), code, ctx.clock.now());
+  return findLiveInvite(ctx.db.read(INVITE_STORES), code, ctx.clock.now());
 }
 
 /**
@@ -121,7 +121,7 @@ export async function putTargetUsers(
     const invite = await findLiveInvite(tx, code, ctx.clock.now());
     await requireKnownTargetUsers(tx, entries);
     await tx
-      .objectStore('invites')
+      .store('invites')
       .put({ ...invite, target_user_ids: entries.map((e) => e.id), target_users_updated_at: ctx.clock.now() });
   });
 }

@@ -19,7 +19,7 @@ import {
   txReader,
 } from '../guilds/access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from '../guilds/audit-log';
-import type { InviteRecord } from '../guilds/records';
+import type { InviteRecord } from '../../store/records/guilds';
 import {
   INVITE_STORES,
   findLiveInvite,
@@ -34,7 +34,8 @@ import {
 import { requireKnownTargetUsers, type TargetUserEntry } from './invites-target-users';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { shownStatus } from '../presence/shown';
-import { CHANNEL_TYPES } from '../core/records';
+import { CHANNEL_TYPES } from '../../store/records/core';
+import { keyRange } from '../../store/port';
 
 /** What a create request asks for, validated. */
 export interface CreateInviteInput {
@@ -64,7 +65,7 @@ export async function createChannelInvite(
 ) {
   return write(ctx, INVITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
-    const channel = await tx.objectStore('channels').get(channelId);
+    const channel = await tx.store('channels').get(channelId);
     if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
     const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
     requireMember(view);
@@ -74,7 +75,7 @@ export async function createChannelInvite(
     requireGrantableRoles(view, input.role_ids);
     if (input.target_users) await requireKnownTargetUsers(tx, input.target_users);
     if (!input.unique && !input.target_users) {
-      const similar = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).find(
+      const similar = (await tx.store('invites').index('by_channel').getAll(channelId)).find(
         (i) =>
           isInviteLive(i, now) &&
           i.inviter_id === principal.user.id &&
@@ -112,7 +113,7 @@ export async function createChannelInvite(
  * audit log; resolves to the invite object with its metadata. Lobby channel invites use it too.
  */
 export async function storeNewInvite(ctx: PlatformContext, tx: WriteTx, emit: Emit, invite: InviteRecord) {
-  await tx.objectStore('invites').add(invite);
+  await tx.store('invites').add(invite);
   const wire = await serializeInvite(tx, invite, true);
   emit({
     type: 'INVITE_CREATE',
@@ -153,13 +154,13 @@ export async function storeNewInvite(ctx: PlatformContext, tx: WriteTx, emit: Em
  * counts). An invite limited to target users is unknown (10006) to a user who is not one of them.
  */
 export async function getInvite(ctx: PlatformContext, principal: Principal, code: string, withCounts: boolean) {
-  const tx = ctx.db.transaction(INVITE_STORES.concat('presences'), 'readonly');
+  const tx = ctx.db.read(INVITE_STORES.concat('presences'));
   const invite = await findLiveInvite(tx, code, ctx.clock.now());
   if (principal.kind === 'bearer' && !isInviteTarget(invite, principal.user.id)) throw ApiError.of('UNKNOWN_INVITE');
   const wire = await serializeInvite(tx, invite, false);
   if (!withCounts) return wire;
-  const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([invite.guild_id], [invite.guild_id, []]));
-  const presences = await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)));
+  const members = await tx.store('members').getAll(keyRange.bound([invite.guild_id], [invite.guild_id, []]));
+  const presences = await Promise.all(members.map((m) => tx.store('presences').get(m.user_id)));
   const online = presences.filter((p) => shownStatus(p?.sessions) !== 'offline').length;
   return { ...wire, approximate_member_count: members.length, approximate_presence_count: online };
 }
@@ -173,7 +174,7 @@ export async function deleteInvite(ctx: PlatformContext, principal: BotPrincipal
     const invite = await findLiveInvite(tx, code, ctx.clock.now());
     const view = await loadGuildView(txReader(tx), invite.guild_id, principal.user.id);
     requireMember(view);
-    const channel = await tx.objectStore('channels').get(invite.channel_id);
+    const channel = await tx.store('channels').get(invite.channel_id);
     const inChannel = channel ? channelPermissions(view, channel) : 0n;
     if (
       !hasPermission(inChannel, PERMISSIONS.MANAGE_CHANNELS) &&
@@ -182,7 +183,7 @@ export async function deleteInvite(ctx: PlatformContext, principal: BotPrincipal
       throw ApiError.of('MISSING_PERMISSIONS');
     }
     const wire = await serializeInvite(tx, invite, false);
-    await tx.objectStore('invites').delete(code);
+    await tx.store('invites').delete(code);
     emit({
       type: 'INVITE_DELETE',
       data: { channel_id: invite.channel_id, guild_id: invite.guild_id, code },
@@ -205,16 +206,14 @@ export async function deleteInvite(ctx: PlatformContext, principal: BotPrincipal
 
 /** `GET /channels/{channel.id}/invites`: MANAGE_CHANNELS; the live invites with their metadata. */
 export async function listChannelInvites(ctx: PlatformContext, principal: BotPrincipal, channelId: string) {
-  const tx = ctx.db.transaction(INVITE_STORES, 'readonly');
-  const channel = await tx.objectStore('channels').get(channelId);
+  const tx = ctx.db.read(INVITE_STORES);
+  const channel = await tx.store('channels').get(channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   const view = await loadGuildView(inviteReader(tx), channel.guild_id, principal.user.id);
   requireMember(view);
   if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
   requirePermissions(channelPermissions(view, channel), PERMISSIONS.MANAGE_CHANNELS);
   const now = ctx.clock.now();
-  const invites = (await tx.objectStore('invites').index('by_channel').getAll(channelId)).filter((i) =>
-    isInviteLive(i, now),
-  );
+  const invites = (await tx.store('invites').index('by_channel').getAll(channelId)).filter((i) => isInviteLive(i, now));
   return Promise.all(invites.sort((a, b) => a.created_at - b.created_at).map((i) => serializeInvite(tx, i, true)));
 }

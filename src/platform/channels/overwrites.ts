@@ -22,7 +22,7 @@ import {
 import { serializeChannel } from '../guilds/wire';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS, hasPermission, serializePermissions } from '../core/permissions';
-import type { ChannelRecord, OverwriteRecord } from '../core/records';
+import type { ChannelRecord, OverwriteRecord } from '../../store/records/core';
 
 /** The guild channel and the bot's view of its guild, checked for MANAGE_ROLES. */
 async function managedChannel(
@@ -30,7 +30,7 @@ async function managedChannel(
   principal: BotPrincipal,
   channelId: string,
 ): Promise<{ channel: ChannelRecord; view: GuildView; bits: bigint }> {
-  const channel = await tx.objectStore('channels').get(channelId);
+  const channel = await tx.store('channels').get(channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
   requireMember(view);
@@ -42,7 +42,7 @@ async function managedChannel(
 
 /** Stores the channel and appends its CHANNEL_UPDATE. */
 async function saveChannel(tx: WriteTx, emit: Emit, channel: ChannelRecord): Promise<void> {
-  await tx.objectStore('channels').put(channel);
+  await tx.store('channels').put(channel);
   emit({
     type: 'CHANNEL_UPDATE',
     data: serializeChannel(channel),
@@ -66,7 +66,7 @@ export async function putOverwrite(
     if (!bypassesHierarchy(view) && !hasPermission(bits, input.allow | input.deny))
       throw ApiError.of('MISSING_PERMISSIONS');
     if (input.type === 0 && !view.roles.some((r) => r.id === overwriteId)) throw ApiError.of('UNKNOWN_ROLE');
-    if (input.type === 1 && !(await tx.objectStore('members').get([view.guild.id, overwriteId])))
+    if (input.type === 1 && !(await tx.store('members').get([view.guild.id, overwriteId])))
       throw ApiError.of('UNKNOWN_MEMBER');
     const overwrite: OverwriteRecord = {
       id: overwriteId,

@@ -4,10 +4,9 @@
  * state is persisted in the store and shared between the workers.
  */
 
-/** What is persisted: `frozenAt` is the frozen instant in epoch ms, or null for real time. */
-export interface ClockState {
-  frozenAt: number | null;
-}
+import type { ClockState } from '../../store/records/clock';
+
+export type { ClockState };
 
 /** The clock as real time. */
 export const REAL_TIME: ClockState = Object.freeze({ frozenAt: null });

@@ -1,41 +1,83 @@
 /**
- * What every domain operation runs against: the database, the clock, the id generator, and
- * a way to announce committed changes to other contexts.
+ * What every domain operation runs against: the database, the clock, the id generator, a way
+ * to announce committed changes to other contexts, and (where it may be kept) a read cache.
  */
-import type { PlatformDatabase } from '../../store/schema';
-import type { Announcement } from './announcements';
+import { loadClockState, renewSnowflakeLease, startSnowflakeLease } from '../../store/meta';
+import type { PlatformStorage } from '../../store/schema';
+import { ANNOUNCED_EVENTS_MAX, type Announcement } from './announcements';
 import { Clock } from './clock';
-import type { SnowflakeGenerator } from './snowflake';
-import { openPlatformDb } from '../../store/open';
-import { loadClockState, startSnowflakeGenerator } from '../../store/meta';
+import { ReadCache } from './read-cache';
+import { SNOWFLAKE_LEASE_MS, SnowflakeGenerator } from './snowflake';
 
 /** The dependencies of domain operations. */
 export interface PlatformContext {
-  db: PlatformDatabase;
+  db: PlatformStorage;
   clock: Clock;
   ids: SnowflakeGenerator;
-  /** Called after a transaction commits that other contexts must hear of. */
+  /** Tells other contexts of a change they must look at (the host's BroadcastChannel, or nothing). */
   announce(message: Announcement): void;
+  /** Reads kept in memory, where this context is the only writer of what they read (`read-cache.ts`). */
+  cache?: ReadCache;
 }
 
 /** How to build a context. */
 export interface PlatformContextOptions {
-  dbName?: string;
+  /** The database, opened by the host (IndexedDB in the browser). */
+  db: PlatformStorage;
   /** The snowflake worker id of this kind of context (`SNOWFLAKE_WORKERS`). */
   workerId: number;
   announce?: (message: Announcement) => void;
   /** The source of real time (tests pass a fake). */
   realNow?: () => number;
+  /**
+   * Keep a read cache: only for the sole writer of what it keeps (the service worker). It drops
+   * what each of this context's commits may have changed.
+   */
+  readCache?: boolean;
 }
 
 /**
- * Opens the database, loads the persisted clock and starts this context's snowflakes (a process
- * id and a reservation above every earlier context's ids).
- * @example const ctx = await createPlatformContext({ workerId: SNOWFLAKE_WORKERS.serviceWorker });
+ * The id generator of a context that is starting: a fresh process id and reservation, renewed
+ * in the database as the ids go.
+ * @example const ids = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
+ */
+export async function startSnowflakeGenerator(
+  db: PlatformStorage,
+  workerId: number,
+  clock: Clock,
+): Promise<SnowflakeGenerator> {
+  const { processId, floor, end } = await startSnowflakeLease(db, clock.now(), SNOWFLAKE_LEASE_MS);
+  return new SnowflakeGenerator({
+    workerId,
+    processId,
+    clock,
+    floor,
+    lease: { end, renew: (throughMs) => renewSnowflakeLease(db, throughMs) },
+  });
+}
+
+/**
+ * Loads the persisted clock and starts this context's snowflakes (a process id and a
+ * reservation above every earlier context's ids); every commit that appended events is then
+ * announced to other contexts, with the events themselves when they are few.
+ * @example const ctx = await createPlatformContext({ db: await openPlatformStorage(), workerId: SNOWFLAKE_WORKERS.serviceWorker });
  */
 export async function createPlatformContext(options: PlatformContextOptions): Promise<PlatformContext> {
-  const db = await openPlatformDb(options.dbName);
+  const { db } = options;
   const clock = new Clock(await loadClockState(db), options.realNow);
   const ids = await startSnowflakeGenerator(db, options.workerId, clock);
-  return { db, clock, ids, announce: options.announce ?? (() => undefined) };
+  const announce = options.announce ?? (() => undefined);
+  const cache = options.readCache ? new ReadCache() : undefined;
+  db.onCommit(({ stores, events }) => {
+    cache?.invalidate(stores);
+    if (events.length === 0) return;
+    // A write's events have consecutive sequence numbers: they are all the log holds in (after, seq].
+    announce({
+      type: 'events',
+      seq: events[events.length - 1].seq,
+      after: events[0].seq - 1,
+      events: events.length <= ANNOUNCED_EVENTS_MAX ? [...events] : undefined,
+    });
+  });
+  return { db, clock, ids, announce, cache };
 }

@@ -18,8 +18,8 @@ import type {
   RoleColors,
   RoleRecord,
   UserRecord,
-} from './records';
-import { CHANNEL_TYPES } from './records';
+} from '../../store/records/core';
+import { CHANNEL_TYPES } from '../../store/records/core';
 import { REAL_TIME } from './clock';
 import { SNOWFLAKE_LEASE_MS } from './snowflake';
 import { generateBotToken, generateSecret, hashSecret } from './secrets';
@@ -27,13 +27,13 @@ import { serializeChannel, serializeGuild, serializeMember, serializeRole } from
 
 /** Empties every store and returns the clock to real time. */
 export async function resetPlatform(ctx: PlatformContext): Promise<void> {
-  const tx = ctx.db.transaction([...ALL_STORES], 'readwrite');
-  await Promise.all(ALL_STORES.filter((s) => s !== 'meta').map((s) => tx.objectStore(s).clear()));
-  // The snowflake allocation survives a reset, raised to cover real time: ids stay unique and
-  // increasing across it even when the clock stood in the future.
-  await reserveSnowflakesThrough(tx.objectStore('meta'), ctx.clock.readingUnder(REAL_TIME) + SNOWFLAKE_LEASE_MS);
-  await tx.objectStore('meta').delete('clock');
-  await tx.done;
+  await ctx.db.write(ALL_STORES, async (tx) => {
+    await Promise.all(ALL_STORES.filter((s) => s !== 'meta').map((s) => tx.store(s).clear()));
+    // The snowflake allocation survives a reset, raised to cover real time: ids stay unique and
+    // increasing across it even when the clock stood in the future.
+    await reserveSnowflakesThrough(tx, ctx.clock.readingUnder(REAL_TIME) + SNOWFLAKE_LEASE_MS);
+    await tx.store('meta').delete('clock');
+  });
   ctx.clock.set(REAL_TIME);
   ctx.announce({ type: 'reset' });
 }
@@ -62,7 +62,7 @@ export async function createUser(
     created_at: ctx.clock.now(),
   };
   await write(ctx, ['users'], async (tx) => {
-    await tx.objectStore('users').add(user);
+    await tx.store('users').add(user);
   });
   return user;
 }
@@ -109,10 +109,10 @@ export async function createApplication(
     created_at: now,
   };
   await write(ctx, ['users', 'applications'], async (tx) => {
-    if (input.owner_id && !(await tx.objectStore('users').get(input.owner_id)))
+    if (input.owner_id && !(await tx.store('users').get(input.owner_id)))
       throw ApiError.invalidForm({ owner_id: 'Unknown user.' });
-    await tx.objectStore('users').add(bot);
-    await tx.objectStore('applications').add(application);
+    await tx.store('users').add(bot);
+    await tx.store('applications').add(application);
   });
   return { application, bot, bot_token: botToken, client_secret: clientSecret };
 }
@@ -165,12 +165,12 @@ export async function createGuild(
   ];
   const member = newMember(guild.id, input.owner_id, now, {});
   await write(ctx, ['users', 'guilds', 'roles', 'channels', 'members'], async (tx, emit) => {
-    const owner = await tx.objectStore('users').get(input.owner_id);
+    const owner = await tx.store('users').get(input.owner_id);
     if (!owner) throw ApiError.invalidForm({ owner_id: 'Unknown user.' });
-    await tx.objectStore('guilds').add(guild);
-    await tx.objectStore('roles').add(everyone);
-    await Promise.all(channels.map((c) => tx.objectStore('channels').add(c)));
-    await tx.objectStore('members').add(member);
+    await tx.store('guilds').add(guild);
+    await tx.store('roles').add(everyone);
+    await Promise.all(channels.map((c) => tx.store('channels').add(c)));
+    await tx.store('members').add(member);
     emit({
       type: 'GUILD_CREATE',
       data: {
@@ -192,15 +192,15 @@ export async function putGuildMember(
   input: { roles?: string[]; nick?: string | null },
 ): Promise<MemberRecord> {
   return write(ctx, ['users', 'guilds', 'roles', 'channels', 'members'], async (tx, emit) => {
-    const guild = await tx.objectStore('guilds').get(guildId);
+    const guild = await tx.store('guilds').get(guildId);
     if (!guild) throw ApiError.of('UNKNOWN_GUILD');
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
-    const roles = await tx.objectStore('roles').index('by_guild').getAll(guildId);
+    const roles = await tx.store('roles').index('by_guild').getAll(guildId);
     const roleIds = new Set(roles.map((r) => r.id));
     const unknown = (input.roles ?? []).filter((r) => !roleIds.has(r) || r === guildId);
     if (unknown.length > 0) throw ApiError.invalidForm({ roles: `Unknown role: ${unknown.join(', ')}` });
-    const existing = await tx.objectStore('members').get([guildId, userId]);
+    const existing = await tx.store('members').get([guildId, userId]);
     const member: MemberRecord = existing
       ? {
           ...existing,
@@ -208,7 +208,7 @@ export async function putGuildMember(
           nick: input.nick === undefined ? existing.nick : input.nick,
         }
       : newMember(guildId, userId, ctx.clock.now(), input);
-    await tx.objectStore('members').put(member);
+    await tx.store('members').put(member);
     const wire = { ...serializeMember(member, user), guild_id: guildId };
     emit({
       type: existing ? 'GUILD_MEMBER_UPDATE' : 'GUILD_MEMBER_ADD',
@@ -216,7 +216,7 @@ export async function putGuildMember(
       audience: { guild_id: guildId, intent: INTENTS.GUILD_MEMBERS },
     });
     if (!existing) {
-      const channels = await tx.objectStore('channels').index('by_guild').getAll(guildId);
+      const channels = await tx.store('channels').index('by_guild').getAll(guildId);
       emit({
         type: 'GUILD_CREATE',
         data: {
@@ -238,15 +238,15 @@ export async function createRole(
   input: { name: string; permissions: string; colors?: Partial<RoleColors> },
 ): Promise<RoleRecord> {
   return write(ctx, ['guilds', 'roles'], async (tx, emit) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-    const position = await tx.objectStore('roles').index('by_guild').count(guildId);
+    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    const position = await tx.store('roles').index('by_guild').count(guildId);
     const role = newRole(ctx.ids.next(), guildId, {
       name: input.name,
       permissions: input.permissions,
       position,
       colors: input.colors,
     });
-    await tx.objectStore('roles').add(role);
+    await tx.store('roles').add(role);
     emit({
       type: 'GUILD_ROLE_CREATE',
       data: { guild_id: guildId, role: serializeRole(role) },
@@ -269,16 +269,16 @@ export async function createChannel(
   },
 ): Promise<ChannelRecord> {
   return write(ctx, ['guilds', 'channels'], async (tx, emit) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
     if (input.parent_id) {
-      const parent = await tx.objectStore('channels').get(input.parent_id);
+      const parent = await tx.store('channels').get(input.parent_id);
       if (!parent || parent.guild_id !== guildId || parent.type !== CHANNEL_TYPES.GUILD_CATEGORY) {
         throw ApiError.invalidForm({ parent_id: 'Must be a category of this guild.' });
       }
     }
-    const position = await tx.objectStore('channels').index('by_guild').count(guildId);
+    const position = await tx.store('channels').index('by_guild').count(guildId);
     const channel = newChannel(ctx.ids.next(), guildId, { ...input, position });
-    await tx.objectStore('channels').add(channel);
+    await tx.store('channels').add(channel);
     emit({
       type: 'CHANNEL_CREATE',
       data: serializeChannel(channel),

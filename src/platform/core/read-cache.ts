@@ -7,18 +7,17 @@
  * Coherence: the service worker is the only writer of what is cached (users, applications,
  * tokens, lobbies, their members and messages, webhook settings and deliveries; the shared
  * worker writes only its sessions, resume points, rate limits, voice states and voice tokens,
- * reading lobbies and members but never changing them), and every read-write transaction its
- * connection opens drops, before it exists, whatever was read from a store in its scope
- * (`watchWrites`). A read that missed keeps what it loaded only if no such write was opened
- * since its own transaction was: that snapshot may already be old. A reset is a write over
+ * reading lobbies and members but never changing them), and every write it commits drops,
+ * before the writer answers, whatever was read from a store in its scope (the storage's
+ * `onCommit` hook, wired by `createPlatformContext`). A read that missed keeps what it loaded
+ * only if no such commit happened since it took the generation, before opening its own read:
+ * a read that overlapped a write may have seen either side of it. A reset is a write over
  * every store like any other. The browser may stop the worker at any time: the cache is only
  * an optimization, built again on use. Only contexts that are the sole writer may enable it
  * (`createPlatformApp` does, the hub does not).
  */
-import type { PlatformDatabase } from '../../store/schema';
-import { watchWrites } from '../../store/write-watch';
 import type { Principal } from '../oauth2/auth';
-import type { LobbyRecord } from './records';
+import type { LobbyRecord } from '../../store/records/core';
 
 /** Entries kept at most per map: past that, the map starts again empty. */
 const PRINCIPALS_MAX = 1000;
@@ -52,7 +51,7 @@ export interface Generation {
 /** A value with the write generation it was read at. */
 type Versioned<T> = { generation: Generation; value: T };
 
-/** The cache of one database connection. */
+/** The cache of one platform context. */
 export class ReadCache {
   #principalsGeneration = 0;
   #lobbiesGeneration = 0;
@@ -136,27 +135,4 @@ export class ReadCache {
   keepIdleDeadline(entry: Versioned<number>): void {
     if (this.unchanged('lobbies', entry.generation)) this.#idleDeadline = entry.value;
   }
-}
-
-const caches = new WeakMap<PlatformDatabase, ReadCache>();
-
-/**
- * Turns the read cache on for this connection (idempotent). Only for the sole writer of the
- * cached stores: the service worker.
- * @example enableReadCache(ctx.db);
- */
-export function enableReadCache(db: PlatformDatabase): ReadCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    const created = new ReadCache();
-    watchWrites(db, (stores) => created.invalidate(stores));
-    caches.set(db, created);
-    cache = created;
-  }
-  return cache;
-}
-
-/** The connection's read cache, or undefined where none was enabled (reads then go to the store). */
-export function readCacheOf(db: PlatformDatabase): ReadCache | undefined {
-  return caches.get(db);
 }

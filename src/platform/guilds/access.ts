@@ -3,7 +3,7 @@
  * together, and the permission checks every guild and channel route makes. Reads go through a
  * small reader so the same checks run on the database and inside a write transaction.
  */
-import type { PlatformDatabase } from '../../store/schema';
+import type { PlatformStorage } from '../../store/schema';
 import type { WriteTx } from '../../store/write';
 import { ApiError } from '../core/errors';
 import {
@@ -15,7 +15,7 @@ import {
   type PermissionContext,
   type PermissionOverwrite,
 } from '../core/permissions';
-import type { GuildRecord, MemberRecord, OverwriteRecord, RoleRecord } from '../core/records';
+import type { GuildRecord, MemberRecord, OverwriteRecord, RoleRecord } from '../../store/records/core';
 
 /** A guild as one user sees it: its roles and that user's membership (null if not a member). */
 export interface GuildView {
@@ -33,7 +33,7 @@ export interface GuildStoreReader {
 }
 
 /** A reader over the database (each read its own transaction). */
-export function dbReader(db: PlatformDatabase): GuildStoreReader {
+export function dbReader(db: PlatformStorage): GuildStoreReader {
   return {
     guild: (id) => db.get('guilds', id),
     roles: (guildId) => db.getAllFromIndex('roles', 'by_guild', guildId),
@@ -44,9 +44,9 @@ export function dbReader(db: PlatformDatabase): GuildStoreReader {
 /** A reader inside a write transaction that includes `guilds`, `roles` and `members`. */
 export function txReader(tx: WriteTx): GuildStoreReader {
   return {
-    guild: (id) => tx.objectStore('guilds').get(id),
-    roles: (guildId) => tx.objectStore('roles').index('by_guild').getAll(guildId),
-    member: (guildId, userId) => tx.objectStore('members').get([guildId, userId]),
+    guild: (id) => tx.store('guilds').get(id),
+    roles: (guildId) => tx.store('roles').index('by_guild').getAll(guildId),
+    member: (guildId, userId) => tx.store('members').get([guildId, userId]),
   };
 }
 

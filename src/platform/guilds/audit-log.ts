@@ -8,10 +8,11 @@ import type { WriteTx } from '../../store/write';
 import type { BotPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { dbReader, guildPermissions, loadGuildView, requireMember, requirePermissions } from './access';
-import type { AuditLogEntryRecord } from './records';
+import type { AuditLogEntryRecord } from '../../store/records/guilds';
 import { PERMISSIONS } from '../core/permissions';
-import { AUDIT_LOG_EVENT } from '../core/records';
+import { AUDIT_LOG_EVENT } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
+import { keyRange } from '../../store/port';
 
 /** The audit log events the sandbox records (the platform's public values). */
 export const AUDIT_LOG_EVENTS = {
@@ -47,7 +48,7 @@ export async function appendAuditLogEntry(
 ): Promise<AuditLogEntryRecord> {
   const id = ctx.ids.next();
   const entry: AuditLogEntryRecord = { ...input, id, order_key: newestFirstKey(id), created_at: ctx.clock.now() };
-  await tx.objectStore('audit_log_entries').add(entry);
+  await tx.store('audit_log_entries').add(entry);
   return entry;
 }
 
@@ -93,24 +94,24 @@ export async function listAuditLog(
   const high = query.after ? newestFirstKey(query.after) : '\uffff';
   const lowOpen = query.before !== undefined;
   const highOpen = query.after !== undefined;
-  const tx = ctx.db.transaction(['audit_log_entries', 'users'], 'readonly');
+  const tx = ctx.db.read(['audit_log_entries', 'users']);
   // Filtering by user reads the whole range: the count only applies once the filter has run.
   const count = query.user_id ? undefined : query.limit;
   const entries =
     query.action_type === undefined
       ? await tx
-          .objectStore('audit_log_entries')
-          .getAll(IDBKeyRange.bound([guildId, low], [guildId, high], lowOpen, highOpen), count)
+          .store('audit_log_entries')
+          .getAll(keyRange.bound([guildId, low], [guildId, high], lowOpen, highOpen), count)
       : await tx
-          .objectStore('audit_log_entries')
+          .store('audit_log_entries')
           .index('by_guild_action')
           .getAll(
-            IDBKeyRange.bound([guildId, query.action_type, low], [guildId, query.action_type, high], lowOpen, highOpen),
+            keyRange.bound([guildId, query.action_type, low], [guildId, query.action_type, high], lowOpen, highOpen),
             count,
           );
   const page = entries.filter((e) => query.user_id === undefined || e.user_id === query.user_id).slice(0, query.limit);
   const userIds = [...new Set(page.flatMap((e) => (e.user_id ? [e.user_id] : [])))];
-  const users = await Promise.all(userIds.map((id) => tx.objectStore('users').get(id)));
+  const users = await Promise.all(userIds.map((id) => tx.store('users').get(id)));
   return {
     audit_log_entries: page.map(serializeEntry),
     users: users.flatMap((u) => (u ? [serializeUser(u)] : [])),

@@ -13,7 +13,7 @@ import { ApiError } from '../core/errors';
 import { dbReader, guildPermissions, loadGuildView, requireMember, txReader } from './access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 import { requireCreatePermission } from './permission-split';
-import type { EmojiRecord } from './records';
+import type { EmojiRecord } from '../../store/records/guilds';
 import { parseImageData } from '../core/image-data';
 import { INTENTS } from '../core/intents';
 import { EMOJI_IMAGE_MAX_BYTES, GUILD_EMOJI_MAX } from '../core/limits';
@@ -47,7 +47,7 @@ export async function createGuildEmoji(
         if (!view.roles.some((r) => r.id === id) || id === guildId) bad[`roles.${i}`] = 'Unknown role.';
       });
       if (Object.keys(bad).length > 0) throw ApiError.invalidForm(bad);
-      const existing = await tx.objectStore('emojis').index('by_guild').getAll(guildId);
+      const existing = await tx.store('emojis').index('by_guild').getAll(guildId);
       if (existing.filter((e) => e.animated === image.animated).length >= GUILD_EMOJI_MAX) {
         throw ApiError.of(image.animated ? 'ANIMATED_EMOJIS_MAX' : 'EMOJIS_MAX');
       }
@@ -60,8 +60,8 @@ export async function createGuildEmoji(
         animated: image.animated,
         created_at: now,
       };
-      await tx.objectStore('emojis').add(emoji);
-      await tx.objectStore('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
+      await tx.store('emojis').add(emoji);
+      await tx.store('emoji_images').add({ emoji_id: emoji.id, data_uri: image.dataUri });
       const all = [...existing, emoji].sort(byCreation).map((e) => serializeEmoji(e));
       emit({
         type: 'GUILD_EMOJIS_UPDATE',
@@ -91,8 +91,8 @@ export async function listGuildEmojis(ctx: PlatformContext, principal: Principal
   const withUser =
     hasPermission(bits, PERMISSIONS.CREATE_GUILD_EXPRESSIONS) ||
     hasPermission(bits, PERMISSIONS.MANAGE_GUILD_EXPRESSIONS);
-  const tx = ctx.db.transaction(['emojis', 'users'], 'readonly');
-  const emojis = (await tx.objectStore('emojis').index('by_guild').getAll(guildId)).sort(byCreation);
-  const users = withUser ? await Promise.all(emojis.map((e) => tx.objectStore('users').get(e.user_id))) : [];
+  const tx = ctx.db.read(['emojis', 'users']);
+  const emojis = (await tx.store('emojis').index('by_guild').getAll(guildId)).sort(byCreation);
+  const users = withUser ? await Promise.all(emojis.map((e) => tx.store('users').get(e.user_id))) : [];
   return emojis.map((e, i) => serializeEmoji(e, users[i]));
 }

@@ -25,7 +25,7 @@ import { parseImageData, type ImageData } from '../core/image-data';
 import { INTENTS } from '../core/intents';
 import { COMMUNICATION_DISABLED_MAX_MS } from '../core/limits';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
-import type { MemberRecord } from '../core/records';
+import type { MemberRecord } from '../../store/records/core';
 import { applyVoiceChanges, type VoiceChanges } from './member-voice';
 
 /** Guild member flags a modify request may change (the public docs: only BYPASSES_VERIFICATION). */
@@ -62,8 +62,8 @@ export async function modifyGuildMember(
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
     const [member, user] = await Promise.all([
-      tx.objectStore('members').get([guildId, userId]),
-      tx.objectStore('users').get(userId),
+      tx.store('members').get([guildId, userId]),
+      tx.store('users').get(userId),
     ]);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
     const bits = guildPermissions(view);
@@ -140,7 +140,7 @@ export async function modifyGuildMember(
     }
     const rolesChanged = added.length > 0 || removed.length > 0;
     if (changes.length === 0 && !rolesChanged) return serializeMember(member, user);
-    await tx.objectStore('members').put(next);
+    await tx.store('members').put(next);
     emit({
       type: 'GUILD_MEMBER_UPDATE',
       data: { ...serializeMember(next, user), guild_id: guildId },
@@ -214,7 +214,7 @@ export async function modifyCurrentMember(
       (key) => (member[key] ?? null) === (next[key] ?? null),
     );
     if (unchanged) return wire;
-    await tx.objectStore('members').put(next);
+    await tx.store('members').put(next);
     emit({
       type: 'GUILD_MEMBER_UPDATE',
       data: { ...wire, guild_id: guildId },

@@ -11,7 +11,7 @@ import { ApiError } from '../core/errors';
 import { requirePermissions, type GuildView } from './access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 import { PERMISSIONS } from '../core/permissions';
-import type { ChannelRecord, MemberRecord, UserRecord } from '../core/records';
+import type { ChannelRecord, MemberRecord, UserRecord } from '../../store/records/core';
 import { emitVoiceStateUpdate } from '../voice/states';
 
 /** The voice fields of a modify guild member request (null mute / deaf means false). */
@@ -47,7 +47,7 @@ export async function applyVoiceChanges(
 ) {
   const { view, bits, member, next, user } = subject;
   const guildId = view.guild.id;
-  let state = await tx.objectStore('voice_states').get([guildId, member.user_id]);
+  let state = await tx.store('voice_states').get([guildId, member.user_id]);
   let emitted = false;
   const requireInVoice = () => {
     if (!state) throw ApiError.of('USER_NOT_CONNECTED_TO_VOICE');
@@ -66,7 +66,7 @@ export async function applyVoiceChanges(
     requirePermissions(bits, PERMISSIONS.MOVE_MEMBERS);
     requireInVoice();
     if (input.channel_id === null) {
-      await tx.objectStore('voice_states').delete([guildId, member.user_id]);
+      await tx.store('voice_states').delete([guildId, member.user_id]);
       emitVoiceStateUpdate(emit, state!, next, user, true);
       await appendAuditLogEntry(ctx, tx, {
         guild_id: guildId,
@@ -78,13 +78,13 @@ export async function applyVoiceChanges(
       state = undefined;
       emitted = true;
     } else if (input.channel_id !== state!.channel_id) {
-      const channel = await tx.objectStore('channels').get(input.channel_id);
+      const channel = await tx.store('channels').get(input.channel_id);
       if (!channel || channel.guild_id !== guildId || !VOICE_CHANNEL_TYPES.has(channel.type)) {
         throw ApiError.invalidForm({ channel_id: 'Must be a voice channel of this guild.' });
       }
       requirePermissions(subject.channelPermissions(channel), PERMISSIONS.CONNECT);
       state = { ...state!, channel_id: channel.id };
-      await tx.objectStore('voice_states').put(state);
+      await tx.store('voice_states').put(state);
       emitVoiceStateUpdate(emit, state, next, user);
       await appendAuditLogEntry(ctx, tx, {
         guild_id: guildId,

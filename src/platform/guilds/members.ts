@@ -22,7 +22,8 @@ import {
 import { serializeMember } from './wire';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS } from '../core/permissions';
-import type { MemberRecord } from '../core/records';
+import type { MemberRecord } from '../../store/records/core';
+import { keyRange } from '../../store/port';
 
 /** A member with its user, as routes answer it. */
 export type WireMember = ReturnType<typeof serializeMember>;
@@ -47,14 +48,14 @@ export async function listGuildMembers(
   await memberView(ctx, principal, guildId);
   if (((await grantedPrivilegedIntents(ctx.db, principal.application)) & INTENTS.GUILD_MEMBERS) === 0)
     throw ApiError.of('MISSING_ACCESS');
-  const tx = ctx.db.transaction(['members', 'users'], 'readonly');
-  const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []]));
+  const tx = ctx.db.read(['members', 'users']);
+  const members = await tx.store('members').getAll(keyRange.bound([guildId], [guildId, []]));
   const after = BigInt(options.after);
   const page = members
     .filter((m) => BigInt(m.user_id) > after)
     .sort((a, b) => (BigInt(a.user_id) < BigInt(b.user_id) ? -1 : 1))
     .slice(0, options.limit);
-  const users = await Promise.all(page.map((m) => tx.objectStore('users').get(m.user_id)));
+  const users = await Promise.all(page.map((m) => tx.store('users').get(m.user_id)));
   return page.flatMap((m, i) => (users[i] ? [serializeMember(m, users[i]!)] : []));
 }
 
@@ -96,8 +97,8 @@ export async function setMemberRole(
     requireMember(view);
     const role = view.roles.find((r) => r.id === roleId);
     if (!role || role.id === guildId) throw ApiError.of('UNKNOWN_ROLE');
-    const member = await tx.objectStore('members').get([guildId, userId]);
-    const user = await tx.objectStore('users').get(userId);
+    const member = await tx.store('members').get([guildId, userId]);
+    const user = await tx.store('users').get(userId);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
     requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_ROLES);
     requireAbove(view, role.position);
@@ -106,7 +107,7 @@ export async function setMemberRole(
       ...member,
       roles: add ? [...member.roles, roleId] : member.roles.filter((r) => r !== roleId),
     };
-    await tx.objectStore('members').put(updated);
+    await tx.store('members').put(updated);
     emit({
       type: 'GUILD_MEMBER_UPDATE',
       data: { ...serializeMember(updated, user), guild_id: guildId },
@@ -129,13 +130,13 @@ export async function removeGuildMember(
   await write(ctx, ['guilds', 'roles', 'members', 'users'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
-    const member = await tx.objectStore('members').get([guildId, userId]);
-    const user = await tx.objectStore('users').get(userId);
+    const member = await tx.store('members').get([guildId, userId]);
+    const user = await tx.store('users').get(userId);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
     requirePermissions(guildPermissions(view), PERMISSIONS.KICK_MEMBERS);
     if (userId === view.guild.owner_id) throw ApiError.of('MISSING_PERMISSIONS');
     if (userId !== principal.user.id) requireAbove(view, highestRolePosition(view, member.roles));
-    await tx.objectStore('members').delete([guildId, userId]);
+    await tx.store('members').delete([guildId, userId]);
     emit({
       type: 'GUILD_MEMBER_REMOVE',
       data: { guild_id: guildId, user: serializeMember(member, user).user },

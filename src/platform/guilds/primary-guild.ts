@@ -7,7 +7,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { GUILD_TAG_MAX, GUILD_TAG_MIN } from '../core/limits';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
 /** A primary guild to set: the guild, its tag, and optionally the badge (an image hash). */
@@ -39,12 +39,11 @@ export async function setPrimaryGuild(
     }
   }
   return write(ctx, ['users', 'guilds', 'members'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(userId);
+    const user = await tx.store('users').get(userId);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     if (input) {
-      if (!(await tx.objectStore('guilds').get(input.guild_id)))
-        throw ApiError.invalidForm({ guild_id: 'Unknown guild.' });
-      if (!(await tx.objectStore('members').get([input.guild_id, userId])))
+      if (!(await tx.store('guilds').get(input.guild_id))) throw ApiError.invalidForm({ guild_id: 'Unknown guild.' });
+      if (!(await tx.store('members').get([input.guild_id, userId])))
         throw ApiError.invalidForm({ guild_id: 'The user is not a member of this guild.' });
     }
     const updated: UserRecord = {
@@ -53,7 +52,7 @@ export async function setPrimaryGuild(
         ? { identity_guild_id: input.guild_id, identity_enabled: true, tag: input.tag, badge: input.badge ?? null }
         : null,
     };
-    await tx.objectStore('users').put(updated);
+    await tx.store('users').put(updated);
     emit({ type: 'USER_UPDATE', data: serializeUser(updated), audience: { user_ids: [userId] } });
     return updated;
   });

@@ -26,7 +26,8 @@ import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 import { serializeMember } from './wire';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS } from '../core/permissions';
-import type { MemberRecord } from '../core/records';
+import type { MemberRecord } from '../../store/records/core';
+import { keyRange } from '../../store/port';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -67,7 +68,7 @@ function prunable(
   );
 }
 
-const guildMembers = (guildId: string) => IDBKeyRange.bound([guildId], [guildId, []]);
+const guildMembers = (guildId: string) => keyRange.bound([guildId], [guildId, []]);
 
 /**
  * `GET /guilds/{guild.id}/prune`: `{pruned}`, how many members a prune would remove now.
@@ -99,16 +100,11 @@ export async function beginPrune(
   return write(ctx, ['guilds', 'roles', 'members', 'users', 'voice_states', 'audit_log_entries'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requirePrune(view, options);
-    const removed = prunable(
-      view,
-      await tx.objectStore('members').getAll(guildMembers(guildId)),
-      options,
-      ctx.clock.now(),
-    );
+    const removed = prunable(view, await tx.store('members').getAll(guildMembers(guildId)), options, ctx.clock.now());
     for (const member of removed) {
-      const user = await tx.objectStore('users').get(member.user_id);
-      await tx.objectStore('members').delete([guildId, member.user_id]);
-      await tx.objectStore('voice_states').delete([guildId, member.user_id]);
+      const user = await tx.store('users').get(member.user_id);
+      await tx.store('members').delete([guildId, member.user_id]);
+      await tx.store('voice_states').delete([guildId, member.user_id]);
       if (user)
         emit({
           type: 'GUILD_MEMBER_REMOVE',

@@ -10,6 +10,7 @@ import { ApiError } from '../core/errors';
 import { canViewChannel, dbReader, guildPermissions, loadGuildView, requireMember, type GuildView } from './access';
 import { serializeChannel, serializeRole } from './wire';
 import { serializePermissions } from '../core/permissions';
+import { keyRange } from '../../store/port';
 
 /** A guild the caller must be a member of (50001 otherwise). */
 async function memberView(ctx: PlatformContext, principal: Principal, guildId: string): Promise<GuildView> {
@@ -62,7 +63,7 @@ export async function roleMemberCounts(
   const view = await memberView(ctx, principal, guildId);
   const counts: Record<string, number> = {};
   for (const role of view.roles) if (role.id !== guildId) counts[role.id] = 0;
-  const members = await ctx.db.getAll('members', IDBKeyRange.bound([guildId], [guildId, []]));
+  const members = await ctx.db.getAll('members', keyRange.bound([guildId], [guildId, []]));
   for (const member of members) for (const roleId of member.roles) if (roleId in counts) counts[roleId] += 1;
   return counts;
 }
@@ -91,7 +92,7 @@ export async function listCurrentUserGuilds(
   return Promise.all(
     ids.map(async (id) => {
       const view = await loadGuildView(reader, id, principal.user.id);
-      const count = options.with_counts ? await ctx.db.count('members', IDBKeyRange.bound([id], [id, []])) : undefined;
+      const count = options.with_counts ? await ctx.db.count('members', keyRange.bound([id], [id, []])) : undefined;
       return {
         id,
         name: view.guild.name,

@@ -21,7 +21,7 @@ import {
 import { serializeRole } from './wire';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS, hasPermission, serializePermissions } from '../core/permissions';
-import type { RoleColors, RoleRecord } from '../core/records';
+import type { RoleColors, RoleRecord } from '../../store/records/core';
 
 /** The fields of a role a bot may change. */
 export interface RoleChanges {
@@ -65,7 +65,7 @@ export async function modifyGuildRole(
       color: primary,
       colors: { ...role.colors, ...changes.colors, primary_color: primary },
     };
-    await tx.objectStore('roles').put(updated);
+    await tx.store('roles').put(updated);
     emit({
       type: 'GUILD_ROLE_UPDATE',
       data: { guild_id: guildId, role: serializeRole(updated) },

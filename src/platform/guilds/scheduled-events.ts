@@ -19,9 +19,9 @@ import {
   txReader,
 } from './access';
 import { requireCreatePermission } from './permission-split';
-import type { ScheduledEventRecord } from './records';
+import type { ScheduledEventRecord } from '../../store/records/guilds';
 import { INTENTS } from '../core/intents';
-import { CHANNEL_TYPES, type UserRecord } from '../core/records';
+import { CHANNEL_TYPES, type UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
 /** Entity types: 1 STAGE_INSTANCE, 2 VOICE, 3 EXTERNAL. */
@@ -90,7 +90,7 @@ export async function createScheduledEvent(
     requireMember(view);
     let bits = guildPermissions(view);
     if (!external) {
-      const channel = await tx.objectStore('channels').get(input.channel_id!);
+      const channel = await tx.store('channels').get(input.channel_id!);
       const type =
         input.entity_type === SCHEDULED_EVENT_ENTITY_TYPES.STAGE_INSTANCE
           ? CHANNEL_TYPES.GUILD_STAGE_VOICE
@@ -116,7 +116,7 @@ export async function createScheduledEvent(
       entity_metadata: external ? { location: input.entity_metadata!.location! } : null,
       created_at: now,
     };
-    await tx.objectStore('guild_scheduled_events').add(event);
+    await tx.store('guild_scheduled_events').add(event);
     const wire = serializeScheduledEvent(event, principal.user);
     emit({
       type: 'GUILD_SCHEDULED_EVENT_CREATE',

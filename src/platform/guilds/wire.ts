@@ -1,7 +1,7 @@
 /**
  * Guilds, roles, channels and members on the wire.
  */
-import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord, UserRecord } from '../core/records';
+import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord, UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
 /** The guild object (roles included, as the gateway sends it). */

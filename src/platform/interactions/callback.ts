@@ -19,9 +19,9 @@ import { ApiError } from '../core/errors';
 import { launchActivity } from './launch';
 import { createInteractionMessage, editInteractionMessage } from './messages';
 import { checkResponseData, type CheckedResponse } from './response-data';
-import { CALLBACK_TYPES, INTERACTION_TYPES, type InteractionRecord } from './records';
+import { CALLBACK_TYPES, INTERACTION_TYPES, type InteractionRecord } from '../../store/records/interactions';
 import { canStillRespond } from './tokens';
-import { CHANNEL_MESSAGE_FLAGS } from '../messages/records';
+import { CHANNEL_MESSAGE_FLAGS } from '../../store/records/messages';
 import type { ChannelMessage } from '../messages/wire';
 
 /** The body of a callback: `{type, data?}`. */
@@ -70,9 +70,9 @@ export interface CallbackResult {
 /** Undoes a claimed response whose message could not be made. */
 async function unclaim(ctx: PlatformContext, id: string): Promise<void> {
   await write(ctx, ['interactions'], async (tx) => {
-    const record = await tx.objectStore('interactions').get(id);
+    const record = await tx.store('interactions').get(id);
     if (record)
-      await tx.objectStore('interactions').put({ ...record, response: null, modal: null, original_message_id: null });
+      await tx.store('interactions').put({ ...record, response: null, modal: null, original_message_id: null });
   });
 }
 
@@ -99,7 +99,7 @@ export async function respondToInteraction(
   const ephemeral = ((checked.flags ?? 0) & CHANNEL_MESSAGE_FLAGS.EPHEMERAL) !== 0;
   const claimed = await write(ctx, ['interactions', 'users'], async (tx, emit) => {
     const now = ctx.clock.now();
-    const current = await tx.objectStore('interactions').get(interaction.id);
+    const current = await tx.store('interactions').get(interaction.id);
     if (!current) throw ApiError.of('UNKNOWN_INTERACTION');
     if (current.response !== null) throw ApiError.of('INTERACTION_ALREADY_ACKNOWLEDGED');
     if (!canStillRespond(current, now)) throw ApiError.of('UNKNOWN_INTERACTION');
@@ -118,7 +118,7 @@ export async function respondToInteraction(
           : null,
     };
     if (body.type === CALLBACK_TYPES.LAUNCH_ACTIVITY) next.activity_instance_id = await launchActivity(tx, emit, next);
-    await tx.objectStore('interactions').put(next);
+    await tx.store('interactions').put(next);
     return next;
   });
   const result: CallbackResult = { interaction: { id: interaction.id, type: interaction.type } };
@@ -160,8 +160,8 @@ export async function respondToInteraction(
   if (message && body.type !== CALLBACK_TYPES.UPDATE_MESSAGE) {
     const messageId = message.id;
     await write(ctx, ['interactions'], async (tx) => {
-      const current = await tx.objectStore('interactions').get(interaction.id);
-      if (current) await tx.objectStore('interactions').put({ ...current, original_message_id: messageId });
+      const current = await tx.store('interactions').get(interaction.id);
+      if (current) await tx.store('interactions').put({ ...current, original_message_id: messageId });
     });
   }
   if (message) {

@@ -14,11 +14,11 @@ import {
   OPTION_TYPES,
   type ApplicationCommandRecord,
   type CommandOption,
-} from './command-records';
+} from '../../store/records/commands';
 import type { CommandCreateInput, CommandEditInput } from './command-schemas';
 import { ApiError } from '../core/errors';
 import { CHAT_INPUT_COMMANDS_MAX, CONTEXT_MENU_COMMANDS_PER_TYPE_MAX, ENTRY_POINT_COMMANDS_MAX } from '../core/limits';
-import { APPLICATION_FLAGS, type ApplicationRecord } from '../core/records';
+import { APPLICATION_FLAGS, type ApplicationRecord } from '../../store/records/core';
 
 type Errors = Record<string, string | { code: string; message: string }>;
 

@@ -4,7 +4,7 @@
  * application or the other commands is checked by `interactions/command-rules.ts`.
  */
 import * as v from 'valibot';
-import type { CommandOption } from './command-records';
+import type { CommandOption } from '../../store/records/commands';
 import {
   COMMAND_CHOICE_TEXT_MAX,
   COMMAND_CHOICES_MAX,

@@ -13,12 +13,12 @@ import {
   INTERACTION_CONTEXTS,
   type ApplicationCommand,
   type ApplicationCommandRecord,
-} from './command-records';
+} from '../../store/records/commands';
 import { checkScopeLimits, normalizeCommand, type CommandFields } from './command-rules';
 import type { CommandCreateInput, CommandEditInput } from './command-schemas';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
 
 /** Where commands live: an application and a guild (null for global commands). */
 export interface CommandScope {
@@ -78,7 +78,7 @@ export function serializeCommand(record: ApplicationCommandRecord): ApplicationC
 /** Every command of the scope, in creation order. */
 async function scopeCommands(tx: WriteTx, scope: CommandScope): Promise<ApplicationCommandRecord[]> {
   const all = await tx
-    .objectStore('application_commands')
+    .store('application_commands')
     .index('by_scope')
     .getAll([scope.application.id, scopeKey(scope)]);
   return all.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
@@ -134,13 +134,13 @@ export async function createCommand(
   const fields = normalizeCommand(input, scope.application, scope.guildId);
   return write(ctx, ['application_commands'], async (tx) => {
     const existing = await tx
-      .objectStore('application_commands')
+      .store('application_commands')
       .index('by_name')
       .get([scope.application.id, scopeKey(scope), fields.type, fields.name]);
     const record = toRecord(ctx, scope, fields, existing);
     const others = (await scopeCommands(tx, scope)).filter((c) => c.id !== record.id);
     checkScopeLimits([...others, record]);
-    await tx.objectStore('application_commands').put(record);
+    await tx.store('application_commands').put(record);
     return { command: serializeCommand(record), created: !existing };
   });
 }
@@ -175,10 +175,10 @@ export async function editCommand(
   } as CommandEditInput & { type: number };
   const fields = normalizeCommand(merged, scope.application, scope.guildId);
   return write(ctx, ['application_commands'], async (tx) => {
-    const latest = await tx.objectStore('application_commands').get(commandId);
+    const latest = await tx.store('application_commands').get(commandId);
     if (!latest) throw ApiError.of('UNKNOWN_APPLICATION_COMMAND');
     const clash = await tx
-      .objectStore('application_commands')
+      .store('application_commands')
       .index('by_name')
       .get([scope.application.id, scopeKey(scope), fields.type, fields.name]);
     if (clash && clash.id !== commandId)
@@ -186,7 +186,7 @@ export async function editCommand(
         name: { code: 'APPLICATION_COMMAND_ALREADY_EXISTS', message: 'A command with this name already exists.' },
       });
     const record = toRecord(ctx, scope, fields, latest);
-    await tx.objectStore('application_commands').put(record);
+    await tx.store('application_commands').put(record);
     return serializeCommand(record);
   });
 }
@@ -194,10 +194,10 @@ export async function editCommand(
 /** Deletes a command (404 10063 when the scope has no such command). */
 export async function deleteCommand(ctx: PlatformContext, scope: CommandScope, commandId: string): Promise<void> {
   await write(ctx, ['application_commands'], async (tx) => {
-    const current = await tx.objectStore('application_commands').get(commandId);
+    const current = await tx.store('application_commands').get(commandId);
     if (!current || current.application_id !== scope.application.id || current.scope_key !== scopeKey(scope))
       throw ApiError.of('UNKNOWN_APPLICATION_COMMAND');
-    await tx.objectStore('application_commands').delete(commandId);
+    await tx.store('application_commands').delete(commandId);
   });
 }
 
@@ -234,11 +234,9 @@ export async function bulkOverwriteCommands(
     });
     const kept = new Set(records.map((r) => r.id));
     // Deletions first, so that a renamed command frees its name for another entry.
-    await Promise.all(
-      current.filter((c) => !kept.has(c.id)).map((c) => tx.objectStore('application_commands').delete(c.id)),
-    );
-    for (const record of records) await tx.objectStore('application_commands').delete(record.id);
-    for (const record of records) await tx.objectStore('application_commands').put(record);
+    await Promise.all(current.filter((c) => !kept.has(c.id)).map((c) => tx.store('application_commands').delete(c.id)));
+    for (const record of records) await tx.store('application_commands').delete(record.id);
+    for (const record of records) await tx.store('application_commands').put(record);
     return records.map(serializeCommand);
   });
 }

@@ -8,7 +8,7 @@
 import { ApiError } from '../core/errors';
 import { COMPONENTS_V2_MAX, COMPONENTS_V2_TEXT_MAX, LEGACY_ACTION_ROWS_MAX } from '../core/limits';
 import { COMPONENT_TYPES, type MessageComponentInput } from './components';
-import type { AttachmentMeta, StoredComponent } from '../messages/records';
+import type { AttachmentMeta, StoredComponent } from '../../store/records/messages';
 
 type Node = Record<string, unknown>;
 

@@ -11,7 +11,7 @@
  */
 import * as v from 'valibot';
 import { write } from '../../store/write';
-import { COMMAND_TYPES, ENTRY_POINT_HANDLERS } from './command-records';
+import { COMMAND_TYPES, ENTRY_POINT_HANDLERS } from '../../store/records/commands';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { respondToInteraction, InteractionResponseSchema } from './callback';
@@ -19,7 +19,7 @@ import { commandData, componentData, type BuiltData } from './data';
 import { deliverOverHttp, type InteractionDelivery } from './delivery';
 import { launchActivity } from './launch';
 import { activeEntitlements, attachmentSizeLimit, invokingMember, resolvePlace } from './place';
-import { CALLBACK_TYPES, INTERACTION_TYPES, type InteractionRecord } from './records';
+import { CALLBACK_TYPES, INTERACTION_TYPES, type InteractionRecord } from '../../store/records/interactions';
 import { newInteractionToken } from './tokens';
 import type { FetchLike } from '../oauth2/oidc';
 import { modalSubmitData } from './modal-submit';
@@ -139,20 +139,20 @@ export async function createInteraction(
       ? { via: 'http' }
       : { via: 'gateway' };
   await write(ctx, ['interactions', 'attachment_files', 'dm_channels'], async (tx, emit) => {
-    if (place.dm && place.dmIsNew && !(await tx.objectStore('dm_channels').get(place.dm.id)))
-      await tx.objectStore('dm_channels').add(place.dm);
-    await Promise.all(built.files.map((f) => tx.objectStore('attachment_files').add(f.record)));
+    if (place.dm && place.dmIsNew && !(await tx.store('dm_channels').get(place.dm.id)))
+      await tx.store('dm_channels').add(place.dm);
+    await Promise.all(built.files.map((f) => tx.store('attachment_files').add(f.record)));
     if (built.opener) {
       // A modal is submitted once.
-      const opener = await tx.objectStore('interactions').get(built.opener.id);
+      const opener = await tx.store('interactions').get(built.opener.id);
       if (!opener?.modal) throw ApiError.invalidForm({ 'data.custom_id': 'This modal was already submitted.' });
-      await tx.objectStore('interactions').put({ ...opener, modal: null });
+      await tx.store('interactions').put({ ...opener, modal: null });
     }
     if (platformLaunch) {
       record.response = { type: CALLBACK_TYPES.LAUNCH_ACTIVITY, at: now, loading: false, ephemeral: false };
       record.activity_instance_id = await launchActivity(tx, emit, record);
     }
-    await tx.objectStore('interactions').add(record);
+    await tx.store('interactions').add(record);
     if (delivery.via === 'gateway') {
       emit({
         type: 'INTERACTION_CREATE',

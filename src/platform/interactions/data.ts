@@ -7,7 +7,7 @@
  * or which component of which message of the app, and the values picked.
  */
 import * as v from 'valibot';
-import { COMMAND_TYPES, INTERACTION_CONTEXTS, type ApplicationCommandRecord } from './command-records';
+import { COMMAND_TYPES, INTERACTION_CONTEXTS, type ApplicationCommandRecord } from '../../store/records/commands';
 import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -25,7 +25,7 @@ import {
   type Resolved,
 } from './resolved';
 import { messageOrderKey } from '../messages/keys';
-import { MESSAGE_TYPES, type ChannelMessageRecord } from '../messages/records';
+import { MESSAGE_TYPES, type ChannelMessageRecord } from '../../store/records/messages';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from '../messages/wire';
 import { PERMISSIONS, hasPermission, parsePermissions } from '../core/permissions';
 
@@ -174,7 +174,7 @@ async function loadRecord(
 
 async function loadMessage(ctx: PlatformContext, place: InteractionPlace, messageId: string): Promise<ChannelMessage> {
   const record = await loadRecord(ctx, place, messageId);
-  const tx = ctx.db.transaction(['users'], 'readonly');
+  const tx = ctx.db.read(['users']);
   return serializeChannelMessage(record, await loadUsers(tx as never, userIdsOf([record])));
 }
 
@@ -247,7 +247,7 @@ export async function componentData(ctx: PlatformContext, place: InteractionPlac
     throw ApiError.invalidForm({
       data: { code: 'APPLICATION_NOT_INSTALLED', message: 'The application is not installed where this component is.' },
     });
-  const tx = ctx.db.transaction(['users'], 'readonly');
+  const tx = ctx.db.read(['users']);
   const message = serializeChannelMessage(record, await loadUsers(tx as never, userIdsOf([record])));
   return { data, owners, files: [], messageType: MESSAGE_TYPES.DEFAULT, command: null, message };
 }

@@ -10,7 +10,7 @@
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { InteractionEndpointRecord } from './records';
+import type { InteractionEndpointRecord } from '../../store/records/interactions';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from '../core/limits';
 import type { FetchLike } from '../oauth2/oidc';
 import { ensureEventWebhooks } from '../webhooks/config';
@@ -87,11 +87,11 @@ export async function configureInteractionsEndpoint(
   }
   return write(ctx, ['interaction_endpoints'], async (tx) => {
     if (url === null) {
-      await tx.objectStore('interaction_endpoints').delete(applicationId);
+      await tx.store('interaction_endpoints').delete(applicationId);
       return null;
     }
     const record: InteractionEndpointRecord = { application_id: applicationId, url, updated_at: ctx.clock.now() };
-    await tx.objectStore('interaction_endpoints').put(record);
+    await tx.store('interaction_endpoints').put(record);
     return record;
   });
 }

@@ -12,9 +12,9 @@ import { checkMessageComponents } from './component-rules';
 import type { PlatformContext } from '../core/context';
 import { toStoredEmbed } from '../messages/embeds';
 import { ApiError } from '../core/errors';
-import type { InteractionMessageRecord, InteractionRecord } from './records';
+import type { InteractionMessageRecord, InteractionRecord } from '../../store/records/interactions';
 import { messageOrderKey } from '../messages/keys';
-import { CHANNEL_MESSAGE_FLAGS, type InteractionMetadata } from '../messages/records';
+import { CHANNEL_MESSAGE_FLAGS, type InteractionMetadata } from '../../store/records/messages';
 import type { MessageCreateInput, MessageEditInput } from '../messages/schemas';
 import { checkCreateShape, checkEditShape, checkFlags, toStoredPoll } from '../messages/shape';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from '../messages/wire';
@@ -86,10 +86,10 @@ export async function createDmInteractionMessage(
       edited_at: null,
       created_at: now,
     };
-    await tx.objectStore('interaction_messages').add(record);
+    await tx.store('interaction_messages').add(record);
     await Promise.all(
       plan.added.map((a) =>
-        tx.objectStore('attachment_files').add({
+        tx.store('attachment_files').add({
           id: a.meta.id,
           channel_id: channelId,
           message_id: id,
@@ -123,7 +123,7 @@ export async function editDmInteractionMessage(
   const recipients = await audienceOf(ctx, interaction.channel_id);
   return write(ctx, [...STORES], async (tx, emit) => {
     const now = ctx.clock.now();
-    const current = await tx.objectStore('interaction_messages').get(messageId);
+    const current = await tx.store('interaction_messages').get(messageId);
     if (!current || current.interaction_id !== interaction.id) throw ApiError.of('UNKNOWN_MESSAGE');
     const { flags, v2 } = checkEditShape(input, current, { allowPoll: options.allowPoll });
     const plan = planAttachments({
@@ -156,11 +156,11 @@ export async function editDmInteractionMessage(
       !next.poll
     )
       throw ApiError.of('CANNOT_SEND_EMPTY_MESSAGE');
-    await tx.objectStore('interaction_messages').put(next);
-    await Promise.all(plan.removed.map((a) => tx.objectStore('attachment_files').delete(a.id)));
+    await tx.store('interaction_messages').put(next);
+    await Promise.all(plan.removed.map((a) => tx.store('attachment_files').delete(a.id)));
     await Promise.all(
       plan.added.map((a) =>
-        tx.objectStore('attachment_files').add({
+        tx.store('attachment_files').add({
           id: a.meta.id,
           channel_id: current.channel_id,
           message_id: current.id,
@@ -185,10 +185,10 @@ export async function deleteDmInteractionMessage(
 ): Promise<void> {
   const recipients = await audienceOf(ctx, interaction.channel_id);
   await write(ctx, [...STORES], async (tx, emit) => {
-    const current = await tx.objectStore('interaction_messages').get(messageId);
+    const current = await tx.store('interaction_messages').get(messageId);
     if (!current || current.interaction_id !== interaction.id) throw ApiError.of('UNKNOWN_MESSAGE');
-    await tx.objectStore('interaction_messages').delete(messageId);
-    await Promise.all(current.attachments.map((a) => tx.objectStore('attachment_files').delete(a.id)));
+    await tx.store('interaction_messages').delete(messageId);
+    await Promise.all(current.attachments.map((a) => tx.store('attachment_files').delete(a.id)));
     emit({
       type: 'MESSAGE_DELETE',
       data: { id: current.id, channel_id: current.channel_id },
@@ -205,6 +205,6 @@ export async function getDmInteractionMessage(
 ): Promise<ChannelMessage> {
   const record = await ctx.db.get('interaction_messages', messageId);
   if (!record || record.interaction_id !== interaction.id) throw ApiError.of('UNKNOWN_MESSAGE');
-  const tx = ctx.db.transaction(['users'], 'readonly');
+  const tx = ctx.db.read(['users']);
   return serializeChannelMessage(record, await loadUsers(tx as never, userIdsOf([record])));
 }

@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { attachmentPath, cleanFilename, contentTypeOf, serializeAttachment } from '../messages/attachments';
 import { ApiError } from '../core/errors';
-import type { AttachmentFileRecord, AttachmentMeta, WireAttachment } from '../messages/records';
+import type { AttachmentFileRecord, AttachmentMeta, WireAttachment } from '../../store/records/messages';
 
 /** A file as the sandbox takes it: a name, an optional media type, the bytes in base64. */
 export const SubmittedFileSchema = v.object({

@@ -8,7 +8,7 @@
  * interaction keeps the instance id (`activity_instance_id` of the callback response).
  */
 import type { Emit, WriteTx } from '../../store/write';
-import type { InteractionRecord } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
 
 /** The gateway event a launch emits. */
 export const ACTIVITY_LAUNCH_EVENT = 'ACTIVITY_LAUNCH';

@@ -6,7 +6,7 @@
  */
 import { uploadLimitFor } from '../messages/attachments';
 import type { PlatformContext } from '../core/context';
-import type { InteractionRecord } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
 
 /** The per-attachment limit, in bytes, of a response to `interaction` now. */
 export async function attachmentSizeLimitOf(ctx: PlatformContext, interaction: InteractionRecord): Promise<number> {

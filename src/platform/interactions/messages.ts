@@ -17,11 +17,11 @@ import {
   editDmInteractionMessage,
   getDmInteractionMessage,
 } from './dm-messages';
-import type { InteractionRecord } from './records';
-import { INTERACTION_TYPES } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
+import { INTERACTION_TYPES } from '../../store/records/interactions';
 import { deleteMessage, editMessage } from '../messages/edits';
 import { messageOrderKey } from '../messages/keys';
-import { CHANNEL_MESSAGE_FLAGS, type InteractionMetadata } from '../messages/records';
+import { CHANNEL_MESSAGE_FLAGS, type InteractionMetadata } from '../../store/records/messages';
 import type { MessageCreateInput, MessageEditInput } from '../messages/schemas';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from '../messages/wire';
 import { serializeUser } from '../accounts/users';
@@ -168,6 +168,6 @@ export async function getInteractionMessage(
   if (interaction.dm) return getDmInteractionMessage(ctx, interaction, messageId);
   const record = await ctx.db.get('channel_messages', [interaction.channel_id, messageOrderKey(messageId)]);
   if (!record) throw ApiError.of('UNKNOWN_MESSAGE');
-  const tx = ctx.db.transaction(['users'], 'readonly');
+  const tx = ctx.db.read(['users']);
   return serializeChannelMessage(record, await loadUsers(tx as never, userIdsOf([record])));
 }

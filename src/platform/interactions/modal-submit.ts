@@ -15,7 +15,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { prepareSubmittedFiles, SubmittedFileSchema, type PreparedFile } from './files';
 import { userUploadLimit, type InteractionPlace } from './place';
-import type { InteractionRecord } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
 import {
   compactResolved,
   emptyResolved,
@@ -27,7 +27,7 @@ import {
   type Resolved,
 } from './resolved';
 import { INTERACTION_TOKEN_TTL_MS, TEXT_INPUT_LENGTH_MAX } from '../core/limits';
-import { MESSAGE_TYPES } from '../messages/records';
+import { MESSAGE_TYPES } from '../../store/records/messages';
 import type { BuiltData } from './data';
 
 /** What the sandbox takes to submit a modal. */

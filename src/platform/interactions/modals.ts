@@ -35,7 +35,7 @@ import {
   SELECT_PLACEHOLDER_MAX,
   TEXT_INPUT_LENGTH_MAX,
 } from '../core/limits';
-import type { StoredModal } from './records';
+import type { StoredModal } from '../../store/records/interactions';
 
 const max = (n: number) => v.maxLength<string, number, string>(n, `Must be ${n} or fewer in length.`);
 const text = (min: number, n: number) =>

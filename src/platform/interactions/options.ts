@@ -7,7 +7,7 @@
  * required ones may be missing and its value is not checked.
  */
 import * as v from 'valibot';
-import { OPTION_TYPES, type CommandOption } from './command-records';
+import { OPTION_TYPES, type CommandOption } from '../../store/records/commands';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { prepareSubmittedFiles, SubmittedFileSchema, type PreparedFile } from './files';

@@ -12,10 +12,10 @@
  * the DM with the app's bot (spec: Interaction.app_permissions).
  */
 import { uploadLimitFor } from '../messages/attachments';
-import { INTEGRATION_TYPES, INTERACTION_CONTEXTS } from './command-records';
+import { INTEGRATION_TYPES, INTERACTION_CONTEXTS } from '../../store/records/commands';
 import type { PlatformContext } from '../core/context';
 import { dmPair } from '../messages/direct-messages';
-import type { DmChannelRecord } from '../messages/direct-message-records';
+import type { DmChannelRecord } from '../../store/records/direct-messages';
 import { ApiError } from '../core/errors';
 import {
   channelPermissions,
@@ -26,11 +26,12 @@ import {
   type GuildView,
 } from '../guilds/access';
 import { serializeMember } from '../guilds/wire';
-import { serializeEntitlement } from '../monetization/records';
+import { serializeEntitlement } from '../../store/records/monetization';
 import { ALL_PERMISSIONS, PERMISSIONS, computeChannelPermissions } from '../core/permissions';
-import type { ApplicationRecord, ChannelRecord, UserRecord } from '../core/records';
+import type { ApplicationRecord, ChannelRecord, UserRecord } from '../../store/records/core';
 import { effectiveScopes } from '../oauth2/scopes';
 import { snowflakeKey } from '../core/snowflake';
+import { keyRange } from '../../store/port';
 
 /** Permissions in any DM: view, send, read history. */
 const DM_BASE =
@@ -209,7 +210,7 @@ export function userUploadLimit(ctx: PlatformContext, place: InteractionPlace): 
 export async function activeEntitlements(ctx: PlatformContext, place: InteractionPlace) {
   const now = ctx.clock.now();
   const range = (owner: string) =>
-    IDBKeyRange.bound([place.application.id, owner, ''], [place.application.id, owner, '\uffff']);
+    keyRange.bound([place.application.id, owner, ''], [place.application.id, owner, '\uffff']);
   const mine = await ctx.db.getAllFromIndex('entitlements', 'by_user', range(place.user.id));
   const guild = place.guild
     ? await ctx.db.getAllFromIndex('entitlements', 'by_guild', range(place.guild.guild.id))

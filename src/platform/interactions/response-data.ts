@@ -11,9 +11,9 @@ import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { INTERACTION_MESSAGE_FLAGS } from './messages';
-import { CALLBACK_TYPES, type InteractionRecord, type StoredModal } from './records';
+import { CALLBACK_TYPES, type InteractionRecord, type StoredModal } from '../../store/records/interactions';
 import { AUTOCOMPLETE_CHOICES_MAX, COMMAND_CHOICE_TEXT_MAX } from '../core/limits';
-import { CHANNEL_MESSAGE_FLAGS } from '../messages/records';
+import { CHANNEL_MESSAGE_FLAGS } from '../../store/records/messages';
 import {
   MessageCreateSchema,
   MessageEditSchema,
@@ -23,8 +23,8 @@ import {
 import { checkFlags } from '../messages/shape';
 import { checkModal } from './modals';
 import { premiumButtonSkuProblem } from '../monetization/premium-button';
-import { SKU_FLAGS } from '../monetization/records';
-import { APPLICATION_FLAGS } from '../core/records';
+import { SKU_FLAGS } from '../../store/records/monetization';
+import { APPLICATION_FLAGS } from '../../store/records/core';
 
 /** A callback's data once checked. */
 export interface CheckedResponse {

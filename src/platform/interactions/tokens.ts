@@ -6,7 +6,7 @@
  */
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { InteractionRecord } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
 import { INTERACTION_RESPONSE_WINDOW_MS, INTERACTION_TOKEN_TTL_MS } from '../core/limits';
 import { generateSecret, hashSecret } from '../core/secrets';
 

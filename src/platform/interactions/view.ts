@@ -2,7 +2,7 @@
  * An interaction as the sandbox shows it after the fact: what it was, where, and how the app
  * answered (callback type, messages, modal, activity instance). Never the token or its hash.
  */
-import type { InteractionRecord } from './records';
+import type { InteractionRecord } from '../../store/records/interactions';
 
 /** The stored interaction for `GET /sandbox/interactions/{id}`. */
 export function serializeStoredInteraction(record: InteractionRecord) {

@@ -17,7 +17,7 @@ import {
   editInteractionMessage,
   getInteractionMessage,
 } from './messages';
-import { CALLBACK_TYPES, type InteractionRecord } from './records';
+import { CALLBACK_TYPES, type InteractionRecord } from '../../store/records/interactions';
 import { checkPremiumButtons } from './response-data';
 import { USER_INSTALL_FOLLOWUPS_MAX } from '../core/limits';
 import type { MessageCreateInput, MessageEditInput } from '../messages/schemas';
@@ -41,9 +41,9 @@ const loading = (interaction: InteractionRecord) =>
 /** Marks the loading message as replaced. */
 async function settle(ctx: PlatformContext, interaction: InteractionRecord): Promise<void> {
   await write(ctx, ['interactions'], async (tx) => {
-    const current = await tx.objectStore('interactions').get(interaction.id);
+    const current = await tx.store('interactions').get(interaction.id);
     if (current?.response)
-      await tx.objectStore('interactions').put({ ...current, response: { ...current.response, loading: false } });
+      await tx.store('interactions').put({ ...current, response: { ...current.response, loading: false } });
   });
 }
 
@@ -105,10 +105,10 @@ export async function createFollowup(
     throw ApiError.of('INTERACTION_FOLLOWUPS_MAX');
   const message = await createInteractionMessage(ctx, interaction, { input, files, followup: true, origin });
   await write(ctx, ['interactions'], async (tx) => {
-    const current = await tx.objectStore('interactions').get(interaction.id);
+    const current = await tx.store('interactions').get(interaction.id);
     if (current)
       await tx
-        .objectStore('interactions')
+        .store('interactions')
         .put({ ...current, followup_message_ids: [...current.followup_message_ids, message.id] });
   });
   return message;

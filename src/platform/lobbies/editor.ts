@@ -6,7 +6,7 @@
 import type { Emit, WriteTx } from '../../store/write';
 import { ApiError } from '../core/errors';
 import { LOBBIES_PER_USER_MAX, LOBBY_MEMBERS_MAX } from '../core/limits';
-import type { LobbyMemberRecord, LobbyRecord, Metadata } from '../core/records';
+import type { LobbyMemberRecord, LobbyRecord, Metadata } from '../../store/records/core';
 import type { LobbyMemberInput } from './schemas';
 import { lobbyAudience, loadLobbyMembers, serializeLobby, serializeLobbyMember, settleIdleDeadline } from './store';
 
@@ -71,15 +71,15 @@ export class LobbyEditor {
         flags: input.flags ?? existing.flags,
       };
       if (next.flags === existing.flags && sameMetadata(next.metadata, existing.metadata)) return existing;
-      await this.tx.objectStore('lobby_members').put(next);
+      await this.tx.store('lobby_members').put(next);
       this.members.set(next.user_id, next);
       this.emitMember('LOBBY_MEMBER_UPDATE', next);
       return next;
     }
-    const user = await this.tx.objectStore('users').get(input.id);
+    const user = await this.tx.store('users').get(input.id);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     const held = await this.tx
-      .objectStore('lobby_members')
+      .store('lobby_members')
       .index('by_user_application')
       .count([input.id, this.lobby.application_id]);
     if (held >= LOBBIES_PER_USER_MAX) {
@@ -95,7 +95,7 @@ export class LobbyEditor {
       flags: input.flags ?? 0,
       joined_at: this.now,
     };
-    await this.tx.objectStore('lobby_members').add(member);
+    await this.tx.store('lobby_members').add(member);
     this.members.set(member.user_id, member);
     this.lobby.member_count += 1;
     this.#dirty = true;
@@ -107,7 +107,7 @@ export class LobbyEditor {
   async remove(userId: string): Promise<boolean> {
     const member = this.members.get(userId);
     if (!member) return false;
-    await this.tx.objectStore('lobby_members').delete([this.lobby.id, userId]);
+    await this.tx.store('lobby_members').delete([this.lobby.id, userId]);
     // The removed member hears of its own removal: the audience is taken before it leaves.
     const audience = [...this.members.keys()];
     this.members.delete(userId);
@@ -156,7 +156,7 @@ export class LobbyEditor {
   async save(): Promise<void> {
     if (!this.#dirty) return;
     this.lobby.idle_deadline = settleIdleDeadline(this.lobby, this.now);
-    await this.tx.objectStore('lobbies').put(this.lobby);
+    await this.tx.store('lobbies').put(this.lobby);
     if (this.creating)
       this.emit({
         type: 'LOBBY_CREATE',

@@ -5,19 +5,19 @@
  * channel, valid one hour by the platform clock, that only that user can accept. Answers the
  * lobby invite object `{code}`; the invite itself is an ordinary guild invite (INVITE_CREATE).
  */
-import type { StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import { write } from '../../store/write';
 import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { InviteRecord } from '../guilds/records';
+import type { InviteRecord } from '../../store/records/guilds';
 import { storeNewInvite } from '../channels/invites';
 import { INVITE_STORES, generateInviteCode } from '../channels/invites-store';
 import { LOBBY_CHANNEL_INVITE_TTL_MS } from '../core/limits';
 import { findLobby, LOBBY_WRITE_STORES, sweepIdleLobbies } from './store';
+import { type PlatformStoreName } from '../../store/schema';
 
-const STORES: StoreNames<PlatformDB>[] = [...new Set([...LOBBY_WRITE_STORES, ...INVITE_STORES])];
+const STORES: PlatformStoreName[] = [...new Set([...LOBBY_WRITE_STORES, ...INVITE_STORES])];
 
 /**
  * Makes the invite for `userId`, who must be a member of the lobby (50001 otherwise); a lobby
@@ -34,10 +34,10 @@ export async function createLobbyChannelInvite(
     const now = ctx.clock.now();
     await sweepIdleLobbies(tx, emit, now);
     const lobby = await findLobby(tx, principal, lobbyId, now);
-    if (!(await tx.objectStore('lobby_members').get([lobby.id, userId]))) {
+    if (!(await tx.store('lobby_members').get([lobby.id, userId]))) {
       throw ApiError.of('MISSING_ACCESS', 'The user is not a member of this lobby.');
     }
-    const channel = lobby.linked_channel_id ? await tx.objectStore('channels').get(lobby.linked_channel_id) : undefined;
+    const channel = lobby.linked_channel_id ? await tx.store('channels').get(lobby.linked_channel_id) : undefined;
     if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL', 'This lobby has no linked channel.');
     const invite: InviteRecord = {
       code: generateInviteCode(),

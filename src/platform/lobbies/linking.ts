@@ -6,7 +6,6 @@
  * MANAGE_CHANNELS (the public linked channels guide). A linked lobby is never removed for
  * idleness; unlinking an empty lobby starts its idle timeout. Emits LOBBY_UPDATE.
  */
-import type { StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import { write } from '../../store/write';
 import type { BearerPrincipal } from '../oauth2/auth';
@@ -32,16 +31,11 @@ import {
   sweepIdleLobbies,
 } from './store';
 import { PERMISSIONS } from '../core/permissions';
-import { CHANNEL_TYPES, type ChannelRecord, type LobbyMemberRecord, type LobbyRecord } from '../core/records';
+import { CHANNEL_TYPES, type ChannelRecord, type LobbyMemberRecord, type LobbyRecord } from '../../store/records/core';
+import { type PlatformStoreName } from '../../store/schema';
 
 /** The lobby stores and the guild stores a linking write reads. */
-export const LINKING_STORES: StoreNames<PlatformDB>[] = [
-  ...LOBBY_WRITE_STORES,
-  'channels',
-  'guilds',
-  'roles',
-  'members',
-];
+export const LINKING_STORES: PlatformStoreName[] = [...LOBBY_WRITE_STORES, 'channels', 'guilds', 'roles', 'members'];
 
 /** The lobby object with `linked_channel` when a channel is linked. */
 export function serializeLinkedLobby(
@@ -73,21 +67,21 @@ export async function linkLobbyChannel(
       throw ApiError.of('MISSING_PERMISSIONS', 'Missing the CanLinkLobby lobby member flag.');
     let channel: ChannelRecord | null = null;
     if (channelId !== null) {
-      channel = (await tx.objectStore('channels').get(channelId)) ?? null;
+      channel = (await tx.store('channels').get(channelId)) ?? null;
       if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
       if (channel.type !== CHANNEL_TYPES.GUILD_TEXT) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
       const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
       requireMember(view);
       if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
       requirePermissions(channelPermissions(view, channel), PERMISSIONS.SEND_MESSAGES | PERMISSIONS.MANAGE_CHANNELS);
-      const holder = await tx.objectStore('lobbies').index('by_linked_channel').getKey(channel.id);
+      const holder = await tx.store('lobbies').index('by_linked_channel').getKey(channel.id);
       if (holder !== undefined && holder !== lobby.id)
         throw ApiError.invalidForm({ channel_id: 'This channel is already linked to another lobby.' });
     }
     if ((lobby.linked_channel_id ?? null) !== (channel?.id ?? null)) {
       const updated: LobbyRecord = { ...lobby, linked_channel_id: channel?.id ?? null };
       updated.idle_deadline = settleIdleDeadline({ ...updated, idle_deadline: null }, now);
-      await tx.objectStore('lobbies').put(updated);
+      await tx.store('lobbies').put(updated);
       const wire = serializeLinkedLobby(updated, members.values(), channel);
       emit({ type: 'LOBBY_UPDATE', data: wire, audience: lobbyAudience(updated, members.keys()) });
       return wire;

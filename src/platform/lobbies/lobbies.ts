@@ -7,7 +7,7 @@ import type { BearerPrincipal, BotPrincipal, Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { LOBBY_IDLE_TIMEOUT_DEFAULT_S } from '../core/limits';
-import type { Lobby, LobbyRecord, Metadata } from '../core/records';
+import type { Lobby, LobbyRecord, Metadata } from '../../store/records/core';
 import { LobbyEditor, lastEntryPerUser } from './editor';
 import { readLinkedChannel, serializeLinkedLobby } from './linking';
 import type { CreateOrJoinLobbyInput, LobbyMemberInput, LobbySettingsInput } from './schemas';
@@ -60,7 +60,7 @@ export async function createOrJoinLobby(
 ): Promise<Lobby> {
   return writeLobbies(ctx, async (tx, emit, now) => {
     const applicationId = principal.application.id;
-    const lobbies = tx.objectStore('lobbies');
+    const lobbies = tx.store('lobbies');
     const self: LobbyMemberInput = { id: principal.user.id, metadata: input.member_metadata };
     const found = await lobbies.index('by_secret').get([applicationId, input.secret]);
     if (found && isSecretLive(found, now)) {
@@ -148,7 +148,7 @@ export async function modifyLobby(
  */
 export async function deleteLobby(ctx: PlatformContext, principal: BotPrincipal, lobbyId: string): Promise<void> {
   await writeLobbies(ctx, async (tx, emit) => {
-    const lobby = await tx.objectStore('lobbies').get(lobbyId);
+    const lobby = await tx.store('lobbies').get(lobbyId);
     if (!lobby) return;
     if (lobby.application_id !== principal.application.id) throw ApiError.of('UNKNOWN_LOBBY');
     await destroyLobby(tx, emit, lobby);

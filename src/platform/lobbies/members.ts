@@ -8,7 +8,7 @@ import { ApiError } from '../core/errors';
 import { LobbyEditor, lastEntryPerUser } from './editor';
 import type { BulkLobbyMemberInput, LobbyMemberInput } from './schemas';
 import { findLobby, serializeLobbyMember, writeLobbies } from './store';
-import type { LobbyMember } from '../core/records';
+import type { LobbyMember } from '../../store/records/core';
 
 /**
  * `PUT /lobbies/{id}/members/{user_id}`: adds the user, or updates their metadata and flags
@@ -62,7 +62,7 @@ export async function bulkUpdateLobbyMembers(
   return writeLobbies(ctx, async (tx, emit, now) => {
     const editor = await LobbyEditor.open(tx, emit, await findLobby(tx, principal, lobbyId, now), now);
     const last = lastEntryPerUser(entries);
-    const users = await Promise.all(last.map((e) => tx.objectStore('users').getKey(e.id)));
+    const users = await Promise.all(last.map((e) => tx.store('users').getKey(e.id)));
     if (users.some((key) => key === undefined)) throw ApiError.of('UNKNOWN_USER');
     // Removals first, so that swapping members of a full lobby does not hit its member limit.
     for (const entry of last) if (entry.remove_member) await editor.remove(entry.id);

@@ -11,7 +11,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { newestLobbyMessages, serializeLobbyMessage } from './messages';
 import { isLobbyLive, readLobbies, removeIdleLobbies } from './store';
-import { readCacheOf, type LobbyReadEntry } from '../core/read-cache';
+import type { LobbyReadEntry } from '../core/read-cache';
 
 /** The lobby entry and the earliest idle deadline, read in one transaction. */
 async function loadLobby(
@@ -20,10 +20,10 @@ async function loadLobby(
   userId: string | null,
 ): Promise<{ entry: LobbyReadEntry | null; idleDeadline: number }> {
   const tx = readLobbies(ctx);
-  const lobbies = tx.objectStore('lobbies');
+  const lobbies = tx.store('lobbies');
   const [lobby, member, earliestIdle, records] = await Promise.all([
     lobbies.get(lobbyId),
-    userId === null ? undefined : tx.objectStore('lobby_members').get([lobbyId, userId]),
+    userId === null ? undefined : tx.store('lobby_members').get([lobbyId, userId]),
     // Only empty lobbies are in this index: its first record has the earliest deadline.
     lobbies.index('by_idle_deadline').getAll(undefined, 1),
     newestLobbyMessages(tx, lobbyId, LOBBY_MESSAGES_MAX),
@@ -32,7 +32,7 @@ async function loadLobby(
   if (!lobby) return { entry: null, idleDeadline };
   const authorIds = [...new Set(records.map((m) => m.author_id))];
   const authors = new Map(
-    (await Promise.all(authorIds.map((id) => tx.objectStore('users').get(id)))).map((user, i) => [authorIds[i], user]),
+    (await Promise.all(authorIds.map((id) => tx.store('users').get(id)))).map((user, i) => [authorIds[i], user]),
   );
   const members = new Map<string, boolean>();
   if (userId !== null) members.set(userId, member !== undefined);
@@ -42,7 +42,7 @@ async function loadLobby(
 
 /** Whether `userId` is a member, read on its own (the lobby is cached, this user was not asked about). */
 async function loadMembership(ctx: PlatformContext, lobbyId: string, userId: string): Promise<boolean> {
-  return (await readLobbies(ctx).objectStore('lobby_members').get([lobbyId, userId])) !== undefined;
+  return (await readLobbies(ctx).store('lobby_members').get([lobbyId, userId])) !== undefined;
 }
 
 /**
@@ -54,7 +54,7 @@ async function lobbyAsOfNow(
   lobbyId: string,
   userId: string | null,
 ): Promise<LobbyReadEntry | null> {
-  const cache = readCacheOf(ctx.db);
+  const cache = ctx.cache;
   for (;;) {
     const now = ctx.clock.now();
     const cachedIdle = cache?.idleDeadline();

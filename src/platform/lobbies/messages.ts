@@ -18,8 +18,9 @@ import {
   readLobbies,
   sweepIdleLobbies,
 } from './store';
-import type { LobbyMessageRecord, Message, UserRecord } from '../core/records';
+import type { LobbyMessageRecord, Message, UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
+import { keyRange } from '../../store/port';
 
 /** The message type of a plain message. */
 const DEFAULT_MESSAGE_TYPE = 0;
@@ -68,7 +69,7 @@ export async function createLobbyMessage(
     const [, { lobby }, memberKeys] = await Promise.all([
       sweepIdleLobbies(tx, emit, now),
       findLobbyWithAccess(tx, principal, lobbyId, now),
-      tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobbyId)),
+      tx.store('lobby_members').getAllKeys(lobbyKeyRange(lobbyId)),
     ]);
     const id = ctx.ids.next();
     const record: StoredLobbyMessage = {
@@ -82,7 +83,7 @@ export async function createLobbyMessage(
       metadata: input.metadata ?? null,
       created_at: now,
     };
-    const added = tx.objectStore('lobby_messages').add(record);
+    const added = tx.store('lobby_messages').add(record);
     const message = serializeLobbyMessage(record, principal.user);
     emit({
       type: 'LOBBY_MESSAGE_CREATE',
@@ -113,6 +114,6 @@ export async function newestLobbyMessages(
   const range =
     oldestId === undefined
       ? lobbyKeyRange(lobbyId)
-      : IDBKeyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
-  return tx.objectStore('lobby_messages').getAll(range, limit);
+      : keyRange.bound([lobbyId, ''], [lobbyId, lobbyMessageOrderKey(oldestId)]);
+  return tx.store('lobby_messages').getAll(range, limit);
 }

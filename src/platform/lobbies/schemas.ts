@@ -15,7 +15,7 @@ import {
   LOBBY_METADATA_MAX,
   LOBBY_SECRET_MAX,
 } from '../core/limits';
-import type { Metadata } from '../core/records';
+import type { Metadata } from '../../store/records/core';
 import { dictionary, queryInt, snowflakeSchema } from '../core/schema-parts';
 
 /** Lobby member flags (public bit values). */

@@ -4,7 +4,6 @@
  * transaction, so a change and the events it emits commit together; `writeLobbies` opens that
  * transaction for the lobby operations.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import type { Emit, WriteTx } from '../../store/write';
 import { write } from '../../store/write';
@@ -12,18 +11,16 @@ import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { LOBBY_SECRET_TTL_MS } from '../core/limits';
-import type { Lobby, LobbyMember, LobbyMemberRecord, LobbyRecord } from '../core/records';
+import type { Lobby, LobbyMember, LobbyMemberRecord, LobbyRecord } from '../../store/records/core';
 import { snowflakeKey } from '../core/snowflake';
+import { keyRange, type KeyRange } from '../../store/port';
+import { type PlatformStoreName, type ReadTx } from '../../store/schema';
 
 /** Every store a lobby write touches (the event log is added by `write`). */
-export const LOBBY_WRITE_STORES: StoreNames<PlatformDB>[] = ['users', 'lobbies', 'lobby_members', 'lobby_messages'];
+export const LOBBY_WRITE_STORES: PlatformStoreName[] = ['users', 'lobbies', 'lobby_members', 'lobby_messages'];
 
 /** A transaction over the lobby stores, read-only or read-write. */
-export type LobbyTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
-  PlatformDB,
-  StoreNames<PlatformDB>[],
-  Mode
->;
+export type LobbyTx = ReadTx;
 
 const MAX_U64 = (1n << 64n) - 1n;
 
@@ -38,8 +35,8 @@ export function lobbyMessageOrderKey(id: string): string {
 }
 
 /** Every key of one lobby in a store keyed `[lobby_id, string]` (members, messages). */
-export function lobbyKeyRange(lobbyId: string): IDBKeyRange {
-  return IDBKeyRange.bound([lobbyId, ''], [lobbyId, '\uffff']);
+export function lobbyKeyRange(lobbyId: string): KeyRange {
+  return keyRange.bound([lobbyId, ''], [lobbyId, '\uffff']);
 }
 
 /** False once an empty lobby has passed its idle deadline: it is gone, even before the sweep. */
@@ -87,11 +84,8 @@ export function lobbyAudience(lobby: LobbyRecord, userIds: Iterable<string>) {
 }
 
 /** Every member of a lobby by user id. */
-export async function loadLobbyMembers<M extends IDBTransactionMode>(
-  tx: LobbyTx<M>,
-  lobbyId: string,
-): Promise<Map<string, LobbyMemberRecord>> {
-  const records = await tx.objectStore('lobby_members').getAll(lobbyKeyRange(lobbyId));
+export async function loadLobbyMembers(tx: LobbyTx, lobbyId: string): Promise<Map<string, LobbyMemberRecord>> {
+  const records = await tx.store('lobby_members').getAll(lobbyKeyRange(lobbyId));
   return new Map(records.map((m) => [m.user_id, m]));
 }
 
@@ -100,13 +94,8 @@ export async function loadLobbyMembers<M extends IDBTransactionMode>(
  * its idle deadline or belongs to another application is 404 10031 (other applications'
  * lobbies are not revealed).
  */
-export async function findLobby<M extends IDBTransactionMode>(
-  tx: LobbyTx<M>,
-  principal: Principal,
-  lobbyId: string,
-  now: number,
-): Promise<LobbyRecord> {
-  return addressableLobby(await tx.objectStore('lobbies').get(lobbyId), principal, now);
+export async function findLobby(tx: LobbyTx, principal: Principal, lobbyId: string, now: number): Promise<LobbyRecord> {
+  return addressableLobby(await tx.store('lobbies').get(lobbyId), principal, now);
 }
 
 function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, now: number): LobbyRecord {
@@ -119,13 +108,13 @@ function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, 
  * Throws 403 50001 unless `principal` may act in `lobby`: the bot of its application, or a
  * user who is a member. Resolves to the caller's membership (null for the bot).
  */
-export async function requireLobbyAccess<M extends IDBTransactionMode>(
-  tx: LobbyTx<M>,
+export async function requireLobbyAccess(
+  tx: LobbyTx,
   principal: Principal,
   lobby: LobbyRecord,
 ): Promise<LobbyMemberRecord | null> {
   if (principal.kind === 'bot') return null;
-  const member = await tx.objectStore('lobby_members').get([lobby.id, principal.user.id]);
+  const member = await tx.store('lobby_members').get([lobby.id, principal.user.id]);
   if (!member) throw ApiError.of('MISSING_ACCESS');
   return member;
 }
@@ -134,15 +123,15 @@ export async function requireLobbyAccess<M extends IDBTransactionMode>(
  * {@link findLobby} then {@link requireLobbyAccess}, with both reads issued at once: one round
  * trip inside the transaction instead of two, the same errors in the same order.
  */
-export async function findLobbyWithAccess<M extends IDBTransactionMode>(
-  tx: LobbyTx<M>,
+export async function findLobbyWithAccess(
+  tx: LobbyTx,
   principal: Principal,
   lobbyId: string,
   now: number,
 ): Promise<{ lobby: LobbyRecord; member: LobbyMemberRecord | null }> {
   const [found, member] = await Promise.all([
-    tx.objectStore('lobbies').get(lobbyId),
-    principal.kind === 'bot' ? null : tx.objectStore('lobby_members').get([lobbyId, principal.user.id]),
+    tx.store('lobbies').get(lobbyId),
+    principal.kind === 'bot' ? null : tx.store('lobby_members').get([lobbyId, principal.user.id]),
   ]);
   const lobby = addressableLobby(found, principal, now);
   if (member === undefined) throw ApiError.of('MISSING_ACCESS');
@@ -154,9 +143,9 @@ export async function destroyLobby(tx: WriteTx, emit: Emit, lobby: LobbyRecord):
   const members = await loadLobbyMembers(tx, lobby.id);
   const range = lobbyKeyRange(lobby.id);
   await Promise.all([
-    tx.objectStore('lobby_messages').delete(range),
-    tx.objectStore('lobby_members').delete(range),
-    tx.objectStore('lobbies').delete(lobby.id),
+    tx.store('lobby_messages').delete(range),
+    tx.store('lobby_members').delete(range),
+    tx.store('lobbies').delete(lobby.id),
   ]);
   emit({
     type: 'LOBBY_DELETE',
@@ -170,7 +159,7 @@ export async function destroyLobby(tx: WriteTx, emit: Emit, lobby: LobbyRecord):
  * query on `by_idle_deadline`, which holds only empty lobbies). Resolves to their ids.
  */
 export async function sweepIdleLobbies(tx: WriteTx, emit: Emit, now: number): Promise<string[]> {
-  const expired = await tx.objectStore('lobbies').index('by_idle_deadline').getAll(IDBKeyRange.upperBound(now));
+  const expired = await tx.store('lobbies').index('by_idle_deadline').getAll(keyRange.upperBound(now));
   for (const lobby of expired) await destroyLobby(tx, emit, lobby);
   return expired.map((l) => l.id);
 }
@@ -192,8 +181,8 @@ export function writeLobbies<T>(
 }
 
 /** A read-only transaction over the lobby stores and users. */
-export function readLobbies(ctx: PlatformContext): LobbyTx<'readonly'> {
-  return ctx.db.transaction(LOBBY_WRITE_STORES, 'readonly');
+export function readLobbies(ctx: PlatformContext): LobbyTx {
+  return ctx.db.read(LOBBY_WRITE_STORES);
 }
 
 /**
@@ -204,7 +193,7 @@ export function readLobbies(ctx: PlatformContext): LobbyTx<'readonly'> {
  */
 export async function removeIdleLobbies(ctx: PlatformContext): Promise<string[]> {
   const now = ctx.clock.now();
-  const due = await ctx.db.countFromIndex('lobbies', 'by_idle_deadline', IDBKeyRange.upperBound(now));
+  const due = await ctx.db.countFromIndex('lobbies', 'by_idle_deadline', keyRange.upperBound(now));
   if (due === 0) return [];
   return write(ctx, LOBBY_WRITE_STORES, (tx, emit) => sweepIdleLobbies(tx, emit, now));
 }

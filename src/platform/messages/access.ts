@@ -4,24 +4,20 @@
  * dated permission splits (pinning, slowmode bypass); and whether an application may read a
  * message's content (the MESSAGE_CONTENT privileged intent, own messages, mentions).
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import { inForce, RULE_DATES } from '../core/dates';
 import { ApiError } from '../core/errors';
 import { channelPermissions, loadGuildView, type GuildStoreReader, type GuildView } from '../guilds/access';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
-import { CHANNEL_TYPES, type ChannelRecord } from '../core/records';
-import type { ChannelMessageRecord } from './records';
+import { CHANNEL_TYPES, type ChannelRecord } from '../../store/records/core';
+import type { ChannelMessageRecord } from '../../store/records/messages';
+import { type ReadTx, type PlatformStoreName } from '../../store/schema';
 
 /** A transaction that includes the channel, guild, role and member stores. */
-export type MessageTx<M extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
-  PlatformDB,
-  StoreNames<PlatformDB>[],
-  M
->;
+export type MessageTx = ReadTx;
 
 /** Stores every message operation reads (writes add their own). */
-export const MESSAGE_READ_STORES: StoreNames<PlatformDB>[] = [
+export const MESSAGE_READ_STORES: PlatformStoreName[] = [
   'channels',
   'guilds',
   'roles',
@@ -47,11 +43,11 @@ export interface ChannelAccess {
 }
 
 /** A guild reader over a transaction of any mode. */
-export function messageGuildReader<M extends IDBTransactionMode>(tx: MessageTx<M>): GuildStoreReader {
+export function messageGuildReader(tx: MessageTx): GuildStoreReader {
   return {
-    guild: (id) => tx.objectStore('guilds').get(id),
-    roles: (guildId) => tx.objectStore('roles').index('by_guild').getAll(guildId),
-    member: (guildId, userId) => tx.objectStore('members').get([guildId, userId]),
+    guild: (id) => tx.store('guilds').get(id),
+    roles: (guildId) => tx.store('roles').index('by_guild').getAll(guildId),
+    member: (guildId, userId) => tx.store('members').get([guildId, userId]),
   };
 }
 
@@ -59,12 +55,8 @@ export function messageGuildReader<M extends IDBTransactionMode>(tx: MessageTx<M
  * The channel and the user's permissions in it. An unknown channel, or one that is not a guild
  * channel, is 404 10003; a channel that holds no messages is 400 50008.
  */
-export async function loadChannelAccess<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
-  channelId: string,
-  userId: string,
-): Promise<ChannelAccess> {
-  const channel = await tx.objectStore('channels').get(channelId);
+export async function loadChannelAccess(tx: MessageTx, channelId: string, userId: string): Promise<ChannelAccess> {
+  const channel = await tx.store('channels').get(channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   if (!TEXT_CHANNEL_TYPES.includes(channel.type)) throw ApiError.of('NON_TEXT_CHANNEL');
   const view = await loadGuildView(messageGuildReader(tx), channel.guild_id, userId);

@@ -5,7 +5,7 @@
  */
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { AttachmentFileRecord } from './records';
+import type { AttachmentFileRecord } from '../../store/records/messages';
 
 /**
  * The stored file, or 404 (0) when the path does not name one.

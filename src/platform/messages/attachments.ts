@@ -14,8 +14,8 @@ import {
   UPLOAD_LIMIT_NITRO_BASIC_BYTES,
   UPLOAD_LIMIT_NITRO_BYTES,
 } from '../core/limits';
-import { ATTACHMENT_FLAGS } from '../core/records';
-import type { AttachmentMeta, WireAttachment } from './records';
+import { ATTACHMENT_FLAGS } from '../../store/records/core';
+import type { AttachmentMeta, WireAttachment } from '../../store/records/messages';
 
 /** Where an upload comes from: a webhook, an interaction response or follow-up, or a message. */
 export type UploadContext = 'webhook' | 'interaction' | 'message';

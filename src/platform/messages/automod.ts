@@ -9,7 +9,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import type { MessageTx } from './access';
-import type { AutoModKeywordsRecord, Embed } from './records';
+import type { AutoModKeywordsRecord, Embed } from '../../store/records/messages';
 
 /** The text AutoMod reads: content, Text Displays and embed texts. */
 export function automodText(content: string, componentText: string, embeds: readonly Embed[]): string {
@@ -36,12 +36,8 @@ export function matchesKeyword(text: string, keyword: string): boolean {
 }
 
 /** Throws 400 200000 when the guild's keyword rule blocks `text`. */
-export async function requireAutoModAllows<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
-  guildId: string,
-  text: string,
-): Promise<void> {
-  const rule = await tx.objectStore('automod_keywords').get(guildId);
+export async function requireAutoModAllows(tx: MessageTx, guildId: string, text: string): Promise<void> {
+  const rule = await tx.store('automod_keywords').get(guildId);
   if (rule?.keywords.some((k) => matchesKeyword(text, k))) throw ApiError.of('AUTOMOD_BLOCKED');
 }
 
@@ -55,14 +51,14 @@ export async function setAutoModKeywords(
   keywords: readonly string[],
 ): Promise<AutoModKeywordsRecord> {
   return write(ctx, ['guilds', 'automod_keywords'], async (tx) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
     const record: AutoModKeywordsRecord = {
       guild_id: guildId,
       keywords: [...new Set(keywords)],
       updated_at: ctx.clock.now(),
     };
-    if (record.keywords.length === 0) await tx.objectStore('automod_keywords').delete(guildId);
-    else await tx.objectStore('automod_keywords').put(record);
+    if (record.keywords.length === 0) await tx.store('automod_keywords').delete(guildId);
+    else await tx.store('automod_keywords').put(record);
     return record;
   });
 }

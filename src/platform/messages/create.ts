@@ -6,7 +6,6 @@
  * the reference, stores the message and its files, and logs MESSAGE_CREATE; if anything fails,
  * nothing is stored.
  */
-import type { StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import type { WriteTx } from '../../store/write';
 import { write } from '../../store/write';
@@ -36,17 +35,19 @@ import {
   type ChannelMessageRecord,
   type InteractionMetadata,
   type MessageReference,
-} from './records';
+} from '../../store/records/messages';
 import { CREATE_MESSAGE_FLAGS, type MessageCreateInput } from './schemas';
 import { noteGuildMessage } from './search-index';
 import { checkFlags, checkCreateShape, toStoredPoll } from './shape';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from './wire';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { grantedPrivilegedIntents } from '../accounts/privileged-intents';
-import type { ApplicationRecord, UserRecord } from '../core/records';
+import type { ApplicationRecord, UserRecord } from '../../store/records/core';
+import { keyRange } from '../../store/port';
+import { type PlatformStoreName } from '../../store/schema';
 
 /** Every store a message write touches (the event log is added by `write`). */
-export const MESSAGE_WRITE_STORES: StoreNames<PlatformDB>[] = [
+export const MESSAGE_WRITE_STORES: PlatformStoreName[] = [
   ...MESSAGE_READ_STORES,
   'attachment_files',
   'message_search_indexes',
@@ -106,11 +107,8 @@ function requireSendPermissions(access: ChannelAccess, input: MessageCreateInput
 async function checkSlowmode(tx: WriteTx, access: ChannelAccess, author: MessageAuthor, now: number): Promise<void> {
   const seconds = access.channel.rate_limit_per_user ?? 0;
   if (seconds <= 0 || author.user.bot || bypassesSlowmode(access.permissions, now)) return;
-  const range = IDBKeyRange.bound(
-    [access.channel.id, author.user.id, ''],
-    [access.channel.id, author.user.id, '\uffff'],
-  );
-  const [last] = await tx.objectStore('channel_messages').index('by_author').getAll(range, 1);
+  const range = keyRange.bound([access.channel.id, author.user.id, ''], [access.channel.id, author.user.id, '\uffff']);
+  const [last] = await tx.store('channel_messages').index('by_author').getAll(range, 1);
   const wait = last ? last.created_at + seconds * 1000 - now : 0;
   if (wait > 0) throw ApiError.rateLimited('SLOWMODE_RATE_LIMITED', wait / 1000);
 }
@@ -123,7 +121,7 @@ async function findByNonce(
   nonce: string,
   now: number,
 ): Promise<ChannelMessageRecord | undefined> {
-  const matches = await tx.objectStore('channel_messages').index('by_nonce').getAll([channelId, authorId, nonce]);
+  const matches = await tx.store('channel_messages').index('by_nonce').getAll([channelId, authorId, nonce]);
   return matches
     .filter((m) => m.created_at > now - MESSAGE_NONCE_WINDOW_MS)
     .sort((a, b) => b.created_at - a.created_at)[0];
@@ -212,7 +210,7 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
       const ref = input.message_reference;
       replied =
         ref.channel_id === undefined || ref.channel_id === channelId
-          ? await tx.objectStore('channel_messages').get([channelId, messageOrderKey(ref.message_id)])
+          ? await tx.store('channel_messages').get([channelId, messageOrderKey(ref.message_id)])
           : undefined;
       if (!replied && ref.fail_if_not_exists) throw unknownReference();
       if (replied)
@@ -255,8 +253,8 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
       edited_at: null,
       created_at: now,
     };
-    await tx.objectStore('channel_messages').add(record);
-    await Promise.all(fileRecords.map((f) => tx.objectStore('attachment_files').add(f)));
+    await tx.store('channel_messages').add(record);
+    await Promise.all(fileRecords.map((f) => tx.store('attachment_files').add(f)));
     await noteGuildMessage(tx, guildId, now);
     const users = await loadUsers(tx, userIdsOf(replied ? [record, replied] : [record]));
     const referenced = replied ? serializeChannelMessage(replied, users) : undefined;

@@ -12,17 +12,18 @@
  * Messages are keyed `[channel_id, order_key]` newest first, so history is one bounded `getAll`.
  */
 import { write, type Emit, type WriteTx } from '../../store/write';
-import type { StoredDmMessage, DmChannel, DmChannelRecord } from './direct-message-records';
+import type { StoredDmMessage, DmChannel, DmChannelRecord } from '../../store/records/direct-messages';
 import type { DmMessageInput } from './direct-message-schemas';
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { DM_MESSAGES_DEFAULT, DM_MESSAGES_HISTORY_HOURS, DM_MESSAGES_MAX } from '../core/limits';
 import { lobbyMessageOrderKey } from '../lobbies/store';
-import type { Message, UserRecord } from '../core/records';
+import type { Message, UserRecord } from '../../store/records/core';
 import { areFriends, eitherBlocked, hasPlayed, type RelationshipTx } from '../relationships/store';
 import { snowflakeAt, snowflakeKey } from '../core/snowflake';
 import { serializeUser } from '../accounts/users';
+import { keyRange, type KeyRange } from '../../store/port';
 
 /** Every store a DM write reads or touches (the event log is added by `write`). */
 export const DM_STORES = ['users', 'relationships', 'tokens', 'dm_channels', 'dm_messages'] as const;
@@ -33,8 +34,8 @@ export function dmPair(a: string, b: string): [string, string] {
 }
 
 /** Every message key of one DM channel from the newest down to the one with id `oldestId` (all when absent). */
-export function dmMessageRange(channelId: string, oldestId?: string): IDBKeyRange {
-  return IDBKeyRange.bound(
+export function dmMessageRange(channelId: string, oldestId?: string): KeyRange {
+  return keyRange.bound(
     [channelId, ''],
     [channelId, oldestId === undefined ? '\uffff' : lobbyMessageOrderKey(oldestId)],
   );
@@ -81,12 +82,8 @@ export function serializeDmChannel(channel: DmChannelRecord, recipients: UserRec
 }
 
 /** The DM channel of two users, or undefined before their first kept message. */
-export async function findDmChannel<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  a: string,
-  b: string,
-): Promise<DmChannelRecord | undefined> {
-  return tx.objectStore('dm_channels').index('by_pair').get(dmPair(a, b));
+export async function findDmChannel(tx: RelationshipTx, a: string, b: string): Promise<DmChannelRecord | undefined> {
+  return tx.store('dm_channels').index('by_pair').get(dmPair(a, b));
 }
 
 /**
@@ -105,7 +102,7 @@ export async function sendUserMessage(
   const me = principal.user;
   const applicationId = principal.application.id;
   return write(ctx, [...DM_STORES], async (tx, emit) => {
-    const recipient = await tx.objectStore('users').get(recipientId);
+    const recipient = await tx.store('users').get(recipientId);
     if (!recipient) throw ApiError.of('UNKNOWN_USER');
     if (recipient.id === me.id || recipient.bot) throw ApiError.of('CANNOT_MESSAGE_USER');
     if (await eitherBlocked(tx, me.id, recipient.id)) throw ApiError.of('CANNOT_MESSAGE_USER');
@@ -148,8 +145,8 @@ export async function sendUserMessage(
       (await findDmChannel(tx, me.id, recipient.id)) ??
       (await openDmChannel(tx, emit, ctx.ids.next(), me, recipient, now));
     const record: StoredDmMessage = { ...base, channel_id: channel.id };
-    await tx.objectStore('dm_messages').add(record);
-    await tx.objectStore('dm_channels').put({ ...channel, last_message_id: id });
+    await tx.store('dm_messages').add(record);
+    await tx.store('dm_channels').put({ ...channel, last_message_id: id });
     const message = serializeDmMessage(record, me, applicationId);
     emit({ type: 'MESSAGE_CREATE', data: message, audience: { user_ids: [me.id, recipient.id] } });
     const webhookChannel = serializeDmChannel({ ...channel, last_message_id: id }, [me, recipient]);
@@ -181,7 +178,7 @@ async function openDmChannel(
     last_message_id: null,
     created_at: now,
   };
-  await tx.objectStore('dm_channels').add(channel);
+  await tx.store('dm_channels').add(channel);
   emit({ type: 'CHANNEL_CREATE', data: serializeDmChannel(channel, [b]), audience: { user_ids: [a.id] } });
   emit({ type: 'CHANNEL_CREATE', data: serializeDmChannel(channel, [a]), audience: { user_ids: [b.id] } });
   return channel;
@@ -198,8 +195,8 @@ export async function listUserMessages(
   recipientId: string,
   limit = DM_MESSAGES_DEFAULT,
 ): Promise<Message[]> {
-  const tx = ctx.db.transaction([...DM_STORES], 'readonly');
-  const recipient = await tx.objectStore('users').get(recipientId);
+  const tx = ctx.db.read([...DM_STORES]);
+  const recipient = await tx.store('users').get(recipientId);
   if (!recipient) throw ApiError.of('UNKNOWN_USER');
   const applicationId = principal.application.id;
   if (!(await hasPlayed(tx, applicationId, recipient.id)) || !(await hasPlayed(tx, applicationId, principal.user.id))) {
@@ -209,7 +206,7 @@ export async function listUserMessages(
   if (!channel) return [];
   const oldest = snowflakeAt(ctx.clock.now() - DM_MESSAGES_HISTORY_HOURS * 3_600_000);
   const records = await tx
-    .objectStore('dm_messages')
+    .store('dm_messages')
     .getAll(dmMessageRange(channel.id, oldest), Math.min(Math.max(1, limit), DM_MESSAGES_MAX));
   const authors = new Map([principal.user, recipient].map((u) => [u.id, u]));
   return records.map((m) => serializeDmMessage(m, authors.get(m.author_id), applicationId));
@@ -217,10 +214,10 @@ export async function listUserMessages(
 
 /** `GET /users/@me/channels`: the caller's DM channels, most recent message first. */
 export async function listDmChannels(ctx: PlatformContext, principal: BearerPrincipal): Promise<DmChannel[]> {
-  const tx = ctx.db.transaction(['dm_channels', 'users'], 'readonly');
-  const channels = await tx.objectStore('dm_channels').index('by_recipient').getAll(principal.user.id);
+  const tx = ctx.db.read(['dm_channels', 'users']);
+  const channels = await tx.store('dm_channels').index('by_recipient').getAll(principal.user.id);
   const others = await Promise.all(
-    channels.map((c) => tx.objectStore('users').get(c.user_low === principal.user.id ? c.user_high : c.user_low)),
+    channels.map((c) => tx.store('users').get(c.user_low === principal.user.id ? c.user_high : c.user_low)),
   );
   const recency = (c: DmChannelRecord) => snowflakeKey(c.last_message_id ?? c.id);
   return channels

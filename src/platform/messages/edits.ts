@@ -18,7 +18,7 @@ import { automodText, requireAutoModAllows } from './automod';
 import { messageAudience, messageEventData } from './events';
 import { messageOrderKey } from './keys';
 import { mentionText, resolveMentions } from './mentions';
-import type { ChannelMessageRecord } from './records';
+import type { ChannelMessageRecord } from '../../store/records/messages';
 import type { MessageEditInput } from './schemas';
 import { checkEditShape, toStoredPoll } from './shape';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from './wire';
@@ -62,9 +62,7 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
     const access = await loadChannelAccess(tx, options.channelId, editor.user.id);
     const guildId = access.view.guild.id;
     if (options.checkPermissions ?? true) requireView(access);
-    const current = await tx
-      .objectStore('channel_messages')
-      .get([options.channelId, messageOrderKey(options.messageId)]);
+    const current = await tx.store('channel_messages').get([options.channelId, messageOrderKey(options.messageId)]);
     if (!current) throw ApiError.of('UNKNOWN_MESSAGE');
     const content = editsContent(input, files.length);
     if (current.author_id !== editor.user.id) {
@@ -123,11 +121,11 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
         }),
       );
     }
-    await tx.objectStore('channel_messages').put(next);
-    await Promise.all(plan.removed.map((a) => tx.objectStore('attachment_files').delete(a.id)));
+    await tx.store('channel_messages').put(next);
+    await Promise.all(plan.removed.map((a) => tx.store('attachment_files').delete(a.id)));
     await Promise.all(
       plan.added.map((a) =>
-        tx.objectStore('attachment_files').add({
+        tx.store('attachment_files').add({
           id: a.meta.id,
           channel_id: options.channelId,
           message_id: current.id,
@@ -157,7 +155,7 @@ export async function deleteMessage(
     const check = options.checkPermissions ?? true;
     if (check) requireView(access);
     const key: [string, string] = [options.channelId, messageOrderKey(options.messageId)];
-    const message = await tx.objectStore('channel_messages').get(key);
+    const message = await tx.store('channel_messages').get(key);
     if (!message) throw ApiError.of('UNKNOWN_MESSAGE');
     if (check && message.author_id !== options.actor.user.id)
       requireChannelPermissions(access, PERMISSIONS.MANAGE_MESSAGES);
@@ -165,8 +163,8 @@ export async function deleteMessage(
       ...message.attachments.map((a) => a.id),
       ...(message.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id)),
     ];
-    await tx.objectStore('channel_messages').delete(key);
-    await Promise.all(fileIds.map((id) => tx.objectStore('attachment_files').delete(id)));
+    await tx.store('channel_messages').delete(key);
+    await Promise.all(fileIds.map((id) => tx.store('attachment_files').delete(id)));
     emit({
       type: 'MESSAGE_DELETE',
       data: { id: message.id, channel_id: message.channel_id, guild_id: message.guild_id },

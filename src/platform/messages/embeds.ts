@@ -15,7 +15,7 @@ import {
   EMBED_TOTAL_CHARS_MAX,
   EMBEDS_PER_MESSAGE_MAX,
 } from '../core/limits';
-import type { Embed } from './records';
+import type { Embed } from '../../store/records/messages';
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be ${max} or fewer in length.`));
 const link = v.pipe(

@@ -8,7 +8,7 @@
 import type { EventAudience } from '../../store/schema';
 import { INTENTS } from '../core/intents';
 import { serializeMember } from '../guilds/wire';
-import type { MemberRecord, UserRecord } from '../core/records';
+import type { MemberRecord, UserRecord } from '../../store/records/core';
 import type { ChannelMessage } from './wire';
 
 /** Who hears of a message in a guild channel. */

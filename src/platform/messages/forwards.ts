@@ -18,7 +18,7 @@ import {
   type MessageReference,
   type SnapshotMessage,
   type WireAttachment,
-} from './records';
+} from '../../store/records/messages';
 import type { MessageReferenceInput } from './schemas';
 import { loadUsers, snapshotOf } from './wire';
 import { messageOrderKey } from './keys';
@@ -62,13 +62,11 @@ export async function prepareForward(
   },
 ): Promise<PreparedForward> {
   const sourceChannelId = input.reference.channel_id!;
-  const channel = await tx.objectStore('channels').get(sourceChannelId);
+  const channel = await tx.store('channels').get(sourceChannelId);
   if (!channel?.guild_id) throw unknownReference();
   const access = await loadChannelAccess(tx, sourceChannelId, input.reader.userId);
   if (!access.view.member || !canReadHistory(access)) throw ApiError.of('CANNOT_FORWARD_UNREADABLE');
-  const source = await tx
-    .objectStore('channel_messages')
-    .get([sourceChannelId, messageOrderKey(input.reference.message_id)]);
+  const source = await tx.store('channel_messages').get([sourceChannelId, messageOrderKey(input.reference.message_id)]);
   if (!source) throw unknownReference();
   if (!canReadContent(input.reader, source)) throw ApiError.of('CANNOT_FORWARD_UNREADABLE');
   if (!FORWARDABLE_TYPES.includes(source.type) || source.poll) {
@@ -83,7 +81,7 @@ export async function prepareForward(
   const files: AttachmentFileRecord[] = [];
   const copies = new Map<string, WireAttachment>();
   for (const attachment of snapshot.attachments) {
-    const file = await tx.objectStore('attachment_files').get(attachment.id);
+    const file = await tx.store('attachment_files').get(attachment.id);
     if (!file) continue;
     const id = input.newId();
     const url = input.origin + attachmentPath(input.channelId, id, attachment.filename);
@@ -115,7 +113,7 @@ function remapMedia(value: unknown, copies: ReadonlyMap<string, WireAttachment>)
  * current window, 429 with the seconds until the window ends.
  */
 export async function countForward(tx: WriteTx, userId: string, bytes: number, now: number): Promise<void> {
-  const store = tx.objectStore('forward_counters');
+  const store = tx.store('forward_counters');
   const current = await store.get(userId);
   const counter =
     current && now < current.window_start + FORWARD_WINDOW_MS

@@ -1,3 +1,4 @@
+import { keyRange, type KeyRange } from '../../store/port';
 /**
  * Keys of the `channel_messages` store and its indexes. Order keys sort newest first, so the
  * newest N messages of a channel (or the N before a given one) are one bounded `getAll`, and a
@@ -17,8 +18,8 @@ export function messageOrderKey(id: string): string {
 }
 
 /** Every key of one channel (or guild) in a `[id, order_key]` key or index. */
-export function channelKeyRange(id: string): IDBKeyRange {
-  return IDBKeyRange.bound([id, ''], [id, '\uffff']);
+export function channelKeyRange(id: string): KeyRange {
+  return keyRange.bound([id, ''], [id, '\uffff']);
 }
 
 /**
@@ -30,8 +31,8 @@ export function pinKey(pinnedAt: number, messageId: string): string {
 }
 
 /** The pins of a channel pinned strictly before `before` (epoch ms), newest first. */
-export function pinsBeforeRange(channelId: string, before: number | undefined): IDBKeyRange {
+export function pinsBeforeRange(channelId: string, before: number | undefined): KeyRange {
   if (before === undefined) return channelKeyRange(channelId);
   // Keys of pins at `before` start with its prefix and sort below prefix + ';' (':' < ';').
-  return IDBKeyRange.bound([channelId, `${String(MAX_TIME - before).padStart(13, '0')};`], [channelId, '\uffff']);
+  return keyRange.bound([channelId, `${String(MAX_TIME - before).padStart(13, '0')};`], [channelId, '\uffff']);
 }

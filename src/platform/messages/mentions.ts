@@ -7,8 +7,8 @@
  */
 import type { AllowedMentions } from './schemas';
 import type { MessageTx } from './access';
-import type { StoredComponent } from './records';
-import type { RoleRecord } from '../core/records';
+import type { StoredComponent } from '../../store/records/messages';
+import type { RoleRecord } from '../../store/records/core';
 import { COMPONENT_TYPES } from '../interactions/components';
 
 /** What a text mentions, before `allowed_mentions`. */
@@ -42,8 +42,8 @@ export interface ResolvedMentions {
  * The mentions a message keeps, read in the caller's transaction: users that exist, roles of
  * the guild (never @everyone's own id).
  */
-export async function resolveMentions<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
+export async function resolveMentions(
+  tx: MessageTx,
   input: {
     text: string;
     allowed: AllowedMentions | null | undefined;
@@ -62,7 +62,7 @@ export async function resolveMentions<M extends IDBTransactionMode>(
   let userIds = pick('users', parsed.users, allowed?.users);
   if (input.repliedUserId && (!allowed || allowed.replied_user === true))
     userIds = [...new Set([...userIds, input.repliedUserId])];
-  const existing = await Promise.all(userIds.map((id) => tx.objectStore('users').get(id)));
+  const existing = await Promise.all(userIds.map((id) => tx.store('users').get(id)));
   const guildRoles = new Set(input.roles.filter((r) => r.id !== input.guildId).map((r) => r.id));
   return {
     mention_ids: userIds.filter((_, i) => existing[i] !== undefined),

@@ -13,7 +13,7 @@ import { DM_STORES, dmPair, findDmChannel, serializeDmChannel, serializeDmMessag
 import { ApiError } from '../core/errors';
 import { serializeLobbyMessage } from '../lobbies/messages';
 import { findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, writeLobbies } from '../lobbies/store';
-import type { Metadata } from '../core/records';
+import type { Metadata } from '../../store/records/core';
 
 /**
  * `PUT /lobbies/{lobby.id}/messages/{message.id}/moderation-metadata`: 404 10031 for a lobby
@@ -30,13 +30,13 @@ export async function setLobbyMessageModerationMetadata(
 ): Promise<void> {
   await writeLobbies(ctx, async (tx, emit, now) => {
     const lobby = await findLobby(tx, principal, lobbyId, now);
-    const messages = tx.objectStore('lobby_messages');
+    const messages = tx.store('lobby_messages');
     const record = await messages.get([lobby.id, lobbyMessageOrderKey(messageId)]);
     if (!record) throw ApiError.of('UNKNOWN_MESSAGE');
     const updated = { ...record, moderation_metadata: metadata };
     await messages.put(updated);
-    const memberKeys = await tx.objectStore('lobby_members').getAllKeys(lobbyKeyRange(lobby.id));
-    const data = serializeLobbyMessage(updated, await tx.objectStore('users').get(record.author_id));
+    const memberKeys = await tx.store('lobby_members').getAllKeys(lobbyKeyRange(lobby.id));
+    const data = serializeLobbyMessage(updated, await tx.store('users').get(record.author_id));
     const audience = lobbyAudience(
       lobby,
       memberKeys.map(([, userId]) => userId),
@@ -63,12 +63,12 @@ export async function setDmMessageModerationMetadata(
   await write(ctx, [...DM_STORES], async (tx, emit) => {
     const channel = await findDmChannel(tx, userA, userB);
     if (!channel) throw ApiError.of('UNKNOWN_CHANNEL');
-    const messages = tx.objectStore('dm_messages');
+    const messages = tx.store('dm_messages');
     const record = await messages.get([channel.id, lobbyMessageOrderKey(messageId)]);
     if (!record || record.application_id !== applicationId) throw ApiError.of('UNKNOWN_MESSAGE');
     const updated = { ...record, moderation_metadata: metadata };
     await messages.put(updated);
-    const users = tx.objectStore('users');
+    const users = tx.store('users');
     const [low, high] = dmPair(userA, userB);
     const [lowUser, highUser] = await Promise.all([users.get(low), users.get(high)]);
     const message = serializeDmMessage(updated, record.author_id === low ? lowUser : highUser, applicationId);

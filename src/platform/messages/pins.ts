@@ -31,7 +31,7 @@ export async function setMessagePinned(
     const access = await loadChannelAccess(tx, channelId, principal.user.id);
     requireView(access);
     if (!canPin(access.permissions, now)) throw ApiError.of('MISSING_PERMISSIONS');
-    const messages = tx.objectStore('channel_messages');
+    const messages = tx.store('channel_messages');
     const record = await messages.get([channelId, messageOrderKey(messageId)]);
     if (!record) throw ApiError.of('UNKNOWN_MESSAGE');
     if ((record.pinned_at !== undefined) === pin) return;
@@ -70,13 +70,13 @@ export async function listPins(
   query: { before?: number; limit?: number },
 ): Promise<PinsPage> {
   const reader = await contentReaderOf(ctx, principal);
-  const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
+  const tx = ctx.db.read(MESSAGE_READ_STORES);
   const access = await loadChannelAccess(tx, channelId, principal.user.id);
   requireView(access);
   if (!canReadHistory(access)) return { items: [], has_more: false };
   const limit = query.limit ?? PINS_PAGE_MAX;
   const records = await tx
-    .objectStore('channel_messages')
+    .store('channel_messages')
     .index('by_pin')
     .getAll(pinsBeforeRange(channelId, query.before), limit + 1);
   const page = records.slice(0, limit);

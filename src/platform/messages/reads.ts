@@ -21,10 +21,11 @@ import {
   type MessageTx,
 } from './access';
 import { channelKeyRange, messageOrderKey } from './keys';
-import { MESSAGE_TYPES, type ChannelMessageRecord } from './records';
+import { MESSAGE_TYPES, type ChannelMessageRecord } from '../../store/records/messages';
 import { loadUsers, serializeChannelMessage, userIdsOf, withoutContent, type ChannelMessage } from './wire';
 import { PERMISSIONS } from '../core/permissions';
 import { grantedPrivilegedIntents } from '../accounts/privileged-intents';
+import { keyRange } from '../../store/port';
 
 /** How the caller reads content: users always; bots with MESSAGE_CONTENT granted to their application. */
 export async function contentReaderOf(ctx: PlatformContext, principal: Principal): Promise<ContentReader> {
@@ -38,8 +39,8 @@ export async function contentReaderOf(ctx: PlatformContext, principal: Principal
  * the message they reply to (null once it is gone), and content is emptied where the reader
  * may not see it.
  */
-export async function messagesForReader<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
+export async function messagesForReader(
+  tx: MessageTx,
   records: readonly ChannelMessageRecord[],
   reader: ContentReader,
 ): Promise<ChannelMessage[]> {
@@ -47,7 +48,7 @@ export async function messagesForReader<M extends IDBTransactionMode>(
   const referenced = await Promise.all(
     replies.map((r) =>
       tx
-        .objectStore('channel_messages')
+        .store('channel_messages')
         .get([r.message_reference!.channel_id, messageOrderKey(r.message_reference!.message_id)]),
     ),
   );
@@ -71,10 +72,10 @@ export async function getChannelMessage(
   messageId: string,
 ): Promise<ChannelMessage> {
   const reader = await contentReaderOf(ctx, principal);
-  const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
+  const tx = ctx.db.read(MESSAGE_READ_STORES);
   const access = await loadChannelAccess(tx, channelId, principal.user.id);
   requireChannelPermissions(access, PERMISSIONS.READ_MESSAGE_HISTORY);
-  const record = await tx.objectStore('channel_messages').get([channelId, messageOrderKey(messageId)]);
+  const record = await tx.store('channel_messages').get([channelId, messageOrderKey(messageId)]);
   if (!record) throw ApiError.of('UNKNOWN_MESSAGE');
   return (await messagesForReader(tx, [record], reader))[0];
 }
@@ -88,8 +89,8 @@ export interface HistoryQuery {
 }
 
 /** Up to `limit` messages of the channel after `after`: the oldest ones past it, answered newest first. */
-async function readAfter<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
+async function readAfter(
+  tx: MessageTx,
   channelId: string,
   after: string,
   limit: number,
@@ -97,27 +98,16 @@ async function readAfter<M extends IDBTransactionMode>(
   const out: ChannelMessageRecord[] = [];
   if (limit <= 0) return out;
   // Newer messages have smaller keys: walk from just below `after` towards the newest.
-  let cursor = await tx
-    .objectStore('channel_messages')
-    .openCursor(IDBKeyRange.bound([channelId, ''], [channelId, messageOrderKey(after)], false, true), 'prev');
-  while (cursor && out.length < limit) {
-    out.push(cursor.value);
-    cursor = await cursor.continue();
-  }
+  const range = keyRange.bound([channelId, ''], [channelId, messageOrderKey(after)], false, true);
+  out.push(...(await tx.store('channel_messages').getAll(range, limit, 'prev')));
   return out.reverse();
 }
 
 /** Up to `limit` messages of the channel from the key of `from` (inclusive or not), newest first. */
-function readFrom<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
-  channelId: string,
-  from: string,
-  inclusive: boolean,
-  limit: number,
-) {
+function readFrom(tx: MessageTx, channelId: string, from: string, inclusive: boolean, limit: number) {
   return tx
-    .objectStore('channel_messages')
-    .getAll(IDBKeyRange.bound([channelId, messageOrderKey(from)], [channelId, '\uffff'], !inclusive, false), limit);
+    .store('channel_messages')
+    .getAll(keyRange.bound([channelId, messageOrderKey(from)], [channelId, '\uffff'], !inclusive, false), limit);
 }
 
 /**
@@ -131,7 +121,7 @@ export async function listChannelMessages(
   query: HistoryQuery,
 ): Promise<ChannelMessage[]> {
   const reader = await contentReaderOf(ctx, principal);
-  const tx = ctx.db.transaction(MESSAGE_READ_STORES, 'readonly');
+  const tx = ctx.db.read(MESSAGE_READ_STORES);
   const access = await loadChannelAccess(tx, channelId, principal.user.id);
   requireView(access);
   if (!canReadHistory(access)) return [];
@@ -143,6 +133,6 @@ export async function listChannelMessages(
     const older = await readFrom(tx, channelId, query.around, true, Math.ceil(limit / 2));
     const newer = await readAfter(tx, channelId, query.around, limit - older.length);
     records = [...newer, ...older];
-  } else records = await tx.objectStore('channel_messages').getAll(channelKeyRange(channelId), limit);
+  } else records = await tx.store('channel_messages').getAll(channelKeyRange(channelId), limit);
   return messagesForReader(tx, records, reader);
 }

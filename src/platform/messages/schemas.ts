@@ -18,7 +18,7 @@ import {
   POLL_QUESTION_MAX,
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
-import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from './records';
+import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from '../../store/records/messages';
 
 const max = <T extends v.LengthInput>(n: number) =>
   v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);

@@ -8,11 +8,11 @@ import { write, type WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { MESSAGE_SEARCH_INDEX_DELAY_MS } from '../core/limits';
-import type { SearchIndexRecord } from './records';
+import type { SearchIndexRecord } from '../../store/records/messages';
 
 /** Inside a message write: starts indexing the guild at its first message. */
 export async function noteGuildMessage(tx: WriteTx, guildId: string, now: number): Promise<void> {
-  const store = tx.objectStore('message_search_indexes');
+  const store = tx.store('message_search_indexes');
   if (!(await store.get(guildId)))
     await store.put({ guild_id: guildId, ready_at: now + MESSAGE_SEARCH_INDEX_DELAY_MS });
 }
@@ -28,9 +28,9 @@ export function isIndexReady(record: SearchIndexRecord | undefined, now: number)
  */
 export async function forceSearchIndex(ctx: PlatformContext, guildId: string): Promise<SearchIndexRecord> {
   return write(ctx, ['guilds', 'message_search_indexes'], async (tx) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
     const record = { guild_id: guildId, ready_at: ctx.clock.now() };
-    await tx.objectStore('message_search_indexes').put(record);
+    await tx.store('message_search_indexes').put(record);
     return record;
   });
 }

@@ -18,7 +18,7 @@ import {
 } from '../core/limits';
 import { messageGuildReader } from './access';
 import { channelKeyRange } from './keys';
-import type { ChannelMessageRecord } from './records';
+import type { ChannelMessageRecord } from '../../store/records/messages';
 import { contentReaderOf, messagesForReader } from './reads';
 import { isIndexReady } from './search-index';
 import type { ChannelMessage } from './wire';
@@ -139,15 +139,20 @@ export async function searchGuildMessages(
 ): Promise<MessageSearchResult> {
   const reader = await contentReaderOf(ctx, principal);
   if (!reader.contentIntent) throw ApiError.of('MISSING_ACCESS', 'Search needs the MESSAGE_CONTENT privileged intent.');
-  const tx = ctx.db.transaction(
-    ['guilds', 'roles', 'members', 'channels', 'users', 'channel_messages', 'message_search_indexes'],
-    'readonly',
-  );
+  const tx = ctx.db.read([
+    'guilds',
+    'roles',
+    'members',
+    'channels',
+    'users',
+    'channel_messages',
+    'message_search_indexes',
+  ]);
   const view = await loadGuildView(messageGuildReader(tx), guildId, principal.user.id);
   requireMember(view);
-  if (!isIndexReady(await tx.objectStore('message_search_indexes').get(guildId), ctx.clock.now()))
+  if (!isIndexReady(await tx.store('message_search_indexes').get(guildId), ctx.clock.now()))
     throw ApiError.of('INDEX_NOT_READY');
-  const channels = await tx.objectStore('channels').index('by_guild').getAll(guildId);
+  const channels = await tx.store('channels').index('by_guild').getAll(guildId);
   const readable = new Set(
     channels
       .filter((c) =>
@@ -156,9 +161,9 @@ export async function searchGuildMessages(
       .map((c) => c.id),
   );
   if (readable.size === 0) throw ApiError.of('MISSING_PERMISSIONS');
-  const all = await tx.objectStore('channel_messages').index('by_guild').getAll(channelKeyRange(guildId));
+  const all = await tx.store('channel_messages').index('by_guild').getAll(channelKeyRange(guildId));
   const bots = new Set(
-    (await Promise.all([...new Set(all.map((m) => m.author_id))].map((id) => tx.objectStore('users').get(id)))).flatMap(
+    (await Promise.all([...new Set(all.map((m) => m.author_id))].map((id) => tx.store('users').get(id)))).flatMap(
       (u) => (u?.bot ? [u.id] : []),
     ),
   );

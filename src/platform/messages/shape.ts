@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../core/errors';
 import { POLL_DURATION_DEFAULT_H } from '../core/limits';
-import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES, type StoredPoll } from './records';
+import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES, type StoredPoll } from '../../store/records/messages';
 import { EDIT_MESSAGE_FLAGS, type MessageCreateInput, type MessageEditInput, type PollRequest } from './schemas';
 
 type FieldErrors = Record<string, string | { code: string; message: string }>;

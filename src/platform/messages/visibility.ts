@@ -9,7 +9,7 @@
 import type { EventRecord } from '../../store/schema';
 import { canViewChannel, type GuildView } from '../guilds/access';
 import { INTENTS } from '../core/intents';
-import type { ChannelRecord, User } from '../core/records';
+import type { ChannelRecord, User } from '../../store/records/core';
 import { withoutContent, type ChannelMessage } from './wire';
 
 const CHANNEL_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'CHANNEL_PINS_UPDATE']);

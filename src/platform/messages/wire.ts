@@ -14,9 +14,9 @@ import {
   type MessageReference,
   type SnapshotMessage,
   type WireAttachment,
-} from './records';
+} from '../../store/records/messages';
 import type { MessageTx } from './access';
-import type { Snowflake, User, UserRecord } from '../core/records';
+import type { Snowflake, User, UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
 /** The message object of a guild channel message. */
@@ -58,11 +58,8 @@ export function userIdsOf(records: readonly ChannelMessageRecord[]): string[] {
 }
 
 /** Loads users by id in the caller's transaction. */
-export async function loadUsers<M extends IDBTransactionMode>(
-  tx: MessageTx<M>,
-  ids: readonly string[],
-): Promise<Map<string, UserRecord>> {
-  const users = await Promise.all(ids.map((id) => tx.objectStore('users').get(id)));
+export async function loadUsers(tx: MessageTx, ids: readonly string[]): Promise<Map<string, UserRecord>> {
+  const users = await Promise.all(ids.map((id) => tx.store('users').get(id)));
   return new Map(ids.flatMap((id, i) => (users[i] ? [[id, users[i]!] as const] : [])));
 }
 

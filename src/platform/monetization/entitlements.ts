@@ -8,7 +8,12 @@ import type { BearerPrincipal, BotPrincipal, Principal } from '../oauth2/auth';
 import { requireScope } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import { ENTITLEMENT_TYPES, SKU_TYPE, serializeEntitlement, type EntitlementRecord } from './records';
+import {
+  ENTITLEMENT_TYPES,
+  SKU_TYPE,
+  serializeEntitlement,
+  type EntitlementRecord,
+} from '../../store/records/monetization';
 import {
   deleteEntitlementRecord,
   findEntitlement,
@@ -23,6 +28,7 @@ import {
 import { snowflakeKey } from '../core/snowflake';
 import { readMonetization, writeMonetization } from './subscriptions-renewal';
 import type { EntitlementsQuery, TestEntitlementInput } from './schemas';
+import { keyRange } from '../../store/port';
 
 /** The scope a user's token needs to read its own entitlements. */
 export const ENTITLEMENTS_SCOPE = 'applications.entitlements';
@@ -63,7 +69,7 @@ export async function listEntitlements(
   const tx = await readMonetization(ctx);
   const now = ctx.clock.now();
   const index = indexFor(applicationId, userId, query.guild_id);
-  const range = IDBKeyRange.bound(
+  const range = keyRange.bound(
     [...index.prefix, lower],
     [...index.prefix, upper],
     query.after !== undefined,
@@ -77,20 +83,17 @@ export async function listEntitlements(
     !(query.exclude_deleted !== false && e.deleted);
   const found: EntitlementRecord[] = [];
   const direction = query.after !== undefined && query.before === undefined ? 'next' : 'prev';
-  // A cursor stops as soon as `limit` matched: filters never make it read the whole range.
-  for (
-    let cursor = await tx.objectStore('entitlements').index(index.name).openCursor(range, direction);
-    cursor && found.length < query.limit;
-    cursor = await cursor.continue()
-  ) {
-    if (wanted(cursor.value)) found.push(cursor.value);
+  // Iteration stops as soon as `limit` matched: filters never make it read the whole range.
+  for await (const { value } of tx.store('entitlements').index(index.name).iterate(range, direction)) {
+    if (found.length >= query.limit) break;
+    if (wanted(value)) found.push(value);
   }
   return found.map(serializeEntitlement);
 }
 
 /** The entitlement as `principal` may see it: its application's, and a user's own (others are unknown). */
-async function visibleEntitlement<M extends IDBTransactionMode>(
-  tx: MonetizationTx<M>,
+async function visibleEntitlement(
+  tx: MonetizationTx,
   principal: Principal,
   applicationId: string,
   entitlementId: string,
@@ -127,9 +130,9 @@ export async function consumeEntitlement(
   await writeMonetization(ctx, async (tx) => {
     const entitlement = await visibleEntitlement(tx, principal, applicationId, entitlementId);
     if (entitlement.deleted) throw ApiError.of('UNKNOWN_ENTITLEMENT');
-    const sku = await tx.objectStore('skus').get(entitlement.sku_id);
+    const sku = await tx.store('skus').get(entitlement.sku_id);
     if (sku?.type !== SKU_TYPE.CONSUMABLE) throw ApiError.of('ONLY_CONSUMABLE_SKUS');
-    if (!entitlement.consumed) await tx.objectStore('entitlements').put({ ...entitlement, consumed: true });
+    if (!entitlement.consumed) await tx.store('entitlements').put({ ...entitlement, consumed: true });
   });
 }
 
@@ -152,8 +155,8 @@ export async function createTestEntitlement(
       const sku = await findSku(tx, applicationId, input.sku_id);
       if (sku.type === SKU_TYPE.SUBSCRIPTION_GROUP) throw ApiError.of('INVALID_SKU');
       const forGuild = input.owner_type === 1;
-      if (forGuild && !(await tx.objectStore('guilds').get(input.owner_id))) throw ApiError.of('UNKNOWN_GUILD');
-      if (!forGuild && !(await tx.objectStore('users').get(input.owner_id))) throw ApiError.of('UNKNOWN_USER');
+      if (forGuild && !(await tx.store('guilds').get(input.owner_id))) throw ApiError.of('UNKNOWN_GUILD');
+      if (!forGuild && !(await tx.store('users').get(input.owner_id))) throw ApiError.of('UNKNOWN_USER');
       const owner = forGuild
         ? { user_id: null, guild_id: input.owner_id }
         : { user_id: input.owner_id, guild_id: null };
@@ -204,7 +207,7 @@ export async function deleteTestEntitlement(
  */
 export async function refundEntitlement(ctx: PlatformContext, entitlementId: string): Promise<void> {
   await writeMonetization(ctx, async (tx, emit) => {
-    const entitlement = await tx.objectStore('entitlements').get(entitlementId);
+    const entitlement = await tx.store('entitlements').get(entitlementId);
     if (!entitlement || entitlement.deleted) throw ApiError.of('UNKNOWN_ENTITLEMENT');
     if (entitlement.subscription_id !== null) {
       throw ApiError.invalidForm({
@@ -223,10 +226,10 @@ export async function refundEntitlement(ctx: PlatformContext, entitlementId: str
 export async function clientEntitlements(ctx: PlatformContext, principal: BearerPrincipal) {
   const tx = await readMonetization(ctx);
   const now = ctx.clock.now();
-  const range = IDBKeyRange.bound(
+  const range = keyRange.bound(
     [principal.application.id, principal.user.id, ''],
     [principal.application.id, principal.user.id, '\uffff'],
   );
-  const held = await tx.objectStore('entitlements').index('by_user').getAll(range);
+  const held = await tx.store('entitlements').index('by_user').getAll(range);
   return held.filter((e) => !e.deleted && !hasEnded(e, now)).map(serializeEntitlement);
 }

@@ -15,7 +15,7 @@
  */
 import * as v from 'valibot';
 import type { PlatformContext } from '../core/context';
-import { SKU_FLAGS, SKU_TYPE } from './records';
+import { SKU_FLAGS, SKU_TYPE } from '../../store/records/monetization';
 import { isSnowflake } from '../core/snowflake';
 
 /** The component type of a button. */

@@ -18,9 +18,9 @@ import {
   type EntitlementRecord,
   type SkuRecord,
   type SubscriptionRecord,
-} from './records';
+} from '../../store/records/monetization';
 import { addMonths, findSku, grantEntitlement, loadApplication, refuseOwned, saveSubscription } from './store';
-import type { ApplicationRecord, UserRecord } from '../core/records';
+import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import { isSoldInClient } from './skus';
 import { snowflakeKey } from '../core/snowflake';
 import { writeMonetization } from './subscriptions-renewal';
@@ -60,8 +60,8 @@ async function purchaseGuild(
   }
   if (guildId === null)
     throw ApiError.invalidForm({ guild_id: 'A guild subscription SKU is bought for a guild: guild_id is required.' });
-  if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
-  if (!(await tx.objectStore('members').get([guildId, user.id])))
+  if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+  if (!(await tx.store('members').get([guildId, user.id])))
     throw ApiError.of('MISSING_ACCESS', 'The buyer is not a member of this guild.');
   return guildId;
 }
@@ -147,9 +147,9 @@ export async function purchaseSku(ctx: PlatformContext, input: PurchaseInput): P
   return writeMonetization(
     ctx,
     async (tx, emit, now) => {
-      const stored = await tx.objectStore('skus').get(input.sku_id);
+      const stored = await tx.store('skus').get(input.sku_id);
       if (!stored) throw ApiError.of('UNKNOWN_SKU');
-      const user = await tx.objectStore('users').get(input.user_id);
+      const user = await tx.store('users').get(input.user_id);
       if (!user || user.bot) throw ApiError.invalidForm({ user_id: user ? 'Bots cannot buy SKUs.' : 'Unknown user.' });
       const application = await loadApplication(tx, stored.application_id);
       return completePurchase(tx, emit, ctx, now, {

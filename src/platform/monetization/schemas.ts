@@ -12,7 +12,7 @@ import {
   SUBSCRIPTIONS_LIST_DEFAULT,
   SUBSCRIPTIONS_LIST_MAX,
 } from '../core/limits';
-import { SKU_FLAGS, SKU_TYPE } from './records';
+import { SKU_FLAGS, SKU_TYPE } from '../../store/records/monetization';
 import { isSnowflake } from '../core/snowflake';
 
 const snowflake = snowflakeSchema;

@@ -8,7 +8,14 @@ import { write } from '../../store/write';
 import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import { SKU_FLAGS, SKU_TYPE, serializeRpcSku, serializeSku, type SkuPrice, type SkuRecord } from './records';
+import {
+  SKU_FLAGS,
+  SKU_TYPE,
+  serializeRpcSku,
+  serializeSku,
+  type SkuPrice,
+  type SkuRecord,
+} from '../../store/records/monetization';
 import { loadApplication, requireOwnApplication } from './store';
 import { snowflakeKey } from '../core/snowflake';
 
@@ -74,8 +81,8 @@ export async function createSku(
         ? { ...base, id: ctx.ids.next(), type: SKU_TYPE.SUBSCRIPTION_GROUP, price: null }
         : null;
     const sku: SkuRecord = { ...base, id: ctx.ids.next(), type: input.type, price: input.price ?? null };
-    if (group) await tx.objectStore('skus').add(group);
-    await tx.objectStore('skus').add(sku);
+    if (group) await tx.store('skus').add(group);
+    await tx.store('skus').add(sku);
     return { sku, group };
   });
 }

@@ -4,7 +4,6 @@
  * an entitlement, end it, announce a subscription), each emitting its event in the caller's
  * transaction so that the change and its event commit together.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import type { Emit, WriteTx } from '../../store/write';
 import type { Principal } from '../oauth2/auth';
@@ -16,19 +15,17 @@ import {
   type EntitlementRecord,
   type SkuRecord,
   type SubscriptionRecord,
-} from './records';
-import type { ApplicationRecord } from '../core/records';
+} from '../../store/records/monetization';
+import type { ApplicationRecord } from '../../store/records/core';
 import { snowflakeKey } from '../core/snowflake';
+import { keyRange } from '../../store/port';
+import { type PlatformStoreName, type ReadTx } from '../../store/schema';
 
 /** Every store a monetization write touches (the event log is added by `write`). */
-export const MONETIZATION_STORES: StoreNames<PlatformDB>[] = ['applications', 'skus', 'entitlements', 'subscriptions'];
+export const MONETIZATION_STORES: PlatformStoreName[] = ['applications', 'skus', 'entitlements', 'subscriptions'];
 
 /** A transaction over the monetization stores, read-only or read-write. */
-export type MonetizationTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
-  PlatformDB,
-  StoreNames<PlatformDB>[],
-  Mode
->;
+export type MonetizationTx = ReadTx;
 
 /**
  * Throws 403 20012 unless `principal` acts for application `applicationId`: a bot or token of
@@ -39,43 +36,33 @@ export function requireOwnApplication(principal: Principal, applicationId: strin
 }
 
 /** The application `applicationId` (404 10002 when there is none). */
-export async function loadApplication<M extends IDBTransactionMode>(
-  tx: MonetizationTx<M>,
-  applicationId: string,
-): Promise<ApplicationRecord> {
-  const application = await tx.objectStore('applications').get(applicationId);
+export async function loadApplication(tx: MonetizationTx, applicationId: string): Promise<ApplicationRecord> {
+  const application = await tx.store('applications').get(applicationId);
   if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
   return application;
 }
 
 /** The SKU `skuId` of application `applicationId`; another application's SKU is unknown (404 10027). */
-export async function findSku<M extends IDBTransactionMode>(
-  tx: MonetizationTx<M>,
-  applicationId: string,
-  skuId: string,
-): Promise<SkuRecord> {
-  const sku = await tx.objectStore('skus').get(skuId);
+export async function findSku(tx: MonetizationTx, applicationId: string, skuId: string): Promise<SkuRecord> {
+  const sku = await tx.store('skus').get(skuId);
   if (!sku || sku.application_id !== applicationId) throw ApiError.of('UNKNOWN_SKU');
   return sku;
 }
 
 /** The entitlement `entitlementId` of application `applicationId` (404 10029 otherwise). */
-export async function findEntitlement<M extends IDBTransactionMode>(
-  tx: MonetizationTx<M>,
+export async function findEntitlement(
+  tx: MonetizationTx,
   applicationId: string,
   entitlementId: string,
 ): Promise<EntitlementRecord> {
-  const entitlement = await tx.objectStore('entitlements').get(entitlementId);
+  const entitlement = await tx.store('entitlements').get(entitlementId);
   if (!entitlement || entitlement.application_id !== applicationId) throw ApiError.of('UNKNOWN_ENTITLEMENT');
   return entitlement;
 }
 
 /** The subscription `subscriptionId` (404 Unknown Subscription when there is none). */
-export async function findSubscription<M extends IDBTransactionMode>(
-  tx: MonetizationTx<M>,
-  subscriptionId: string,
-): Promise<SubscriptionRecord> {
-  const subscription = await tx.objectStore('subscriptions').get(subscriptionId);
+export async function findSubscription(tx: MonetizationTx, subscriptionId: string): Promise<SubscriptionRecord> {
+  const subscription = await tx.store('subscriptions').get(subscriptionId);
   if (!subscription) throw ApiError.of('UNKNOWN_SUBSCRIPTION');
   return subscription;
 }
@@ -133,7 +120,7 @@ export async function grantEntitlement(
     migrated_at: null,
     created_at: now,
   };
-  await tx.objectStore('entitlements').add(entitlement);
+  await tx.store('entitlements').add(entitlement);
   announceEntitlementCreate(emit, application, entitlement);
   return entitlement;
 }
@@ -165,10 +152,10 @@ export async function endEntitlement(
   entitlementId: string,
   at: number,
 ): Promise<void> {
-  const entitlement = await tx.objectStore('entitlements').get(entitlementId);
+  const entitlement = await tx.store('entitlements').get(entitlementId);
   if (!entitlement || entitlement.deleted) return;
   const ended: EntitlementRecord = { ...entitlement, ends_at: at };
-  await tx.objectStore('entitlements').put(ended);
+  await tx.store('entitlements').put(ended);
   emit({
     type: 'ENTITLEMENT_UPDATE',
     data: serializeEntitlement(ended),
@@ -184,7 +171,7 @@ export async function deleteEntitlementRecord(
   entitlement: EntitlementRecord,
 ): Promise<void> {
   const deleted: EntitlementRecord = { ...entitlement, deleted: true };
-  await tx.objectStore('entitlements').put(deleted);
+  await tx.store('entitlements').put(deleted);
   emit({
     type: 'ENTITLEMENT_DELETE',
     data: serializeEntitlement(deleted),
@@ -200,7 +187,7 @@ export async function saveSubscription(
   subscription: SubscriptionRecord,
   type: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_UPDATE',
 ): Promise<void> {
-  await tx.objectStore('subscriptions').put(subscription);
+  await tx.store('subscriptions').put(subscription);
   emit({
     type,
     data: serializeSubscription(subscription),
@@ -221,9 +208,9 @@ export async function refuseOwned(
 ): Promise<void> {
   const byGuild = owner.guild_id !== null;
   const key = byGuild ? owner.guild_id! : owner.user_id!;
-  const range = IDBKeyRange.bound([sku.application_id, key, ''], [sku.application_id, key, '\uffff']);
+  const range = keyRange.bound([sku.application_id, key, ''], [sku.application_id, key, '\uffff']);
   const held = await tx
-    .objectStore('entitlements')
+    .store('entitlements')
     .index(byGuild ? 'by_guild' : 'by_user')
     .getAll(range);
   // A user's own access: entitlements they bought for a guild are the guild's, not theirs.

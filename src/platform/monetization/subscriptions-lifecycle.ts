@@ -15,7 +15,7 @@ import {
   monetizationAudience,
   serializeSubscription,
   type SubscriptionRecord,
-} from './records';
+} from '../../store/records/monetization';
 import {
   announceEntitlementCreate,
   deleteEntitlementRecord,
@@ -23,7 +23,7 @@ import {
   loadApplication,
   saveSubscription,
 } from './store';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
 import { endSubscription, writeMonetization } from './subscriptions-renewal';
 
 type Step = (
@@ -90,7 +90,7 @@ export function changeRenewalSkus(
     }
     const kind = subscription.guild_id === null ? SKU_FLAGS.USER_SUBSCRIPTION : SKU_FLAGS.GUILD_SUBSCRIPTION;
     for (const [i, skuId] of skuIds.entries()) {
-      const sku = await tx.objectStore('skus').get(skuId);
+      const sku = await tx.store('skus').get(skuId);
       if (
         !sku ||
         sku.application_id !== application.id ||
@@ -122,10 +122,10 @@ export function changeRenewalSkus(
 export function migrateSubscription(ctx: PlatformContext, subscriptionId: string): Promise<SubscriptionRecord> {
   return lifecycleStep(ctx, subscriptionId, async (tx, emit, application, subscription, now) => {
     for (const id of subscription.entitlement_ids) {
-      const entitlement = await tx.objectStore('entitlements').get(id);
+      const entitlement = await tx.store('entitlements').get(id);
       if (!entitlement || entitlement.deleted || entitlement.migrated_at !== null) continue;
       const migrated = { ...entitlement, type: ENTITLEMENT_TYPES.PURCHASE, ends_at: null, migrated_at: now };
-      await tx.objectStore('entitlements').put(migrated);
+      await tx.store('entitlements').put(migrated);
       announceEntitlementCreate(emit, application, migrated);
     }
     return subscription;
@@ -142,10 +142,10 @@ export async function deleteSubscription(ctx: PlatformContext, subscriptionId: s
     const subscription = await findSubscription(tx, subscriptionId);
     const application = await loadApplication(tx, subscription.application_id);
     for (const id of subscription.entitlement_ids) {
-      const entitlement = await tx.objectStore('entitlements').get(id);
+      const entitlement = await tx.store('entitlements').get(id);
       if (entitlement && !entitlement.deleted) await deleteEntitlementRecord(tx, emit, application, entitlement);
     }
-    await tx.objectStore('subscriptions').delete(subscription.id);
+    await tx.store('subscriptions').delete(subscription.id);
     emit({
       type: 'SUBSCRIPTION_DELETE',
       data: serializeSubscription(subscription),

@@ -14,13 +14,12 @@
  *   entitlement_ids and period (the public docs' downgrade sequence).
  * - ENDING (canceled): it ends at its period end, see {@link endSubscription}.
  */
-import type { StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import type { Emit, WriteTx } from '../../store/write';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { SUBSCRIPTION_PERIOD_MONTHS } from '../core/limits';
-import { ENTITLEMENT_TYPES, SUBSCRIPTION_STATUS, type SubscriptionRecord } from './records';
+import { ENTITLEMENT_TYPES, SUBSCRIPTION_STATUS, type SubscriptionRecord } from '../../store/records/monetization';
 import {
   MONETIZATION_STORES,
   addMonths,
@@ -30,7 +29,9 @@ import {
   saveSubscription,
   type MonetizationTx,
 } from './store';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
+import { keyRange } from '../../store/port';
+import { type PlatformStoreName } from '../../store/schema';
 
 /** What one settling did: subscriptions that renewed and that ended. */
 export interface SettleResult {
@@ -111,14 +112,14 @@ async function renewIntoOtherSkus(
  */
 async function followPeriodEnd(tx: WriteTx, subscription: SubscriptionRecord): Promise<void> {
   for (const id of subscription.entitlement_ids) {
-    const entitlement = await tx.objectStore('entitlements').get(id);
+    const entitlement = await tx.store('entitlements').get(id);
     if (
       entitlement &&
       !entitlement.deleted &&
       entitlement.type === ENTITLEMENT_TYPES.APPLICATION_SUBSCRIPTION &&
       entitlement.ends_at !== null
     ) {
-      await tx.objectStore('entitlements').put({ ...entitlement, ends_at: subscription.current_period_end });
+      await tx.store('entitlements').put({ ...entitlement, ends_at: subscription.current_period_end });
     }
   }
 }
@@ -131,7 +132,7 @@ export async function settleDueSubscriptions(
   now: number,
 ): Promise<SettleResult> {
   const result: SettleResult = { renewed: [], ended: [] };
-  const due = await tx.objectStore('subscriptions').index('by_due').getAll(IDBKeyRange.upperBound(now));
+  const due = await tx.store('subscriptions').index('by_due').getAll(keyRange.upperBound(now));
   for (const stored of due) {
     const application = await loadApplication(tx, stored.application_id);
     let subscription = stored;
@@ -153,7 +154,7 @@ export async function settleDueSubscriptions(
       }
     }
     if (silent) {
-      await tx.objectStore('subscriptions').put(subscription);
+      await tx.store('subscriptions').put(subscription);
       await followPeriodEnd(tx, subscription);
     }
     if (subscription.status !== SUBSCRIPTION_STATUS.INACTIVE) result.renewed.push(subscription.id);
@@ -170,7 +171,7 @@ export async function settleDueSubscriptions(
 export function writeMonetization<T>(
   ctx: PlatformContext,
   body: (tx: WriteTx, emit: Emit, now: number) => Promise<T>,
-  extra: StoreNames<PlatformDB>[] = [],
+  extra: PlatformStoreName[] = [],
 ): Promise<T> {
   return write(ctx, [...MONETIZATION_STORES, ...extra], async (tx, emit) => {
     const now = ctx.clock.now();
@@ -186,13 +187,13 @@ export function writeMonetization<T>(
  */
 export async function settleSubscriptions(ctx: PlatformContext): Promise<SettleResult> {
   const now = ctx.clock.now();
-  const due = await ctx.db.countFromIndex('subscriptions', 'by_due', IDBKeyRange.upperBound(now));
+  const due = await ctx.db.countFromIndex('subscriptions', 'by_due', keyRange.upperBound(now));
   if (due === 0) return { renewed: [], ended: [] };
   return write(ctx, MONETIZATION_STORES, (tx, emit) => settleDueSubscriptions(tx, emit, ctx, now));
 }
 
 /** A read-only transaction over the monetization stores, after settling what is due. */
-export async function readMonetization(ctx: PlatformContext): Promise<MonetizationTx<'readonly'>> {
+export async function readMonetization(ctx: PlatformContext): Promise<MonetizationTx> {
   await settleSubscriptions(ctx);
-  return ctx.db.transaction(MONETIZATION_STORES, 'readonly');
+  return ctx.db.read(MONETIZATION_STORES);
 }

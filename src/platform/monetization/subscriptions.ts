@@ -8,11 +8,12 @@ import { requireScope, type Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { ENTITLEMENTS_SCOPE } from './entitlements';
-import { serializeSubscription, type SubscriptionRecord } from './records';
+import { serializeSubscription, type SubscriptionRecord } from '../../store/records/monetization';
 import { findSku, findSubscription } from './store';
 import type { SubscriptionsQuery } from './schemas';
 import { snowflakeKey } from '../core/snowflake';
 import { readMonetization } from './subscriptions-renewal';
+import { keyRange } from '../../store/port';
 
 /** The user whose subscriptions are listed: the token's own, or the `user_id` the bot names. */
 function subscriber(principal: Principal, userId: string | undefined): string {
@@ -42,21 +43,12 @@ export async function listSkuSubscriptions(
   const lower = query.after === undefined ? '' : snowflakeKey(query.after);
   const upper = query.before === undefined ? '\uffff' : snowflakeKey(query.before);
   if (lower >= upper) return [];
-  const range = IDBKeyRange.bound(
-    [userId, lower],
-    [userId, upper],
-    query.after !== undefined,
-    query.before !== undefined,
-  );
+  const range = keyRange.bound([userId, lower], [userId, upper], query.after !== undefined, query.before !== undefined);
   const direction = query.after !== undefined && query.before === undefined ? 'next' : 'prev';
   const found: SubscriptionRecord[] = [];
-  for (
-    let cursor = await tx.objectStore('subscriptions').index('by_user').openCursor(range, direction);
-    cursor && found.length < query.limit;
-    cursor = await cursor.continue()
-  ) {
-    if (cursor.value.application_id === principal.application.id && cursor.value.sku_ids.includes(skuId))
-      found.push(cursor.value);
+  for await (const { value } of tx.store('subscriptions').index('by_user').iterate(range, direction)) {
+    if (found.length >= query.limit) break;
+    if (value.application_id === principal.application.id && value.sku_ids.includes(skuId)) found.push(value);
   }
   return found.map(serializeSubscription);
 }

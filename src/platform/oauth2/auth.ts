@@ -5,8 +5,7 @@
 import type { TokenRecord } from '../../store/schema';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { ApplicationRecord, UserRecord } from '../core/records';
-import { readCacheOf } from '../core/read-cache';
+import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import { scopesFor } from './consent-scopes';
 import { hashSecret } from '../core/secrets';
 
@@ -54,7 +53,7 @@ export async function authenticate(
   const credential = parseCredential(authorization);
   const explicit = authorization ? /^(Bot|Bearer)\s/i.test(authorization.trim()) : false;
   if (!credential || (!explicit && !allowBare)) throw ApiError.of('UNAUTHORIZED');
-  const cache = readCacheOf(ctx.db);
+  const cache = ctx.cache;
   const key = `${credential.kind} ${credential.secret}`;
   const cached = cache?.principal(key);
   if (cached) {
@@ -75,21 +74,21 @@ function isExpired(ctx: PlatformContext, token: TokenRecord): boolean {
 
 /** The caller whose secret hashes to `hash`, read in one transaction; throws 401. */
 async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash: string): Promise<Principal> {
-  const tx = ctx.db.transaction(['tokens', 'applications', 'users', 'bans'], 'readonly');
+  const tx = ctx.db.read(['tokens', 'applications', 'users', 'bans']);
   if (kind === 'bot') {
-    const application = await tx.objectStore('applications').index('by_bot_token').get(hash);
-    const user = application && (await tx.objectStore('users').get(application.bot_user_id));
+    const application = await tx.store('applications').index('by_bot_token').get(hash);
+    const user = application && (await tx.store('users').get(application.bot_user_id));
     if (!application || !user) throw ApiError.of('UNAUTHORIZED');
     return { kind: 'bot', application, user };
   }
-  const token = await tx.objectStore('tokens').get(hash);
+  const token = await tx.store('tokens').get(hash);
   if (!token || token.kind !== 'access' || isExpired(ctx, token)) throw ApiError.of('UNAUTHORIZED');
   const [application, user] = await Promise.all([
-    tx.objectStore('applications').get(token.application_id),
-    tx.objectStore('users').get(token.user_id),
+    tx.store('applications').get(token.application_id),
+    tx.store('users').get(token.user_id),
   ]);
   // A ban deletes the user's tokens; one that somehow outlived it still authenticates nothing.
-  if (!application || !user || (await tx.objectStore('bans').get(token.user_id))) throw ApiError.of('UNAUTHORIZED');
+  if (!application || !user || (await tx.store('bans').get(token.user_id))) throw ApiError.of('UNAUTHORIZED');
   return { kind: 'bearer', application, user, scopes: scopesFor(application, token.scopes), token };
 }
 

@@ -12,7 +12,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { OAUTH2_CODE_TTL_MS } from '../core/limits';
 import { scopeRefusal } from './consent-scopes';
-import type { ApplicationRecord, IntegrationType, Snowflake } from '../core/records';
+import type { ApplicationRecord, IntegrationType, Snowflake } from '../../store/records/core';
 import { parseScopes, type Scope } from './scopes';
 import { generateSecret, hashSecret } from '../core/secrets';
 import { serializeUser } from '../accounts/users';
@@ -173,20 +173,20 @@ export async function decideAuthorization(
     nonce: request.nonce,
   };
   await write(ctx, ['applications', 'users', 'tokens', 'auth_codes', 'bans'], async (tx, emit) => {
-    const user = await tx.objectStore('users').get(decision.user_id);
+    const user = await tx.store('users').get(decision.user_id);
     if (!user || user.bot)
       throw ApiError.invalidForm({ user_id: user ? 'Bots cannot authorize applications.' : 'Unknown user.' });
-    if (await banHolds(tx.objectStore('bans'), user.id))
+    if (await banHolds(tx.store('bans'), user.id))
       throw ApiError.of('MISSING_ACCESS', 'This account is banned: it cannot authorize applications.');
-    const app = await tx.objectStore('applications').get(request.application.id);
+    const app = await tx.store('applications').get(request.application.id);
     if (!app) throw ApiError.invalidForm({ client_id: 'Unknown application.' });
     const first = !(await isAuthorized(tx, app.id, user.id, now));
     await purgeExpiredCodes(tx, app.id, user.id, now);
-    await tx.objectStore('auth_codes').add(record);
+    await tx.store('auth_codes').add(record);
     if (first) {
       if (request.integration_type === 1) {
         await tx
-          .objectStore('applications')
+          .store('applications')
           .put({ ...app, approximate_user_install_count: app.approximate_user_install_count + 1 });
       }
       emit({
@@ -204,15 +204,15 @@ export async function decideAuthorization(
 async function isAuthorized(tx: WriteTx, applicationId: string, userId: string, now: number): Promise<boolean> {
   const key: [string, string] = [applicationId, userId];
   // Client-credentials tokens carry no refresh token: they are the owner's, not a consent.
-  const tokens = await tx.objectStore('tokens').index('by_application_user').getAll(key);
+  const tokens = await tx.store('tokens').index('by_application_user').getAll(key);
   if (tokens.some((t) => t.kind === 'refresh')) return true;
-  const codes = await tx.objectStore('auth_codes').index('by_application_user').getAll(key);
+  const codes = await tx.store('auth_codes').index('by_application_user').getAll(key);
   return codes.some((c) => c.expires_at > now);
 }
 
 async function purgeExpiredCodes(tx: WriteTx, applicationId: string, userId: string, now: number): Promise<void> {
-  const codes = await tx.objectStore('auth_codes').index('by_application_user').getAll([applicationId, userId]);
-  await Promise.all(codes.filter((c) => c.expires_at <= now).map((c) => tx.objectStore('auth_codes').delete(c.hash)));
+  const codes = await tx.store('auth_codes').index('by_application_user').getAll([applicationId, userId]);
+  await Promise.all(codes.filter((c) => c.expires_at <= now).map((c) => tx.store('auth_codes').delete(c.hash)));
 }
 
 function redirectWith(request: AuthorizeRequest, params: Record<string, string>): string | null {

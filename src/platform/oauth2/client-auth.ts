@@ -6,7 +6,7 @@
  */
 import type { PlatformContext } from '../core/context';
 import { OAuth2Error } from '../core/errors';
-import type { ApplicationRecord } from '../core/records';
+import type { ApplicationRecord } from '../../store/records/core';
 import { hashSecret } from '../core/secrets';
 import { isSnowflake } from '../core/snowflake';
 

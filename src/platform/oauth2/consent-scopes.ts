@@ -3,7 +3,7 @@
  * which scopes an application may be granted at all, and what a grant lets it do now (spec,
  * Authentication rules 1-2 and the User.premium_type field rule).
  */
-import { APPLICATION_FLAGS, type ApplicationRecord } from '../core/records';
+import { APPLICATION_FLAGS, type ApplicationRecord } from '../../store/records/core';
 import { effectiveScopes, type Scope } from './scopes';
 
 /** What granting each scope lets the application do, as the consent dialog lists it. */

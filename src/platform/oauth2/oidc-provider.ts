@@ -42,9 +42,9 @@ export async function ensurePlatformSigningKey(ctx: PlatformContext): Promise<Pl
     created_at: now,
   };
   return write(ctx, ['meta'], async (tx) => {
-    const raced = (await tx.objectStore('meta').get('oidc_signing_key')) as PlatformSigningKeyRecord | undefined;
+    const raced = (await tx.store('meta').get('oidc_signing_key')) as PlatformSigningKeyRecord | undefined;
     if (raced) return raced;
-    await tx.objectStore('meta').put(candidate, 'oidc_signing_key');
+    await tx.store('meta').put(candidate, 'oidc_signing_key');
     return candidate;
   });
 }

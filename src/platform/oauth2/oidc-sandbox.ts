@@ -52,7 +52,7 @@ export async function createSandboxIdentityProvider(
     created_at: ctx.clock.now(),
   };
   await write(ctx, ['sandbox_identity_providers'], async (tx) => {
-    const store = tx.objectStore('sandbox_identity_providers');
+    const store = tx.store('sandbox_identity_providers');
     if (await store.index('by_issuer').getKey(record.issuer))
       throw ApiError.invalidForm({ issuer: 'A sandbox identity provider with this issuer already exists.' });
     await store.add(record);

@@ -89,11 +89,11 @@ export async function redeemAuthorizationCode(
       : null;
   await write(ctx, ['auth_codes', 'tokens', 'users', 'bans'], async (tx) => {
     // Read again inside the write: of two concurrent redemptions only one finds the code.
-    if (!(await tx.objectStore('auth_codes').get(codeHash))) throw invalidCode();
-    const user = await tx.objectStore('users').get(code.user_id);
+    if (!(await tx.store('auth_codes').get(codeHash))) throw invalidCode();
+    const user = await tx.store('users').get(code.user_id);
     // Like the platform, the answer does not say why: a banned user's code is just invalid.
-    if (!user || (await banHolds(tx.objectStore('bans'), user.id))) throw invalidCode();
-    await tx.objectStore('auth_codes').delete(codeHash);
+    if (!user || (await banHolds(tx.store('bans'), user.id))) throw invalidCode();
+    await tx.store('auth_codes').delete(codeHash);
     await storeTokenPair(tx, pair);
   });
   return idToken === null ? pair.response : { ...pair.response, id_token: idToken };
@@ -129,11 +129,11 @@ export async function refreshAccessToken(
   const pair = await prepareTokenPair(ctx, { application_id: token.application_id, user_id: token.user_id, scopes });
   if (token.public_client) for (const record of pair.records) record.public_client = true;
   await write(ctx, ['tokens', 'users', 'bans'], async (tx, emit) => {
-    const current = await tx.objectStore('tokens').get(hash);
+    const current = await tx.store('tokens').get(hash);
     if (
       !current ||
-      !(await tx.objectStore('users').get(current.user_id)) ||
-      (await banHolds(tx.objectStore('bans'), current.user_id))
+      !(await tx.store('users').get(current.user_id)) ||
+      (await banHolds(tx.store('bans'), current.user_id))
     )
       throw invalidRefreshToken();
     await deleteTokenPair(tx, emit, current);
@@ -177,12 +177,12 @@ export async function issueClientCredentials(
     created_at: now,
   };
   await write(ctx, ['tokens', 'users', 'bans'], async (tx) => {
-    const owner = await tx.objectStore('users').get(ownerId);
+    const owner = await tx.store('users').get(ownerId);
     if (!owner || owner.bot)
       throw new OAuth2Error('unauthorized_client', 'The application has no owner to issue a token for.');
-    if (await banHolds(tx.objectStore('bans'), ownerId))
+    if (await banHolds(tx.store('bans'), ownerId))
       throw new OAuth2Error('unauthorized_client', "The application's owner is banned: no token is issued for them.");
-    await tx.objectStore('tokens').add(record);
+    await tx.store('tokens').add(record);
   });
   return { access_token: access, token_type: 'Bearer', expires_in: OAUTH2_ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };
 }
@@ -198,7 +198,7 @@ export async function revokeToken(ctx: PlatformContext, client: OAuth2Client, to
   if (!token || token.application_id !== client.application.id) return;
   if (!client.confidential && !token.public_client) requireConfidential(client, 'Revoking this token');
   await write(ctx, ['tokens'], async (tx, emit) => {
-    const current = await tx.objectStore('tokens').get(hash);
+    const current = await tx.store('tokens').get(hash);
     if (current) await deleteTokenPair(tx, emit, current);
     // A revoked publisher authorization takes its games' child tokens with it.
     if (current) await deleteChildTokens(tx, emit, current);

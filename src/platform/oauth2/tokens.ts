@@ -63,7 +63,7 @@ export async function prepareTokenPair(
 
 /** Stores a prepared pair inside a write transaction that includes `tokens`. */
 export async function storeTokenPair(tx: WriteTx, pair: PreparedTokenPair): Promise<void> {
-  const store = tx.objectStore('tokens');
+  const store = tx.store('tokens');
   await Promise.all(pair.records.map((r) => store.put(r)));
 }
 
@@ -98,7 +98,7 @@ export function invalidateSessions(emit: Emit, userIds: Iterable<string>): void 
 
 /** Deletes a token and its pair inside a write transaction that includes `tokens`. */
 export async function deleteTokenPair(tx: WriteTx, emit: Emit, token: TokenRecord): Promise<void> {
-  const store = tx.objectStore('tokens');
+  const store = tx.store('tokens');
   await store.delete(token.hash);
   if (token.pair_hash) await store.delete(token.pair_hash);
   invalidateSessions(emit, [token.user_id]);
@@ -106,7 +106,7 @@ export async function deleteTokenPair(tx: WriteTx, emit: Emit, token: TokenRecor
 
 /** Deletes every token of a user (all applications) inside a write that includes `tokens`. */
 export async function deleteUserTokens(tx: WriteTx, emit: Emit, userId: string): Promise<number> {
-  const store = tx.objectStore('tokens');
+  const store = tx.store('tokens');
   const keys = await store.index('by_user').getAllKeys(userId);
   await Promise.all(keys.map((k) => store.delete(k)));
   if (keys.length > 0) invalidateSessions(emit, [userId]);

@@ -12,71 +12,10 @@ import { ApiError } from '../core/errors';
 import { RICH_PRESENCE_TEXT_MAX, RICH_PRESENCE_URL_MAX } from '../core/limits';
 import { shownStatus } from './shown';
 import { applyPresence, PRESENCE_STORES } from './write';
-import { SET_ACTIVITY_TYPES } from '../core/records';
-
-/** A stored activity, as SET_ACTIVITY and the presence route answer it. */
-export interface PresenceActivity {
-  name: string;
-  type: (typeof SET_ACTIVITY_TYPES)[number];
-  application_id: string;
-  created_at: number;
-  state?: string | null;
-  state_url?: string | null;
-  details?: string | null;
-  details_url?: string | null;
-  status_display_type?: 0 | 1 | 2 | null;
-  timestamps?: { start?: number; end?: number } | null;
-  assets?: Record<string, string | null> | null;
-  party?: { id?: string | null; size?: number[] | null } | null;
-  secrets?: { join?: string; match?: string } | null;
-  instance?: boolean | null;
-}
-
-/** An activity a bot set with Presence Update (op 3): bots may set only these fields. */
-export interface GatewayActivity {
-  name: string;
-  type: 0 | 1 | 2 | 3 | 4 | 5;
-  url?: string | null;
-  state?: string | null;
-  created_at: number;
-}
-
-/** What a session may set with op 3: `invisible` shows as offline to others. */
-export type SessionStatus = 'online' | 'idle' | 'dnd' | 'invisible';
-
-/** The status others see. */
-export type ShownStatus = 'online' | 'idle' | 'dnd' | 'offline';
-
-/** A session's own presence (Identify's `presence`, then each Presence Update). */
-export interface SessionPresence {
-  status: SessionStatus;
-  since: number | null;
-  afk: boolean;
-  /** Only a bot session's: absent until it set any. */
-  activities?: GatewayActivity[];
-}
-
-/** A connected gateway session of the user, as the presence counts it. */
-export interface PresenceSession extends SessionPresence {
-  session_id: string;
-  application_id: string;
-  /** The start of the gateway (shared worker) it is connected to: when that is gone, so is it. */
-  gateway: string;
-  updated_at: number;
-}
-
-/**
- * A user's presence as stored: `activities` has at most one entry per application; `status` is
- * what others see, recomputed from `sessions` on every write (records written before sessions
- * were kept have none, and count as offline).
- */
-export interface PresenceRecord {
-  user_id: string;
-  status: ShownStatus;
-  activities: PresenceActivity[];
-  updated_at: number;
-  sessions?: PresenceSession[];
-}
+import type { PresenceRecord } from '../../store/records/presence';
+import { keyRange } from '../../store/port';
+import { SET_ACTIVITY_TYPES } from '../../store/records/core';
+import { type PresenceActivity } from '../../store/records/presence';
 
 const text = v.nullish(
   v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)),
@@ -164,9 +103,9 @@ export async function setActivity(
 ): Promise<PresenceActivity | null> {
   const now = ctx.clock.now();
   return write(ctx, ['applications', ...PRESENCE_STORES], async (tx, emit) => {
-    const application = await tx.objectStore('applications').get(input.applicationId);
+    const application = await tx.store('applications').get(input.applicationId);
     if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
-    if (!(await tx.objectStore('users').get(input.userId))) throw ApiError.of('UNKNOWN_USER');
+    if (!(await tx.store('users').get(input.userId))) throw ApiError.of('UNKNOWN_USER');
     const activity: PresenceActivity | null = input.activity
       ? { ...compact(input.activity), name: application.name, application_id: application.id, created_at: now }
       : null;
@@ -191,9 +130,9 @@ export async function clearActivity(ctx: PlatformContext, userId: string, applic
 
 /** How many members of a guild are online (a connected session others can see). */
 export async function countOnlineMembers(ctx: PlatformContext, guildId: string): Promise<number> {
-  const tx = ctx.db.transaction(['members', 'presences']);
-  const members = await tx.objectStore('members').getAll(IDBKeyRange.bound([guildId, ''], [guildId, '\uffff']));
-  const presences = await Promise.all(members.map((m) => tx.objectStore('presences').get(m.user_id)));
+  const tx = ctx.db.read(['members', 'presences']);
+  const members = await tx.store('members').getAll(keyRange.bound([guildId, ''], [guildId, '\uffff']));
+  const presences = await Promise.all(members.map((m) => tx.store('presences').get(m.user_id)));
   return presences.filter((p) => shownStatus(p?.sessions) !== 'offline').length;
 }
 

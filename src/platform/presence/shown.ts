@@ -11,7 +11,13 @@
  *   session) and each application's rich presence.
  * - `client_status`: every session runs in this browser, so the one platform is `web`.
  */
-import type { GatewayActivity, PresenceActivity, PresenceRecord, PresenceSession, ShownStatus } from './presence';
+import {
+  type GatewayActivity,
+  type PresenceActivity,
+  type PresenceRecord,
+  type PresenceSession,
+  type ShownStatus,
+} from '../../store/records/presence';
 
 /** Session statuses from the one that wins to the one that yields. */
 const PRECEDENCE = ['dnd', 'online', 'idle'] as const;

@@ -8,25 +8,17 @@
  *   the lobbies they are in, whatever their intents (as a lobby's events reach its members).
  *   A bot has neither friends nor lobbies, and hears of itself through its guilds only.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
-import type { PlatformDB } from '../../store/schema';
 import type { Emit, WriteTx } from '../../store/write';
 import { INTENTS } from '../core/intents';
 import { lobbyKeyRange } from '../lobbies/store';
-import type { PresenceRecord } from './presence';
+import { type PresenceRecord } from '../../store/records/presence';
 import { samePresence, shownPresence, shownStatus, wirePresence, type ShownPresence } from './shown';
-import { PLATFORM_SCOPE, RELATIONSHIP_TYPE } from '../relationships/records';
+import { PLATFORM_SCOPE, RELATIONSHIP_TYPE } from '../../store/records/relationships';
+import { keyRange } from '../../store/port';
+import type { PlatformStoreName, ReadTx } from '../../store/schema';
 
 /** The stores a presence write reads or touches (the event log is added by `write`). */
-export const PRESENCE_STORES: StoreNames<PlatformDB>[] = [
-  'users',
-  'members',
-  'presences',
-  'relationships',
-  'lobby_members',
-];
-
-type ReadTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], IDBTransactionMode>;
+export const PRESENCE_STORES: PlatformStoreName[] = ['users', 'members', 'presences', 'relationships', 'lobby_members'];
 
 /** A user's presence before anything was stored: offline, no activity. */
 export function emptyPresence(userId: string, now: number): PresenceRecord {
@@ -45,7 +37,7 @@ export async function applyPresence(
   now: number,
   change: (current: PresenceRecord) => PresenceRecord,
 ): Promise<PresenceRecord> {
-  const store = tx.objectStore('presences');
+  const store = tx.store('presences');
   const current = (await store.get(userId)) ?? emptyPresence(userId, now);
   const changed = change(current);
   const next: PresenceRecord = { ...changed, status: shownStatus(changed.sessions), updated_at: now };
@@ -58,7 +50,7 @@ export async function applyPresence(
 /** Appends the PRESENCE_UPDATEs of `userId`'s new presence. */
 async function emitPresence(tx: WriteTx, emit: Emit, userId: string, shown: ShownPresence): Promise<void> {
   const data = wirePresence(userId, shown);
-  const memberships = await tx.objectStore('members').index('by_user').getAll(userId);
+  const memberships = await tx.store('members').index('by_user').getAll(userId);
   for (const { guild_id } of memberships) {
     emit({
       type: 'PRESENCE_UPDATE',
@@ -66,7 +58,7 @@ async function emitPresence(tx: WriteTx, emit: Emit, userId: string, shown: Show
       audience: { guild_id, intent: INTENTS.GUILD_PRESENCES },
     });
   }
-  const user = await tx.objectStore('users').get(userId);
+  const user = await tx.store('users').get(userId);
   if (!user || user.bot) return;
   emit({ type: 'PRESENCE_UPDATE', data, audience: { user_ids: await presenceWatchers(tx, userId) } });
 }
@@ -74,7 +66,7 @@ async function emitPresence(tx: WriteTx, emit: Emit, userId: string, shown: Show
 /** The user's platform friends (both sides hold a FRIEND record, so the user's own side lists them). */
 export async function friendIds(tx: ReadTx, userId: string): Promise<string[]> {
   const records = await tx
-    .objectStore('relationships')
+    .store('relationships')
     .index('by_type')
     .getAll([userId, PLATFORM_SCOPE, RELATIONSHIP_TYPE.FRIEND]);
   return records.map((r) => r.other_id);
@@ -82,10 +74,8 @@ export async function friendIds(tx: ReadTx, userId: string): Promise<string[]> {
 
 /** Who hears of `userId`'s presence whatever their intents: the user, their friends, their lobbies' members. */
 async function presenceWatchers(tx: ReadTx, userId: string): Promise<string[]> {
-  const lobbyMembers = tx.objectStore('lobby_members');
-  const own = await lobbyMembers
-    .index('by_user_application')
-    .getAll(IDBKeyRange.bound([userId, ''], [userId, '\uffff']));
+  const lobbyMembers = tx.store('lobby_members');
+  const own = await lobbyMembers.index('by_user_application').getAll(keyRange.bound([userId, ''], [userId, '\uffff']));
   const coMembers = await Promise.all(own.map((m) => lobbyMembers.getAll(lobbyKeyRange(m.lobby_id))));
   return [...new Set([userId, ...(await friendIds(tx, userId)), ...coMembers.flat().map((m) => m.user_id)])];
 }

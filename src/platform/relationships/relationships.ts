@@ -15,14 +15,14 @@ import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { FRIENDS_MAX } from '../core/limits';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import {
   PLATFORM_SCOPE,
   RELATIONSHIP_TYPE,
   type GameRelationship,
   type Relationship,
   type StoredRelationshipType,
-} from './records';
+} from '../../store/records/relationships';
 import {
   RELATIONSHIP_STORES,
   RelationshipWriter,
@@ -42,26 +42,23 @@ export function callerScope(principal: BearerPrincipal, game: boolean): string {
   return game ? principal.application.id : PLATFORM_SCOPE;
 }
 
-async function resolveTarget<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  target: FriendRequestTarget,
-): Promise<UserRecord> {
+async function resolveTarget(tx: RelationshipTx, target: FriendRequestTarget): Promise<UserRecord> {
   if ('id' in target) {
-    const user = await tx.objectStore('users').get(target.id);
+    const user = await tx.store('users').get(target.id);
     if (!user) throw ApiError.of('UNKNOWN_USER');
     return user;
   }
   // Usernames may repeat in the sandbox: the oldest account of that name is the one meant.
-  const matches = await tx.objectStore('users').index('by_username').getAll(target.username);
+  const matches = await tx.store('users').index('by_username').getAll(target.username);
   const user = matches.filter((u) => !u.bot).sort((a, b) => a.created_at - b.created_at)[0];
   if (!user) throw ApiError.of('UNKNOWN_USERNAME');
   return user;
 }
 
 async function listScope(ctx: PlatformContext, userId: string, scope: string) {
-  const tx = ctx.db.transaction(['relationships', 'users'], 'readonly');
-  const records = await tx.objectStore('relationships').getAll(scopeRange(userId, scope));
-  const users = await Promise.all(records.map((r) => tx.objectStore('users').get(r.other_id)));
+  const tx = ctx.db.read(['relationships', 'users']);
+  const records = await tx.store('relationships').getAll(scopeRange(userId, scope));
+  const users = await Promise.all(records.map((r) => tx.store('users').get(r.other_id)));
   return records.flatMap((record, i) => (users[i] ? [{ record, user: users[i] }] : []));
 }
 
@@ -198,7 +195,7 @@ export async function sandboxSetRelationship(
       resolveTarget(tx, { id: input.otherId }),
     ]);
     if (user.id === other.id) throw ApiError.invalidForm({ other_id: 'A relationship needs two different users.' });
-    if (input.applicationId !== null && !(await tx.objectStore('applications').getKey(input.applicationId)))
+    if (input.applicationId !== null && !(await tx.store('applications').getKey(input.applicationId)))
       throw ApiError.of('UNKNOWN_APPLICATION');
     if (scope !== PLATFORM_SCOPE && input.type === RELATIONSHIP_TYPE.BLOCKED)
       throw ApiError.invalidForm({ type: 'Blocks are platform-wide: leave application_id out.' });

@@ -3,7 +3,7 @@
  */
 import * as v from 'valibot';
 import { USERNAME_MAX } from '../core/limits';
-import { RELATIONSHIP_TYPE } from './records';
+import { RELATIONSHIP_TYPE } from '../../store/records/relationships';
 import { snowflakeSchema } from '../core/schema-parts';
 
 const snowflake = snowflakeSchema;

@@ -5,11 +5,10 @@
  * RPC host turns into an activity's RELATIONSHIP_UPDATE); game relationships emit
  * GAME_RELATIONSHIP_ADD / UPDATE / REMOVE to that application's sessions only.
  */
-import type { IDBPTransaction, StoreNames } from 'idb';
 import type { PlatformDB } from '../../store/schema';
 import type { Emit, WriteTx } from '../../store/write';
 import { ApiError } from '../core/errors';
-import type { UserRecord } from '../core/records';
+import type { UserRecord } from '../../store/records/core';
 import {
   PLATFORM_SCOPE,
   RELATIONSHIP_TYPE,
@@ -17,22 +16,20 @@ import {
   type Relationship,
   type RelationshipRecord,
   type StoredRelationshipType,
-} from './records';
+} from '../../store/records/relationships';
 import { serializeUser } from '../accounts/users';
+import { keyRange, type KeyRange } from '../../store/port';
+import { type PlatformStoreName, type ReadTx } from '../../store/schema';
 
 /** Every store a relationship write reads or touches (the event log is added by `write`). */
-export const RELATIONSHIP_STORES: StoreNames<PlatformDB>[] = ['users', 'relationships', 'tokens', 'applications'];
+export const RELATIONSHIP_STORES: PlatformStoreName[] = ['users', 'relationships', 'tokens', 'applications'];
 
 /** A transaction over the relationship stores. */
-export type RelationshipTx<Mode extends IDBTransactionMode = IDBTransactionMode> = IDBPTransaction<
-  PlatformDB,
-  StoreNames<PlatformDB>[],
-  Mode
->;
+export type RelationshipTx = ReadTx;
 
 /** Every record of one user in one scope (`[user_id, scope, *]`). */
-export function scopeRange(userId: string, scope: string): IDBKeyRange {
-  return IDBKeyRange.bound([userId, scope, ''], [userId, scope, '\uffff']);
+export function scopeRange(userId: string, scope: string): KeyRange {
+  return keyRange.bound([userId, scope, ''], [userId, scope, '\uffff']);
 }
 
 /** A platform relationship on the wire. */
@@ -71,41 +68,24 @@ export function serializeAnyRelationship(
  * True once `userId` has played the application's game: it holds (or held) an OAuth2 or
  * provisional token of the application. Game friends and DM history need it (the public guides).
  */
-export async function hasPlayed<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  applicationId: string,
-  userId: string,
-): Promise<boolean> {
-  return (await tx.objectStore('tokens').index('by_application_user').count([applicationId, userId])) > 0;
+export async function hasPlayed(tx: RelationshipTx, applicationId: string, userId: string): Promise<boolean> {
+  return (await tx.store('tokens').index('by_application_user').count([applicationId, userId])) > 0;
 }
 
 /** The platform relationship type `userId` holds towards `otherId` (0 when none). */
-export async function platformType<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  userId: string,
-  otherId: string,
-): Promise<number> {
-  return (await tx.objectStore('relationships').get([userId, PLATFORM_SCOPE, otherId]))?.type ?? RELATIONSHIP_TYPE.NONE;
+export async function platformType(tx: RelationshipTx, userId: string, otherId: string): Promise<number> {
+  return (await tx.store('relationships').get([userId, PLATFORM_SCOPE, otherId]))?.type ?? RELATIONSHIP_TYPE.NONE;
 }
 
 /** True when either user blocked the other (blocks are platform-wide). */
-export async function eitherBlocked<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  a: string,
-  b: string,
-): Promise<boolean> {
+export async function eitherBlocked(tx: RelationshipTx, a: string, b: string): Promise<boolean> {
   const [ab, ba] = await Promise.all([platformType(tx, a, b), platformType(tx, b, a)]);
   return ab === RELATIONSHIP_TYPE.BLOCKED || ba === RELATIONSHIP_TYPE.BLOCKED;
 }
 
 /** True when the two are friends on the platform, or game friends in `applicationId`. */
-export async function areFriends<M extends IDBTransactionMode>(
-  tx: RelationshipTx<M>,
-  a: string,
-  b: string,
-  applicationId: string,
-): Promise<boolean> {
-  const store = tx.objectStore('relationships');
+export async function areFriends(tx: RelationshipTx, a: string, b: string, applicationId: string): Promise<boolean> {
+  const store = tx.store('relationships');
   const [platform, game] = await Promise.all([store.get([a, PLATFORM_SCOPE, b]), store.get([a, applicationId, b])]);
   return platform?.type === RELATIONSHIP_TYPE.FRIEND || game?.type === RELATIONSHIP_TYPE.FRIEND;
 }
@@ -128,7 +108,7 @@ export class RelationshipWriter {
 
   /** One side, or undefined. */
   get(userId: string, scope: string, otherId: string): Promise<RelationshipRecord | undefined> {
-    return this.tx.objectStore('relationships').get([userId, scope, otherId]);
+    return this.tx.store('relationships').get([userId, scope, otherId]);
   }
 
   /** Sets `userId`'s side to `type`: ADD when it had none, UPDATE when its type changes, nothing when it is already so. */
@@ -142,7 +122,7 @@ export class RelationshipWriter {
       type,
       since: this.now,
     };
-    await this.tx.objectStore('relationships').put(record);
+    await this.tx.store('relationships').put(record);
     this.#emit(existing ? 'UPDATE' : 'ADD', record, await this.#user(otherId));
   }
 
@@ -150,14 +130,14 @@ export class RelationshipWriter {
   async clear(userId: string, scope: string, otherId: string): Promise<boolean> {
     const existing = await this.get(userId, scope, otherId);
     if (!existing) return false;
-    await this.tx.objectStore('relationships').delete([userId, scope, otherId]);
+    await this.tx.store('relationships').delete([userId, scope, otherId]);
     this.#emit('REMOVE', existing, await this.#user(otherId));
     return true;
   }
 
   /** Removes every game relationship between the two users, in every application, on both sides. */
   async clearGameRelationships(a: string, b: string): Promise<void> {
-    const index = this.tx.objectStore('relationships').index('by_pair');
+    const index = this.tx.store('relationships').index('by_pair');
     const sides = [...(await index.getAll([a, b])), ...(await index.getAll([b, a]))];
     for (const side of sides)
       if (side.application_id !== PLATFORM_SCOPE) await this.clear(side.user_id, side.application_id, side.other_id);
@@ -166,7 +146,7 @@ export class RelationshipWriter {
   /** Throws 30002 when `userId` already has the most platform friends. */
   async requireFriendRoom(userId: string, max: number): Promise<void> {
     const friends = await this.tx
-      .objectStore('relationships')
+      .store('relationships')
       .index('by_type')
       .count([userId, PLATFORM_SCOPE, RELATIONSHIP_TYPE.FRIEND]);
     if (friends >= max) throw ApiError.of('FRIENDS_MAX');
@@ -175,7 +155,7 @@ export class RelationshipWriter {
   async #user(id: string): Promise<UserRecord> {
     let user = this.#users.get(id);
     if (!user) {
-      user = await this.tx.objectStore('users').get(id);
+      user = await this.tx.store('users').get(id);
       if (!user) throw ApiError.of('UNKNOWN_USER');
       this.#users.set(id, user);
     }

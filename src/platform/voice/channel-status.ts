@@ -28,7 +28,7 @@ import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from '../guilds/audit-log';
 import { INTENTS } from '../core/intents';
 import { VOICE_CHANNEL_STATUS_MAX } from '../core/limits';
 import { PERMISSIONS } from '../core/permissions';
-import { CHANNEL_TYPES, type ChannelRecord } from '../core/records';
+import { CHANNEL_TYPES, type ChannelRecord } from '../../store/records/core';
 
 /** Channel types that have a voice status and start time. */
 export const VOICE_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -59,14 +59,14 @@ export async function setVoiceChannelStatus(
     ctx,
     ['channels', 'guilds', 'roles', 'members', 'voice_states', 'audit_log_entries'],
     async (tx, emit) => {
-      const channel = await tx.objectStore('channels').get(channelId);
+      const channel = await tx.store('channels').get(channelId);
       if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
       const view = await loadGuildView(txReader(tx), channel.guild_id, principal.user.id);
       requireMember(view);
       if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
       if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
       const connected =
-        (await tx.objectStore('voice_states').get([channel.guild_id, principal.user.id]))?.channel_id === channel.id;
+        (await tx.store('voice_states').get([channel.guild_id, principal.user.id]))?.channel_id === channel.id;
       requirePermissions(
         channelPermissions(view, channel),
         PERMISSIONS.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : PERMISSIONS.MANAGE_CHANNELS),
@@ -74,7 +74,7 @@ export async function setVoiceChannelStatus(
       const previousStart = channel.voice_start_time ?? null;
       const start = next === null ? null : (previousStart ?? ctx.clock.now());
       const updated: ChannelRecord = { ...channel, voice_status: next, voice_start_time: start };
-      await tx.objectStore('channels').put(updated);
+      await tx.store('channels').put(updated);
       const audience = { guild_id: channel.guild_id, intent: INTENTS.GUILDS };
       if ((channel.voice_status ?? null) !== next) {
         emit({

@@ -14,7 +14,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { VOICE_CHANNEL_TYPES } from './channel-status';
 import { channelPermissions, loadGuildView, txReader } from '../guilds/access';
-import type { VoiceStateRecord } from '../guilds/records';
+import type { VoiceStateRecord } from '../../store/records/guilds';
 import { INTENTS } from '../core/intents';
 import { hasPermission, PERMISSIONS } from '../core/permissions';
 import { generateSecret, hashSecret } from '../core/secrets';
@@ -89,10 +89,10 @@ export async function updateVoiceState(
     async (tx, emit) => {
       if (!caller.guild_events) return { refused: true } as const;
       const view = await loadGuildView(txReader(tx), guildId, caller.user_id).catch(() => null);
-      const user = await tx.objectStore('users').get(caller.user_id);
+      const user = await tx.store('users').get(caller.user_id);
       if (!view?.member || !user) return { refused: true } as const;
       const member = view.member;
-      const states = tx.objectStore('voice_states');
+      const states = tx.store('voice_states');
       const existing = await states.get([guildId, caller.user_id]);
       const emitState = (state: VoiceStateRecord, left: boolean) =>
         emitVoiceStateUpdate(emit, state, member, user, left);
@@ -102,7 +102,7 @@ export async function updateVoiceState(
         emitState(existing, true);
         return { joined: false } as const;
       }
-      const channel = await tx.objectStore('channels').get(d.channel_id);
+      const channel = await tx.store('channels').get(d.channel_id);
       if (!channel || channel.guild_id !== guildId || !VOICE_CHANNEL_TYPES.has(channel.type))
         return { refused: true } as const;
       if (!hasPermission(channelPermissions(view, channel), PERMISSIONS.VIEW_CHANNEL | PERMISSIONS.CONNECT))

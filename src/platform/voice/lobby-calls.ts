@@ -8,7 +8,7 @@
 import type { Emit, WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { isLobbyLive, lobbyAudience, loadLobbyMembers } from '../lobbies/store';
-import type { LobbyVoiceStateRecord } from './records';
+import type { LobbyVoiceStateRecord } from '../../store/records/voice';
 import type { VoiceCaller, VoiceJoinOutcome, VoiceCredential } from './join';
 import { issueVoiceToken } from './tokens';
 
@@ -38,7 +38,7 @@ export async function emitLobbyVoiceState(
   state: LobbyVoiceStateRecord,
   left: boolean,
 ): Promise<void> {
-  const lobby = await tx.objectStore('lobbies').get(state.lobby_id);
+  const lobby = await tx.store('lobbies').get(state.lobby_id);
   if (!lobby) return;
   const members = await loadLobbyMembers(tx, lobby.id);
   const audience = lobbyAudience(lobby, [...members.keys(), state.user_id]);
@@ -62,7 +62,7 @@ export async function changeLobbyCall(
   self: { self_mute: boolean; self_deaf: boolean },
   credential: VoiceCredential,
 ): Promise<VoiceJoinOutcome> {
-  const states = tx.objectStore('lobby_voice_states');
+  const states = tx.store('lobby_voice_states');
   const existing = await states.get([caller.application_id, caller.user_id]);
   if (lobbyId === null) {
     if (!existing) return { joined: false };
@@ -70,8 +70,8 @@ export async function changeLobbyCall(
     await emitLobbyVoiceState(tx, emit, existing, true);
     return { joined: false };
   }
-  const lobby = await tx.objectStore('lobbies').get(lobbyId);
-  const member = lobby && (await tx.objectStore('lobby_members').get([lobbyId, caller.user_id]));
+  const lobby = await tx.store('lobbies').get(lobbyId);
+  const member = lobby && (await tx.store('lobby_members').get([lobbyId, caller.user_id]));
   if (!lobby || lobby.application_id !== caller.application_id || !isLobbyLive(lobby, ctx.clock.now()) || !member)
     return { refused: true };
   if (existing?.lobby_id === lobbyId && existing.session_id === caller.session_id) {

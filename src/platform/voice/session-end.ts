@@ -29,7 +29,7 @@ export function endVoiceOfSessions(ctx: PlatformContext, ids: ReadonlySet<string
 export function endVoiceOfDisconnectedSessions(ctx: PlatformContext): Promise<number> {
   return removeVoiceStates(ctx, async (tx) => {
     const connected = new Set(
-      (await tx.objectStore('presences').getAll()).flatMap((p) => (p.sessions ?? []).map((s) => s.session_id)),
+      (await tx.store('presences').getAll()).flatMap((p) => (p.sessions ?? []).map((s) => s.session_id)),
     );
     return (sessionId) => !connected.has(sessionId);
   });
@@ -46,21 +46,21 @@ async function removeVoiceStates(
   return write(ctx, [...STORES], async (tx, emit: Emit) => {
     const ended = await pick(tx);
     const [guildStates, lobbyStates] = await Promise.all([
-      tx.objectStore('voice_states').getAll(),
-      tx.objectStore('lobby_voice_states').getAll(),
+      tx.store('voice_states').getAll(),
+      tx.store('lobby_voice_states').getAll(),
     ]);
     const guildEnded = guildStates.filter((s) => ended(s.session_id));
     const lobbyEnded = lobbyStates.filter((s) => ended(s.session_id));
     for (const state of guildEnded) {
       const [member, user] = await Promise.all([
-        tx.objectStore('members').get([state.guild_id, state.user_id]),
-        tx.objectStore('users').get(state.user_id),
-        tx.objectStore('voice_states').delete([state.guild_id, state.user_id]),
+        tx.store('members').get([state.guild_id, state.user_id]),
+        tx.store('users').get(state.user_id),
+        tx.store('voice_states').delete([state.guild_id, state.user_id]),
       ]);
       if (member && user) emitVoiceStateUpdate(emit, state, member, user, true);
     }
     for (const state of lobbyEnded) {
-      await tx.objectStore('lobby_voice_states').delete([state.application_id, state.user_id]);
+      await tx.store('lobby_voice_states').delete([state.application_id, state.user_id]);
       await emitLobbyVoiceState(tx, emit, state, true);
     }
     return guildEnded.length + lobbyEnded.length;

@@ -11,10 +11,10 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { VOICE_CHANNEL_TYPES } from './channel-status';
 import { dbReader, loadGuildView, requireMember } from '../guilds/access';
-import type { VoiceStateRecord } from '../guilds/records';
+import type { VoiceStateRecord } from '../../store/records/guilds';
 import { serializeMember } from '../guilds/wire';
 import { INTENTS } from '../core/intents';
-import type { MemberRecord, UserRecord } from '../core/records';
+import type { MemberRecord, UserRecord } from '../../store/records/core';
 import { generateSecret } from '../core/secrets';
 
 /** The voice state object: server mute and deafen come from the member. */
@@ -61,11 +61,11 @@ export function emitVoiceStateUpdate(
  */
 export async function getVoiceState(ctx: PlatformContext, principal: Principal, guildId: string, userId: string) {
   requireMember(await loadGuildView(dbReader(ctx.db), guildId, principal.user.id));
-  const tx = ctx.db.transaction(['voice_states', 'members', 'users'], 'readonly');
+  const tx = ctx.db.read(['voice_states', 'members', 'users']);
   const [state, member, user] = await Promise.all([
-    tx.objectStore('voice_states').get([guildId, userId]),
-    tx.objectStore('members').get([guildId, userId]),
-    tx.objectStore('users').get(userId),
+    tx.store('voice_states').get([guildId, userId]),
+    tx.store('members').get([guildId, userId]),
+    tx.store('users').get(userId),
   ]);
   if (!state || !member || !user) throw ApiError.of('UNKNOWN_VOICE_STATE');
   return serializeVoiceState(state, member, user);
@@ -83,20 +83,20 @@ export async function putSandboxVoiceState(
   channelId: string | null,
 ) {
   return write(ctx, ['guilds', 'members', 'users', 'channels', 'voice_states'], async (tx, emit) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
     const [member, user] = await Promise.all([
-      tx.objectStore('members').get([guildId, userId]),
-      tx.objectStore('users').get(userId),
+      tx.store('members').get([guildId, userId]),
+      tx.store('users').get(userId),
     ]);
     if (!member || !user) throw ApiError.of('UNKNOWN_MEMBER');
-    const existing = await tx.objectStore('voice_states').get([guildId, userId]);
+    const existing = await tx.store('voice_states').get([guildId, userId]);
     if (channelId === null) {
       if (!existing) return null;
-      await tx.objectStore('voice_states').delete([guildId, userId]);
+      await tx.store('voice_states').delete([guildId, userId]);
       emitVoiceStateUpdate(emit, existing, member, user, true);
       return null;
     }
-    const channel = await tx.objectStore('channels').get(channelId);
+    const channel = await tx.store('channels').get(channelId);
     if (!channel || channel.guild_id !== guildId)
       throw ApiError.invalidForm({ channel_id: 'Unknown channel of this guild.' });
     if (!VOICE_CHANNEL_TYPES.has(channel.type)) throw ApiError.of('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
@@ -115,7 +115,7 @@ export async function putSandboxVoiceState(
           request_to_speak_timestamp: null,
           joined_at: ctx.clock.now(),
         };
-    await tx.objectStore('voice_states').put(state);
+    await tx.store('voice_states').put(state);
     emitVoiceStateUpdate(emit, state, member, user);
     return serializeVoiceState(state, member, user);
   });

@@ -7,7 +7,7 @@
  * or joined from another gateway session) names a session that is no longer valid (4006).
  */
 import type { WriteTx } from '../../store/write';
-import { CHANNEL_TYPES } from '../core/records';
+import { CHANNEL_TYPES } from '../../store/records/core';
 import type { PlatformContext } from '../core/context';
 import { hashSecret } from '../core/secrets';
 import type { VoiceCallKind } from './rules';
@@ -41,7 +41,7 @@ export async function issueVoiceToken(
     now: number;
   },
 ): Promise<void> {
-  await tx.objectStore('voice_tokens').put({
+  await tx.store('voice_tokens').put({
     server_id: join.server_id,
     user_id: join.caller.user_id,
     application_id: join.caller.application_id,
@@ -75,18 +75,18 @@ export async function verifyVoiceToken(
   if (record.session_id !== claim.session_id) return gone;
   let kind: VoiceCallKind = 'lobby';
   if (record.guild_id === null) {
-    const tx = ctx.db.transaction(['lobby_voice_states', 'lobby_members'], 'readonly');
+    const tx = ctx.db.read(['lobby_voice_states', 'lobby_members']);
     const [state, member] = await Promise.all([
-      tx.objectStore('lobby_voice_states').get([record.application_id, record.user_id]),
-      tx.objectStore('lobby_members').get([record.channel_id, record.user_id]),
+      tx.store('lobby_voice_states').get([record.application_id, record.user_id]),
+      tx.store('lobby_members').get([record.channel_id, record.user_id]),
     ]);
     if (!state || !member || state.lobby_id !== record.channel_id || state.session_id !== record.session_id)
       return gone;
   } else {
-    const tx = ctx.db.transaction(['voice_states', 'channels'], 'readonly');
+    const tx = ctx.db.read(['voice_states', 'channels']);
     const [state, channel] = await Promise.all([
-      tx.objectStore('voice_states').get([record.guild_id, record.user_id]),
-      tx.objectStore('channels').get(record.channel_id),
+      tx.store('voice_states').get([record.guild_id, record.user_id]),
+      tx.store('channels').get(record.channel_id),
     ]);
     if (!state || !channel || state.channel_id !== record.channel_id || state.session_id !== record.session_id)
       return gone;

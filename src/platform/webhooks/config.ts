@@ -10,7 +10,8 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from '../core/limits';
 import type { FetchLike } from '../oauth2/oidc';
-import { EVENT_WEBHOOKS_STATUS, webhookPingPayload, type EventWebhooksRecord, type WebhookEventType } from './events';
+import { webhookPingPayload } from './events';
+import { EVENT_WEBHOOKS_STATUS, type EventWebhooksRecord, type WebhookEventType } from '../../store/records/webhooks';
 import { generateWebhookKeyPair, signedWebhookRequest } from './signing';
 
 /** What the sandbox sets: `url` null removes it (and disables events). */
@@ -33,9 +34,9 @@ export async function ensureEventWebhooks(ctx: PlatformContext, applicationId: s
   // Key generation awaits WebCrypto: done before the write, whose transaction may await only IndexedDB.
   const { privateKey, verifyKey } = await generateWebhookKeyPair();
   return write(ctx, ['applications', 'event_webhooks'], async (tx) => {
-    if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
+    if (!(await tx.store('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
     // Another request made them meanwhile: its key pair is the one.
-    const raced = await tx.objectStore('event_webhooks').get(applicationId);
+    const raced = await tx.store('event_webhooks').get(applicationId);
     if (raced) return raced;
     const record: EventWebhooksRecord = {
       application_id: applicationId,
@@ -48,7 +49,7 @@ export async function ensureEventWebhooks(ctx: PlatformContext, applicationId: s
       failed_in_a_row: 0,
       updated_at: ctx.clock.now(),
     };
-    await tx.objectStore('event_webhooks').add(record);
+    await tx.store('event_webhooks').add(record);
     return record;
   });
 }
@@ -106,13 +107,13 @@ export async function configureEventWebhooks(
       });
   }
   return write(ctx, ['applications', 'event_webhooks'], async (tx) => {
-    if (!(await tx.objectStore('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
-    const record = (await tx.objectStore('event_webhooks').get(applicationId)) ?? current;
+    if (!(await tx.store('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
+    const record = (await tx.store('event_webhooks').get(applicationId)) ?? current;
     const wasEnabled = record.status === EVENT_WEBHOOKS_STATUS.ENABLED;
     let enabledAfter = record.enabled_after_seq;
     if (enabled && !wasEnabled) {
-      const last = await tx.objectStore('events').openKeyCursor(null, 'prev');
-      enabledAfter = last ? last.key : 0;
+      const [last] = await tx.store('events').getAllKeys(null, 1, 'prev');
+      enabledAfter = last ?? 0;
     }
     const next: EventWebhooksRecord = {
       ...record,
@@ -124,7 +125,7 @@ export async function configureEventWebhooks(
       failed_in_a_row: 0,
       updated_at: ctx.clock.now(),
     };
-    await tx.objectStore('event_webhooks').put(next);
+    await tx.store('event_webhooks').put(next);
     return next;
   });
 }

@@ -12,12 +12,13 @@ import {
   WEBHOOK_FAILED_DELIVERIES_BEFORE_DISABLE,
   WEBHOOK_RETRY_BASE_MS,
 } from '../core/limits';
+import { webhookEventPayload } from './events';
 import {
   EVENT_WEBHOOKS_STATUS,
-  webhookEventPayload,
   type EventWebhooksRecord,
   type WebhookDeliveryRecord,
-} from './events';
+} from '../../store/records/webhooks';
+import { keyRange } from '../../store/port';
 
 /** Events read from the log per transaction. */
 const LOG_PAGE = 500;
@@ -53,15 +54,15 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ 
       ctx,
       ['webhook_outbox', 'event_webhooks', 'webhook_deliveries'],
       async (tx) => {
-        const enabled = (await tx.objectStore('event_webhooks').getAll()).filter(
+        const enabled = (await tx.store('event_webhooks').getAll()).filter(
           (c) => c.status === EVENT_WEBHOOKS_STATUS.ENABLED,
         );
         if (enabled.length === 0) return { created: 0, more: false };
         const configs = new Map(enabled.map((c) => [c.application_id, c]));
         // Events from before every listener was enabled are never delivered: start past them.
         const floor = Math.min(...enabled.map((c) => c.enabled_after_seq));
-        const cursor = Math.max((await tx.objectStore('webhook_outbox').get('cursor'))?.seq ?? 0, floor);
-        const events = await tx.objectStore('events').getAll(IDBKeyRange.lowerBound(cursor, true), LOG_PAGE);
+        const cursor = Math.max((await tx.store('webhook_outbox').get('cursor'))?.seq ?? 0, floor);
+        const events = await tx.store('events').getAll(keyRange.lowerBound(cursor, true), LOG_PAGE);
         let count = 0;
         for (const event of events) {
           const applicationId = event.audience.application_id;
@@ -82,11 +83,10 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ 
             created_at: ctx.clock.now(),
             delivered_at: null,
           };
-          await tx.objectStore('webhook_deliveries').add(delivery);
+          await tx.store('webhook_deliveries').add(delivery);
           count++;
         }
-        if (events.length > 0)
-          await tx.objectStore('webhook_outbox').put({ seq: events[events.length - 1].seq! }, 'cursor');
+        if (events.length > 0) await tx.store('webhook_outbox').put({ seq: events[events.length - 1].seq! }, 'cursor');
         return { created: count, more: events.length === LOG_PAGE };
       },
     );
@@ -97,18 +97,13 @@ export async function collectWebhookDeliveries(ctx: PlatformContext): Promise<{ 
 
 /** Pending deliveries whose next attempt is due by the platform clock, oldest due first. */
 export async function dueWebhookDeliveries(ctx: PlatformContext, limit: number): Promise<WebhookDeliveryRecord[]> {
-  return ctx.db.getAllFromIndex(
-    'webhook_deliveries',
-    'by_next_attempt',
-    IDBKeyRange.upperBound(ctx.clock.now()),
-    limit,
-  );
+  return ctx.db.getAllFromIndex('webhook_deliveries', 'by_next_attempt', keyRange.upperBound(ctx.clock.now()), limit);
 }
 
 /** When the earliest pending delivery is due (platform-clock epoch ms), or null when none is pending. */
 export async function nextWebhookDueAt(ctx: PlatformContext): Promise<number | null> {
-  const cursor = await ctx.db.transaction('webhook_deliveries').store.index('by_next_attempt').openKeyCursor();
-  return cursor ? cursor.key : null;
+  const [first] = await ctx.db.getAllFromIndex('webhook_deliveries', 'by_next_attempt', null, 1);
+  return first?.next_attempt_at ?? null;
 }
 
 /** How one attempt went: the HTTP status (null when no answer came) and, for a failure, why. */
@@ -131,7 +126,7 @@ export async function recordWebhookAttempt(
   outcome: WebhookAttemptOutcome,
 ): Promise<WebhookDeliveryRecord | null> {
   return write(ctx, ['webhook_deliveries', 'event_webhooks'], async (tx) => {
-    const delivery = await tx.objectStore('webhook_deliveries').get(id);
+    const delivery = await tx.store('webhook_deliveries').get(id);
     if (!delivery || delivery.status !== 'pending') return null;
     const now = ctx.clock.now();
     const attempts = delivery.attempts + 1;
@@ -148,8 +143,8 @@ export async function recordWebhookAttempt(
       last_error: ok ? null : (outcome.error ?? `The endpoint answered ${outcome.status}.`),
       delivered_at: ok ? now : null,
     };
-    await tx.objectStore('webhook_deliveries').put(next);
-    if (status !== 'pending') await countOutcome(tx.objectStore('event_webhooks'), delivery.application_id, ok, now);
+    await tx.store('webhook_deliveries').put(next);
+    if (status !== 'pending') await countOutcome(tx.store('event_webhooks'), delivery.application_id, ok, now);
     return next;
   });
 }
@@ -177,10 +172,10 @@ async function countOutcome(store: ConfigStore, applicationId: string, ok: boole
  */
 export async function abandonWebhookDelivery(ctx: PlatformContext, id: string, reason: string): Promise<void> {
   await write(ctx, ['webhook_deliveries'], async (tx) => {
-    const delivery = await tx.objectStore('webhook_deliveries').get(id);
+    const delivery = await tx.store('webhook_deliveries').get(id);
     if (!delivery || delivery.status !== 'pending') return;
     await tx
-      .objectStore('webhook_deliveries')
+      .store('webhook_deliveries')
       .put({ ...delivery, status: 'failed', next_attempt_at: null, last_error: reason });
   });
 }
@@ -191,10 +186,10 @@ export async function listWebhookDeliveries(
   options: { application_id?: string; limit: number },
 ): Promise<WebhookDeliveryRecord[]> {
   const out: WebhookDeliveryRecord[] = [];
-  let cursor = await ctx.db.transaction('webhook_deliveries').store.index('by_event').openCursor(null, 'prev');
-  while (cursor && out.length < options.limit) {
-    if (!options.application_id || cursor.value.application_id === options.application_id) out.push(cursor.value);
-    cursor = await cursor.continue();
+  const byEvent = ctx.db.read('webhook_deliveries').store('webhook_deliveries').index('by_event');
+  for await (const { value } of byEvent.iterate(null, 'prev')) {
+    if (out.length >= options.limit) break;
+    if (!options.application_id || value.application_id === options.application_id) out.push(value);
   }
   return out;
 }

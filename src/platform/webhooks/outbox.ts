@@ -10,8 +10,7 @@
  * worker the first run looks at the store again. Delivery is at least once: a worker stopped
  * between sending and recording sends again.
  */
-import type { Announcement } from '../core/announcements';
-import { readCacheOf, type Generation } from '../core/read-cache';
+import type { Generation } from '../core/read-cache';
 import type { PlatformContext } from '../core/context';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from '../core/limits';
 import type { FetchLike } from '../oauth2/oidc';
@@ -24,7 +23,7 @@ import {
   recordWebhookAttempt,
   type WebhookAttemptOutcome,
 } from './deliveries';
-import { EVENT_WEBHOOKS_STATUS, type WebhookDeliveryRecord } from './events';
+import { EVENT_WEBHOOKS_STATUS, type WebhookDeliveryRecord } from '../../store/records/webhooks';
 import { signedWebhookRequest } from './signing';
 
 /** Deliveries sent at the same time. */
@@ -93,14 +92,14 @@ export class WebhookOutbox {
   ) {}
 
   /** Hears this context's announcements: committed events may include webhook events. */
-  observe(message: Announcement): void {
-    if (message.type === 'events' || message.type === 'reset') this.#dirty = true;
+  observe(commit: { events: readonly unknown[] }): void {
+    // A reset needs no pass: it empties the log and the deliveries alike.
+    if (commit.events.length > 0) this.#dirty = true;
   }
 
   /** Whether a run has work: events not looked at yet that someone may listen to, or a retry due by the platform clock. */
   get due(): boolean {
-    const unheard =
-      this.#unheardSince !== null && readCacheOf(this.ctx.db)?.unchanged('webhooks', this.#unheardSince) === true;
+    const unheard = this.#unheardSince !== null && this.ctx.cache?.unchanged('webhooks', this.#unheardSince) === true;
     return (this.#dirty && !unheard) || (this.#nextDueAt !== null && this.ctx.clock.now() >= this.#nextDueAt);
   }
 
@@ -138,7 +137,7 @@ export class WebhookOutbox {
 
   async #pass(): Promise<void> {
     this.#dirty = false;
-    const generation = readCacheOf(this.ctx.db)?.generation ?? null;
+    const generation = this.ctx.cache?.generation ?? null;
     const { listening } = await collectWebhookDeliveries(this.ctx);
     this.#unheardSince = listening ? null : generation;
     for (;;) {

@@ -9,7 +9,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { WEBHOOK_SINK_REQUESTS_MAX } from '../core/limits';
 import { isSnowflake } from '../core/snowflake';
-import { WEBHOOK_TYPE, type WebhookSinkRecord, type WebhookSinkRequest } from './events';
+import { WEBHOOK_TYPE, type WebhookSinkRecord, type WebhookSinkRequest } from '../../store/records/webhooks';
 import { verifyWebhookSignature } from './signing';
 
 /** The path of a sink under the platform's origin. */
@@ -36,7 +36,7 @@ export async function createWebhookSink(
     created_at: ctx.clock.now(),
   };
   await write(ctx, ['webhook_sinks'], async (tx) => {
-    await tx.objectStore('webhook_sinks').add(sink);
+    await tx.store('webhook_sinks').add(sink);
   });
   return sink;
 }
@@ -86,10 +86,10 @@ export async function receiveAtWebhookSink(
     answered,
   };
   await write(ctx, ['webhook_sinks'], async (tx) => {
-    const current = await tx.objectStore('webhook_sinks').get(id);
+    const current = await tx.store('webhook_sinks').get(id);
     if (!current) throw ApiError.of('UNKNOWN_ROUTE');
     await tx
-      .objectStore('webhook_sinks')
+      .store('webhook_sinks')
       .put({ ...current, requests: [...current.requests, received].slice(-WEBHOOK_SINK_REQUESTS_MAX) });
   });
   return answered;

@@ -335,7 +335,7 @@ export function renderMarkdown(report) {
   const d = report.details;
   const notes = [
     '- Run with `npm run bench` (builds the site, then about 10 minutes on 2 cores; `-- --quick` for a small run that leaves this file alone). Headless Chromium driven by playwright-core against the built `dist/`; every time is taken inside the page that makes the request, with `performance.now()` in cross-origin isolated pages.',
-    "- Seeding: users, the application, tokens, lobbies, memberships and guilds through the platform's own API; the bulk (lobby messages, guild members and their users) written straight into the platform's IndexedDB from the driver page with the records' shapes of `src/platform/core/records.ts` and `lobbies/messages.ts`.",
+    "- Seeding: users, the application, tokens, lobbies, memberships and guilds through the platform's own API; the bulk (lobby messages, guild members and their users) written straight into the platform's IndexedDB from the driver page with the records' shapes of `src/store/records/core.ts` and `lobbies/messages.ts`.",
   ];
   if (d.read) {
     notes.push(

@@ -3,7 +3,7 @@
  * The bench's world: users, an application, tokens, lobbies and guilds made through the
  * platform's own API (the sandbox and `/api/v10`), and the bulk of it (10,000s of lobby
  * messages, guild members and their users) written straight into the platform's IndexedDB from
- * the page, with the records' shapes of `src/platform/core/records.ts` and `lobbies/messages.ts`: tens
+ * the page, with the records' shapes of `src/store/records/core.ts` and `lobbies/messages.ts`: tens
  * of thousands of POSTs would take minutes and measure nothing of interest.
  */
 

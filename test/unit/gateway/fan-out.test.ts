@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { unwrap } from 'idb';
+import { indexedDbOf } from '../store/indexeddb-of';
 import { describe, expect, it } from 'vitest';
 import type { Announcement } from '../../../src/platform/core/announcements';
-import { watchWrites } from '../../../src/store/write-watch';
 import { createGatewayHarness } from './gateway-harness';
 
 describe('Fan-out: one batch of the event log stores the resume points of every session it numbered for in one transaction', () => {
@@ -14,7 +14,7 @@ describe('Fan-out: one batch of the event log stores the resume points of every 
     for (let i = 0; i < 6; i++) clients.push(await h.identify(h.world.aliceAuth), await h.identify(h.world.bobAuth));
     await h.flush();
     const scopes: string[][] = [];
-    watchWrites(h.ctx.db, (stores) => scopes.push(stores));
+    h.ctx.db.onCommit(({ stores }) => scopes.push([...stores]));
 
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'to all' }, h.world.aliceAuth);
     await h.flush();
@@ -53,7 +53,7 @@ describe('Fan-out from announcements: a write hands its events to the gateway wi
     const bob = await h.identify(h.world.bobAuth);
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'first' }, h.world.aliceAuth);
     await bob.waitFor((p) => p.d?.content === 'first');
-    const reads = countLogReads(unwrap(h.ctx.db));
+    const reads = countLogReads(unwrap(indexedDbOf(h.ctx.db)));
 
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'second' }, h.world.aliceAuth);
     await bob.waitFor((p) => p.d?.content === 'second');

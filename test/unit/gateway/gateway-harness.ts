@@ -10,6 +10,8 @@ import { GATEWAY_OPCODES, type GatewayPayload } from '../../../src/gateway/proto
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
+import { indexedDbOf } from '../store/indexeddb-of';
+import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 
 /** Timers that only move when the test says so. */
 export class ManualTimers implements GatewayTimers {
@@ -71,7 +73,10 @@ export type GatewayHarness = Awaited<ReturnType<typeof createGatewayHarness>>;
 export async function createGatewayHarness() {
   const api: TestClient = await createTestClient();
   const world = await createWorld(api);
-  const ctx = await createPlatformContext({ dbName: api.app.ctx.db.name, workerId: SNOWFLAKE_WORKERS.hub });
+  const ctx = await createPlatformContext({
+    db: await openPlatformStorage(indexedDbOf(api.app.ctx.db).name),
+    workerId: SNOWFLAKE_WORKERS.hub,
+  });
   const timers = new ManualTimers();
   const errors: string[] = [];
   const gateway = new Gateway(ctx, timers, (line) => errors.push(line));
@@ -140,7 +145,10 @@ export async function createGatewayHarness() {
 
   /** A second gateway on the same database, as after the shared worker restarted. */
   async function restartedGateway(): Promise<Gateway> {
-    const fresh = await createPlatformContext({ dbName: api.app.ctx.db.name, workerId: SNOWFLAKE_WORKERS.hub });
+    const fresh = await createPlatformContext({
+      db: await openPlatformStorage(indexedDbOf(api.app.ctx.db).name),
+      workerId: SNOWFLAKE_WORKERS.hub,
+    });
     return new Gateway(fresh, timers, (line) => errors.push(line));
   }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PRIVILEGED_INTENTS_APPROVAL_THRESHOLD } from '../../../src/platform/core/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createGatewayHarness } from './gateway-harness';
 
 describe('gateway intents and audience (CONTRACT §4)', () => {

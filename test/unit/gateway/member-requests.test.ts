@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
-import { APPLICATION_FLAGS, type MemberRecord, type UserRecord } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS, type MemberRecord, type UserRecord } from '../../../src/store/records/core';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
@@ -10,36 +10,36 @@ const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
 async function bigGuild(h: GatewayHarness, extra: number) {
   const { guild } = await h.guildWithBot();
   const db = h.api.app.ctx.db;
-  const tx = db.transaction(['users', 'members'], 'readwrite');
-  for (let i = 0; i < extra; i++) {
-    const id = String(1_000_000_000_000n + BigInt(i));
-    const user: UserRecord = {
-      id,
-      username: `user${i}`,
-      global_name: null,
-      discriminator: '0',
-      avatar: null,
-      bot: false,
-      premium_type: 0,
-      primary_guild: null,
-      provisional: false,
-      created_at: 0,
-    };
-    const member: MemberRecord = {
-      guild_id: guild.id,
-      user_id: id,
-      nick: null,
-      roles: [],
-      joined_at: 0,
-      avatar: null,
-      banner: null,
-      bio: null,
-      flags: 0,
-    };
-    void tx.objectStore('users').put(user);
-    void tx.objectStore('members').put(member);
-  }
-  await tx.done;
+  await db.write(['users', 'members'], async (tx) => {
+    for (let i = 0; i < extra; i++) {
+      const id = String(1_000_000_000_000n + BigInt(i));
+      const user: UserRecord = {
+        id,
+        username: `user${i}`,
+        global_name: null,
+        discriminator: '0',
+        avatar: null,
+        bot: false,
+        premium_type: 0,
+        primary_guild: null,
+        provisional: false,
+        created_at: 0,
+      };
+      const member: MemberRecord = {
+        guild_id: guild.id,
+        user_id: id,
+        nick: null,
+        roles: [],
+        joined_at: 0,
+        avatar: null,
+        banner: null,
+        bio: null,
+        flags: 0,
+      };
+      void tx.store('users').put(user);
+      void tx.store('members').put(member);
+    }
+  });
   return guild;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../../src/gateway/protocol';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
-import { CHANNEL_OBFUSCATED } from '../../../src/platform/core/records';
+import { CHANNEL_OBFUSCATED } from '../../../src/store/records/core';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const VIEW = String(PERMISSIONS.VIEW_CHANNEL);

@@ -4,9 +4,11 @@ import { Gateway } from '../../../src/gateway/gateway';
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PRESENCE_RESTART_GRACE_MS } from '../../../src/platform/core/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createGatewayHarness, ManualTimers, type FakeClient, type GatewayHarness } from './gateway-harness';
+import { indexedDbOf } from '../store/indexeddb-of';
+import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 
 /** A guild of alice's with the bot and bob, and the bot watching presences (GUILD_PRESENCES granted by toggle). */
 async function setup() {
@@ -188,7 +190,10 @@ describe('presence across a restart of the shared worker', () => {
     const session = await h.identify(h.world.aliceAuth);
     await h.flush();
     const timers = new ManualTimers();
-    const ctx = await createPlatformContext({ dbName: h.api.app.ctx.db.name, workerId: SNOWFLAKE_WORKERS.hub });
+    const ctx = await createPlatformContext({
+      db: await openPlatformStorage(indexedDbOf(h.api.app.ctx.db).name),
+      workerId: SNOWFLAKE_WORKERS.hub,
+    });
     const next = new Gateway(ctx, timers, (line) => h.errors.push(line), { isLive });
     const watch = async () => {
       const client = h.connect('/gateway?v=10&encoding=json', next);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
+import { keyRange } from '../../../src/store/port';
 
 /** A bot session with a guild, READY (s 1) and GUILD_CREATE (s 2) received. */
 async function session(h: GatewayHarness) {
@@ -79,7 +80,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     await bot.waitFor((p) => p.d?.name === 'd');
     const kept = await h.ctx.db.getAllKeys(
       'gateway_resume_marks',
-      IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]),
+      keyRange.bound([sessionId, 0], [sessionId, Infinity]),
     );
     expect(kept.map(([, s]) => s)).toEqual([4, 5, 6]);
     bot.disconnect(4000);
@@ -118,7 +119,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     ]);
     const kept = await h.ctx.db.getAllKeys(
       'gateway_resume_marks',
-      IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]),
+      keyRange.bound([sessionId, 0], [sessionId, Infinity]),
     );
     expect(kept.map(([, s]) => s)).toEqual([1, 2, 3, 4, 5]);
     again.disconnect(4000);

@@ -6,7 +6,7 @@ import {
   GATEWAY_SEND_WINDOW_MS,
 } from '../../../src/platform/core/limits';
 import { INTENTS } from '../../../src/platform/core/intents';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createGatewayHarness } from './gateway-harness';
 
 const IDENTIFY_PROPS = { os: 'linux', browser: 'test', device: 'test' };

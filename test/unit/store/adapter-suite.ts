@@ -29,13 +29,12 @@ interface LogEntry {
 }
 
 /** The schema the suite stores. */
-export interface SuiteDB {
+export type SuiteDB = {
   things: { key: string; value: Thing; indexes: { by_group: [string, number]; by_tag: string; by_code: string } };
   pairs: { key: [string, number]; value: Pair };
   kv: { key: Key; value: unknown };
   log: { key: number; value: LogEntry };
-  [name: string]: { key: Key; value: unknown; indexes?: Record<string, Key> };
-}
+};
 
 /** Its stores, as an adapter creates them. */
 export const SUITE_CATALOGUE: Catalogue<SuiteDB> = {
@@ -92,7 +91,10 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
         await tx.store('things').put({ ...thing('a', 'g', 1), payload: { nested: [1, 'two', null, true] } });
         await tx.store('things').delete('b');
       });
-      expect(await db.get('things', 'a')).toEqual({ ...thing('a', 'g', 1), payload: { nested: [1, 'two', null, true] } });
+      expect(await db.get('things', 'a')).toEqual({
+        ...thing('a', 'g', 1),
+        payload: { nested: [1, 'two', null, true] },
+      });
       expect(await db.get('things', 'b')).toBeUndefined();
       expect(await db.getKey('things', 'a')).toBe('a');
       expect(await db.getKey('things', 'zzz')).toBeUndefined();
@@ -127,7 +129,8 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
     it('selects by key range: open and closed bounds, one-sided ranges, a single key; counts and deletes a range', async () => {
       const db = await storage();
       await db.write(['pairs'], async (tx) => {
-        for (const a of ['x', 'y']) for (let b = 1; b <= 5; b++) await tx.store('pairs').put({ a, b, note: `${a}${b}` });
+        for (const a of ['x', 'y'])
+          for (let b = 1; b <= 5; b++) await tx.store('pairs').put({ a, b, note: `${a}${b}` });
       });
       const notes = (pairs: Pair[]) => pairs.map((p) => p.note);
       const pairs = db.read('pairs').store('pairs');
@@ -156,7 +159,9 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       const all = keyRange.bound(['x'], ['x', []]);
       expect((await pairs.getAll(all, 2)).map((p) => p.b)).toEqual([1, 2]);
       expect((await pairs.getAll(all, 2, 'prev')).map((p) => p.b)).toEqual([6, 5]);
-      expect((await pairs.getAll(keyRange.upperBound(['x', 4]), undefined, 'prev')).map((p) => p.b)).toEqual([4, 3, 2, 1]);
+      expect((await pairs.getAll(keyRange.upperBound(['x', 4]), undefined, 'prev')).map((p) => p.b)).toEqual([
+        4, 3, 2, 1,
+      ]);
       expect(await pairs.getAllKeys(all, 3, 'prev')).toEqual([
         ['x', 6],
         ['x', 5],
@@ -170,7 +175,10 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       }
       expect(seen).toEqual([6, 5, 4, 3]);
       const ascending: number[] = [];
-      for await (const { value } of db.read('pairs').store('pairs').iterate(keyRange.lowerBound(['x', 5]))) {
+      for await (const { value } of db
+        .read('pairs')
+        .store('pairs')
+        .iterate(keyRange.lowerBound(['x', 5]))) {
         ascending.push(value.b);
       }
       expect(ascending).toEqual([5, 6]);
@@ -263,7 +271,10 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       await db.write(['things'], (tx) => tx.store('things').put(thing('a', 'g', 1)));
       await expectFailure(
         db.write(['things'], async (tx) => {
-          void tx.store('things').add(thing('a', 'g', 1)).catch(() => undefined);
+          void tx
+            .store('things')
+            .add(thing('a', 'g', 1))
+            .catch(() => undefined);
           await tx.store('things').put(thing('b', 'g', 2));
         }),
         'ConstraintError',

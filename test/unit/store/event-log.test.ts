@@ -1,29 +1,22 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ANNOUNCED_EVENTS_MAX, type Announcement } from '../../../src/platform/core/announcements';
-import { Clock } from '../../../src/platform/core/clock';
-import type { PlatformContext } from '../../../src/platform/core/context';
+import { createPlatformContext, type PlatformContext } from '../../../src/platform/core/context';
 import { ApiError } from '../../../src/platform/core/errors';
-import type { UserRecord } from '../../../src/platform/core/records';
-import { SnowflakeGenerator } from '../../../src/platform/core/snowflake';
-import { appendEvent, latestEventSeq, readEventsAfter } from '../../../src/store/event-log';
-import { openPlatformDb } from '../../../src/store/open';
+import type { UserRecord } from '../../../src/store/records/core';
+import { latestEventSeq, readEventsAfter } from '../../../src/store/event-log';
+import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 import { write } from '../../../src/store/write';
 
 const NOW = Date.parse('2026-03-01T00:00:00Z');
 let dbCounter = 0;
 
 async function context(): Promise<PlatformContext & { announcements: Announcement[] }> {
-  const db = await openPlatformDb(`event-log-test-${process.pid}-${++dbCounter}`);
-  const clock = new Clock({ frozenAt: NOW });
+  const db = await openPlatformStorage(`event-log-test-${process.pid}-${++dbCounter}`);
   const announcements: Announcement[] = [];
-  return {
-    db,
-    clock,
-    ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }),
-    announce: (m) => announcements.push(m),
-    announcements,
-  };
+  const ctx = await createPlatformContext({ db, workerId: 31, announce: (m) => announcements.push(m) });
+  ctx.clock.set({ frozenAt: NOW });
+  return { ...ctx, announcements };
 }
 
 const userRecord = (id: string): UserRecord =>
@@ -45,7 +38,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const ctx = await context();
     const alice = userRecord(ctx.ids.next());
     const result = await write(ctx, ['users'], async (tx, emit) => {
-      await tx.objectStore('users').put(alice);
+      await tx.store('users').put(alice);
       emit({ type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] } });
       return 'done';
     });
@@ -111,7 +104,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
   it('a write that emits nothing announces nothing', async () => {
     const ctx = await context();
     await write(ctx, ['users'], async (tx) => {
-      await tx.objectStore('users').put(userRecord('5'));
+      await tx.store('users').put(userRecord('5'));
     });
     expect(ctx.announcements).toEqual([]);
     expect(await ctx.db.count('events')).toBe(0);
@@ -123,9 +116,9 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const failure = ApiError.of('UNKNOWN_LOBBY');
     await expect(
       write(ctx, ['users'], async (tx, emit) => {
-        await tx.objectStore('users').put(alice);
+        await tx.store('users').put(alice);
         emit({ type: 'USER_UPDATE', data: {}, audience: {} });
-        await tx.objectStore('users').get(alice.id);
+        await tx.store('users').get(alice.id);
         throw failure;
       }),
     ).rejects.toBe(failure);
@@ -140,7 +133,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     await expect(
       write(ctx, ['users'], async (tx, emit) => {
         void tx
-          .objectStore('users')
+          .store('users')
           .put(userRecord('8'))
           .catch(() => undefined);
         emit({ type: 'USER_UPDATE', data: {}, audience: {} });
@@ -155,11 +148,11 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
   it('an IndexedDB error in the body passes through unchanged (a DOMException) and the write is undone', async () => {
     const ctx = await context();
     await write(ctx, ['users'], async (tx) => {
-      await tx.objectStore('users').add(userRecord('9'));
+      await tx.store('users').add(userRecord('9'));
     });
     const error = await write(ctx, ['users'], async (tx, emit) => {
       emit({ type: 'USER_UPDATE', data: {}, audience: {} });
-      await tx.objectStore('users').add(userRecord('9'));
+      await tx.store('users').add(userRecord('9'));
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe('ConstraintError');
@@ -172,22 +165,10 @@ describe('event log reads', () => {
   it('latestEventSeq is 0 on an empty log, then the newest seq', async () => {
     const ctx = await context();
     expect(await latestEventSeq(ctx.db)).toBe(0);
-    const tx = ctx.db.transaction(['events'], 'readwrite');
-    const first = await appendEvent(tx, {
-      type: 'A',
-      data: null,
-      audience: {},
-      channels: ['gateway'],
-      created_at: NOW,
-    });
-    const second = await appendEvent(tx, {
-      type: 'B',
-      data: null,
-      audience: {},
-      channels: ['gateway'],
-      created_at: NOW,
-    });
-    await tx.done;
+    const [first, second] = await ctx.db.write(['events'], async (tx) => [
+      await tx.append({ type: 'A', data: null, audience: {}, channels: ['gateway'], created_at: NOW }),
+      await tx.append({ type: 'B', data: null, audience: {}, channels: ['gateway'], created_at: NOW }),
+    ]);
     expect(second).toBeGreaterThan(first);
     expect(await latestEventSeq(ctx.db)).toBe(second);
   });

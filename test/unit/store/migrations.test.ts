@@ -1,11 +1,14 @@
 // @vitest-environment node
 import { openDB } from 'idb';
+import { SNOWFLAKE_LEASE_MS } from '../../../src/platform/core/snowflake';
+import { indexedDbOf } from './indexeddb-of';
+import { PLATFORM_CATALOGUE } from '../../../src/store/platform-catalogue';
 import { describe, expect, it } from 'vitest';
-import type { LobbyRecord, UserRecord } from '../../../src/platform/core/records';
+import type { LobbyRecord, UserRecord } from '../../../src/store/records/core';
 import { loadClockState, saveClockState } from '../../../src/store/meta';
-import { DB_VERSION, MIGRATIONS } from '../../../src/store/migrations';
-import { openPlatformDb } from '../../../src/store/open';
-import { ALL_STORES, type EventRecord, type PlatformDatabase } from '../../../src/store/schema';
+import { DB_VERSION, MIGRATIONS } from '../../../src/store/indexeddb/migrations';
+import { openPlatformStorage } from '../../../src/store/indexeddb/open';
+import { ALL_STORES, type EventRecord, type PlatformStorage } from '../../../src/store/schema';
 import { expectEveryRecord, writeSampleRecords } from './sample-records';
 
 let dbCounter = 0;
@@ -44,19 +47,20 @@ const event: EventRecord = {
 const FROZEN = { frozenAt: Date.parse('2026-02-23T00:00:00Z') };
 
 /** What version 1 already had: the records every later version must still read. */
-async function writeVersion1Data(db: PlatformDatabase): Promise<number> {
-  const tx = db.transaction(['users', 'lobbies', 'events'], 'readwrite');
-  const [, , seq] = await Promise.all([
-    tx.objectStore('users').put(user),
-    tx.objectStore('lobbies').put(lobby),
-    tx.objectStore('events').add(event),
-  ]);
-  await tx.done;
-  await saveClockState(db, FROZEN, FROZEN.frozenAt);
+async function writeVersion1Data(db: PlatformStorage): Promise<number> {
+  const seq = await db.write(['users', 'lobbies', 'events'], async (tx) => {
+    const [, , key] = await Promise.all([
+      tx.store('users').put(user),
+      tx.store('lobbies').put(lobby),
+      tx.store('events').add(event),
+    ]);
+    return key;
+  });
+  await saveClockState(db, FROZEN, FROZEN.frozenAt + SNOWFLAKE_LEASE_MS);
   return seq;
 }
 
-async function expectVersion1Data(db: PlatformDatabase, seq: number): Promise<void> {
+async function expectVersion1Data(db: PlatformStorage, seq: number): Promise<void> {
   expect(await db.get('users', user.id)).toEqual(user);
   expect(await db.get('lobbies', lobby.id)).toEqual(lobby);
   expect(await db.getFromIndex('lobbies', 'by_secret', [lobby.application_id, 'join-me'])).toEqual(lobby);
@@ -66,10 +70,11 @@ async function expectVersion1Data(db: PlatformDatabase, seq: number): Promise<vo
 
 /** Real records where the test has them; the other stores get a sample with their key and index fields. */
 const REAL_RECORDS = { users: user, lobbies: lobby, events: event };
-const writeEveryStore = (db: PlatformDatabase) => writeSampleRecords(db, { real: REAL_RECORDS, clock: FROZEN });
+const writeEveryStore = (db: PlatformStorage) => writeSampleRecords(db, { real: REAL_RECORDS, clock: FROZEN });
 
 /** Stores with their key paths, auto-increment and indexes: the shape of a database. */
-function schemaOf(db: PlatformDatabase) {
+function schemaOf(storage: PlatformStorage) {
+  const db = indexedDbOf(storage);
   const tx = db.transaction([...db.objectStoreNames]);
   return [...db.objectStoreNames].map((name) => {
     const store = tx.objectStore(name);
@@ -77,7 +82,7 @@ function schemaOf(db: PlatformDatabase) {
       name,
       keyPath: store.keyPath,
       autoIncrement: store.autoIncrement,
-      indexes: [...store.indexNames].map((i) => {
+      indexes: [...store.indexNames].sort().map((i) => {
         const index = store.index(i);
         return { name: i, keyPath: index.keyPath, unique: index.unique, multiEntry: index.multiEntry };
       }),
@@ -92,32 +97,53 @@ describe('store migrations (a migration only adds: data of version N stays reada
   });
 
   it('opening an empty database at DB_VERSION creates exactly the stores of ALL_STORES', async () => {
-    const db = await openPlatformDb(dbName());
-    expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual([...ALL_STORES].sort());
+    const db = await openPlatformStorage(dbName());
+    expect(indexedDbOf(db).version).toBe(DB_VERSION);
+    expect([...indexedDbOf(db).objectStoreNames].sort()).toEqual([...ALL_STORES].sort());
     db.close();
   });
 
   it('a user, a lobby, an event and the clock written at version 1 are readable after upgrading to DB_VERSION', async () => {
     const name = dbName();
-    const v1 = await openPlatformDb(name, 1);
-    expect(v1.version).toBe(1);
+    const v1 = await openPlatformStorage(name, 1);
+    expect(indexedDbOf(v1).version).toBe(1);
     const seq = await writeVersion1Data(v1);
     v1.close();
 
-    const latest = await openPlatformDb(name);
-    expect(latest.version).toBe(DB_VERSION);
+    const latest = await openPlatformStorage(name);
+    expect(indexedDbOf(latest).version).toBe(DB_VERSION);
     await expectVersion1Data(latest, seq);
     // The log keeps counting after an upgrade: a new event never reuses a sequence number.
     expect(await latest.add('events', { ...event, type: 'LOBBY_UPDATE' })).toBeGreaterThan(seq);
     latest.close();
   });
 
+  it('the database the migrations build has exactly the stores, key paths and indexes of the catalogue (what an engine that starts empty creates)', async () => {
+    const db = await openPlatformStorage(dbName());
+    const expected = Object.entries(PLATFORM_CATALOGUE)
+      .map(([name, definition]) => ({
+        name,
+        keyPath: definition.keyPath ?? null,
+        autoIncrement: definition.autoIncrement ?? false,
+        indexes: Object.entries(definition.indexes)
+          .map(([index, { keyPath, unique = false, multiEntry = false }]) => ({
+            name: index,
+            keyPath,
+            unique,
+            multiEntry,
+          }))
+          .sort((a, b) => (a.name < b.name ? -1 : 1)),
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    expect(schemaOf(db)).toEqual(expected);
+    db.close();
+  });
+
   it('an upgraded database has the same schema as a new one', async () => {
     const name = dbName();
-    (await openPlatformDb(name, 1)).close();
-    const upgraded = await openPlatformDb(name);
-    const fresh = await openPlatformDb(dbName());
+    (await openPlatformStorage(name, 1)).close();
+    const upgraded = await openPlatformStorage(name);
+    const fresh = await openPlatformStorage(dbName());
     expect(schemaOf(upgraded)).toEqual(schemaOf(fresh));
     upgraded.close();
     fresh.close();
@@ -127,14 +153,14 @@ describe('store migrations (a migration only adds: data of version N stays reada
   it(`one record in every store that exists at version v is readable at v + 1, by key and by every index, for every step (${steps.length} of them)`, async () => {
     for (const v of steps) {
       const name = dbName();
-      const before = await openPlatformDb(name, v);
+      const before = await openPlatformStorage(name, v);
       const written = await writeEveryStore(before);
       expect(written.map((w) => w.store).sort(), `version ${v}: a record in every store`).toEqual(
-        [...before.objectStoreNames].sort(),
+        [...indexedDbOf(before).objectStoreNames].sort(),
       );
       before.close();
-      const after = await openPlatformDb(name, v + 1);
-      expect(after.version, `step ${v} -> ${v + 1}`).toBe(v + 1);
+      const after = await openPlatformStorage(name, v + 1);
+      expect(indexedDbOf(after).version, `step ${v} -> ${v + 1}`).toBe(v + 1);
       await expectEveryRecord(after, written, `step ${v} -> ${v + 1}`);
       expect(await loadClockState(after)).toEqual(FROZEN);
       after.close();
@@ -143,7 +169,7 @@ describe('store migrations (a migration only adds: data of version N stays reada
 
   it('version 15 moves the resume points of sessions stored by version 14 into gateway_resume_marks', async () => {
     const name = dbName();
-    const v14 = await openPlatformDb(name, 14);
+    const v14 = await openPlatformStorage(name, 14);
     const legacy = {
       session_id: 'abc',
       kind: 'bot',
@@ -160,7 +186,7 @@ describe('store migrations (a migration only adds: data of version N stays reada
     await v14.put('gateway_sessions', legacy as never);
     v14.close();
 
-    const latest = await openPlatformDb(name);
+    const latest = await openPlatformStorage(name);
     expect(await latest.getAll('gateway_resume_marks')).toEqual([
       { session_id: 'abc', s: 6, after: 39, skip: 0 },
       { session_id: 'abc', s: 7, after: 40, skip: 0 },
@@ -172,7 +198,7 @@ describe('store migrations (a migration only adds: data of version N stays reada
 
   it('an open connection closes itself when another context upgrades, so the upgrade is not blocked', async () => {
     const name = dbName();
-    const old = await openPlatformDb(name);
+    const old = await openPlatformStorage(name);
     let blocked = false;
     const newer = await openDB(name, DB_VERSION + 1, {
       blocked: () => {
@@ -181,7 +207,7 @@ describe('store migrations (a migration only adds: data of version N stays reada
     });
     expect(newer.version).toBe(DB_VERSION + 1);
     expect(blocked).toBe(false);
-    await expect(Promise.resolve().then(() => old.transaction('users'))).rejects.toThrow();
+    await expect(Promise.resolve().then(() => old.get('users', 'x'))).rejects.toThrow();
     newer.close();
   });
 });

@@ -2,9 +2,10 @@
  * One record in every store of a database, for tests that must touch all of them (migrations
  * read them back after an upgrade; a sandbox reset must empty them).
  */
+import { indexedDbOf } from './indexeddb-of';
 import { expect } from 'vitest';
 import type { ClockState } from '../../../src/platform/core/clock';
-import type { PlatformDatabase } from '../../../src/store/schema';
+import type { PlatformStorage } from '../../../src/store/schema';
 
 /** A valid IndexedDB key for `keyPath` in `record`, or undefined when the record has none there. */
 function keyAt(record: Record<string, unknown>, keyPath: string | string[]): IDBValidKey | undefined {
@@ -40,9 +41,10 @@ export type Written = { store: string; key: IDBValidKey; value: unknown };
  * fields of every index set.
  */
 export async function writeSampleRecords(
-  db: PlatformDatabase,
+  storage: PlatformStorage,
   options: { real?: Partial<Record<string, object>>; clock: ClockState },
 ): Promise<Written[]> {
+  const db = indexedDbOf(storage);
   const names = [...db.objectStoreNames];
   const tx = db.transaction(names, 'readwrite');
   const written = await Promise.all(
@@ -75,7 +77,8 @@ export async function writeSampleRecords(
 }
 
 /** Every written record reads back unchanged by its key, and through every index that covers it. */
-export async function expectEveryRecord(db: PlatformDatabase, written: Written[], step: string): Promise<void> {
+export async function expectEveryRecord(storage: PlatformStorage, written: Written[], step: string): Promise<void> {
+  const db = indexedDbOf(storage);
   const tx = db.transaction([...db.objectStoreNames]);
   for (const { store: name, key, value } of written) {
     const store = tx.objectStore(name as never);

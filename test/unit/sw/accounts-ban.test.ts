@@ -146,9 +146,9 @@ async function strayTokens(
     user_id: userId,
     scopes: ['openid', 'sdk.social_layer'],
   });
-  const tx = ctx.db.transaction('tokens', 'readwrite');
-  await Promise.all(pair.records.map((r) => tx.store.put(r)));
-  await tx.done;
+  await ctx.db.write(['tokens'], async (tx) => {
+    await Promise.all(pair.records.map((r) => tx.store('tokens').put(r)));
+  });
   return pair.response;
 }
 

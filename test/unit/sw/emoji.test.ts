@@ -7,19 +7,19 @@ import { GIF, PERMISSIONS, countOf, eventsOf, guildWorld, PNG } from './guild-ad
 
 /** `n` application emoji written straight to the store (a fixture: the limit test needs 1999). */
 async function seedApplicationEmoji(client: TestClient, applicationId: string, userId: string, n: number) {
-  const tx = client.app.ctx.db.transaction('emojis', 'readwrite');
-  for (let i = 0; i < n; i += 1) {
-    void tx.store.add({
-      id: String(1000 + i),
-      application_id: applicationId,
-      name: `seed_${i}`,
-      roles: [],
-      user_id: userId,
-      animated: false,
-      created_at: i,
-    });
-  }
-  await tx.done;
+  await client.app.ctx.db.write(['emojis'], async (tx) => {
+    for (let i = 0; i < n; i += 1) {
+      void tx.store('emojis').add({
+        id: String(1000 + i),
+        application_id: applicationId,
+        name: `seed_${i}`,
+        roles: [],
+        user_id: userId,
+        animated: false,
+        created_at: i,
+      });
+    }
+  });
 }
 
 describe('application emoji management (spec: bot token; up to 2000 per app)', () => {
@@ -145,18 +145,18 @@ describe('POST /guilds/{guild.id}/emojis (spec: bots need CREATE_GUILD_EXPRESSIO
   it(`a guild holds ${GUILD_EMOJI_MAX} static emoji (30008) and ${GUILD_EMOJI_MAX} animated ones (30018)`, async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, PERMISSIONS.CREATE_GUILD_EXPRESSIONS);
-    const tx = client.app.ctx.db.transaction('emojis', 'readwrite');
-    for (let i = 0; i < GUILD_EMOJI_MAX; i += 1)
-      void tx.store.add({
-        id: String(5000 + i),
-        guild_id: w.guild.id,
-        name: `s_${i}`,
-        roles: [],
-        user_id: w.bot.id,
-        animated: false,
-        created_at: i,
-      });
-    await tx.done;
+    await client.app.ctx.db.write(['emojis'], async (tx) => {
+      for (let i = 0; i < GUILD_EMOJI_MAX; i += 1)
+        void tx.store('emojis').add({
+          id: String(5000 + i),
+          guild_id: w.guild.id,
+          name: `s_${i}`,
+          roles: [],
+          user_id: w.bot.id,
+          animated: false,
+          created_at: i,
+        });
+    });
     expect(
       (await client.post(`/api/v10/guilds/${w.guild.id}/emojis`, { name: 'one_more', image: PNG }, w.botAuth)).body
         .code,

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 const VIEW = String(PERMISSIONS.VIEW_CHANNEL);

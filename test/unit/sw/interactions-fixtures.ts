@@ -5,9 +5,11 @@
  */
 import { expect } from 'vitest';
 import type { FetchLike } from '../../../src/platform/oauth2/oidc';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 import { MESSAGE_SCOPES } from './messages-fixtures';
+import { indexedDbOf } from '../store/indexeddb-of';
+import type { PlatformStoreName } from '../../../src/store/schema';
 
 /** A guild world with the app's `/roll` command; `webhookFetch` stands in for interactions endpoints. */
 export async function interactionWorld(options: { webhookFetch?: FetchLike; flags?: number } = {}) {
@@ -75,7 +77,8 @@ export async function invoked(w: InteractionWorld, body: Record<string, unknown>
 export async function storeDump(client: TestClient): Promise<string> {
   const db = client.app.ctx.db;
   const out: unknown[] = [];
-  for (const name of db.objectStoreNames) out.push(await db.getAll(name as never));
+  for (const name of indexedDbOf(db).objectStoreNames as unknown as PlatformStoreName[])
+    out.push(await db.getAll(name));
   return JSON.stringify(out);
 }
 

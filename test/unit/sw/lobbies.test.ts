@@ -199,20 +199,20 @@ describe('PUT /lobbies: create or join by secret', () => {
     const w = await lobbyWorld();
     const lobby = (await w.client.put(LOBBIES, { secret: 'full' }, w.aliceAuth)).body;
     const { db } = w.client.app.ctx;
-    const tx = db.transaction(['lobbies', 'lobby_members'], 'readwrite');
-    for (let i = 0; i < 999; i++) {
-      void tx.objectStore('lobby_members').put({
-        lobby_id: lobby.id,
-        user_id: String(9_000_000 + i),
-        application_id: w.application.id,
-        metadata: null,
-        flags: 0,
-        joined_at: 0,
-      });
-    }
-    const record = (await tx.objectStore('lobbies').get(lobby.id))!;
-    await tx.objectStore('lobbies').put({ ...record, member_count: 1000 });
-    await tx.done;
+    await db.write(['lobbies', 'lobby_members'], async (tx) => {
+      for (let i = 0; i < 999; i++) {
+        void tx.store('lobby_members').put({
+          lobby_id: lobby.id,
+          user_id: String(9_000_000 + i),
+          application_id: w.application.id,
+          metadata: null,
+          flags: 0,
+          joined_at: 0,
+        });
+      }
+      const record = (await tx.store('lobbies').get(lobby.id))!;
+      await tx.store('lobbies').put({ ...record, member_count: 1000 });
+    });
     const before = await storeCounts(w.client);
     expectError(await w.client.put(LOBBIES, { secret: 'full' }, w.bobAuth), 400, 30059);
     expectError(await w.client.put(`${LOBBIES}/${lobby.id}/members/${w.bob.id}`, {}, w.botAuth), 400, 30059);

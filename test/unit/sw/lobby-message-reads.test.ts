@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { hashSecret } from '../../../src/platform/core/secrets';
-import { readCacheOf } from '../../../src/platform/core/read-cache';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { expectError, loggedEvents, lobbyWorld } from './lobby-fixtures';
+import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 
 const LOBBIES = '/api/v10/lobbies';
 const HOUR = 3_600_000;
@@ -18,7 +18,7 @@ async function cachedLobby(count = 3) {
   for (let i = 0; i < count; i++) await w.client.post(messages, { content: `m${i}` }, w.aliceAuth);
   const first = await w.client.get(`${messages}?limit=200`, w.bobAuth);
   expect(first.status).toBe(200);
-  const cache = readCacheOf(w.client.app.ctx.db)!;
+  const cache = w.client.app.ctx.cache!;
   expect(cache.lobby(lobby.id), 'the read left the lobby in the cache').toBeDefined();
   return { ...w, lobby, messages, first, cache };
 }
@@ -76,7 +76,7 @@ describe('the lobby message read cache of the service worker stays coherent with
     const lobby = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
     const messages = `${LOBBIES}/${lobby.id}/messages`;
     expect((await w.client.get(messages, w.botAuth)).body).toEqual([]);
-    expect(readCacheOf(w.client.app.ctx.db)!.lobby(lobby.id)).toBeDefined();
+    expect(w.client.app.ctx.cache!.lobby(lobby.id)).toBeDefined();
     w.client.app.ctx.clock.set({ frozenAt: Date.now() + 60_000 });
     expectError(await w.client.get(messages, w.botAuth), 404, 10031);
     expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([
@@ -94,10 +94,10 @@ describe('the lobby message read cache of the service worker stays coherent with
 
   it('a context that did not enable it (the shared worker) has no cache: its reads go to the store', async () => {
     const ctx = await createPlatformContext({
-      dbName: `read-cache-hub-${process.pid}`,
+      db: await openPlatformStorage(`read-cache-hub-${process.pid}`),
       workerId: SNOWFLAKE_WORKERS.hub,
     });
-    expect(readCacheOf(ctx.db)).toBeUndefined();
+    expect(ctx.cache).toBeUndefined();
     ctx.db.close();
   });
 });

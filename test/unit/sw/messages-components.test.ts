@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { BUTTON_STYLES, COMPONENT_TYPES } from '../../../src/platform/interactions/components';
-import { CHANNEL_MESSAGE_FLAGS } from '../../../src/platform/messages/records';
+import { CHANNEL_MESSAGE_FLAGS } from '../../../src/store/records/messages';
 import { expectError, expectInvalidField, messageCounts, messageWorld, multipart, sendForm } from './messages-fixtures';
 
 const V2 = CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;

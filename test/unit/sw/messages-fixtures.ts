@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import type { EventRecord } from '../../../src/store/schema';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_MESSAGE_FLAGS } from '../../../src/platform/messages/records';
+import { CHANNEL_MESSAGE_FLAGS } from '../../../src/store/records/messages';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import {
   deny,

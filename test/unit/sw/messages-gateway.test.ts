@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createGatewayHarness } from '../gateway/gateway-harness';
 import { MESSAGE_SCOPES } from './messages-fixtures';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMessage } from '../../../src/platform/messages/create';
 import { editMessage } from '../../../src/platform/messages/edits';
-import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/platform/messages/records';
+import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/store/records/messages';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { serializeUser } from '../../../src/platform/accounts/users';
 import {

@@ -62,12 +62,14 @@ describe('pins: PUT/DELETE /channels/{id}/messages/pins/{id} and GET /channels/{
     const db = w.client.app.ctx.db;
     const model = (await db.getAll('channel_messages'))[0];
     // 250 pinned messages written straight to the store: the API would take 500 requests.
-    const tx = db.transaction('channel_messages', 'readwrite');
-    for (let i = 1; i <= 250; i++) {
-      const id = String(BigInt(sent.id) - BigInt(i));
-      void tx.store.put({ ...model, id, order_key: messageOrderKey(id), pinned_at: i, pin_key: pinKey(i, id) });
-    }
-    await tx.done;
+    await db.write(['channel_messages'], async (tx) => {
+      for (let i = 1; i <= 250; i++) {
+        const id = String(BigInt(sent.id) - BigInt(i));
+        void tx
+          .store('channel_messages')
+          .put({ ...model, id, order_key: messageOrderKey(id), pinned_at: i, pin_key: pinKey(i, id) });
+      }
+    });
     expectError(await w.client.put(`${pins(w)}/${sent.id}`, undefined, w.aliceAuth), 400, 30003);
     expect((await w.client.get(`${w.messages()}/${sent.id}`, w.aliceAuth)).body.pinned).toBe(false);
   });

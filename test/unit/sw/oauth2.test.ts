@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAUTH2_ACCESS_TOKEN_TTL_S, OAUTH2_CODE_TTL_MS } from '../../../src/platform/core/limits';
-import { APPLICATION_FLAGS } from '../../../src/platform/core/records';
+import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 type World = Awaited<ReturnType<typeof createWorld>>;

@@ -126,16 +126,16 @@ describe('PUT /users/@me/relationships/{user.id}: friend requests', () => {
 
   it('platform friends are limited to 1000: accepting a 1001st is 400 30002 and changes nothing', async () => {
     const w = await socialWorld();
-    const tx = w.client.app.ctx.db.transaction('relationships', 'readwrite');
-    for (let i = 0; i < 1000; i++)
-      void tx.store.put({
-        user_id: w.alice.id,
-        application_id: '',
-        other_id: String(10n ** 17n + BigInt(i)),
-        type: 1,
-        since: 0,
-      });
-    await tx.done;
+    await w.client.app.ctx.db.write(['relationships'], async (tx) => {
+      for (let i = 0; i < 1000; i++)
+        void tx.store('relationships').put({
+          user_id: w.alice.id,
+          application_id: '',
+          other_id: String(10n ** 17n + BigInt(i)),
+          type: 1,
+          since: 0,
+        });
+    });
     await w.client.put(`${RELATIONSHIPS}/${w.alice.id}`, {}, w.bobAuth);
     const before = await socialCounts(w.client);
     expectError(await w.client.put(`${RELATIONSHIPS}/${w.bob.id}`, {}, w.aliceAuth), 400, 30002);

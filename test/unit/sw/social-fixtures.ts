@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { TestClient } from '../app-harness';
 import { lobbyWorld } from './lobby-fixtures';
+import { keyRange } from '../../../src/store/port';
 
 export { expectError, expectInvalidField, loggedEvents } from './lobby-fixtures';
 
@@ -54,7 +55,7 @@ export async function socialCounts(client: TestClient) {
 
 /** The `[type, id, relationship type]` of every relationship event after `after` (a log position), oldest first, with its audience. */
 export async function relationshipEvents(client: TestClient, after = 0) {
-  const events = await client.app.ctx.db.getAll('events', IDBKeyRange.lowerBound(after, true));
+  const events = await client.app.ctx.db.getAll('events', keyRange.lowerBound(after, true));
   return events
     .filter((e) => e.type.includes('RELATIONSHIP'))
     .map((e) => ({

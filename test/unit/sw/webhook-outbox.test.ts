@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { indexedDbOf } from '../store/indexeddb-of';
 import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
@@ -32,7 +33,7 @@ async function emitWebhookEvent(client: TestClient, applicationId: string, type:
 
 /** Counts the transactions the app's connection opens over `store` from now on. */
 function readsOf(client: TestClient, store: string): () => number {
-  const connection = unwrap(client.app.ctx.db) as IDBDatabase;
+  const connection = unwrap(indexedDbOf(client.app.ctx.db));
   const open = connection.transaction;
   let count = 0;
   connection.transaction = function transaction(

@@ -1,9 +1,10 @@
 // @vitest-environment node
+import { SNOWFLAKE_LEASE_MS } from '../../../../src/platform/core/snowflake';
 import { describe, expect, it } from 'vitest';
 import { Clock, REAL_TIME } from '../../../../src/platform/core/clock';
 import { RULE_DATES, inForce } from '../../../../src/platform/core/dates';
 import { loadClockState, saveClockState } from '../../../../src/store/meta';
-import { openPlatformDb } from '../../../../src/store/open';
+import { openPlatformStorage } from '../../../../src/store/indexeddb/open';
 
 const DAY = 86_400_000;
 let dbCounter = 0;
@@ -53,17 +54,17 @@ describe('platform clock (ARCHITECTURE rule 6)', () => {
 
   it('is persisted through saveClockState / loadClockState (another context sees it)', async () => {
     const name = dbName();
-    const db = await openPlatformDb(name);
+    const db = await openPlatformStorage(name);
     expect(await loadClockState(db)).toEqual({ frozenAt: null });
     const frozenAt = Date.parse('2026-02-23T00:00:00Z');
-    await saveClockState(db, { frozenAt }, frozenAt);
+    await saveClockState(db, { frozenAt }, frozenAt + SNOWFLAKE_LEASE_MS);
     db.close();
 
-    const other = await openPlatformDb(name);
+    const other = await openPlatformStorage(name);
     const clock = new Clock(await loadClockState(other), () => 0);
     expect(clock.frozen).toBe(true);
     expect(clock.now()).toBe(frozenAt);
-    await saveClockState(other, REAL_TIME, 0);
+    await saveClockState(other, REAL_TIME, 0 + SNOWFLAKE_LEASE_MS);
     expect(await loadClockState(other)).toEqual({ frozenAt: null });
     other.close();
   });

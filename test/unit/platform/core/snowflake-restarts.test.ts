@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Clock, REAL_TIME, type ClockState } from '../../../../src/platform/core/clock';
-import { createPlatformContext } from '../../../../src/platform/core/context';
+import { createPlatformContext, startSnowflakeGenerator } from '../../../../src/platform/core/context';
 import { resetPlatform } from '../../../../src/platform/core/fixtures';
 import {
   PLATFORM_EPOCH,
@@ -14,14 +14,9 @@ import {
   SNOWFLAKE_WORKERS,
   SnowflakeGenerator,
 } from '../../../../src/platform/core/snowflake';
-import {
-  loadClockState,
-  saveClockState,
-  startSnowflakeGenerator,
-  startSnowflakeLease,
-} from '../../../../src/store/meta';
-import { openPlatformDb } from '../../../../src/store/open';
-import type { PlatformDatabase } from '../../../../src/store/schema';
+import { loadClockState, saveClockState, startSnowflakeLease } from '../../../../src/store/meta';
+import { openPlatformStorage } from '../../../../src/store/indexeddb/open';
+import type { PlatformStorage } from '../../../../src/store/schema';
 
 const T = Date.parse('2026-02-23T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -42,18 +37,18 @@ const expectStrictlyIncreasing = (ids: string[], what: string) => {
     expect(BigInt(ids[i]) > BigInt(ids[i - 1]), `${what}: id ${i} after id ${i - 1}`).toBe(true);
 };
 /** A read of the meta store runs after every read-write transaction created before it. */
-const settle = async (db: PlatformDatabase) => {
+const settle = async (db: PlatformStorage) => {
   await db.get('meta', 'snowflake');
 };
 
 /** A context's clock: the persisted state over a fake real time. */
-async function contextClock(db: PlatformDatabase, real: { now: number }): Promise<Clock> {
+async function contextClock(db: PlatformStorage, real: { now: number }): Promise<Clock> {
   return new Clock(await loadClockState(db), () => real.now);
 }
 
 describe('snowflakes across restarts (CONTRACT §2: unique and increasing across contexts and restarts)', () => {
   it('a context restarted within the same millisecond starts above every id of the one before it', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const clock = new Clock({ frozenAt: T });
     const first = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
     const before = Array.from({ length: 100 }, () => first.next());
@@ -65,7 +60,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('after a run on real time, the clock set back and a restart: the first id is above the last one before it', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const real = { now: T };
     const clock = await contextClock(db, real);
     const running = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
@@ -77,7 +72,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
       if (step % 10 === 0) await settle(db);
     }
     expect(fields(max(before)).time).toBe(real.now);
-    await saveClockState(db, { frozenAt: T - DAY }, T - DAY);
+    await saveClockState(db, { frozenAt: T - DAY }, T - DAY + SNOWFLAKE_LEASE_MS);
     clock.set({ frozenAt: T - DAY });
     before.push(running.next());
     const restarted = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, await contextClock(db, real));
@@ -87,7 +82,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('a restart right after ids that outran the reservation (its renewal not yet committed) still starts above them', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const real = { now: T };
     const running = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.hub, await contextClock(db, real));
     const before = [running.next()];
@@ -101,9 +96,9 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('a clock set forward reserves its new time in the same write, so a context that dies before renewing is still below the next', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const clock = new Clock({ frozenAt: T });
-    const { floor, end } = await startSnowflakeLease(db, T);
+    const { floor, end } = await startSnowflakeLease(db, T, SNOWFLAKE_LEASE_MS);
     // Process 31, and a renewal that never commits (the context is stopped first).
     const dying = new SnowflakeGenerator({
       workerId: 1,
@@ -113,7 +108,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
       lease: { end, renew: () => new Promise(() => undefined) },
     });
     dying.next();
-    await saveClockState(db, { frozenAt: T + DAY }, T + DAY);
+    await saveClockState(db, { frozenAt: T + DAY }, T + DAY + SNOWFLAKE_LEASE_MS);
     clock.set({ frozenAt: T + DAY });
     const last = dying.next();
     expect(fields(last).time).toBe(T + DAY);
@@ -123,7 +118,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('33+ restarts with the clock frozen in the past: process ids come round again, ids never repeat nor go back', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const real = { now: T };
     let clock = await contextClock(db, real);
     const warmup = await startSnowflakeGenerator(db, SNOWFLAKE_WORKERS.serviceWorker, clock);
@@ -132,7 +127,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
       return warmup.next();
     });
     await settle(db);
-    await saveClockState(db, { frozenAt: T - DAY }, T - DAY);
+    await saveClockState(db, { frozenAt: T - DAY }, T - DAY + SNOWFLAKE_LEASE_MS);
     const processes: number[] = [];
     for (let restart = 0; restart < 40; restart++) {
       clock = await contextClock(db, real);
@@ -149,7 +144,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('two contexts at once (service worker and shared worker), interleaved, restarted, clock moved: unique, increasing per context, never below an earlier context', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     const real = { now: T };
     let seed = 7;
     // A linear congruential generator's low bits repeat quickly: draw from its high bits.
@@ -184,7 +179,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
           { frozenAt: real.now + random(5 * SNOWFLAKE_LEASE_MS) },
         ];
         const state = states[random(3)];
-        await saveClockState(db, state, contexts[which].clock.readingUnder(state));
+        await saveClockState(db, state, contexts[which].clock.readingUnder(state) + SNOWFLAKE_LEASE_MS);
         for (const context of contexts) context.clock.set(state);
       } else if (action === 8) {
         finished.push(contexts[which]);
@@ -210,17 +205,17 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
     const name = dbName();
     const real = { now: T };
     const ctx = await createPlatformContext({
-      dbName: name,
+      db: await openPlatformStorage(name),
       workerId: SNOWFLAKE_WORKERS.serviceWorker,
       realNow: () => real.now,
     });
-    await saveClockState(ctx.db, { frozenAt: T + 365 * DAY }, T + 365 * DAY);
+    await saveClockState(ctx.db, { frozenAt: T + 365 * DAY }, T + 365 * DAY + SNOWFLAKE_LEASE_MS);
     ctx.clock.set({ frozenAt: T + 365 * DAY });
     const future = ctx.ids.next();
     await resetPlatform(ctx);
     expect(ctx.clock.frozen).toBe(false);
     const restarted = await createPlatformContext({
-      dbName: name,
+      db: await openPlatformStorage(name),
       workerId: SNOWFLAKE_WORKERS.serviceWorker,
       realNow: () => real.now,
     });
@@ -230,7 +225,7 @@ describe('snowflakes across restarts (CONTRACT §2: unique and increasing across
   });
 
   it('a store written before reservations existed (only the last start floor) is read as the reservation', async () => {
-    const db = await openPlatformDb(dbName());
+    const db = await openPlatformStorage(dbName());
     await db.put('meta', { next_process: 4, floor: T + 5000 }, 'snowflake');
     const ids = await startSnowflakeGenerator(db, 1, new Clock({ frozenAt: T }));
     expect(fields(ids.next())).toMatchObject({ time: T + 5001, process: 4 });

@@ -9,11 +9,11 @@ import {
   snowflakeKey,
   snowflakeTime,
 } from '../../../../src/platform/core/snowflake';
-import { openPlatformDb } from '../../../../src/store/open';
+import { openPlatformStorage } from '../../../../src/store/indexeddb/open';
 
 const T = Date.parse('2026-02-23T12:00:00.000Z');
 let dbCounter = 0;
-const freshDb = () => openPlatformDb(`snowflake-test-${process.pid}-${++dbCounter}`);
+const freshDb = () => openPlatformStorage(`snowflake-test-${process.pid}-${++dbCounter}`);
 
 const frozenAt = (ms: number) => new Clock({ frozenAt: ms });
 const fields = (id: string) => {

@@ -14,7 +14,7 @@ import {
   resolveComponentMedia,
 } from '../../../../src/platform/interactions/component-rules';
 import { ApiError } from '../../../../src/platform/core/errors';
-import type { AttachmentMeta } from '../../../../src/platform/messages/records';
+import type { AttachmentMeta } from '../../../../src/store/records/messages';
 
 const text = (content = 'hi') => ({ type: COMPONENT_TYPES.TEXT_DISPLAY, content });
 const button = (custom_id: string) => ({

@@ -9,16 +9,16 @@ import {
   removeIdleLobbies,
   settleIdleDeadline,
 } from '../../../../src/platform/lobbies/store';
-import type { LobbyRecord } from '../../../../src/platform/core/records';
+import type { LobbyRecord } from '../../../../src/store/records/core';
 import { SnowflakeGenerator } from '../../../../src/platform/core/snowflake';
 import type { StoredLobbyMessage } from '../../../../src/store/schema';
-import { openPlatformDb } from '../../../../src/store/open';
+import { openPlatformStorage } from '../../../../src/store/indexeddb/open';
 
 const NOW = Date.parse('2026-04-01T00:00:00Z');
 let dbCounter = 0;
 
 async function context(): Promise<PlatformContext> {
-  const db = await openPlatformDb(`lobby-store-test-${process.pid}-${++dbCounter}`);
+  const db = await openPlatformStorage(`lobby-store-test-${process.pid}-${++dbCounter}`);
   const clock = new Clock({ frozenAt: NOW });
   return { db, clock, ids: new SnowflakeGenerator({ workerId: 31, processId: 0, clock }), announce: () => undefined };
 }
@@ -63,19 +63,19 @@ describe('the newest N messages of a lobby are one bounded read', () => {
     const ctx = await context();
     const lobby = '1000';
     const ids: string[] = [];
-    const tx = ctx.db.transaction('lobby_messages', 'readwrite');
-    for (let i = 0; i < 5000; i++) {
-      // The clock moves so that ids span many milliseconds (and the increment bits roll over).
-      ctx.clock.set({ frozenAt: NOW + Math.floor(i / 7) });
-      const id = ctx.ids.next();
-      ids.push(id);
-      void tx.store.put(message(lobby, id));
-    }
-    // Neighbouring lobbies whose ids share a prefix or sort next to it must not leak in.
-    for (const neighbour of ['100', '10000', '1001', '0999']) {
-      for (let i = 0; i < 30; i++) void tx.store.put(message(neighbour, ctx.ids.next()));
-    }
-    await tx.done;
+    await ctx.db.write(['lobby_messages'], async (tx) => {
+      for (let i = 0; i < 5000; i++) {
+        // The clock moves so that ids span many milliseconds (and the increment bits roll over).
+        ctx.clock.set({ frozenAt: NOW + Math.floor(i / 7) });
+        const id = ctx.ids.next();
+        ids.push(id);
+        void tx.store('lobby_messages').put(message(lobby, id));
+      }
+      // Neighbouring lobbies whose ids share a prefix or sort next to it must not leak in.
+      for (const neighbour of ['100', '10000', '1001', '0999']) {
+        for (let i = 0; i < 30; i++) void tx.store('lobby_messages').put(message(neighbour, ctx.ids.next()));
+      }
+    });
     expect(await ctx.db.count('lobby_messages')).toBe(5120);
 
     const newest = await newestLobbyMessages(readLobbies(ctx), lobby, 200);
@@ -92,14 +92,14 @@ describe('the newest N messages of a lobby are one bounded read', () => {
 describe('removeIdleLobbies: empty lobbies are removed after their idle timeout, by the platform clock', () => {
   it('removes exactly the lobbies whose deadline has passed, with their members and messages, emitting LOBBY_DELETE', async () => {
     const ctx = await context();
-    const tx = ctx.db.transaction(['lobbies', 'lobby_messages'], 'readwrite');
-    void tx.objectStore('lobbies').put(lobbyRecord('11', { idle_deadline: NOW - 1 }));
-    void tx.objectStore('lobbies').put(lobbyRecord('12', { idle_deadline: NOW }));
-    void tx.objectStore('lobbies').put(lobbyRecord('13', { idle_deadline: NOW + 1 }));
-    void tx.objectStore('lobbies').put(lobbyRecord('14', { member_count: 2 }));
-    void tx.objectStore('lobby_messages').put(message('11', '500'));
-    void tx.objectStore('lobby_messages').put(message('13', '501'));
-    await tx.done;
+    await ctx.db.write(['lobbies', 'lobby_messages'], async (tx) => {
+      void tx.store('lobbies').put(lobbyRecord('11', { idle_deadline: NOW - 1 }));
+      void tx.store('lobbies').put(lobbyRecord('12', { idle_deadline: NOW }));
+      void tx.store('lobbies').put(lobbyRecord('13', { idle_deadline: NOW + 1 }));
+      void tx.store('lobbies').put(lobbyRecord('14', { member_count: 2 }));
+      void tx.store('lobby_messages').put(message('11', '500'));
+      void tx.store('lobby_messages').put(message('13', '501'));
+    });
 
     expect((await removeIdleLobbies(ctx)).sort()).toEqual(['11', '12']);
     expect((await ctx.db.getAllKeys('lobbies')).sort()).toEqual(['13', '14']);

@@ -3,7 +3,7 @@
  * them: attachment files, guild search indexes, AutoMod keyword rules and forward counters.
  * Type declarations only; the operations live in `messages/create.ts` and its neighbours.
  */
-import type { Snowflake, User } from '../core/records';
+import type { Snowflake, User } from './core';
 
 /** Message types the platform creates (the platform's public values). */
 export const MESSAGE_TYPES = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20, CONTEXT_MENU_COMMAND: 23 } as const;

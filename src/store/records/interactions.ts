@@ -4,8 +4,8 @@
  * the interaction by. Also the records of messages created in DM contexts (guild channels keep
  * theirs with the channel's messages) and of each application's interactions endpoint URL.
  */
-import type { ChannelMessageRecord } from '../messages/records';
-import type { Snowflake } from '../core/records';
+import type { ChannelMessageRecord } from './messages';
+import type { Snowflake } from './core';
 
 /** Interaction types (public values). */
 export const INTERACTION_TYPES = {

@@ -4,7 +4,7 @@
  * contexts (`contexts`) and entry point handlers. Type declarations and constants only; the
  * operations live in `commands.ts`.
  */
-import type { Snowflake } from '../core/records';
+import type { Snowflake } from './core';
 
 /** Command types: CHAT_INPUT 1, USER 2, MESSAGE 3, PRIMARY_ENTRY_POINT 4. */
 export const COMMAND_TYPES = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PRIMARY_ENTRY_POINT: 4 } as const;

@@ -5,7 +5,7 @@
  * their own side: a friend request is `PENDING_OUTGOING` for the sender and `PENDING_INCOMING`
  * for the recipient; a block exists only on the blocker's side.
  */
-import type { Snowflake, User } from '../core/records';
+import type { Snowflake, User } from './core';
 
 /** Relationship types in the platform's public values (the SDK's `RelationshipType`). */
 export const RELATIONSHIP_TYPE = {

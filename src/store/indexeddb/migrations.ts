@@ -3,12 +3,11 @@
  * runs every migration above the stored version, in order, inside the upgrade transaction.
  * A migration only adds: data written at version N stays readable at N+1.
  */
-import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { GatewaySessionRecord, PlatformDB } from './schema';
+import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import type { GatewaySessionRecord } from '../schema';
 
-type UpgradeTx = IDBPTransaction<PlatformDB, StoreNames<PlatformDB>[], 'versionchange'>;
-/** One migration step. */
-export type Migration = (db: IDBPDatabase<PlatformDB>, tx: UpgradeTx) => void;
+/** One migration step, in the upgrade transaction. */
+export type Migration = (db: IDBPDatabase, tx: IDBPTransaction<unknown, string[], 'versionchange'>) => void;
 
 /** The migrations by the version they produce; index 0 is unused. */
 export const MIGRATIONS: readonly Migration[] = [

@@ -3,7 +3,7 @@
  * emoji (an application's own, and a guild's), scheduled events, voice states and audit log
  * entries. Snowflakes are decimal strings; times are epoch milliseconds by the platform clock.
  */
-import type { Snowflake } from '../core/records';
+import type { Snowflake } from './core';
 
 /** A guild invite to one channel. */
 export interface InviteRecord {

@@ -2,7 +2,7 @@
  * What voice signaling stores: the voice server token each join hands out (only its hash) and
  * the voice state of a lobby call (a guild's voice states live in `voice_states`).
  */
-import type { Snowflake } from '../core/records';
+import type { Snowflake } from './core';
 
 /**
  * The voice server token of a user's latest join of a voice "server" (a guild, or a lobby for

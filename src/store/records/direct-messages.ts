@@ -3,7 +3,7 @@
  * message) and its messages, stored like lobby messages so that the newest N are one bounded
  * read whatever the conversation holds.
  */
-import type { Metadata, Snowflake, User } from '../core/records';
+import type { Metadata, Snowflake, User } from './core';
 
 /** The DM channel of two users; `user_low` / `user_high` are the pair in snowflake order. */
 export interface DmChannelRecord {

@@ -4,8 +4,8 @@
  * of the spec are noted on the fields they govern; where the spec and the public docs disagree
  * (subscription status values), the spec wins.
  */
-import type { EventAudience } from '../../store/schema';
-import { ENTITLEMENT_TYPE, SUBSCRIPTION_STATUS, type ApplicationRecord, type Snowflake } from '../core/records';
+import type { EventAudience } from './events';
+import { ENTITLEMENT_TYPE, SUBSCRIPTION_STATUS, type ApplicationRecord, type Snowflake } from './core';
 
 /** SKU types in the public values. */
 export const SKU_TYPE = { DURABLE: 2, CONSUMABLE: 3, SUBSCRIPTION: 5, SUBSCRIPTION_GROUP: 6 } as const;

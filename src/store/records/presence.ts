@@ -1,0 +1,69 @@
+/**
+ * Presence as stored: one record per user, with the rich presence each application shows and the
+ * gateway sessions its status comes from (`platform/presence/`).
+ */
+import type { SET_ACTIVITY_TYPES } from './core';
+
+/** A stored activity, as SET_ACTIVITY and the presence route answer it. */
+export interface PresenceActivity {
+  name: string;
+  type: (typeof SET_ACTIVITY_TYPES)[number];
+  application_id: string;
+  created_at: number;
+  state?: string | null;
+  state_url?: string | null;
+  details?: string | null;
+  details_url?: string | null;
+  status_display_type?: 0 | 1 | 2 | null;
+  timestamps?: { start?: number; end?: number } | null;
+  assets?: Record<string, string | null> | null;
+  party?: { id?: string | null; size?: number[] | null } | null;
+  secrets?: { join?: string; match?: string } | null;
+  instance?: boolean | null;
+}
+
+/** An activity a bot set with Presence Update (op 3): bots may set only these fields. */
+export interface GatewayActivity {
+  name: string;
+  type: 0 | 1 | 2 | 3 | 4 | 5;
+  url?: string | null;
+  state?: string | null;
+  created_at: number;
+}
+
+/** What a session may set with op 3: `invisible` shows as offline to others. */
+export type SessionStatus = 'online' | 'idle' | 'dnd' | 'invisible';
+
+/** The status others see. */
+export type ShownStatus = 'online' | 'idle' | 'dnd' | 'offline';
+
+/** A session's own presence (Identify's `presence`, then each Presence Update). */
+export interface SessionPresence {
+  status: SessionStatus;
+  since: number | null;
+  afk: boolean;
+  /** Only a bot session's: absent until it set any. */
+  activities?: GatewayActivity[];
+}
+
+/** A connected gateway session of the user, as the presence counts it. */
+export interface PresenceSession extends SessionPresence {
+  session_id: string;
+  application_id: string;
+  /** The start of the gateway (shared worker) it is connected to: when that is gone, so is it. */
+  gateway: string;
+  updated_at: number;
+}
+
+/**
+ * A user's presence as stored: `activities` has at most one entry per application; `status` is
+ * what others see, recomputed from `sessions` on every write (records written before sessions
+ * were kept have none, and count as offline).
+ */
+export interface PresenceRecord {
+  user_id: string;
+  status: ShownStatus;
+  activities: PresenceActivity[];
+  updated_at: number;
+  sessions?: PresenceSession[];
+}
