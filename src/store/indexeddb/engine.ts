@@ -22,7 +22,9 @@ import {
 
 // The port's types say what each store holds; idb is used here untyped, one level below them.
 type AnyDatabase = IDBPDatabase<unknown>;
-type AnySource = IDBPObjectStore<unknown, string[], string, IDBTransactionMode> | IDBPIndex<unknown, string[], string, string, IDBTransactionMode>;
+type AnySource =
+  | IDBPObjectStore<unknown, string[], string, IDBTransactionMode>
+  | IDBPIndex<unknown, string[], string, string, IDBTransactionMode>;
 type AnyTransaction = IDBPTransaction<unknown, string[], IDBTransactionMode>;
 
 /** The IndexedDB form of a port query. */
