@@ -41,6 +41,7 @@ export const WORKER_DEPENDENCIES = [
   'comlink',
   'lit',
   'workbox-window',
+  'jose',
 ];
 
 /** Settings shared by the site, the library and the browser tests. */
