@@ -12,9 +12,11 @@ import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_INTERVAL_MS,
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
+import { payloadTooLarge } from './payload-limit';
 import type { Gateway } from './gateway';
 import {
   HeartbeatSchema,
@@ -210,6 +212,10 @@ export class GatewayConnection implements SessionSink {
   }
 
   async #handle(text: string): Promise<void> {
+    if (payloadTooLarge(text)) {
+      this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`);
+      return;
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -15,11 +15,13 @@
 import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
   VOICE_GATEWAY_BUFFERED_RESUME_VERSION,
   VOICE_HEARTBEAT_INTERVAL_MS,
 } from '../platform/core/limits';
+import { payloadTooLarge } from './payload-limit';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
 import type { VoiceGateway } from './voice-gateway';
@@ -157,6 +159,9 @@ export class VoiceConnection implements VoiceSink {
   }
 
   async #handle(text: string): Promise<void> {
+    if (payloadTooLarge(text)) {
+      return this.closeWith(CLOSE.FAILED_TO_DECODE, `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`);
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
