@@ -31,6 +31,7 @@ import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { AppWebhooks } from './webhooks';
+import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
 import type { WebhookOutbox } from '../src/platform/webhooks/outbox';
 
@@ -44,7 +45,10 @@ export interface PlatformApp {
    * Answers a request. `lifetime` is the service worker's FetchEvent: background work the
    * request starts (the webhook outbox) is handed to its `waitUntil`.
    */
-  fetch(request: Request, lifetime?: { waitUntil(promise: Promise<unknown>): void }): Promise<Response>;
+  fetch(
+    request: Request,
+    lifetime?: { waitUntil(promise: Promise<unknown>): void; clientId?: string },
+  ): Promise<Response>;
   /** The context the app runs against (tests read the store through it). */
   ctx: PlatformContext;
   /** The webhook outbox (tests await `webhooks.settled()`). */
@@ -58,6 +62,9 @@ export interface PlatformApp {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Where nothing tells the app of other starts (tests, a server): this one, and no other running. */
+const ONE_START: WorkerStarts = { current: crypto.randomUUID(), isRunning: () => false };
 
 /**
  * Marks an answer as the platform's: who answered, and `Date` by the platform clock, as an HTTP
@@ -104,7 +111,11 @@ function unknownRouteResponse(allowed: string[]): Response {
  * Builds the hono app over a context.
  * @example const app = buildApp(ctx); await app.fetch(new Request('http://x/api/v10/lobbies/1'));
  */
-export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWebhooks(ctx)): Hono<AppEnv> {
+export function buildApp(
+  ctx: PlatformContext,
+  webhooks: AppWebhooks = new AppWebhooks(ctx),
+  starts: WorkerStarts = ONE_START,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: (request) => stripProxyPrefix(new URL(request.url).pathname) });
   webhooks.serve(async (request) => app.fetch(request));
   let routes: ReturnType<typeof routeTable> | undefined;
@@ -134,6 +145,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
   });
+  app.use('*', applyOnce(starts));
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
   app.route('/api/v10/oauth2', oauth2Routes());
@@ -170,7 +182,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
     return response;
   });
   app.onError((error) => {
-    const response = errorResponse(error);
+    const response = repeatAnswer(error) ?? errorResponse(error);
     stamp(response.headers, ctx);
     return response;
   });
@@ -190,6 +202,8 @@ export async function createPlatformApp(
     workerId?: number;
     /** How webhook deliveries reach other origins (default: the real `fetch`; tests pass a fake). */
     webhookFetch?: FetchLike;
+    /** This start of the service worker and which others still run (see `idempotency.ts`). */
+    starts?: WorkerStarts;
   } = {},
 ): Promise<PlatformApp> {
   const ctx = await createPlatformContext({
@@ -200,7 +214,7 @@ export async function createPlatformApp(
     readCache: true,
   });
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
-  const app = buildApp(ctx, webhooks);
+  const app = buildApp(ctx, webhooks, options.starts);
   return {
     ctx,
     webhooks: webhooks.outbox,
@@ -215,7 +229,7 @@ export async function createPlatformApp(
         passThroughOnException: () => undefined,
         props: {},
       };
-      return app.fetch(request, undefined, executionCtx);
+      return app.fetch(request, { clientId: lifetime?.clientId }, executionCtx);
     },
   };
 }

@@ -14,6 +14,8 @@ import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/core/schema-
 /** The hono environment of the platform app. */
 export interface AppEnv {
   Variables: { ctx: PlatformContext; principal: Principal };
+  /** What the host tells about a request: the FetchEvent's client in the service worker. */
+  Bindings: { clientId?: string } | undefined;
 }
 
 /** A hono context of the platform app. */

@@ -7,6 +7,7 @@ import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/core/announcements';
 import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
+import type { WorkerStarts } from './idempotency';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -17,12 +18,42 @@ declare const __PRECACHE_MANIFEST__: Array<{ url: string; revision: string | nul
 /** The shared worker and pages listen here: a message only says "look again in the store". */
 const channel = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 
+/** The Web Lock each start of the worker holds while it runs: the browser lets go of it when it stops the worker. */
+const START_LOCK_PREFIX = 'platformpp-sw-start:';
+const startId = crypto.randomUUID();
+const holdingStartLock = new Promise<void>((held) => {
+  self.navigator.locks.request(START_LOCK_PREFIX + startId, () => new Promise<void>(() => held())).catch(() => held());
+});
+
+/** This start, and the starts whose lock is held: the browser has not stopped them. */
+async function workerStarts(): Promise<WorkerStarts> {
+  await holdingStartLock;
+  const running = new Set<string>();
+  const look = async () => {
+    const { held = [] } = await self.navigator.locks.query();
+    running.clear();
+    for (const lock of held)
+      if (lock.name?.startsWith(START_LOCK_PREFIX)) running.add(lock.name.slice(START_LOCK_PREFIX.length));
+  };
+  await look();
+  return {
+    current: startId,
+    isRunning: (id) => {
+      // Known from the last look; look again for the next request (another start may be new).
+      void look().catch(() => undefined);
+      return running.has(id);
+    },
+  };
+}
+
 // The worker may be stopped and restarted at any time: the app is built on first use after each
 // start, and built again if building it failed instead of leaving every later request broken.
 let appReady: ReturnType<typeof createPlatformApp> | undefined;
 function platformApp(): ReturnType<typeof createPlatformApp> {
   if (!appReady) {
-    appReady = createPlatformApp({ broadcast: (message: Announcement) => channel.postMessage(message) });
+    appReady = workerStarts().then((starts) =>
+      createPlatformApp({ broadcast: (message: Announcement) => channel.postMessage(message), starts }),
+    );
     appReady.catch(() => (appReady = undefined));
   }
   return appReady;

@@ -3,7 +3,7 @@
  * it through its migrations; an engine that starts empty creates it from here.
  */
 import type { Catalogue } from './catalogue';
-import type { PlatformDB } from './schema';
+import type { PlatformDB, PlatformStoreName } from './schema';
 
 /** Every store of the platform database. */
 export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
@@ -139,4 +139,8 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   },
   interaction_messages: { keyPath: 'id', indexes: {} },
   interaction_endpoints: { keyPath: 'application_id', indexes: {} },
+  request_records: { keyPath: 'key', indexes: { by_at: { keyPath: 'at' } } },
 };
+
+/** Every store, for transactions that touch all of them (reset). */
+export const ALL_STORES = Object.keys(PLATFORM_CATALOGUE) as PlatformStoreName[];

@@ -8,6 +8,7 @@ import type { ReadTransaction, StoreName } from './port';
 import type { LogWriteTransaction, Storage } from './storage';
 import type { ClockState } from './records/clock';
 import type { EventRecord } from './records/events';
+import type { RequestRecord } from './records/requests';
 
 export type { EventAudience, EventRecord } from './records/events';
 import type {
@@ -377,6 +378,8 @@ export type PlatformDB = {
   /** Messages interactions created in DM contexts. */
   interaction_messages: { key: string; value: InteractionMessageRecord };
   interaction_endpoints: { key: string; value: InteractionEndpointRecord };
+  /** Requests that committed a write, by fingerprint or Idempotency-Key (`by_at` for pruning). */
+  request_records: { key: string; value: RequestRecord; indexes: { by_at: number } };
 };
 
 /** A user's enrollment in a quest of an application. */
@@ -406,59 +409,3 @@ export type ReadTx<N extends PlatformStoreName = PlatformStoreName> = ReadTransa
 
 /** A read-write transaction over some of the platform's stores (and the event log). */
 export type WriteTx<N extends PlatformStoreName = PlatformStoreName> = LogWriteTransaction<PlatformDB, N, EventRecord>;
-
-/** Every store, for transactions that touch all of them (reset). */
-export const ALL_STORES = [
-  'meta',
-  'users',
-  'applications',
-  'tokens',
-  'auth_codes',
-  'guilds',
-  'roles',
-  'channels',
-  'members',
-  'lobbies',
-  'lobby_members',
-  'lobby_messages',
-  'events',
-  'gateway_sessions',
-  'gateway_rate_limits',
-  'presences',
-  'external_identities',
-  'identity_provider_configs',
-  'sandbox_identity_providers',
-  'bans',
-  'connections',
-  'application_links',
-  'event_webhooks',
-  'webhook_deliveries',
-  'webhook_outbox',
-  'webhook_sinks',
-  'relationships',
-  'dm_channels',
-  'dm_messages',
-  'invites',
-  'emojis',
-  'guild_scheduled_events',
-  'voice_states',
-  'audit_log_entries',
-  'emoji_images',
-  'channel_messages',
-  'attachment_files',
-  'message_search_indexes',
-  'automod_keywords',
-  'forward_counters',
-  'skus',
-  'entitlements',
-  'subscriptions',
-  'quest_enrollments',
-  'privileged_intent_applications',
-  'voice_tokens',
-  'lobby_voice_states',
-  'application_commands',
-  'interactions',
-  'interaction_messages',
-  'interaction_endpoints',
-  'gateway_resume_marks',
-] as const;

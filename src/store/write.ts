@@ -9,10 +9,20 @@ import type { PlatformStorage, PlatformStoreName, WriteTx } from './schema';
 
 export type { WriteTx };
 
-/** What a write needs of its context: the database and the time events are stamped with. */
+/**
+ * A check that runs first in every write of one context (a request's): it may read and write
+ * its own stores in the write's transaction, and throwing aborts the write.
+ */
+export interface WriteGuard {
+  stores: readonly PlatformStoreName[];
+  check(tx: WriteTx): Promise<void>;
+}
+
+/** What a write needs of its context: the database, the time events are stamped with, and a guard. */
 export interface WriteContext {
   db: PlatformStorage;
   clock: { now(): number };
+  guard?: WriteGuard;
 }
 
 /** Appends an event to the log inside the write's transaction. */
@@ -33,10 +43,12 @@ export function write<T>(
   stores: readonly PlatformStoreName[],
   body: (tx: WriteTx, emit: Emit) => Promise<T>,
 ): Promise<T> {
-  const scope: readonly PlatformStoreName[] = stores.includes('events') ? stores : [...stores, 'events'];
-  return ctx.db.write(scope, (tx) =>
-    body(tx as WriteTx, (event) => {
+  const { guard } = ctx;
+  const scope = new Set<PlatformStoreName>([...stores, 'events', ...(guard?.stores ?? [])]);
+  return ctx.db.write([...scope], async (tx) => {
+    if (guard) await guard.check(tx as WriteTx);
+    return body(tx as WriteTx, (event) => {
       void tx.append({ channels: ['gateway'], ...event, created_at: ctx.clock.now() });
-    }),
-  );
+    });
+  });
 }

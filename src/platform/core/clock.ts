@@ -33,6 +33,14 @@ export class Clock {
     return this.#state.frozenAt ?? this.realNow();
   }
 
+  /**
+   * Real time, whatever the sandbox set: for what measures how long something took in this
+   * browser (a re-dispatch window), never for the spec's dated rules.
+   */
+  elapsedNow(): number {
+    return this.realNow();
+  }
+
   /** The instant this clock would read under `state` (before it is set to it). */
   readingUnder(state: ClockState): number {
     return state.frozenAt ?? this.realNow();

@@ -4,6 +4,7 @@
  */
 import { loadClockState, renewSnowflakeLease, startSnowflakeLease } from '../../store/meta';
 import type { PlatformStorage } from '../../store/schema';
+import type { WriteGuard } from '../../store/write';
 import { ANNOUNCED_EVENTS_MAX, type Announcement } from './announcements';
 import { Clock } from './clock';
 import { ReadCache } from './read-cache';
@@ -18,6 +19,8 @@ export interface PlatformContext {
   announce(message: Announcement): void;
   /** Reads kept in memory, where this context is the only writer of what they read (`read-cache.ts`). */
   cache?: ReadCache;
+  /** What runs first in each write of this context (a request's: `sw/idempotency.ts`). */
+  guard?: WriteGuard;
 }
 
 /** How to build a context. */

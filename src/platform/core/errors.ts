@@ -24,6 +24,17 @@ export interface ApiErrorBody {
 export const API_ERRORS = {
   UNKNOWN_ROUTE: { status: 404, code: 0, message: '404: Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, code: 0, message: '405: Method Not Allowed' },
+  REQUEST_ALREADY_APPLIED: {
+    status: 409,
+    code: 0,
+    message:
+      'This request was already applied, but its answer was lost when the service worker stopped: read the resource to see the result.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    code: 0,
+    message: 'This Idempotency-Key was already used for a different request.',
+  },
   // The activity proxy (URL mappings): the target could not be reached, or whose mapping applies is unclear.
   URL_MAPPING_UNREACHABLE: { status: 502, code: 0, message: '502: Bad Gateway' },
   URL_MAPPING_AMBIGUOUS: { status: 409, code: 0, message: 'Several applications map this path to different targets.' },

@@ -4,7 +4,7 @@
  */
 import { write } from '../../store/write';
 import { reserveSnowflakesThrough } from '../../store/meta';
-import { ALL_STORES } from '../../store/schema';
+import { ALL_STORES } from '../../store/platform-catalogue';
 import type { PlatformContext } from './context';
 import { ApiError } from './errors';
 import { INTENTS } from './intents';

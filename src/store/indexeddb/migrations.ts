@@ -200,6 +200,12 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     })();
   },
+  // 16: requests that committed a write (by fingerprint or Idempotency-Key), so that a request
+  // dispatched again to a restarted service worker is answered without being applied twice;
+  // by time, to forget them.
+  (db) => {
+    db.createObjectStore('request_records', { keyPath: 'key' }).createIndex('by_at', 'at');
+  },
 ];
 
 /** The schema version this code writes. */

@@ -8,7 +8,8 @@ import type { LobbyRecord, UserRecord } from '../../../src/store/records/core';
 import { loadClockState, saveClockState } from '../../../src/store/meta';
 import { DB_VERSION, MIGRATIONS } from '../../../src/store/indexeddb/migrations';
 import { openPlatformStorage } from '../../../src/store/indexeddb/open';
-import { ALL_STORES, type EventRecord, type PlatformStorage } from '../../../src/store/schema';
+import { ALL_STORES } from '../../../src/store/platform-catalogue';
+import type { EventRecord, PlatformStorage } from '../../../src/store/schema';
 import { expectEveryRecord, writeSampleRecords } from './sample-records';
 
 let dbCounter = 0;

@@ -1,0 +1,94 @@
+// @vitest-environment node
+/**
+ * Each changing request is applied once: a request the browser dispatches again to a restarted
+ * service worker (same client, method, URL and body, its first worker gone) gets the first answer
+ * and is not applied twice; a client's retry with the same Idempotency-Key likewise.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../../sw/app';
+import type { WorkerStarts } from '../../../sw/idempotency';
+import { createTestClient, createWorld, type TestClient } from '../app-harness';
+
+/** The same app's context behind a second start of the worker (`running`: the starts still alive). */
+function start(client: TestClient, id: string, running: string[] = []) {
+  const starts: WorkerStarts = { current: id, isRunning: (other) => running.includes(other) };
+  const app = buildApp(client.app.ctx, undefined, starts);
+  return (path: string, init: RequestInit & { clientId?: string }) =>
+    app.fetch(new Request(`http://platform.test${path}`, init), { clientId: init.clientId });
+}
+
+async function lobbyWithAlice() {
+  const client = await createTestClient();
+  const world = await createWorld(client);
+  const lobby = (await client.put('/api/v10/lobbies', { secret: 'once' }, world.aliceAuth)).body;
+  const post = (content: string) => ({
+    method: 'POST',
+    headers: { Authorization: world.aliceAuth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
+  const messages = async () =>
+    (await client.get(`/api/v10/lobbies/${lobby.id}/messages`, world.aliceAuth)).body.map((m: any) => m.content);
+  return { client, lobby, post, messages, path: `/api/v10/lobbies/${lobby.id}/messages` };
+}
+
+describe('a request dispatched again to a restarted service worker is applied once', () => {
+  it('the same POST from the same page reaching a new start while the first is gone gets the first answer, and one message is stored', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const first = await start(client, 'start-a')(path, { ...post('once'), clientId: 'page-1' });
+    const again = await start(client, 'start-b')(path, { ...post('once'), clientId: 'page-1' });
+    expect(again.status).toBe(first.status);
+    expect(await again.json()).toEqual(await first.json());
+    expect(await messages()).toEqual(['once']);
+  });
+
+  it('answers 409 and applies nothing when the first start stopped before its answer was kept', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const first = start(client, 'start-a');
+    await first(path, { ...post('lost answer'), clientId: 'page-1' });
+    // The first start stopped between its commit and keeping its answer.
+    const records = await client.app.ctx.db.getAll('request_records');
+    for (const record of records) await client.app.ctx.db.put('request_records', { ...record, response: undefined });
+    const again = await start(client, 'start-b')(path, { ...post('lost answer'), clientId: 'page-1' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 0, message: expect.stringContaining('already applied') });
+    expect(await messages()).toEqual(['lost answer']);
+  });
+
+  it('applies a repeat that the same start receives, a repeat while the first start still runs, another page’s, and a different body', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    await a(path, { ...post('gg'), clientId: 'page-1' });
+    await a(path, { ...post('gg'), clientId: 'page-1' });
+    await start(client, 'start-b', ['start-a'])(path, { ...post('gg'), clientId: 'page-1' });
+    await start(client, 'start-c')(path, { ...post('gg'), clientId: 'page-2' });
+    await start(client, 'start-d')(path, { ...post('gg!'), clientId: 'page-1' });
+    expect(await messages()).toEqual(['gg!', 'gg', 'gg', 'gg', 'gg']);
+  });
+
+  it('reads, failed requests and requests outside a service worker (no client) are not recorded', async () => {
+    const { client, post, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    await a(path, { method: 'GET', headers: post('x').headers, clientId: 'page-1' });
+    await a(path, { ...post(''), clientId: 'page-1' });
+    await client.post(path, { content: 'no client' }, (post('x').headers as Record<string, string>).Authorization);
+    expect(await client.app.ctx.db.getAll('request_records')).toEqual([]);
+  });
+});
+
+describe('Idempotency-Key: a retried request is applied once', () => {
+  it('a retry with the same key gets the first answer; the key on a different request is 422 and stores nothing', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    const keyed = (content: string) => ({
+      ...post(content),
+      headers: { ...(post(content).headers as Record<string, string>), 'Idempotency-Key': 'k-1' },
+    });
+    const first = await a(path, keyed('hello'));
+    const retry = await a(path, keyed('hello'));
+    expect(await retry.json()).toEqual(await first.json());
+    const other = await a(path, keyed('a different message'));
+    expect(other.status).toBe(422);
+    expect(await other.json()).toMatchObject({ code: 0 });
+    expect(await messages()).toEqual(['hello']);
+  });
+});
