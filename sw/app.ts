@@ -230,7 +230,7 @@ export async function createPlatformApp(
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
   const app = buildApp(ctx, webhooks);
   // The app routes by path alone: the CDN's `/attachments/...` answers as the page origin's does.
-  const cdn = cdnApp(ctx, (request) => app.fetch(request));
+  const cdn = cdnApp(ctx, async (request) => app.fetch(request));
   return {
     ctx,
     cdn: async (request) => {
