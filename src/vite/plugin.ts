@@ -3,11 +3,14 @@
  * (CONTRACT §6). With `plugins: [platformpp()]`, `vite` and `vite preview` also serve the
  * sandbox at `/__platformpp/`: a host page that runs the platform in the browser (service
  * worker, shared worker), seeds a guild with a voice channel and the users alice, bob and
- * chen, and embeds the server's own activity page; `/__platformpp/?as=bob` is Bob.
+ * chen, and embeds the server's own activity page; `/__platformpp/?as=bob` is Bob. The
+ * activity's backend reaches the same platform at `/__platformpp/api/...` through an open
+ * sandbox page (`./platform-bridge.ts`).
  */
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin, type PreviewServer, type ResolvedConfig, type ViteDevServer } from 'vite';
 import { SANDBOX_BASE, sandboxPageConfig, type PlatformppOptions, type SandboxPageConfig } from './options';
+import { PlatformBridge } from './platform-bridge';
 import { sandboxMiddleware } from './sandbox-server';
 
 /** The package's prebuilt sandbox (host script, service worker, shared worker), beside this file once built. */
@@ -33,7 +36,7 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
   let config: ResolvedConfig;
   let page: SandboxPageConfig;
   const serve = (server: ViteDevServer | PreviewServer) => {
-    server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, () => page));
+    server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, () => page, new PlatformBridge().middleware));
     const printUrls = server.printUrls.bind(server);
     server.printUrls = () => {
       printUrls();
@@ -41,6 +44,7 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       if (!local) return;
       const url = new URL(SANDBOX_BASE, local).href;
       config.logger.info(`  ➜  platformpp: ${url}  (as Bob: ${url}?as=bob)`);
+      config.logger.info(`  ➜  platformpp API for your backend: ${url}api  (the sandbox page must be open)`);
     };
   };
   return {

@@ -2,8 +2,9 @@
  * The HTTP side of `platformpp()`: a connect middleware that serves the sandbox at
  * `/__platformpp/` on the activity's own dev or preview server, so the host page, its service
  * worker and the activity share one origin. It serves the host page (with the sandbox's
- * settings inside), the service worker (allowed to control the whole origin), and the host's
- * prebuilt scripts shipped in the package; every other path goes on to Vite untouched.
+ * settings inside), the service worker (allowed to control the whole origin), the host's
+ * prebuilt scripts shipped in the package, and the backend bridge (`./platform-bridge.ts`);
+ * every other path goes on to Vite untouched.
  *
  * The host page carries the application's client secret, so it is served only to this machine
  * (a `localhost` or loopback Host): a tunnel that exposes the dev server does not expose it.
@@ -69,7 +70,11 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
  * the page settings read at each request (an edited `.env` takes effect on the next load).
  * @example server.middlewares.use(sandboxMiddleware(sandboxDir, () => config));
  */
-export function sandboxMiddleware(dir: string, config: () => SandboxPageConfig): Middleware {
+export function sandboxMiddleware(
+  dir: string,
+  config: () => SandboxPageConfig,
+  bridge: Middleware = (_req, _res, next) => next(),
+): Middleware {
   const root = normalize(dir + sep);
   return (req, res, next) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -89,6 +94,13 @@ export function sandboxMiddleware(dir: string, config: () => SandboxPageConfig):
       return;
     }
     const file = path.slice(SANDBOX_BASE.length);
+    // The bridge answers its own paths (later) and passes every other one on at once.
+    let bridged = true;
+    bridge(req, res, (error) => {
+      if (error) next(error);
+      else bridged = false;
+    });
+    if (bridged) return;
     if (file === '' || file === 'index.html') {
       send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(config()));
       return;

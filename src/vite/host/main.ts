@@ -8,6 +8,8 @@ import '../../components/index';
 import type { ActivityFrame } from '../../components/activity-frame';
 import type { PlatformElement } from '../../components/platform-element';
 import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { BRIDGE_PATH } from '../platform-bridge';
+import { serveBackendBridge } from './bridge-client';
 import { renderHostView, type HostViewState } from './host-view';
 import { ensureSandboxWorld, WORLD_KEY, type SandboxWorld } from './world';
 
@@ -40,6 +42,8 @@ async function reset(): Promise<void> {
 /** Embeds the activity as the tab's user once the platform runs and the world exists. */
 async function start(): Promise<void> {
   await platform.whenReady();
+  // The activity's backend reaches the platform through the dev server and this tab.
+  serveBackendBridge(BRIDGE_PATH);
   const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, localStorage);
   show({ applicationId: world.application_id });
   const userId = world.users[current];
