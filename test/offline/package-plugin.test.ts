@@ -102,6 +102,11 @@ export default defineConfig({
 </html>
 `,
   'src/main.js': MAIN_JS,
+  // A page of the project's own that embeds the platform with the package's elements.
+  'embed.html': `<!doctype html>
+<script type="module">import 'platformpp-web/components';</script>
+<pp-platform service-worker-url="/__platformpp/sw.js"></pp-platform>
+`,
   'src/label.js': `export const label = 'first version';\n`,
 });
 
@@ -220,6 +225,19 @@ describe('platformpp-web packed, installed into a new Vite project, with platfor
       expect(await text(frame, 'participants')).toBe('alice,bob');
     }
     expect(pageErrors).toEqual([]);
+  });
+
+  it('a page of the project that imports platformpp-web/components starts both workers from the package (none copied, no path of this repository)', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/embed.html`);
+    await page.locator('pp-platform[status="ready"]').waitFor({ timeout: 30_000 });
+    const hub = await page.evaluate(() =>
+      (
+        document.querySelector('pp-platform') as unknown as { hub: { incarnation(): Promise<string> } }
+      ).hub.incarnation(),
+    );
+    expect(hub).toEqual(expect.any(String));
+    await page.close();
   });
 
   it('vite build + vite preview serve the same sandbox for the built activity', async () => {
