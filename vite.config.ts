@@ -1,11 +1,13 @@
 /**
  * One Vite project for the whole platform. `vite` serves the host page, the demo pages and the
  * service worker (`/sw.js`); `vite build` writes the site plus `dist/sw.js` to `dist/`;
- * `vite build --mode lib` writes the library entry points to `dist/lib/`.
+ * `vite build --mode lib` writes the library entry points to `dist/lib/`, and beside it the
+ * sandbox of the Vite plugin (`dist/sandbox/`) and the plugin (`dist/vite/`).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { packageBuildsPlugin } from './scripts/vite/package-builds.js';
 import { serviceWorkerPlugin } from './scripts/vite/service-worker-plugin.js';
 import { siteInputs, sitePagesPlugin } from './scripts/vite/site-pages.js';
 
@@ -63,7 +65,9 @@ export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
     return {
       ...sharedConfig,
-      plugins: [],
+      // The shared worker is found next to the library's files, wherever a consumer serves them.
+      base: './',
+      plugins: [packageBuildsPlugin()],
       build: {
         outDir: 'dist/lib',
         emptyOutDir: true,

@@ -30,6 +30,7 @@ import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
+import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
@@ -59,6 +60,11 @@ export interface PlatformApp {
    * goes on to the precache or the network.
    */
   forwardMapped(request: Request): Promise<Response | undefined>;
+  /**
+   * Answers a request to the platform's CDN origin (`https://cdn.discordapp.com/...`): images
+   * stored or generated, and attachments (see `routes/cdn.ts`).
+   */
+  cdn(request: Request): Promise<Response>;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -108,6 +114,57 @@ function unknownRouteResponse(allowed: string[]): Response {
 }
 
 /**
+ * Mounts every route of the platform on `app`. `send` is how webhook tests and PINGs reach
+ * their URL (the app's outbox transport).
+ */
+function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike): void {
+  // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
+  // middleware (registered for `/api/*`) must not run before them.
+  app.route('/api/v10/oauth2', oauth2Routes());
+  app.route('/api/oauth2', oauth2Routes());
+  app.route('/oauth2', oauth2Routes());
+  app.route('/', openidDiscoveryRoutes());
+  // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
+  app.route('/api/v10/partner-sdk', partnerSdkRoutes());
+  app.route('/api/partner-sdk', partnerSdkRoutes());
+  // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
+  for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
+  for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
+  const api = apiRoutes();
+  app.route('/api/v10', api);
+  app.route('/api', api);
+  app.route('/attachments', attachmentRoutes());
+  app.route('/sandbox', sandboxRoutes());
+  app.route('/sandbox', sandboxAccountRoutes());
+  app.route('/sandbox', sandboxMonetizationRoutes());
+  app.route('/sandbox', sandboxRelationshipRoutes());
+  app.route('/sandbox', sandboxGuildAdminRoutes());
+  app.route('/sandbox', sandboxMessageRoutes());
+  app.route('/sandbox', sandboxReviewRoutes());
+  app.route('/sandbox', sandboxUserRoutes());
+  app.route('/sandbox', sandboxUrlMappingRoutes());
+  app.route('/sandbox', sandboxWebhookRoutes(send));
+  app.route('/sandbox', sandboxInteractionRoutes(send));
+}
+
+let platformRoutes: ReturnType<typeof routeTable> | undefined;
+
+/**
+ * Whether the platform has a route for `path` (without `/.proxy`), whatever the method: the
+ * service worker asks before it takes an unversioned `/api/...` path from the activity's own
+ * server. Built once from the routes alone, no database needed.
+ * @example platformHasRoute('/api/users/@me') // true; platformHasRoute('/api/token') // false
+ */
+export function platformHasRoute(path: string): boolean {
+  if (!platformRoutes) {
+    const routesOnly = new Hono<AppEnv>();
+    mountPlatformRoutes(routesOnly, () => Promise.reject(new Error('only the route table is read')));
+    platformRoutes = routeTable(routesOnly);
+  }
+  return platformRoutes.methodsFor(path).length > 0;
+}
+
+/**
  * Builds the hono app over a context.
  * @example const app = buildApp(ctx); await app.fetch(new Request('http://x/api/v10/lobbies/1'));
  */
@@ -146,33 +203,7 @@ export function buildApp(
     webhooks.kick(c);
   });
   app.use('*', applyOnce(starts));
-  // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
-  // middleware (registered for `/api/*`) must not run before them.
-  app.route('/api/v10/oauth2', oauth2Routes());
-  app.route('/api/oauth2', oauth2Routes());
-  app.route('/oauth2', oauth2Routes());
-  app.route('/', openidDiscoveryRoutes());
-  // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
-  app.route('/api/v10/partner-sdk', partnerSdkRoutes());
-  app.route('/api/partner-sdk', partnerSdkRoutes());
-  // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
-  for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
-  for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
-  const api = apiRoutes();
-  app.route('/api/v10', api);
-  app.route('/api', api);
-  app.route('/attachments', attachmentRoutes());
-  app.route('/sandbox', sandboxRoutes());
-  app.route('/sandbox', sandboxAccountRoutes());
-  app.route('/sandbox', sandboxMonetizationRoutes());
-  app.route('/sandbox', sandboxRelationshipRoutes());
-  app.route('/sandbox', sandboxGuildAdminRoutes());
-  app.route('/sandbox', sandboxMessageRoutes());
-  app.route('/sandbox', sandboxReviewRoutes());
-  app.route('/sandbox', sandboxUserRoutes());
-  app.route('/sandbox', sandboxUrlMappingRoutes());
-  app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
-  app.route('/sandbox', sandboxInteractionRoutes(webhooks.send));
+  mountPlatformRoutes(app, webhooks.send);
 
   app.notFound((c) => {
     // Reached only when a route's pattern matched but hono found no handler (kept as a safety net).
@@ -215,8 +246,15 @@ export async function createPlatformApp(
   });
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
   const app = buildApp(ctx, webhooks, options.starts);
+  // The app routes by path alone: the CDN's `/attachments/...` answers as the page origin's does.
+  const cdn = cdnApp(ctx, async (request) => app.fetch(request));
   return {
     ctx,
+    cdn: async (request) => {
+      const response = await cdn.fetch(request);
+      response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+      return response;
+    },
     webhooks: webhooks.outbox,
     forwardMapped: async (request) => {
       const forwarded = await forwardUrlMapping(ctx, request);

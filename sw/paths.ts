@@ -7,7 +7,10 @@
 export const PROXY_PREFIX = '/.proxy';
 
 /** Path prefixes the platform owns. Everything else goes to the network (or the precache). */
-const OWNED_PREFIXES = ['/api/', '/sandbox/', '/oauth2/', '/attachments/'] as const;
+const OWNED_PREFIXES = ['/sandbox/', '/oauth2/', '/attachments/'] as const;
+
+/** `/api/v<N>` and everything under it: the versioned API, whatever the version. */
+const VERSIONED_API = /^\/api\/v\d+(?:\/|$)/;
 
 /**
  * The platform's OpenID Connect discovery document (`PLATFORM_DISCOVERY_PATH`), the one path it
@@ -28,11 +31,17 @@ export function stripProxyPrefix(pathname: string): string {
 /**
  * True when the platform's HTTP app answers this URL (after folding `/.proxy`). The service
  * worker lets every other request through untouched.
+ *
+ * Everything under `/api/v<N>/` is the platform's (an unknown path there is its JSON 404).
+ * Without a version, `/api/...` is the platform's only where `isRoute` says it has a route:
+ * the rest is the activity's own (its `/api/token`, its dev server's `/api` proxy), as on the
+ * real platform, where those paths reach the activity's server through its URL mapping.
  * @example ownsPath(new URL('http://x/.proxy/api/v10/lobbies')) // true
+ * @example ownsPath(new URL('http://x/api/token'), (path) => routes.answers(path)) // false
  */
-export function ownsPath(url: URL): boolean {
+export function ownsPath(url: URL, isRoute: (path: string) => boolean = () => true): boolean {
   const path = stripProxyPrefix(url.pathname);
-  return (
-    path === '/api' || path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p))
-  );
+  if (path === '/api' || VERSIONED_API.test(path)) return true;
+  if (path.startsWith('/api/')) return isRoute(path);
+  return path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
 }

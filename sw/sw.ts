@@ -2,12 +2,14 @@
  * The service worker shell: the only file that touches `self` and `FetchEvent`. It wires
  * browser events to the platform's HTTP app (`./app`) and to workbox's precache, and answers
  * nothing else, so every path it does not own goes to the network untouched (CONTRACT §1).
+ * Outside its origin it answers only the real platform's API and CDN origins (`./origins`).
  */
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/core/announcements';
-import { createPlatformApp, SERVED_BY, SERVED_BY_HEADER } from './app';
+import { createPlatformApp, platformHasRoute, SERVED_BY, SERVED_BY_HEADER } from './app';
 import type { WorkerStarts } from './idempotency';
+import { onOrigin, platformOriginOf } from './origins';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -110,8 +112,21 @@ self.addEventListener('message', (event) => {
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
-  if (ownsPath(url)) {
+  if (url.origin !== self.location.origin) {
+    // The real platform's API and CDN, as an activity written for it calls them (CONTRACT §6).
+    const outside = platformOriginOf(url);
+    if (outside === 'api')
+      event.respondWith(
+        Promise.all([platformApp(), onOrigin(request, self.location.origin)]).then(
+          ([platform, local]) => platform.fetch(local, event),
+          startupFailure,
+        ),
+      );
+    else if (outside === 'cdn')
+      event.respondWith(platformApp().then((platform) => platform.cdn(request), startupFailure));
+    return;
+  }
+  if (ownsPath(url, platformHasRoute)) {
     // The event keeps the worker alive for the webhook deliveries the request starts.
     event.respondWith(platformApp().then((platform) => platform.fetch(request, event), startupFailure));
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {

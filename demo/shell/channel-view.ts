@@ -15,6 +15,7 @@ import { icon } from './icons';
 import { StateController } from './state-controller';
 import { sharedStyles } from './styles';
 import './activity-launch';
+import './own-activity';
 import './chat-panel';
 
 /** A guild channel. */
@@ -87,7 +88,8 @@ export class DemoChannelView extends LitElement {
       </header>
       ${
         voice
-          ? html`<div class="activity"><demo-activity-launch .client=${client} channel-id=${channel.id}></demo-activity-launch></div>`
+          ? html`<div class="activity"><demo-activity-launch .client=${client} channel-id=${channel.id}></demo-activity-launch>
+              <demo-own-activity .client=${client} channel-id=${channel.id}></demo-own-activity></div>`
           : this.#viewable(channel)
             ? html`<demo-chat
               label=${`#${channel.name}`}

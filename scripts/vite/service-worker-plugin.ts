@@ -37,8 +37,12 @@ export function precacheManifest(outDir: string, base: string): PrecacheEntry[] 
     }));
 }
 
-/** Builds `sw/sw.ts` into `<outDir>/sw.js` with the manifest compiled in. */
-export async function buildServiceWorker(config: ResolvedConfig, manifest: PrecacheEntry[]): Promise<void> {
+/** Builds `sw/sw.ts` into `<outDir>/sw.js` (the config's own by default) with the manifest compiled in. */
+export async function buildServiceWorker(
+  config: Pick<ResolvedConfig, 'root' | 'mode' | 'build'>,
+  manifest: PrecacheEntry[],
+  outDir = resolve(config.root, config.build.outDir),
+): Promise<void> {
   await build({
     // Not the project's config: its plugins would build the worker again from this build.
     configFile: false,
@@ -51,7 +55,7 @@ export async function buildServiceWorker(config: ResolvedConfig, manifest: Preca
       'process.env.NODE_ENV': JSON.stringify('production'),
     },
     build: {
-      outDir: resolve(config.root, config.build.outDir),
+      outDir,
       emptyOutDir: false,
       copyPublicDir: false,
       sourcemap: config.build.sourcemap,

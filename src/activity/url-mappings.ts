@@ -5,6 +5,9 @@
  * port; `prefix` is a path whose `{name}` tokens take the matched values. Requests work with
  * and without the `/.proxy/` prefix (spec, Versioning rule 7): a mapping may use either.
  *
+ * A target for a server on the developer's own machine may carry plain http:
+ * `http://localhost:<port>` or `http://127.0.0.1:<port>` match only `http:` and `ws:` URLs.
+ *
  * A prefix may not be one of the platform's own paths (`/api`, `/sandbox`, `/oauth2`,
  * `/attachments`, `/activities`, with or without `/.proxy`): the service worker answers those
  * itself, so a mapping there would never reach its target. Host names are case-insensitive;
@@ -91,9 +94,13 @@ export function matchAndRewriteURL(options: {
 }): URL | null {
   const { url, location } = options;
   if (url.host === location.host) return null;
-  const slash = options.target.indexOf('/');
-  const targetHost = lowerHostPattern(slash < 0 ? options.target : options.target.slice(0, slash));
-  const targetPath = slash < 0 ? '' : options.target.slice(slash).replace(/\/+$/, '');
+  // `http://localhost:5173`: a local server, reached over plain http (or ws) only.
+  const local = /^http:\/\//.test(options.target);
+  if (local && url.protocol !== 'http:' && url.protocol !== 'ws:') return null;
+  const target = local ? options.target.slice('http://'.length) : options.target;
+  const slash = target.indexOf('/');
+  const targetHost = lowerHostPattern(slash < 0 ? target : target.slice(0, slash));
+  const targetPath = slash < 0 ? '' : target.slice(slash).replace(/\/+$/, '');
   const host = new RegExp(`^${patternRegExp(targetHost)}$`).exec(url.host.toLowerCase());
   if (!host) return null;
   if (targetPath && url.pathname !== targetPath && !url.pathname.startsWith(`${targetPath}/`)) return null;

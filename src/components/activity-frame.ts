@@ -14,12 +14,13 @@
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { GatewaySocket } from '../sockets/gateway-socket';
-import { RpcHost } from '../rpc/host';
+import { RpcHost, type HandshakeOutcome } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
 import { OPCODES, type ActivityPlatform } from '../rpc/protocol';
 import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
+import { HandshakeWatch, type FrameRpcStatus } from './handshake-watch';
 import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
 import { SpeakingWatches } from './speaking-watches';
@@ -62,6 +63,7 @@ export class ActivityFrame extends LitElement {
     platform: { type: String },
     layoutMode: { type: Number, attribute: 'layout-mode' },
     status: { type: String, reflect: true },
+    rpcStatus: { type: String, attribute: 'rpc-status', reflect: true },
     error: { attribute: false },
   };
 
@@ -82,6 +84,8 @@ export class ActivityFrame extends LitElement {
   /** 0 focused, 1 picture-in-picture, 2 grid: changes reach the activity as ACTIVITY_LAYOUT_MODE_UPDATE. */
   declare layoutMode: 0 | 1 | 2;
   declare status: ActivityFrameStatus;
+  /** The RPC of the page in the frame: `connecting` until its HANDSHAKE, then `ready` (or `refused`); null when stopped. */
+  declare rpcStatus: FrameRpcStatus | null;
   declare error: string | null;
   /** Where instances are kept (default: the hub of `<pp-platform>`, else this page). */
   instances: InstanceDirectory | null = null;
@@ -98,6 +102,7 @@ export class ActivityFrame extends LitElement {
   #resize: ResizeObserver | null = null;
   #stopPlatformEvents: (() => void) | null = null;
   #speakingWatches: SpeakingWatches | null = null;
+  #handshakes: HandshakeWatch | null = null;
 
   constructor() {
     super();
@@ -109,6 +114,7 @@ export class ActivityFrame extends LitElement {
     this.platform = 'desktop';
     this.layoutMode = 0;
     this.status = 'idle';
+    this.rpcStatus = null;
     this.error = null;
   }
 
@@ -168,9 +174,10 @@ export class ActivityFrame extends LitElement {
       if (!userId) throw new Error('no user-id, and no <pp-platform current-user-id> to run as');
       await this.updateComplete;
       const iframe = this.iframe!;
+      // The platform first: without its service worker the user cannot even be looked up.
+      if (platformElement) await platformElement.whenReady();
       const client = new PlatformClient((request) => fetch(request), location.origin);
       const user = await client.participant(userId);
-      if (platformElement) await platformElement.whenReady();
       const explicit = this.instances;
       // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
       const directory = (): InstanceDirectory =>
@@ -196,6 +203,11 @@ export class ActivityFrame extends LitElement {
       // The voice server's Speaking reaches the page through the hub that runs the voice gateway.
       const speaking = (this.#speakingWatches = new SpeakingWatches(() => platformElement?.hub ?? null));
       const page = new URL(this.src ?? `/activities/${this.applicationId}/`, location.href);
+      const handshakes = (this.#handshakes = new HandshakeWatch(
+        iframe,
+        (status) => (this.rpcStatus = status),
+        (text) => console.warn(text),
+      ));
       this.host = new RpcHost({
         frame: {
           frame_id: frameId,
@@ -216,6 +228,10 @@ export class ActivityFrame extends LitElement {
         apiEndpoint: `//${location.host}/api`,
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
+        onHandshake: (outcome) => {
+          handshakes.handshake(outcome);
+          this.#handshook(outcome);
+        },
         watchSpeaking: (callId, onChange) => speaking.open(callId, onChange),
         onAuthenticated: (session) => {
           presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
@@ -245,7 +261,25 @@ export class ActivityFrame extends LitElement {
     }
   }
 
+  /**
+   * Each HANDSHAKE starts the activity's RPC afresh (a reload, a hot reload): what its page
+   * authenticated is gone, so the frame stops hearing the platform for it. A refused one says why.
+   */
+  #handshook(outcome: HandshakeOutcome): void {
+    this.#stopPlatformEvents?.();
+    this.#stopPlatformEvents = null;
+    this.#fire('pp-activity-handshake', outcome);
+    if (!outcome.accepted) {
+      const reason = `its HANDSHAKE was refused (${outcome.code}): ${outcome.message}`;
+      console.error(`platformpp: the activity in <pp-activity-frame application-id="${this.applicationId}"> ${reason}`);
+      this.#setStatus('error', reason);
+    } else if (this.status === 'error') this.#setStatus('running');
+  }
+
   #stop(): void {
+    this.#handshakes?.stop();
+    this.#handshakes = null;
+    this.rpcStatus = null;
     this.#stopPlatformEvents?.();
     this.#stopPlatformEvents = null;
     this.#membership?.leave();

@@ -7,7 +7,7 @@
 import type * as Comlink from 'comlink';
 import { LitElement, css, html } from 'lit';
 import { Workbox } from 'workbox-window';
-import { hub, onHubRestart } from '../sockets/hub-link';
+import { hub, hubStarted, onHubRestart } from '../sockets/hub-link';
 import { HUB_WORKER_NAME, type HubApi } from '../hub/protocol';
 import { SandboxClient } from './sandbox-client';
 
@@ -130,10 +130,13 @@ export class PlatformElement extends LitElement {
         );
       await this.#controlled();
       this.hub = this.#connectHub();
+      // Never "ready" while the gateway and the activity hub cannot run.
+      if (this.hub) await hubStarted(this.hubName);
       this.#setStatus(navigator.onLine ? 'ready' : 'offline');
       this.#settle.resolve();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      console.error(`platformpp: <pp-platform> did not start: ${reason}`);
       this.#setStatus('error', reason);
       this.#settle.reject(new Error(`the platform did not start: ${reason}`));
     }
@@ -143,7 +146,18 @@ export class PlatformElement extends LitElement {
   async #controlled(): Promise<void> {
     const container = navigator.serviceWorker;
     const workbox = new Workbox(this.serviceWorkerUrl, { type: 'module', scope: '/' });
-    const registration = await workbox.register();
+    let registration: ServiceWorkerRegistration | undefined;
+    try {
+      registration = await workbox.register();
+    } catch (error) {
+      // The browser's words name the cause (a 404, a page served instead of a script, a scope
+      // the script may not control); say where the worker should come from.
+      throw new Error(
+        `the service worker ${this.serviceWorkerUrl} (the platform's HTTP API) could not be registered: ${error instanceof Error ? error.message : String(error)} ` +
+          "Serve the package's service worker there (with Vite: platformpp() from platformpp-web/vite serves it at /__platformpp/sw.js), " +
+          'or point service-worker-url at it.',
+      );
+    }
     if (!registration) throw new Error(`the service worker ${this.serviceWorkerUrl} could not be registered`);
     if (container.controller) return;
     const changed = new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));

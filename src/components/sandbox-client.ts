@@ -50,14 +50,38 @@ export class SandboxClient {
     return this.#call('GET', `/sandbox/users/${encodeURIComponent(userId)}`);
   }
 
-  /** A new application with its bot: `{application, bot, bot_token, client_secret}`. */
+  /**
+   * A new application with its bot: `{application, bot, bot_token, client_secret}`. `id` and
+   * `client_secret` keep the values of a developer's own `.env`.
+   */
   createApplication(body: {
     name: string;
     owner_id?: string;
     flags?: number | string;
     bot_public?: boolean;
+    id?: string;
+    client_secret?: string;
   }): Promise<{ application: Json; bot: Json; bot_token: string; client_secret: string }> {
     return this.#call('POST', '/sandbox/applications', body);
+  }
+
+  /** An application by id, with the approvals and settings the sandbox keeps: `{application}`. */
+  getApplication(applicationId: string): Promise<{ application: Json }> {
+    return this.#call('GET', `/sandbox/applications/${encodeURIComponent(applicationId)}`);
+  }
+
+  /** Changes an application's approvals and settings, or its client secret: `{application}`. */
+  updateApplication(
+    applicationId: string,
+    body: {
+      approvals?: Record<string, boolean>;
+      flags?: number | string;
+      channel_obfuscation?: boolean;
+      redirect_uris?: string[];
+      client_secret?: string;
+    },
+  ): Promise<{ application: Json }> {
+    return this.#call('PATCH', `/sandbox/applications/${encodeURIComponent(applicationId)}`, body);
   }
 
   /** A token pair for a user, skipping the consent screen. */

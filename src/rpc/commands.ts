@@ -21,7 +21,8 @@ export type CommandHandler<C extends Command> = (
 ) => Promise<CommandMap[C]['data']>;
 
 /** Commands an activity may send without a session. */
-export const OPEN_COMMANDS: ReadonlySet<Command> = new Set(['AUTHORIZE', 'AUTHENTICATE']);
+// CAPTURE_LOG too: the public SDK forwards every console line from READY on, before AUTHENTICATE.
+export const OPEN_COMMANDS: ReadonlySet<Command> = new Set(['AUTHORIZE', 'AUTHENTICATE', 'CAPTURE_LOG']);
 
 /** Scopes each authenticated command needs beyond the session itself. */
 export const COMMAND_SCOPES: Partial<Record<Command, readonly string[]>> = {

@@ -29,6 +29,14 @@ import { guildStatusChanges, requireScopes, translatePlatformEvent } from './sub
 /** Why a message was dropped unanswered. */
 export type DropReason = 'source' | 'origin' | 'shape';
 
+/**
+ * How a HANDSHAKE ended: accepted (READY was sent; everything the activity held before is
+ * gone, as after a reload), or refused with the CLOSE code and message sent back.
+ */
+export type HandshakeOutcome =
+  | { accepted: true; sdk_version: string | null }
+  | { accepted: false; code: number; message: string };
+
 /** A received message as the host reads it (a `MessageEvent` fits). */
 export interface ReceivedMessage {
   source: unknown;
@@ -55,6 +63,8 @@ export interface RpcHostOptions {
   onDrop?(reason: DropReason, message: ReceivedMessage): void;
   /** The activity asked to close. */
   onClose?(payload: ClosePayload): void;
+  /** A HANDSHAKE arrived (the activity loaded, reloaded, or created its SDK again) and was answered. */
+  onHandshake?(outcome: HandshakeOutcome): void;
   /** AUTHENTICATE opened a session (the page may now listen to the platform for it). */
   onAuthenticated?(session: RpcSession): void;
   /** Where bugs are reported (already redacted). */
@@ -202,19 +212,19 @@ export class RpcHost {
     try {
       handshake = validateRpc(HandshakeSchema, payload, 'handshake');
     } catch (error) {
-      this.close(RPC_CLOSE_CODES.CLOSE_UNSUPPORTED, (error as Error).message);
-      return;
+      return this.#refuse(RPC_CLOSE_CODES.CLOSE_UNSUPPORTED, (error as Error).message);
     }
     if (handshake.client_id !== this.options.frame.application_id) {
-      this.close(
+      return this.#refuse(
         RPC_CLOSE_CODES.INVALID_CLIENT_ID,
-        `Invalid client id: ${this.options.frame.application_id} runs in this frame`,
+        `Invalid client id: ${this.options.frame.application_id} runs in this frame, the activity sent ${handshake.client_id}`,
       );
-      return;
     }
     if (handshake.frame_id !== this.options.frame.frame_id) {
-      this.close(RPC_CLOSE_CODES.CLOSE_UNSUPPORTED, 'The handshake frame_id is not the frame_id of this frame');
-      return;
+      return this.#refuse(
+        RPC_CLOSE_CODES.CLOSE_UNSUPPORTED,
+        'The handshake frame_id is not the frame_id of this frame',
+      );
     }
     // A handshake starts afresh: the activity reloaded (or a new SDK took over) and knows nothing.
     this.#session = null;
@@ -241,6 +251,12 @@ export class RpcHost {
         },
       },
     ]);
+    this.options.onHandshake?.({ accepted: true, sdk_version: handshake.sdk_version ?? null });
+  }
+
+  #refuse(code: number, message: string): void {
+    this.close(code, message);
+    this.options.onHandshake?.({ accepted: false, code, message });
   }
 
   async #command(payload: unknown): Promise<void> {

@@ -19,7 +19,12 @@ interface HubLink {
   remote: Comlink.Remote<HubApi>;
   /** Told once this start of the hub is gone. */
   goneListeners: Set<() => void>;
+  /** Resolves once this start answers; rejects with the reason when it cannot start. */
+  started: Promise<void>;
 }
+
+/** How long a hub may take to answer its first call before the page gives up on it. */
+export const HUB_START_TIMEOUT_MS = 20_000;
 
 /** How long a newly started hub may take to answer before it is taken for one that joined a dying worker. */
 const HUB_RESTART_ANSWER_MS = 2000;
@@ -78,6 +83,16 @@ export function hub(name = HUB_WORKER_NAME): Comlink.Remote<HubApi> {
 }
 
 /**
+ * Resolves once the hub `name` answers (starting it if needed); rejects with an error naming
+ * the cause when its shared worker cannot start: the browser could not load or run its script
+ * (a path that answers the page's HTML instead), or it did not answer in time.
+ * @example await hubStarted(); // then the gateway and the activity instances are there
+ */
+export function hubStarted(name = HUB_WORKER_NAME): Promise<void> {
+  return link(name).started;
+}
+
+/**
  * Calls `listener` once the start of the hub that {@link hub} answers with now is gone.
  * Returns the function that stops listening (call it when what listens is closed anyway).
  */
@@ -113,6 +128,7 @@ function connect(name: string): HubLink {
   }
   const worker = new SharedWorker(new URL('../hub/hub-worker.ts', import.meta.url), { type: 'module', name });
   const remote = Comlink.wrap<HubApi>(worker.port);
+  const started = startedOrWhyNot(worker, remote);
   const locks = lockManager();
   // Without Web Locks a lost hub cannot be told from a busy one: keep the one we have.
   const gone = locks
@@ -121,16 +137,53 @@ function connect(name: string): HubLink {
         .then((incarnation) => locks.request(hubLockName(incarnation), () => undefined))
         .then(() => undefined)
     : new Promise<void>(() => {});
-  const started: HubLink = { remote, goneListeners: new Set() };
+  const current: HubLink = { remote, goneListeners: new Set(), started };
   void gone.then(async () => {
-    if (links.get(name) !== started) return;
+    if (links.get(name) !== current) return;
     // Everyone hears of it once the new hub answers, so what they send reaches a hub that runs.
     const { next, incarnation } = await startAgain(name);
     links.set(name, next);
-    tell([...started.goneListeners]);
+    tell([...current.goneListeners]);
     tell([...(restartListeners.get(name) ?? [])].map((listener) => () => listener(incarnation)));
   });
-  return started;
+  return current;
+}
+
+/**
+ * Resolves once `worker` answers; rejects when the browser reports that it could not start it
+ * (a SharedWorker's `error` event fires only then) or when it stays silent too long.
+ */
+function startedOrWhyNot(worker: SharedWorker, remote: Comlink.Remote<HubApi>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const started = new Promise<void>((resolve, reject) => {
+    worker.addEventListener(
+      'error',
+      () =>
+        reject(
+          new Error(
+            'the shared worker (the gateway and activity hub) could not start: the browser could not load or run its script. ' +
+              "It lives next to the package's library files (platformpp-web/dist/lib/assets/hub-worker-*.js); a server that answers that path with a page, " +
+              "or a bundler that moved the library away from it (Vite's dependency pre-bundling), stops it. With Vite, add platformpp() from platformpp-web/vite, " +
+              "or optimizeDeps: { exclude: ['platformpp-web'] }.",
+          ),
+        ),
+      { once: true },
+    );
+    remote.incarnation().then(() => resolve(), reject);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the shared worker (the gateway and activity hub) did not answer within ${HUB_START_TIMEOUT_MS / 1000} s`,
+          ),
+        ),
+      HUB_START_TIMEOUT_MS,
+    );
+  });
+  const settled = started.finally(() => clearTimeout(timer));
+  // Whoever asks hears of a failure; nobody asking is no unhandled rejection.
+  settled.catch(() => undefined);
+  return settled;
 }
 
 /**

@@ -12,8 +12,9 @@ import { approveChildApplication, serializeApplicationLink } from '../../src/pla
 import { serializeApplication } from '../../src/platform/accounts/applications';
 import { addConnection, CONNECTION_TYPES, serializeConnection } from '../../src/platform/accounts/connections';
 import { ApiError } from '../../src/platform/core/errors';
+import type { ApplicationRecord } from '../../src/store/records/core';
 import { CONNECTION_NAME_MAX } from '../../src/platform/core/limits';
-import { applicationFlagsSchema } from '../../src/platform/core/schema-parts';
+import { applicationFlagsSchema, clientSecretSchema } from '../../src/platform/core/schema-parts';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import {
   createSandboxIdentityProvider,
@@ -75,6 +76,7 @@ const PatchBody = v.object({
   flags: v.optional(applicationFlagsSchema),
   channel_obfuscation: v.optional(v.boolean('Must be a boolean.')),
   redirect_uris: v.optional(v.array(text(1, 2048))),
+  client_secret: v.optional(clientSecretSchema),
 });
 const BanBody = v.object({ permanent: v.optional(v.boolean('Must be a boolean.')) });
 const ConnectionBody = v.object({
@@ -129,16 +131,22 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     );
     return c.json({ identity_provider: serializeIdentityProvider(config) });
   });
+  const sandboxView = (application: ApplicationRecord) => ({
+    application: {
+      ...serializeApplication(application),
+      approvals: application.approvals,
+      channel_obfuscation: application.channel_obfuscation,
+    },
+  });
+  // A page that seeded an application earlier asks whether the platform still has it (after a reset it does not).
+  r.get('/applications/:application_id', async (c) => {
+    const application = await c.get('ctx').db.get('applications', idParam(c, 'application_id'));
+    if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
+    return c.json(sandboxView(application));
+  });
   r.patch('/applications/:application_id', async (c) => {
     const id = idParam(c, 'application_id');
-    const application = await patchApplication(c.get('ctx'), id, await readJson(c, PatchBody));
-    return c.json({
-      application: {
-        ...serializeApplication(application),
-        approvals: application.approvals,
-        channel_obfuscation: application.channel_obfuscation,
-      },
-    });
+    return c.json(sandboxView(await patchApplication(c.get('ctx'), id, await readJson(c, PatchBody))));
   });
   r.put('/applications/:parent_id/children/:child_id', async (c) => {
     const parentId = idParam(c, 'parent_id');

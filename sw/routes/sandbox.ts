@@ -22,7 +22,7 @@ import { write } from '../../src/store/write';
 import { banHolds } from '../../src/platform/accounts/ban-checks';
 import { ApiError } from '../../src/platform/core/errors';
 import { noContent, readJson, schemas, validate, type AppEnv } from '../http';
-import { applicationFlagsSchema, bitSetSchema } from '../../src/platform/core/schema-parts';
+import { applicationFlagsSchema, bitSetSchema, clientSecretSchema } from '../../src/platform/core/schema-parts';
 import { serializeApplication } from '../../src/platform/accounts/applications';
 import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS, SLOWMODE_MAX_S } from '../../src/platform/core/limits';
 
@@ -42,6 +42,9 @@ const ApplicationBody = v.object({
   owner_id: v.optional(schemas.snowflake),
   flags: v.optional(applicationFlagsSchema),
   bot_public: v.optional(v.boolean()),
+  // The developer's own application id and secret (their `.env`), so their activity runs unchanged.
+  id: v.optional(schemas.snowflake),
+  client_secret: v.optional(clientSecretSchema),
 });
 const TokenBody = v.object({
   application_id: schemas.snowflake,

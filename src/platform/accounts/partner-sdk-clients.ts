@@ -42,13 +42,15 @@ export interface ApplicationPatch {
   flags?: number | string;
   channel_obfuscation?: boolean;
   redirect_uris?: string[];
+  /** A new client secret (the developer changed their `.env`); stored as its hash. */
+  client_secret?: string;
 }
 
 /**
  * Applies the platform's approvals and settings to an application, as its developer portal
  * and the platform's reviewers would: `identify.premium` for approved partners, the SDK terms
  * (which make `relationships.read` available to activities), privileged intents, flags, the
- * bot's channel obfuscation opt-in and the registered redirect URIs.
+ * bot's channel obfuscation opt-in, the registered redirect URIs and the client secret.
  * @example await patchApplication(ctx, appId, { approvals: { identify_premium: true } });
  */
 export async function patchApplication(
@@ -56,6 +58,8 @@ export async function patchApplication(
   applicationId: string,
   patch: ApplicationPatch,
 ): Promise<ApplicationRecord> {
+  // Hashed before the transaction: awaiting anything else inside it would let it commit early.
+  const secretHash = patch.client_secret === undefined ? undefined : await hashSecret(patch.client_secret);
   return write(ctx, ['applications'], async (tx) => {
     const current = await tx.store('applications').get(applicationId);
     if (!current) throw ApiError.of('UNKNOWN_APPLICATION');
@@ -65,6 +69,7 @@ export async function patchApplication(
       flags: patch.flags === undefined ? current.flags : String(BigInt(patch.flags)),
       channel_obfuscation: patch.channel_obfuscation ?? current.channel_obfuscation,
       redirect_uris: patch.redirect_uris ?? current.redirect_uris,
+      client_secret_hash: secretHash ?? current.client_secret_hash,
     };
     await tx.store('applications').put(next);
     return next;

@@ -4,6 +4,11 @@
  * frame) goes to `https://<target>/<rest>`. `{name}` tokens in the prefix each match one path
  * segment and fill the same tokens in the target's host or port. A prefix may not be one of the
  * platform's own paths, which the service worker answers itself (`/api`, `/sandbox`, ...).
+ *
+ * A target is a host without a scheme, reached over https, as in the developer portal. For a
+ * server on the developer's own machine (a local dev server or backend) it may also be
+ * `http://localhost:<port>` or `http://127.0.0.1:<port>`, optionally with a path: plain http,
+ * which no other host gets.
  */
 import { platformPathCollision, type UrlMapping } from '../../activity/url-mappings';
 import { write } from '../../store/write';
@@ -18,6 +23,10 @@ const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** A target: a host (labels, dots, `{tokens}`), an optional port (digits or a token), an optional path. */
 const TARGET =
   /^(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?:\.(?:[A-Za-z0-9-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))*(?::(?:\d{1,5}|\{[A-Za-z_][A-Za-z0-9_]*\}))?(?:\/[^\s?#]*)?$/;
+/** A local target: plain http to this machine, with an optional port and path. */
+const LOCAL_TARGET = /^http:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?(?:\/[^\s?#]*)?$/;
+const LOCAL_SCHEME = 'http://';
+
 /** A prefix: a path of segments (letters, digits, `-._~`, or a whole `{token}`). */
 const PREFIX = /^(?:\/(?:[A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+\/?$/;
 
@@ -49,9 +58,9 @@ export function validateUrlMappings(mappings: readonly UrlMapping[]): void {
         `Collides with the platform's own ${taken}/ path, which the platform answers itself: choose another prefix.`;
     else if (seen.has(normal)) errors[`url_mappings.${i}.prefix`] = 'Another mapping has this prefix.';
     seen.add(normal);
-    if (!TARGET.test(target))
+    if (!TARGET.test(target) && !LOCAL_TARGET.test(target))
       errors[`url_mappings.${i}.target`] =
-        'Must be a host with an optional port and path, without a scheme, such as api.example.com or {region}.example.com/v2.';
+        'Must be a host with an optional port and path, without a scheme, such as api.example.com or {region}.example.com/v2; or, for a server on this machine, http://localhost:<port> or http://127.0.0.1:<port>.';
     const missing = tokenNames(target).filter((name) => !tokenNames(prefix).includes(name));
     if (missing.length > 0 && !errors[`url_mappings.${i}.target`])
       errors[`url_mappings.${i}.target`] = `Uses {${missing[0]}}, which the prefix does not capture.`;
@@ -107,11 +116,13 @@ export function mapRequestPath(path: string, search: string, mappings: readonly 
   }
   if (!best) return null;
   const groups = best.match.groups ?? {};
-  const target = best.mapping.target.replace(TOKEN, (_token, name: string) => groups[name] ?? '');
+  const filled = best.mapping.target.replace(TOKEN, (_token, name: string) => groups[name] ?? '');
+  const local = filled.startsWith(LOCAL_SCHEME);
+  const target = local ? filled.slice(LOCAL_SCHEME.length) : filled;
   const slash = target.indexOf('/');
   const host = slash < 0 ? target : target.slice(0, slash);
   const base = slash < 0 ? '' : target.slice(slash).replace(/\/+$/, '');
-  const url = new URL(`https://${host}`);
+  const url = new URL(`${local ? 'http' : 'https'}://${host}`);
   url.pathname = `${base}${path.slice(best.length)}` || '/';
   url.search = search;
   return { url, prefix: best.mapping.prefix };

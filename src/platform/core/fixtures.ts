@@ -67,15 +67,26 @@ export async function createUser(
   return user;
 }
 
-/** A new application, its bot user, and its secrets (answered once, stored only as hashes). */
+/**
+ * A new application, its bot user, and its secrets (answered once, stored only as hashes).
+ * `id` and `client_secret` let a developer keep the values of their own `.env`
+ * (`VITE_CLIENT_ID`, `CLIENT_SECRET`); an id some application or user already has is refused.
+ */
 export async function createApplication(
   ctx: PlatformContext,
-  input: { name: string; owner_id?: string; flags?: number | string; bot_public?: boolean },
+  input: {
+    name: string;
+    owner_id?: string;
+    flags?: number | string;
+    bot_public?: boolean;
+    id?: string;
+    client_secret?: string;
+  },
 ): Promise<{ application: ApplicationRecord; bot: UserRecord; bot_token: string; client_secret: string }> {
-  const id = ctx.ids.next();
+  const id = input.id ?? ctx.ids.next();
   const botId = ctx.ids.next();
   const botToken = generateBotToken(botId);
-  const clientSecret = generateSecret(24);
+  const clientSecret = input.client_secret ?? generateSecret(24);
   const [botTokenHash, secretHash] = await Promise.all([hashSecret(botToken), hashSecret(clientSecret)]);
   const now = ctx.clock.now();
   const bot: UserRecord = {
@@ -111,6 +122,10 @@ export async function createApplication(
   await write(ctx, ['users', 'applications'], async (tx) => {
     if (input.owner_id && !(await tx.store('users').get(input.owner_id)))
       throw ApiError.invalidForm({ owner_id: 'Unknown user.' });
+    if (input.id && ((await tx.store('applications').get(id)) || (await tx.store('users').get(id))))
+      throw ApiError.invalidForm({
+        id: 'This id is taken: an application or user of the sandbox has it already. Reset the sandbox or choose another id.',
+      });
     await tx.store('users').add(bot);
     await tx.store('applications').add(application);
   });

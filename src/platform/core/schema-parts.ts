@@ -73,3 +73,12 @@ export const applicationFlagsSchema = v.union(
   [bodyInt(0, APPLICATION_FLAGS_NUMBER_MAX), bitSetSchema],
   `Must be an integer from 0 to ${APPLICATION_FLAGS_NUMBER_MAX} or a decimal string of a 64-bit bit set.`,
 );
+
+/**
+ * An application's client secret as a developer brings it from their own `.env`: 8 to 128
+ * printable ASCII characters, no spaces (the platform's own are 32 URL-safe characters).
+ */
+export const clientSecretSchema = v.pipe(
+  v.string('Must be a string.'),
+  v.regex(/^[\x21-\x7e]{8,128}$/, 'Must be 8 to 128 printable characters without spaces.'),
+);

@@ -74,6 +74,16 @@ describe('URL mappings', () => {
     expect(remap('https://b.example.com/', mappings)).toBe('https://app.platform.test/b/');
   });
 
+  it('a local target (http://localhost:<port>, http://127.0.0.1:<port>) maps only plain http and ws URLs to that port', () => {
+    const local = [{ prefix: '/backend', target: 'http://localhost:3001' }];
+    expect(remap('http://localhost:3001/api/token?x=1', local)).toBe('https://app.platform.test/backend/api/token?x=1');
+    expect(remap('https://localhost:3001/api/token', local)).toBe('https://localhost:3001/api/token');
+    expect(remap('http://localhost:3002/api/token', local)).toBe('http://localhost:3002/api/token');
+    expect(remap('ws://localhost:3001/live', local)).toBe('wss://app.platform.test/backend/live');
+    const loopback = [{ prefix: '/v2', target: 'http://127.0.0.1:8787/api' }];
+    expect(remap('http://127.0.0.1:8787/api/scores', loopback)).toBe('https://app.platform.test/v2/scores');
+  });
+
   it('WebSocket URLs keep a socket scheme, secure on a secure page', () => {
     expect(remap('wss://rt.example.com/socket', [{ prefix: '/rt', target: 'rt.example.com' }])).toBe(
       'wss://app.platform.test/rt/socket',

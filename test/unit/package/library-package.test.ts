@@ -25,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   files: string[];
   sideEffects: string[];
-  exports: Record<string, { types: string; import: string }>;
+  exports: Record<string, { types: string; import: string } | string>;
   dependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
@@ -113,9 +113,9 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 describe('the library package (issue 2: exports, type declarations, sideEffects)', () => {
   it('every exports target is built, and npm pack ships every one of them and nothing but dist/, README and package.json', () => {
     const targets = Object.values(pkg.exports)
-      .flatMap((entry) => [entry.types, entry.import])
+      .flatMap((entry) => (typeof entry === 'string' ? [entry] : [entry.types, entry.import]))
       .map((t) => t.replace(/^\.\//, ''));
-    expect(targets.length).toBe(8);
+    expect(targets.length).toBe(11);
     for (const target of targets) expect(existsSync(join(packageDir, target)), target).toBe(true);
     const stdout = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: packageDir,
@@ -127,7 +127,39 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
     for (const target of targets) expect(files, target).toContain(target);
     // The shared worker the elements start is a built asset of its own.
     expect(files.some((f) => /^dist\/lib\/assets\/hub-worker-.*\.js$/.test(f))).toBe(true);
-    expect(files.filter((f) => !/^(dist\/(lib|types)\/|README\.md$|package\.json$|LICENSE)/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => !/^(dist\/(lib|types|sandbox|vite)\/|README\.md$|package\.json$|LICENSE)/.test(f)),
+    ).toEqual([]);
+  });
+
+  it('the library finds its shared worker next to itself, not at a path of the site that built it', () => {
+    const libDir = join(packageDir, 'dist/lib');
+    const code = readdirSync(libDir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(libDir, f), 'utf8'))
+      .join('\n');
+    expect(code).toMatch(/new URL\("assets\/hub-worker-[\w-]+\.js", import\.meta\.url\)/);
+    expect(code).not.toMatch(/["']\/assets\/hub-worker/);
+  });
+
+  it('the sandbox of platformpp-web/vite ships self-contained: host.js, sw.js and the shared worker import no package', () => {
+    const sandbox = join(packageDir, 'dist/sandbox');
+    const worker = readdirSync(join(sandbox, 'assets')).find((f) => /^hub-worker-.*\.js$/.test(f));
+    expect(worker).toBeDefined();
+    for (const file of ['host.js', 'sw.js', `assets/${worker}`]) {
+      const code = readFileSync(join(sandbox, file), 'utf8');
+      expect(code, file).not.toMatch(/^\s*import\s[^;]*?from\s*["'][^./]/m);
+      expect(code, file).not.toMatch(/\bimport\s*\(\s*["'][^./]/);
+    }
+    expect(readFileSync(join(sandbox, 'host.js'), 'utf8')).toContain(`new URL("assets/${worker}", import.meta.url)`);
+  });
+
+  it('platformpp-web/vite is an ES module for Node that imports only node: builtins and vite', () => {
+    const code = readFileSync(join(packageDir, 'dist/vite/index.js'), 'utf8');
+    const imports = [...code.matchAll(/^import\s[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((name) => !name.startsWith('node:') && name !== 'vite')).toEqual([]);
+    expect(code).toMatch(/export\s*\{[^}]*\bplatformpp\b/);
   });
 
   it('an activity importing one function of platformpp-web/activity pulls in no dependency (lit, idb, hono, comlink, valibot) and no element', async () => {

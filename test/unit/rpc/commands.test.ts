@@ -179,6 +179,20 @@ describe('platform and device commands (monetization commands: monetization-comm
     expect((await activity.command('CAPTURE_LOG', { level: 'trace', message: 'x' })).data.code).toBe(4000);
   });
 
+  it('CAPTURE_LOG needs no AUTHENTICATE: the public SDK forwards console lines from READY on', async () => {
+    const world = await createRpcWorld();
+    const activity = createActivity(world.client, {
+      applicationId: world.application.id,
+      user: participant(world.alice),
+      guildId: world.guild.id,
+      channelId: world.text.id,
+    });
+    activity.handshake();
+    const reply = await activity.command('CAPTURE_LOG', { level: 'log', message: '[vite] connected.' });
+    expect(reply.evt).toBeNull();
+    expect(activity.ui.logs).toEqual([['log', '[vite] connected.']]);
+  });
+
   it('SET_CONFIG echoes use_interactive_pip; SET_ORIENTATION_LOCK_STATE keeps the lock states', async () => {
     const { activity } = await setup();
     expect((await activity.command('SET_CONFIG', { use_interactive_pip: true })).data).toEqual({

@@ -172,3 +172,36 @@ describe("the activity proxy forwards /.proxy/<prefix>/... to the mapping's targ
     );
   });
 });
+
+describe('URL mappings to a server on this machine (CONTRACT §6)', () => {
+  it('a target may be http://localhost:<port> or http://127.0.0.1:<port> (with a path): requests go there over plain http', async () => {
+    const { client, app, reached } = await setup();
+    const mappings = [
+      { prefix: '/backend', target: 'http://localhost:3001' },
+      { prefix: '/local-api', target: 'http://127.0.0.1:8787/v2' },
+    ];
+    const stored = await client.put(`/sandbox/applications/${app.id}/url-mappings`, { url_mappings: mappings });
+    expect(stored.status).toBe(200);
+    await send(client, '/.proxy/backend/token?x=1', { method: 'POST', body: '{"code":"c"}' });
+    await send(client, '/.proxy/local-api/scores');
+    expect(reached.map((r) => r.url)).toEqual(['http://localhost:3001/token?x=1', 'http://127.0.0.1:8787/v2/scores']);
+    expect(reached[0].body).toBe('{"code":"c"}');
+    expect(mapRequestPath('/backend', '', mappings)?.url.href).toBe('http://localhost:3001/');
+  });
+
+  it('plain http to any other host, or another scheme, is still 400 (50035) naming the target', async () => {
+    const { client, app } = await setup();
+    const reply = await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [
+        { prefix: '/a', target: 'http://example.com' },
+        { prefix: '/b', target: 'http://192.168.1.5:3000' },
+        { prefix: '/c', target: 'ftp://localhost:21' },
+        { prefix: '/d', target: 'http://localhost.example.com:80' },
+      ],
+    });
+    expect([reply.status, reply.body.code]).toEqual([400, 50035]);
+    const errors = reply.body.errors.url_mappings;
+    for (const i of [0, 1, 2, 3]) expect(errors[i].target._errors[0].message).toMatch(/http:\/\/localhost:<port>/);
+    expect((await client.get(`/sandbox/applications/${app.id}/url-mappings`)).body).toEqual({ url_mappings: [] });
+  });
+});

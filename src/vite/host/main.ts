@@ -1,0 +1,73 @@
+/**
+ * The sandbox host page of `platformpp()` (served at `/__platformpp/`): runs the platform in
+ * this browser, seeds its world, and embeds the dev server's activity page as the user named by
+ * `?as=` (alice when absent). Two tabs as two users run one activity instance. Built into the
+ * package as one self-contained script (`dist/sandbox/host.js`) with the shared worker beside it.
+ */
+import '../../components/index';
+import type { ActivityFrame } from '../../components/activity-frame';
+import type { PlatformElement } from '../../components/platform-element';
+import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { BRIDGE_PATH } from '../platform-bridge';
+import { serveBackendBridge } from './bridge-client';
+import { renderHostView, type HostViewState } from './host-view';
+import { ensureSandboxWorld, WORLD_KEY, type SandboxWorld } from './world';
+
+const config = JSON.parse(document.getElementById('platformpp-sandbox')!.textContent!) as SandboxPageConfig;
+const current = new URL(location.href).searchParams.get('as') ?? config.users[0];
+
+const header = document.createElement('header');
+const platform = document.createElement('pp-platform') as PlatformElement;
+platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
+document.body.append(header, platform);
+
+const state: HostViewState = {
+  applicationName: config.application.name,
+  applicationId: config.application.id,
+  users: config.users,
+  current,
+  frame: null,
+  problem: config.problem,
+  onReset: () => void reset(),
+};
+const show = (change: Partial<HostViewState>) => renderHostView(header, Object.assign(state, change));
+show({});
+
+async function reset(): Promise<void> {
+  await platform.sandbox.reset();
+  localStorage.removeItem(WORLD_KEY);
+  location.reload();
+}
+
+/** Embeds the activity as the tab's user once the platform runs and the world exists. */
+async function start(): Promise<void> {
+  await platform.whenReady();
+  // The activity's backend reaches the platform through the dev server and this tab.
+  serveBackendBridge(BRIDGE_PATH);
+  const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, localStorage);
+  show({ applicationId: world.application_id });
+  const userId = world.users[current];
+  if (!userId) {
+    show({ problem: `There is no user "${current}" in the sandbox: use ?as=${config.users.join(', ?as=')}.` });
+    return;
+  }
+  platform.currentUserId = userId;
+  const frame = document.createElement('pp-activity-frame') as ActivityFrame;
+  frame.setAttribute('application-id', world.application_id);
+  frame.setAttribute('guild-id', world.guild_id);
+  frame.setAttribute('channel-id', world.channel_id);
+  frame.setAttribute('src', config.activity);
+  const follow = () => show({ frame: { status: frame.status, rpc: frame.rpcStatus, error: frame.error } });
+  frame.addEventListener('pp-activity-status', () => queueMicrotask(follow));
+  frame.addEventListener('pp-activity-handshake', () => queueMicrotask(follow));
+  platform.append(frame);
+  // For the browser console and for tests driving the sandbox.
+  Object.assign(globalThis, { platformppSandbox: { platform, frame, world, config } });
+}
+
+start().catch((error: unknown) => {
+  // <pp-platform> shows its own failure; anything else (seeding) is shown here.
+  if (platform.status !== 'error')
+    show({ problem: `The sandbox could not start: ${error instanceof Error ? error.message : String(error)}` });
+  console.error('platformpp: the sandbox could not start', error);
+});

@@ -1,0 +1,119 @@
+/**
+ * The HTTP side of `platformpp()`: a connect middleware that serves the sandbox at
+ * `/__platformpp/` on the activity's own dev or preview server, so the host page, its service
+ * worker and the activity share one origin. It serves the host page (with the sandbox's
+ * settings inside), the service worker (allowed to control the whole origin), the host's
+ * prebuilt scripts shipped in the package, and the backend bridge (`./platform-bridge.ts`);
+ * every other path goes on to Vite untouched.
+ *
+ * The host page carries the application's client secret, so it is served only to this machine
+ * (a `localhost` or loopback Host): a tunnel that exposes the dev server does not expose it.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { SANDBOX_BASE, type SandboxPageConfig } from './options';
+
+/** The connect middleware shape Vite's dev and preview servers take. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
+
+/** Hosts that are this machine. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether the request names this machine as its host (`localhost`, `*.localhost`, a loopback address). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name);
+}
+
+/** JSON that may sit inside a `<script>` element: no `<` can close it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The host page: the settings as JSON, then the host script, which builds the page.
+ * @example sandboxPageHtml(config) // '<!doctype html>…'
+ */
+export function sandboxPageHtml(config: SandboxPageConfig): string {
+  const title = `${config.application.name} · platformpp sandbox`.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title}</title>
+    <link rel="icon" href="data:," />
+    <script type="application/json" id="platformpp-sandbox">${scriptJson(config)}</script>
+    <script type="module" src="${SANDBOX_BASE}host.js"></script>
+  </head>
+  <body></body>
+</html>
+`;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers = {}): void {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-cache', ...headers });
+  res.end(body);
+}
+
+/**
+ * The middleware serving `/__platformpp/...` from `dir` (the package's `dist/sandbox/`), with
+ * the page settings read at each request (an edited `.env` takes effect on the next load).
+ * @example server.middlewares.use(sandboxMiddleware(sandboxDir, () => config));
+ */
+export function sandboxMiddleware(
+  dir: string,
+  config: () => SandboxPageConfig,
+  bridge: Middleware = (_req, _res, next) => next(),
+): Middleware {
+  const root = normalize(dir + sep);
+  return (req, res, next) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === SANDBOX_BASE.slice(0, -1)) {
+      res.writeHead(302, { Location: SANDBOX_BASE });
+      res.end();
+      return;
+    }
+    if (!path.startsWith(SANDBOX_BASE)) return next();
+    if (!isLoopbackHost(req.headers.host)) {
+      send(
+        res,
+        403,
+        'text/plain; charset=utf-8',
+        `The platformpp sandbox carries your application's client secret, so it is served only to this machine: open it at http://localhost:<port>${SANDBOX_BASE} on the computer that runs the dev server.\n`,
+      );
+      return;
+    }
+    const file = path.slice(SANDBOX_BASE.length);
+    // The bridge answers its own paths (later) and passes every other one on at once.
+    let bridged = true;
+    bridge(req, res, (error) => {
+      if (error) next(error);
+      else bridged = false;
+    });
+    if (bridged) return;
+    if (file === '' || file === 'index.html') {
+      send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(config()));
+      return;
+    }
+    const target = normalize(join(root, file));
+    if (!target.startsWith(root)) return next();
+    readFile(target).then(
+      (body) => {
+        // The service worker lives here but controls the whole origin, as the platform's HTTP API must.
+        const extra: Record<string, string> = file === 'sw.js' ? { 'Service-Worker-Allowed': '/' } : {};
+        send(res, 200, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', body, extra);
+      },
+      () => send(res, 404, 'text/plain; charset=utf-8', `No ${path} in the platformpp sandbox.\n`),
+    );
+  };
+}

@@ -1,0 +1,60 @@
+// @vitest-environment node
+/**
+ * CONTRACT §6: the sandbox application takes VITE_CLIENT_ID and CLIENT_SECRET from the
+ * project's Vite env, so an activity's existing configuration works unchanged; the plugin's
+ * options override them; the activity embedded is the project's own `/` (its base).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_APPLICATION_NAME, SANDBOX_USERS, sandboxPageConfig } from '../../../src/vite/options';
+
+const ID = '1234567890123456789';
+
+describe('the sandbox application from the project’s env and the plugin’s options (CONTRACT §6)', () => {
+  it('VITE_CLIENT_ID and CLIENT_SECRET of the env make the application; the users are alice, bob and chen', () => {
+    const config = sandboxPageConfig({}, { VITE_CLIENT_ID: ID, CLIENT_SECRET: 'from-the-env-123' }, '/');
+    expect(config).toEqual({
+      application: { id: ID, secret: 'from-the-env-123', name: DEFAULT_APPLICATION_NAME },
+      activity: '/',
+      users: ['alice', 'bob', 'chen'],
+      problem: null,
+    });
+    expect(SANDBOX_USERS).toEqual(['alice', 'bob', 'chen']);
+  });
+
+  it('the getting-started activity’s names work too (VITE_DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET)', () => {
+    const config = sandboxPageConfig(
+      {},
+      { VITE_DISCORD_CLIENT_ID: ID, DISCORD_CLIENT_SECRET: 'discord-secret-1' },
+      '/',
+    );
+    expect(config.application).toMatchObject({ id: ID, secret: 'discord-secret-1' });
+  });
+
+  it('platformpp({ application: { id, secret, name }, activity }) overrides the env', () => {
+    const config = sandboxPageConfig(
+      { application: { id: '42', secret: 'option-secret', name: 'Chess' }, activity: '/game/' },
+      { VITE_CLIENT_ID: ID, CLIENT_SECRET: 'from-the-env-123' },
+      '/',
+    );
+    expect(config.application).toEqual({ id: '42', secret: 'option-secret', name: 'Chess' });
+    expect(config.activity).toBe('/game/');
+  });
+
+  it('the activity defaults to the project’s base', () => {
+    expect(sandboxPageConfig({}, { VITE_CLIENT_ID: ID }, '/app/').activity).toBe('/app/');
+  });
+
+  it('no id: the page and the terminal say to set VITE_CLIENT_ID; the secret may be absent', () => {
+    const config = sandboxPageConfig({}, {}, '/');
+    expect(config.application).toEqual({ id: null, secret: null, name: DEFAULT_APPLICATION_NAME });
+    expect(config.problem).toMatch(/set VITE_CLIENT_ID/);
+  });
+
+  it('an id that is no snowflake, or a secret with spaces, is an error naming where it came from', () => {
+    expect(() => sandboxPageConfig({}, { VITE_CLIENT_ID: 'my-app' }, '/')).toThrow(/VITE_CLIENT_ID .* "my-app"/);
+    expect(() => sandboxPageConfig({ application: { id: 'x' } }, {}, '/')).toThrow(/application: \{ id \}/);
+    expect(() => sandboxPageConfig({}, { VITE_CLIENT_ID: ID, CLIENT_SECRET: 'has a space' }, '/')).toThrow(
+      /client secret/,
+    );
+  });
+});

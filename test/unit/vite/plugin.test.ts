@@ -1,0 +1,133 @@
+// @vitest-environment node
+/**
+ * CONTRACT §6: `plugins: [platformpp()]` makes a project's dev server serve the sandbox at
+ * `/__platformpp/` (the host page with the application of the project's `.env`, and the
+ * service worker allowed to control the whole origin), leaving every other path to Vite. The
+ * page carries the client secret, so only this machine gets it.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type ViteDevServer } from 'vite';
+import { platformpp } from '../../../src/vite/index';
+import { isLoopbackHost, sandboxMiddleware } from '../../../src/vite/sandbox-server';
+import { sandboxPageConfig } from '../../../src/vite/options';
+
+const project = resolve('test-results', `vite-plugin-${process.pid}`);
+let server: ViteDevServer;
+let base: string;
+
+beforeAll(async () => {
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, '.env'), 'VITE_CLIENT_ID=1234567890123456789\nCLIENT_SECRET=secret-of-the-env\n');
+  writeFileSync(join(project, 'index.html'), '<!doctype html><p>the activity</p>');
+  server = await createServer({
+    configFile: false,
+    root: project,
+    logLevel: 'silent',
+    plugins: [platformpp()],
+    server: { host: '127.0.0.1', port: 0 },
+  });
+  await server.listen();
+  base = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+describe('platformpp() on a project’s dev server (CONTRACT §6)', () => {
+  it('serves the host page at /__platformpp/ with the application of the project’s .env', async () => {
+    const response = await fetch(`${base}/__platformpp/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    const json = /<script type="application\/json" id="platformpp-sandbox">(.*?)<\/script>/s.exec(html)![1];
+    expect(JSON.parse(json)).toMatchObject({
+      application: { id: '1234567890123456789', secret: 'secret-of-the-env' },
+      activity: '/',
+      users: ['alice', 'bob', 'chen'],
+    });
+    expect(html).toContain('<script type="module" src="/__platformpp/host.js"></script>');
+    expect((await fetch(`${base}/__platformpp`, { redirect: 'manual' })).headers.get('location')).toBe(
+      '/__platformpp/',
+    );
+  });
+
+  it("leaves the project's own pages to Vite", async () => {
+    const page = await fetch(`${base}/`);
+    expect(await page.text()).toContain('the activity');
+  });
+
+  it('excludes the package from dependency pre-bundling, so its workers stay next to it', () => {
+    expect(server.config.optimizeDeps.exclude).toContain('platformpp-web');
+  });
+
+  it('platformpp({ server }) says it comes with the platform server instead of doing nothing', () => {
+    expect(() => platformpp({ server: true } as never)).toThrow(/comes with the platform server/);
+  });
+});
+
+describe('the sandbox middleware', () => {
+  const dir = resolve('test-results', `sandbox-files-${process.pid}`);
+  const config = sandboxPageConfig({}, { VITE_CLIENT_ID: '1', CLIENT_SECRET: 'a-secret-123' }, '/');
+  const middleware = sandboxMiddleware(dir, () => config);
+
+  beforeAll(() => {
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    writeFileSync(join(dir, 'assets', 'hub-worker-x.js'), 'onconnect = () => {};');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the middleware on one request: the answer, or null when it called next(). */
+  function call(url: string, host = 'localhost:5173') {
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: string } | null>((resolve) => {
+      const res = {
+        headers: {} as Record<string, unknown>,
+        status: 0,
+        writeHead(status: number, headers: Record<string, unknown>) {
+          this.status = status;
+          Object.assign(this.headers, headers);
+        },
+        end(body?: string | Buffer) {
+          resolve({ status: this.status, headers: this.headers, body: String(body ?? '') });
+        },
+      };
+      middleware({ url, headers: { host } } as never, res as never, () => resolve(null));
+    });
+  }
+
+  it('serves the service worker with Service-Worker-Allowed: / so it may control the whole origin', async () => {
+    const reply = await call('/__platformpp/sw.js');
+    expect(reply).toMatchObject({ status: 200, headers: { 'Service-Worker-Allowed': '/' } });
+    expect(reply!.headers['Content-Type']).toMatch(/javascript/);
+    const worker = await call('/__platformpp/assets/hub-worker-x.js');
+    expect(worker).toMatchObject({ status: 200, body: 'onconnect = () => {};' });
+    expect(worker!.headers).not.toHaveProperty('Service-Worker-Allowed');
+  });
+
+  it('answers 404 for a file it does not have, and never serves a file outside its directory', async () => {
+    expect((await call('/__platformpp/nothing.js'))!.status).toBe(404);
+    const escape = await call('/__platformpp/../package.json');
+    expect(escape === null || escape.status === 404).toBe(true);
+    expect(await call('/__platformpp/%2e%2e/%2e%2e/package.json').then((r) => r?.status ?? 'next')).not.toBe(200);
+  });
+
+  it('serves the sandbox only to this machine: a tunnel’s host is refused with 403, saying why', async () => {
+    const reply = await call('/__platformpp/', 'abc.trycloudflare.com');
+    expect(reply!.status).toBe(403);
+    expect(reply!.body).toMatch(/client secret/);
+    expect(reply!.body).not.toContain('a-secret-123');
+    for (const host of ['localhost:5173', '127.0.0.1:4173', '[::1]:5173', 'my-app.localhost:5173'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['192.168.1.4:5173', 'example.com', undefined]) expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('calls next() for every path outside /__platformpp/', async () => {
+    for (const path of ['/', '/src/main.ts', '/__platformppx', '/api/token']) expect(await call(path), path).toBeNull();
+  });
+});
