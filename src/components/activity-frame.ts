@@ -228,6 +228,7 @@ export class ActivityFrame extends LitElement {
         apiEndpoint: `//${location.host}/api`,
         onDrop: (reason, message) => this.#fire('pp-rpc-dropped', { reason, origin: message.origin }),
         onClose: (payload) => this.#closed(payload.code, payload.message),
+        onHostClose: (payload) => this.#closed(payload.code, payload.message),
         onHandshake: (outcome) => {
           handshakes.handshake(outcome);
           this.#handshook(outcome);

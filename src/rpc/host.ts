@@ -63,6 +63,8 @@ export interface RpcHostOptions {
   onDrop?(reason: DropReason, message: ReceivedMessage): void;
   /** The activity asked to close. */
   onClose?(payload: ClosePayload): void;
+  /** The host closed the activity (`close()`); a refused handshake is told by `onHandshake` instead. */
+  onHostClose?(payload: ClosePayload): void;
   /** A HANDSHAKE arrived (the activity loaded, reloaded, or created its SDK again) and was answered. */
   onHandshake?(outcome: HandshakeOutcome): void;
   /** AUTHENTICATE opened a session (the page may now listen to the platform for it). */
@@ -193,8 +195,14 @@ export class RpcHost {
     );
   }
 
-  /** Ends the session from the host's side (CLOSE with `code`). */
+  /** Ends the session from the host's side (CLOSE with `code`); `onHostClose` hears of it. */
   close(code: number = RPC_CLOSE_CODES.CLOSE_NORMAL, message = 'The host closed the activity.'): void {
+    this.#end(code, message);
+    this.options.onHostClose?.({ code, message });
+  }
+
+  /** Sends CLOSE and forgets the session. */
+  #end(code: number, message: string): void {
     this.#ready = false;
     this.#session = null;
     this.#subscriptions.clear();
@@ -255,7 +263,7 @@ export class RpcHost {
   }
 
   #refuse(code: number, message: string): void {
-    this.close(code, message);
+    this.#end(code, message);
     this.options.onHandshake?.({ accepted: false, code, message });
   }
 

@@ -97,4 +97,29 @@ describe('an activity that reloads handshakes again (CONTRACT §6)', () => {
     expect(frame.error).toMatch(/the activity sent 1234567890123456789/);
     expect(frame.shadowRoot!.textContent).toContain(`Invalid client id: ${world.application.id} runs in this frame`);
   });
+
+  it('a close from the host (CLOSE 1003 for a handshake of version 2) takes the frame out of running: status error, naming the close', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const frame = document.createElement('pp-activity-frame') as ActivityFrame;
+    frame.setAttribute('application-id', world.application.id);
+    frame.setAttribute('guild-id', world.guild.id);
+    frame.setAttribute('channel-id', world.voice.id);
+    frame.setAttribute('src', `${FIXTURES}/rogue.html?v=2&client_id=${world.application.id}`);
+    const refused = nextEvent(frame, 'pp-activity-handshake');
+    platform.append(frame);
+    expect(await refused).toMatchObject({ accepted: false, code: 1003 });
+    expect(frame.status).toBe('error');
+    expect(frame.error).toMatch(/\(1003\)/);
+  });
+
+  it('the host closing the activity (host.close) turns the frame to closed and tells pp-activity-close', async () => {
+    const { frame, activity } = await mountPublicSdk();
+    await activity.ready();
+    expect(frame.status).toBe('running');
+    const closed = nextEvent(frame, 'pp-activity-close');
+    frame.host!.close(1000, 'The user left the activity.');
+    expect(await closed).toEqual({ code: 1000, message: 'The user left the activity.' });
+    expect(frame.status).toBe('closed');
+  });
 });
