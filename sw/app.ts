@@ -28,6 +28,7 @@ import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
+import { sandboxActivityRoutes } from './routes/sandbox-activities';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { AppWebhooks } from './webhooks';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
@@ -145,7 +146,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
   for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
   for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
-  const api = apiRoutes();
+  const api = apiRoutes(webhooks.send);
   app.route('/api/v10', api);
   app.route('/api', api);
   app.route('/attachments', attachmentRoutes());
@@ -158,6 +159,7 @@ export function buildApp(ctx: PlatformContext, webhooks: AppWebhooks = new AppWe
   app.route('/sandbox', sandboxReviewRoutes());
   app.route('/sandbox', sandboxUserRoutes());
   app.route('/sandbox', sandboxUrlMappingRoutes());
+  app.route('/sandbox', sandboxActivityRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(webhooks.send));
   app.route('/sandbox', sandboxInteractionRoutes(webhooks.send));
 

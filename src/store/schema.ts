@@ -37,6 +37,13 @@ import type {
 } from '../platform/messages/records';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization/records';
 import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice/records';
+import type {
+  ActivityJoinRecord,
+  ClientDeviceRecord,
+  EphemeralAttachmentRecord,
+  ProxyTicketRecord,
+  QuestRecord,
+} from '../platform/activities/records';
 import type { ApplicationCommandRecord } from '../platform/interactions/command-records';
 import type {
   InteractionEndpointRecord,
@@ -94,6 +101,11 @@ export interface EventAudience {
   intent?: number;
   /** Events that concern one application only (entitlements, lobby events of its lobbies). */
   application_id?: string;
+  /**
+   * Only sessions of the platform's own client (Identify capability `CAPABILITY_PLATFORM_CLIENT`)
+   * receive it: what the client hears of its user beyond the public gateway.
+   */
+  client?: boolean;
 }
 
 /** One entry of the durable event log: appended in the same transaction as the change. */
@@ -399,6 +411,14 @@ export interface PlatformDB extends DBSchema {
   /** Messages interactions created in DM contexts. */
   interaction_messages: { key: string; value: InteractionMessageRecord };
   interaction_endpoints: { key: string; value: InteractionEndpointRecord };
+  /** Quests by application (`by_application`), for GET_QUEST. */
+  quests: { key: string; value: QuestRecord; indexes: { by_application: string } };
+  /** Keyed `[user_id, application_id]`: the latest join an activity has not heard of yet. */
+  activity_joins: { key: [string, string]; value: ActivityJoinRecord };
+  client_devices: { key: string; value: ClientDeviceRecord };
+  /** Keyed by the ticket's hash; `by_user_application` finds a user's tickets of an application. */
+  proxy_tickets: { key: string; value: ProxyTicketRecord; indexes: { by_user_application: [string, string] } };
+  ephemeral_attachments: { key: string; value: EphemeralAttachmentRecord };
 }
 
 /** A user's enrollment in a quest of an application. */
@@ -408,6 +428,8 @@ export interface QuestEnrollmentRecord {
   application_id: string;
   quest_name: string;
   enrolled_at: number;
+  /** When the activity started the quest's timer (QUEST_START_TIMER), or absent. */
+  timer_started_at?: number;
 }
 
 /** An application's latest privileged intents application and the sandbox's decision. */
@@ -474,4 +496,9 @@ export const ALL_STORES = [
   'interaction_messages',
   'interaction_endpoints',
   'gateway_resume_marks',
+  'quests',
+  'activity_joins',
+  'client_devices',
+  'proxy_tickets',
+  'ephemeral_attachments',
 ] as const;
