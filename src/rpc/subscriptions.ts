@@ -6,6 +6,7 @@ import { ApiError } from '../platform/core/errors';
 import type { CommandContext, RpcSession } from './context';
 import { SUBSCRIBABLE_EVENTS, type RpcUser, type SubscribableEvent } from './protocol';
 import { SUBSCRIBE_ARGS, validateRpc } from './schemas';
+import { claimActivityJoin, currentThermalState, questEnrollmentEvent, questStatusEvent } from './client-commands';
 
 /** Scopes each event needs (the platform's public embedded-app SDK documents them per event). */
 export const EVENT_SCOPES: Readonly<Record<SubscribableEvent, readonly string[]>> = {
@@ -20,6 +21,9 @@ export const EVENT_SCOPES: Readonly<Record<SubscribableEvent, readonly string[]>
   ACTIVITY_LAYOUT_MODE_UPDATE: [],
   ORIENTATION_UPDATE: [],
   RELATIONSHIP_UPDATE: ['relationships.read'],
+  THERMAL_STATE_UPDATE: [],
+  ACTIVITY_JOIN: [],
+  QUEST_ENROLLMENT_STATUS_UPDATE: ['identify'],
 };
 
 function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiError {
@@ -32,6 +36,13 @@ export function requireScopes(session: RpcSession | null, scopes: readonly strin
     throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs an authenticated session: send AUTHENTICATE first`);
   const missing = scopes.filter((s) => !session.scopes.has(s));
   if (missing.length > 0) throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs the scope(s) ${missing.join(', ')}`);
+}
+
+/** Throws 4006 unless the session holds at least one of `scopes` (none asked: nothing to check). */
+export function requireAnyScope(session: RpcSession | null, scopes: readonly string[] | undefined, what: string): void {
+  if (!scopes || scopes.length === 0 || !session) return;
+  if (!scopes.some((s) => session.scopes.has(s)))
+    throw rpcError('RPC_INVALID_PERMISSIONS', `${what} needs one of the scopes ${scopes.join(', ')}`);
 }
 
 function subscribableEvent(evt: string | null): SubscribableEvent {
@@ -56,6 +67,8 @@ function subscriptionKey(event: SubscribableEvent, args: Record<string, unknown>
     case 'SPEAKING_START':
     case 'SPEAKING_STOP':
       return value('lobby_id') ? `lobby:${value('lobby_id')}` : `channel:${value('channel_id') || frameChannel}`;
+    case 'QUEST_ENROLLMENT_STATUS_UPDATE':
+      return value('quest_id');
     default:
       return '';
   }
@@ -100,8 +113,22 @@ function checkLobby(ctx: CommandContext, lobbyId: string): Promise<void> {
 }
 
 /**
+ * What an event is now, dispatched when the activity subscribes, as the platform's client does:
+ * the device's thermal state, the quest's enrollment (when enrolled: the public SDK's schema
+ * takes nothing else), and a join the user made before the activity listened.
+ */
+async function currentState(ctx: CommandContext, event: SubscribableEvent, key: string): Promise<unknown> {
+  if (event === 'THERMAL_STATE_UPDATE') return { thermal_state: await currentThermalState(ctx) };
+  if (event === 'QUEST_ENROLLMENT_STATUS_UPDATE' && key) return questStatusEvent(ctx, key);
+  if (event === 'ACTIVITY_JOIN') return claimActivityJoin(ctx);
+  return null;
+}
+
+/**
  * SUBSCRIBE: checks the event (4004), its scopes (4006), its arguments (4000) and the guild,
- * channel or lobby they name (4003, 4005). GUILD_STATUS answers the guild's current status at once.
+ * channel or lobby they name (4003, 4005). GUILD_STATUS answers the guild's current status at
+ * once, and so do THERMAL_STATE_UPDATE, QUEST_ENROLLMENT_STATUS_UPDATE (for one quest) and
+ * ACTIVITY_JOIN (a join waiting for the activity) when there is something to say.
  */
 export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs: unknown): Promise<{ evt: string }> {
   const event = subscribableEvent(evt);
@@ -118,7 +145,9 @@ export async function subscribe(ctx: CommandContext, evt: string | null, rawArgs
   if (event === 'VOICE_STATE_UPDATE' || key.startsWith('channel:'))
     await checkChannel(ctx, key.replace(/^channel:/, ''));
   if (key.startsWith('lobby:')) await checkLobby(ctx, key.slice('lobby:'.length));
+  const now = await currentState(ctx, event, key);
   ctx.subscribe(event, key);
+  if (now) ctx.dispatch(event, now, key);
   return { evt: event };
 }
 
@@ -195,6 +224,17 @@ export function translatePlatformEvent(type: string, data: unknown, session: Rpc
             },
           ]
         : [];
+    case 'THERMAL_STATE_UPDATE':
+      return d.user_id === me
+        ? [{ event: 'THERMAL_STATE_UPDATE', key: '', data: { thermal_state: d.thermal_state } }]
+        : [];
+    case 'QUEST_ENROLLMENT_STATUS_UPDATE': {
+      if (d.user_id !== me || d.application_id !== session.application.id || !d.is_enrolled || !d.enrolled_at)
+        return [];
+      const data = questEnrollmentEvent(String(d.quest_id), String(d.enrolled_at));
+      // Subscriptions of this quest and of every quest.
+      return [String(d.quest_id), ''].map((key) => ({ event: 'QUEST_ENROLLMENT_STATUS_UPDATE' as const, key, data }));
+    }
     case 'VOICE_STATE_UPDATE':
       return d.channel_id && d.user_id
         ? [
