@@ -104,7 +104,7 @@ describe('quests (GET_QUEST, GET_QUEST_ENROLLMENT_STATUS, QUEST_START_TIMER) and
     };
     expect(activity.dispatched('QUEST_ENROLLMENT_STATUS_UPDATE')).toEqual([expected, expected]);
     // Another user's enrollment means nothing to this activity.
-    activity.host.platformEvent(event.type, { ...event.data, user_id: world.bob.id });
+    activity.host.platformEvent(event.type, { ...(event.data as object), user_id: world.bob.id });
     expect(activity.dispatched('QUEST_ENROLLMENT_STATUS_UPDATE')).toHaveLength(2);
     // A later subscription of the quest hears the enrollment at once.
     const later = createActivity(world.client, {
