@@ -25,7 +25,8 @@ import {
   type SubscribableEvent,
 } from './protocol';
 import { COMMAND_ARGS, CommandFrameSchema, HandshakeSchema, validateRpc } from './schemas';
-import { guildStatusChanges, requireAnyScope, requireScopes, translatePlatformEvent } from './subscriptions';
+import { guildStatusChanges, translatePlatformEvent } from './platform-dispatches';
+import { requireAnyScope, requireScopes } from './subscriptions';
 
 /** Why a message was dropped unanswered. */
 export type DropReason = 'source' | 'origin' | 'shape';
