@@ -29,6 +29,7 @@ import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
+import { sandboxActivityRoutes } from './routes/sandbox-activities';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
@@ -130,7 +131,7 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike): void {
   // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
   for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
   for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
-  const api = apiRoutes();
+  const api = apiRoutes(send);
   app.route('/api/v10', api);
   app.route('/api', api);
   app.route('/attachments', attachmentRoutes());
@@ -143,6 +144,7 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike): void {
   app.route('/sandbox', sandboxReviewRoutes());
   app.route('/sandbox', sandboxUserRoutes());
   app.route('/sandbox', sandboxUrlMappingRoutes());
+  app.route('/sandbox', sandboxActivityRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(send));
   app.route('/sandbox', sandboxInteractionRoutes(send));
 }

@@ -12,6 +12,7 @@ import './clock-panel';
 import './event-stream';
 import './fixtures-panel';
 import './webhooks-panel';
+import './thermal-control';
 
 /** The panels, in tab order. */
 export const DEV_PANELS = [
@@ -60,7 +61,7 @@ export class DemoDevPanels extends LitElement {
   override render() {
     const label = DEV_PANELS.find((p) => p.id === this.panel)?.label ?? '';
     return html`
-      <header><h2>${icon('tools')} Developer tools</h2></header>
+      <header class="row"><h2>${icon('tools')} Developer tools</h2><demo-thermal-control .client=${this.client}></demo-thermal-control></header>
       <nav aria-label="Developer panels">
         <ul>${DEV_PANELS.map((p) => html`<li><a href=${`#/dev/${p.id}`} aria-current=${p.id === this.panel ? 'page' : 'false'}>${p.label}</a></li>`)}</ul>
       </nav>

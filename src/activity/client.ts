@@ -27,7 +27,10 @@ export interface ActivitySdkOptions {
   readyTimeoutMs?: number;
   /** How long a command waits for its reply (default 10 s). */
   commandTimeoutMs?: number;
-  /** How long AUTHORIZE waits: a person answers the consent dialog (default 5 min). */
+  /**
+   * How long a command a person answers in a dialog waits (AUTHORIZE, START_PURCHASE,
+   * INITIATE_IMAGE_UPLOAD, SHARE_INTERACTION, INVITE_USER_EMBEDDED; default 5 min).
+   */
   authorizeTimeoutMs?: number;
   /** The page's query string (default `location.search`). */
   search?: string;
@@ -45,6 +48,15 @@ interface Pending {
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
 }
+
+/** Commands a person answers in a dialog of the host page: they wait as long as AUTHORIZE. */
+const PERSON_ANSWERS: ReadonlySet<string> = new Set([
+  'AUTHORIZE',
+  'START_PURCHASE',
+  'INITIATE_IMAGE_UPLOAD',
+  'SHARE_INTERACTION',
+  'INVITE_USER_EMBEDDED',
+]);
 
 function requiredParam(params: URLSearchParams, name: string): string {
   const value = params.get(name);
@@ -137,12 +149,12 @@ export class ActivitySdk {
     await this.#ready;
     if (this.#closed) throw this.#closed;
     const nonce = crypto.randomUUID();
-    const timeoutMs = cmd === 'AUTHORIZE' ? this.#options.authorizeTimeoutMs : this.#options.commandTimeoutMs;
+    const dialog = PERSON_ANSWERS.has(cmd);
+    const timeoutMs = dialog ? this.#options.authorizeTimeoutMs : this.#options.commandTimeoutMs;
     const reply = new Promise<unknown>((resolve, reject) => {
-      const why =
-        cmd === 'AUTHORIZE'
-          ? 'the consent dialog may still be open in the host page'
-          : 'the host may not be listening any more (is this page still inside <pp-activity-frame>?) or the platform did not answer';
+      const why = dialog
+        ? `${cmd === 'AUTHORIZE' ? 'the consent dialog' : 'its dialog'} may still be open in the host page`
+        : 'the host may not be listening any more (is this page still inside <pp-activity-frame>?) or the platform did not answer';
       const timer = setTimeout(() => {
         this.#pending.delete(nonce);
         reject(

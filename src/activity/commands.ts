@@ -33,6 +33,16 @@ export interface ActivityCommands {
   setConfig: Call<'SET_CONFIG'>;
   setOrientationLockState: Call<'SET_ORIENTATION_LOCK_STATE'>;
   encourageHardwareAcceleration: Call<'ENCOURAGE_HW_ACCELERATION'>;
+  getRelationships: Call<'GET_RELATIONSHIPS'>;
+  getUser: Call<'GET_USER'>;
+  getQuest: Call<'GET_QUEST'>;
+  getQuestEnrollmentStatus: Call<'GET_QUEST_ENROLLMENT_STATUS'>;
+  questStartTimer: Call<'QUEST_START_TIMER'>;
+  initiateImageUpload: Call<'INITIATE_IMAGE_UPLOAD'>;
+  openShareMomentDialog: Call<'OPEN_SHARE_MOMENT_DIALOG'>;
+  shareInteraction: Call<'SHARE_INTERACTION'>;
+  inviteUserEmbedded: Call<'INVITE_USER_EMBEDDED'>;
+  requestProxyTicketRefresh: Call<'REQUEST_PROXY_TICKET_REFRESH'>;
 }
 
 /**
@@ -61,5 +71,15 @@ export function createCommands(send: SendCommand): ActivityCommands {
     setConfig: call('SET_CONFIG'),
     setOrientationLockState: call('SET_ORIENTATION_LOCK_STATE'),
     encourageHardwareAcceleration: call('ENCOURAGE_HW_ACCELERATION'),
+    getRelationships: call('GET_RELATIONSHIPS'),
+    getUser: call('GET_USER'),
+    getQuest: call('GET_QUEST'),
+    getQuestEnrollmentStatus: call('GET_QUEST_ENROLLMENT_STATUS'),
+    questStartTimer: call('QUEST_START_TIMER'),
+    initiateImageUpload: call('INITIATE_IMAGE_UPLOAD'),
+    openShareMomentDialog: call('OPEN_SHARE_MOMENT_DIALOG'),
+    shareInteraction: call('SHARE_INTERACTION'),
+    inviteUserEmbedded: call('INVITE_USER_EMBEDDED'),
+    requestProxyTicketRefresh: call('REQUEST_PROXY_TICKET_REFRESH'),
   };
 }

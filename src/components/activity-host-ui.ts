@@ -1,10 +1,14 @@
 /**
- * The host page's part of the RPC for `<pp-activity-frame>`: the consent dialog, links, invite
- * and share requests, the activity's log, device facts. Requests the page may want to handle
+ * The host page's part of the RPC for `<pp-activity-frame>`: the consent dialog, the image
+ * upload, share and activity invite dialogs, links, invite and share requests, the activity's
+ * log, device facts. Requests the page may want to handle
  * itself arrive as events on the frame element; a cancelable one the page cancels is refused.
  */
 import type { FrameInfo, HostUi } from '../rpc/context';
+import { requestInviteConfirmation } from './activity-invite-dialog';
 import { requestConsent } from './consent-dialog';
+import { requestImage } from './image-upload-dialog';
+import { requestShareTarget } from './share-dialog';
 
 /** Events `<pp-activity-frame>` fires for the activity's requests (all bubble and compose). */
 export interface ActivityFrameEventMap {
@@ -21,6 +25,8 @@ export interface ActivityFrameEventMap {
   'pp-share-link': CustomEvent<{ message: string; custom_id?: string; link_id?: string; url: string }>;
   /** CAPTURE_LOG: a line the activity logged (tokens redacted). */
   'pp-activity-log': CustomEvent<{ level: string; message: string }>;
+  /** A share the user confirmed (OPEN_SHARE_MOMENT_DIALOG) could not be posted: the platform's refusal. */
+  'pp-rpc-error': CustomEvent<{ cmd: string; code: number; message: string }>;
 }
 
 /** Whether WebGL runs on a GPU rather than a software rasterizer. */
@@ -73,5 +79,12 @@ export function createHostUi(element: HTMLElement): HostUi {
       return hardwareAccelerated();
     },
     locale: () => navigator.language,
+    pickImage: ({ application }) => requestImage(application),
+    chooseShareTarget: (request) => requestShareTarget(request),
+    confirmActivityInvite: (request) => requestInviteConfirmation(request),
+    backgroundError(cmd, error) {
+      console.error(`platformpp: ${cmd} failed after it answered: ${error.message}`);
+      fire('pp-rpc-error', { cmd, ...error });
+    },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * What the platform tells a frame's user while its activity runs: a gateway session with the
  * activity's access token (as the platform's client keeps one), whose dispatches the RPC host
- * turns into the events the activity subscribed to (CURRENT_USER_UPDATE, GUILD_STATUS, ...).
+ * turns into the events the activity subscribed to (CURRENT_USER_UPDATE, GUILD_STATUS, ...), and
+ * identified as the platform's client (CAPABILITY_PLATFORM_CLIENT), so that it also hears what
+ * only the client hears (ACTIVITY_JOIN, QUEST_ENROLLMENT_STATUS_UPDATE, THERMAL_STATE_UPDATE).
  * When the connection drops (or the hub restarts) it connects again and resumes the session
  * with its `session_id` and last `seq`, so the events in between still arrive; only when the
  * gateway answers Invalid Session does it identify afresh. The token is never logged.
  */
 import { GatewaySocket } from '../sockets/gateway-socket';
-import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../gateway/protocol';
+import { CAPABILITY_PLATFORM_CLIENT, GATEWAY_OPCODES as OP, type GatewayPayload } from '../gateway/protocol';
 import { INTENTS } from '../platform/core/intents';
 
 /** The gateway URL frames connect to. */
@@ -66,6 +68,8 @@ export function listenToPlatform(
         d: {
           token: `Bearer ${token}`,
           intents: FRAME_INTENTS,
+          // The platform's own client: it also hears the user's joins, quest status and device.
+          capabilities: CAPABILITY_PLATFORM_CLIENT,
           properties: { os: 'browser', browser: 'platformpp', device: 'pp-activity-frame' },
         },
       }),

@@ -196,6 +196,40 @@ export class SandboxClient {
     return this.#call('GET', `/sandbox/webhook-sinks/${encodeURIComponent(sinkId)}`);
   }
 
+  /** A quest of an application (GET_QUEST and the quest commands read it): `{quest}`. */
+  createQuest(body: {
+    application_id: string;
+    name: string;
+    external_cta_url?: string;
+    play_seconds?: number;
+    expires_at?: string | null;
+  }): Promise<{ quest: Json }> {
+    return this.#call('POST', '/sandbox/quests', body);
+  }
+
+  /** The user enrolls in a quest (QUEST_USER_ENROLLMENT, QUEST_ENROLLMENT_STATUS_UPDATE): `{enrollment}`. */
+  enrollInQuest(questId: string, body: { application_id: string; user_id: string; quest_name?: string }) {
+    return this.#call<{ enrollment: Json }>('POST', `/sandbox/quests/${encodeURIComponent(questId)}/enrollments`, body);
+  }
+
+  /** Sets the thermal state of the user's simulated device (THERMAL_STATE_UPDATE): `{device}`. */
+  setThermalState(userId: string, thermalState: 0 | 1 | 2 | 3): Promise<{ device: Json }> {
+    return this.#call('PUT', `/sandbox/users/${encodeURIComponent(userId)}/device`, { thermal_state: thermalState });
+  }
+
+  /** The user presses Join on `fromUserId`'s activity of the application (ACTIVITY_JOIN): `{activity_join}`. */
+  joinActivity(
+    userId: string,
+    body: { application_id: string; from_user_id: string },
+  ): Promise<{ activity_join: Json }> {
+    return this.#call('POST', `/sandbox/users/${encodeURIComponent(userId)}/activity-joins`, body);
+  }
+
+  /** The user accepts an invite (an activity invite joins them to the activity): `{invite, member, joined}`. */
+  acceptInvite(code: string, userId: string): Promise<Json> {
+    return this.#call('POST', `/sandbox/invites/${encodeURIComponent(code)}/accept`, { user_id: userId });
+  }
+
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const request = new Request(new URL(path, this.base), {
       method,

@@ -4,7 +4,8 @@
  * Audience (`EventRecord.audience`): an event names the users it concerns (`user_ids`: they
  * receive it whatever their intents, e.g. lobby members), and/or a guild and the intent needed
  * (`guild_id` + `intent`: sessions whose user is in the guild and that asked for the intent).
- * An `application_id` restricts it to sessions of that application. A GUILD_MEMBER_UPDATE
+ * An `application_id` restricts it to sessions of that application, `client` to the platform's
+ * own client sessions (capability CAPABILITY_PLATFORM_CLIENT). A GUILD_MEMBER_UPDATE
  * about the session's own user needs no intent, as on the platform.
  *
  * Obfuscation (sessions of bots that opted in): channels the bot cannot view are sent in their
@@ -22,7 +23,7 @@ import { messageEventForSession } from '../platform/messages/visibility';
 import type { EventRecord } from '../store/schema';
 import type { GuildReader } from './guild-reader';
 import { obfuscateChannel, type WireChannel } from './obfuscation';
-import type { Dispatch } from './protocol';
+import { CAPABILITY_PLATFORM_CLIENT, type Dispatch } from './protocol';
 import { onShard, type GatewaySession } from './session';
 import { isInternalEvent } from './session-credentials';
 
@@ -55,6 +56,7 @@ async function addressed(session: GatewaySession, event: EventRecord, reader: Gu
   const r = session.record;
   const { audience } = event;
   if (audience.application_id && audience.application_id !== r.application_id) return false;
+  if (audience.client && (r.capabilities & CAPABILITY_PLATFORM_CLIENT) === 0) return false;
   if (!onShard(r.shard, eventGuildId(event))) return false;
   if (audience.user_ids?.includes(r.user_id)) return true;
   if (!audience.guild_id || !r.guild_events) return false;

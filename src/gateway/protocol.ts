@@ -74,6 +74,14 @@ export const GATEWAY_VERSIONS = [9, 10] as const;
 /** Identify `capabilities` bit that opts in to channel obfuscation (spec: temporary testing opt-in). */
 export const CAPABILITY_CHANNEL_OBFUSCATION = 1 << 15;
 
+/**
+ * Identify `capabilities` bit of the platform's own client: the session `<pp-activity-frame>`
+ * keeps for its user. Besides the public dispatches it receives what the client hears of its
+ * user and nobody else does (activity joins, quest status, the device's thermal state), which
+ * the RPC host turns into the activity's events. The sandbox's own bit: no public client sets it.
+ */
+export const CAPABILITY_PLATFORM_CLIENT = 1 << 30;
+
 /** One gateway payload. `s` and `t` are null unless `op` is 0 (Dispatch). */
 export interface GatewayPayload<D = unknown> {
   op: number;

@@ -7,6 +7,15 @@ import type * as v from 'valibot';
 import { ApiError } from '../platform/core/errors';
 import { redactSecrets } from '../platform/core/secrets';
 import { authenticate, authorize } from './auth-commands';
+import {
+  getQuest,
+  getQuestEnrollmentStatus,
+  getRelationships,
+  getUser,
+  questStartTimer,
+  requestProxyTicketRefresh,
+} from './client-commands';
+import { initiateImageUpload, inviteUserEmbedded, openShareMomentDialog, shareInteraction } from './dialog-commands';
 import type { CommandContext } from './context';
 import type { Command, CommandMap } from './protocol';
 import type { COMMAND_ARGS } from './schemas';
@@ -30,6 +39,15 @@ export const COMMAND_SCOPES: Partial<Record<Command, readonly string[]>> = {
   GET_CHANNEL: ['guilds'],
   GET_CHANNEL_PERMISSIONS: ['guilds.members.read'],
   USER_SETTINGS_GET_LOCALE: ['identify'],
+  GET_RELATIONSHIPS: ['relationships.read'],
+  GET_QUEST: ['identify'],
+  GET_QUEST_ENROLLMENT_STATUS: ['identify'],
+  QUEST_START_TIMER: ['identify'],
+};
+
+/** Commands that need at least one of several scopes (the platform's client accepts either). */
+export const COMMAND_ANY_SCOPES: Partial<Record<Command, readonly string[]>> = {
+  INVITE_USER_EMBEDDED: ['activities.invites.write', 'dm_channels.messages.write'],
 };
 
 function rpcError(name: Parameters<typeof ApiError.of>[0], detail: string): ApiError {
@@ -123,4 +141,14 @@ export const COMMAND_HANDLERS: { [C in Command]: CommandHandler<C> } = {
     return null;
   },
   ENCOURAGE_HW_ACCELERATION: async (ctx) => ({ enabled: await ctx.ui.hardwareAcceleration() }),
+  GET_RELATIONSHIPS: (ctx) => getRelationships(ctx),
+  GET_USER: (ctx, args) => getUser(ctx, args.id),
+  GET_QUEST: (ctx) => getQuest(ctx),
+  GET_QUEST_ENROLLMENT_STATUS: (ctx, args) => getQuestEnrollmentStatus(ctx, args.quest_id),
+  QUEST_START_TIMER: (ctx, args) => questStartTimer(ctx, args.quest_id),
+  INITIATE_IMAGE_UPLOAD: (ctx) => initiateImageUpload(ctx),
+  OPEN_SHARE_MOMENT_DIALOG: (ctx, args) => openShareMomentDialog(ctx, args),
+  SHARE_INTERACTION: (ctx, args) => shareInteraction(ctx, args),
+  INVITE_USER_EMBEDDED: (ctx, args) => inviteUserEmbedded(ctx, args),
+  REQUEST_PROXY_TICKET_REFRESH: (ctx) => requestProxyTicketRefresh(ctx),
 };

@@ -31,6 +31,28 @@ export interface RpcSession {
   application: CommandMap['AUTHENTICATE']['data']['application'];
 }
 
+/** The places the platform offers to share to (GET `/rpc/share-targets`). */
+export interface ShareTargets {
+  channels: { id: string; name: string; type: number; guild_id: string }[];
+  friends: { id: string; username: string; global_name: string | null }[];
+}
+
+/** Where the user chose to share: a channel, or a friend's direct messages. */
+export type ShareChoice = { channel_id: string } | { user_id: string };
+
+/** What a share dialog shows: what is shared, and the platform's choices of where to. */
+export interface ShareRequest {
+  kind: 'moment' | 'interaction';
+  application: { id: string; name: string };
+  targets: ShareTargets;
+  /** The media of a moment; the preview image of an interaction. */
+  image_url?: string;
+  /** An interaction's preview text and buttons, and the command it runs. */
+  content?: string;
+  buttons?: string[];
+  command?: string;
+}
+
 /** The host page's part: dialogs, links, logs, device facts. The component implements it. */
 export interface HostUi {
   /** Shows the consent dialog ("Authorize" / "Cancel"); true when authorized. */
@@ -66,6 +88,21 @@ export interface HostUi {
     sku: { id: string; name: string; price: { amount: number; currency: string } };
     user: { id: string; username: string };
   }): Promise<boolean>;
+  /**
+   * INITIATE_IMAGE_UPLOAD's file picker: resolves with the image the user picked (JPEG, PNG or
+   * GIF), or null when they cancelled.
+   */
+  pickImage(request: { application: { id: string; name: string } }): Promise<File | null>;
+  /** The share dialog (OPEN_SHARE_MOMENT_DIALOG, SHARE_INTERACTION): where the user shares, or null for Cancel. */
+  chooseShareTarget(request: ShareRequest): Promise<ShareChoice | null>;
+  /** INVITE_USER_EMBEDDED's confirmation: true when the user sends the invite. */
+  confirmActivityInvite(request: {
+    application: { id: string; name: string };
+    user: { id: string; username: string; global_name: string | null };
+    content?: string;
+  }): Promise<boolean>;
+  /** Work a command started after it answered (a share the user confirmed) failed: tell the page. */
+  backgroundError?(cmd: string, error: { code: number; message: string }): void;
 }
 
 /** Settings an activity made with SET_CONFIG and SET_ORIENTATION_LOCK_STATE. */

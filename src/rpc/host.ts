@@ -7,9 +7,10 @@
  */
 import type { SpeakingChange } from '../gateway/voice-speaking';
 import { ApiError } from '../platform/core/errors';
-import { COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
+import { COMMAND_ANY_SCOPES, COMMAND_HANDLERS, COMMAND_SCOPES, OPEN_COMMANDS } from './commands';
 import type { CommandContext, FrameInfo, FrameSettings, HostUi, RpcSession } from './context';
 import type { PlatformClient } from './platform-client';
+import { claimActivityJoin } from './client-commands';
 import { toRpcError } from './platform-client';
 import {
   COMMANDS,
@@ -24,7 +25,8 @@ import {
   type SubscribableEvent,
 } from './protocol';
 import { COMMAND_ARGS, CommandFrameSchema, HandshakeSchema, validateRpc } from './schemas';
-import { guildStatusChanges, requireScopes, translatePlatformEvent } from './subscriptions';
+import { guildStatusChanges, translatePlatformEvent } from './platform-dispatches';
+import { requireAnyScope, requireScopes } from './subscriptions';
 
 /** Why a message was dropped unanswered. */
 export type DropReason = 'source' | 'origin' | 'shape';
@@ -173,6 +175,7 @@ export class RpcHost {
     const session = this.#session;
     if (!session) return;
     for (const e of translatePlatformEvent(type, data, session)) this.#dispatch(e.event, e.data, e.key);
+    if (type === 'ACTIVITY_JOIN') this.#deliverJoin(session, data);
     const subscribed = this.#subscriptions.get('GUILD_STATUS') ?? new Set<string>();
     const changed = guildStatusChanges(type, data);
     for (const guildId of changed.includes('*') ? [...subscribed] : changed) {
@@ -208,6 +211,20 @@ export class RpcHost {
     this.#subscriptions.clear();
     this.#watchSpeakers();
     this.options.post([OPCODES.CLOSE, { code, message }]);
+  }
+
+  /**
+   * The user joined this application's activity: an activity that listens claims the join (once,
+   * whichever frame of the user asks first); one that does not yet finds it when it subscribes.
+   */
+  #deliverJoin(session: RpcSession, data: unknown): void {
+    const d = (data ?? {}) as { user_id?: unknown; application_id?: unknown };
+    if (d.user_id !== session.user.id || d.application_id !== session.application.id) return;
+    if (!this.#subscriptions.get('ACTIVITY_JOIN')?.has('')) return;
+    claimActivityJoin(this.#context()).then(
+      (join) => join && this.#dispatch('ACTIVITY_JOIN', join),
+      (error: unknown) => this.options.log?.(`platformpp: claiming an activity join failed: ${String(error)}`),
+    );
   }
 
   #drop(reason: DropReason, message: ReceivedMessage): false {
@@ -285,7 +302,10 @@ export class RpcHost {
           'RPC_INVALID_PERMISSIONS',
           `${ApiError.of('RPC_INVALID_PERMISSIONS').message}: send the HANDSHAKE first`,
         );
-      if (!OPEN_COMMANDS.has(cmd)) requireScopes(this.#session, COMMAND_SCOPES[cmd] ?? [], cmd);
+      if (!OPEN_COMMANDS.has(cmd)) {
+        requireScopes(this.#session, COMMAND_SCOPES[cmd] ?? [], cmd);
+        requireAnyScope(this.#session, COMMAND_ANY_SCOPES[cmd], cmd);
+      }
       const args = validateRpc(COMMAND_ARGS[cmd], frame.args);
       const handler = COMMAND_HANDLERS[cmd] as (
         ctx: CommandContext,

@@ -40,6 +40,9 @@ export function rpcErrorFromResponse(status: number, body: unknown): ApiError {
       : -1;
   const named = (name: ApiErrorName, detail?: string) =>
     ApiError.of(name, detail ? `${ApiError.of(name).message}: ${detail}` : undefined);
+  // The host's own routes answer some refusals in the RPC's terms already (a quest not found is 4002).
+  if (code === 1000 || (code >= 4000 && code <= 5999))
+    return new ApiError(status, code, String((body as { message?: unknown }).message ?? ''));
   if (status === 401) return named('RPC_INVALID_TOKEN');
   if (code === 10004) return named('RPC_INVALID_GUILD', 'Unknown Guild');
   if (code === 10003) return named('RPC_INVALID_CHANNEL', 'Unknown Channel');
@@ -190,7 +193,20 @@ export class PlatformClient {
     ).entitlements;
   }
 
-  async #json<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<T> {
+  /**
+   * Any call of the host's routes: `body` goes as JSON, `form` as multipart form data. Resolves
+   * with the JSON answer; a refusal rejects with the RPC error it means.
+   * @example const { ticket } = await platform.request<{ ticket: string }>('POST', '/api/v10/rpc/proxy-tickets', { token });
+   */
+  request<T>(method: string, path: string, options: { token?: string; body?: unknown; form?: FormData } = {}) {
+    return this.#json<T>(method, path, options);
+  }
+
+  async #json<T>(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; form?: FormData } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -200,7 +216,7 @@ export class PlatformClient {
         new Request(new URL(path, this.base), {
           method,
           headers,
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
         }),
       );
     } catch {

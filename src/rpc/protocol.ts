@@ -72,6 +72,16 @@ export const COMMANDS = [
   'SET_CONFIG',
   'SET_ORIENTATION_LOCK_STATE',
   'ENCOURAGE_HW_ACCELERATION',
+  'GET_RELATIONSHIPS',
+  'GET_USER',
+  'GET_QUEST',
+  'GET_QUEST_ENROLLMENT_STATUS',
+  'QUEST_START_TIMER',
+  'INITIATE_IMAGE_UPLOAD',
+  'OPEN_SHARE_MOMENT_DIALOG',
+  'SHARE_INTERACTION',
+  'INVITE_USER_EMBEDDED',
+  'REQUEST_PROXY_TICKET_REFRESH',
 ] as const;
 /** A command name. */
 export type Command = (typeof COMMANDS)[number];
@@ -89,6 +99,9 @@ export const SUBSCRIBABLE_EVENTS = [
   'ACTIVITY_LAYOUT_MODE_UPDATE',
   'ORIENTATION_UPDATE',
   'RELATIONSHIP_UPDATE',
+  'THERMAL_STATE_UPDATE',
+  'ACTIVITY_JOIN',
+  'QUEST_ENROLLMENT_STATUS_UPDATE',
 ] as const;
 /** A subscribable event name. */
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
@@ -218,6 +231,32 @@ export interface RichPresenceActivity extends Omit<ActivityInput, 'type'> {
   created_at: number;
 }
 
+/** A friend's presence in GET_RELATIONSHIPS: their status and first activity (fields set only). */
+export interface RpcRelationshipPresence {
+  status: string;
+  activity?: { name: string; type?: number; application_id?: string; state?: string; details?: string } & Record<
+    string,
+    unknown
+  >;
+}
+
+/** A relationship as GET_RELATIONSHIPS and RELATIONSHIP_UPDATE answer it. */
+export interface RpcRelationship {
+  type: number;
+  user: RpcUser;
+  presence?: RpcRelationshipPresence;
+}
+
+/** A button of a SHARE_INTERACTION preview (in action rows, as message components are). */
+export interface ShareInteractionButton {
+  type: 2;
+  style: number;
+  label?: string;
+  custom_id?: string;
+}
+
+/** Thermal states (THERMAL_STATE_UPDATE). */
+export const THERMAL_STATES = { NOMINAL: 0, FAIR: 1, SERIOUS: 2, CRITICAL: 3 } as const;
 /** Orientation lock states (SET_ORIENTATION_LOCK_STATE). */
 export const ORIENTATION_LOCK_STATES = { UNLOCKED: 1, PORTRAIT: 2, LANDSCAPE: 3 } as const;
 /** Layout modes (ACTIVITY_LAYOUT_MODE_UPDATE). */
@@ -291,6 +330,33 @@ export interface CommandMap {
     data: null;
   };
   ENCOURAGE_HW_ACCELERATION: { args: void; data: { enabled: boolean } };
+  GET_RELATIONSHIPS: { args: void; data: { relationships: RpcRelationship[] } };
+  GET_USER: { args: { id: string }; data: RpcUser | null };
+  GET_QUEST: {
+    args: void;
+    data: { quest_id: string; enrolled_at: string | null; completed_at: string | null; external_cta_url: string };
+  };
+  GET_QUEST_ENROLLMENT_STATUS: {
+    args: { quest_id: string };
+    data: { quest_id: string; is_enrolled: boolean; enrolled_at: string | null };
+  };
+  QUEST_START_TIMER: { args: { quest_id: string }; data: { success: boolean } };
+  INITIATE_IMAGE_UPLOAD: { args: void; data: { image_url: string } };
+  OPEN_SHARE_MOMENT_DIALOG: { args: { mediaUrl: string }; data: null };
+  SHARE_INTERACTION: {
+    args: {
+      command: string;
+      options?: { name: string; value: string }[];
+      content?: string;
+      require_launch_channel?: boolean;
+      preview_image?: { height: number; url: string; width: number };
+      components?: { type: 1; components?: ShareInteractionButton[] }[];
+      pid?: number;
+    };
+    data: { success: boolean };
+  };
+  INVITE_USER_EMBEDDED: { args: { user_id: string; content?: string }; data: null };
+  REQUEST_PROXY_TICKET_REFRESH: { args: void; data: { ticket: string } };
 }
 
 /** Each event's payload (`data` of its DISPATCH) and its SUBSCRIBE arguments. */
@@ -345,4 +411,12 @@ export interface EventMap {
   ACTIVITY_LAYOUT_MODE_UPDATE: { data: { layout_mode: 0 | 1 | 2 }; args: undefined };
   ORIENTATION_UPDATE: { data: { screen_orientation: 0 | 1; orientation: 'portrait' | 'landscape' }; args: undefined };
   RELATIONSHIP_UPDATE: { data: { type: number; user: RpcUser }; args: undefined };
+  THERMAL_STATE_UPDATE: { data: { thermal_state: 0 | 1 | 2 | 3 }; args: undefined };
+  /** `secret`: the join secret of the activity joined ('' when it set none). */
+  ACTIVITY_JOIN: { data: { applicationId: string; secret: string }; args: undefined };
+  /** `enrolled_at` is a calendar date (`YYYY-MM-DD`, UTC): the public SDK's schema takes nothing finer. */
+  QUEST_ENROLLMENT_STATUS_UPDATE: {
+    data: { quest_id: string; is_enrolled: boolean; enrolled_at: string };
+    args: { quest_id?: string | null };
+  };
 }

@@ -6,12 +6,46 @@
 import * as v from 'valibot';
 import { ApiError } from '../platform/core/errors';
 import { ActivityInputSchema } from '../platform/presence/presence';
+import {
+  RPC_GET_USER_ID_MAX,
+  RPC_INVITE_CONTENT_MAX,
+  RPC_SHARE_BUTTON_CUSTOM_ID_MAX,
+  RPC_SHARE_BUTTON_LABEL_MAX,
+  RPC_SHARE_BUTTONS_PER_ROW_MAX,
+  RPC_SHARE_INTERACTION_CONTENT_MAX,
+  RPC_SHARE_MEDIA_URL_MAX,
+} from '../platform/core/limits';
 import type { Command, SubscribableEvent } from './protocol';
 
 const snowflake = v.pipe(v.string('Must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'));
 /** Commands without arguments take nothing: the public SDK sends `args: undefined` or `{}`. */
 const none = v.optional(v.looseObject({}), {});
 const lockState = v.picklist([1, 2, 3], 'Must be 1 (unlocked), 2 (portrait) or 3 (landscape).');
+const maxLength = (max: number) =>
+  v.pipe(v.string('Must be a string.'), v.maxLength(max, `Must be ${max} or fewer in length.`));
+/** A quest id: the public SDK takes any string; one that names no quest is "Quest not found". */
+const questId = v.object({
+  quest_id: v.pipe(v.string('Required: the quest id.'), v.minLength(1, 'Required.'), v.maxLength(RPC_GET_USER_ID_MAX)),
+});
+/** SHARE_INTERACTION's preview buttons: action rows of up to 5 buttons (styles 1 to 5). */
+const shareButtonRows = v.array(
+  v.object({
+    type: v.literal(1, 'Must be 1 (an action row).'),
+    components: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            type: v.literal(2, 'Must be 2 (a button).'),
+            style: v.pipe(v.number('Must be a number.'), v.integer(), v.minValue(1), v.maxValue(5, 'Must be 1 to 5.')),
+            label: v.optional(maxLength(RPC_SHARE_BUTTON_LABEL_MAX)),
+            custom_id: v.optional(maxLength(RPC_SHARE_BUTTON_CUSTOM_ID_MAX)),
+          }),
+        ),
+        v.maxLength(RPC_SHARE_BUTTONS_PER_ROW_MAX, `Must be ${RPC_SHARE_BUTTONS_PER_ROW_MAX} or fewer in length.`),
+      ),
+    ),
+  }),
+);
 
 /** The HANDSHAKE payload. */
 export const HandshakeSchema = v.object({
@@ -81,6 +115,38 @@ export const COMMAND_ARGS = {
     grid_lock_state: v.nullish(lockState),
   }),
   ENCOURAGE_HW_ACCELERATION: none,
+  GET_RELATIONSHIPS: none,
+  GET_USER: v.object({ id: v.pipe(v.string('Required: the user id.'), v.maxLength(RPC_GET_USER_ID_MAX)) }),
+  GET_QUEST: none,
+  GET_QUEST_ENROLLMENT_STATUS: questId,
+  QUEST_START_TIMER: questId,
+  INITIATE_IMAGE_UPLOAD: none,
+  OPEN_SHARE_MOMENT_DIALOG: v.object({
+    mediaUrl: v.pipe(
+      v.string('Required: the media URL.'),
+      v.minLength(1, 'Required.'),
+      v.maxLength(RPC_SHARE_MEDIA_URL_MAX),
+    ),
+  }),
+  SHARE_INTERACTION: v.object({
+    command: v.pipe(v.string('Required: the command to share.'), v.minLength(1, 'Required.')),
+    options: v.optional(
+      v.array(v.object({ name: v.string('Must be a string.'), value: v.string('Must be a string.') })),
+    ),
+    content: v.optional(maxLength(RPC_SHARE_INTERACTION_CONTENT_MAX)),
+    require_launch_channel: v.optional(v.boolean('Must be a boolean.')),
+    preview_image: v.optional(
+      v.object({
+        height: v.number('Must be a number.'),
+        url: v.string('Must be a URL.'),
+        width: v.number('Must be a number.'),
+      }),
+    ),
+    components: v.optional(shareButtonRows),
+    pid: v.optional(v.number()),
+  }),
+  INVITE_USER_EMBEDDED: v.object({ user_id: snowflake, content: v.optional(maxLength(RPC_INVITE_CONTENT_MAX)) }),
+  REQUEST_PROXY_TICKET_REFRESH: none,
 } satisfies Record<Command, v.GenericSchema>;
 
 /** Each subscribable event's SUBSCRIBE / UNSUBSCRIBE arguments. */
@@ -96,6 +162,13 @@ export const SUBSCRIBE_ARGS = {
   ACTIVITY_LAYOUT_MODE_UPDATE: none,
   ORIENTATION_UPDATE: none,
   RELATIONSHIP_UPDATE: none,
+  THERMAL_STATE_UPDATE: none,
+  ACTIVITY_JOIN: none,
+  // Without a quest, the subscription hears every quest of the application.
+  QUEST_ENROLLMENT_STATUS_UPDATE: v.optional(
+    v.looseObject({ quest_id: v.nullish(v.pipe(v.string('Must be a string.'), v.maxLength(RPC_GET_USER_ID_MAX))) }),
+    {},
+  ),
 } satisfies Record<SubscribableEvent, v.GenericSchema>;
 
 /**

@@ -140,6 +140,14 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   interaction_messages: { keyPath: 'id', indexes: {} },
   interaction_endpoints: { keyPath: 'application_id', indexes: {} },
   request_records: { keyPath: 'key', indexes: { by_at: { keyPath: 'at' } } },
+  quests: { keyPath: 'id', indexes: { by_application: { keyPath: 'application_id' } } },
+  activity_joins: { keyPath: ['user_id', 'application_id'], indexes: {} },
+  client_devices: { keyPath: 'user_id', indexes: {} },
+  proxy_tickets: {
+    keyPath: 'ticket_hash',
+    indexes: { by_user_application: { keyPath: ['application_id', 'user_id'] } },
+  },
+  ephemeral_attachments: { keyPath: 'id', indexes: {} },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

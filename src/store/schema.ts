@@ -9,6 +9,13 @@ import type { LogWriteTransaction, Storage } from './storage';
 import type { ClockState } from './records/clock';
 import type { EventRecord } from './records/events';
 import type { RequestRecord } from './records/requests';
+import type {
+  ActivityJoinRecord,
+  ClientDeviceRecord,
+  EphemeralAttachmentRecord,
+  ProxyTicketRecord,
+  QuestRecord,
+} from './records/activities';
 
 export type { EventAudience, EventRecord } from './records/events';
 import type {
@@ -380,6 +387,14 @@ export type PlatformDB = {
   interaction_endpoints: { key: string; value: InteractionEndpointRecord };
   /** Requests that committed a write, by fingerprint or Idempotency-Key (`by_at` for pruning). */
   request_records: { key: string; value: RequestRecord; indexes: { by_at: number } };
+  /** Quests by application (`by_application`), for GET_QUEST. */
+  quests: { key: string; value: QuestRecord; indexes: { by_application: string } };
+  /** Keyed `[user_id, application_id]`: the latest join an activity has not heard of yet. */
+  activity_joins: { key: [string, string]; value: ActivityJoinRecord };
+  client_devices: { key: string; value: ClientDeviceRecord };
+  /** Keyed by the ticket's hash; `by_user_application` finds a user's tickets of an application. */
+  proxy_tickets: { key: string; value: ProxyTicketRecord; indexes: { by_user_application: [string, string] } };
+  ephemeral_attachments: { key: string; value: EphemeralAttachmentRecord };
 };
 
 /** A user's enrollment in a quest of an application. */
@@ -389,6 +404,8 @@ export interface QuestEnrollmentRecord {
   application_id: string;
   quest_name: string;
   enrolled_at: number;
+  /** When the activity started the quest's timer (QUEST_START_TIMER), or absent. */
+  timer_started_at?: number;
 }
 
 /** An application's latest privileged intents application and the sandbox's decision. */

@@ -21,11 +21,16 @@ import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRo
 import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
+import { rpcActivityRoutes } from './rpc-activities';
+import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
 
-/** The API routes; every one needs a `Bot` or `Bearer` Authorization header. */
-export function apiRoutes(): Hono<AppEnv> {
+/**
+ * The API routes; every one needs a `Bot` or `Bearer` Authorization header. `send` reaches
+ * interactions endpoints (an interaction an activity shares is delivered like any other).
+ */
+export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   api.use('*', async (c, next) => {
     c.set('principal', await authenticate(c.get('ctx'), c.req.header('Authorization')));
@@ -34,6 +39,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route('/users/@me/activities', presenceRoutes());
   api.route('/rpc', rpcRoutes());
   api.route('/rpc', rpcMonetizationRoutes());
+  api.route('/rpc', rpcActivityRoutes(send));
   api.route('/users/@me/connections', connectionRoutes());
   api.route('/users/@me/relationships', relationshipRoutes(false));
   api.route('/users/@me/game-relationships', relationshipRoutes(true));

@@ -6,6 +6,13 @@
  * own paths. Whose mappings apply: the application of an activity page under
  * `/activities/<application_id>/`, else the one application whose mappings match.
  *
+ * A proxy ticket (`discord_proxy_ticket` in the request's query or in the query of the page that
+ * sent it, as the platform puts one in an activity's URL) is checked: a mapped request with an
+ * unknown or expired one is 401, so an activity can exercise REQUEST_PROXY_TICKET_REFRESH
+ * (the page's own files are no mapped requests and load whatever its URL holds); a valid one names the
+ * application whose mappings apply, and never travels on to the target. A request without one
+ * is forwarded as before.
+ *
  * Only what is mapped is answered: anything else resolves to undefined and goes on as before
  * (the precache, the network). A target that cannot be reached (offline, or it refused the
  * browser's cross-origin request) is a 502 saying so: it is not the client's mistake.
@@ -13,6 +20,7 @@
 import type { PlatformContext } from '../../src/platform/core/context';
 import { ApiError } from '../../src/platform/core/errors';
 import { mapRequestPath, urlMappingsOf, type MappedTarget } from '../../src/platform/activities/url-mappings';
+import { PROXY_TICKET_PARAM, proxyTicketHolder } from '../../src/platform/activities/proxy-tickets';
 import { errorResponse } from '../http';
 import { ownsPath, PROXY_PREFIX, stripProxyPrefix } from '../paths';
 
@@ -67,6 +75,18 @@ async function targetOf(
   return targets[0] ?? null;
 }
 
+/** The proxy ticket a request carries: in its own query, else in its page's (same origin only). */
+function ticketOf(url: URL, referrer: string): string | null {
+  const own = url.searchParams.get(PROXY_TICKET_PARAM);
+  if (own) return own;
+  try {
+    const page = new URL(referrer);
+    return page.origin === url.origin ? page.searchParams.get(PROXY_TICKET_PARAM) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Forwards `request` to its URL mapping's target; undefined when no mapping applies.
  * @example const forwarded = await forwardUrlMapping(ctx, request); if (forwarded) return forwarded;
@@ -79,8 +99,14 @@ export async function forwardUrlMapping(
   const url = new URL(request.url);
   if (ownsPath(url)) return undefined;
   const proxied = url.pathname.startsWith(`${PROXY_PREFIX}/`);
-  const source = sourceOf(request.referrer, url.origin);
-  if (!proxied && !source.frame) return undefined;
+  const referred = sourceOf(request.referrer, url.origin);
+  if (!proxied && !referred.frame) return undefined;
+  const ticket = ticketOf(url, request.referrer);
+  // Deleting re-serializes the query: only when the ticket is there, so other queries pass as sent.
+  if (url.searchParams.has(PROXY_TICKET_PARAM)) url.searchParams.delete(PROXY_TICKET_PARAM);
+  // A valid ticket names whose mappings apply; an unknown or expired one refuses only what is mapped.
+  const holder = ticket === null ? null : await proxyTicketHolder(ctx, ticket, referred.applicationId);
+  const source = holder ? { ...referred, applicationId: holder.application_id } : referred;
   let target: MappedTarget | null;
   try {
     target = await targetOf(ctx, stripProxyPrefix(url.pathname), url.search, source);
@@ -88,6 +114,13 @@ export async function forwardUrlMapping(
     return errorResponse(error);
   }
   if (!target) return undefined;
+  if (ticket !== null && !holder)
+    return errorResponse(
+      ApiError.of(
+        'UNAUTHORIZED',
+        'The proxy ticket is unknown or has expired: ask the platform for a new one with REQUEST_PROXY_TICKET_REFRESH.',
+      ),
+    );
   const headers = new Headers(request.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';

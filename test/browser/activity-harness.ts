@@ -25,7 +25,20 @@ export async function createActivityWorld(scopes = 'identify guilds guilds.membe
   const voice = channels.find((c) => c.type === 2)!;
   const token = async (userId: string) =>
     (await sandbox.createToken({ application_id: app.application.id, user_id: userId, scopes })).access_token;
-  return { sandbox, alice, bob, application: app.application, clientSecret: app.client_secret, guild, voice, token };
+  const text = channels.find((c) => c.type === 0)!;
+  return {
+    sandbox,
+    alice,
+    bob,
+    application: app.application,
+    bot: app.bot,
+    botToken: app.bot_token,
+    clientSecret: app.client_secret,
+    guild,
+    voice,
+    text,
+    token,
+  };
 }
 
 /** Mounts `<pp-platform>` running as `userId` (on the hub `hubName`, default the platform's) and waits until it is ready. */

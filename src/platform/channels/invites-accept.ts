@@ -4,7 +4,9 @@
  * The user joins the guild with the invite's roles (GUILD_MEMBER_ADD to the guild, GUILD_CREATE
  * to the user); the invite counts a use and is deleted (INVITE_DELETE) once used up. An invite
  * with target users is unknown (10006) to anyone else, and one that expired or was used up is
- * unknown to everyone. A user who is already a member joins nothing and uses nothing.
+ * unknown to everyone. A user who is already a member joins nothing and uses nothing. An
+ * activity invite (INVITE_USER_EMBEDDED) also joins the user to the inviter's activity: the
+ * activity hears ACTIVITY_JOIN with the invite's join secret, member or not.
  */
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
@@ -14,6 +16,7 @@ import { serializeChannel, serializeGuild, serializeMember } from '../guilds/wir
 import { INTENTS } from '../core/intents';
 import { INVITE_STORES, findLiveInvite, inviteAudience, isInviteTarget, serializeInvite } from './invites-store';
 import type { MemberRecord } from '../../store/records/core';
+import { recordActivityJoin } from '../activities/activity-joins';
 
 /**
  * Accepts invite `code` for `userId`; resolves to the invite (as it was when accepted), the
@@ -30,6 +33,15 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
       throw ApiError.of('BOTS_CANNOT_USE_ENDPOINT', 'Bots cannot accept invites: they join guilds through OAuth2.');
     if (!isInviteTarget(invite, userId)) throw ApiError.of('UNKNOWN_INVITE');
     const wire = await serializeInvite(tx, invite, false);
+    if (invite.target_application_id)
+      await recordActivityJoin(tx, emit, {
+        user_id: userId,
+        application_id: invite.target_application_id,
+        secret: invite.join_secret ?? '',
+        from_user_id: invite.inviter_id,
+        invite_code: invite.code,
+        created_at: now,
+      });
     const existing = await tx.store('members').get([invite.guild_id, userId]);
     if (existing) return { invite: wire, member: serializeMember(existing, user), joined: false };
 

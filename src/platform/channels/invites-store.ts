@@ -17,6 +17,7 @@ import { type PlatformStoreName, type ReadTx } from '../../store/schema';
 /** Stores an invite read or write touches (the event log is added by `write`). */
 export const INVITE_STORES: PlatformStoreName[] = [
   'invites',
+  'activity_joins',
   'guilds',
   'channels',
   'roles',
@@ -103,6 +104,13 @@ export async function serializeInvite(tx: InviteTx, invite: InviteRecord, withMe
     },
     channel: channel ? { id: channel.id, name: channel.name, type: channel.type } : null,
     ...(inviter ? { inviter: serializeUser(inviter) } : {}),
+    // An activity invite: target type EMBEDDED_APPLICATION (2) and the application it invites to.
+    ...(invite.target_application_id
+      ? {
+          target_type: INVITE_TARGET_TYPES.EMBEDDED_APPLICATION,
+          target_application: { id: invite.target_application_id },
+        }
+      : {}),
     expires_at: invite.expires_at === null ? null : new Date(invite.expires_at).toISOString(),
     flags: 0,
     // Roles deleted since the invite was made are no longer granted, and no longer shown.
@@ -118,6 +126,9 @@ export async function serializeInvite(tx: InviteTx, invite: InviteRecord, withMe
       : {}),
   };
 }
+
+/** Invite target types (the platform's public values). */
+export const INVITE_TARGET_TYPES = { STREAM: 1, EMBEDDED_APPLICATION: 2 } as const;
 
 /** The invite's gateway audience: the guild's sessions with GUILD_INVITES. */
 export function inviteAudience(invite: InviteRecord) {

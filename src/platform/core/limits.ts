@@ -375,3 +375,36 @@ export const SANDBOX_CLOCK_MIN_MS = Date.UTC(2015, 0, 1);
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(2100, 0, 1) - 1;
 /** An application's `flags` as a number (the spec: a 32-bit integer); as a decimal string, the full 64-bit set (`flags_new`). */
 export const APPLICATION_FLAGS_NUMBER_MAX = 2 ** 32 - 1;
+
+/**
+ * Embedded-app RPC commands' own bounds, from the public embedded-app SDK's schemas: GET_USER's
+ * `id` up to 64 characters; INVITE_USER_EMBEDDED's `content` up to 1024; SHARE_INTERACTION's
+ * `content` up to 2000, up to 5 buttons per action row, button labels up to 80 and custom ids
+ * up to 100; OPEN_SHARE_MOMENT_DIALOG's `mediaUrl` up to 1024.
+ */
+export const RPC_GET_USER_ID_MAX = 64;
+export const RPC_INVITE_CONTENT_MAX = 1024;
+export const RPC_SHARE_INTERACTION_CONTENT_MAX = 2000;
+export const RPC_SHARE_BUTTONS_PER_ROW_MAX = 5;
+export const RPC_SHARE_BUTTON_LABEL_MAX = 80;
+export const RPC_SHARE_BUTTON_CUSTOM_ID_MAX = 100;
+export const RPC_SHARE_MEDIA_URL_MAX = 1024;
+/**
+ * Quests as sandbox records (their bounds are the sandbox's): a name up to 100 characters, and
+ * the play a quest asks for from 1 second to a day, 15 minutes unless the sandbox says otherwise.
+ */
+export const QUEST_NAME_MAX = 100;
+export const QUEST_PLAY_SECONDS_DEFAULT = 900;
+export const QUEST_PLAY_SECONDS_MAX = 86_400;
+/**
+ * A proxy ticket (REQUEST_PROXY_TICKET_REFRESH) lets an activity's frame through the URL-mapping
+ * proxy for an hour by the platform clock (the platform's lifetime is not shown; the sandbox's).
+ */
+export const PROXY_TICKET_TTL_MS = 60 * 60 * 1000;
+/**
+ * A join the user made waits this long for the activity to subscribe to ACTIVITY_JOIN (the
+ * client launches the activity first); an older one is stale and is not delivered.
+ */
+export const ACTIVITY_JOIN_PENDING_MS = 5 * 60 * 1000;
+/** Images INITIATE_IMAGE_UPLOAD takes (the platform client's file picker accepts these). */
+export const IMAGE_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;

@@ -40,7 +40,7 @@ export async function pkceChallenge(verifier: string): Promise<string> {
 // client secret. `%` keeps a form-encoded value whole.
 const TOKEN_PATTERNS: RegExp[] = [
   /\b(Bot|Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
-  /\b(access_token|refresh_token|client_secret|bot_token|token|code|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi,
+  /\b(access_token|refresh_token|client_secret|bot_token|token|code|code_verifier|discord_proxy_ticket|ticket)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi,
 ];
 
 /**

@@ -27,7 +27,7 @@ export const MESSAGE_READ_STORES: PlatformStoreName[] = [
 ];
 
 /** Channel types that hold messages: text, voice (text in voice), announcement and stage channels. */
-const TEXT_CHANNEL_TYPES: readonly number[] = [
+export const TEXT_CHANNEL_TYPES: readonly number[] = [
   CHANNEL_TYPES.GUILD_TEXT,
   CHANNEL_TYPES.GUILD_VOICE,
   CHANNEL_TYPES.GUILD_ANNOUNCEMENT,

@@ -26,7 +26,9 @@ export async function readAttachmentFile(
  * The headers a file is served with. Files are the users', served on the platform's own
  * origin: they may never run script there, so every file is sandboxed and its type is not sniffed.
  */
-export function attachmentHeaders(file: AttachmentFileRecord): Record<string, string> {
+export function attachmentHeaders(
+  file: Pick<AttachmentFileRecord, 'content_type' | 'size' | 'filename'>,
+): Record<string, string> {
   return {
     'Content-Type': file.content_type,
     'Content-Length': String(file.size),

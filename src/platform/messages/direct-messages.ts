@@ -99,65 +99,77 @@ export async function sendUserMessage(
   recipientId: string,
   input: DmMessageInput,
 ): Promise<Message> {
+  return write(ctx, [...DM_STORES], (tx, emit) => appendUserMessage(ctx, tx, emit, principal, recipientId, input));
+}
+
+/**
+ * {@link sendUserMessage} inside the caller's write (whose stores include {@link DM_STORES}), for
+ * a change that sends a direct message with it, all or nothing.
+ */
+export async function appendUserMessage(
+  ctx: PlatformContext,
+  tx: WriteTx,
+  emit: Emit,
+  principal: BearerPrincipal,
+  recipientId: string,
+  input: DmMessageInput,
+): Promise<Message> {
   const me = principal.user;
   const applicationId = principal.application.id;
-  return write(ctx, [...DM_STORES], async (tx, emit) => {
-    const recipient = await tx.store('users').get(recipientId);
-    if (!recipient) throw ApiError.of('UNKNOWN_USER');
-    if (recipient.id === me.id || recipient.bot) throw ApiError.of('CANNOT_MESSAGE_USER');
-    if (await eitherBlocked(tx, me.id, recipient.id)) throw ApiError.of('CANNOT_MESSAGE_USER');
-    const now = ctx.clock.now();
-    const id = ctx.ids.next();
-    const kept =
-      (await areFriends(tx, me.id, recipient.id, applicationId)) && !(me.provisional && recipient.provisional);
-    const base = {
-      id,
-      order_key: lobbyMessageOrderKey(id),
-      author_id: me.id,
-      recipient_id: recipient.id,
-      application_id: applicationId,
-      content: input.content,
-      metadata: input.metadata ?? null,
-      moderation_metadata: null,
-      created_at: now,
-    };
-    if (!kept) {
-      if (!(await hasPlayed(tx, applicationId, recipient.id)))
-        throw ApiError.of('CANNOT_MESSAGE_USER', 'This user has not played this game.');
-      const forSender = serializeDmMessage({ ...base, channel_id: recipient.id }, me, applicationId);
-      const forRecipient = serializeDmMessage({ ...base, channel_id: me.id }, me, applicationId);
-      emit({ type: 'MESSAGE_CREATE', data: forSender, audience: { user_ids: [me.id], application_id: applicationId } });
-      emit({
-        type: 'MESSAGE_CREATE',
-        data: forRecipient,
-        audience: { user_ids: [recipient.id], application_id: applicationId },
-      });
-      const channel = { id: recipient.id, type: 1, recipients: [serializeUser(me), serializeUser(recipient)] };
-      emit({
-        type: 'GAME_DIRECT_MESSAGE_CREATE',
-        data: { ...forSender, channel },
-        audience: { application_id: applicationId },
-        channels: ['webhook'],
-      });
-      return forSender;
-    }
-    const channel =
-      (await findDmChannel(tx, me.id, recipient.id)) ??
-      (await openDmChannel(tx, emit, ctx.ids.next(), me, recipient, now));
-    const record: StoredDmMessage = { ...base, channel_id: channel.id };
-    await tx.store('dm_messages').add(record);
-    await tx.store('dm_channels').put({ ...channel, last_message_id: id });
-    const message = serializeDmMessage(record, me, applicationId);
-    emit({ type: 'MESSAGE_CREATE', data: message, audience: { user_ids: [me.id, recipient.id] } });
-    const webhookChannel = serializeDmChannel({ ...channel, last_message_id: id }, [me, recipient]);
+  const recipient = await tx.store('users').get(recipientId);
+  if (!recipient) throw ApiError.of('UNKNOWN_USER');
+  if (recipient.id === me.id || recipient.bot) throw ApiError.of('CANNOT_MESSAGE_USER');
+  if (await eitherBlocked(tx, me.id, recipient.id)) throw ApiError.of('CANNOT_MESSAGE_USER');
+  const now = ctx.clock.now();
+  const id = ctx.ids.next();
+  const kept = (await areFriends(tx, me.id, recipient.id, applicationId)) && !(me.provisional && recipient.provisional);
+  const base = {
+    id,
+    order_key: lobbyMessageOrderKey(id),
+    author_id: me.id,
+    recipient_id: recipient.id,
+    application_id: applicationId,
+    content: input.content,
+    metadata: input.metadata ?? null,
+    moderation_metadata: null,
+    created_at: now,
+  };
+  if (!kept) {
+    if (!(await hasPlayed(tx, applicationId, recipient.id)))
+      throw ApiError.of('CANNOT_MESSAGE_USER', 'This user has not played this game.');
+    const forSender = serializeDmMessage({ ...base, channel_id: recipient.id }, me, applicationId);
+    const forRecipient = serializeDmMessage({ ...base, channel_id: me.id }, me, applicationId);
+    emit({ type: 'MESSAGE_CREATE', data: forSender, audience: { user_ids: [me.id], application_id: applicationId } });
+    emit({
+      type: 'MESSAGE_CREATE',
+      data: forRecipient,
+      audience: { user_ids: [recipient.id], application_id: applicationId },
+    });
+    const channel = { id: recipient.id, type: 1, recipients: [serializeUser(me), serializeUser(recipient)] };
     emit({
       type: 'GAME_DIRECT_MESSAGE_CREATE',
-      data: { ...message, channel: webhookChannel },
+      data: { ...forSender, channel },
       audience: { application_id: applicationId },
       channels: ['webhook'],
     });
-    return message;
+    return forSender;
+  }
+  const channel =
+    (await findDmChannel(tx, me.id, recipient.id)) ??
+    (await openDmChannel(tx, emit, ctx.ids.next(), me, recipient, now));
+  const record: StoredDmMessage = { ...base, channel_id: channel.id };
+  await tx.store('dm_messages').add(record);
+  await tx.store('dm_channels').put({ ...channel, last_message_id: id });
+  const message = serializeDmMessage(record, me, applicationId);
+  emit({ type: 'MESSAGE_CREATE', data: message, audience: { user_ids: [me.id, recipient.id] } });
+  const webhookChannel = serializeDmChannel({ ...channel, last_message_id: id }, [me, recipient]);
+  emit({
+    type: 'GAME_DIRECT_MESSAGE_CREATE',
+    data: { ...message, channel: webhookChannel },
+    audience: { application_id: applicationId },
+    channels: ['webhook'],
   });
+  return message;
 }
 
 /** Creates the pair's DM channel; each user hears CHANNEL_CREATE with the other as recipient. */

@@ -19,6 +19,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'relationships.write': 'Send and accept friend requests for you',
   'activities.read': 'Read your activity feed',
   'activities.write': 'Update your activity (rich presence)',
+  'activities.invites.write': 'Invite people to activities you run',
   'presences.read': "See your friends' online status and what they are playing",
   'lobbies.write': 'Create and join lobbies, and chat in them, as you',
   'dm_channels.read': 'See your direct message channels',

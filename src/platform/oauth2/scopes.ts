@@ -18,6 +18,7 @@ export const SCOPES = [
   'relationships.write',
   'activities.read',
   'activities.write',
+  'activities.invites.write',
   'presences.read',
   'lobbies.write',
   'dm_channels.read',

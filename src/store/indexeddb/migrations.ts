@@ -206,6 +206,19 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.createObjectStore('request_records', { keyPath: 'key' }).createIndex('by_at', 'at');
   },
+  // 17: what the platform's client keeps for activities: quests by application, the latest
+  // activity join per user and application, each user's simulated device, proxy tickets (by
+  // hash; by user and application to drop expired ones) and images uploaded for activities.
+  (db) => {
+    db.createObjectStore('quests', { keyPath: 'id' }).createIndex('by_application', 'application_id');
+    db.createObjectStore('activity_joins', { keyPath: ['user_id', 'application_id'] });
+    db.createObjectStore('client_devices', { keyPath: 'user_id' });
+    db.createObjectStore('proxy_tickets', { keyPath: 'ticket_hash' }).createIndex('by_user_application', [
+      'application_id',
+      'user_id',
+    ]);
+    db.createObjectStore('ephemeral_attachments', { keyPath: 'id' });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -12,6 +12,11 @@ export interface EventAudience {
   intent?: number;
   /** Events that concern one application only (entitlements, lobby events of its lobbies). */
   application_id?: string;
+  /**
+   * Only sessions of the platform's own client (Identify capability `CAPABILITY_PLATFORM_CLIENT`)
+   * receive it: what the client hears of its user beyond the public gateway.
+   */
+  client?: boolean;
 }
 
 /** One entry of the durable event log: appended in the same transaction as the change. */

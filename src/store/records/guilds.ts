@@ -27,6 +27,10 @@ export interface InviteRecord {
   role_ids: Snowflake[];
   /** Set on the single-use invites made for a lobby's linked channel. */
   lobby_id: Snowflake | null;
+  /** The application an activity invite invites to (target type EMBEDDED_APPLICATION); absent otherwise. */
+  target_application_id?: Snowflake;
+  /** An activity invite's join secret: the inviter's `secrets.join` when it was made ('' when none). */
+  join_secret?: string;
   created_at: number;
 }
 

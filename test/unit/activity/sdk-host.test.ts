@@ -39,6 +39,9 @@ async function connect(
     captureLog: () => undefined,
     hardwareAcceleration: async () => true,
     locale: () => 'en-US',
+    pickImage: async () => null,
+    chooseShareTarget: async () => null,
+    confirmActivityInvite: async () => false,
   };
   const frame: FrameInfo = {
     frame_id: frameId,

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FRAME_INTENTS, listenToPlatform, type SocketLike } from '../../../src/components/platform-events';
+import { CAPABILITY_PLATFORM_CLIENT } from '../../../src/gateway/protocol';
 
 class FakeSocket implements SocketLike {
   sent: any[] = [];
@@ -41,7 +42,12 @@ describe('a frame listens to the platform as its user', () => {
     socket.receive({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
     expect(socket.sent[0]).toEqual({
       op: 2,
-      d: { token: 'Bearer tok123', intents: FRAME_INTENTS, properties: expect.any(Object) },
+      d: {
+        token: 'Bearer tok123',
+        intents: FRAME_INTENTS,
+        capabilities: CAPABILITY_PLATFORM_CLIENT,
+        properties: expect.any(Object),
+      },
     });
     socket.receive({ op: 0, d: { id: '1' }, s: 5, t: 'USER_UPDATE' });
     vi.advanceTimersByTime(1000);
@@ -107,7 +113,12 @@ describe('a frame listens to the platform as its user', () => {
     sockets[1].receive({ op: 9, d: false, s: null, t: null });
     expect(sockets[1].sent[1]).toEqual({
       op: 2,
-      d: { token: 'Bearer tok', intents: FRAME_INTENTS, properties: expect.any(Object) },
+      d: {
+        token: 'Bearer tok',
+        intents: FRAME_INTENTS,
+        capabilities: CAPABILITY_PLATFORM_CLIENT,
+        properties: expect.any(Object),
+      },
     });
     // A session the gateway dropped is not resumed again after the next drop before a new READY.
     sockets[1].emit('close', { code: 1006 });

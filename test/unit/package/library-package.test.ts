@@ -183,7 +183,14 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
   it('importing platformpp-web/components for its side effect keeps every element definition', async () => {
     const { code, files, imports } = await bundle("import 'platformpp-web/components';\n");
     expect(files).toEqual(expect.arrayContaining(['dist/lib/components.js', 'dist/lib/consent-dialog-*.js']));
-    for (const tag of ['pp-platform', 'pp-activity-frame', 'pp-consent-dialog'])
+    for (const tag of [
+      'pp-platform',
+      'pp-activity-frame',
+      'pp-consent-dialog',
+      'pp-share-dialog',
+      'pp-image-upload-dialog',
+      'pp-activity-invite-dialog',
+    ])
       expect(code, tag).toContain(`"${tag}"`);
     expect(imports).toContain('lit');
   });
@@ -198,12 +205,15 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
     try {
       for (const file of free) await import(/* @vite-ignore */ pathToFileURL(join(libDir, file)).href);
       expect(define).not.toHaveBeenCalled();
-      // The check can see a definition: the entry declared with side effects makes three.
+      // The check can see a definition: the entry declared with side effects makes six.
       await import(/* @vite-ignore */ pathToFileURL(join(libDir, 'components.js')).href);
       expect(define.mock.calls.map((call) => call[0]).sort()).toEqual([
         'pp-activity-frame',
+        'pp-activity-invite-dialog',
         'pp-consent-dialog',
+        'pp-image-upload-dialog',
         'pp-platform',
+        'pp-share-dialog',
       ]);
     } finally {
       vi.unstubAllGlobals();

@@ -3,7 +3,7 @@
  * `await activity.handshake(); await activity.command('GET_CHANNEL', {channel_id})`.
  */
 import { RpcHost, type DropReason, type ReceivedMessage, type RpcHostOptions } from '../../../src/rpc/host';
-import type { FrameInfo, HostUi } from '../../../src/rpc/context';
+import type { FrameInfo, HostUi, ShareRequest } from '../../../src/rpc/context';
 import { ActivityInstanceRegistry, type InstanceSnapshot } from '../../../src/rpc/instances';
 import { PlatformClient } from '../../../src/rpc/platform-client';
 import { OPCODES, type RpcMessage, type RpcParticipant } from '../../../src/rpc/protocol';
@@ -46,6 +46,11 @@ export interface UiLog {
   invites: FrameInfo[];
   shares: { message: string; custom_id?: string; link_id?: string; url: string }[];
   logs: [string, string][];
+  /** What the image picker, the share dialog and the invite dialog were asked. */
+  images: { application: { id: string; name: string } }[];
+  shareDialogs: ShareRequest[];
+  inviteDialogs: { application: { id: string; name: string }; user: { id: string }; content?: string }[];
+  backgroundErrors: [string, { code: number; message: string }][];
 }
 
 /** An activity frame's view of a host: what it sends, what it received. */
@@ -93,7 +98,17 @@ export function createActivity(
   let instance: InstanceSnapshot;
   const sent: RpcMessage[] = [];
   const waiters = new Set<() => void>();
-  const ui: UiLog = { consents: [], links: [], invites: [], shares: [], logs: [] };
+  const ui: UiLog = {
+    consents: [],
+    links: [],
+    invites: [],
+    shares: [],
+    logs: [],
+    images: [],
+    shareDialogs: [],
+    inviteDialogs: [],
+    backgroundErrors: [],
+  };
   const hostUi: HostUi = {
     requestConsent: async (o) => (ui.consents.push(o), true),
     openExternalLink: async (url) => (ui.links.push(url), true),
@@ -102,8 +117,14 @@ export function createActivity(
     captureLog: (level, message) => void ui.logs.push([level, message]),
     hardwareAcceleration: async () => true,
     locale: () => 'en-US',
-    ...options.ui,
+    // Dialogs answer "cancel" unless a test says otherwise.
+    pickImage: async (r) => (ui.images.push(r), null),
+    chooseShareTarget: async (r) => (ui.shareDialogs.push(r), null),
+    confirmActivityInvite: async (r) => (ui.inviteDialogs.push(r), false),
+    backgroundError: (cmd, error) => void ui.backgroundErrors.push([cmd, error]),
   };
+  for (const [name, value] of Object.entries(options.ui ?? {}))
+    if (value !== undefined) (hostUi as unknown as Record<string, unknown>)[name] = value;
   const window = { name: `iframe window ${frameId}` };
   const double: ActivityDouble = {
     sent,

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { RpcSession } from '../../../src/rpc/context';
-import { translatePlatformEvent } from '../../../src/rpc/subscriptions';
+import { translatePlatformEvent } from '../../../src/rpc/platform-dispatches';
 import {
   API,
   expectError,
