@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_INTERVAL_MS,
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
@@ -85,6 +86,16 @@ export function closeReason(reason: string): string {
     : new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, '') + '...';
 }
 
+/** The size of what a client sent, in bytes (UTF-8 for text). */
+export function payloadBytes(data: ClientData): number {
+  if (typeof data === 'string') {
+    // Most payloads are small: no need to encode one that cannot be over the limit.
+    return data.length * 3 <= GATEWAY_PAYLOAD_MAX_BYTES ? data.length : new TextEncoder().encode(data).byteLength;
+  }
+  if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;
+  return (data as ArrayBuffer | ArrayBufferView).byteLength;
+}
+
 /** Turns bytes or a Blob into the text they hold. */
 export async function toText(data: ClientData): Promise<string> {
   if (typeof data === 'string') return data;
@@ -133,6 +144,10 @@ export class GatewayConnection implements SessionSink {
     if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
     if (++this.#window.count > GATEWAY_SEND_LIMIT) {
       this.closeWith(GATEWAY_CLOSE_CODES.RATE_LIMITED);
+      return;
+    }
+    if (payloadBytes(data) > GATEWAY_PAYLOAD_MAX_BYTES) {
+      this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Payload too large: over ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`);
       return;
     }
     this.#queue = this.#queue.then(async () => {

@@ -5,6 +5,7 @@
 import { createPlatformApp, type PlatformApp } from '../../sw/app';
 import type { Announcement } from '../../src/platform/core/announcements';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { openTestStorage } from './store/test-storage';
 
 let dbCounter = 0;
 
@@ -18,6 +19,8 @@ export interface JsonReply<T = any> {
 /** A client of the app under test. */
 export interface TestClient {
   app: PlatformApp;
+  /** The name its storage was opened under (`openTestStorage`). */
+  dbName: string;
   announcements: Announcement[];
   request<T = any>(
     method: string,
@@ -37,8 +40,9 @@ export interface TestClient {
  */
 export async function createTestClient(options: { webhookFetch?: FetchLike } = {}): Promise<TestClient> {
   const announcements: Announcement[] = [];
+  const dbName = `platformpp-test-${process.pid}-${++dbCounter}`;
   const app = await createPlatformApp({
-    dbName: `platformpp-test-${process.pid}-${++dbCounter}`,
+    db: await openTestStorage(dbName),
     broadcast: (m) => announcements.push(m),
     webhookFetch: options.webhookFetch,
   });
@@ -62,6 +66,7 @@ export async function createTestClient(options: { webhookFetch?: FetchLike } = {
   };
   return {
     app,
+    dbName,
     announcements,
     request,
     get: (path, token) => request('GET', path, { token }),

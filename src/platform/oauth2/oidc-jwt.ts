@@ -167,10 +167,14 @@ export async function signJwtWithKey(
 /**
  * A fresh RS256 key pair whose private half is non-extractable: it can sign and nothing else.
  * WebCrypto always lets the public half be exported; it is returned as the JWK a key set lists.
+ * `extractable` only where the store keeps keys as JWK (`PlatformStorage.keysMustBeExtractable`),
+ * which reads them back non-extractable.
  */
-export async function generateNonExtractableRs256Key(): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
+export async function generateRs256SigningKey(
+  extractable = false,
+): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
   const params = { ...ALGORITHMS.RS256.key, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
-  const pair = (await crypto.subtle.generateKey(params, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey(params, extractable, ['sign', 'verify'])) as CryptoKeyPair;
   return {
     privateKey: pair.privateKey,
     publicJwk: publicKeyMembers(await crypto.subtle.exportKey('jwk', pair.publicKey))!,

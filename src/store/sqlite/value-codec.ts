@@ -8,7 +8,7 @@
  * and usages, and is imported again as a non-extractable key when read, so that nothing that
  * reads the store can export it. A key can only be written if it is extractable: an engine over
  * this codec says so (`StorageEngine.cryptoKeys`), and the code that makes keys to store asks
- * it (`storedKeyExtractable`). A non-extractable key fails the write with `DataCloneError`, as
+ * it (`Storage.keysMustBeExtractable`). A non-extractable key fails the write with `DataCloneError`, as
  * IndexedDB fails a value it cannot clone.
  *
  * Encoding is synchronous unless the value holds a `Blob` or a `CryptoKey` (whose contents are
@@ -65,7 +65,7 @@ function collectAsync(value: unknown, pending: Promise<void>[], resolved: Resolv
   } else if (isCryptoKey(value)) {
     if (!value.extractable) {
       throw new DOMException(
-        'A non-extractable CryptoKey cannot be stored by this engine: make it extractable (see storedKeyExtractable).',
+        'A non-extractable CryptoKey cannot be stored by this engine: make it extractable (see Storage.keysMustBeExtractable).',
         'DataCloneError',
       );
     }
