@@ -116,6 +116,8 @@ export class GatewayConnection implements SessionSink {
     private readonly gateway: Gateway,
     private readonly transport: GatewayTransport,
     url: string,
+    /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
+    readonly resumeGatewayUrl?: string,
   ) {
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {
