@@ -1,12 +1,24 @@
 /**
- * Three test projects: `unit` (node or happy-dom, fake-indexeddb), `browser` (vitest browser
- * mode in Debian's Chromium, served by the project's dev server so `/sw.js` exists) and
- * `offline` (node tests that build the site, preview it and drive Chromium with playwright-core).
+ * Test projects: `unit` (node or happy-dom, fake-indexeddb), `browser` (vitest browser mode in
+ * Debian's Chromium, served by the project's dev server so `/sw.js` exists), `offline` (node
+ * tests that build the site, preview it and drive Chromium with playwright-core), `server` (the
+ * server on workerd through Miniflare, with real clients) and `server-host` (a named part of
+ * the unit HTTP suite run again against the server: one suite, two hosts).
  */
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.js';
 import { sharedConfig } from './vite.config.js';
+
+/**
+ * The unit HTTP tests that also run against the server (CONTRACT §7: the same API, the same
+ * answers). They speak HTTP only, so they run unchanged over the network: sandbox control,
+ * OAuth2, lobbies, guild channels and messages with their permission rules, interactions and
+ * the bad-input and unknown-route answers. The rest of the unit suite reaches into the app's
+ * store or timers, which a server does not expose; it runs on the SQLite adapter in Node
+ * instead (`PLATFORMPP_STORE=sqlite`), the same adapter the server runs.
+ */
+const SERVER_HOST_SUITE = (process.env.SERVER_HOST_FILES ?? 'test/unit/sw/*.test.ts').split(',');
 
 export default defineConfig({
   ...sharedConfig,
@@ -38,6 +50,30 @@ export default defineConfig({
             instances: [{ browser: 'chromium' }],
             screenshotFailures: false,
           },
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: sharedConfig.root,
+          include: ['test/server/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/server/global-setup.ts'],
+          // Real processes (workerd, Chromium) per file on a shared 2-core machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-host',
+          root: sharedConfig.root,
+          include: SERVER_HOST_SUITE,
+          environment: 'node',
+          env: { PLATFORMPP_HOST: 'server' },
+          globalSetup: ['test/server/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -5,20 +5,24 @@
  * module, `dist/server/worker.js`, which Miniflare runs locally (`platformpp-web serve`) and
  * which the package ships. Wrangler bundles the same entry itself when it deploys.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Builds the Worker; resolves with the path of the module it wrote. */
-export async function buildServer({ quiet = false } = {}) {
+/**
+ * Builds the Worker into `outDir` (relative to the project); resolves with the path of the module it wrote.
+ * @param {{ quiet?: boolean, outDir?: string }} [options]
+ */
+export async function buildServer({ quiet = false, outDir = 'dist/server' } = {}) {
   await build({
     root,
     configFile: false,
     logLevel: quiet ? 'warn' : 'info',
     publicDir: false,
     build: {
-      outDir: 'dist/server',
+      outDir,
       emptyOutDir: true,
       target: 'es2022',
       minify: false,
@@ -27,7 +31,7 @@ export async function buildServer({ quiet = false } = {}) {
       rolldownOptions: { external: ['cloudflare:workers'] },
     },
   });
-  return fileURLToPath(new URL('../dist/server/worker.js', import.meta.url));
+  return resolve(root, outDir, 'worker.js');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

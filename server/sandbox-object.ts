@@ -32,6 +32,9 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
       return this.#acceptGateway(platform, url);
     }
     const response = await platform.app.fetch(request, { waitUntil: (promise) => this.ctx.waitUntil(promise) });
+    // An answer given before the body was read (401, 404, 413): the rest of the body is read and
+    // dropped, or the client's connection is left mid-request and its next request fails.
+    if (request.body && !request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
     this.ctx.waitUntil(this.#scheduleRetries(platform));
     return response;
   }
@@ -44,9 +47,15 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
   }
 
-  async webSocketClose(socket: WebSocket, code: number): Promise<void> {
+  async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
     this.#connections.get(socket)?.clientClosed(code);
     this.#connections.delete(socket);
+    // Completes the closing handshake, which the client waits for (1005 and 1006 cannot be sent).
+    try {
+      socket.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
   }
 
   async webSocketError(socket: WebSocket): Promise<void> {

@@ -77,10 +77,15 @@ export async function startServer(options = {}) {
     compatibilityDate: COMPATIBILITY_DATE,
     durableObjects: { SANDBOXES: { className: 'PlatformSandbox', useSQLite: true } },
     durableObjectsPersist: persist,
+    // No request.cf data: fetching it would reach out to the network.
+    cf: false,
     bindings: options.controlSecret ? { SANDBOX_CONTROL_SECRET: options.controlSecret } : {},
     host,
     port: options.port ?? 8787,
-    log: new miniflare.NoOpLog(),
+    // The Worker logs its own errors (tokens redacted); PLATFORMPP_SERVER_LOG=1 shows Miniflare's too.
+    log: process.env.PLATFORMPP_SERVER_LOG
+      ? new miniflare.Log(miniflare.LogLevel.DEBUG)
+      : new miniflare.Log(miniflare.LogLevel.WARN),
   });
   const ready = await mf.ready;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${ready.port}`;

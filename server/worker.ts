@@ -53,7 +53,11 @@ export default {
     const target = sandboxOf(new URL(request.url));
     if (!target) return withCors(errorResponse(ApiError.of('UNKNOWN_ROUTE')));
     const secret = env.SANDBOX_CONTROL_SECRET;
-    if (secret && isControlPath(target.path) && !controlSecretMatches(request.headers.get(CONTROL_SECRET_HEADER), secret)) {
+    if (
+      secret &&
+      isControlPath(target.path) &&
+      !controlSecretMatches(request.headers.get(CONTROL_SECRET_HEADER), secret)
+    ) {
       return withCors(controlRefused());
     }
     return withCors(await toSandbox(request, env, target));

@@ -6,10 +6,12 @@
  *
  * A `Blob` is stored as its bytes (base64) and type; a `CryptoKey` as its JWK with its algorithm
  * and usages, and is imported again as a non-extractable key when read, so that nothing that
- * reads the store can export it. A key can only be written if it is extractable: an engine over
- * this codec says so (`StorageEngine.cryptoKeys`), and the code that makes keys to store asks
- * it (`Storage.keysMustBeExtractable`). A non-extractable key fails the write with `DataCloneError`, as
- * IndexedDB fails a value it cannot clone.
+ * reads the store can export it. A new key can only be written if it is extractable: an engine
+ * over this codec says so (`StorageEngine.cryptoKeys`), and the code that makes keys to store
+ * asks it (`Storage.keysMustBeExtractable`). A key read from the store can be written again (a
+ * record read, changed and put back): the codec remembers the stored form of every key it
+ * imported. Any other non-extractable key fails the write with `DataCloneError`, as IndexedDB
+ * fails a value it cannot clone.
  *
  * Encoding is synchronous unless the value holds a `Blob` or a `CryptoKey` (whose contents are
  * only read asynchronously); decoding likewise unless it holds a `CryptoKey`.
@@ -22,6 +24,9 @@ type Tagged = { [TAG]: string; v?: unknown };
 
 /** Contents of values that are only read asynchronously, found before the value is written. */
 type Resolved = Map<object, unknown>;
+
+/** The JWK each key imported from the store was stored as, so it can be stored again. */
+const storedKeys = new WeakMap<CryptoKey, JsonWebKey>();
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -63,6 +68,11 @@ function collectAsync(value: unknown, pending: Promise<void>[], resolved: Resolv
   if (isBlob(value)) {
     pending.push(value.arrayBuffer().then((buffer) => void resolved.set(value, new Uint8Array(buffer))));
   } else if (isCryptoKey(value)) {
+    const stored = storedKeys.get(value);
+    if (stored) {
+      resolved.set(value, stored);
+      return;
+    }
     if (!value.extractable) {
       throw new DOMException(
         'A non-extractable CryptoKey cannot be stored by this engine: make it extractable (see Storage.keysMustBeExtractable).',
@@ -187,7 +197,10 @@ function fromJson(json: unknown, keys: Promise<void>[]): unknown {
       keys.push(
         crypto.subtle
           .importKey('jwk', tagged.v as JsonWebKey, algorithm, false, tagged.usages as KeyUsage[])
-          .then((key) => void (holder.key = key)),
+          .then((key) => {
+            storedKeys.set(key, tagged.v as JsonWebKey);
+            holder.key = key;
+          }),
       );
       return holder;
     }

@@ -117,6 +117,15 @@ describe('SQLite record encoding', () => {
     expect(await crypto.subtle.verify('Ed25519', pair.publicKey, signature, data)).toBe(true);
   });
 
+  it('stores again a key it read back (a record read, changed and put back), still signing', async () => {
+    const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const once = (await roundTrip({ private_key: pair.privateKey })) as { private_key: CryptoKey };
+    const twice = (await roundTrip({ ...once, changed: true })) as { private_key: CryptoKey };
+    const data = new TextEncoder().encode('signed');
+    const signature = await crypto.subtle.sign('Ed25519', twice.private_key, data);
+    expect(await crypto.subtle.verify('Ed25519', pair.publicKey, signature, data)).toBe(true);
+  });
+
   it('refuses a non-extractable CryptoKey with DataCloneError: it could not be read back', async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
     expect(() => encodeValue({ key: pair.privateKey })).toThrowError(
