@@ -14,7 +14,8 @@ const USAGE = `Usage: platformpp-web serve [--port 8787] [--host 127.0.0.1] [--p
   --persist   keep the data in DIR across restarts (default: in memory)
 
 The control API (/sandbox/...) is open; set PLATFORMPP_CONTROL_SECRET to require that secret
-in the X-Sandbox-Secret header, as a deployment does.`;
+in the X-Sandbox-Secret header, as a deployment does. PLATFORMPP_WORKER serves another build of
+the Worker than the package's.`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -44,6 +45,7 @@ async function main() {
       host: values.host,
       persist: values.persist,
       controlSecret: process.env.PLATFORMPP_CONTROL_SECRET || undefined,
+      workerPath: process.env.PLATFORMPP_WORKER || undefined,
     });
   } catch (error) {
     console.error(error instanceof MissingEngineError ? error.message : `platformpp-web: ${String(error)}`);
