@@ -11,14 +11,21 @@ import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.js';
 import { sharedConfig } from './vite.config.js';
 
 /**
- * The unit HTTP tests that also run against the server (CONTRACT §7: the same API, the same
- * answers). They speak HTTP only, so they run unchanged over the network: sandbox control,
- * OAuth2, lobbies, guild channels and messages with their permission rules, interactions and
- * the bad-input and unknown-route answers. The rest of the unit suite reaches into the app's
- * store or timers, which a server does not expose; it runs on the SQLite adapter in Node
- * instead (`PLATFORMPP_STORE=sqlite`), the same adapter the server runs.
+ * The unit HTTP test files that also run against the server (CONTRACT §7: the same API, the
+ * same answers): every test in them speaks HTTP only, so they run unchanged over the network.
+ * They cover application commands (permissions, limits, validation), modals and their
+ * components, guild message search, and privileged intent approvals. The other unit files have
+ * tests that look into the app's store, timers or announcements, which a server does not
+ * expose: the whole unit suite runs on the server's SQLite adapter in Node instead
+ * (`PLATFORMPP_STORE=sqlite npx vitest run --project unit`), and `test/server/` covers what only
+ * the server has (real WebSockets, discord.js, sandboxes, durability).
  */
-const SERVER_HOST_SUITE = (process.env.SERVER_HOST_FILES ?? 'test/unit/sw/*.test.ts').split(',');
+const SERVER_HOST_SUITE = [
+  'test/unit/sw/accounts-approvals.test.ts',
+  'test/unit/sw/commands.test.ts',
+  'test/unit/sw/messages-search.test.ts',
+  'test/unit/sw/modals.test.ts',
+];
 
 export default defineConfig({
   ...sharedConfig,

@@ -24,6 +24,8 @@ export interface ServerOptions {
   controlSecret?: string;
   /** The built Worker (default: the package's). */
   workerPath?: string;
+  /** Behave as a deployment: the control API needs a secret even when none is set. */
+  deployed?: boolean;
 }
 
 /** A running server. */

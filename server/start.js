@@ -39,6 +39,7 @@ export class MissingEngineError extends Error {
  * @property {string} [persist] Directory that keeps the data across restarts; without it, data lives in memory.
  * @property {string} [controlSecret] When set, `/sandbox/...` needs it in `X-Sandbox-Secret` (as a deployment does).
  * @property {string} [workerPath] The built Worker (default: the package's).
+ * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
  */
 
 /**
@@ -79,7 +80,10 @@ export async function startServer(options = {}) {
     durableObjectsPersist: persist,
     // No request.cf data: fetching it would reach out to the network.
     cf: false,
-    bindings: options.controlSecret ? { SANDBOX_CONTROL_SECRET: options.controlSecret } : {},
+    bindings: {
+      ...(options.controlSecret ? { SANDBOX_CONTROL_SECRET: options.controlSecret } : {}),
+      ...(options.deployed ? { SANDBOX_CONTROL_REQUIRES_SECRET: 'true' } : {}),
+    },
     host,
     port: options.port ?? 8787,
     // The Worker logs its own errors (tokens redacted); PLATFORMPP_SERVER_LOG=1 shows Miniflare's too.

@@ -28,6 +28,11 @@ export interface ServerEnv {
    * API resets data and mints tokens. Unset (local), it is open, as in the browser.
    */
   SANDBOX_CONTROL_SECRET?: string;
+  /**
+   * `"true"` in a deployment (`wrangler.jsonc`): the control API is refused unless the secret is
+   * set and given, so a deployment whose secret was forgotten is closed, not open.
+   */
+  SANDBOX_CONTROL_REQUIRES_SECRET?: string;
 }
 
 /** 401 for a control API request without the deployment's secret. */
@@ -53,12 +58,10 @@ export default {
     const target = sandboxOf(new URL(request.url));
     if (!target) return withCors(errorResponse(ApiError.of('UNKNOWN_ROUTE')));
     const secret = env.SANDBOX_CONTROL_SECRET;
-    if (
-      secret &&
-      isControlPath(target.path) &&
-      !controlSecretMatches(request.headers.get(CONTROL_SECRET_HEADER), secret)
-    ) {
-      return withCors(controlRefused());
+    const guarded = Boolean(secret) || env.SANDBOX_CONTROL_REQUIRES_SECRET === 'true';
+    if (guarded && isControlPath(target.path)) {
+      const given = request.headers.get(CONTROL_SECRET_HEADER);
+      if (!secret || !controlSecretMatches(given, secret)) return withCors(controlRefused());
     }
     return withCors(await toSandbox(request, env, target));
   },

@@ -107,6 +107,20 @@ describe('server: CORS and sandboxes', () => {
 });
 
 describe('server: a deployed sandbox control API', () => {
+  it('is closed (401) in a deployment whose secret was never set, while the platform API answers', async () => {
+    const forgotten = await startTestServer({ deployed: true });
+    try {
+      const api = sandboxClient(forgotten.url);
+      expect((await api.post('/sandbox/reset')).status).toBe(401);
+      expect((await api.request('POST', '/sandbox/users', { username: 'x' }, { 'X-Sandbox-Secret': '' })).status).toBe(
+        401,
+      );
+      expect((await api.get('/api/v10/gateway')).status).toBe(200);
+    } finally {
+      await forgotten.stop();
+    }
+  });
+
   it('refuses /sandbox/... without the deployment secret (401, nothing done) and answers with it; the platform API is unaffected', async () => {
     const guarded = await startTestServer({ controlSecret: 'correct horse battery staple' });
     try {
