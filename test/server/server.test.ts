@@ -69,6 +69,59 @@ describe('server: the gateway routes and the WebSocket gateway', () => {
   });
 });
 
+/** Where the activity's OAuth2 flow returns to (none is registered, so any is accepted). */
+const REDIRECT = 'https://activity.example/callback';
+
+describe('server: an activity backend', () => {
+  it('exchanges an authorization code at <url>/api/oauth2/token with its client secret, server to server, and uses the token', async () => {
+    const base = freshSandbox(server.url);
+    const api = sandboxClient(base);
+    const alice = (await api.post('/sandbox/users', { username: 'alice' })).body.user;
+    const created = (await api.post('/sandbox/applications', { name: 'Activity', owner_id: alice.id })).body;
+    // The consent the page's AUTHORIZE shows, given by alice.
+    const consent = await fetch(
+      `${base}/oauth2/authorize?${new URLSearchParams({ client_id: created.application.id, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT })}`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ authorize: true, user_id: alice.id }),
+        redirect: 'manual',
+      },
+    );
+    expect(consent.status).toBe(200);
+    const code = new URL((await consent.json()).location).searchParams.get('code');
+    expect(code).toBeTruthy();
+    const wrong = await fetch(`${base}/api/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: created.application.id,
+        client_secret: 'guess',
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: REDIRECT,
+      }),
+    });
+    expect(wrong.status).toBe(401);
+    const exchanged = await fetch(`${base}/api/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: created.application.id,
+        client_secret: created.client_secret,
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: REDIRECT,
+      }),
+    });
+    expect(exchanged.status).toBe(200);
+    const token = await exchanged.json();
+    expect(token).toMatchObject({ token_type: 'Bearer', scope: 'identify' });
+    const me = await api.get('/api/v10/users/@me', `Bearer ${token.access_token}`);
+    expect(me.body.id).toBe(alice.id);
+  });
+});
+
 describe('server: CORS and sandboxes', () => {
   it('answers a preflight and marks every answer for any origin, errors included', async () => {
     const base = freshSandbox(server.url);
