@@ -11,7 +11,8 @@ import type { PlatformStorage } from '../src/store/schema';
 import type { Announcement } from '../src/platform/core/announcements';
 import { ApiError } from '../src/platform/core/errors';
 import { errorResponse, type AppEnv } from './http';
-import { stripProxyPrefix } from './paths';
+import { stripBasePath, stripProxyPrefix } from './paths';
+import { gatewayInfoRoutes } from './routes/gateway-info';
 import { apiRoutes } from './routes/api';
 import { sandboxRoutes } from './routes/sandbox';
 import { oauth2Routes, openidDiscoveryRoutes } from './routes/oauth2';
@@ -77,8 +78,8 @@ const ONE_START: WorkerStarts = { current: crypto.randomUUID(), isRunning: () =>
  * Marks an answer as the platform's: who answered, and `Date` by the platform clock, as an HTTP
  * server states its own time (the game SDK judges its 72-hour lobby history window by it).
  */
-function stamp(headers: Headers, ctx: PlatformContext): void {
-  headers.set(SERVED_BY_HEADER, SERVED_BY);
+function stampHeaders(headers: Headers, ctx: PlatformContext, servedBy = SERVED_BY): void {
+  headers.set(SERVED_BY_HEADER, servedBy);
   headers.set('Date', new Date(ctx.clock.now()).toUTCString());
 }
 
@@ -114,11 +115,29 @@ function unknownRouteResponse(allowed: string[]): Response {
   return response;
 }
 
+/** How a host sets the app up beyond its context. */
+export interface AppOptions {
+  /**
+   * The path the platform is served under (a server's sandbox: `/s/team-a`); requests carry it,
+   * and the absolute URLs the platform hands out start with it. Default: none.
+   */
+  basePath?: string;
+  /** The {@link SERVED_BY_HEADER} value (default {@link SERVED_BY}). */
+  servedBy?: string;
+  /**
+   * Where the gateway is a real WebSocket: its URL for a request (`ws://host/gateway`), answered
+   * by `GET {base_url}/gateway` and `/gateway/bot`. Without it those routes do not exist.
+   */
+  gatewayUrl?: (publicOrigin: string) => string;
+  /** This start of the service worker and which others still run (see `idempotency.ts`). */
+  starts?: WorkerStarts;
+}
+
 /**
  * Mounts every route of the platform on `app`. `send` is how webhook tests and PINGs reach
  * their URL (the app's outbox transport).
  */
-function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike): void {
+function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: AppOptions['gatewayUrl']): void {
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
   app.route('/api/v10/oauth2', oauth2Routes());
@@ -131,6 +150,10 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike): void {
   // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
   for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
   for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
+  if (gatewayUrl) {
+    const info = gatewayInfoRoutes((c) => gatewayUrl(c.get('publicOrigin')));
+    for (const base of ['/api/v10', '/api']) app.route(base, info);
+  }
   const api = apiRoutes(send);
   app.route('/api/v10', api);
   app.route('/api', api);
@@ -173,12 +196,14 @@ export function platformHasRoute(path: string): boolean {
 export function buildApp(
   ctx: PlatformContext,
   webhooks: AppWebhooks = new AppWebhooks(ctx),
-  starts: WorkerStarts = ONE_START,
+  options: AppOptions = {},
 ): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ getPath: (request) => stripProxyPrefix(new URL(request.url).pathname) });
-  webhooks.serve(async (request) => app.fetch(request));
+  const basePath = options.basePath ?? '';
+  const pathOf = (url: string) => stripProxyPrefix(stripBasePath(new URL(url).pathname, basePath));
+  const app = new Hono<AppEnv>({ getPath: (request) => pathOf(request.url) });
+  webhooks.serve(async (request) => app.fetch(request), basePath);
   let routes: ReturnType<typeof routeTable> | undefined;
-  const pathOf = (url: string) => stripProxyPrefix(new URL(url).pathname);
+  const stamp = (headers: Headers) => stampHeaders(headers, ctx, options.servedBy);
   // The activity proxy first: a mapped `/.proxy/<prefix>/...` (or an activity frame's
   // `/<prefix>/...`) goes to its target, and is none of the platform's routes; a path the
   // platform owns is never mapped, and goes on at once.
@@ -189,34 +214,35 @@ export function buildApp(
   });
   app.use('*', async (c, next) => {
     c.set('ctx', ctx);
+    c.set('publicOrigin', new URL(c.req.url).origin + basePath);
     // An unknown route is 404 and a wrong method 405 whatever the token: answered before any
     // route's middleware (authentication, scopes) could answer 401 or 403 instead.
     routes ??= routeTable(app);
     const path = pathOf(c.req.url);
     if (!routes.allows(c.req.method, path)) {
       const response = unknownRouteResponse(routes.methodsFor(path));
-      stamp(response.headers, ctx);
+      stamp(response.headers);
       return response;
     }
     webhooks.saw(c);
     await next();
-    stamp(c.res.headers, ctx);
+    stamp(c.res.headers);
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
   });
-  app.use('*', applyOnce(starts));
-  mountPlatformRoutes(app, webhooks.send);
+  app.use('*', applyOnce(options.starts ?? ONE_START));
+  mountPlatformRoutes(app, webhooks.send, options.gatewayUrl);
 
   app.notFound((c) => {
     // Reached only when a route's pattern matched but hono found no handler (kept as a safety net).
     routes ??= routeTable(app);
     const response = unknownRouteResponse(routes.methodsFor(pathOf(c.req.url)));
-    stamp(response.headers, ctx);
+    stamp(response.headers);
     return response;
   });
   app.onError((error) => {
     const response = repeatAnswer(error) ?? errorResponse(error);
-    stamp(response.headers, ctx);
+    stamp(response.headers);
     return response;
   });
   return app;
@@ -246,21 +272,33 @@ export async function createPlatformApp(
     // The app is the only writer of what the read cache keeps (see read-cache.ts).
     readCache: true,
   });
+  return platformAppOver(ctx, { webhookFetch: options.webhookFetch, starts: options.starts });
+}
+
+/**
+ * The HTTP app over a context the host made (the server's sandbox shares it with its gateway).
+ * @example const app = platformAppOver(ctx, { basePath: '/s/team-a', servedBy: 'platformpp-server' });
+ */
+export function platformAppOver(
+  ctx: PlatformContext,
+  options: AppOptions & { webhookFetch?: FetchLike } = {},
+): PlatformApp {
   const webhooks = new AppWebhooks(ctx, options.webhookFetch);
-  const app = buildApp(ctx, webhooks, options.starts);
+  const app = buildApp(ctx, webhooks, options);
   // The app routes by path alone: the CDN's `/attachments/...` answers as the page origin's does.
   const cdn = cdnApp(ctx, async (request) => app.fetch(request));
+  const servedBy = options.servedBy ?? SERVED_BY;
   return {
     ctx,
     cdn: async (request) => {
       const response = await cdn.fetch(request);
-      response.headers.set(SERVED_BY_HEADER, SERVED_BY);
+      response.headers.set(SERVED_BY_HEADER, servedBy);
       return response;
     },
     webhooks: webhooks.outbox,
     forwardMapped: async (request) => {
       const forwarded = await forwardUrlMapping(ctx, request);
-      forwarded?.headers.set(SERVED_BY_HEADER, SERVED_BY);
+      forwarded?.headers.set(SERVED_BY_HEADER, servedBy);
       return forwarded;
     },
     fetch: async (request, lifetime) => {

@@ -13,13 +13,22 @@ import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/core/schema-
 
 /** The hono environment of the platform app. */
 export interface AppEnv {
-  Variables: { ctx: PlatformContext; principal: Principal };
+  Variables: { ctx: PlatformContext; principal: Principal; publicOrigin: string };
   /** What the host tells about a request: the FetchEvent's client in the service worker. */
   Bindings: { clientId?: string } | undefined;
 }
 
 /** A hono context of the platform app. */
 export type AppContext = Context<AppEnv>;
+
+/**
+ * Where the platform is reached, as absolute URLs it hands out start: the request's origin, and
+ * on a server with several sandboxes the sandbox's path (`http://host/s/team-a`).
+ * @example const url = publicOrigin(c) + attachmentPath(channelId, id, name);
+ */
+export function publicOrigin(c: AppContext): string {
+  return c.get('publicOrigin') ?? new URL(c.req.url).origin;
+}
 
 /** A valibot schema of any kind. */
 type AnySchema = v.GenericSchema;

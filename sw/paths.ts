@@ -20,6 +20,17 @@ const VERSIONED_API = /^\/api\/v\d+(?:\/|$)/;
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
 /**
+ * The path with the base path a server serves a sandbox under removed (`/s/team-a/api/v10` →
+ * `/api/v10`); a path outside the base is left as it is.
+ * @example stripBasePath('/s/team-a/api/v10/users/@me', '/s/team-a') // '/api/v10/users/@me'
+ */
+export function stripBasePath(pathname: string, basePath: string): string {
+  if (basePath === '') return pathname;
+  if (pathname === basePath) return '/';
+  return pathname.startsWith(basePath + '/') ? pathname.slice(basePath.length) : pathname;
+}
+
+/**
  * The path with the activity proxy prefix removed.
  * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
  */

@@ -14,7 +14,7 @@ import type { FetchLike } from '../src/platform/oauth2/oidc';
 import { WebhookOutbox } from '../src/platform/webhooks/outbox';
 import { isWebhookSinkPath } from '../src/platform/webhooks/sinks';
 import type { AppEnv } from './http';
-import { stripProxyPrefix } from './paths';
+import { stripBasePath, stripProxyPrefix } from './paths';
 
 /** The real network: `globalThis.fetch` looked up on each call (tests may replace it). */
 const networkFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
@@ -27,6 +27,7 @@ export class AppWebhooks {
   /** Origins this app has answered requests for: its sandbox sinks live there. */
   readonly #origins = new Set<string>();
   #app: ((request: Request) => Promise<Response>) | null = null;
+  #basePath = '';
   readonly outbox: WebhookOutbox;
 
   constructor(
@@ -38,15 +39,17 @@ export class AppWebhooks {
     ctx.db.onCommit((commit) => this.outbox.observe(commit));
   }
 
-  /** Gives the transport the app to call for the app's own sinks. */
-  serve(app: (request: Request) => Promise<Response>): void {
+  /** Gives the transport the app to call for the app's own sinks, and the path the app is served under. */
+  serve(app: (request: Request) => Promise<Response>, basePath = ''): void {
     this.#app = app;
+    this.#basePath = basePath;
   }
 
   /** Sends a webhook request: to the app itself for one of its sinks, else to the network. */
   readonly send: FetchLike = (input, init) => {
     const url = new URL(input);
-    if (this.#app && this.#origins.has(url.origin) && isWebhookSinkPath(stripProxyPrefix(url.pathname))) {
+    const path = stripProxyPrefix(stripBasePath(url.pathname, this.#basePath));
+    if (this.#app && this.#origins.has(url.origin) && isWebhookSinkPath(path)) {
       return this.#app(new Request(url, init));
     }
     return this.network(input, init);

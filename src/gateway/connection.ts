@@ -12,11 +12,10 @@ import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_INTERVAL_MS,
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
-  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
-import { payloadTooLarge } from './payload-limit';
+import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import type { Gateway } from './gateway';
 import {
   HeartbeatSchema,
@@ -107,6 +106,8 @@ export class GatewayConnection implements SessionSink {
     private readonly gateway: Gateway,
     private readonly transport: GatewayTransport,
     url: string,
+    /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
+    readonly resumeGatewayUrl?: string,
   ) {
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {
@@ -135,6 +136,10 @@ export class GatewayConnection implements SessionSink {
     if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
     if (++this.#window.count > GATEWAY_SEND_LIMIT) {
       this.closeWith(GATEWAY_CLOSE_CODES.RATE_LIMITED);
+      return;
+    }
+    if (payloadTooLarge(data)) {
+      this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, PAYLOAD_TOO_LARGE_REASON);
       return;
     }
     this.#queue = this.#queue.then(async () => {
@@ -212,10 +217,6 @@ export class GatewayConnection implements SessionSink {
   }
 
   async #handle(text: string): Promise<void> {
-    if (payloadTooLarge(text)) {
-      this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`);
-      return;
-    }
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -103,11 +103,12 @@ export class Gateway {
   }
 
   /**
-   * Opens a connection: Hello is sent at once (or the close code for a bad URL).
+   * Opens a connection: Hello is sent at once (or the close code for a bad URL). Where the
+   * gateway is a real WebSocket, `resumeGatewayUrl` is its URL, which READY names.
    * @example const connection = gateway.connect('/gateway?v=10&encoding=json', { send, close });
    */
-  connect(url: string, transport: GatewayTransport): GatewayConnection {
-    const connection = new GatewayConnection(this, transport, url);
+  connect(url: string, transport: GatewayTransport, options: { resumeGatewayUrl?: string } = {}): GatewayConnection {
+    const connection = new GatewayConnection(this, transport, url, options.resumeGatewayUrl);
     if (!connection.closed) this.#connections.add(connection);
     return connection;
   }
@@ -164,7 +165,7 @@ export class Gateway {
     d: v.InferOutput<typeof IdentifySchema>,
     version: number,
   ): Promise<void> {
-    const outcome = await identifySession(this.ctx, d, version, this.#presences);
+    const outcome = await identifySession(this.ctx, d, version, this.#presences, connection.resumeGatewayUrl);
     if (!outcome.ok) return connection.closeWith(outcome.code, outcome.reason);
     await this.#serialized(async () => {
       if (connection.closed) return this.#presences.disconnected(outcome.session.record);

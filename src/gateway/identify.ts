@@ -32,7 +32,7 @@ import { credentialExists, credentialHash } from './session-credentials';
 import type { SessionPresences } from './session-presence';
 import { keyRange, type KeyRange } from '../store/port';
 
-/** The URL a client reconnects to for Resume. */
+/** The URL a client reconnects to for Resume, where the gateway is no WebSocket of its own (the browser). */
 export const RESUME_GATEWAY_URL = '/gateway';
 
 /** Identify's result: the session and its first dispatches, or the close code to close with. */
@@ -85,6 +85,8 @@ export async function identifySession(
   d: v.InferOutput<typeof IdentifySchema>,
   version: number,
   presence?: IdentifyPresence,
+  /** READY's `resume_gateway_url` (default {@link RESUME_GATEWAY_URL}; a server names its own WebSocket URL). */
+  resumeGatewayUrl: string = RESUME_GATEWAY_URL,
 ): Promise<IdentifyOutcome> {
   const principal = await authenticateGatewayToken(ctx, d.token);
   if (!principal) return { ok: false, code: GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED };
@@ -133,7 +135,7 @@ export async function identifySession(
       guilds: guildCreates.map((g) => ({ id: (g.d as { id: string }).id, unavailable: true })),
       session_id: record.session_id,
       session_type: 'normal',
-      resume_gateway_url: RESUME_GATEWAY_URL,
+      resume_gateway_url: resumeGatewayUrl,
       private_channels: [],
       ...(friendPresences ? { presences: friendPresences } : {}),
       application: { id: principal.application.id, flags: serializeApplication(principal.application).flags },

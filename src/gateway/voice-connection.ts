@@ -15,13 +15,12 @@
 import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
-  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
   VOICE_GATEWAY_BUFFERED_RESUME_VERSION,
   VOICE_HEARTBEAT_INTERVAL_MS,
 } from '../platform/core/limits';
-import { payloadTooLarge } from './payload-limit';
+import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
 import type { VoiceGateway } from './voice-gateway';
@@ -95,6 +94,7 @@ export class VoiceConnection implements VoiceSink {
     const now = this.gateway.timers.now();
     if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
     if (++this.#window.count > GATEWAY_SEND_LIMIT) return this.closeWith(CLOSE.RATE_LIMITED);
+    if (payloadTooLarge(data)) return this.closeWith(CLOSE.FAILED_TO_DECODE, PAYLOAD_TOO_LARGE_REASON);
     this.#queue = this.#queue.then(async () => {
       if (this.#state === 'closed') return;
       try {
@@ -159,9 +159,6 @@ export class VoiceConnection implements VoiceSink {
   }
 
   async #handle(text: string): Promise<void> {
-    if (payloadTooLarge(text)) {
-      return this.closeWith(CLOSE.FAILED_TO_DECODE, `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`);
-    }
     let json: unknown;
     try {
       json = JSON.parse(text);

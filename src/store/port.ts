@@ -159,4 +159,10 @@ export interface StorageEngine<S extends Schema> {
   write<N extends StoreName<S>, T>(stores: readonly N[], body: (tx: WriteTransaction<S, N>) => Promise<T>): Promise<T>;
   /** Lets go of the engine; later calls fail. */
   close(): void;
+  /**
+   * How the engine keeps a `CryptoKey`: `as-is` (IndexedDB clones it, a non-extractable key
+   * included) or `exported` (as its JWK: the key must be extractable when written, and is read
+   * back non-extractable). Undefined means `as-is`.
+   */
+  readonly cryptoKeys?: 'as-is' | 'exported';
 }

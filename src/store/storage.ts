@@ -201,6 +201,16 @@ export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S
       .getAll({ lower: after as Key, lowerOpen: true }, limit) as Promise<Logged<E>[]>;
   }
 
+  /**
+   * Whether a `CryptoKey` must be made extractable to be stored here (see
+   * `StorageEngine.cryptoKeys`). Code that makes keys to store asks, so it keeps keys
+   * non-extractable wherever the engine allows.
+   * @example const pair = await crypto.subtle.generateKey(alg, db.keysMustBeExtractable, usages);
+   */
+  get keysMustBeExtractable(): boolean {
+    return this.engine.cryptoKeys === 'exported';
+  }
+
   /** Lets go of the engine. */
   close(): void {
     this.engine.close();

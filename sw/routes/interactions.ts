@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { InteractionResponseSchema, respondToInteraction } from '../../src/platform/interactions/callback';
 import { interactionForCallback } from '../../src/platform/interactions/tokens';
-import { noContent, readQuery, schemas, validate, type AppEnv } from '../http';
+import { noContent, readQuery, schemas, validate, type AppEnv, publicOrigin } from '../http';
 import { readMessageRequest } from './message-uploads';
 
 const Path = v.object({
@@ -28,7 +28,7 @@ export function interactionRoutes(): Hono<AppEnv> {
     const { body, files } = await readMessageRequest(c, InteractionResponseSchema);
     const result = await respondToInteraction(c.get('ctx'), interaction, body, {
       files,
-      origin: new URL(c.req.url).origin,
+      origin: publicOrigin(c),
     });
     return withResponse ? c.json(result) : noContent();
   });

@@ -15,7 +15,7 @@ import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/m
 import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
 import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
 import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platform/messages/search';
-import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { readMessageRequest } from './message-uploads';
 
 const Path = v.object({
@@ -55,8 +55,8 @@ function caller(c: AppContext, scope: 'messages.read' | 'messages.write'): Messa
   return { user: principal.user, application: principal.application, principal };
 }
 
-/** The origin attachment URLs are served from (the service worker's own). */
-const origin = (c: AppContext) => new URL(c.req.url).origin;
+/** Where attachment URLs are served from (the service worker's own origin, or the server's sandbox). */
+const origin = (c: AppContext) => publicOrigin(c);
 
 /** Headers of a deprecated pins route: where its successor is. */
 function deprecated(response: Response, channelId: string): Response {

@@ -30,7 +30,7 @@ import {
 } from '../../src/platform/oauth2/oidc-provider';
 import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional';
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
-import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';
+import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { networkFetch } from './partner-sdk';
 
 /** RFC 7636 §4.2: a code challenge is 43 to 128 unreserved characters. */
@@ -181,7 +181,7 @@ export function oauth2Routes(): Hono<AppEnv> {
                   networkFetch,
                 )
               : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form), {
-                  issuer: new URL(c.req.url).origin,
+                  issuer: publicOrigin(c),
                 });
           break;
         case 'refresh_token':
@@ -226,6 +226,6 @@ export function oauth2Routes(): Hono<AppEnv> {
  */
 export function openidDiscoveryRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  r.get(PLATFORM_DISCOVERY_PATH, (c) => c.json(platformDiscoveryDocument(new URL(c.req.url).origin)));
+  r.get(PLATFORM_DISCOVERY_PATH, (c) => c.json(platformDiscoveryDocument(publicOrigin(c))));
   return r;
 }

@@ -30,7 +30,7 @@ import {
   ISSUER_AUTH_TYPES,
   serializeIdentityProvider,
 } from '../../src/platform/accounts/provisional-config';
-import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, readJson, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { networkFetch } from './partner-sdk';
 
 const text = (min: number, max: number) =>
@@ -90,7 +90,7 @@ const ConnectionBody = v.object({
 
 const idParam = (c: AppContext, name: string): string =>
   validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
-const origin = (c: AppContext): string => new URL(c.req.url).origin;
+const origin = (c: AppContext): string => publicOrigin(c);
 
 /** The account routes under `/sandbox`. */
 export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> {

@@ -15,18 +15,18 @@ import { serializeStoredInteraction } from '../../src/platform/interactions/view
 import { SANDBOX_INTERACTION_BODY_MAX_BYTES, WEBHOOK_URL_MAX } from '../../src/platform/core/limits';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
-import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { readJson, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
 
 const EndpointBody = v.object({ url: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(WEBHOOK_URL_MAX))) });
 const idParam = (c: AppContext, name: string): string =>
   validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
-const origin = (c: AppContext) => new URL(c.req.url).origin;
+const origin = (c: AppContext) => publicOrigin(c);
 
 /** An absolute http(s) URL (a path is taken on the platform's own origin); the message never repeats it. */
 function endpointUrl(c: AppContext, value: string): string {
   let url: URL;
   try {
-    url = new URL(value, origin(c));
+    url = new URL(value.startsWith('/') ? origin(c) + value : value, origin(c) + '/');
   } catch {
     throw ApiError.invalidForm({ interactions_endpoint_url: 'Must be a valid URL.' });
   }

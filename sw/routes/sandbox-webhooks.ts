@@ -24,7 +24,7 @@ import {
   serializeWebhookSink,
 } from '../../src/platform/webhooks/sinks';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/webhooks/signing';
-import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
 
 const EventWebhooksBody = v.object({
   url: v.nullable(
@@ -54,7 +54,7 @@ const DeliveriesQuery = v.object({
 
 const idParam = (c: AppContext, name: string): string =>
   validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
-const origin = (c: AppContext): string => new URL(c.req.url).origin;
+const origin = (c: AppContext): string => publicOrigin(c);
 
 /**
  * An absolute http(s) URL; a path is taken on the platform's own origin (where the sandbox
@@ -63,7 +63,7 @@ const origin = (c: AppContext): string => new URL(c.req.url).origin;
 function webhookUrl(c: AppContext, value: string): string {
   let url: URL;
   try {
-    url = new URL(value, origin(c));
+    url = new URL(value.startsWith('/') ? origin(c) + value : value, origin(c) + '/');
   } catch {
     throw ApiError.invalidForm({ event_webhooks_url: 'Must be a valid URL.' });
   }

@@ -106,10 +106,12 @@ export const PRIVILEGED_INTENTS_APPROVAL_THRESHOLD = 10_000;
 /** Privileged intents: an app may reapply for access once per year. */
 export const PRIVILEGED_INTENTS_REAPPLICATIONS_PER_YEAR = 1;
 
+/** Gateway: the largest payload a client may send, in bytes (UTF-8); a larger one closes with 4002. */
+export const GATEWAY_PAYLOAD_MAX_BYTES = 4096;
+/** Gateway: Identifies `GET /gateway/bot` reports a bot may start (sessions are not limited here). */
+export const GATEWAY_SESSION_START_LIMIT = 1000;
 /** Gateway: payloads a session may send per window before close code 4008. */
 export const GATEWAY_SEND_LIMIT = 120;
-/** The largest payload a client may send a gateway, in UTF-8 bytes: more closes with 4002. */
-export const GATEWAY_PAYLOAD_MAX_BYTES = 4096;
 export const GATEWAY_SEND_WINDOW_MS = 60_000;
 /** Gateway heartbeat interval sent in Hello. */
 export const GATEWAY_HEARTBEAT_INTERVAL_MS = 41_250;

@@ -8,7 +8,7 @@ import type { Clock } from './clock';
 export const PLATFORM_EPOCH = 1_420_070_400_000;
 
 /** Worker ids by the context that hands out ids, so two contexts never collide. */
-export const SNOWFLAKE_WORKERS = { serviceWorker: 1, hub: 2, page: 3, test: 31 } as const;
+export const SNOWFLAKE_WORKERS = { serviceWorker: 1, hub: 2, page: 3, server: 4, test: 31 } as const;
 
 const INCREMENT_MAX = 0xfff;
 

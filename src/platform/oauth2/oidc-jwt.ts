@@ -124,10 +124,13 @@ export function signJwtWithKey(
 
 /**
  * A fresh RS256 key pair whose private half is non-extractable: it can sign and nothing else.
- * The public half is returned as the JWK a key set lists.
+ * `extractable` only where the store keeps keys as JWK (`PlatformStorage.keysMustBeExtractable`),
+ * which reads them back non-extractable. The public half is returned as the JWK a key set lists.
  */
-export async function generateNonExtractableRs256Key(): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
-  const pair = await generateKeyPair('RS256', { extractable: false, modulusLength: 2048 });
+export async function generateRs256SigningKey(
+  extractable = false,
+): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
+  const pair = await generateKeyPair('RS256', { extractable, modulusLength: 2048 });
   return {
     privateKey: pair.privateKey as CryptoKey,
     publicJwk: publicKeyMembers((await exportJWK(pair.publicKey)) as JsonWebKey)!,

@@ -16,7 +16,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { PLATFORM_ID_TOKEN_TTL_S } from '../core/limits';
 import type { PublicJwk } from './oidc';
-import { generateNonExtractableRs256Key, signJwtWithKey } from './oidc-jwt';
+import { generateRs256SigningKey, signJwtWithKey } from './oidc-jwt';
 
 /** Where the key set is served, under the platform's origin. */
 export const PLATFORM_JWKS_PATH = '/api/oauth2/keys';
@@ -32,7 +32,7 @@ export async function ensurePlatformSigningKey(ctx: PlatformContext): Promise<Pl
   const existing = (await ctx.db.get('meta', 'oidc_signing_key')) as PlatformSigningKeyRecord | undefined;
   if (existing) return existing;
   // Key generation awaits WebCrypto: done before the write, whose transaction may await only IndexedDB.
-  const { privateKey, publicJwk } = await generateNonExtractableRs256Key();
+  const { privateKey, publicJwk } = await generateRs256SigningKey(ctx.db.keysMustBeExtractable);
   const now = ctx.clock.now();
   const candidate: PlatformSigningKeyRecord = {
     kid: `platform-${now.toString(36)}`,

@@ -32,7 +32,7 @@ export async function ensureEventWebhooks(ctx: PlatformContext, applicationId: s
   if (existing) return existing;
   if (!(await ctx.db.getKey('applications', applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
   // Key generation awaits WebCrypto: done before the write, whose transaction may await only IndexedDB.
-  const { privateKey, verifyKey } = await generateWebhookKeyPair();
+  const { privateKey, verifyKey } = await generateWebhookKeyPair(ctx.db.keysMustBeExtractable);
   return write(ctx, ['applications', 'event_webhooks'], async (tx) => {
     if (!(await tx.store('applications').getKey(applicationId))) throw ApiError.of('UNKNOWN_APPLICATION');
     // Another request made them meanwhile: its key pair is the one.

@@ -116,6 +116,11 @@ export class WebhookOutbox {
     return this.#running;
   }
 
+  /** When the earliest retry falls due by the platform clock, as the last run found; null: none. */
+  get nextDueAt(): number | null {
+    return this.#nextDueAt;
+  }
+
   /** Resolves once no run is in progress. */
   async settled(): Promise<void> {
     while (this.#running) await this.#running;

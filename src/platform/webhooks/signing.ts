@@ -26,11 +26,15 @@ function fromHex(hex: string, length: number): Uint8Array<ArrayBuffer> | null {
 
 /**
  * A new key pair. The private key is made non-extractable (WebCrypto always lets the public
- * half be exported), so once stored it can sign and nothing else.
- * @example const { privateKey, verifyKey } = await generateWebhookKeyPair();
+ * half be exported), so once stored it can sign and nothing else; `extractable` only where the
+ * store keeps keys as JWK (`PlatformStorage.keysMustBeExtractable`), which reads them back
+ * non-extractable.
+ * @example const { privateKey, verifyKey } = await generateWebhookKeyPair(ctx.db.keysMustBeExtractable);
  */
-export async function generateWebhookKeyPair(): Promise<{ privateKey: CryptoKey; verifyKey: string }> {
-  const pair = (await crypto.subtle.generateKey(ED25519, false, ['sign', 'verify'])) as CryptoKeyPair;
+export async function generateWebhookKeyPair(
+  extractable = false,
+): Promise<{ privateKey: CryptoKey; verifyKey: string }> {
+  const pair = (await crypto.subtle.generateKey(ED25519, extractable, ['sign', 'verify'])) as CryptoKeyPair;
   const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   return { privateKey: pair.privateKey, verifyKey: toHex(raw) };
 }

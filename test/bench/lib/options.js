@@ -5,7 +5,7 @@
  */
 
 /** Every phase, in the order they run. */
-export const PHASES = /** @type {const} */ (['read', 'write', 'fanout', 'members', 'cold', 'size']);
+export const PHASES = /** @type {const} */ (['read', 'write', 'fanout', 'members', 'cold', 'size', 'server']);
 
 const FULL = {
   lobbySizes: [1_000, 10_000, 100_000],

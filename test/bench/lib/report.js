@@ -8,7 +8,7 @@ import { ratio } from './stats.js';
 
 /**
  * @typedef {import('./stats.js').Summary} Summary
- * @typedef {{ section: string, figure: string, unit: string, value: number, p95: number | null, n: number | null,
+ * @typedef {{ id?: string, section: string, figure: string, unit: string, value: number, p95: number | null, n: number | null,
  *   baseline: string | null, baseline_value: number | null, baseline_p95: number | null, ratio: number | null,
  *   target: string | null, met: boolean | null, higher_is_better?: boolean }} Row
  */
@@ -211,6 +211,48 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     details.cold = c;
   }
 
+  if (raw.server) {
+    const v = raw.server;
+    const section = '7. Server (workerd through Miniflare, loopback)';
+    const s = (/** @type {number[]} */ times) => summarize(times);
+    const idRow = (/** @type {string} */ id, /** @type {() => void} */ add) => {
+      add();
+      rows[rows.length - 1].id = id;
+    };
+    idRow('server.rest_read', () =>
+      row(section, `REST read of 200 lobby messages (${count(v.rest_read.bytes)} B)`, 'ms', s(v.rest_read.server), {
+        name: 'bare node:http server sending the same bytes',
+        summary: s(v.rest_read.bare),
+      }),
+    );
+    idRow('server.fanout_ws', () =>
+      row(section, 'one lobby message to 50 member WebSockets, to the last', 'ms', s(v.fanout_ws.server), {
+        name: 'bare ws server broadcasting the same size to 50 sockets',
+        summary: s(v.fanout_ws.bare),
+      }),
+    );
+    idRow('server.discordjs_ready', () =>
+      row(section, 'discord.js 14: login() to ClientReady', 'ms', s(v.discordjs_ready.server), {
+        name: 'raw WebSocket Identify to READY on the same server',
+        summary: s(v.discordjs_ready.raw),
+      }),
+    );
+    idRow('server.messages_per_s', () =>
+      row(
+        section,
+        'sustained lobby messages per second into one sandbox (8 writers)',
+        'msg/s',
+        { median: v.messages_per_s.server, p95: null, n: null },
+        {
+          name: 'same loop against a bare node:http server storing nothing',
+          summary: { median: v.messages_per_s.bare },
+        },
+        null,
+        true,
+      ),
+    );
+    details.server = v;
+  }
   if (raw.size) {
     const z = raw.size;
     const kb = (/** @type {number} */ bytes) => bytes / 1000;

@@ -10,8 +10,7 @@ import { GATEWAY_OPCODES, type GatewayPayload } from '../../../src/gateway/proto
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
-import { indexedDbOf } from '../store/indexeddb-of';
-import { openPlatformStorage } from '../../../src/store/indexeddb/open';
+import { openTestStorage } from '../store/test-storage';
 
 /** Timers that only move when the test says so. */
 export class ManualTimers implements GatewayTimers {
@@ -74,7 +73,7 @@ export async function createGatewayHarness() {
   const api: TestClient = await createTestClient();
   const world = await createWorld(api);
   const ctx = await createPlatformContext({
-    db: await openPlatformStorage(indexedDbOf(api.app.ctx.db).name),
+    db: await openTestStorage(api.dbName),
     workerId: SNOWFLAKE_WORKERS.hub,
   });
   const timers = new ManualTimers();
@@ -146,7 +145,7 @@ export async function createGatewayHarness() {
   /** A second gateway on the same database, as after the shared worker restarted. */
   async function restartedGateway(): Promise<Gateway> {
     const fresh = await createPlatformContext({
-      db: await openPlatformStorage(indexedDbOf(api.app.ctx.db).name),
+      db: await openTestStorage(api.dbName),
       workerId: SNOWFLAKE_WORKERS.hub,
     });
     return new Gateway(fresh, timers, (line) => errors.push(line));

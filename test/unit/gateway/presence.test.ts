@@ -7,8 +7,7 @@ import { PRESENCE_RESTART_GRACE_MS } from '../../../src/platform/core/limits';
 import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
 import { createGatewayHarness, ManualTimers, type FakeClient, type GatewayHarness } from './gateway-harness';
-import { indexedDbOf } from '../store/indexeddb-of';
-import { openPlatformStorage } from '../../../src/store/indexeddb/open';
+import { openTestStorage } from '../store/test-storage';
 
 /** A guild of alice's with the bot and bob, and the bot watching presences (GUILD_PRESENCES granted by toggle). */
 async function setup() {
@@ -191,7 +190,7 @@ describe('presence across a restart of the shared worker', () => {
     await h.flush();
     const timers = new ManualTimers();
     const ctx = await createPlatformContext({
-      db: await openPlatformStorage(indexedDbOf(h.api.app.ctx.db).name),
+      db: await openTestStorage(h.api.dbName),
       workerId: SNOWFLAKE_WORKERS.hub,
     });
     const next = new Gateway(ctx, timers, (line) => h.errors.push(line), { isLive });

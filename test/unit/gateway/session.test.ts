@@ -99,6 +99,22 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(closed.reason).toContain('token');
   });
 
+  it('closes with 4002 for a payload over 4096 bytes, counted in UTF-8 bytes; 4096 bytes are accepted', async () => {
+    const h = await createGatewayHarness();
+    const payload = (fill: string) => JSON.stringify({ op: 1, d: null, pad: fill });
+    const base = payload('').length;
+    const fits = h.connect();
+    fits.sendRaw(payload('x'.repeat(4096 - base)));
+    await fits.waitFor((p) => p.op === 11);
+    expect(fits.closed).toBeNull();
+    const over = h.connect();
+    // 1366 three-byte characters: 4098 bytes, under 4096 UTF-16 code units.
+    over.sendRaw(payload('€'.repeat(Math.ceil((4097 - base) / 3))));
+    const closed = await over.waitForClose();
+    expect(closed.code).toBe(4002);
+    expect(closed.reason).toContain('4096');
+  });
+
   it('Identify properties are a dictionary: an array closes with 4002 naming d.properties', async () => {
     const h = await createGatewayHarness();
     const client = h.connect();

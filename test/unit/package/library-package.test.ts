@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build, type Rolldown } from 'vite';
+import { buildServer } from '../../../scripts/build-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -92,7 +93,7 @@ beforeAll(async () => {
   // npm leaves out what .gitignore names (dist/ among it) unless `files` says otherwise.
   copyFileSync(join(root, '.gitignore'), join(packageDir, '.gitignore'));
   // What `prepack` runs (`npm run build:lib`), with the output moved into the package copy.
-  expect(pkg.scripts.prepack).toBe('npm run build:lib');
+  expect(pkg.scripts.prepack).toBe('npm run build:lib && node scripts/build-server.js');
   expect(pkg.scripts['build:lib']).toBe('vite build --mode lib && tsc -p scripts/tsconfig.types.json');
   await build({
     root,
@@ -106,6 +107,12 @@ beforeAll(async () => {
     ['-p', join(root, 'scripts/tsconfig.types.json'), '--outDir', join(packageDir, 'dist/types')],
     { cwd: root },
   );
+  // The server (CONTRACT §7): the built Worker, its launcher and the CLI.
+  await buildServer({ quiet: true, outDir: join(packageDir, 'dist/server') });
+  for (const file of ['server/start.js', 'server/start.d.ts', 'bin/platformpp-web.js']) {
+    mkdirSync(dirname(join(packageDir, file)), { recursive: true });
+    copyFileSync(join(root, file), join(packageDir, file));
+  }
 }, 120_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -128,8 +135,14 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
     // The shared worker the elements start is a built asset of its own.
     expect(files.some((f) => /^dist\/lib\/assets\/hub-worker-.*\.js$/.test(f))).toBe(true);
     expect(
-      files.filter((f) => !/^(dist\/(lib|types|sandbox|vite)\/|README\.md$|package\.json$|LICENSE)/.test(f)),
+      files.filter(
+        (f) =>
+          !/^(dist\/(lib|types|sandbox|vite)\/|dist\/server\/worker\.js$|server\/start\.(js|d\.ts)$|bin\/platformpp-web\.js$|README\.md$|package\.json$|LICENSE)/.test(
+            f,
+          ),
+      ),
     ).toEqual([]);
+    expect(files).toContain('dist/server/worker.js');
   });
 
   it('the library finds its shared worker next to itself, not at a path of the site that built it', () => {

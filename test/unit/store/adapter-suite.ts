@@ -126,6 +126,32 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('sorts -Infinity below and Infinity above every number, so they bound a numeric key part', async () => {
+      const db = await storage();
+      await db.write(['pairs'], async (tx) => {
+        for (const b of [-1e308, -5, 0, 7, 1e308]) await tx.store('pairs').put({ a: 'x', b, note: String(b) });
+      });
+      const pairs = db.read('pairs').store('pairs');
+      const all = keyRange.bound(['x', -Infinity], ['x', Infinity]);
+      expect((await pairs.getAll(all)).map((p) => p.b)).toEqual([-1e308, -5, 0, 7, 1e308]);
+      expect((await pairs.getAll(keyRange.bound(['x', -Infinity], ['x', 0], false, true))).map((p) => p.b)).toEqual([
+        -1e308, -5,
+      ]);
+      db.close();
+    });
+
+    it('leaves a record out of an index whose key path holds null or no valid key', async () => {
+      const db = await storage();
+      await db.write(['things'], async (tx) => {
+        await tx.store('things').put({ ...thing('a', 'g', 1), code: null as unknown as string });
+        await tx.store('things').put({ ...thing('b', 'g', 2), code: true as unknown as string });
+        await tx.store('things').put(thing('c', 'g', 3, [], 'C'));
+      });
+      expect(await db.getAllKeysFromIndex('things', 'by_code')).toEqual(['c']);
+      expect(await db.count('things')).toBe(3);
+      db.close();
+    });
+
     it('selects by key range: open and closed bounds, one-sided ranges, a single key; counts and deletes a range', async () => {
       const db = await storage();
       await db.write(['pairs'], async (tx) => {

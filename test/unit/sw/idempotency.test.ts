@@ -12,7 +12,7 @@ import { createTestClient, createWorld, type TestClient } from '../app-harness';
 /** The same app's context behind a second start of the worker (`running`: the starts still alive). */
 function start(client: TestClient, id: string, running: string[] = []) {
   const starts: WorkerStarts = { current: id, isRunning: (other) => running.includes(other) };
-  const app = buildApp(client.app.ctx, undefined, starts);
+  const app = buildApp(client.app.ctx, undefined, { starts });
   return (path: string, init: RequestInit & { clientId?: string }) =>
     app.fetch(new Request(`http://platform.test${path}`, init), { clientId: init.clientId });
 }

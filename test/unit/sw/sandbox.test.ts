@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createTestClient, createWorld } from '../app-harness';
+import { createTestClient, createWorld, EXPECTED_SERVED_BY } from '../app-harness';
 
 describe('sandbox control API (CONTRACT §3)', () => {
   it('creates users, applications and tokens that authenticate', async () => {
@@ -57,7 +57,7 @@ describe('sandbox control API (CONTRACT §3)', () => {
     const a = await client.get('/sandbox/clock');
     const b = await client.get('/.proxy/sandbox/clock');
     expect(b.status).toBe(a.status);
-    expect(b.headers.get('X-Served-By')).toBe('platformpp-sw');
+    expect(b.headers.get('X-Served-By')).toBe(EXPECTED_SERVED_BY);
   });
 
   it('unknown route is 404 code 0, wrong method 405', async () => {

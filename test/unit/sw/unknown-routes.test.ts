@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp, routeTable } from '../../../sw/app';
-import { createTestClient, createWorld } from '../app-harness';
+import { createTestClient, createWorld, EXPECTED_SERVED_BY } from '../app-harness';
 
 const NOT_FOUND = { message: '404: Not Found', code: 0 };
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
@@ -34,7 +34,7 @@ describe('unknown routes and wrong methods are answered before authentication (C
         const reply = await w.client.get(path, token);
         expect(reply.status, `${path} with ${token?.split(' ')[0] ?? 'no'} token`).toBe(404);
         expect(reply.body).toEqual(NOT_FOUND);
-        expect(reply.headers.get('X-Served-By')).toBe('platformpp-sw');
+        expect(reply.headers.get('X-Served-By')).toBe(EXPECTED_SERVED_BY);
       }
     }
   });

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR]`: the platform as a
+ * server on this machine (CONTRACT §7). Prints its URL; Ctrl-C stops it.
+ */
+import { parseArgs } from 'node:util';
+import { MissingEngineError, startServer } from '../server/start.js';
+
+const USAGE = `Usage: platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR]
+
+  --port      TCP port to listen on (default 8787; 0 picks a free one)
+  --host      address to listen on (default 127.0.0.1)
+  --persist   keep the data in DIR across restarts (default: in memory)
+
+The control API (/sandbox/...) is open; set PLATFORMPP_CONTROL_SECRET to require that secret
+in the X-Sandbox-Secret header, as a deployment does. PLATFORMPP_WORKER serves another build of
+the Worker than the package's.`;
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      persist: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals[0] !== 'serve' || positionals.length > 1) {
+    console.log(USAGE);
+    process.exitCode = values.help ? 0 : 2;
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`platformpp-web: --port must be a port number (0-65535), not ${values.port}.`);
+    process.exitCode = 2;
+    return;
+  }
+  let server;
+  try {
+    server = await startServer({
+      port,
+      host: values.host,
+      persist: values.persist,
+      controlSecret: process.env.PLATFORMPP_CONTROL_SECRET || undefined,
+      workerPath: process.env.PLATFORMPP_WORKER || undefined,
+    });
+  } catch (error) {
+    console.error(error instanceof MissingEngineError ? error.message : `platformpp-web: ${String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`platformpp server: ${server.url}`);
+  console.log(`  HTTP API   ${server.url}/api/v10   (sandbox control: ${server.url}/sandbox/)`);
+  console.log(`  gateway    ${server.url.replace(/^http/, 'ws')}/gateway`);
+  console.log(values.persist ? `  data kept in ${values.persist}` : '  data in memory (use --persist DIR to keep it)');
+  console.log('  Press Ctrl-C to stop.');
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * Builds the server's Worker (`server/worker.ts`, the platform, hono and valibot) into one ES
+ * module, `dist/server/worker.js`, which Miniflare runs locally (`platformpp-web serve`) and
+ * which the package ships. Wrangler bundles the same entry itself when it deploys.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Builds the Worker into `outDir` (relative to the project); resolves with the path of the module it wrote.
+ * @param {{ quiet?: boolean, outDir?: string }} [options]
+ */
+export async function buildServer({ quiet = false, outDir = 'dist/server' } = {}) {
+  await build({
+    root,
+    configFile: false,
+    logLevel: quiet ? 'warn' : 'info',
+    publicDir: false,
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      sourcemap: false,
+      lib: { entry: 'server/worker.ts', formats: ['es'], fileName: () => 'worker.js' },
+      rolldownOptions: { external: ['cloudflare:workers'] },
+    },
+  });
+  return resolve(root, outDir, 'worker.js');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -1,0 +1,119 @@
+/**
+ * The Durable Object of one sandbox: its platform (`sandbox-platform.ts`) over the object's
+ * SQLite storage, the gateway as hibernatable WebSockets (`ctx.acceptWebSocket`), and the
+ * webhook outbox's retries on the object's alarm.
+ *
+ * Memory is a cache (ARCHITECTURE rule 2): an object that is evicted loses its gateway
+ * connections' state, and a socket whose object no longer knows it is asked to reconnect and
+ * resume (op 7, then 4000), which replays from the durable log what it missed.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { GatewayConnection } from '../src/gateway/connection';
+import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
+import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
+import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf } from './sandbox-routing';
+import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform } from './sandbox-platform';
+import type { ServerEnv } from './worker';
+
+/** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
+const NAME_KEY = 'sandbox_name';
+
+/** One sandbox. */
+export class PlatformSandbox extends DurableObject<ServerEnv> {
+  #platform: Promise<SandboxPlatform> | null = null;
+  readonly #connections = new Map<WebSocket, GatewayConnection>();
+
+  async fetch(request: Request): Promise<Response> {
+    const name = request.headers.get(SANDBOX_HEADER) ?? DEFAULT_SANDBOX;
+    const platform = await this.#open(name);
+    const url = new URL(request.url);
+    const target = sandboxOf(url);
+    if (target?.path === '/gateway' && request.headers.get('Upgrade')?.toLowerCase() === 'websocket') {
+      return this.#acceptGateway(platform, url);
+    }
+    const response = await platform.app.fetch(request, { waitUntil: (promise) => this.ctx.waitUntil(promise) });
+    // An answer given before the body was read (401, 404, 413): the rest of the body is read and
+    // dropped, or the client's connection is left mid-request and its next request fails.
+    if (request.body && !request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
+    this.ctx.waitUntil(this.#scheduleRetries(platform));
+    return response;
+  }
+
+  async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const connection = this.#connections.get(socket);
+    if (connection) return connection.receive(message);
+    // The object was evicted since this socket connected: the client resumes on a new one.
+    socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
+    socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
+  }
+
+  async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    this.#connections.get(socket)?.clientClosed(code);
+    this.#connections.delete(socket);
+    // Completes the closing handshake, which the client waits for (1005 and 1006 cannot be sent).
+    try {
+      socket.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  async webSocketError(socket: WebSocket): Promise<void> {
+    this.#connections.get(socket)?.clientClosed(1006);
+    this.#connections.delete(socket);
+  }
+
+  /** The webhook outbox's retries, now due by the platform clock. */
+  async alarm(): Promise<void> {
+    const platform = await this.#open((await this.ctx.storage.get<string>(NAME_KEY)) ?? DEFAULT_SANDBOX);
+    const outbox = platform.app.webhooks;
+    if (outbox.due) await outbox.run();
+    await this.#scheduleRetries(platform);
+  }
+
+  #open(name: string): Promise<SandboxPlatform> {
+    if (!this.#platform) {
+      const opening = this.ctx.blockConcurrencyWhile(async () => {
+        await this.ctx.storage.put(NAME_KEY, name);
+        return openSandboxPlatform(name, durableObjectSqlConnection(this.ctx.storage));
+      });
+      this.#platform = opening;
+      opening.catch(() => (this.#platform = null));
+    }
+    return this.#platform;
+  }
+
+  #acceptGateway(platform: SandboxPlatform, url: URL): Response {
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    const publicOrigin = url.origin + (sandboxOf(url)?.basePath ?? '');
+    const connection = platform.gateway.connect(
+      `/gateway${url.search}`,
+      {
+        send: (text) => server.send(text),
+        close: (code, reason) => {
+          this.#connections.delete(server);
+          server.close(code, reason);
+        },
+      },
+      { resumeGatewayUrl: gatewayUrlOf(publicOrigin) },
+    );
+    if (!connection.closed) this.#connections.set(server, connection);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Sets the alarm to the earliest webhook retry, once the outbox settled. Retries follow the
+   * platform clock: while it is frozen they fall due only when it is moved, by a request, which
+   * runs them as in the browser.
+   */
+  async #scheduleRetries(platform: SandboxPlatform): Promise<void> {
+    const outbox = platform.app.webhooks;
+    await outbox.settled();
+    const due = outbox.nextDueAt;
+    if (due === null || platform.ctx.clock.frozen) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > due) await this.ctx.storage.setAlarm(Math.max(due, Date.now()));
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Which sandbox a request to the server is for, and what reaches it. One deployment holds many
+ * sandboxes, one Durable Object each: `http://host/...` is the sandbox `default`, and
+ * `http://host/s/<name>/...` the sandbox `<name>` (lower-case letters, digits and `-`, at most
+ * 63). Pure: the Worker and unit tests call it alike.
+ */
+import { stripProxyPrefix } from '../sw/paths';
+
+/** The sandbox a request reaches when its path names none. */
+export const DEFAULT_SANDBOX = 'default';
+
+/** The path prefix that names a sandbox: `/s/<name>`. */
+export const SANDBOX_PATH_PREFIX = '/s/';
+
+/** The header the Worker names the sandbox in when it hands a request to its object; a client's own is replaced. */
+export const SANDBOX_HEADER = 'X-Platformpp-Sandbox';
+
+/** The header a deployed sandbox's control API (`/sandbox/...`) wants its secret in. */
+export const CONTROL_SECRET_HEADER = 'X-Sandbox-Secret';
+
+const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A request's sandbox: its name, the path it is served under, and the request's path inside it. */
+export interface SandboxTarget {
+  name: string;
+  /** `''` for the default sandbox, `/s/<name>` for another. */
+  basePath: string;
+  /** The path inside the sandbox, without the activity proxy prefix (`/api/v10/users/@me`). */
+  path: string;
+}
+
+/**
+ * The sandbox `url` is for, or null when it names an invalid one (or `default` by prefix: the
+ * default sandbox has one address, so the URLs it hands out are unique).
+ * @example sandboxOf(new URL('http://h/s/team-a/api/v10/gateway')) // { name: 'team-a', basePath: '/s/team-a', path: '/api/v10/gateway' }
+ */
+export function sandboxOf(url: URL): SandboxTarget | null {
+  const { pathname } = url;
+  if (!pathname.startsWith(SANDBOX_PATH_PREFIX)) {
+    return { name: DEFAULT_SANDBOX, basePath: '', path: stripProxyPrefix(pathname) };
+  }
+  const rest = pathname.slice(SANDBOX_PATH_PREFIX.length);
+  const slash = rest.indexOf('/');
+  const name = slash === -1 ? rest : rest.slice(0, slash);
+  if (!NAME.test(name) || name === DEFAULT_SANDBOX) return null;
+  const path = slash === -1 ? '/' : rest.slice(slash);
+  return { name, basePath: `${SANDBOX_PATH_PREFIX}${name}`, path: stripProxyPrefix(path) };
+}
+
+/** The base path of the sandbox named `name`. */
+export function basePathOf(name: string): string {
+  return name === DEFAULT_SANDBOX ? '' : `${SANDBOX_PATH_PREFIX}${name}`;
+}
+
+/** Whether a path inside a sandbox is its control API. */
+export function isControlPath(path: string): boolean {
+  return path === '/sandbox' || path.startsWith('/sandbox/');
+}
+
+/** Whether the request is a WebSocket upgrade to the gateway (`/gateway`, any query). */
+export function isGatewayUpgrade(request: Request, target: SandboxTarget): boolean {
+  return target.path === '/gateway' && request.headers.get('Upgrade')?.toLowerCase() === 'websocket';
+}
+
+/**
+ * Whether `given` is the control secret, compared in time that does not depend on where they
+ * differ.
+ */
+export function controlSecretMatches(given: string | null, secret: string): boolean {
+  if (given === null) return false;
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(secret);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) difference |= (a[i] ?? 0) ^ b[i];
+  return difference === 0;
+}

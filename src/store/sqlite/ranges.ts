@@ -1,0 +1,47 @@
+/**
+ * Port queries as SQL conditions over an encoded key column: a key is `col = ?`, a range one or
+ * two comparisons, nothing at all when the query selects every record. Because encoded keys
+ * sort as keys do, SQLite's BLOB comparison does the rest.
+ */
+import { type Direction, isKeyRange, type Query } from '../port';
+import { encodeKey } from './key-codec';
+import type { SqlValue } from './sql';
+
+/** A WHERE clause (`1` when there is none) and its parameters. */
+export interface Condition {
+  where: string;
+  params: SqlValue[];
+}
+
+/**
+ * The condition selecting `query` on column `column`.
+ * @example condition('k', keyRange.bound(['a'], ['a', []])) // { where: 'k >= ? AND k <= ?', params: [...] }
+ */
+export function condition(column: string, query: Query | null | undefined): Condition {
+  if (query === null || query === undefined) return { where: '1', params: [] };
+  if (!isKeyRange(query)) return { where: `${column} = ?`, params: [encodeKey(query)] };
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (query.lower !== undefined) {
+    parts.push(`${column} ${query.lowerOpen ? '>' : '>='} ?`);
+    params.push(encodeKey(query.lower));
+  }
+  if (query.upper !== undefined) {
+    parts.push(`${column} ${query.upperOpen ? '<' : '<='} ?`);
+    params.push(encodeKey(query.upper));
+  }
+  if (query.lower !== undefined && query.upper !== undefined && !query.lowerOpen && !query.upperOpen) {
+    // `only(key)`: one comparison, so SQLite seeks instead of scanning a range.
+    const [lower, upper] = params as Uint8Array[];
+    if (lower.length === upper.length && lower.every((byte, i) => byte === upper[i])) {
+      return { where: `${column} = ?`, params: [lower] };
+    }
+  }
+  return { where: parts.length > 0 ? parts.join(' AND ') : '1', params };
+}
+
+/** SQL's name for a direction. */
+export const order = (direction: Direction): 'ASC' | 'DESC' => (direction === 'prev' ? 'DESC' : 'ASC');
+
+/** A LIMIT value: SQLite takes -1 as none. */
+export const limit = (count: number | undefined): number => (count === undefined || count <= 0 ? -1 : count);

@@ -1,0 +1,250 @@
+// @ts-check
+/**
+ * The server's figures (CONTRACT §7), each beside a baseline measured in the same run, all on
+ * loopback from this Node process:
+ * - `server.rest_read`: GET of a lobby's 200 newest messages, against a bare node:http server
+ *   sending the same bytes;
+ * - `server.fanout_ws`: one lobby message until 50 member sessions (real WebSockets) have its
+ *   dispatch, against a bare `ws` server broadcasting the same bytes to 50 sockets;
+ * - `server.discordjs_ready`: discord.js 14 from `login()` to ClientReady, against a raw
+ *   WebSocket client's Identify to GUILD_CREATE on the same server (what the library adds);
+ * - `server.messages_per_s`: lobby messages per second into one sandbox with 8 concurrent
+ *   writers, against the same request loop on a bare node:http server that stores nothing.
+ */
+import { createServer } from 'node:http';
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import WebSocket, { WebSocketServer } from 'ws';
+import { buildServer } from '../../../scripts/build-server.js';
+import { startServer } from '../../../server/start.js';
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** JSON requests to `base`. */
+function client(/** @type {string} */ base) {
+  /** @param {string} method @param {string} path @param {unknown} [body] @param {string} [auth] */
+  return async (method, path, body, auth) => {
+    /** @type {Record<string, string>} */
+    const headers = {};
+    if (auth) headers.Authorization = auth;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return text ? JSON.parse(text) : null;
+  };
+}
+
+/** A plain node:http server answering every request with `body`. */
+async function bareHttp(/** @type {string} */ body) {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** Milliseconds of each of `rounds` sequential calls of `run` (after `warmup` unmeasured ones). */
+async function timeEach(/** @type {() => Promise<unknown>} */ run, /** @type {number} */ rounds, warmup = 3) {
+  for (let i = 0; i < warmup; i++) await run();
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** A sandbox with `users` users of one application, each with a lobby-capable token, all in one lobby. */
+async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ users) {
+  const call = client(base);
+  const owner = (await call('POST', '/sandbox/users', { username: 'owner' })).user;
+  const app = await call('POST', '/sandbox/applications', { name: 'Bench', owner_id: owner.id });
+  const auths = [];
+  for (let i = 0; i < users; i++) {
+    const user = (await call('POST', '/sandbox/users', { username: `player${i}` })).user;
+    const token = await call('POST', '/sandbox/tokens', {
+      application_id: app.application.id,
+      user_id: user.id,
+      scopes: 'openid sdk.social_layer lobbies.write',
+    });
+    auths.push(`Bearer ${token.access_token}`);
+  }
+  let lobby;
+  for (const auth of auths) lobby = await call('PUT', '/api/v10/lobbies', { secret: 'bench' }, auth);
+  return { call, app, owner, auths, lobby };
+}
+
+/** A WebSocket identified with `token`; resolves once READY arrived. */
+function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('message', (data) => {
+      const payload = JSON.parse(String(data));
+      if (payload.op === 10) socket.send(JSON.stringify({ op: 2, d: { token, intents, properties: {} } }));
+      if (payload.t === 'READY') resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * Runs the server phase.
+ * @param {{ root: string, cacheDir: string, quick: boolean, say: (line: string) => void }} options
+ */
+export async function serverPhase({ cacheDir, quick, say }) {
+  const workerPath = await buildServer({ quiet: true, outDir: `${cacheDir}/server` });
+  const server = await startServer({ port: 0, workerPath });
+  /** @type {Record<string, any>} */
+  const raw = {};
+  try {
+    // REST read of 200 lobby messages.
+    say('server: REST read of 200 lobby messages');
+    const read = await lobbyWorld(`${server.url}/s/read`, 1);
+    for (let i = 0; i < 200; i++) {
+      await read.call(
+        'POST',
+        `/api/v10/lobbies/${read.lobby.id}/messages`,
+        { content: `message ${i} `.padEnd(120, '.') },
+        read.auths[0],
+      );
+    }
+    const path = `/api/v10/lobbies/${read.lobby.id}/messages?limit=200`;
+    const bytes = await (
+      await fetch(`${server.url}/s/read${path}`, { headers: { Authorization: read.auths[0] } })
+    ).text();
+    const bare = await bareHttp(bytes);
+    const rounds = quick ? 30 : 300;
+    const readServer = () =>
+      fetch(`${server.url}/s/read${path}`, { headers: { Authorization: read.auths[0] } }).then((r) => r.text());
+    const readBare = () => fetch(bare.url + path).then((r) => r.text());
+    raw.rest_read = { bytes: bytes.length, server: [], bare: [] };
+    for (let i = 0; i < rounds / 10; i++) {
+      raw.rest_read.server.push(...(await timeEach(readServer, 10, i === 0 ? 5 : 0)));
+      raw.rest_read.bare.push(...(await timeEach(readBare, 10, i === 0 ? 5 : 0)));
+    }
+    await bare.close();
+
+    // Fan-out of one lobby message to 50 WebSockets.
+    say('server: fan-out of one message to 50 WebSockets');
+    const sockets = 50;
+    const fan = await lobbyWorld(`${server.url}/s/fanout`, sockets);
+    const gatewayUrl = `${(await fan.call('GET', '/api/v10/gateway')).url}?v=10&encoding=json`;
+    const members = /** @type {WebSocket[]} */ (
+      await Promise.all(fan.auths.map((auth) => identified(gatewayUrl, auth)))
+    );
+    const everyone = (/** @type {WebSocket[]} */ list, /** @type {(text: string) => boolean} */ match) =>
+      Promise.all(
+        list.map(
+          (socket) =>
+            new Promise((resolve) => {
+              const listener = (/** @type {Buffer} */ data) => {
+                if (match(String(data))) {
+                  socket.off('message', listener);
+                  resolve(undefined);
+                }
+              };
+              socket.on('message', listener);
+            }),
+        ),
+      );
+    let n = 0;
+    const fanRounds = quick ? 10 : 60;
+    raw.fanout_ws = { server: [], bare: [] };
+    const sample = JSON.stringify({ op: 0, t: 'LOBBY_MESSAGE_CREATE', s: 1, d: { content: 'x'.repeat(200) } });
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const bareUrl = `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (wss.address()).port}`;
+    const bareClients = await Promise.all(
+      Array.from(
+        { length: sockets },
+        () =>
+          new Promise((resolve) => {
+            const s = new WebSocket(bareUrl);
+            s.on('open', () => resolve(s));
+          }),
+      ),
+    );
+    await sleep(50);
+    for (let i = 0; i < fanRounds + 3; i++) {
+      const content = `fan ${++n}`;
+      const heard = everyone(members, (text) => text.includes(content));
+      const start = performance.now();
+      await fan.call('POST', `/api/v10/lobbies/${fan.lobby.id}/messages`, { content }, fan.auths[0]);
+      await heard;
+      if (i >= 3) raw.fanout_ws.server.push(performance.now() - start);
+      const bareHeard = everyone(/** @type {WebSocket[]} */ (bareClients), (text) => text.length > 0);
+      const bareStart = performance.now();
+      for (const peer of wss.clients) peer.send(sample);
+      await bareHeard;
+      if (i >= 3) raw.fanout_ws.bare.push(performance.now() - bareStart);
+    }
+    for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients)]) socket.close(1000);
+    await new Promise((resolve) => wss.close(resolve));
+
+    // discord.js to ClientReady.
+    say('server: discord.js 14 to ClientReady');
+    raw.discordjs_ready = { server: [], raw: [] };
+    const djs = client(`${server.url}/s/djs`);
+    const owner = (await djs('POST', '/sandbox/users', { username: 'owner' })).user;
+    const app = await djs('POST', '/sandbox/applications', { name: 'Bench', owner_id: owner.id });
+    const guild = await djs('POST', '/sandbox/guilds', { name: 'Bench Guild', owner_id: owner.id });
+    await djs('PUT', `/sandbox/guilds/${guild.guild.id}/members/${app.bot.id}`, {});
+    const djsGateway = `${(await djs('GET', '/api/v10/gateway')).url}?v=10&encoding=json`;
+    for (let i = 0; i < (quick ? 3 : 15); i++) {
+      const bot = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${server.url}/s/djs/api` } });
+      const start = performance.now();
+      const ready = new Promise((resolve) => bot.once(Events.ClientReady, resolve));
+      await bot.login(app.bot_token);
+      await ready;
+      raw.discordjs_ready.server.push(performance.now() - start);
+      await bot.destroy();
+      const rawStart = performance.now();
+      const socket = /** @type {WebSocket} */ (await identified(djsGateway, app.bot_token, 1));
+      raw.discordjs_ready.raw.push(performance.now() - rawStart);
+      socket.close(1000);
+    }
+
+    // Sustained messages per second into one sandbox.
+    say('server: sustained lobby messages per second');
+    const writers = 8;
+    const seconds = quick ? 2 : 10;
+    const rate = await lobbyWorld(`${server.url}/s/rate`, writers);
+    const sustained = async (/** @type {(i: number, k: number) => Promise<unknown>} */ send) => {
+      let done = 0;
+      const until = performance.now() + seconds * 1000;
+      await Promise.all(
+        Array.from({ length: writers }, async (_, i) => {
+          for (let k = 0; performance.now() < until; k++) {
+            await send(i, k);
+            done++;
+          }
+        }),
+      );
+      return done / seconds;
+    };
+    const rateBare = await bareHttp('{"id":"1"}');
+    raw.messages_per_s = {
+      server: await sustained((i, k) =>
+        rate.call('POST', `/api/v10/lobbies/${rate.lobby.id}/messages`, { content: `w${i} ${k}` }, rate.auths[i]),
+      ),
+      bare: await sustained((i, k) =>
+        fetch(`${rateBare.url}/api/v10/lobbies/1/messages`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content: `w${i} ${k}` }),
+        }).then((r) => r.text()),
+      ),
+    };
+    await rateBare.close();
+  } finally {
+    await server.stop();
+  }
+  return raw;
+}
