@@ -71,8 +71,11 @@ export interface PlatformApp {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Where nothing tells the app of other starts (tests, a server): this one, and no other running. */
-const ONE_START: WorkerStarts = { current: crypto.randomUUID(), isRunning: () => false };
+/**
+ * Where nothing tells the app of other starts (tests, a server): one start, and no other running.
+ * A constant id (workerd refuses random values at a module's top level).
+ */
+const ONE_START: WorkerStarts = { current: 'this-start', isRunning: () => false };
 
 /**
  * Marks an answer as the platform's: who answered, and `Date` by the platform clock, as an HTTP
