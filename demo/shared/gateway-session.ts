@@ -5,13 +5,17 @@
  * for a WebSocket gateway. The demo shell and the sample activity both use it.
  */
 import { GatewaySocket } from '../../src/sockets/gateway-socket';
-import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../../src/gateway/protocol';
+import {
+  FATAL_CLOSE_CODES,
+  GATEWAY_CLOSE_CODES,
+  GATEWAY_OPCODES as OP,
+  RESUME_CLOSE_CODE,
+  type GatewayPayload,
+} from '../../src/gateway/protocol';
 
 /** The gateway URL every demo session connects to. */
 export const DEMO_GATEWAY_URL = '/gateway?v=10&encoding=json';
 
-/** Close codes after which connecting again cannot help: bad token, bad or disallowed intents. */
-const FATAL_CLOSE_CODES = new Set([4004, 4012, 4013, 4014]);
 /** How long to wait before connecting again after the connection dropped. */
 const RECONNECT_DELAY_MS = 1000;
 
@@ -95,7 +99,7 @@ export class GatewaySession {
       const event = closed as CloseEvent;
       clearInterval(this.#heartbeat);
       if (this.#socket !== socket || this.#stopped) return;
-      if (event.code === 4004 && this.options.renew && !this.#renewed) {
+      if (event.code === GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED && this.options.renew && !this.#renewed) {
         this.#renewed = true;
         this.options.onStatus?.('connecting');
         this.options.renew().then(
@@ -153,7 +157,7 @@ export class GatewaySession {
       case OP.RECONNECT:
       case OP.INVALID_SESSION:
         // A fresh Identify on a new connection: the close listener reconnects.
-        socket.close(4000, 'Reconnecting');
+        socket.close(RESUME_CLOSE_CODE, 'Reconnecting');
         return;
     }
   }

@@ -7,7 +7,13 @@
  * gateway answers Invalid Session does it identify afresh. The token is never logged.
  */
 import { GatewaySocket } from '../sockets/gateway-socket';
-import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../gateway/protocol';
+import {
+  FATAL_CLOSE_CODES,
+  GATEWAY_OPCODES as OP,
+  IDENTIFY_AGAIN_CLOSE_CODES,
+  RESUME_CLOSE_CODE,
+  type GatewayPayload,
+} from '../gateway/protocol';
 import { INTENTS } from '../platform/core/intents';
 
 /** The gateway URL frames connect to. */
@@ -27,10 +33,6 @@ export interface SocketLike {
   addEventListener(type: 'message' | 'close', listener: (event: any) => void): void;
 }
 
-/** Close codes after which a new connection cannot help (bad token, intents). */
-const FATAL = new Set([4004, 4012, 4013, 4014]);
-/** Close codes after which the session cannot be resumed: the next connection identifies. */
-const SESSION_LOST = new Set([4007, 4009]);
 /** How long to wait before connecting again after the connection dropped. */
 const RECONNECT_DELAY_MS = 1000;
 
@@ -101,16 +103,16 @@ export function listenToPlatform(
       } else if (payload.op === OP.INVALID_SESSION) {
         // Resumable (`d: true`): connect again and resume; otherwise the session is gone and the
         // gateway takes a new Identify on this connection.
-        if (payload.d === true) current.close(4000, 'Reconnecting');
+        if (payload.d === true) current.close(RESUME_CLOSE_CODE, 'Reconnecting');
         else identify(current);
       } else if (payload.op === OP.RECONNECT) {
-        current.close(4000, 'Reconnecting');
+        current.close(RESUME_CLOSE_CODE, 'Reconnecting');
       }
     });
     current.addEventListener('close', (event: CloseEvent) => {
       clearInterval(heartbeat);
-      if (stopped || socket !== current || FATAL.has(event.code)) return;
-      if (SESSION_LOST.has(event.code)) session = null;
+      if (stopped || socket !== current || FATAL_CLOSE_CODES.has(event.code)) return;
+      if (IDENTIFY_AGAIN_CLOSE_CODES.has(event.code)) session = null;
       onStatus('disconnected');
       retry = setTimeout(connect, RECONNECT_DELAY_MS);
     });

@@ -5,21 +5,19 @@
  * `disconnect()` goes Disconnecting, then Disconnected. Heartbeats keep the session alive; an
  * unacknowledged heartbeat counts as a dead socket.
  */
-import { GATEWAY_OPCODES as OP, GATEWAY_CLOSE_CODES, type GatewayPayload } from '../gateway/protocol';
+import {
+  FATAL_CLOSE_CODES,
+  GATEWAY_CLOSE_CODES,
+  GATEWAY_OPCODES as OP,
+  IDENTIFY_AGAIN_CLOSE_CODES,
+  RESUME_CLOSE_CODE,
+  type GatewayPayload,
+} from '../gateway/protocol';
 import { ErrorType, SdkError } from './errors';
 import type { SdkLogger } from './logger';
 import { GATEWAY_URL, REAL_TIMERS, type LinkTimers, type SocketFactory, type WebSocketLike } from './socket';
 import { ClientError, clientErrorToString, Status, statusToString } from './status';
 
-/** Close codes after which connecting again cannot help (bad token, shard, version, intents). */
-const FATAL_CLOSE_CODES = new Set<number>([4004, 4010, 4011, 4012, 4013, 4014]);
-/** Close codes after which the session is gone and the next connection must Identify. */
-const SESSION_ENDING_CLOSE_CODES = new Set<number>([
-  GATEWAY_CLOSE_CODES.INVALID_SEQ,
-  GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT,
-]);
-/** The code the link closes a socket with when it means to Resume (1000 would end the session). */
-const RESUME_CLOSE_CODE = 4000;
 /** How long `disconnect()` waits for the socket's close event. */
 const CLOSE_WAIT_MS = 1000;
 
@@ -224,7 +222,7 @@ export class GatewayLink {
       this.#sessionId = null;
       return this.#set(Status.Disconnected, ClientError.ConnectionFailed, code);
     }
-    if (SESSION_ENDING_CLOSE_CODES.has(code)) this.#sessionId = null;
+    if (IDENTIFY_AGAIN_CLOSE_CODES.has(code)) this.#sessionId = null;
     this.#set(Status.Reconnecting, ClientError.UnexpectedClose, code);
     const delay = (this.options.reconnectDelayMs ?? ((n) => Math.min(1000 * 2 ** n, 30_000)))(this.#attempt++);
     this.#retry = this.#timers.setTimeout(() => void this.#open(), delay);

@@ -23,11 +23,8 @@ import {
   describeAuthorizeRequest,
 } from '../../src/platform/oauth2/authorize';
 import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2/client-auth';
-import {
-  PLATFORM_DISCOVERY_PATH,
-  platformDiscoveryDocument,
-  platformKeySet,
-} from '../../src/platform/oauth2/oidc-provider';
+import { platformDiscoveryDocument, platformKeySet } from '../../src/platform/oauth2/oidc-provider';
+import { PLATFORM_DISCOVERY_PATH } from '../../src/wire/paths';
 import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional';
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
 import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv } from '../http';

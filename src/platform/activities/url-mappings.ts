@@ -5,14 +5,15 @@
  * segment and fill the same tokens in the target's host or port. A prefix may not be one of the
  * platform's own paths, which the service worker answers itself (`/api`, `/sandbox`, ...).
  */
-import { platformPathCollision, type UrlMapping } from '../../activity/url-mappings';
+import { platformPathCollision } from '../../wire/paths';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { URL_MAPPINGS_MAX } from '../core/limits';
 import type { ApplicationRecord } from '../../store/records/core';
+import type { UrlMapping } from '../../wire/paths';
 
-export type { UrlMapping } from '../../activity/url-mappings';
+export type { UrlMapping };
 
 const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** A target: a host (labels, dots, `{tokens}`), an optional port (digits or a token), an optional path. */

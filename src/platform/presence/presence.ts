@@ -14,7 +14,7 @@ import { shownStatus } from './shown';
 import { applyPresence, PRESENCE_STORES } from './write';
 import type { PresenceRecord } from '../../store/records/presence';
 import { keyRange } from '../../store/port';
-import { SET_ACTIVITY_TYPES } from '../../store/records/core';
+import { SET_ACTIVITY_TYPES } from '../../wire/rich-presence';
 import { type PresenceActivity } from '../../store/records/presence';
 
 const text = v.nullish(
