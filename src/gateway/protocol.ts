@@ -3,6 +3,7 @@
  * platform's public gateway defines them. Imported by the hub (server side), `GatewaySocket`
  * (page side) and every client that wants typed payloads.
  */
+import type { GatewayDispatch, GatewayDispatchName, GatewayDispatchPayloads } from '../store/records/dispatches';
 
 /** Gateway opcodes. */
 export const GATEWAY_OPCODES = {
@@ -149,11 +150,13 @@ export interface RequestChannelInfoData {
   fields: ('status' | 'voice_start_time')[];
 }
 
-/** A dispatch before it is numbered: the event name and its data. */
-export interface Dispatch {
-  t: string;
-  d: unknown;
-}
+/**
+ * A dispatch before it is numbered: the event name and its data, typed by the dispatch wire
+ * (`src/store/records/dispatches.ts`, with the records because the event log stores them).
+ */
+export type Dispatch = GatewayDispatch;
+
+export type { GatewayDispatch, GatewayDispatchName, GatewayDispatchPayloads };
 
 /**
  * A payload that is not a dispatch.

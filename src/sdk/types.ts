@@ -3,13 +3,13 @@
  * channels) as the HTTP API and the gateway answer them, and the token and authorization
  * results of the account operations.
  */
-import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../store/records/core';
+import type { Channel, Lobby, LobbyMember, Message, Metadata, User } from '../store/records/core';
 import type { PresenceActivity, RichPresenceInput } from '../wire/rich-presence';
 
 export type { Lobby, LobbyMember, Message as LobbyMessage, Metadata, User };
 
 /** A guild channel as `GET /guilds/{guild.id}/channels` answers it. */
-export type GuildChannel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+export type GuildChannel = Channel;
 
 /**
  * How a token is presented, as the platform SDK's `AuthorizationTokenType` numbers it. Both

@@ -21,6 +21,7 @@ import { generateSecret, hashSecret } from '../core/secrets';
 import { changeLobbyCall, LOBBY_CALL_STORES } from './lobby-calls';
 import { emitVoiceStateUpdate } from './states';
 import { issueVoiceToken } from './tokens';
+import type { VoiceServerUpdate } from '../../store/records/dispatches';
 
 /** The voice server endpoint VOICE_SERVER_UPDATE names: a path of this origin, reached with `VoiceGatewaySocket`. */
 export const VOICE_SERVER_ENDPOINT = '/voice';
@@ -55,7 +56,11 @@ export type VoiceJoinOutcome =
   | { joined: true; server: { token: string; guild_id: string | null; channel_id?: string } };
 
 /** VOICE_SERVER_UPDATE's `d` for a join. */
-export function voiceServerUpdate(server: { token: string; guild_id: string | null; channel_id?: string }) {
+export function voiceServerUpdate(server: {
+  token: string;
+  guild_id: string | null;
+  channel_id?: string;
+}): VoiceServerUpdate {
   return {
     token: server.token,
     guild_id: server.guild_id,

@@ -162,6 +162,15 @@ export interface ChannelRecord {
   voice_start_time?: number | null;
 }
 
+/** The role object: the stored role without its guild (`color` is deprecated but still sent). */
+export type Role = Omit<RoleRecord, 'guild_id'>;
+
+/**
+ * The channel object of a guild channel. The ephemeral voice fields (`status`,
+ * `voice_start_time`) are never part of it: Request Channel Info answers them.
+ */
+export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+
 /** A guild member. */
 export interface MemberRecord {
   guild_id: Snowflake;
@@ -230,7 +239,8 @@ export interface Lobby {
   application_id: Snowflake;
   metadata: Metadata | null;
   members: LobbyMember[];
-  linked_channel?: unknown;
+  /** The guild channel linked to the lobby, while one is. */
+  linked_channel?: Channel;
   flags?: number;
 }
 

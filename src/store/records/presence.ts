@@ -30,6 +30,18 @@ export interface SessionPresence {
   activities?: GatewayActivity[];
 }
 
+/** A presence as others see it. */
+export interface ShownPresence {
+  status: ShownStatus;
+  activities: (PresenceActivity | GatewayActivity)[];
+  client_status: { web?: Exclude<ShownStatus, 'offline'> };
+}
+
+/** A presence on the wire (GUILD_CREATE, GUILD_MEMBERS_CHUNK, READY); PRESENCE_UPDATE adds `guild_id`. */
+export interface WirePresence extends ShownPresence {
+  user: { id: string };
+}
+
 /** A connected gateway session of the user, as the presence counts it. */
 export interface PresenceSession extends SessionPresence {
   session_id: string;
