@@ -6,6 +6,8 @@ import { ApiError } from '../platform/core/errors';
 import type { CommandContext, RpcSession } from './context';
 import { SUBSCRIBABLE_EVENTS, type RpcUser, type SubscribableEvent } from './protocol';
 import { SUBSCRIBE_ARGS, validateRpc } from './schemas';
+import type { GatewayDispatch } from '../gateway/protocol';
+import type { User } from '../store/records/core';
 
 /** Scopes each event needs (the platform's public embedded-app SDK documents them per event). */
 export const EVENT_SCOPES: Readonly<Record<SubscribableEvent, readonly string[]>> = {
@@ -137,13 +139,14 @@ export interface TranslatedEvent {
   data: unknown;
 }
 
-function rpcUser(user: Record<string, unknown>): RpcUser {
+/** A user of a dispatch as the RPC protocol shows it (a dispatch may carry no more than the id). */
+function rpcUser(user: Pick<User, 'id'> & Partial<User> & { public_flags?: number }): RpcUser {
   return {
     id: String(user.id),
     username: String(user.username ?? ''),
     discriminator: String(user.discriminator ?? '0'),
-    global_name: (user.global_name as string | null | undefined) ?? null,
-    avatar: (user.avatar as string | null | undefined) ?? null,
+    global_name: user.global_name ?? null,
+    avatar: user.avatar ?? null,
     bot: user.bot === true,
     flags: typeof user.public_flags === 'number' ? user.public_flags : 0,
     premium_type: typeof user.premium_type === 'number' ? user.premium_type : null,
@@ -153,91 +156,109 @@ function rpcUser(user: Record<string, unknown>): RpcUser {
 /**
  * The RPC events a gateway dispatch (`type`, `data`) means for the session's user and
  * application. Events about other users or applications mean nothing to this activity.
- * SPEAKING_* come from the voice server, not the gateway: see `RpcHost.speaking`.
+ * SPEAKING_* come from the voice server, not the gateway: see `RpcHost.speaking`. What arrives
+ * from a socket is read as the dispatch wire types it; fields are still checked where a
+ * missing one would otherwise be reported.
  */
 export function translatePlatformEvent(type: string, data: unknown, session: RpcSession): TranslatedEvent[] {
   if (typeof data !== 'object' || data === null) return [];
-  const d = data as Record<string, any>;
+  const dispatch = { t: type, d: data } as GatewayDispatch;
   const me = session.user.id;
-  switch (type) {
+  switch (dispatch.t) {
     case 'USER_UPDATE':
-      return d.id === me ? [{ event: 'CURRENT_USER_UPDATE', key: '', data: rpcUser(d) }] : [];
-    case 'GUILD_MEMBER_UPDATE':
-      return d.user?.id === me
+      return dispatch.d.id === me ? [{ event: 'CURRENT_USER_UPDATE', key: '', data: rpcUser(dispatch.d) }] : [];
+    case 'GUILD_MEMBER_UPDATE': {
+      const member = dispatch.d;
+      return member.user?.id === me
         ? [
             {
               event: 'CURRENT_GUILD_MEMBER_UPDATE',
-              key: String(d.guild_id),
+              key: String(member.guild_id),
               data: {
                 user_id: me,
-                guild_id: String(d.guild_id),
-                nick: d.nick ?? null,
-                avatar: d.avatar ?? null,
+                guild_id: String(member.guild_id),
+                nick: member.nick ?? null,
+                avatar: member.avatar ?? null,
                 avatar_decoration_data: null,
                 color_string: null,
               },
             },
           ]
         : [];
-    case 'ENTITLEMENT_CREATE':
-      return d.user_id === me && d.application_id === session.application.id
-        ? [{ event: 'ENTITLEMENT_CREATE', key: '', data: { entitlement: d } }]
+    }
+    case 'ENTITLEMENT_CREATE': {
+      const entitlement = dispatch.d;
+      return entitlement.user_id === me && entitlement.application_id === session.application.id
+        ? [{ event: 'ENTITLEMENT_CREATE', key: '', data: { entitlement } }]
         : [];
+    }
     case 'RELATIONSHIP_ADD':
     case 'RELATIONSHIP_UPDATE':
-    case 'RELATIONSHIP_REMOVE':
-      return d.user
+    case 'RELATIONSHIP_REMOVE': {
+      const relationship = dispatch.d;
+      return relationship.user
         ? [
             {
               event: 'RELATIONSHIP_UPDATE',
               key: '',
-              data: { type: type === 'RELATIONSHIP_REMOVE' ? 0 : Number(d.type ?? 0), user: rpcUser(d.user) },
-            },
-          ]
-        : [];
-    case 'VOICE_STATE_UPDATE':
-      return d.channel_id && d.user_id
-        ? [
-            {
-              event: 'VOICE_STATE_UPDATE',
-              key: String(d.channel_id),
               data: {
-                voice_state: {
-                  mute: !!d.mute,
-                  deaf: !!d.deaf,
-                  self_mute: !!d.self_mute,
-                  self_deaf: !!d.self_deaf,
-                  suppress: !!d.suppress,
-                },
-                user: rpcUser(d.member?.user ?? { id: d.user_id }),
-                nick: d.member?.nick ?? d.member?.user?.username ?? '',
-                volume: 100,
-                mute: !!d.self_mute,
-                // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
-                channel_id: String(d.channel_id),
+                type: dispatch.t === 'RELATIONSHIP_REMOVE' ? 0 : Number(relationship.type ?? 0),
+                user: rpcUser(relationship.user),
               },
             },
           ]
         : [];
+    }
+    case 'VOICE_STATE_UPDATE': {
+      const state = dispatch.d;
+      const member = 'member' in state ? state.member : undefined;
+      return state.channel_id && state.user_id
+        ? [
+            {
+              event: 'VOICE_STATE_UPDATE',
+              key: String(state.channel_id),
+              data: {
+                voice_state: {
+                  mute: !!state.mute,
+                  deaf: !!state.deaf,
+                  self_mute: !!state.self_mute,
+                  self_deaf: !!state.self_deaf,
+                  suppress: !!state.suppress,
+                },
+                user: rpcUser(member?.user ?? { id: state.user_id }),
+                nick: member?.nick ?? member?.user?.username ?? '',
+                volume: 100,
+                mute: !!state.self_mute,
+                // Not in the platform's payload: it lets an SDK tell two channels' listeners apart.
+                channel_id: String(state.channel_id),
+              },
+            },
+          ]
+        : [];
+    }
     default:
       return [];
   }
 }
 
 /**
- * Guilds whose GUILD_STATUS a dispatch may change (presence or guild updates); `'*'` for every
+ * Guilds whose GUILD_STATUS a dispatch may change (presence or member changes); `'*'` for every
  * guild, when the user's own presence changed (that dispatch names no guild), or a session of
  * theirs just connected (READY: the session's own coming online is in what it read, not in a
  * dispatch).
  */
 export function guildStatusChanges(type: string, data: unknown): string[] {
-  const d = (data ?? {}) as Record<string, unknown>;
-  if (type === 'READY' || (type === 'PRESENCE_UPDATE' && d.guild_id === undefined)) return ['*'];
-  if (
-    (type === 'PRESENCE_UPDATE' || type === 'GUILD_MEMBER_ADD' || type === 'GUILD_MEMBER_REMOVE') &&
-    typeof d.guild_id === 'string'
-  )
-    return [d.guild_id];
-  if (type === 'GUILD_UPDATE' && typeof d.id === 'string') return [d.id];
-  return [];
+  const dispatch = { t: type, d: data ?? {} } as GatewayDispatch;
+  switch (dispatch.t) {
+    case 'READY':
+      return ['*'];
+    case 'PRESENCE_UPDATE':
+      if (dispatch.d.guild_id === undefined) return ['*'];
+      return typeof dispatch.d.guild_id === 'string' ? [dispatch.d.guild_id] : [];
+    case 'GUILD_MEMBER_ADD':
+    case 'GUILD_MEMBER_REMOVE':
+      return typeof dispatch.d.guild_id === 'string' ? [dispatch.d.guild_id] : [];
+    default:
+      return [];
+  }
 }
