@@ -4,21 +4,15 @@
  * Authorization header: the URL is what a message hands out.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { attachmentHeaders, readAttachmentFile } from '../../src/platform/messages/attachment-files';
-import { schemas, validate, type AppEnv } from '../http';
-
-const Path = v.object({
-  channel_id: schemas.snowflake,
-  attachment_id: schemas.snowflake,
-  filename: v.pipe(v.string(), v.minLength(1)),
-});
+import { validate, type AppEnv } from '../http';
+import { AttachmentPathSchema } from '../../src/platform/messages/schemas';
 
 /** The attachment file routes (mounted at `/attachments`). */
 export function attachmentRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/:channel_id/:attachment_id/:filename', async (c) => {
-    const { channel_id, attachment_id, filename } = validate(Path, c.req.param());
+    const { channel_id, attachment_id, filename } = validate(AttachmentPathSchema, c.req.param());
     const file = await readAttachmentFile(c.get('ctx'), channel_id, attachment_id, filename);
     return new Response(file.data, { status: 200, headers: attachmentHeaders(file) });
   });

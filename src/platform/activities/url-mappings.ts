@@ -117,3 +117,10 @@ export function mapRequestPath(path: string, search: string, mappings: readonly 
   url.search = search;
   return { url, prefix: best.mapping.prefix };
 }
+
+/** The URL mappings of application `applicationId` (none until set); 404 (10002) for an unknown application. */
+export async function getUrlMappings(ctx: PlatformContext, applicationId: string): Promise<UrlMapping[]> {
+  const application = await ctx.db.get('applications', applicationId);
+  if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
+  return urlMappingsOf(application);
+}
