@@ -4,7 +4,7 @@
  * synchronous handles: the current user (from READY), the lobbies the user is in, and the
  * user's relationships.
  */
-import { RelationshipCache } from './client-relationships';
+import { RelationshipCache } from './relationship-cache';
 import type { SdkLogger } from './logger';
 import type { Lobby, LobbyMember, LobbyMessage, User } from './types';
 import type { GatewayDispatch } from '../gateway/protocol';

@@ -9,7 +9,7 @@ import type { Emit, WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { isLobbyLive, lobbyAudience, loadLobbyMembers } from '../lobbies/store';
 import type { LobbyVoiceStateRecord } from '../../store/records/voice';
-import type { VoiceCaller, VoiceJoinOutcome, VoiceCredential } from './join';
+import type { VoiceCaller, VoiceCredential, VoiceJoinOutcome } from './caller';
 import { issueVoiceToken } from './tokens';
 import type { LobbyVoiceState } from '../../store/records/dispatches';
 
