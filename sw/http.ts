@@ -1,6 +1,7 @@
 /**
  * The HTTP edge shared by every route module: the hono environment, reading and validating
- * request bodies and queries (ARCHITECTURE rule 4), and turning errors into responses.
+ * request bodies, queries and path parameters (ARCHITECTURE rule 4) with the schemas of the
+ * platform's areas (`src/platform/<area>/schemas.ts`), and turning errors into responses.
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
@@ -9,7 +10,7 @@ import type { PlatformContext } from '../src/platform/core/context';
 import { ApiError, OAuth2Error } from '../src/platform/core/errors';
 import { JSON_BODY_MAX_BYTES } from '../src/platform/core/limits';
 import { redactSecrets } from '../src/platform/core/secrets';
-import { bodyInt, queryInt, snowflakeSchema } from '../src/platform/core/schema-parts';
+import { snowflakeSchema } from '../src/platform/core/schema-parts';
 
 /** The hono environment of the platform app. */
 export interface AppEnv {
@@ -106,11 +107,14 @@ export function errorResponse(error: unknown, log: (line: string) => void = cons
   return Response.json({ code: 0, message: '500: Internal Server Error' }, { status: 500 });
 }
 
-/** Common valibot pieces for route schemas. */
-export const schemas = {
-  snowflake: snowflakeSchema,
-  /** A query integer within bounds (query values arrive as strings). */
-  queryInt,
-  /** A JSON integer within bounds. */
-  int: bodyInt,
-};
+const paramSchemas = new Map<string, AnySchema>();
+
+/**
+ * The path parameter `name`, which must be a snowflake: a 400 / 50035 naming it otherwise.
+ * @example const userId = snowflakeParam(c, 'user_id');
+ */
+export function snowflakeParam(c: AppContext, name: string): string {
+  let schema = paramSchemas.get(name);
+  if (!schema) paramSchemas.set(name, (schema = v.object({ [name]: snowflakeSchema })));
+  return (validate(schema, c.req.param()) as Record<string, string>)[name];
+}

@@ -1,23 +1,14 @@
 /**
  * Which request paths the service worker answers, and how the activity proxy prefix is
- * folded away. CONTRACT §1: every path works with and without `/.proxy/`.
+ * folded away. CONTRACT §1: every path works with and without `/.proxy/`. The paths themselves
+ * are the platform's (`src/wire/paths.ts`), shared with the activity proxy's URL mappings.
  */
+import { API_PATH_PREFIXES, PLATFORM_DISCOVERY_PATH, PROXY_PREFIX, stripProxyPrefix } from '../src/wire/paths';
 
-/** The activity proxy prefix; requests under it answer exactly as without it. */
-export const PROXY_PREFIX = '/.proxy';
-
-/** Path prefixes the platform owns. Everything else goes to the network (or the precache). */
-const OWNED_PREFIXES = ['/sandbox/', '/oauth2/', '/attachments/'] as const;
+export { PROXY_PREFIX, stripProxyPrefix };
 
 /** `/api/v<N>` and everything under it: the versioned API, whatever the version. */
 const VERSIONED_API = /^\/api\/v\d+(?:\/|$)/;
-
-/**
- * The platform's OpenID Connect discovery document (`PLATFORM_DISCOVERY_PATH`), the one path it
- * owns outside those prefixes. Spelled out here: the Vite config loads this file, and must not
- * pull the platform's store code in with it.
- */
-const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
 /**
  * The path with the base path a server serves a sandbox under removed (`/s/team-a/api/v10` →
@@ -28,15 +19,6 @@ export function stripBasePath(pathname: string, basePath: string): string {
   if (basePath === '') return pathname;
   if (pathname === basePath) return '/';
   return pathname.startsWith(basePath + '/') ? pathname.slice(basePath.length) : pathname;
-}
-
-/**
- * The path with the activity proxy prefix removed.
- * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
- */
-export function stripProxyPrefix(pathname: string): string {
-  if (pathname === PROXY_PREFIX) return '/';
-  return pathname.startsWith(PROXY_PREFIX + '/') ? pathname.slice(PROXY_PREFIX.length) : pathname;
 }
 
 /**
@@ -54,5 +36,10 @@ export function ownsPath(url: URL, isRoute: (path: string) => boolean = () => tr
   const path = stripProxyPrefix(url.pathname);
   if (path === '/api' || VERSIONED_API.test(path)) return true;
   if (path.startsWith('/api/')) return isRoute(path);
-  return path === '/sandbox' || path === DISCOVERY_PATH || OWNED_PREFIXES.some((p) => path.startsWith(p));
+  // `/sandbox` answers on its own (an index, a 404 in the API's shape); the others only below them.
+  return (
+    path === '/sandbox' ||
+    path === PLATFORM_DISCOVERY_PATH ||
+    API_PATH_PREFIXES.some((prefix) => path.startsWith(`${prefix}/`))
+  );
 }

@@ -1,17 +1,18 @@
 /**
- * A gateway connection as a client keeps one: Hello, Identify, heartbeats, and a fresh
- * Identify after the connection dropped. It speaks to the shared-worker gateway through
+ * A gateway connection as a client keeps one: the platform's one gateway loop
+ * (`src/gateway/client.ts`: Hello, Identify, heartbeats, reconnecting after a drop) over
  * `GatewaySocket`, which has the WebSocket interface, so this is the code a client would write
- * for a WebSocket gateway. The demo shell and the sample activity both use it.
+ * for a WebSocket gateway. The demo identifies afresh on every connection (its state is rebuilt
+ * from READY and the history reads that follow it) and renews a user's token once when the
+ * gateway refuses it. The demo shell and the sample activity both use it.
  */
+import { GATEWAY_CLIENT_URL, GatewayClient, type GatewayClientStateChange } from '../../src/gateway/client';
+import { GATEWAY_CLOSE_CODES, type GatewayDispatch, type GatewayPayload } from '../../src/gateway/protocol';
 import { GatewaySocket } from '../../src/sockets/gateway-socket';
-import { GATEWAY_OPCODES as OP, type GatewayPayload } from '../../src/gateway/protocol';
 
 /** The gateway URL every demo session connects to. */
-export const DEMO_GATEWAY_URL = '/gateway?v=10&encoding=json';
+export const DEMO_GATEWAY_URL = GATEWAY_CLIENT_URL;
 
-/** Close codes after which connecting again cannot help: bad token, bad or disallowed intents. */
-const FATAL_CLOSE_CODES = new Set([4004, 4012, 4013, 4014]);
 /** How long to wait before connecting again after the connection dropped. */
 const RECONNECT_DELAY_MS = 1000;
 
@@ -30,8 +31,8 @@ export interface GatewaySessionOptions {
   intents: number;
   /** Identify's `capabilities` (1 << 15 opts a bot in to channel obfuscation). */
   capabilities?: number;
-  /** Every dispatch, in order. */
-  onDispatch(type: string, data: any, seq: number | null): void;
+  /** Every dispatch, in order, its payload typed by its name. */
+  onDispatch(dispatch: GatewayDispatch, seq: number | null): void;
   /** Every payload received (dispatches included), for an event viewer. */
   onPayload?(payload: GatewayPayload<unknown>): void;
   /** Every payload sent (Identify with its token, heartbeats), for an event viewer that redacts. */
@@ -40,121 +41,82 @@ export interface GatewaySessionOptions {
   onStatus?(status: GatewaySessionStatus, reason?: string): void;
 }
 
+/** The page's timers, read when called. */
+const timers = {
+  setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /**
  * A running gateway session.
  * @example
- * const session = new GatewaySession({ token: `Bearer ${token}`, intents: 1, onDispatch: (t, d) => apply(t, d) });
+ * const session = new GatewaySession({ token: `Bearer ${token}`, intents: 1, onDispatch: (dispatch) => apply(dispatch) });
  * session.start();
  * // later
  * session.stop();
  */
 export class GatewaySession {
-  #socket: GatewaySocket | null = null;
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
-  #retry: ReturnType<typeof setTimeout> | undefined;
-  #seq: number | null = null;
+  readonly #client: GatewayClient;
   #stopped = false;
   /** Whether the token was renewed since the last READY (so a second 4004 is final). */
   #renewed = false;
 
-  constructor(private readonly options: GatewaySessionOptions) {}
+  constructor(private readonly options: GatewaySessionOptions) {
+    this.#client = new GatewayClient({
+      openSocket: (url) => new GatewaySocket(url),
+      timers,
+      url: DEMO_GATEWAY_URL,
+      resume: false,
+      reconnectDelayMs: () => RECONNECT_DELAY_MS,
+      identify: () => ({
+        token: typeof options.token === 'function' ? options.token() : options.token,
+        intents: options.intents,
+        ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+        properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' },
+      }),
+      listener: {
+        dispatch: (dispatch, seq) => {
+          if (dispatch.t === 'READY') this.#renewed = false;
+          options.onDispatch(dispatch, seq);
+        },
+        received: (payload) => options.onPayload?.(payload),
+        sent: (payload) => options.onSent?.(payload),
+        state: (change) => this.#follow(change),
+      },
+    });
+  }
 
   /** Connects (once). */
   start(): void {
-    if (!this.#socket && !this.#stopped) this.#connect();
+    if (!this.#stopped) this.#client.start();
   }
 
   /** Closes the connection and does not reconnect. */
   stop(): void {
     this.#stopped = true;
-    clearInterval(this.#heartbeat);
-    clearTimeout(this.#retry);
-    this.#socket?.close(1000, 'The client stopped');
-    this.#socket = null;
+    void this.#client.stop('The client stopped');
   }
 
   /** Sends a payload (e.g. Request Guild Members) when the connection is open. */
   send(op: number, d: unknown): boolean {
-    if (this.#socket?.readyState !== GatewaySocket.OPEN) return false;
-    this.#send(this.#socket, op, d);
-    return true;
+    return this.#client.send(op, d);
   }
 
-  #send(socket: GatewaySocket, op: number, d: unknown): void {
-    socket.send(JSON.stringify({ op, d }));
-    this.options.onSent?.({ op, d });
-  }
-
-  #connect(): void {
-    this.#seq = null;
-    this.options.onStatus?.('connecting');
-    const socket = new GatewaySocket(DEMO_GATEWAY_URL);
-    this.#socket = socket;
-    socket.addEventListener('message', (event) => this.#receive(socket, (event as MessageEvent<string>).data));
-    socket.addEventListener('close', (closed) => {
-      const event = closed as CloseEvent;
-      clearInterval(this.#heartbeat);
-      if (this.#socket !== socket || this.#stopped) return;
-      if (event.code === 4004 && this.options.renew && !this.#renewed) {
-        this.#renewed = true;
-        this.options.onStatus?.('connecting');
-        this.options.renew().then(
-          () => !this.#stopped && this.#connect(),
-          (error) =>
-            this.options.onStatus?.(
-              'closed',
-              `the token could not be renewed: ${error instanceof Error ? error.message : error}`,
-            ),
-        );
-        return;
-      }
-      if (FATAL_CLOSE_CODES.has(event.code)) {
-        this.options.onStatus?.(
-          'closed',
-          `the gateway closed the session (${event.code}${event.reason ? `: ${event.reason}` : ''})`,
-        );
-        return;
-      }
-      this.options.onStatus?.('connecting');
-      this.#retry = setTimeout(() => this.#connect(), RECONNECT_DELAY_MS);
-    });
-  }
-
-  #receive(socket: GatewaySocket, text: string): void {
-    let payload: GatewayPayload<any>;
-    try {
-      payload = JSON.parse(text);
-    } catch {
+  #follow(change: GatewayClientStateChange): void {
+    const status = this.options.onStatus;
+    if (change.state === 'connecting' || change.state === 'reconnecting') return status?.('connecting');
+    if (change.state === 'ready') return status?.('ready');
+    if (change.state !== 'closed') return;
+    if (change.code === GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED && this.options.renew && !this.#renewed) {
+      this.#renewed = true;
+      status?.('connecting');
+      this.options.renew().then(
+        () => !this.#stopped && this.#client.start(),
+        (error) =>
+          status?.('closed', `the token could not be renewed: ${error instanceof Error ? error.message : error}`),
+      );
       return;
     }
-    this.options.onPayload?.(payload);
-    const beat = () => this.#send(socket, OP.HEARTBEAT, this.#seq);
-    switch (payload.op) {
-      case OP.HELLO:
-        clearInterval(this.#heartbeat);
-        this.#heartbeat = setInterval(beat, payload.d.heartbeat_interval);
-        this.#send(socket, OP.IDENTIFY, {
-          token: typeof this.options.token === 'function' ? this.options.token() : this.options.token,
-          intents: this.options.intents,
-          ...(this.options.capabilities ? { capabilities: this.options.capabilities } : {}),
-          properties: { os: 'browser', browser: 'platformpp-demo', device: 'platformpp-demo' },
-        });
-        return;
-      case OP.HEARTBEAT:
-        return beat();
-      case OP.DISPATCH:
-        this.#seq = payload.s;
-        if (payload.t === 'READY') {
-          this.#renewed = false;
-          this.options.onStatus?.('ready');
-        }
-        if (payload.t) this.options.onDispatch(payload.t, payload.d, payload.s);
-        return;
-      case OP.RECONNECT:
-      case OP.INVALID_SESSION:
-        // A fresh Identify on a new connection: the close listener reconnects.
-        socket.close(4000, 'Reconnecting');
-        return;
-    }
+    status?.('closed', `the gateway closed the session (${change.code}${change.reason ? `: ${change.reason}` : ''})`);
   }
 }

@@ -1,9 +1,12 @@
 /**
  * What the simulated client knows, kept current by its gateway session's dispatches (READY,
  * GUILD_CREATE, member, channel, role, presence, message and lobby events) and by the history
- * reads the shell makes over HTTP. A plain store: `apply(type, data)` changes it and fires
+ * reads the shell makes over HTTP. A plain store: `apply(dispatch)` changes it and fires
  * `change`.
  */
+import type { GatewayDispatch } from '../../src/gateway/protocol';
+import type { GuildMessageEvent } from '../../src/store/records/dispatches';
+import type { WirePresence } from '../../src/store/records/presence';
 import type {
   GuildState,
   Presence,
@@ -30,8 +33,6 @@ export type {
   WireUser,
 } from './wire';
 
-type Data = Record<string, any>;
-
 /** Ids are snowflakes: longer is later, then string order. */
 const byId = (a: { id: string }, b: { id: string }) =>
   a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -47,7 +48,7 @@ function merged(known: WireMessage[] = [], messages: WireMessage[]): WireMessage
  * The client's state.
  * @example
  * const state = new ClientState();
- * session = new GatewaySession({ ..., onDispatch: (t, d) => state.apply(t, d) });
+ * session = new GatewaySession({ ..., onDispatch: (dispatch) => state.apply(dispatch) });
  * state.addEventListener('change', () => render());
  */
 export class ClientState extends EventTarget {
@@ -62,82 +63,93 @@ export class ClientState extends EventTarget {
   /** Every user the client has heard of. */
   readonly users = new Map<string, WireUser>();
 
-  /** Applies one gateway dispatch. */
-  apply(type: string, d: Data): void {
-    switch (type) {
-      case 'READY':
-        this.me = d.user;
-        this.#user(d.user);
+  /** Applies one gateway dispatch, its payload typed by its name. */
+  apply(dispatch: GatewayDispatch): void {
+    switch (dispatch.t) {
+      case 'READY': {
+        const { user, presences } = dispatch.d;
+        this.me = user;
+        this.#user(user);
         // A new session: what the platform now says replaces what an earlier one heard.
         this.presences.clear();
-        for (const p of d.presences ?? []) this.#presence(p);
+        for (const p of presences ?? []) this.#presence(p);
         break;
-      case 'GUILD_CREATE':
-        this.guilds.set(d.id, {
-          id: d.id,
-          name: d.name,
-          owner_id: d.owner_id,
-          roles: new Map((d.roles ?? []).map((r: WireRole) => [r.id, r])),
-          channels: new Map((d.channels ?? []).map((c: WireChannel) => [c.id, c])),
-          members: new Map((d.members ?? []).map((m: WireMember) => [m.user.id, m])),
+      }
+      case 'GUILD_CREATE': {
+        const guild = dispatch.d;
+        this.guilds.set(guild.id, {
+          id: guild.id,
+          name: guild.name,
+          owner_id: guild.owner_id,
+          roles: new Map((guild.roles ?? []).map((r) => [r.id, r])),
+          channels: new Map((guild.channels ?? []).map((c) => [c.id, c])),
+          members: new Map((guild.members ?? []).map((m) => [m.user.id, m])),
         });
-        for (const m of d.members ?? []) this.#user(m.user);
-        for (const p of d.presences ?? []) this.#presence(p);
+        for (const m of guild.members ?? []) this.#user(m.user);
+        for (const p of guild.presences ?? []) this.#presence(p);
         break;
+      }
       case 'GUILD_MEMBERS_CHUNK':
-        for (const m of d.members ?? []) this.#member(d.guild_id, m);
-        for (const p of d.presences ?? []) this.#presence(p);
+        for (const m of dispatch.d.members ?? []) this.#member(dispatch.d.guild_id, m);
+        for (const p of dispatch.d.presences ?? []) this.#presence(p);
         break;
       case 'GUILD_MEMBER_ADD':
       case 'GUILD_MEMBER_UPDATE':
-        this.#member(d.guild_id, d as WireMember);
+        this.#member(dispatch.d.guild_id, dispatch.d);
         break;
       case 'GUILD_MEMBER_REMOVE':
-        this.guilds.get(d.guild_id)?.members.delete(d.user.id);
+        this.guilds.get(dispatch.d.guild_id)?.members.delete(dispatch.d.user.id);
         break;
       case 'CHANNEL_CREATE':
-      case 'CHANNEL_UPDATE':
-        this.guilds.get(d.guild_id)?.channels.set(d.id, d as WireChannel);
+      case 'CHANNEL_UPDATE': {
+        // A DM channel has no guild: nothing of the guild list changes.
+        const channel = dispatch.d;
+        if ('guild_id' in channel && channel.guild_id)
+          this.guilds.get(channel.guild_id)?.channels.set(channel.id, channel);
         break;
+      }
       case 'CHANNEL_DELETE':
-        this.guilds.get(d.guild_id)?.channels.delete(d.id);
+        if (dispatch.d.guild_id) this.guilds.get(dispatch.d.guild_id)?.channels.delete(dispatch.d.id);
         break;
       case 'GUILD_ROLE_CREATE':
       case 'GUILD_ROLE_UPDATE':
-        this.guilds.get(d.guild_id)?.roles.set(d.role.id, d.role);
+        this.guilds.get(dispatch.d.guild_id)?.roles.set(dispatch.d.role.id, dispatch.d.role);
         break;
       case 'GUILD_ROLE_DELETE':
-        this.guilds.get(d.guild_id)?.roles.delete(d.role_id);
+        this.guilds.get(dispatch.d.guild_id)?.roles.delete(dispatch.d.role_id);
         break;
       case 'PRESENCE_UPDATE':
-        this.#presence(d);
+        this.#presence(dispatch.d);
         break;
       case 'LOBBY_CREATE':
       case 'LOBBY_UPDATE':
-        this.setLobby(d as WireLobby);
+        this.setLobby(dispatch.d);
         return;
       case 'LOBBY_DELETE':
-        this.lobbies.delete(d.id);
+        this.lobbies.delete(dispatch.d.id);
         break;
       case 'LOBBY_MEMBER_ADD':
       case 'LOBBY_MEMBER_UPDATE':
       case 'LOBBY_MEMBER_REMOVE':
-        this.#lobbyMember(type, d.lobby_id, d.member);
+        this.#lobbyMember(dispatch.t, dispatch.d.lobby_id, dispatch.d.member);
         break;
       case 'LOBBY_MESSAGE_CREATE':
-        this.addMessages(d.lobby_id, [d as WireMessage]);
+        if (dispatch.d.lobby_id) this.addMessages(dispatch.d.lobby_id, [dispatch.d]);
         return;
       case 'MESSAGE_CREATE':
-      case 'MESSAGE_UPDATE':
-        // An update may carry only what changed: merge it into what the client has.
-        this.addChannelMessages(d.channel_id, [
-          { ...this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id), ...d } as WireMessage,
+      case 'MESSAGE_UPDATE': {
+        // The client's user session hears guild channel messages; an update may carry only what
+        // changed: merge it into what the client has.
+        const message = dispatch.d as GuildMessageEvent;
+        this.addChannelMessages(message.channel_id, [
+          { ...this.channelMessages.get(message.channel_id)?.find((m) => m.id === message.id), ...message },
         ]);
         return;
+      }
       case 'MESSAGE_DELETE':
         this.channelMessages.set(
-          d.channel_id,
-          (this.channelMessages.get(d.channel_id) ?? []).filter((m) => m.id !== d.id),
+          dispatch.d.channel_id,
+          (this.channelMessages.get(dispatch.d.channel_id) ?? []).filter((m) => m.id !== dispatch.d.id),
         );
         break;
       default:
@@ -200,8 +212,9 @@ export class ClientState extends EventTarget {
     this.#user(member.user);
   }
 
-  #presence(d: Data): void {
-    if (d.user?.id) this.presences.set(d.user.id, { status: d.status, activities: d.activities ?? [] });
+  #presence(presence: WirePresence): void {
+    if (presence.user?.id)
+      this.presences.set(presence.user.id, { status: presence.status, activities: presence.activities ?? [] });
   }
 
   #lobbyMember(type: string, lobbyId: string, member: WireLobbyMember): void {

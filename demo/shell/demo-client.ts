@@ -5,7 +5,7 @@
  * the platform: the service worker answers the HTTP calls, the shared worker is the gateway.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
-import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../src/gateway/protocol';
+import { CAPABILITY_CHANNEL_OBFUSCATION, type GatewayDispatch } from '../../src/gateway/protocol';
 import { INTENTS } from '../../src/platform/core/intents';
 import { CHANNEL_MESSAGES_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/core/limits';
 import { ApiClient, ApiRequestError } from '../shared/api';
@@ -57,7 +57,7 @@ export class DemoClient extends EventTarget {
       intents: CLIENT_INTENTS,
       onPayload: (p) => journal.record(user.username, p),
       onSent: (p) => journal.record(user.username, p, 'sent'),
-      onDispatch: (type, data) => this.#onDispatch(type, data),
+      onDispatch: (dispatch) => this.#onDispatch(dispatch),
       onStatus: (status, reason) => this.#setStatus('status', status, reason),
     });
     const botSession = new GatewaySession({
@@ -66,7 +66,7 @@ export class DemoClient extends EventTarget {
       capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
       onPayload: (p) => journal.record(`${world.game.name} bot`, p),
       onSent: (p) => journal.record(`${world.game.name} bot`, p, 'sent'),
-      onDispatch: (type, data) => this.botState.apply(type, data),
+      onDispatch: (dispatch) => this.botState.apply(dispatch),
       onStatus: (status, reason) => this.#setStatus('botStatus', status, reason),
     });
     this.#sessions = [userSession, botSession];
@@ -164,20 +164,23 @@ export class DemoClient extends EventTarget {
     return user as WireUser;
   }
 
-  #onDispatch(type: string, data: any): void {
-    this.state.apply(type, data);
-    // Someone the client has not heard of joined a lobby: read their name.
-    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id && !this.state.users.has(data.member.id)) {
-      void this.resolveUser(data.member.id).catch((error) => this.#fail(error));
-    }
-    // Added to a lobby elsewhere (another tab of this user, a bot): read it.
-    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id === this.user.id && !this.state.lobbies.has(data.lobby_id)) {
-      void this.#rememberLobby(data.lobby_id)
-        .then(() => this.loadLobbies())
-        .catch((error) => this.#fail(error));
+  #onDispatch(dispatch: GatewayDispatch): void {
+    this.state.apply(dispatch);
+    if (dispatch.t === 'LOBBY_MEMBER_ADD') {
+      const { lobby_id, member } = dispatch.d;
+      // Someone the client has not heard of joined a lobby: read their name.
+      if (member?.id && !this.state.users.has(member.id)) {
+        void this.resolveUser(member.id).catch((error) => this.#fail(error));
+      }
+      // Added to a lobby elsewhere (another tab of this user, a bot): read it.
+      if (member?.id === this.user.id && !this.state.lobbies.has(lobby_id)) {
+        void this.#rememberLobby(lobby_id)
+          .then(() => this.loadLobbies())
+          .catch((error) => this.#fail(error));
+      }
     }
     // A new session may have missed messages while it was away.
-    if (type === 'READY') {
+    if (dispatch.t === 'READY') {
       const reads = [...this.state.lobbies.keys()].map((id) => this.loadHistory(id));
       reads.push(...[...this.state.channelMessages.keys()].map((id) => this.loadChannelHistory(id)));
       void Promise.all(reads).catch((error) => this.#fail(error));

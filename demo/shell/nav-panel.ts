@@ -79,7 +79,7 @@ export class DemoNav extends LitElement {
                 return link(
                   `channel/${c.id}`,
                   voice ? 'voice' : locked ? 'lock' : 'text',
-                  c.name,
+                  c.name ?? '',
                   locked ? 'private' : undefined,
                 );
               })}</ul>

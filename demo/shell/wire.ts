@@ -1,15 +1,14 @@
 /**
- * The platform's objects as the demo client reads them from the gateway and the HTTP API:
- * only the fields the shell uses.
+ * The platform's objects as the demo client reads them from the gateway and the HTTP API: the
+ * platform's own wire types (`src/store/records/dispatches.ts` and the records it builds on),
+ * narrowed to the fields the shell uses so that its own copies (a member kept from a chunk) fit.
  */
+import type { Channel, Lobby, LobbyMember, Message, OverwriteRecord, Role, User } from '../../src/store/records/core';
+import type { ChannelMessage } from '../../src/store/records/messages';
+import type { GatewayActivity, PresenceActivity as RichPresence, WirePresence } from '../../src/store/records/presence';
 
 /** A user as the platform serializes it. */
-export interface WireUser {
-  id: string;
-  username: string;
-  global_name: string | null;
-  bot?: boolean;
-}
+export type WireUser = Pick<User, 'id' | 'username' | 'global_name' | 'bot'>;
 
 /** A guild member with its user. */
 export interface WireMember {
@@ -19,53 +18,23 @@ export interface WireMember {
 }
 
 /** A permission overwrite on the wire (bit sets as decimal strings). */
-export interface WireOverwrite {
-  id: string;
-  type: 0 | 1;
-  allow: string;
-  deny: string;
-}
+export type WireOverwrite = OverwriteRecord;
 
 /** A guild channel. */
-export interface WireChannel {
-  id: string;
-  type: number;
-  guild_id: string | null;
-  name: string;
-  parent_id: string | null;
-  position: number;
-  flags: number;
-  topic?: string | null;
-  permission_overwrites: WireOverwrite[];
-}
+export type WireChannel = Channel;
 
 /** A guild role. */
-export interface WireRole {
-  id: string;
-  name: string;
-  permissions: string;
-  position: number;
-  color: number;
-}
+export type WireRole = Role;
 
-/** A rich presence activity. */
-export interface PresenceActivity {
-  name: string;
-  type: number;
-  application_id?: string;
-  state?: string | null;
-  details?: string | null;
-  /** Which field the status text shows: 0 the name, 1 the state, 2 the details. */
-  status_display_type?: number | null;
-  party?: { id?: string | null; size?: number[] | null } | null;
-  timestamps?: { start?: number; end?: number } | null;
-}
+/**
+ * An activity of a presence: an application's rich presence, or what a bot set over the gateway
+ * (which has no `status_display_type`, `details` or `party`).
+ */
+export type PresenceActivity = (RichPresence | GatewayActivity) &
+  Partial<Pick<RichPresence, 'application_id' | 'details' | 'status_display_type' | 'party' | 'timestamps'>>;
 
 /** A user's presence. */
-export interface Presence {
-  status: string;
-  activities: PresenceActivity[];
-}
+export type Presence = Pick<WirePresence, 'status'> & { activities: PresenceActivity[] };
 
 /** A guild as the client holds it. */
 export interface GuildState {
@@ -78,29 +47,13 @@ export interface GuildState {
 }
 
 /** A lobby member. */
-export interface WireLobbyMember {
-  id: string;
-  metadata: Record<string, string> | null;
-  flags: number;
-}
+export type WireLobbyMember = LobbyMember;
 
 /** A lobby. */
-export interface WireLobby {
-  id: string;
-  application_id: string;
-  metadata: Record<string, string> | null;
-  members: WireLobbyMember[];
-}
+export type WireLobby = Pick<Lobby, 'id' | 'application_id' | 'metadata' | 'members'>;
 
-/** A lobby message or a guild channel message. */
-export interface WireMessage {
-  id: string;
-  /** Set on a lobby message. */
+/** A lobby message (`lobby_id` set) or a guild channel message (`channel_id` the channel's). */
+export type WireMessage = Pick<Message | ChannelMessage, 'id' | 'channel_id' | 'content' | 'author' | 'timestamp'> & {
   lobby_id?: string;
-  /** Set on a guild channel message. */
-  channel_id?: string;
-  content: string;
-  author: WireUser;
-  timestamp: string;
-  metadata: Record<string, string> | null;
-}
+  metadata?: Message['metadata'];
+};

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Connect, Plugin } from 'vite';
-import { stripProxyPrefix } from '../../sw/paths.js';
+import { stripProxyPrefix } from '../../src/wire/paths.js';
 
 const ACTIVITIES_SOURCE = 'demo/activities';
 const ACTIVITIES_SERVED = 'activities';

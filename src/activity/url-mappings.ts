@@ -14,11 +14,10 @@
  * `{Token}` names are not.
  */
 
-/** One mapping: requests to `target` go to `prefix` on the activity's own origin. */
-export interface UrlMapping {
-  prefix: string;
-  target: string;
-}
+import { platformPathCollision, type UrlMapping } from '../wire/paths';
+
+export { PLATFORM_PATH_PREFIXES, platformPathCollision } from '../wire/paths';
+export type { UrlMapping };
 
 /** What {@link patchUrlMappings} patches: `window` by default. */
 export interface PatchTarget {
@@ -29,18 +28,6 @@ export interface PatchTarget {
 }
 
 const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** The first path segments the platform serves itself: no mapping prefix may start with one. */
-export const PLATFORM_PATH_PREFIXES = ['/api', '/sandbox', '/oauth2', '/attachments', '/activities'] as const;
-
-/**
- * The platform path `prefix` collides with (`/api` for `/api/v2` or `/.proxy/api`), or null.
- * @example platformPathCollision('/.proxy/api/x') // '/api'
- */
-export function platformPathCollision(prefix: string): string | null {
-  const path = `/${prefix.replace(/^\/+/, '')}`.replace(/^\/\.proxy(?=\/|$)/, '') || '/';
-  return PLATFORM_PATH_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`)) ?? null;
-}
 
 /**
  * Throws when a mapping's prefix is one of the platform's own paths, saying which.

@@ -16,7 +16,6 @@ import {
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
 import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
-import type { Gateway } from './gateway';
 import {
   HeartbeatSchema,
   IdentifySchema,
@@ -37,6 +36,27 @@ import {
   type GatewayPayload,
 } from './protocol';
 import type { GatewaySession, SessionSink } from './session';
+import type { PresenceUpdate } from './session-presence';
+import type { GatewayTimers } from './timers';
+
+/**
+ * What a connection asks of the gateway it belongs to, which `Gateway` implements: a named seam,
+ * so that a connection does not import the gateway that creates it.
+ */
+export interface GatewayConnectionHost {
+  readonly timers: GatewayTimers;
+  reportError(error: unknown): void;
+  /** The connection closed; `invalidate` ends its session (no Resume). */
+  detach(connection: GatewayConnection, options: { invalidate: boolean }): void;
+  invalidatesSession(code: number): boolean;
+  acknowledge(session: GatewaySession, seq: number): void;
+  identify(connection: GatewayConnection, d: v.InferOutput<typeof IdentifySchema>, version: number): Promise<void>;
+  resume(connection: GatewayConnection, d: v.InferOutput<typeof ResumeSchema>): Promise<void>;
+  requestGuildMembers(session: GatewaySession, d: v.InferOutput<typeof RequestGuildMembersSchema>): Promise<void>;
+  requestChannelInfo(session: GatewaySession, d: v.InferOutput<typeof RequestChannelInfoSchema>): Promise<void>;
+  updatePresence(session: GatewaySession, d: PresenceUpdate): Promise<void>;
+  updateVoiceState(session: GatewaySession, d: v.InferOutput<typeof VoiceStateUpdateSchema>): Promise<void>;
+}
 
 /** How the gateway talks back to the client. */
 export interface GatewayTransport {
@@ -103,7 +123,7 @@ export class GatewayConnection implements SessionSink {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gateway: Gateway,
+    private readonly gateway: GatewayConnectionHost,
     private readonly transport: GatewayTransport,
     url: string,
     /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */

@@ -20,35 +20,32 @@ import { canViewChannel, type GuildView } from '../platform/guilds/access';
 import { serializeChannel } from '../platform/guilds/wire';
 import { INTENTS } from '../platform/core/intents';
 import { messageEventForSession } from '../platform/messages/visibility';
-import type { EventRecord } from '../store/schema';
+import { isDispatchEvent, type DispatchEventRecord, type EventRecord } from '../store/records/events';
+import type { Channel } from '../store/records/core';
 import type { GuildReader } from './guild-reader';
-import { obfuscateChannel, type WireChannel } from './obfuscation';
+import { obfuscateChannel } from './obfuscation';
 import { CAPABILITY_PLATFORM_CLIENT, type Dispatch } from './protocol';
 import { onShard, type GatewaySession } from './session';
-import { isInternalEvent } from './session-credentials';
 
-const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 /** Events after which the bot may view channels it could not view before. */
-const PERMISSION_EVENTS = new Set([
+const PERMISSION_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
   'GUILD_MEMBER_UPDATE',
   'GUILD_ROLE_CREATE',
   'GUILD_ROLE_UPDATE',
   'GUILD_ROLE_DELETE',
 ]);
 
-type Data = Record<string, any>;
-
 /** The guild an event is about, from its audience or its data. */
 export function eventGuildId(event: EventRecord): string | undefined {
   if (event.audience.guild_id) return event.audience.guild_id;
-  const data = (event.data ?? {}) as Data;
-  if (event.type === 'GUILD_CREATE' || event.type === 'GUILD_UPDATE' || event.type === 'GUILD_DELETE') return data.id;
-  return typeof data.guild_id === 'string' ? data.guild_id : undefined;
+  if (event.type === 'GUILD_CREATE' || event.type === 'GUILD_DELETE') return event.data?.id;
+  const data = event.data as { guild_id?: unknown } | null;
+  return typeof data?.guild_id === 'string' ? data.guild_id : undefined;
 }
 
 /** True for a GUILD_MEMBER_UPDATE about the session's own user. */
 function isSelfMemberUpdate(event: EventRecord, userId: string): boolean {
-  return event.type === 'GUILD_MEMBER_UPDATE' && (event.data as Data)?.user?.id === userId;
+  return event.type === 'GUILD_MEMBER_UPDATE' && event.data?.user?.id === userId;
 }
 
 /** True when the session may receive the event as it is (before obfuscation). */
@@ -65,11 +62,7 @@ async function addressed(session: GatewaySession, event: EventRecord, reader: Gu
 }
 
 /** The channel as this session may see it, updating the session's hidden set. */
-export function channelForSession(
-  session: GatewaySession,
-  view: GuildView | undefined,
-  channel: WireChannel,
-): WireChannel {
+export function channelForSession(session: GatewaySession, view: GuildView | undefined, channel: Channel): Channel {
   if (view && canViewChannel(view, channel)) {
     session.hidden.delete(channel.id);
     return channel;
@@ -78,25 +71,29 @@ export function channelForSession(
   return obfuscateChannel(channel);
 }
 
-/** The dispatch of `event` with the channels the bot cannot view obfuscated. */
-async function obfuscated(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch> {
-  const data = event.data as Data;
-  const guildId = eventGuildId(event);
-  const view = guildId ? await reader.view(guildId, session.record.user_id) : undefined;
-  if (event.type === 'GUILD_CREATE' && Array.isArray(data.channels)) {
-    return {
-      t: event.type,
-      d: { ...data, channels: data.channels.map((c: WireChannel) => channelForSession(session, view, c)) },
-    };
-  }
-  if (CHANNEL_EVENTS.has(event.type)) {
-    const channel = channelForSession(session, view, data as WireChannel);
-    if (event.type === 'CHANNEL_DELETE') session.hidden.delete(data.id);
-    return { t: event.type, d: channel };
-  }
-  return { t: event.type, d: event.data };
+/** The event as its dispatch: a log entry of the gateway is named and shaped as its dispatch. */
+function asDispatch(event: DispatchEventRecord): Dispatch {
+  return { t: event.type, d: event.data } as Dispatch;
 }
 
+/** The dispatch of `event` with the channels the bot cannot view obfuscated. */
+async function obfuscated(session: GatewaySession, event: DispatchEventRecord, reader: GuildReader): Promise<Dispatch> {
+  const guildId = eventGuildId(event);
+  const view = guildId ? await reader.view(guildId, session.record.user_id) : undefined;
+  if (event.type === 'GUILD_CREATE' && Array.isArray(event.data.channels)) {
+    return {
+      t: event.type,
+      d: { ...event.data, channels: event.data.channels.map((c) => channelForSession(session, view, c)) },
+    };
+  }
+  if (event.type === 'CHANNEL_CREATE' || event.type === 'CHANNEL_UPDATE' || event.type === 'CHANNEL_DELETE') {
+    // Only bots obfuscate, and a bot is never a user of a DM channel: this is a guild channel.
+    const channel = channelForSession(session, view, event.data as Channel);
+    if (event.type === 'CHANNEL_DELETE') session.hidden.delete(event.data.id);
+    return { t: event.type, d: channel } as Dispatch;
+  }
+  return asDispatch(event);
+}
 /** CHANNEL_UPDATEs with the full channel for each hidden channel the bot can now view. */
 async function revealed(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
   const guildId = eventGuildId(event);
@@ -104,9 +101,10 @@ async function revealed(session: GatewaySession, event: EventRecord, reader: Gui
   const view = await reader.view(guildId, session.record.user_id);
   if (!view?.member) return [];
   // The member update carries the roles as they are after it; the store may already be further.
-  const roles = isSelfMemberUpdate(event, session.record.user_id)
-    ? ((event.data as Data).roles as string[])
-    : undefined;
+  const roles =
+    event.type === 'GUILD_MEMBER_UPDATE' && isSelfMemberUpdate(event, session.record.user_id)
+      ? event.data.roles
+      : undefined;
   const out: Dispatch[] = [];
   for (const channel of await reader.channels(guildId)) {
     if (session.hidden.has(channel.id) && canViewChannel(view, channel, roles)) {
@@ -128,15 +126,15 @@ export async function dispatchesFor(
   reader: GuildReader,
 ): Promise<Dispatch[]> {
   const out: Dispatch[] = [];
-  // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent.
-  if (isInternalEvent(event)) return out;
+  // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent; webhook-only events neither.
+  if (!isDispatchEvent(event)) return out;
   // Messages reach only sessions that can view their channel, without content for bots that may not read it.
   const shown = (await addressed(session, event, reader))
     ? await messageEventForSession(session.record, event, reader)
     : null;
-  const deliver = shown !== null;
-  if (!session.record.obfuscation) return deliver ? [{ t: event.type, d: shown.data }] : out;
-  if (deliver) out.push(await obfuscated(session, { ...event, data: shown.data }, reader));
+  const deliver = shown !== null && isDispatchEvent(shown);
+  if (!session.record.obfuscation) return deliver ? [asDispatch(shown)] : out;
+  if (deliver) out.push(await obfuscated(session, shown, reader));
   if (
     PERMISSION_EVENTS.has(event.type) &&
     (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))

@@ -21,7 +21,7 @@ import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/
 import { readEventsAfter } from '../store/event-log';
 import { write } from '../store/write';
 import { requestChannelInfo } from './channel-info';
-import { GatewayConnection, type GatewayTransport } from './connection';
+import { GatewayConnection, type GatewayConnectionHost, type GatewayTransport } from './connection';
 import { dispatchesFor } from './dispatcher';
 import { GuildReader } from './guild-reader';
 import { LogTail } from './log-tail';
@@ -68,7 +68,7 @@ function hiddenChannels(session: GatewaySession): string[] | undefined {
 }
 
 /** The gateway of one shared worker (or one unit test). */
-export class Gateway {
+export class Gateway implements GatewayConnectionHost {
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
   #lock: Promise<unknown> = Promise.resolve();

@@ -229,7 +229,7 @@ async function readInitialState(
       const view = { guild: guild!, roles, userId: r.user_id, member: own };
       const wire = channels.map(serializeChannel);
       return {
-        t: 'GUILD_CREATE',
+        t: 'GUILD_CREATE' as const,
         d: {
           ...serializeGuild(guild!, roles),
           channels: r.obfuscation ? wire.map((c) => channelForSession(session, view, c)) : wire,

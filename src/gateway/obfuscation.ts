@@ -10,13 +10,10 @@ import { PERMISSIONS, serializePermissions } from '../platform/core/permissions'
 import {
   CHANNEL_OBFUSCATED,
   OBFUSCATED_CHANNEL_NAME,
+  type Channel,
   type ChannelRecord,
   type OverwriteRecord,
 } from '../store/records/core';
-import { serializeChannel } from '../platform/guilds/wire';
-
-/** The channel object as dispatched. */
-export type WireChannel = ReturnType<typeof serializeChannel>;
 
 /** The one overwrite an obfuscated channel carries: @everyone (id = guild id) denied VIEW_CHANNEL. */
 export function hiddenOverwrite(guildId: string): OverwriteRecord {
@@ -27,7 +24,7 @@ export function hiddenOverwrite(guildId: string): OverwriteRecord {
  * The obfuscated form of a guild channel.
  * @example obfuscateChannel(channel).name // '___hidden___'
  */
-export function obfuscateChannel(channel: WireChannel | ChannelRecord): WireChannel {
+export function obfuscateChannel(channel: Channel | ChannelRecord): Channel {
   const guildId = channel.guild_id ?? '0';
   return {
     id: channel.id,

@@ -3,6 +3,7 @@
  * platform's public gateway defines them. Imported by the hub (server side), `GatewaySocket`
  * (page side) and every client that wants typed payloads.
  */
+import type { GatewayDispatch, GatewayDispatchName, GatewayDispatchPayloads } from '../store/records/dispatches';
 
 /** Gateway opcodes. */
 export const GATEWAY_OPCODES = {
@@ -63,10 +64,41 @@ export const CLOSE_REASONS: Readonly<Record<GatewayCloseCode, string>> = {
 };
 
 /**
- * Close codes after which the session cannot be resumed: the client must identify anew (or,
- * for the last five, fix its Identify first).
+ * Close codes after which connecting again cannot help until the client changes what it sends:
+ * a bad token, shard, API version or intents. A client stops on them.
  */
-export const NON_RESUMABLE_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 4009, 4010, 4011, 4012, 4013, 4014]);
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  GATEWAY_CLOSE_CODES.AUTHENTICATION_FAILED,
+  GATEWAY_CLOSE_CODES.INVALID_SHARD,
+  GATEWAY_CLOSE_CODES.SHARDING_REQUIRED,
+  GATEWAY_CLOSE_CODES.INVALID_API_VERSION,
+  GATEWAY_CLOSE_CODES.INVALID_INTENTS,
+  GATEWAY_CLOSE_CODES.DISALLOWED_INTENTS,
+]);
+
+/**
+ * Close codes after which a client connects again but must Identify afresh: the seq it resumed
+ * from is not one the gateway sent, or its session timed out.
+ */
+export const IDENTIFY_AGAIN_CLOSE_CODES: ReadonlySet<number> = new Set([
+  GATEWAY_CLOSE_CODES.INVALID_SEQ,
+  GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT,
+]);
+
+/**
+ * Close codes that end the session on the gateway's side (it forgets the session): the fatal
+ * ones and a timed-out session. After any other close the session waits to be resumed.
+ */
+export const NON_RESUMABLE_CLOSE_CODES: ReadonlySet<number> = new Set([
+  ...FATAL_CLOSE_CODES,
+  GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT,
+]);
+
+/**
+ * The code a client closes its own socket with when it means to Resume on a new one: 1000 and
+ * 1001 would end the session.
+ */
+export const RESUME_CLOSE_CODE = GATEWAY_CLOSE_CODES.UNKNOWN_ERROR;
 
 /** Gateway API versions the gateway accepts in the URL's `v`. */
 export const GATEWAY_VERSIONS = [9, 10] as const;
@@ -126,11 +158,13 @@ export interface RequestChannelInfoData {
   fields: ('status' | 'voice_start_time')[];
 }
 
-/** A dispatch before it is numbered: the event name and its data. */
-export interface Dispatch {
-  t: string;
-  d: unknown;
-}
+/**
+ * A dispatch before it is numbered: the event name and its data, typed by the dispatch wire
+ * (`src/store/records/dispatches.ts`, with the records because the event log stores them).
+ */
+export type Dispatch = GatewayDispatch;
+
+export type { GatewayDispatch, GatewayDispatchName, GatewayDispatchPayloads };
 
 /**
  * A payload that is not a dispatch.

@@ -23,7 +23,6 @@ import {
 import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
-import type { VoiceGateway } from './voice-gateway';
 import {
   VoiceHeartbeatSchema,
   VoiceIdentifySchema,
@@ -37,9 +36,29 @@ import {
   VOICE_CLOSE_REASONS,
   VOICE_OPCODES as OPS,
   type VoiceCloseCode,
+  type VoiceIdentifyData,
   type VoicePayload,
+  type VoiceResumeData,
 } from './voice-protocol';
 import type { VoiceSession, VoiceSink } from './voice-session';
+import type { PlatformContext } from '../platform/core/context';
+import type { GatewayTimers } from './timers';
+
+/**
+ * What a voice connection asks of the voice gateway it belongs to, which `VoiceGateway`
+ * implements: a named seam, so that a connection does not import the gateway that creates it.
+ */
+export interface VoiceConnectionHost {
+  readonly ctx: Pick<PlatformContext, 'clock'>;
+  readonly timers: GatewayTimers;
+  reportError(error: unknown): void;
+  identify(connection: VoiceConnection, d: VoiceIdentifyData): Promise<void>;
+  resume(connection: VoiceConnection, d: VoiceResumeData): Promise<void>;
+  selectProtocol(session: VoiceSession, mode: string): void;
+  speaking(session: VoiceSession, flags: number): void;
+  /** The connection closed; `end` ends its session (no Resume). */
+  detach(connection: VoiceConnection, session: VoiceSession | null, options: { end: boolean }): void;
+}
 
 /** Opcodes a client may send before it is identified. */
 const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
@@ -56,7 +75,7 @@ export class VoiceConnection implements VoiceSink {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gateway: VoiceGateway,
+    private readonly gateway: VoiceConnectionHost,
     private readonly transport: GatewayTransport,
     url: string,
   ) {

@@ -21,7 +21,7 @@ import { redactSecrets } from '../platform/core/secrets';
 import { latestEventSeq, readEventsAfter } from '../store/event-log';
 import type { GatewayTransport } from './connection';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
-import { VoiceConnection } from './voice-connection';
+import { VoiceConnection, type VoiceConnectionHost } from './voice-connection';
 import { voiceEndingsFor } from './voice-log';
 import { SpeakingWatch, type SpeakingCall } from './voice-speaking';
 import type { VoiceIdentifyData, VoiceResumeData } from './voice-protocol';
@@ -34,7 +34,7 @@ const LOG_PAGE = 500;
 const NO_MEDIA_SERVER = { ip: '127.0.0.1', port: 0 } as const;
 
 /** The voice gateway of one shared worker (or one unit test). */
-export class VoiceGateway {
+export class VoiceGateway implements VoiceConnectionHost {
   /** Who speaks in each call, for the platform's own watchers (activities' SPEAKING_START / STOP). */
   readonly speakers = new SpeakingWatch();
   readonly #sessions = new Map<string, VoiceSession>();

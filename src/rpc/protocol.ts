@@ -1,8 +1,8 @@
 /**
  * The embedded-app RPC wire (CONTRACT §5): what an activity iframe and its host page post to
  * each other. One file imported by both ends, the host (`src/rpc`) and the activity SDK
- * (`src/activity`), so it holds types and constants only: no imports, nothing that would
- * weigh on the SDK an activity ships.
+ * (`src/activity`), so it holds types and constants only: nothing that would weigh on the
+ * SDK an activity ships (the rich presence shape comes from `src/wire`, a leaf like this file).
  *
  * Messages are `[opcode, payload]` tuples sent with `postMessage`. A FRAME is
  * `{cmd, args, nonce, evt}` from the activity; the host answers `{cmd, nonce, evt: null, data}`,
@@ -10,6 +10,7 @@
  * `{cmd: 'DISPATCH', evt, nonce: null, data}`. Every key is always present in what the host
  * sends (null when empty): the platform's public SDK parses them as required.
  */
+import type { PresenceActivity, RichPresenceInput } from '../wire/rich-presence';
 
 /** The opcodes of the tuple's first element. */
 export const OPCODES = { HANDSHAKE: 0, FRAME: 1, CLOSE: 2, HELLO: 3 } as const;
@@ -201,35 +202,10 @@ export interface RpcParticipant extends RpcUser {
 }
 
 /** A rich presence activity as SET_ACTIVITY takes it (spec: Activity record; types 0, 2, 3, 5). */
-export interface ActivityInput {
-  type?: 0 | 2 | 3 | 5;
-  state?: string | null;
-  state_url?: string | null;
-  details?: string | null;
-  details_url?: string | null;
-  /** Which field is the status text: 0 name, 1 state, 2 details. */
-  status_display_type?: 0 | 1 | 2 | null;
-  timestamps?: { start?: number; end?: number } | null;
-  assets?: {
-    large_image?: string | null;
-    large_text?: string | null;
-    large_url?: string | null;
-    small_image?: string | null;
-    small_text?: string | null;
-    small_url?: string | null;
-  } | null;
-  party?: { id?: string | null; size?: [number, number] | null } | null;
-  secrets?: { join?: string; match?: string } | null;
-  instance?: boolean | null;
-}
+export type ActivityInput = RichPresenceInput;
 
 /** A stored rich presence activity, as SET_ACTIVITY answers it. */
-export interface RichPresenceActivity extends Omit<ActivityInput, 'type'> {
-  name: string;
-  type: 0 | 2 | 3 | 5;
-  application_id: string;
-  created_at: number;
-}
+export type RichPresenceActivity = PresenceActivity;
 
 /** A friend's presence in GET_RELATIONSHIPS: their status and first activity (fields set only). */
 export interface RpcRelationshipPresence {

@@ -14,13 +14,13 @@ import {
   VOICE_GATEWAY_VERSION_MAX,
 } from '../platform/core/limits';
 import { SUPPORTED_ENCRYPTION_MODES } from '../platform/voice/rules';
-import { VOICE_OPCODES as OP, type VoicePayload } from '../gateway/voice-protocol';
+import { VOICE_CLOSE_CODES, VOICE_OPCODES as OP, type VoicePayload } from '../gateway/voice-protocol';
 import { CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
 import type { SdkLogger } from './logger';
 import type { LinkTimers, SocketFactory, WebSocketLike } from './socket';
 
 /** Voice socket closes after which the session can be resumed: a dropped socket, a crashed server. */
-const RESUMABLE_CLOSE_CODES = new Set<number>([1001, 1006, 4015]);
+const RESUMABLE_CLOSE_CODES = new Set<number>([1001, 1006, VOICE_CLOSE_CODES.VOICE_SERVER_CRASHED]);
 /** The code a call closes its own dropped socket with before resuming (1000 would end the session). */
 const ABNORMAL_CLOSURE = 1006;
 
@@ -92,7 +92,7 @@ export class CallSignaling {
       return this.#maybeConnect();
     }
     // While joining, an earlier leave may still arrive; once in, leaving means the call is over.
-    if (this.#sessionId !== null) this.fail(CallError.SignalingUnexpectedClose, 4014);
+    if (this.#sessionId !== null) this.fail(CallError.SignalingUnexpectedClose, VOICE_CLOSE_CODES.DISCONNECTED);
   }
 
   /** The VOICE_SERVER_UPDATE of this lobby's call. */

@@ -9,6 +9,7 @@
 import { Call, CallError, CallStatus } from './call';
 import { CallSignaling, type CallContext } from './call-signaling';
 import { SdkError } from './errors';
+import type { VoiceDispatch } from './client-events';
 
 const SNOWFLAKE = /^\d{1,20}$/;
 
@@ -64,10 +65,16 @@ export class ClientCalls {
   }
 
   /** A voice dispatch of the gateway: the current user's lobby voice states and voice servers. */
-  dispatch(t: 'VOICE_STATE_UPDATE' | 'VOICE_SERVER_UPDATE', d: any): void {
-    if (d?.guild_id !== null) return;
-    if (t === 'VOICE_SERVER_UPDATE') return this.#calls.get(d.channel_id)?.signaling.voiceServer(d);
-    if (d.user_id === this.ctx.userId()) this.#calls.get(d.lobby_id)?.signaling.voiceState(d);
+  dispatch(dispatch: VoiceDispatch): void {
+    // Lobby calls only: a guild's voice states and voice servers name their guild.
+    if (dispatch.t === 'VOICE_SERVER_UPDATE') {
+      const server = dispatch.d;
+      if (server.guild_id !== null || server.channel_id === undefined) return;
+      return this.#calls.get(server.channel_id)?.signaling.voiceServer(server);
+    }
+    const state = dispatch.d;
+    if (state.guild_id !== null) return;
+    if (state.user_id === this.ctx.userId()) this.#calls.get(state.lobby_id)?.signaling.voiceState(state);
   }
 
   /** The gateway connection ended: no call can stand without it. */

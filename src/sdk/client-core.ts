@@ -122,7 +122,7 @@ export class ClientCore {
       reconnectDelayMs: options.reconnectDelayMs,
       events: {
         status: (status, error, detail) => this.#statusChanged(status, error, detail),
-        dispatch: (t, d) => this.events.dispatch(t, d),
+        dispatch: (dispatch) => this.events.dispatch(dispatch),
       },
     });
   }

@@ -4,9 +4,13 @@
  * synchronous handles: the current user (from READY), the lobbies the user is in, and the
  * user's relationships.
  */
-import { RelationshipCache } from './client-relationships';
+import { RelationshipCache } from './relationship-cache';
 import type { SdkLogger } from './logger';
 import type { Lobby, LobbyMember, LobbyMessage, User } from './types';
+import type { GatewayDispatch } from '../gateway/protocol';
+import type { GatewayActivity, PresenceActivity } from '../store/records/presence';
+import type { LobbyMemberEvent } from '../store/records/dispatches';
+import type { GameRelationship, Relationship } from '../store/records/relationships';
 
 /** Every event callback of the client, by name. */
 export interface ClientCallbacks {
@@ -25,10 +29,14 @@ export interface ClientCallbacks {
   /** A relationship ended; `isDiscordRelationshipUpdate` false for a game relationship. */
   relationshipDeleted: (userId: string, isDiscordRelationshipUpdate: boolean) => void;
   /** A user's presence changed (PRESENCE_UPDATE); `activities` as the platform sent them. */
-  userUpdated: (userId: string, presence: { status: string; activities: unknown[] }) => void;
+  userUpdated: (
+    userId: string,
+    presence: { status: string; activities: (PresenceActivity | GatewayActivity)[] },
+  ) => void;
 }
 
-type MemberEvent = { lobby_id: string; member: LobbyMember };
+/** The voice dispatches the client's calls follow. */
+export type VoiceDispatch = Extract<GatewayDispatch, { t: 'VOICE_STATE_UPDATE' | 'VOICE_SERVER_UPDATE' }>;
 
 /** The client's callbacks and caches. */
 export class ClientEvents {
@@ -37,7 +45,7 @@ export class ClientEvents {
   readonly relationships = new RelationshipCache();
   currentUser: User | undefined = undefined;
   /** Where voice dispatches go (the client's calls). */
-  voice: ((t: 'VOICE_STATE_UPDATE' | 'VOICE_SERVER_UPDATE', d: any) => void) | null = null;
+  voice: ((dispatch: VoiceDispatch) => void) | null = null;
 
   constructor(private readonly log: SdkLogger) {}
 
@@ -59,50 +67,56 @@ export class ClientEvents {
     this.relationships.clear();
   }
 
-  /** One dispatch from the gateway. */
-  dispatch(t: string, d: any): void {
-    switch (t) {
+  /** One dispatch from the gateway, its payload typed by its name. */
+  dispatch(dispatch: GatewayDispatch): void {
+    switch (dispatch.t) {
       case 'READY':
-        this.currentUser = d.user;
+        this.currentUser = dispatch.d.user;
         return;
       case 'LOBBY_CREATE':
-        this.lobbies.set(d.id, d);
-        return this.#emit('lobbyCreated', d.id, d);
+        this.lobbies.set(dispatch.d.id, dispatch.d);
+        return this.#emit('lobbyCreated', dispatch.d.id, dispatch.d);
       case 'LOBBY_UPDATE':
-        this.lobbies.set(d.id, d);
-        return this.#emit('lobbyUpdated', d.id, d);
+        this.lobbies.set(dispatch.d.id, dispatch.d);
+        return this.#emit('lobbyUpdated', dispatch.d.id, dispatch.d);
       case 'LOBBY_DELETE':
-        this.lobbies.delete(d.id);
-        return this.#emit('lobbyDeleted', d.id);
+        this.lobbies.delete(dispatch.d.id);
+        return this.#emit('lobbyDeleted', dispatch.d.id);
       case 'LOBBY_MEMBER_ADD':
       case 'LOBBY_MEMBER_UPDATE':
-        return this.#member(t, d as MemberEvent);
+        return this.#member(dispatch.t, dispatch.d);
       case 'LOBBY_MEMBER_REMOVE':
-        return this.#memberRemoved(d as MemberEvent);
+        return this.#memberRemoved(dispatch.d);
       case 'LOBBY_MESSAGE_CREATE':
-      case 'MESSAGE_CREATE':
-        return this.#emit('messageCreated', d.id, d);
+        return this.#emit('messageCreated', dispatch.d.id, dispatch.d);
       case 'LOBBY_MESSAGE_UPDATE':
+        return this.#emit('messageUpdated', dispatch.d.id, dispatch.d);
+      // The SDK's sessions ask for no intents, so no guild channel message reaches them: these are direct messages.
+      case 'MESSAGE_CREATE':
+        return this.#emit('messageCreated', dispatch.d.id, dispatch.d as LobbyMessage);
       case 'MESSAGE_UPDATE':
-        return this.#emit('messageUpdated', d.id, d);
+        return this.#emit('messageUpdated', dispatch.d.id, dispatch.d as LobbyMessage);
       case 'RELATIONSHIP_ADD':
       case 'RELATIONSHIP_UPDATE':
       case 'RELATIONSHIP_REMOVE':
       case 'GAME_RELATIONSHIP_ADD':
       case 'GAME_RELATIONSHIP_UPDATE':
       case 'GAME_RELATIONSHIP_REMOVE':
-        return this.#relationship(t, d);
+        return this.#relationship(dispatch.t, dispatch.d);
       case 'VOICE_STATE_UPDATE':
       case 'VOICE_SERVER_UPDATE':
-        return this.voice?.(t, d);
+        return this.voice?.(dispatch);
       case 'PRESENCE_UPDATE':
-        return this.#emit('userUpdated', d.user?.id, { status: d.status, activities: d.activities ?? [] });
+        return this.#emit('userUpdated', dispatch.d.user?.id, {
+          status: dispatch.d.status,
+          activities: dispatch.d.activities ?? [],
+        });
       default:
-        this.log.verbose(`Gateway: ${t} is not an SDK event; ignored.`);
+        this.log.verbose(`Gateway: ${dispatch.t} is not an SDK event; ignored.`);
     }
   }
 
-  #member(t: 'LOBBY_MEMBER_ADD' | 'LOBBY_MEMBER_UPDATE', d: MemberEvent): void {
+  #member(t: 'LOBBY_MEMBER_ADD' | 'LOBBY_MEMBER_UPDATE', d: LobbyMemberEvent): void {
     const lobby = this.lobbies.get(d.lobby_id);
     if (lobby) {
       const members = lobby.members.filter((m) => m.id !== d.member.id);
@@ -112,7 +126,7 @@ export class ClientEvents {
     else this.#emit('lobbyMemberUpdated', d.lobby_id, d.member.id, d.member);
   }
 
-  #memberRemoved(d: MemberEvent): void {
+  #memberRemoved(d: LobbyMemberEvent): void {
     const lobby = this.lobbies.get(d.lobby_id);
     if (lobby) this.lobbies.set(lobby.id, { ...lobby, members: lobby.members.filter((m) => m.id !== d.member.id) });
     this.#emit('lobbyMemberRemoved', d.lobby_id, d.member.id);
@@ -123,7 +137,7 @@ export class ClientEvents {
     }
   }
 
-  #relationship(t: string, d: any): void {
+  #relationship(t: string, d: Relationship | GameRelationship): void {
     const change = this.relationships.apply(t, d);
     if (!change) return;
     if (change.removed) this.#emit('relationshipDeleted', change.userId, change.isDiscordRelationshipUpdate);

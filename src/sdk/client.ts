@@ -79,7 +79,7 @@ export class Client extends SocialLayerClient {
       sendVoiceState: (d) => this.link.sendCommand(4, d),
       checkLobby: (lobbyId) => this.http.call('GET', `/lobbies/${lobbyId}`),
     });
-    this.events.voice = (t, d) => this.#calls.dispatch(t, d);
+    this.events.voice = (dispatch) => this.#calls.dispatch(dispatch);
   }
 
   /** The token of the provisional account of an external identity (created on first use). */

@@ -17,7 +17,7 @@ export {
   callStatusToString,
   type CallStatusChangedCallback,
 } from './call';
-export { RelationshipType, type RelationshipHandle } from './client-relationships';
+export { RelationshipType, type RelationshipHandle } from './relationship-cache';
 export type { UserMessageSummary } from './client-messages';
 export type { ClientCallbacks } from './client-events';
 export { ExternalAuthType } from './client-provisional';

@@ -3,12 +3,13 @@
  * channels) as the HTTP API and the gateway answer them, and the token and authorization
  * results of the account operations.
  */
-import type { ChannelRecord, Lobby, LobbyMember, Message, Metadata, User } from '../store/records/core';
+import type { Channel, Lobby, LobbyMember, Message, Metadata, User } from '../store/records/core';
+import type { PresenceActivity, RichPresenceInput } from '../wire/rich-presence';
 
 export type { Lobby, LobbyMember, Message as LobbyMessage, Metadata, User };
 
 /** A guild channel as `GET /guilds/{guild.id}/channels` answers it. */
-export type GuildChannel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+export type GuildChannel = Channel;
 
 /**
  * How a token is presented, as the platform SDK's `AuthorizationTokenType` numbers it. Both
@@ -75,29 +76,10 @@ export type ActivityType = (typeof ActivityType)[keyof typeof ActivityType];
  * the two images; `status_display_type` picks the field (name, state or details) that becomes
  * the user's status text. The name is the application's.
  */
-export interface RichPresenceActivity {
-  type?: ActivityType;
-  state?: string | null;
-  state_url?: string | null;
-  details?: string | null;
-  details_url?: string | null;
-  status_display_type?: StatusDisplayType | null;
-  timestamps?: { start?: number; end?: number } | null;
-  assets?: {
-    large_image?: string | null;
-    large_text?: string | null;
-    large_url?: string | null;
-    small_image?: string | null;
-    small_text?: string | null;
-    small_url?: string | null;
-  } | null;
-  party?: { id?: string | null; size?: [number, number] | null } | null;
-  secrets?: { join?: string; match?: string } | null;
-  instance?: boolean | null;
-}
+export type RichPresenceActivity = RichPresenceInput;
 
 /** The activity as the platform stored it. */
-export type StoredActivity = RichPresenceActivity & { name: string; application_id: string; created_at: number };
+export type StoredActivity = PresenceActivity;
 
 /** The consent the host platform client asks for (what `<pp-consent-dialog>` shows). */
 export interface ConsentRequest {

@@ -4,7 +4,7 @@
  * same transaction, durable together with the change (ARCHITECTURE rules 2 and 3); the storage's
  * commit listeners hear of them once committed.
  */
-import type { EventRecord } from './records/events';
+import type { EmittedEvent } from './records/events';
 import type { PlatformStorage, PlatformStoreName, WriteTx } from './schema';
 
 export type { WriteTx };
@@ -25,10 +25,8 @@ export interface WriteContext {
   guard?: WriteGuard;
 }
 
-/** Appends an event to the log inside the write's transaction. */
-export type Emit = (
-  event: Omit<EventRecord, 'seq' | 'created_at' | 'channels'> & Partial<Pick<EventRecord, 'channels'>>,
-) => void;
+/** Appends an event to the log inside the write's transaction; its `data` is typed by its `type`. */
+export type Emit = (event: EmittedEvent) => void;
 
 /**
  * Runs `body` in one transaction over `stores` and the event log; resolves with its result once

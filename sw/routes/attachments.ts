@@ -6,32 +6,21 @@
  * a message or the RPC hands out.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { attachmentHeaders, readAttachmentFile } from '../../src/platform/messages/attachment-files';
 import { readImageUpload } from '../../src/platform/activities/image-uploads';
-import { schemas, validate, type AppEnv } from '../http';
-
-const EphemeralPath = v.object({
-  application_id: schemas.snowflake,
-  attachment_id: schemas.snowflake,
-  filename: v.pipe(v.string(), v.minLength(1)),
-});
-const Path = v.object({
-  channel_id: schemas.snowflake,
-  attachment_id: schemas.snowflake,
-  filename: v.pipe(v.string(), v.minLength(1)),
-});
+import { validate, type AppEnv } from '../http';
+import { AttachmentPathSchema, EphemeralAttachmentPathSchema } from '../../src/platform/messages/schemas';
 
 /** The attachment file routes (mounted at `/attachments`). */
 export function attachmentRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/ephemeral/:application_id/:attachment_id/:filename', async (c) => {
-    const { application_id, attachment_id, filename } = validate(EphemeralPath, c.req.param());
+    const { application_id, attachment_id, filename } = validate(EphemeralAttachmentPathSchema, c.req.param());
     const file = await readImageUpload(c.get('ctx'), application_id, attachment_id, filename);
     return new Response(file.data, { status: 200, headers: attachmentHeaders(file) });
   });
   r.get('/:channel_id/:attachment_id/:filename', async (c) => {
-    const { channel_id, attachment_id, filename } = validate(Path, c.req.param());
+    const { channel_id, attachment_id, filename } = validate(AttachmentPathSchema, c.req.param());
     const file = await readAttachmentFile(c.get('ctx'), channel_id, attachment_id, filename);
     return new Response(file.data, { status: 200, headers: attachmentHeaders(file) });
   });

@@ -6,7 +6,6 @@
  * whole list.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import {
   bulkOverwriteCommands,
   commandScope,
@@ -21,32 +20,23 @@ import {
   CommandCreateSchema,
   CommandEditSchema,
 } from '../../src/platform/interactions/command-schemas';
-import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
-
-const Path = v.object({
-  application_id: schemas.snowflake,
-  guild_id: v.optional(schemas.snowflake),
-  command_id: v.optional(schemas.snowflake),
-});
-/** `with_localizations` is accepted: the sandbox always answers the full localization dictionaries. */
-const ListQuery = v.object({
-  with_localizations: v.optional(v.picklist(['true', 'false', '1', '0', 'True', 'False'])),
-});
+import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { CommandListQuerySchema, CommandPathSchema } from '../../src/platform/interactions/command-schemas';
 
 /** The scope of the request's path, checked against the caller. */
 async function scope(c: AppContext) {
-  const { application_id, guild_id } = validate(Path, c.req.param());
+  const { application_id, guild_id } = validate(CommandPathSchema, c.req.param());
   return commandScope(c.get('ctx'), c.get('principal'), application_id, guild_id ?? null);
 }
 
-const commandId = (c: AppContext) => validate(Path, c.req.param()).command_id!;
+const commandId = (c: AppContext) => validate(CommandPathSchema, c.req.param()).command_id!;
 
 /** The command routes (mounted at `/applications`). */
 export function commandRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   for (const base of ['/:application_id/commands', '/:application_id/guilds/:guild_id/commands']) {
     r.get(base, async (c) => {
-      readQuery(c, ListQuery);
+      readQuery(c, CommandListQuerySchema);
       return c.json(await listCommands(c.get('ctx'), await scope(c)));
     });
     r.post(base, async (c) => {

@@ -3,7 +3,6 @@
  * only) and a guild's (`POST` / `GET /guilds/{guild.id}/emojis`). Images are data URIs.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import {
   createApplicationEmoji,
@@ -13,27 +12,11 @@ import {
   renameApplicationEmoji,
 } from '../../src/platform/accounts/application-emoji';
 import { createGuildEmoji, listGuildEmojis } from '../../src/platform/guilds/emoji';
-import { EMOJI_NAME_MAX, EMOJI_NAME_MIN } from '../../src/platform/core/limits';
-import { noContent, readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
+import { CreateApplicationEmojiSchema, EmojiPathSchema, RenameEmojiSchema } from '../../src/platform/accounts/schemas';
+import { CreateGuildEmojiSchema } from '../../src/platform/guilds/schemas';
 
-const name = v.pipe(
-  v.string('This field is required'),
-  v.regex(
-    new RegExp(`^[A-Za-z0-9_]{${EMOJI_NAME_MIN},${EMOJI_NAME_MAX}}$`),
-    `Must be ${EMOJI_NAME_MIN} to ${EMOJI_NAME_MAX} letters, digits or underscores.`,
-  ),
-);
-const image = v.string('This field is required');
-const ApplicationEmojiBody = v.object({ name, image });
-const RenameBody = v.object({ name });
-const GuildEmojiBody = v.object({ name, image, roles: v.optional(v.nullable(v.array(schemas.snowflake)), []) });
-const Path = v.object({
-  application_id: v.optional(schemas.snowflake),
-  guild_id: v.optional(schemas.snowflake),
-  emoji_id: v.optional(schemas.snowflake),
-});
-
-const ids = (c: AppContext) => validate(Path, c.req.param());
+const ids = (c: AppContext) => validate(EmojiPathSchema, c.req.param());
 
 function bot(c: AppContext) {
   const principal = c.get('principal');
@@ -54,7 +37,7 @@ export function emojiRoutes(): Hono<AppEnv> {
         c.get('ctx'),
         principal,
         ids(c).application_id!,
-        await readJson(c, ApplicationEmojiBody),
+        await readJson(c, CreateApplicationEmojiSchema),
       ),
       201,
     );
@@ -72,7 +55,7 @@ export function emojiRoutes(): Hono<AppEnv> {
         principal,
         application_id!,
         emoji_id!,
-        (await readJson(c, RenameBody)).name,
+        (await readJson(c, RenameEmojiSchema)).name,
       ),
     );
   });
@@ -84,7 +67,7 @@ export function emojiRoutes(): Hono<AppEnv> {
   });
   r.post('/guilds/:guild_id/emojis', async (c) => {
     const principal = bot(c);
-    const body = await readJson(c, GuildEmojiBody);
+    const body = await readJson(c, CreateGuildEmojiSchema);
     return c.json(
       await createGuildEmoji(c.get('ctx'), principal, ids(c).guild_id!, { ...body, roles: body.roles ?? [] }),
       201,

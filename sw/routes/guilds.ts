@@ -4,7 +4,6 @@
  * for bots, as on the platform.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireBot, requireScope, type Principal } from '../../src/platform/oauth2/auth';
 import {
   getGuildRole,
@@ -14,55 +13,16 @@ import {
 } from '../../src/platform/guilds/reads';
 import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guilds/members';
 import { modifyGuildRole } from '../../src/platform/guilds/roles';
-import { parsePermissions } from '../../src/platform/core/permissions';
-import { GUILD_MEMBERS_LIST_MAX } from '../../src/platform/core/limits';
-import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
-
-const GuildPath = v.object({
-  guild_id: schemas.snowflake,
-  user_id: v.optional(schemas.snowflake),
-  role_id: v.optional(schemas.snowflake),
-});
-const MembersQuery = v.object({
-  limit: v.optional(schemas.queryInt(1, GUILD_MEMBERS_LIST_MAX), '1'),
-  after: v.optional(schemas.snowflake, '0'),
-});
-const GuildsQuery = v.object({
-  before: v.optional(schemas.snowflake),
-  after: v.optional(schemas.snowflake),
-  limit: v.optional(schemas.queryInt(1, 200), '200'),
-  with_counts: v.optional(
-    v.pipe(
-      v.picklist(['true', 'false']),
-      v.transform((s) => s === 'true'),
-    ),
-    'false',
-  ),
-});
-
-const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
-const RoleBody = v.object({
-  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
-  permissions: v.optional(
-    v.pipe(
-      v.string('Must be a decimal string.'),
-      v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'),
-      v.transform((s) => parsePermissions(s)!),
-    ),
-  ),
-  colors: v.optional(
-    v.object({
-      primary_color: v.optional(color),
-      secondary_color: v.optional(v.nullable(color)),
-      tertiary_color: v.optional(v.nullable(color)),
-    }),
-  ),
-  hoist: v.optional(v.boolean()),
-  mentionable: v.optional(v.boolean()),
-});
+import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import {
+  CurrentUserGuildsQuerySchema,
+  GuildMembersQuerySchema,
+  GuildPathSchema,
+  ModifyRoleSchema,
+} from '../../src/platform/guilds/schemas';
 
 /** The validated path ids (a bad id is 400 50035). */
-const ids = (c: AppContext) => validate(GuildPath, c.req.param());
+const ids = (c: AppContext) => validate(GuildPathSchema, c.req.param());
 
 /** The caller, for a read: a bot, or an OAuth2 token with the `guilds` scope. */
 function reader(c: AppContext): Principal {
@@ -93,12 +53,14 @@ export function guildRoutes(): Hono<AppEnv> {
   r.patch('/:guild_id/roles/:role_id', async (c) => {
     const principal = bot(c);
     const { guild_id, role_id } = ids(c);
-    return c.json(await modifyGuildRole(c.get('ctx'), principal, guild_id, role_id!, await readJson(c, RoleBody)));
+    return c.json(
+      await modifyGuildRole(c.get('ctx'), principal, guild_id, role_id!, await readJson(c, ModifyRoleSchema)),
+    );
   });
   r.get('/:guild_id/members', async (c) => {
     const principal = bot(c);
     const { guild_id } = ids(c);
-    return c.json(await listGuildMembers(c.get('ctx'), principal, guild_id, readQuery(c, MembersQuery)));
+    return c.json(await listGuildMembers(c.get('ctx'), principal, guild_id, readQuery(c, GuildMembersQuerySchema)));
   });
   r.get('/:guild_id/members/:user_id', async (c) => {
     const principal = bot(c);
@@ -128,6 +90,8 @@ export function guildRoutes(): Hono<AppEnv> {
 /** `GET /users/@me/guilds`: the caller's guilds, each with its `banner`. */
 export function currentUserGuildRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  r.get('/', async (c) => c.json(await listCurrentUserGuilds(c.get('ctx'), reader(c), readQuery(c, GuildsQuery))));
+  r.get('/', async (c) =>
+    c.json(await listCurrentUserGuilds(c.get('ctx'), reader(c), readQuery(c, CurrentUserGuildsQuerySchema))),
+  );
   return r;
 }

@@ -15,35 +15,14 @@ import {
   parseTargetUsersCsv,
   putTargetUsers,
 } from '../../src/platform/channels/invites-target-users';
+import { INVITE_MAX_AGE_DEFAULT_S, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/core/limits';
+import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
-  INVITE_MAX_AGE_DEFAULT_S,
-  INVITE_MAX_AGE_MAX_S,
-  INVITE_MAX_USES_MAX,
-  INVITE_TARGET_USERS_FILE_MAX_BYTES,
-} from '../../src/platform/core/limits';
-import { noContent, readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
-
-const int = schemas.int;
-
-/** The create fields; null and absent take the platform's defaults. */
-const InviteBody = v.object({
-  max_age: v.optional(v.nullable(int(0, INVITE_MAX_AGE_MAX_S)), INVITE_MAX_AGE_DEFAULT_S),
-  max_uses: v.optional(v.nullable(int(0, INVITE_MAX_USES_MAX)), 0),
-  temporary: v.optional(v.nullable(v.boolean('Must be a boolean.')), false),
-  unique: v.optional(v.nullable(v.boolean('Must be a boolean.')), false),
-  role_ids: v.optional(v.nullable(v.array(schemas.snowflake, 'Must be an array of role ids.')), []),
-});
-const CodePath = v.object({ code: v.pipe(v.string(), v.minLength(1)) });
-const ChannelPath = v.object({ channel_id: schemas.snowflake });
-const InviteQuery = v.object({
-  with_counts: v.optional(
-    v.pipe(
-      v.picklist(['true', 'false']),
-      v.transform((s) => s === 'true'),
-    ),
-    'false',
-  ),
-});
+  CreateInviteSchema,
+  InviteChannelPathSchema,
+  InviteCodePathSchema,
+  InviteQuerySchema,
+} from '../../src/platform/channels/schemas';
 
 function bot(c: AppContext) {
   const principal = c.get('principal');
@@ -113,15 +92,15 @@ export function inviteRoutes(): Hono<AppEnv> {
 
   r.post('/channels/:channel_id/invites', async (c) => {
     const principal = bot(c);
-    const { channel_id } = validate(ChannelPath, c.req.param());
-    let body: v.InferOutput<typeof InviteBody>;
+    const { channel_id } = validate(InviteChannelPathSchema, c.req.param());
+    let body: v.InferOutput<typeof CreateInviteSchema>;
     let file: string | undefined;
     if ((c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       const form = await readForm(c);
       file = await readTargetUsersFile(form);
-      body = validate(InviteBody, formFields(form));
+      body = validate(CreateInviteSchema, formFields(form));
     } else {
-      body = await readJson(c, InviteBody);
+      body = await readJson(c, CreateInviteSchema);
     }
     const invite = await createChannelInvite(c.get('ctx'), principal, channel_id, {
       max_age: body.max_age ?? INVITE_MAX_AGE_DEFAULT_S,
@@ -136,28 +115,30 @@ export function inviteRoutes(): Hono<AppEnv> {
 
   r.get('/channels/:channel_id/invites', async (c) => {
     const principal = bot(c);
-    return c.json(await listChannelInvites(c.get('ctx'), principal, validate(ChannelPath, c.req.param()).channel_id));
+    return c.json(
+      await listChannelInvites(c.get('ctx'), principal, validate(InviteChannelPathSchema, c.req.param()).channel_id),
+    );
   });
 
   r.get('/invites/:code', async (c) => {
-    const { code } = validate(CodePath, c.req.param());
-    return c.json(await getInvite(c.get('ctx'), c.get('principal'), code, readQuery(c, InviteQuery).with_counts));
+    const { code } = validate(InviteCodePathSchema, c.req.param());
+    return c.json(await getInvite(c.get('ctx'), c.get('principal'), code, readQuery(c, InviteQuerySchema).with_counts));
   });
 
   r.delete('/invites/:code', async (c) => {
     const principal = bot(c);
-    return c.json(await deleteInvite(c.get('ctx'), principal, validate(CodePath, c.req.param()).code));
+    return c.json(await deleteInvite(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code));
   });
 
   r.get('/invites/:code/target-users', async (c) => {
     const principal = bot(c);
-    const csv = await getTargetUsersCsv(c.get('ctx'), principal, validate(CodePath, c.req.param()).code);
+    const csv = await getTargetUsersCsv(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code);
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   });
 
   r.put('/invites/:code/target-users', async (c) => {
     const principal = bot(c);
-    const { code } = validate(CodePath, c.req.param());
+    const { code } = validate(InviteCodePathSchema, c.req.param());
     if (!(c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw ApiError.invalidForm({ target_users_file: 'Send the file as multipart/form-data.' });
     }
@@ -169,7 +150,9 @@ export function inviteRoutes(): Hono<AppEnv> {
 
   r.get('/invites/:code/target-users/job-status', async (c) => {
     const principal = bot(c);
-    return c.json(await getTargetUsersJobStatus(c.get('ctx'), principal, validate(CodePath, c.req.param()).code));
+    return c.json(
+      await getTargetUsersJobStatus(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code),
+    );
   });
 
   return r;

@@ -5,14 +5,13 @@
  * `lobbies.write` scope check applies to these paths too.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireBearer, requireBot } from '../../src/platform/oauth2/auth';
 import { linkLobbyChannel } from '../../src/platform/lobbies/linking';
 import { createLobbyChannelInvite } from '../../src/platform/lobbies/linking-invites';
 import { LobbyPathSchema } from '../../src/platform/lobbies/schemas';
-import { readJson, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { readJson, validate, type AppContext, type AppEnv } from '../http';
+import { LinkChannelSchema } from '../../src/platform/lobbies/schemas';
 
-const LinkBody = v.object({ channel_id: v.nullish(schemas.snowflake) });
 const pathIds = (c: AppContext) => validate(LobbyPathSchema, c.req.param());
 
 /** The linking routes, mounted at `/lobbies`. */
@@ -23,7 +22,7 @@ export function lobbyLinkingRoutes(): Hono<AppEnv> {
     const principal = c.get('principal');
     requireBearer(principal);
     const { lobby_id } = pathIds(c);
-    const { channel_id } = await readJson(c, LinkBody);
+    const { channel_id } = await readJson(c, LinkChannelSchema);
     return c.json(await linkLobbyChannel(c.get('ctx'), principal, lobby_id, channel_id ?? null));
   });
 

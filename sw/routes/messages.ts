@@ -6,47 +6,18 @@
  * or `messages.write` (changes), the sandbox's scopes for its simulated client.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireScope, type Principal } from '../../src/platform/oauth2/auth';
 import { createMessage, type MessageAuthor } from '../../src/platform/messages/create';
-import { CHANNEL_MESSAGES_MAX, PINS_PAGE_MAX } from '../../src/platform/core/limits';
 import { deleteMessage, editMessage } from '../../src/platform/messages/edits';
 import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/messages/pins';
 import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
 import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
 import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platform/messages/search';
-import { noContent, readQuery, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
+import { noContent, readQuery, validate, type AppContext, type AppEnv, snowflakeParam, publicOrigin } from '../http';
 import { readMessageRequest } from './message-uploads';
+import { MessageHistoryQuerySchema, MessagePathSchema, PinsQuerySchema } from '../../src/platform/messages/schemas';
 
-const Path = v.object({
-  channel_id: schemas.snowflake,
-  message_id: v.optional(schemas.snowflake),
-  guild_id: v.optional(schemas.snowflake),
-});
-const HistoryQuery = v.pipe(
-  v.object({
-    limit: v.optional(schemas.queryInt(1, CHANNEL_MESSAGES_MAX)),
-    before: v.optional(schemas.snowflake),
-    after: v.optional(schemas.snowflake),
-    around: v.optional(schemas.snowflake),
-  }),
-  v.check(
-    (q) => [q.before, q.after, q.around].filter((x) => x !== undefined).length <= 1,
-    'before, after and around are mutually exclusive.',
-  ),
-);
-const PinsQuery = v.object({
-  before: v.optional(
-    v.pipe(
-      v.string(),
-      v.isoTimestamp('Must be an ISO8601 timestamp.'),
-      v.transform((s) => Date.parse(s)),
-    ),
-  ),
-  limit: v.optional(schemas.queryInt(1, PINS_PAGE_MAX)),
-});
-
-const ids = (c: AppContext) => validate(Path, c.req.param());
+const ids = (c: AppContext) => validate(MessagePathSchema, c.req.param());
 
 /** The caller as a message author; a user's token needs `scope`. */
 function caller(c: AppContext, scope: 'messages.read' | 'messages.write'): MessageAuthor & { principal: Principal } {
@@ -82,12 +53,14 @@ export function messageRoutes(): Hono<AppEnv> {
   });
   r.get('/:channel_id/messages', async (c) => {
     const { principal } = caller(c, 'messages.read');
-    return c.json(await listChannelMessages(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, HistoryQuery)));
+    return c.json(
+      await listChannelMessages(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, MessageHistoryQuerySchema)),
+    );
   });
   // Before `/messages/:message_id`, so that `pins` is not read as a message id.
   r.get('/:channel_id/messages/pins', async (c) => {
     const { principal } = caller(c, 'messages.read');
-    return c.json(await listPins(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, PinsQuery)));
+    return c.json(await listPins(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, PinsQuerySchema)));
   });
   for (const [method, pin] of [
     ['put', true],
@@ -148,7 +121,7 @@ export function messageSearchRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/:guild_id/messages/search', async (c) => {
     const { principal } = caller(c, 'messages.read');
-    const { guild_id } = validate(v.object({ guild_id: schemas.snowflake }), c.req.param());
+    const guild_id = snowflakeParam(c, 'guild_id');
     const raw = Object.fromEntries(
       Object.entries(c.req.queries()).map(([k, values]) => [k, SEARCH_ARRAYS.has(k) ? values : values[0]]),
     );

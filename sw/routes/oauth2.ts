@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { authenticate, requireBearer } from '../../src/platform/oauth2/auth';
 import { OAuth2Error } from '../../src/platform/core/errors';
-import { JSON_BODY_MAX_BYTES, OAUTH2_NONCE_MAX_LENGTH } from '../../src/platform/core/limits';
+import { JSON_BODY_MAX_BYTES } from '../../src/platform/core/limits';
 import {
   currentAuthorization,
   issueClientCredentials,
@@ -23,79 +23,19 @@ import {
   describeAuthorizeRequest,
 } from '../../src/platform/oauth2/authorize';
 import { authenticateClient, readClientCredentials } from '../../src/platform/oauth2/client-auth';
-import {
-  PLATFORM_DISCOVERY_PATH,
-  platformDiscoveryDocument,
-  platformKeySet,
-} from '../../src/platform/oauth2/oidc-provider';
+import { platformDiscoveryDocument, platformKeySet } from '../../src/platform/oauth2/oidc-provider';
+import { PLATFORM_DISCOVERY_PATH } from '../../src/wire/paths';
 import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional';
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
-import { errorResponse, readJson, readQuery, schemas, type AppContext, type AppEnv, publicOrigin } from '../http';
+import { errorResponse, readJson, readQuery, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { networkFetch } from './partner-sdk';
-
-/** RFC 7636 §4.2: a code challenge is 43 to 128 unreserved characters. */
-const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
-
-// Every message is fixed text: a default valibot message would quote the value received.
-const AuthorizeQuery = v.object({
-  client_id: v.pipe(v.string('Required.'), v.regex(/^\d{1,20}$/, 'Value is not snowflake.')),
-  response_type: v.picklist(['code'], 'Must be "code".'),
-  scope: v.string('Required.'),
-  redirect_uri: v.optional(v.string('Must be a string.')),
-  state: v.optional(v.string('Must be a string.')),
-  code_challenge: v.optional(
-    v.pipe(
-      v.string('Must be a string.'),
-      v.regex(CODE_CHALLENGE, 'Must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".'),
-    ),
-  ),
-  code_challenge_method: v.optional(v.picklist(['S256', 'plain'], 'Must be "S256" or "plain".')),
-  prompt: v.optional(v.picklist(['consent', 'none'], 'Must be "consent" or "none".')),
-  integration_type: v.optional(
-    v.pipe(
-      v.picklist(['0', '1'], 'Must be 0 (guild install) or 1 (user install).'),
-      v.transform((s) => (s === '1' ? 1 : 0) as 0 | 1),
-    ),
-  ),
-  nonce: v.optional(
-    v.pipe(
-      v.string('Must be a string.'),
-      v.minLength(1, 'Must not be empty.'),
-      v.maxLength(OAUTH2_NONCE_MAX_LENGTH, `Must be ${OAUTH2_NONCE_MAX_LENGTH} or fewer in length.`),
-    ),
-  ),
-  user_id: v.optional(schemas.snowflake),
-});
-const Decision = v.object({ authorize: v.boolean('Must be a boolean.'), user_id: schemas.snowflake });
-
-/** Form parameters the token endpoints read; others are ignored (RFC 6749 §3.2). */
-const FORM_PARAMS = [
-  'grant_type',
-  'code',
-  'redirect_uri',
-  'code_verifier',
-  'client_id',
-  'client_secret',
-  'refresh_token',
-  'scope',
-  'token',
-  'token_type_hint',
-  // A provisional account's identity, merged into the account that authorized (provisional-merge.ts).
-  'external_auth_type',
-  'external_auth_token',
-];
-const present = (name: string) =>
-  v.pipe(v.string(`Missing "${name}" in request.`), v.minLength(1, `Missing "${name}" in request.`));
-const GRANTS = {
-  authorization_code: v.object({
-    code: present('code'),
-    redirect_uri: v.optional(v.string()),
-    code_verifier: v.optional(v.string()),
-  }),
-  refresh_token: v.object({ refresh_token: present('refresh_token'), scope: v.optional(v.string()) }),
-  client_credentials: v.object({ scope: present('scope') }),
-} as const;
-const RevokeForm = v.object({ token: present('token') });
+import {
+  AuthorizeDecisionSchema,
+  AuthorizeQuerySchema,
+  RevokeFormSchema,
+  TOKEN_FORM_PARAMS,
+  TokenGrantSchemas,
+} from '../../src/platform/oauth2/schemas';
 
 /** RFC 6749 §5.1: token answers must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -113,7 +53,7 @@ async function readForm(c: AppContext): Promise<Record<string, string>> {
     throw new OAuth2Error('invalid_request', 'The request body is too large.');
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
-    if (!FORM_PARAMS.includes(name)) continue;
+    if (!TOKEN_FORM_PARAMS.includes(name)) continue;
     if (name in form) throw new OAuth2Error('invalid_request', `Parameter "${name}" must not be repeated.`);
     form[name] = value;
   }
@@ -149,16 +89,16 @@ export function oauth2Routes(): Hono<AppEnv> {
 
   r.get('/authorize', async (c) => {
     const ctx = c.get('ctx');
-    const { user_id, ...params } = readQuery(c, AuthorizeQuery);
+    const { user_id, ...params } = readQuery(c, AuthorizeQuerySchema);
     const request = await checkAuthorizeRequest(ctx, params);
     return c.json(await describeAuthorizeRequest(ctx, request, user_id));
   });
 
   r.post('/authorize', async (c) => {
     const ctx = c.get('ctx');
-    const { user_id: _ignored, ...params } = readQuery(c, AuthorizeQuery);
+    const { user_id: _ignored, ...params } = readQuery(c, AuthorizeQuerySchema);
     const request = await checkAuthorizeRequest(ctx, params);
-    const decision = await readJson(c, Decision);
+    const decision = await readJson(c, AuthorizeDecisionSchema);
     return c.json(await decideAuthorization(ctx, request, decision), 200, NO_STORE);
   });
 
@@ -176,20 +116,20 @@ export function oauth2Routes(): Hono<AppEnv> {
               ? await redeemAuthorizationCodeWithMerge(
                   ctx,
                   client,
-                  formParams(GRANTS.authorization_code, form),
+                  formParams(TokenGrantSchemas.authorization_code, form),
                   form,
                   networkFetch,
                 )
-              : await redeemAuthorizationCode(ctx, client, formParams(GRANTS.authorization_code, form), {
+              : await redeemAuthorizationCode(ctx, client, formParams(TokenGrantSchemas.authorization_code, form), {
                   issuer: publicOrigin(c),
                 });
           break;
         case 'refresh_token':
           await refuseDeprecatedRefresh(ctx, form.refresh_token);
-          answer = await refreshAccessToken(ctx, client, formParams(GRANTS.refresh_token, form));
+          answer = await refreshAccessToken(ctx, client, formParams(TokenGrantSchemas.refresh_token, form));
           break;
         case 'client_credentials':
-          answer = await issueClientCredentials(ctx, client, formParams(GRANTS.client_credentials, form));
+          answer = await issueClientCredentials(ctx, client, formParams(TokenGrantSchemas.client_credentials, form));
           break;
         default:
           throw new OAuth2Error('unsupported_grant_type', 'The authorization grant type is not supported.');
@@ -203,7 +143,7 @@ export function oauth2Routes(): Hono<AppEnv> {
       const ctx = c.get('ctx');
       const form = await readForm(c);
       const client = await authenticateClient(ctx, readClientCredentials(c.req.header('Authorization'), form));
-      await revokeToken(ctx, client, formParams(RevokeForm, form).token);
+      await revokeToken(ctx, client, formParams(RevokeFormSchema, form).token);
       return c.json({}, 200, NO_STORE);
     }),
   );

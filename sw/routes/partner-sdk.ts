@@ -10,52 +10,25 @@
  * - `POST /child-token`: publisher-level account linking.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { authenticatePartnerClient } from '../../src/platform/accounts/partner-sdk-clients';
 import { exchangeChildToken } from '../../src/platform/accounts/child-tokens';
 import { authenticate, requireBot } from '../../src/platform/oauth2/auth';
-import {
-  EXTERNAL_AUTH_TOKEN_MAX,
-  EXTERNAL_USER_ID_MAX,
-  PROVISIONAL_DISPLAY_NAME_MAX,
-} from '../../src/platform/core/limits';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/accounts/provisional';
-import { EXTERNAL_AUTH_TYPES } from '../../src/platform/accounts/provisional-config';
 import { unmergeProvisionalAccount } from '../../src/platform/accounts/provisional-merge';
-import { noContent, readJson, schemas, type AppContext, type AppEnv } from '../http';
+import { noContent, readJson, type AppContext, type AppEnv } from '../http';
+import {
+  BotProvisionalTokenSchema,
+  BotUnmergeSchema,
+  ChildTokenSchema,
+  ExternalAuthTokenSchema,
+} from '../../src/platform/accounts/schemas';
 
 /**
  * The network, for OpenID Connect discovery and key sets: the worker's real fetch, looked up
  * at call time so tests can stand in for it.
  */
 export const networkFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
-
-// Fixed messages everywhere: a default valibot message would quote the value, and values here are secrets.
-const required = (max: number) =>
-  v.pipe(
-    v.string('This field is required'),
-    v.minLength(1, 'This field is required'),
-    v.maxLength(max, `Must be ${max} or fewer in length.`),
-  );
-const secret = v.optional(v.string('Must be a string.'));
-
-const ExternalAuthBody = v.object({
-  client_id: schemas.snowflake,
-  client_secret: secret,
-  external_auth_type: v.picklist(EXTERNAL_AUTH_TYPES, `Must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`),
-  external_auth_token: required(EXTERNAL_AUTH_TOKEN_MAX),
-});
-const BotTokenBody = v.object({
-  external_user_id: required(EXTERNAL_USER_ID_MAX),
-  preferred_global_name: v.optional(v.nullable(required(PROVISIONAL_DISPLAY_NAME_MAX))),
-});
-const BotUnmergeBody = v.object({ external_user_id: required(EXTERNAL_USER_ID_MAX) });
-const ChildTokenBody = v.object({
-  parent_access_token: required(EXTERNAL_AUTH_TOKEN_MAX),
-  child_application_id: schemas.snowflake,
-  parent_client_secret: secret,
-});
 
 /** RFC 6749 §5.1: token answers must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -72,7 +45,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
 
   r.post('/token', async (c) => {
     const ctx = c.get('ctx');
-    const body = await readJson(c, ExternalAuthBody);
+    const body = await readJson(c, ExternalAuthTokenSchema);
     const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
     const identity = await resolveExternalIdentity(
       ctx,
@@ -98,7 +71,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
 
   r.post('/token/bot', async (c) => {
     const bot = await botCaller(c);
-    const body = await readJson(c, BotTokenBody);
+    const body = await readJson(c, BotProvisionalTokenSchema);
     const identity = botIdentity(body.external_user_id, body.preferred_global_name);
     const tokens = await issueProvisionalToken(c.get('ctx'), bot.application, identity, {
       origin: 'provisional_bot',
@@ -110,7 +83,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
 
   r.post('/provisional-accounts/unmerge', async (c) => {
     const ctx = c.get('ctx');
-    const body = await readJson(c, ExternalAuthBody);
+    const body = await readJson(c, ExternalAuthTokenSchema);
     const client = await authenticatePartnerClient(ctx, body.client_id, body.client_secret);
     const identity = await resolveExternalIdentity(
       ctx,
@@ -125,13 +98,13 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
 
   r.post('/provisional-accounts/unmerge/bot', async (c) => {
     const bot = await botCaller(c);
-    const body = await readJson(c, BotUnmergeBody);
+    const body = await readJson(c, BotUnmergeSchema);
     await unmergeProvisionalAccount(c.get('ctx'), bot.application.id, botIdentity(body.external_user_id));
     return noContent();
   });
 
   r.post('/child-token', async (c) => {
-    const body = await readJson(c, ChildTokenBody);
+    const body = await readJson(c, ChildTokenSchema);
     return c.json(await exchangeChildToken(c.get('ctx'), body), 200, NO_STORE);
   });
 

@@ -3,14 +3,11 @@
  * host's SET_ACTIVITY writes through it; a game's SDK may as well.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireBearer } from '../../src/platform/oauth2/auth';
 import { ApiError } from '../../src/platform/core/errors';
-import { ActivityInputSchema, getPresence, setActivity } from '../../src/platform/presence/presence';
+import { getPresence, setActivity } from '../../src/platform/presence/presence';
 import { readJson, type AppEnv } from '../http';
-
-/** `activity: null` clears the application's activity. */
-const PutActivityBody = v.object({ activity: v.nullable(ActivityInputSchema) });
+import { PutActivitySchema } from '../../src/platform/presence/presence';
 
 /** Scopes that let an application set the user's activity: over RPC, or with the SDK's presence scope. */
 const ACTIVITY_WRITE_SCOPES = ['rpc.activities.write', 'activities.write'];
@@ -34,7 +31,7 @@ export function presenceRoutes(): Hono<AppEnv> {
     if (!ACTIVITY_WRITE_SCOPES.some((s) => principal.scopes.has(s))) {
       throw ApiError.of('MISSING_ACCESS', 'Missing OAuth2 scope: rpc.activities.write');
     }
-    const body = await readJson(c, PutActivityBody);
+    const body = await readJson(c, PutActivitySchema);
     const activity = await setActivity(c.get('ctx'), {
       userId: principal.user.id,
       applicationId: principal.application.id,

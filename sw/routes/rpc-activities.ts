@@ -9,7 +9,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { requireAnyScope, requireBearer, requireScope } from '../../src/platform/oauth2/auth';
-import { RPC_GET_USER_ID_MAX } from '../../src/platform/core/limits';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { claimActivityJoin } from '../../src/platform/activities/activity-joins';
 import { ActivityInviteSchema, inviteToActivity } from '../../src/platform/activities/activity-invites';
@@ -28,16 +27,8 @@ import {
   shareableCommand,
 } from '../../src/platform/activities/shares';
 import { ApiError } from '../../src/platform/core/errors';
-import { readJson, readQuery, schemas, validate, type AppContext, type AppEnv } from '../http';
-
-const QuestPath = v.object({ quest_id: v.pipe(v.string(), v.minLength(1), v.maxLength(RPC_GET_USER_ID_MAX)) });
-const UserPath = v.object({ user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(RPC_GET_USER_ID_MAX)) });
-const TargetsQuery = v.object({
-  channel_id: schemas.snowflake,
-  purpose: v.picklist(['moment', 'interaction'], 'Must be "moment" or "interaction".'),
-  media_url: v.optional(v.string()),
-  command: v.optional(v.string()),
-});
+import { RpcQuestPathSchema, RpcUserPathSchema, ShareTargetsQuerySchema } from '../../src/platform/activities/schemas';
+import { publicOrigin, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The caller, who must be a user's token. */
 function bearer(c: AppContext) {
@@ -47,7 +38,7 @@ function bearer(c: AppContext) {
 }
 
 /** Where the platform's files are served (the service worker's own origin). */
-const origin = (c: AppContext) => new URL(c.req.url).origin;
+const origin = (c: AppContext) => publicOrigin(c);
 
 /** The picked file of a multipart upload (`file`). */
 async function uploadedFile(c: AppContext) {
@@ -78,7 +69,7 @@ export function rpcActivityRoutes(send: FetchLike): Hono<AppEnv> {
   });
 
   r.get('/users/:user_id', async (c) => {
-    const { user_id } = validate(UserPath, c.req.param());
+    const { user_id } = validate(RpcUserPathSchema, c.req.param());
     return c.json(await rpcUser(c.get('ctx'), bearer(c), user_id));
   });
 
@@ -91,14 +82,14 @@ export function rpcActivityRoutes(send: FetchLike): Hono<AppEnv> {
   r.get('/quests/:quest_id/enrollment', async (c) => {
     const principal = bearer(c);
     requireScope(principal, 'identify');
-    const { quest_id } = validate(QuestPath, c.req.param());
+    const { quest_id } = validate(RpcQuestPathSchema, c.req.param());
     return c.json(await rpcQuestEnrollmentStatus(c.get('ctx'), principal.user.id, principal.application.id, quest_id));
   });
 
   r.post('/quests/:quest_id/timer', async (c) => {
     const principal = bearer(c);
     requireScope(principal, 'identify');
-    const { quest_id } = validate(QuestPath, c.req.param());
+    const { quest_id } = validate(RpcQuestPathSchema, c.req.param());
     return c.json(await startQuestTimer(c.get('ctx'), principal.user.id, principal.application.id, quest_id));
   });
 
@@ -112,7 +103,7 @@ export function rpcActivityRoutes(send: FetchLike): Hono<AppEnv> {
 
   r.get('/share-targets', async (c) => {
     const principal = bearer(c);
-    const query = readQuery(c, TargetsQuery);
+    const query = readQuery(c, ShareTargetsQuerySchema);
     if (
       query.purpose === 'moment' &&
       !(query.media_url && (await isPlatformMedia(c.get('ctx'), query.media_url, origin(c))))

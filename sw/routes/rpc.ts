@@ -5,7 +5,6 @@
  * is, whatever its scopes); these routes are its view, not part of the platform's public API.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
 import {
   rpcChannel,
@@ -14,11 +13,7 @@ import {
   rpcLobby,
   rpcSession,
 } from '../../src/platform/activities/rpc-views';
-import { schemas, validate, type AppEnv } from '../http';
-
-const ChannelParams = v.object({ channel_id: schemas.snowflake });
-const GuildParams = v.object({ guild_id: schemas.snowflake });
-const LobbyParams = v.object({ lobby_id: schemas.snowflake });
+import { type AppEnv, snowflakeParam } from '../http';
 
 /** The RPC host's routes, mounted at `/rpc`; every one needs a user's Bearer token. */
 export function rpcRoutes(): Hono<AppEnv> {
@@ -35,25 +30,25 @@ export function rpcRoutes(): Hono<AppEnv> {
   });
 
   r.get('/channels/:channel_id', async (c) => {
-    const { channel_id } = validate(ChannelParams, c.req.param());
+    const channel_id = snowflakeParam(c, 'channel_id');
     requireScope(c.get('principal'), 'guilds');
     return c.json(await rpcChannel(c.get('ctx'), c.get('principal').user.id, channel_id));
   });
 
   r.get('/channels/:channel_id/permissions', async (c) => {
-    const { channel_id } = validate(ChannelParams, c.req.param());
+    const channel_id = snowflakeParam(c, 'channel_id');
     requireScope(c.get('principal'), 'guilds.members.read');
     return c.json(await rpcChannelPermissions(c.get('ctx'), c.get('principal').user.id, channel_id));
   });
 
   r.get('/guilds/:guild_id/status', async (c) => {
-    const { guild_id } = validate(GuildParams, c.req.param());
+    const guild_id = snowflakeParam(c, 'guild_id');
     requireScope(c.get('principal'), 'guilds');
     return c.json(await rpcGuildStatus(c.get('ctx'), c.get('principal').user.id, guild_id));
   });
 
   r.get('/lobbies/:lobby_id', async (c) => {
-    const { lobby_id } = validate(LobbyParams, c.req.param());
+    const lobby_id = snowflakeParam(c, 'lobby_id');
     return c.json(await rpcLobby(c.get('ctx'), c.get('principal').user.id, lobby_id));
   });
 

@@ -6,7 +6,6 @@
  * (`POST /sandbox/users/{id}/activity-joins {application_id, from_user_id}`: ACTIVITY_JOIN).
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { ApiError } from '../../src/platform/core/errors';
 import { joinActivity, serializeActivityJoin } from '../../src/platform/activities/activity-joins';
 import {
@@ -16,11 +15,12 @@ import {
   setThermalState,
 } from '../../src/platform/activities/client-devices';
 import { QuestCreateSchema, createQuest, serializeQuest } from '../../src/platform/activities/quests';
-import { readJson, schemas, validate, type AppEnv } from '../http';
-
-const UserPath = v.object({ user_id: schemas.snowflake });
-const QuestPath = v.object({ quest_id: schemas.snowflake });
-const JoinBody = v.object({ application_id: schemas.snowflake, from_user_id: schemas.snowflake });
+import {
+  ActivityJoinSchema,
+  SandboxQuestPathSchema,
+  SandboxUserPathSchema,
+} from '../../src/platform/activities/schemas';
+import { readJson, validate, type AppEnv } from '../http';
 
 /** The `/sandbox` routes of activities' client-side world. */
 export function sandboxActivityRoutes(): Hono<AppEnv> {
@@ -32,27 +32,27 @@ export function sandboxActivityRoutes(): Hono<AppEnv> {
   });
 
   r.get('/quests/:quest_id', async (c) => {
-    const { quest_id } = validate(QuestPath, c.req.param());
+    const { quest_id } = validate(SandboxQuestPathSchema, c.req.param());
     const quest = await c.get('ctx').db.get('quests', quest_id);
     if (!quest) throw ApiError.of('UNKNOWN_ROUTE', 'Unknown quest');
     return c.json({ quest: serializeQuest(quest) });
   });
 
   r.get('/users/:user_id/device', async (c) => {
-    const { user_id } = validate(UserPath, c.req.param());
+    const { user_id } = validate(SandboxUserPathSchema, c.req.param());
     if (!(await c.get('ctx').db.get('users', user_id))) throw ApiError.of('UNKNOWN_USER');
     return c.json({ device: serializeClientDevice(await clientDeviceOf(c.get('ctx'), user_id)) });
   });
 
   r.put('/users/:user_id/device', async (c) => {
-    const { user_id } = validate(UserPath, c.req.param());
+    const { user_id } = validate(SandboxUserPathSchema, c.req.param());
     const { thermal_state } = await readJson(c, ClientDeviceSchema);
     return c.json({ device: serializeClientDevice(await setThermalState(c.get('ctx'), user_id, thermal_state)) });
   });
 
   r.post('/users/:user_id/activity-joins', async (c) => {
-    const { user_id } = validate(UserPath, c.req.param());
-    const body = await readJson(c, JoinBody);
+    const { user_id } = validate(SandboxUserPathSchema, c.req.param());
+    const body = await readJson(c, ActivityJoinSchema);
     const join = await joinActivity(c.get('ctx'), { user_id, ...body });
     return c.json({ activity_join: serializeActivityJoin(join) }, 201);
   });

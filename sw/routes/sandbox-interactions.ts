@@ -7,19 +7,16 @@
  * endpoint URL (validated with a signed PING), the developer portal's field.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { ApiError } from '../../src/platform/core/errors';
 import { createInteraction, SandboxInteractionSchema } from '../../src/platform/interactions/create';
-import { configureInteractionsEndpoint } from '../../src/platform/interactions/delivery';
-import { serializeStoredInteraction } from '../../src/platform/interactions/view';
-import { SANDBOX_INTERACTION_BODY_MAX_BYTES, WEBHOOK_URL_MAX } from '../../src/platform/core/limits';
+import { configureInteractionsEndpoint, interactionsEndpointOf } from '../../src/platform/interactions/delivery';
+import { getStoredInteraction } from '../../src/platform/interactions/view';
+import { SANDBOX_INTERACTION_BODY_MAX_BYTES } from '../../src/platform/core/limits';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
-import { readJson, schemas, validate, type AppContext, type AppEnv, publicOrigin } from '../http';
+import { readJson, validate, type AppContext, type AppEnv, snowflakeParam, publicOrigin } from '../http';
+import { InteractionsEndpointSchema } from '../../src/platform/interactions/schemas';
 
-const EndpointBody = v.object({ url: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(WEBHOOK_URL_MAX))) });
-const idParam = (c: AppContext, name: string): string =>
-  validate(v.object({ [name]: schemas.snowflake }), c.req.param())[name] as string;
 const origin = (c: AppContext) => publicOrigin(c);
 
 /** An absolute http(s) URL (a path is taken on the platform's own origin); the message never repeats it. */
@@ -59,19 +56,17 @@ export function sandboxInteractionRoutes(send: FetchLike): Hono<AppEnv> {
     return c.json(await createInteraction(c.get('ctx'), body, send, origin(c)), 201);
   });
   r.get('/interactions/:interaction_id', async (c) => {
-    const record = await c.get('ctx').db.get('interactions', idParam(c, 'interaction_id'));
-    if (!record) throw ApiError.of('UNKNOWN_INTERACTION');
-    return c.json(serializeStoredInteraction(record));
+    return c.json(await getStoredInteraction(c.get('ctx'), snowflakeParam(c, 'interaction_id')));
   });
   r.get('/applications/:application_id/interactions-endpoint', async (c) => {
-    const id = idParam(c, 'application_id');
+    const id = snowflakeParam(c, 'application_id');
     const keys = await ensureEventWebhooks(c.get('ctx'), id);
-    const endpoint = await c.get('ctx').db.get('interaction_endpoints', id);
-    return c.json({ interactions_endpoint_url: endpoint?.url ?? null, verify_key: keys.verify_key });
+    const url = await interactionsEndpointOf(c.get('ctx'), id);
+    return c.json({ interactions_endpoint_url: url, verify_key: keys.verify_key });
   });
   r.put('/applications/:application_id/interactions-endpoint', async (c) => {
-    const id = idParam(c, 'application_id');
-    const body = await readJson(c, EndpointBody);
+    const id = snowflakeParam(c, 'application_id');
+    const body = await readJson(c, InteractionsEndpointSchema);
     const url = body.url === null ? null : endpointUrl(c, body.url);
     const record = await configureInteractionsEndpoint(c.get('ctx'), id, url, send);
     const keys = await ensureEventWebhooks(c.get('ctx'), id);

@@ -4,12 +4,10 @@
  * tokens with the `guilds` scope of a member.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireScope } from '../../src/platform/oauth2/auth';
 import { getVoiceState } from '../../src/platform/voice/states';
-import { schemas, validate, type AppContext, type AppEnv } from '../http';
-
-const GuildPath = v.object({ guild_id: schemas.snowflake, user_id: v.optional(schemas.snowflake) });
+import { validate, type AppContext, type AppEnv } from '../http';
+import { VoiceStatePathSchema } from '../../src/platform/voice/schemas';
 
 function reader(c: AppContext) {
   const principal = c.get('principal');
@@ -23,12 +21,12 @@ export function voiceStateRoutes(): Hono<AppEnv> {
   // Registered before `/:user_id` so that `@me` is the caller, not an id.
   r.get('/guilds/:guild_id/voice-states/@me', async (c) => {
     const principal = reader(c);
-    const { guild_id } = validate(GuildPath, c.req.param());
+    const { guild_id } = validate(VoiceStatePathSchema, c.req.param());
     return c.json(await getVoiceState(c.get('ctx'), principal, guild_id, principal.user.id));
   });
   r.get('/guilds/:guild_id/voice-states/:user_id', async (c) => {
     const principal = reader(c);
-    const { guild_id, user_id } = validate(GuildPath, c.req.param());
+    const { guild_id, user_id } = validate(VoiceStatePathSchema, c.req.param());
     return c.json(await getVoiceState(c.get('ctx'), principal, guild_id, user_id!));
   });
   return r;

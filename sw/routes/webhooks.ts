@@ -6,7 +6,6 @@
  * Mounted before the authenticated API.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { interactionForWebhook } from '../../src/platform/interactions/tokens';
 import {
   createFollowup,
@@ -15,17 +14,12 @@ import {
   getInteractionWebhookMessage,
 } from '../../src/platform/interactions/webhooks';
 import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
-import { noContent, schemas, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, validate, type AppContext, type AppEnv } from '../http';
 import { readMessageRequest } from './message-uploads';
-
-const Path = v.object({
-  application_id: schemas.snowflake,
-  token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-  message_id: v.optional(v.union([v.literal('@original'), schemas.snowflake], 'Must be @original or a snowflake.')),
-});
+import { InteractionWebhookPathSchema } from '../../src/platform/interactions/schemas';
 
 async function interactionOf(c: AppContext) {
-  const { application_id, token, message_id } = validate(Path, c.req.param());
+  const { application_id, token, message_id } = validate(InteractionWebhookPathSchema, c.req.param());
   return { interaction: await interactionForWebhook(c.get('ctx'), application_id, token), messageId: message_id! };
 }
 

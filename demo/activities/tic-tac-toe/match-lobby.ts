@@ -45,11 +45,13 @@ export class MatchLobby {
       token: `Bearer ${token}`,
       // Lobby events reach a lobby member's sessions whatever the intents.
       intents: 0,
-      onDispatch: (type, data) => {
+      onDispatch: (dispatch) => {
         // A new session may have missed moves while it was away.
-        if (type === 'READY' && this.#lobbyId)
+        if (dispatch.t === 'READY' && this.#lobbyId)
           this.#readHistory().catch((error) => onError('Reading the moves again', error));
-        if (type === 'LOBBY_MESSAGE_CREATE' && data.lobby_id === this.#lobbyId) this.#add([data]);
+        // A lobby message always carries its metadata (null when it has none).
+        if (dispatch.t === 'LOBBY_MESSAGE_CREATE' && dispatch.d.lobby_id === this.#lobbyId)
+          this.#add([dispatch.d as MatchMessage]);
       },
       onStatus,
     });

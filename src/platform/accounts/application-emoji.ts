@@ -12,10 +12,11 @@ import type { EmojiRecord } from '../../store/records/guilds';
 import { parseImageData } from '../core/image-data';
 import { APPLICATION_EMOJI_MAX, EMOJI_IMAGE_MAX_BYTES } from '../core/limits';
 import type { UserRecord } from '../../store/records/core';
+import type { Emoji } from '../../store/records/dispatches';
 import { serializeUser } from './users';
 
 /** The emoji object (with `user`, who uploaded it, when known). */
-export function serializeEmoji(emoji: EmojiRecord, user?: UserRecord) {
+export function serializeEmoji(emoji: EmojiRecord, user?: UserRecord): Emoji {
   return {
     id: emoji.id,
     name: emoji.name,

@@ -6,12 +6,11 @@
  * provisional account's tokens are deleted. Unmerging links the identity to a new provisional
  * account and deletes the full account's tokens for the application.
  */
-import type { ExternalIdentityRecord, PlatformDB } from '../../store/schema';
+import type { ExternalIdentityRecord } from '../../store/schema';
 import { write, type Emit, type WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError, OAuth2Error } from '../core/errors';
 import { LobbyEditor } from '../lobbies/editor';
-import { LOBBY_WRITE_STORES } from '../lobbies/store';
 import { redeemAuthorizationCode } from '../oauth2/token-endpoint';
 import type { OAuth2Client } from '../oauth2/client-auth';
 import type { FetchLike } from '../oauth2/oidc';
@@ -27,6 +26,7 @@ import type { UserRecord } from '../../store/records/core';
 import { hashSecret } from '../core/secrets';
 import { deleteUserTokens, invalidateSessions, type TokenResponse } from '../oauth2/tokens';
 import { type ReadTx, type PlatformStoreName } from '../../store/schema';
+import { LOBBY_WRITE_STORES } from '../lobbies/store';
 
 type AccountTx = ReadTx;
 
@@ -214,4 +214,24 @@ export async function deleteApplicationTokens(
   const doomed = tokens.filter((t) => t.application_id === applicationId || t.parent_application_id === applicationId);
   await Promise.all(doomed.map((t) => store.delete(t.hash)));
   if (doomed.length > 0) invalidateSessions(emit, [userId]);
+}
+
+/**
+ * The external identities linked to user `userId`, as the sandbox shows them: provider, subject,
+ * and whether the account is restricted cross-platform (for as long as the ban that made it
+ * holds); 404 (10013) for an unknown user.
+ */
+export async function listExternalIdentities(ctx: PlatformContext, userId: string) {
+  if (!(await ctx.db.getKey('users', userId))) throw ApiError.of('UNKNOWN_USER');
+  const tx = ctx.db.read(['external_identities', 'bans']);
+  const identities = await tx.store('external_identities').index('by_user').getAll(userId);
+  const restricted = await Promise.all(identities.map((i) => restrictedCrossPlatform(tx, i)));
+  return identities.map((i, n) => ({
+    application_id: i.application_id,
+    provider: i.provider,
+    subject: i.subject,
+    auth_type: i.auth_type,
+    restricted_cross_platform: restricted[n],
+    banned_user_id: i.banned_user_id,
+  }));
 }

@@ -15,6 +15,7 @@ import { PROVISIONAL_ACCESS_TOKEN_TTL_S, PROVISIONAL_DISPLAY_NAME_MAX } from '..
 import { verifyIdToken, type FetchLike } from '../oauth2/oidc';
 import { requireIdentityProvider, resolveIssuerKeys, type ExternalAuthType } from './provisional-config';
 import type { ApplicationRecord, UserRecord } from '../../store/records/core';
+import type { EmittedEvent } from '../../store/records/events';
 import { generateSecret, hashSecret } from '../core/secrets';
 import { serializeUser } from './users';
 
@@ -135,12 +136,12 @@ export function identityRecord(
 }
 
 /** The APPLICATION_DEAUTHORIZED webhook event of `user` for `applicationId`: the serialized user, never a token. */
-export function deauthorizedEvent(user: UserRecord, applicationId: string) {
+export function deauthorizedEvent(user: UserRecord, applicationId: string): EmittedEvent {
   return {
     type: 'APPLICATION_DEAUTHORIZED',
     data: { user: serializeUser(user) },
     audience: { application_id: applicationId },
-    channels: ['webhook' as const],
+    channels: ['webhook'],
   };
 }
 

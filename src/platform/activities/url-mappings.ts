@@ -10,14 +10,15 @@
  * `http://localhost:<port>` or `http://127.0.0.1:<port>`, optionally with a path: plain http,
  * which no other host gets.
  */
-import { platformPathCollision, type UrlMapping } from '../../activity/url-mappings';
+import { platformPathCollision } from '../../wire/paths';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { URL_MAPPINGS_MAX } from '../core/limits';
 import type { ApplicationRecord } from '../../store/records/core';
+import type { UrlMapping } from '../../wire/paths';
 
-export type { UrlMapping } from '../../activity/url-mappings';
+export type { UrlMapping };
 
 const TOKEN = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** A target: a host (labels, dots, `{tokens}`), an optional port (digits or a token), an optional path. */
@@ -126,4 +127,11 @@ export function mapRequestPath(path: string, search: string, mappings: readonly 
   url.pathname = `${base}${path.slice(best.length)}` || '/';
   url.search = search;
   return { url, prefix: best.mapping.prefix };
+}
+
+/** The URL mappings of application `applicationId` (none until set); 404 (10002) for an unknown application. */
+export async function getUrlMappings(ctx: PlatformContext, applicationId: string): Promise<UrlMapping[]> {
+  const application = await ctx.db.get('applications', applicationId);
+  if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
+  return urlMappingsOf(application);
 }

@@ -121,7 +121,7 @@ export async function storeNewInvite(ctx: PlatformContext, tx: WriteTx, emit: Em
       channel_id: invite.channel_id,
       guild_id: invite.guild_id,
       code: invite.code,
-      created_at: wire.created_at,
+      created_at: new Date(invite.created_at).toISOString(),
       expires_at: wire.expires_at,
       inviter: wire.inviter,
       max_age: invite.max_age,

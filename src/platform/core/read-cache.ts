@@ -16,7 +16,7 @@
  * an optimization, built again on use. Only contexts that are the sole writer may enable it
  * (`createPlatformApp` does, the hub does not).
  */
-import type { Principal } from '../oauth2/auth';
+import type { Principal } from '../oauth2/principal';
 import type { LobbyRecord } from '../../store/records/core';
 
 /** Entries kept at most per map: past that, the map starts again empty. */

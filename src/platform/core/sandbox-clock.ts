@@ -5,9 +5,11 @@
  * the others are told.
  */
 import { saveClockState } from '../../store/meta';
-import { REAL_TIME, type ClockState } from './clock';
+import { type ClockState, parseIsoInstant, REAL_TIME } from './clock';
 import type { PlatformContext } from './context';
 import { SNOWFLAKE_LEASE_MS } from './snowflake';
+import * as v from 'valibot';
+import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS } from './limits';
 
 /**
  * Freezes the platform clock at `frozenAt` (epoch ms), or returns it to real time with null.
@@ -19,3 +21,20 @@ export async function setSandboxClock(ctx: PlatformContext, frozenAt: number | n
   ctx.clock.set(state);
   ctx.announce({ type: 'clock', frozenAt });
 }
+
+const CLOCK_RANGE = `Must be from ${new Date(SANDBOX_CLOCK_MIN_MS).toISOString()} to ${new Date(SANDBOX_CLOCK_MAX_MS).toISOString()}.`;
+
+/** An instant that exists (no February 30th) within the range the clock accepts, as epoch ms. */
+export const SandboxClockSchema = v.object({
+  now: v.pipe(
+    v.string('Must be an ISO-8601 timestamp.'),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const ms = parseIsoInstant(dataset.value);
+      if (ms === null)
+        addIssue({ message: 'Must be a real ISO-8601 date and time with its offset, e.g. 2026-02-23T12:00:00Z.' });
+      else if (ms < SANDBOX_CLOCK_MIN_MS || ms > SANDBOX_CLOCK_MAX_MS) addIssue({ message: CLOCK_RANGE });
+      else return ms;
+      return NEVER;
+    }),
+  ),
+});

@@ -10,7 +10,7 @@ import { requireBot } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { inForce, RULE_DATES } from '../core/dates';
 import { ApiError } from '../core/errors';
-import { createGuild } from '../core/fixtures';
+import { createGuild } from './fixtures';
 import { serializeGuild } from './wire';
 
 /**

@@ -20,6 +20,7 @@ import {
 } from './access';
 import { requireCreatePermission } from './permission-split';
 import type { ScheduledEventRecord } from '../../store/records/guilds';
+import type { ScheduledEvent } from '../../store/records/dispatches';
 import { INTENTS } from '../core/intents';
 import { CHANNEL_TYPES, type UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
@@ -41,7 +42,7 @@ export interface CreateScheduledEventInput {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The scheduled event object. */
-export function serializeScheduledEvent(event: ScheduledEventRecord, creator?: UserRecord) {
+export function serializeScheduledEvent(event: ScheduledEventRecord, creator?: UserRecord): ScheduledEvent {
   return {
     id: event.id,
     guild_id: event.guild_id,

@@ -1,11 +1,20 @@
 /**
  * Guilds, roles, channels and members on the wire.
  */
-import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord, UserRecord } from '../../store/records/core';
+import type {
+  Channel,
+  ChannelRecord,
+  GuildRecord,
+  MemberRecord,
+  Role,
+  RoleRecord,
+  UserRecord,
+} from '../../store/records/core';
+import type { Guild, GuildMember } from '../../store/records/dispatches';
 import { serializeUser } from '../accounts/users';
 
 /** The guild object (roles included, as the gateway sends it). */
-export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]) {
+export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]): Guild {
   return {
     id: guild.id,
     name: guild.name,
@@ -18,7 +27,7 @@ export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]) {
 }
 
 /** The role object; `color` is deprecated but still returned (it mirrors `colors.primary_color`). */
-export function serializeRole(role: RoleRecord) {
+export function serializeRole(role: RoleRecord): Role {
   const { guild_id: _guild, ...wire } = role;
   return wire;
 }
@@ -27,13 +36,13 @@ export function serializeRole(role: RoleRecord) {
  * The channel object. The ephemeral voice fields (`status`, `voice_start_time`) are never part
  * of it: they are answered by Request Channel Info only.
  */
-export function serializeChannel(channel: ChannelRecord) {
+export function serializeChannel(channel: ChannelRecord): Channel {
   const { voice_status: _status, voice_start_time: _start, ...wire } = channel;
   return wire;
 }
 
 /** The guild member object with its user (`avatar` / `banner` are image hashes; the images stay in the store). */
-export function serializeMember(member: MemberRecord, user: UserRecord) {
+export function serializeMember(member: MemberRecord, user: UserRecord): GuildMember {
   return {
     user: serializeUser(user),
     nick: member.nick,

@@ -14,19 +14,23 @@ import {
   COMMAND_OPTIONS_MAX,
 } from '../core/limits';
 import { parsePermissions } from '../core/permissions';
-import { dictionary } from '../core/schema-parts';
+import { dictionary, snowflakeSchema } from '../core/schema-parts';
 
 const between = (min: number, max: number) =>
   v.pipe(
     v.string(),
     v.check((s) => [...s].length >= min && [...s].length <= max, `Must be between ${min} and ${max} in length.`),
   );
+
 const localizations = v.nullish(dictionary(v.string()));
+
 const bitSet = v.pipe(
   v.string('Must be a decimal string.'),
   v.check((s) => parsePermissions(s) !== null, 'Must be a permission bit set (decimal string).'),
 );
+
 const integer = v.pipe(v.number(), v.integer());
+
 /** The INTEGER option range of the public reference: -2^53+1 to 2^53-1. */
 const safeNumber = v.pipe(v.number(), v.minValue(-(2 ** 53)), v.maxValue(2 ** 53));
 
@@ -122,11 +126,25 @@ export const CommandCreateSchema = v.object({
   type: v.optional(v.picklist([1, 2, 3, 4], 'Value must be one of (1, 2, 3, 4).'), 1),
   id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'))),
 });
+
 export type CommandCreateInput = v.InferOutput<typeof CommandCreateSchema>;
 
 /** Edit: every field optional; what is given replaces what was there. The type never changes. */
 export const CommandEditSchema = v.partial(v.object(commandFields));
+
 export type CommandEditInput = v.InferOutput<typeof CommandEditSchema>;
 
 /** Bulk overwrite: the whole list of a scope. */
 export const CommandBulkSchema = v.array(CommandCreateSchema);
+
+/** A command route's path: the application, the guild for guild commands, the command. */
+export const CommandPathSchema = v.object({
+  application_id: snowflakeSchema,
+  guild_id: v.optional(snowflakeSchema),
+  command_id: v.optional(snowflakeSchema),
+});
+
+/** `with_localizations` is accepted: the sandbox always answers the full localization dictionaries. */
+export const CommandListQuerySchema = v.object({
+  with_localizations: v.optional(v.picklist(['true', 'false', '1', '0', 'True', 'False'])),
+});

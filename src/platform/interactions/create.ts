@@ -21,6 +21,7 @@ import { launchActivity } from './launch';
 import { activeEntitlements, attachmentSizeLimit, invokingMember, resolvePlace } from './place';
 import { CALLBACK_TYPES, INTERACTION_TYPES, type InteractionRecord } from '../../store/records/interactions';
 import { newInteractionToken } from './tokens';
+import type { Interaction } from '../../store/records/dispatches';
 import type { FetchLike } from '../oauth2/oidc';
 import { modalSubmitData } from './modal-submit';
 import { serializeUser } from '../accounts/users';
@@ -84,7 +85,7 @@ export async function createInteraction(
     built.command.handler === ENTRY_POINT_HANDLERS.PLATFORM_LAUNCH_ACTIVITY;
   const now = ctx.clock.now();
   const guild = place.guild?.guild;
-  const wire: Record<string, unknown> = {
+  const wire: Interaction = {
     id,
     application_id: application.id,
     type: input.type,

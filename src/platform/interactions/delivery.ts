@@ -123,3 +123,8 @@ export async function deliverOverHttp(
     delivery.error = 'The endpoint did not accept the interaction.';
   return { delivery, inline: null };
 }
+
+/** The URL an application's interactions are sent to over HTTP, or null while they go over the gateway. */
+export async function interactionsEndpointOf(ctx: PlatformContext, applicationId: string): Promise<string | null> {
+  return (await ctx.db.get('interaction_endpoints', applicationId))?.url ?? null;
+}

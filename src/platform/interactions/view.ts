@@ -3,6 +3,8 @@
  * answered (callback type, messages, modal, activity instance). Never the token or its hash.
  */
 import type { InteractionRecord } from '../../store/records/interactions';
+import type { PlatformContext } from '../core/context';
+import { ApiError } from '../core/errors';
 
 /** The stored interaction for `GET /sandbox/interactions/{id}`. */
 export function serializeStoredInteraction(record: InteractionRecord) {
@@ -28,4 +30,11 @@ export function serializeStoredInteraction(record: InteractionRecord) {
     modal: record.modal,
     activity_instance_id: record.activity_instance_id,
   };
+}
+
+/** A stored interaction as the sandbox shows it; 404 (10062) for an unknown one. */
+export async function getStoredInteraction(ctx: PlatformContext, interactionId: string) {
+  const record = await ctx.db.get('interactions', interactionId);
+  if (!record) throw ApiError.of('UNKNOWN_INTERACTION');
+  return serializeStoredInteraction(record);
 }

@@ -31,7 +31,13 @@ import {
   sweepIdleLobbies,
 } from './store';
 import { PERMISSIONS } from '../core/permissions';
-import { CHANNEL_TYPES, type ChannelRecord, type LobbyMemberRecord, type LobbyRecord } from '../../store/records/core';
+import {
+  CHANNEL_TYPES,
+  type ChannelRecord,
+  type Lobby,
+  type LobbyMemberRecord,
+  type LobbyRecord,
+} from '../../store/records/core';
 import { type PlatformStoreName } from '../../store/schema';
 
 /** The lobby stores and the guild stores a linking write reads. */
@@ -42,7 +48,7 @@ export function serializeLinkedLobby(
   lobby: LobbyRecord,
   members: Iterable<LobbyMemberRecord>,
   channel: ChannelRecord | null | undefined,
-) {
+): Lobby {
   return { ...serializeLobby(lobby, members), ...(channel ? { linked_channel: serializeChannel(channel) } : {}) };
 }
 

@@ -20,7 +20,9 @@ import { dictionary, queryInt, snowflakeSchema } from '../core/schema-parts';
 
 /** Lobby member flags (public bit values). */
 export const LOBBY_MEMBER_FLAGS = { CAN_LINK_LOBBY: 1 << 0 } as const;
+
 const KNOWN_MEMBER_FLAGS = Object.values(LOBBY_MEMBER_FLAGS).reduce((all, f) => all | f, 0);
+
 /**
  * The lobby flag bits a create, join or modify body may set: the platform's public schema
  * accepts `flags` of 1 (or null) on the lobby itself; what the bit does is not shown, so it is
@@ -170,11 +172,18 @@ export const LobbyPathSchema = v.object({ lobby_id: snowflake, user_id: v.option
 
 /** A member to add or update; `metadata` / `flags` left out keep an existing member's values. */
 export type LobbyMemberInput = v.InferOutput<typeof LobbyMemberInputSchema>;
+
 /** The body of `PUT /lobbies`. */
 export type CreateOrJoinLobbyInput = v.InferOutput<typeof CreateOrJoinLobbySchema>;
+
 /** The body of `POST /lobbies` and `PATCH /lobbies/{id}`. */
 export type LobbySettingsInput = v.InferOutput<typeof LobbySettingsSchema>;
+
 /** One entry of a bulk member update. */
 export type BulkLobbyMemberInput = v.InferOutput<typeof BulkLobbyMembersSchema>['members'][number];
+
 /** The body of `POST /lobbies/{id}/messages`. */
 export type LobbyMessageInput = v.InferOutput<typeof LobbyMessageSchema>;
+
+/** `PATCH /lobbies/{lobby.id}/channel-linking`: the guild channel to link, or null to unlink. */
+export const LinkChannelSchema = v.object({ channel_id: v.nullish(snowflakeSchema) });

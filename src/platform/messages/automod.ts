@@ -41,6 +41,11 @@ export async function requireAutoModAllows(tx: MessageTx, guildId: string, text:
   if (rule?.keywords.some((k) => matchesKeyword(text, k))) throw ApiError.of('AUTOMOD_BLOCKED');
 }
 
+/** A guild's blocked keywords (none when it has no rule). */
+export async function getAutoModKeywords(ctx: PlatformContext, guildId: string): Promise<string[]> {
+  return (await ctx.db.get('automod_keywords', guildId))?.keywords ?? [];
+}
+
 /**
  * Sets a guild's blocked keywords (an empty list removes the rule).
  * @example await setAutoModKeywords(ctx, guildId, ['spoilers', 'cheat*']);

@@ -145,7 +145,7 @@ export async function appendUserMessage(
       data: forRecipient,
       audience: { user_ids: [recipient.id], application_id: applicationId },
     });
-    const channel = { id: recipient.id, type: 1, recipients: [serializeUser(me), serializeUser(recipient)] };
+    const channel = { id: recipient.id, type: 1 as const, recipients: [serializeUser(me), serializeUser(recipient)] };
     emit({
       type: 'GAME_DIRECT_MESSAGE_CREATE',
       data: { ...forSender, channel },

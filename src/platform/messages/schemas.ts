@@ -10,8 +10,12 @@ import {
   ALLOWED_MENTIONS_IDS_MAX,
   ATTACHMENT_DESCRIPTION_MAX,
   ATTACHMENTS_PER_MESSAGE_MAX,
+  AUTOMOD_KEYWORD_MAX,
+  AUTOMOD_KEYWORDS_MAX,
+  CHANNEL_MESSAGES_MAX,
   MESSAGE_CONTENT_MAX,
   MESSAGE_NONCE_MAX,
+  PINS_PAGE_MAX,
   POLL_ANSWER_TEXT_MAX,
   POLL_ANSWERS_MAX,
   POLL_DURATION_MAX_H,
@@ -19,13 +23,16 @@ import {
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from '../../store/records/messages';
+import { queryInt, snowflakeSchema } from '../core/schema-parts';
 
 const max = <T extends v.LengthInput>(n: number) =>
   v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
+
 const snowflake = v.pipe(
   v.string('Value must be a snowflake string.'),
   v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
 );
+
 /** At most `n` characters (code points, not UTF-16 units). */
 const chars = (n: number) =>
   v.pipe(
@@ -39,6 +46,7 @@ export const CREATE_MESSAGE_FLAGS =
   CHANNEL_MESSAGE_FLAGS.SUPPRESS_NOTIFICATIONS |
   CHANNEL_MESSAGE_FLAGS.IS_VOICE_MESSAGE |
   CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
+
 /** Flags an edit may change: SUPPRESS_EMBEDS both ways, IS_COMPONENTS_V2 only on. */
 export const EDIT_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNEL_MESSAGE_FLAGS.IS_COMPONENTS_V2;
 
@@ -59,6 +67,7 @@ export const AllowedMentionsSchema = v.pipe(
     ['roles'],
   ),
 );
+
 export type AllowedMentions = v.InferOutput<typeof AllowedMentionsSchema>;
 
 /** A reply (type 0, DEFAULT) or a FORWARD (type 1, which needs `channel_id`). */
@@ -81,6 +90,7 @@ export const MessageReferenceSchema = v.pipe(
     ['channel_id'],
   ),
 );
+
 export type MessageReferenceInput = v.InferOutput<typeof MessageReferenceSchema>;
 
 /** An attachment request: `id` is the n of `files[n]` for a new file, the snowflake of a kept attachment. */
@@ -93,6 +103,7 @@ export const AttachmentRequestSchema = v.object({
   duration_secs: v.optional(v.pipe(v.number(), v.minValue(0))),
   waveform: v.optional(v.string()),
 });
+
 const AttachmentRequestsSchema = v.pipe(v.array(AttachmentRequestSchema), max(ATTACHMENTS_PER_MESSAGE_MAX));
 
 /** A poll request: a question, 1 to 10 answers, a duration in hours. */
@@ -116,6 +127,7 @@ export const PollRequestSchema = v.object({
   allow_multiselect: v.optional(v.boolean()),
   layout_type: v.optional(v.literal(1)),
 });
+
 export type PollRequest = v.InferOutput<typeof PollRequestSchema>;
 
 const flags = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -140,6 +152,7 @@ export const MessageCreateSchema = v.object({
   flags: v.nullish(flags),
   poll: v.nullish(PollRequestSchema),
 });
+
 export type MessageCreateInput = v.InferOutput<typeof MessageCreateSchema>;
 
 /** `PATCH /channels/{id}/messages/{id}`: every field optional and nullable. */
@@ -154,4 +167,70 @@ export const MessageEditSchema = v.object({
   poll: v.nullish(PollRequestSchema),
   sticker_ids: v.nullish(v.pipe(v.array(snowflake), max(STICKERS_PER_MESSAGE_MAX))),
 });
+
 export type MessageEditInput = v.InferOutput<typeof MessageEditSchema>;
+
+/** `/attachments/{channel.id}/{attachment.id}/{filename}`: where an uploaded file is served. */
+export const AttachmentPathSchema = v.object({
+  channel_id: snowflakeSchema,
+  attachment_id: snowflakeSchema,
+  filename: v.pipe(v.string(), v.minLength(1)),
+});
+
+/** `GET /attachments/ephemeral/{application.id}/{attachment.id}/{filename}`: an image uploaded for an activity. */
+export const EphemeralAttachmentPathSchema = v.object({
+  application_id: snowflakeSchema,
+  attachment_id: snowflakeSchema,
+  filename: v.pipe(v.string(), v.minLength(1)),
+});
+
+/** A message route's path: the channel, and the message or the guild where the route names one. */
+export const MessagePathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: v.optional(snowflakeSchema),
+  guild_id: v.optional(snowflakeSchema),
+});
+
+/** `GET /channels/{channel.id}/messages`: at most one of before, after and around, and a limit. */
+export const MessageHistoryQuerySchema = v.pipe(
+  v.object({
+    limit: v.optional(queryInt(1, CHANNEL_MESSAGES_MAX)),
+    before: v.optional(snowflakeSchema),
+    after: v.optional(snowflakeSchema),
+    around: v.optional(snowflakeSchema),
+  }),
+  v.check(
+    (q) => [q.before, q.after, q.around].filter((x) => x !== undefined).length <= 1,
+    'before, after and around are mutually exclusive.',
+  ),
+);
+
+/** `GET /channels/{channel.id}/messages/pins`: pins pinned before a time, and a limit. */
+export const PinsQuerySchema = v.object({
+  before: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp('Must be an ISO8601 timestamp.'),
+      v.transform((s) => Date.parse(s)),
+    ),
+  ),
+  limit: v.optional(queryInt(1, PINS_PAGE_MAX)),
+});
+
+/** A sandbox message control's path: the guild. */
+export const SandboxGuildPathSchema = v.object({ guild_id: snowflakeSchema });
+
+/** `PUT /sandbox/guilds/{guild.id}/automod/keywords`: the guild's blocked keywords. */
+export const AutoModKeywordsSchema = v.object({
+  keywords: v.pipe(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.minLength(1),
+        v.maxLength(AUTOMOD_KEYWORD_MAX, `Must be ${AUTOMOD_KEYWORD_MAX} or fewer in length.`),
+      ),
+    ),
+    v.maxLength(AUTOMOD_KEYWORDS_MAX, `Must be ${AUTOMOD_KEYWORDS_MAX} or fewer in length.`),
+  ),
+});

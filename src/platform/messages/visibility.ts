@@ -10,10 +10,23 @@ import type { EventRecord } from '../../store/schema';
 import { canViewChannel, type GuildView } from '../guilds/access';
 import { INTENTS } from '../core/intents';
 import type { ChannelRecord, User } from '../../store/records/core';
-import { withoutContent, type ChannelMessage } from './wire';
+import { withoutContent } from './wire';
+import type { GuildMessageEvent } from '../../store/records/dispatches';
 
-const CHANNEL_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'CHANNEL_PINS_UPDATE']);
-const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/** The events of a guild channel's messages, which only sessions that can view the channel receive. */
+type ChannelEvent = Extract<
+  EventRecord,
+  { type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' | 'MESSAGE_DELETE' | 'CHANNEL_PINS_UPDATE' }
+>;
+
+const CHANNEL_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'CHANNEL_PINS_UPDATE',
+]);
+
+const isChannelEvent = (event: EventRecord): event is ChannelEvent => CHANNEL_EVENTS.has(event.type);
 
 /** The guild state the check reads (the gateway's cached reader has it). */
 export interface MessageVisibilityReader {
@@ -29,24 +42,25 @@ export interface MessageSessionInfo {
 }
 
 /**
- * The data `session` receives for `event`: `{data}` (unchanged for every other event), or null
- * when the session may not receive it.
+ * The event as `session` receives it (unchanged for every other event), or null when the
+ * session may not receive it.
  * @example const shown = await messageEventForSession(session.record, event, reader);
  */
 export async function messageEventForSession(
   session: MessageSessionInfo,
   event: EventRecord,
   reader: MessageVisibilityReader,
-): Promise<{ data: unknown } | null> {
+): Promise<EventRecord | null> {
   const guildId = event.audience.guild_id;
-  if (!CHANNEL_EVENTS.has(event.type) || !guildId) return { data: event.data };
-  const data = event.data as Partial<ChannelMessage> & { channel_id: string };
+  if (!isChannelEvent(event) || !guildId) return event;
   const [view, channels] = await Promise.all([reader.view(guildId, session.user_id), reader.channels(guildId)]);
-  const channel = channels.find((c) => c.id === data.channel_id);
+  const channel = channels.find((c) => c.id === event.data.channel_id);
   if (!view || !channel || !canViewChannel(view, channel)) return null;
-  if (!CONTENT_EVENTS.has(event.type) || session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0)
-    return { data: event.data };
-  const own = data.author?.id === session.user_id;
-  const mentioned = (data.mentions ?? []).some((u: User) => u.id === session.user_id);
-  return { data: own || mentioned ? event.data : withoutContent(data as ChannelMessage) };
+  if (event.type === 'MESSAGE_DELETE' || event.type === 'CHANNEL_PINS_UPDATE') return event;
+  if (session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0) return event;
+  // Sent to a guild's sessions: a message of a guild channel.
+  const message = event.data as GuildMessageEvent;
+  const own = message.author?.id === session.user_id;
+  const mentioned = (message.mentions ?? []).some((u: User) => u.id === session.user_id);
+  return own || mentioned ? event : { ...event, data: withoutContent(message) };
 }

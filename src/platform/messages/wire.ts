@@ -8,44 +8,15 @@ import { serializeAttachment } from './attachments';
 import { exposedAttachmentNames, resolveComponentMedia } from '../interactions/component-rules';
 import {
   CHANNEL_MESSAGE_FLAGS,
+  type ChannelMessage,
   type ChannelMessageRecord,
-  type Embed,
-  type InteractionMetadata,
-  type MessageReference,
   type SnapshotMessage,
-  type WireAttachment,
 } from '../../store/records/messages';
 import type { MessageTx } from './access';
-import type { Snowflake, User, UserRecord } from '../../store/records/core';
+import type { User, UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 
-/** The message object of a guild channel message. */
-export interface ChannelMessage {
-  id: Snowflake;
-  type: number;
-  channel_id: Snowflake;
-  author: User;
-  content: string;
-  timestamp: string;
-  edited_timestamp: string | null;
-  tts: boolean;
-  mention_everyone: boolean;
-  mentions: User[];
-  mention_roles: Snowflake[];
-  attachments: WireAttachment[];
-  embeds: Embed[];
-  components: unknown[];
-  pinned: boolean;
-  flags: number;
-  nonce?: string | number;
-  application_id?: Snowflake;
-  webhook_id?: Snowflake;
-  message_reference?: MessageReference;
-  message_snapshots?: { message: SnapshotMessage }[];
-  referenced_message?: ChannelMessage | null;
-  interaction_metadata?: InteractionMetadata;
-  poll?: unknown;
-}
+export type { ChannelMessage };
 
 /** How an author or mentioned user whose record no longer exists is shown. */
 function deletedUser(id: string): User {

@@ -53,6 +53,7 @@ export const EntitlementsQuerySchema = v.pipe(
   }),
   v.transform((q) => ({ ...q, limit: q.limit ?? ENTITLEMENTS_LIST_DEFAULT })),
 );
+
 /** A validated List Entitlements query. */
 export type EntitlementsQuery = v.InferOutput<typeof EntitlementsQuerySchema>;
 
@@ -66,6 +67,7 @@ export const SubscriptionsQuerySchema = v.pipe(
   }),
   v.transform((q) => ({ ...q, limit: q.limit ?? SUBSCRIPTIONS_LIST_DEFAULT })),
 );
+
 /** A validated List SKU Subscriptions query. */
 export type SubscriptionsQuery = v.InferOutput<typeof SubscriptionsQuerySchema>;
 
@@ -75,6 +77,7 @@ export const TestEntitlementSchema = v.object({
   owner_id: snowflake,
   owner_type: v.picklist([1, 2], 'Value must be one of (1, 2).'),
 });
+
 /** A validated test entitlement body. */
 export type TestEntitlementInput = v.InferOutput<typeof TestEntitlementSchema>;
 

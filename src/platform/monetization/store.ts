@@ -9,7 +9,6 @@ import type { Emit, WriteTx } from '../../store/write';
 import type { Principal } from '../oauth2/auth';
 import { ApiError } from '../core/errors';
 import {
-  monetizationAudience,
   serializeEntitlement,
   serializeSubscription,
   type EntitlementRecord,
@@ -20,6 +19,7 @@ import type { ApplicationRecord } from '../../store/records/core';
 import { snowflakeKey } from '../core/snowflake';
 import { keyRange } from '../../store/port';
 import { type PlatformStoreName, type ReadTx } from '../../store/schema';
+import { monetizationAudience } from './audience';
 
 /** Every store a monetization write touches (the event log is added by `write`). */
 export const MONETIZATION_STORES: PlatformStoreName[] = ['applications', 'skus', 'entitlements', 'subscriptions'];

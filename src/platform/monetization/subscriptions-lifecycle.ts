@@ -12,7 +12,6 @@ import {
   SKU_FLAGS,
   SKU_TYPE,
   SUBSCRIPTION_STATUS,
-  monetizationAudience,
   serializeSubscription,
   type SubscriptionRecord,
 } from '../../store/records/monetization';
@@ -25,6 +24,7 @@ import {
 } from './store';
 import type { ApplicationRecord } from '../../store/records/core';
 import { endSubscription, writeMonetization } from './subscriptions-renewal';
+import { monetizationAudience } from './audience';
 
 type Step = (
   tx: WriteTx,

@@ -5,29 +5,11 @@
 import type { TokenRecord } from '../../store/schema';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import { scopesFor } from './consent-scopes';
 import { hashSecret } from '../core/secrets';
+import type { BearerPrincipal, BotPrincipal, Principal } from './principal';
 
-/** A bot calling with its bot token. */
-export interface BotPrincipal {
-  kind: 'bot';
-  application: ApplicationRecord;
-  user: UserRecord;
-}
-
-/** A user calling through an application with an OAuth2 access token. */
-export interface BearerPrincipal {
-  kind: 'bearer';
-  application: ApplicationRecord;
-  user: UserRecord;
-  /** Granted scopes with umbrella scopes expanded, less what the application may not have now (`scopesFor`). */
-  scopes: Set<string>;
-  token: TokenRecord;
-}
-
-/** The authenticated caller of a request. */
-export type Principal = BotPrincipal | BearerPrincipal;
+export type { BearerPrincipal, BotPrincipal, Principal } from './principal';
 
 /**
  * Splits an Authorization header value (or a gateway Identify token) into its kind and

@@ -21,9 +21,6 @@ import { generateRs256SigningKey, signJwtWithKey } from './oidc-jwt';
 /** Where the key set is served, under the platform's origin. */
 export const PLATFORM_JWKS_PATH = '/api/oauth2/keys';
 
-/** Where the discovery document is served (OpenID Connect Discovery §4). */
-export const PLATFORM_DISCOVERY_PATH = '/.well-known/openid-configuration';
-
 /**
  * The platform's signing key, made the first time it is needed. Two workers that race to make
  * it keep whichever was stored first.

@@ -14,12 +14,13 @@ import { shownStatus } from './shown';
 import { applyPresence, PRESENCE_STORES } from './write';
 import type { PresenceRecord } from '../../store/records/presence';
 import { keyRange } from '../../store/port';
-import { SET_ACTIVITY_TYPES } from '../../store/records/core';
+import { SET_ACTIVITY_TYPES } from '../../wire/rich-presence';
 import { type PresenceActivity } from '../../store/records/presence';
 
 const text = v.nullish(
   v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX, `Must be ${RICH_PRESENCE_TEXT_MAX} or fewer in length.`)),
 );
+
 const link = v.nullish(
   v.pipe(
     v.string(),
@@ -27,6 +28,7 @@ const link = v.nullish(
     v.check((s) => /^https?:$/.test(safeProtocol(s)), 'Must be an http or https URL.'),
   ),
 );
+
 const timestamp = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
 
 /**
@@ -143,3 +145,6 @@ function compact(activity: ActivityInput): Omit<PresenceActivity, 'name' | 'appl
     'name' | 'application_id' | 'created_at'
   >;
 }
+
+/** `activity: null` clears the application's activity. */
+export const PutActivitySchema = v.object({ activity: v.nullable(ActivityInputSchema) });

@@ -13,26 +13,17 @@
  */
 import {
   type GatewayActivity,
-  type PresenceActivity,
   type PresenceRecord,
   type PresenceSession,
+  type ShownPresence,
   type ShownStatus,
+  type WirePresence,
 } from '../../store/records/presence';
+
+export type { ShownPresence, WirePresence };
 
 /** Session statuses from the one that wins to the one that yields. */
 const PRECEDENCE = ['dnd', 'online', 'idle'] as const;
-
-/** A presence as others see it. */
-export interface ShownPresence {
-  status: ShownStatus;
-  activities: (PresenceActivity | GatewayActivity)[];
-  client_status: { web?: Exclude<ShownStatus, 'offline'> };
-}
-
-/** A presence on the wire (GUILD_CREATE, GUILD_MEMBERS_CHUNK, READY); PRESENCE_UPDATE adds `guild_id`. */
-export interface WirePresence extends ShownPresence {
-  user: { id: string };
-}
 
 /**
  * The status others see of a user with these connected sessions.

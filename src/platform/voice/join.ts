@@ -21,41 +21,18 @@ import { generateSecret, hashSecret } from '../core/secrets';
 import { changeLobbyCall, LOBBY_CALL_STORES } from './lobby-calls';
 import { emitVoiceStateUpdate } from './states';
 import { issueVoiceToken } from './tokens';
+import type { VoiceCaller, VoiceCredential, VoiceJoinOutcome, VoiceStateUpdateRequest } from './caller';
+import type { VoiceServerUpdate } from '../../store/records/dispatches';
 
 /** The voice server endpoint VOICE_SERVER_UPDATE names: a path of this origin, reached with `VoiceGatewaySocket`. */
 export const VOICE_SERVER_ENDPOINT = '/voice';
 
-/** The gateway session that sent the Voice State Update. */
-export interface VoiceCaller {
-  user_id: string;
-  application_id: string;
-  session_id: string;
-  /** Whether guild events reach the session (a bot, or an OAuth2 token with `guilds`): guild voice needs it. */
-  guild_events: boolean;
-}
-
-/** Opcode 4's `d`. */
-export interface VoiceStateUpdateRequest {
-  guild_id: string | null;
-  channel_id: string | null;
-  self_mute: boolean;
-  self_deaf: boolean;
-}
-
-/** The token a join would hand out, made (and hashed) before the write's transaction opens. */
-export interface VoiceCredential {
-  token: string;
-  hash: string;
-}
-
-/** What the write did: refused, a change without a new voice server, or a join with one. */
-export type VoiceJoinOutcome =
-  | { refused: true }
-  | { joined: false }
-  | { joined: true; server: { token: string; guild_id: string | null; channel_id?: string } };
-
 /** VOICE_SERVER_UPDATE's `d` for a join. */
-export function voiceServerUpdate(server: { token: string; guild_id: string | null; channel_id?: string }) {
+export function voiceServerUpdate(server: {
+  token: string;
+  guild_id: string | null;
+  channel_id?: string;
+}): VoiceServerUpdate {
   return {
     token: server.token,
     guild_id: server.guild_id,

@@ -9,11 +9,12 @@ import type { Emit, WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { isLobbyLive, lobbyAudience, loadLobbyMembers } from '../lobbies/store';
 import type { LobbyVoiceStateRecord } from '../../store/records/voice';
-import type { VoiceCaller, VoiceJoinOutcome, VoiceCredential } from './join';
+import type { VoiceCaller, VoiceCredential, VoiceJoinOutcome } from './caller';
 import { issueVoiceToken } from './tokens';
+import type { LobbyVoiceState } from '../../store/records/dispatches';
 
 /** A lobby call voice state as VOICE_STATE_UPDATE carries it; `left` gives `channel_id: null`. */
-export function serializeLobbyVoiceState(state: LobbyVoiceStateRecord, left = false) {
+export function serializeLobbyVoiceState(state: LobbyVoiceStateRecord, left = false): LobbyVoiceState {
   return {
     guild_id: null,
     channel_id: left ? null : state.lobby_id,

@@ -16,9 +16,10 @@ import { serializeMember } from '../guilds/wire';
 import { INTENTS } from '../core/intents';
 import type { MemberRecord, UserRecord } from '../../store/records/core';
 import { generateSecret } from '../core/secrets';
+import type { GuildVoiceState } from '../../store/records/dispatches';
 
 /** The voice state object: server mute and deafen come from the member. */
-export function serializeVoiceState(state: VoiceStateRecord, member: MemberRecord, user: UserRecord) {
+export function serializeVoiceState(state: VoiceStateRecord, member: MemberRecord, user: UserRecord): GuildVoiceState {
   return {
     guild_id: state.guild_id,
     channel_id: state.channel_id,

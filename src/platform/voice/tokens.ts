@@ -11,7 +11,7 @@ import { CHANNEL_TYPES } from '../../store/records/core';
 import type { PlatformContext } from '../core/context';
 import { hashSecret } from '../core/secrets';
 import type { VoiceCallKind } from './rules';
-import type { VoiceCaller, VoiceCredential } from './join';
+import type { VoiceCaller, VoiceCredential } from './caller';
 
 /** Who a verified voice token belongs to, and which call it joins. */
 export interface VoiceIdentity {

@@ -3,6 +3,7 @@
  * platform needs; the API forms are what routes serialize. Field rules of the spec are noted
  * on the fields they govern. Snowflakes and bit sets are decimal strings.
  */
+import type { UrlMapping } from '../../wire/paths';
 
 /** Snowflake id, as a decimal string. */
 export type Snowflake = string;
@@ -76,7 +77,7 @@ export interface ApplicationRecord {
   /** Whether the bot opted in to channel obfuscation in its settings. */
   channel_obfuscation: boolean;
   /** The activity proxy's URL mappings (`src/platform/activities/url-mappings.ts`); absent until set. */
-  url_mappings?: { prefix: string; target: string }[];
+  url_mappings?: UrlMapping[];
   created_at: number;
 }
 
@@ -161,6 +162,15 @@ export interface ChannelRecord {
   voice_start_time?: number | null;
 }
 
+/** The role object: the stored role without its guild (`color` is deprecated but still sent). */
+export type Role = Omit<RoleRecord, 'guild_id'>;
+
+/**
+ * The channel object of a guild channel. The ephemeral voice fields (`status`,
+ * `voice_start_time`) are never part of it: Request Channel Info answers them.
+ */
+export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+
 /** A guild member. */
 export interface MemberRecord {
   guild_id: Snowflake;
@@ -229,7 +239,8 @@ export interface Lobby {
   application_id: Snowflake;
   metadata: Metadata | null;
   members: LobbyMember[];
-  linked_channel?: unknown;
+  /** The guild channel linked to the lobby, while one is. */
+  linked_channel?: Channel;
   flags?: number;
 }
 
@@ -287,5 +298,3 @@ export const APPLICATION_COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PR
 export const INTERACTION_CALLBACK_TYPE = { PREMIUM_REQUIRED: 10, LAUNCH_ACTIVITY: 12 } as const;
 /** Audit log events the spec names. */
 export const AUDIT_LOG_EVENT = { VOICE_CHANNEL_STATUS_UPDATE: 192, VOICE_CHANNEL_STATUS_DELETE: 193 } as const;
-/** Rich presence activity types SET_ACTIVITY accepts: Playing, Listening, Watching, Competing. */
-export const SET_ACTIVITY_TYPES = [0, 2, 3, 5] as const;

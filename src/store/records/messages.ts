@@ -166,6 +166,34 @@ export interface ChannelMessageRecord {
   created_at: number;
 }
 
+/** The message object of a guild channel message. */
+export interface ChannelMessage {
+  id: Snowflake;
+  type: number;
+  channel_id: Snowflake;
+  author: User;
+  content: string;
+  timestamp: string;
+  edited_timestamp: string | null;
+  tts: boolean;
+  mention_everyone: boolean;
+  mentions: User[];
+  mention_roles: Snowflake[];
+  attachments: WireAttachment[];
+  embeds: Embed[];
+  components: unknown[];
+  pinned: boolean;
+  flags: number;
+  nonce?: string | number;
+  application_id?: Snowflake;
+  webhook_id?: Snowflake;
+  message_reference?: MessageReference;
+  message_snapshots?: { message: SnapshotMessage }[];
+  referenced_message?: ChannelMessage | null;
+  interaction_metadata?: InteractionMetadata;
+  poll?: unknown;
+}
+
 /** When a guild's message search index is ready (sandbox-forced or a fixed time after its first message). */
 export interface SearchIndexRecord {
   guild_id: Snowflake;

@@ -4,8 +4,7 @@
  * of the spec are noted on the fields they govern; where the spec and the public docs disagree
  * (subscription status values), the spec wins.
  */
-import type { EventAudience } from './events';
-import { ENTITLEMENT_TYPE, SUBSCRIPTION_STATUS, type ApplicationRecord, type Snowflake } from './core';
+import { ENTITLEMENT_TYPE, SUBSCRIPTION_STATUS, type Snowflake } from './core';
 
 /** SKU types in the public values. */
 export const SKU_TYPE = { DURABLE: 2, CONSUMABLE: 3, SUBSCRIPTION: 5, SUBSCRIPTION_GROUP: 6 } as const;
@@ -169,18 +168,6 @@ export function serializeSubscription(subscription: SubscriptionRecord) {
     current_period_end: iso(subscription.current_period_end),
     status: subscription.status,
     canceled_at: iso(subscription.canceled_at),
-  };
-}
-
-/**
- * Who hears of a monetization event: the application's bot (its bot user, whatever the
- * session's intents) and the user concerned (their sessions of this application, which is how
- * an activity's RPC host hears of it); only sessions of this application.
- */
-export function monetizationAudience(application: ApplicationRecord, userId: string | null): EventAudience {
-  return {
-    application_id: application.id,
-    user_ids: userId === null ? [application.bot_user_id] : [userId, application.bot_user_id],
   };
 }
 

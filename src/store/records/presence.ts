@@ -2,25 +2,9 @@
  * Presence as stored: one record per user, with the rich presence each application shows and the
  * gateway sessions its status comes from (`platform/presence/`).
  */
-import type { SET_ACTIVITY_TYPES } from './core';
+import type { PresenceActivity } from '../../wire/rich-presence';
 
-/** A stored activity, as SET_ACTIVITY and the presence route answer it. */
-export interface PresenceActivity {
-  name: string;
-  type: (typeof SET_ACTIVITY_TYPES)[number];
-  application_id: string;
-  created_at: number;
-  state?: string | null;
-  state_url?: string | null;
-  details?: string | null;
-  details_url?: string | null;
-  status_display_type?: 0 | 1 | 2 | null;
-  timestamps?: { start?: number; end?: number } | null;
-  assets?: Record<string, string | null> | null;
-  party?: { id?: string | null; size?: number[] | null } | null;
-  secrets?: { join?: string; match?: string } | null;
-  instance?: boolean | null;
-}
+export type { PresenceActivity, RichPresenceInput, RichPresenceType } from '../../wire/rich-presence';
 
 /** An activity a bot set with Presence Update (op 3): bots may set only these fields. */
 export interface GatewayActivity {
@@ -44,6 +28,18 @@ export interface SessionPresence {
   afk: boolean;
   /** Only a bot session's: absent until it set any. */
   activities?: GatewayActivity[];
+}
+
+/** A presence as others see it. */
+export interface ShownPresence {
+  status: ShownStatus;
+  activities: (PresenceActivity | GatewayActivity)[];
+  client_status: { web?: Exclude<ShownStatus, 'offline'> };
+}
+
+/** A presence on the wire (GUILD_CREATE, GUILD_MEMBERS_CHUNK, READY); PRESENCE_UPDATE adds `guild_id`. */
+export interface WirePresence extends ShownPresence {
+  user: { id: string };
 }
 
 /** A connected gateway session of the user, as the presence counts it. */

@@ -2,15 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { LogTail } from '../../../src/gateway/log-tail';
 import type { EventRecord } from '../../../src/store/schema';
+import { placeholderRecord } from '../store/placeholder-events';
 
-const event = (seq: number): EventRecord => ({
-  seq,
-  type: 'X',
-  data: seq,
-  audience: {},
-  channels: ['gateway'],
-  created_at: 0,
-});
+const event = (seq: number): EventRecord => placeholderRecord({ seq, type: 'X', data: seq, created_at: 0 });
 const events = (...seqs: number[]) => seqs.map(event);
 const seqsOf = (list: EventRecord[] | undefined) => list?.map((e) => e.seq);
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { write } from '../../../src/store/write';
 import { createGatewayHarness } from './gateway-harness';
+import { placeholderEvent } from '../store/placeholder-events';
 
 describe('webhook-only events never reach the gateway (spec: APPLICATION_AUTHORIZED is not available over the gateway)', () => {
   it("APPLICATION_AUTHORIZED of a first authorization is not dispatched to the app's bot or to the user's sessions", async () => {
@@ -31,13 +32,8 @@ describe('webhook-only events never reach the gateway (spec: APPLICATION_AUTHORI
     const alice = await h.identify(h.world.aliceAuth);
     await write(h.api.app.ctx, [], async (_tx, emit) => {
       const audience = { user_ids: [h.world.alice.id], application_id: h.world.application.id };
-      emit({
-        type: 'APPLICATION_DEAUTHORIZED',
-        data: { user: { id: h.world.alice.id } },
-        audience,
-        channels: ['webhook'],
-      });
-      emit({ type: 'ENTITLEMENT_CREATE', data: { id: '1' }, audience, channels: ['gateway', 'webhook'] });
+      emit(placeholderEvent('APPLICATION_DEAUTHORIZED', { user: { id: h.world.alice.id } }, audience, ['webhook']));
+      emit(placeholderEvent('ENTITLEMENT_CREATE', { id: '1' }, audience, ['gateway', 'webhook']));
     });
     await alice.waitForDispatch('ENTITLEMENT_CREATE');
     await h.flush();

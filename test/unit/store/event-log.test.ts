@@ -7,6 +7,7 @@ import type { UserRecord } from '../../../src/store/records/core';
 import { latestEventSeq, readEventsAfter } from '../../../src/store/event-log';
 import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 import { write } from '../../../src/store/write';
+import { placeholderEvent, placeholderRecord } from './placeholder-events';
 
 const NOW = Date.parse('2026-03-01T00:00:00Z');
 let dbCounter = 0;
@@ -39,7 +40,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const alice = userRecord(ctx.ids.next());
     const result = await write(ctx, ['users'], async (tx, emit) => {
       await tx.store('users').put(alice);
-      emit({ type: 'USER_UPDATE', data: { id: alice.id }, audience: { user_ids: [alice.id] } });
+      emit(placeholderEvent('USER_UPDATE', { id: alice.id }, { user_ids: [alice.id] }));
       return 'done';
     });
     expect(result).toBe('done');
@@ -62,12 +63,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const ctx = await context();
     ctx.clock.set({ frozenAt: NOW + 5_000 });
     await write(ctx, [], async (_tx, emit) => {
-      emit({
-        type: 'ENTITLEMENT_CREATE',
-        data: {},
-        audience: { application_id: '1' },
-        channels: ['gateway', 'webhook'],
-      });
+      emit(placeholderEvent('ENTITLEMENT_CREATE', {}, { application_id: '1' }, ['gateway', 'webhook']));
     });
     const [event] = await readEventsAfter(ctx.db, 0);
     expect(event.created_at).toBe(NOW + 5_000);
@@ -77,10 +73,10 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
   it('the announcement carries the highest seq of the write, the seq before its first event, and its events', async () => {
     const ctx = await context();
     await write(ctx, [], async (_tx, emit) => {
-      emit({ type: 'A', data: 1, audience: {} });
+      emit(placeholderEvent('A', 1));
     });
     await write(ctx, [], async (_tx, emit) => {
-      for (const type of ['B', 'C', 'D']) emit({ type, data: type, audience: {} });
+      for (const type of ['B', 'C', 'D']) emit(placeholderEvent(type, type));
     });
     const all = await readEventsAfter(ctx.db, 0);
     expect(all.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
@@ -94,7 +90,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
   it(`a write of more than ANNOUNCED_EVENTS_MAX events announces where they are, not the events`, async () => {
     const ctx = await context();
     await write(ctx, [], async (_tx, emit) => {
-      for (let i = 0; i <= ANNOUNCED_EVENTS_MAX; i++) emit({ type: 'X', data: i, audience: {} });
+      for (let i = 0; i <= ANNOUNCED_EVENTS_MAX; i++) emit(placeholderEvent('X', i));
     });
     const all = await readEventsAfter(ctx.db, 0);
     expect(all).toHaveLength(ANNOUNCED_EVENTS_MAX + 1);
@@ -117,7 +113,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     await expect(
       write(ctx, ['users'], async (tx, emit) => {
         await tx.store('users').put(alice);
-        emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+        emit(placeholderEvent('USER_UPDATE', {}));
         await tx.store('users').get(alice.id);
         throw failure;
       }),
@@ -136,7 +132,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
           .store('users')
           .put(userRecord('8'))
           .catch(() => undefined);
-        emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+        emit(placeholderEvent('USER_UPDATE', {}));
         throw new TypeError('bug');
       }),
     ).rejects.toThrow(TypeError);
@@ -151,7 +147,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
       await tx.store('users').add(userRecord('9'));
     });
     const error = await write(ctx, ['users'], async (tx, emit) => {
-      emit({ type: 'USER_UPDATE', data: {}, audience: {} });
+      emit(placeholderEvent('USER_UPDATE', {}));
       await tx.store('users').add(userRecord('9'));
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
@@ -166,8 +162,8 @@ describe('event log reads', () => {
     const ctx = await context();
     expect(await latestEventSeq(ctx.db)).toBe(0);
     const [first, second] = await ctx.db.write(['events'], async (tx) => [
-      await tx.append({ type: 'A', data: null, audience: {}, channels: ['gateway'], created_at: NOW }),
-      await tx.append({ type: 'B', data: null, audience: {}, channels: ['gateway'], created_at: NOW }),
+      await tx.append(placeholderRecord({ type: 'A', data: null, created_at: NOW })),
+      await tx.append(placeholderRecord({ type: 'B', data: null, created_at: NOW })),
     ]);
     expect(second).toBeGreaterThan(first);
     expect(await latestEventSeq(ctx.db)).toBe(second);
@@ -176,7 +172,7 @@ describe('event log reads', () => {
   it('readEventsAfter returns only later events, oldest first, at most limit', async () => {
     const ctx = await context();
     await write(ctx, [], async (_tx, emit) => {
-      for (let i = 0; i < 12; i++) emit({ type: `E${i}`, data: i, audience: {} });
+      for (let i = 0; i < 12; i++) emit(placeholderEvent(`E${i}`, i));
     });
     const all = await readEventsAfter(ctx.db, 0);
     expect(all.map((e) => e.data)).toEqual([...Array(12).keys()]);

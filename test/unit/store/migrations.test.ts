@@ -11,6 +11,7 @@ import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 import { ALL_STORES } from '../../../src/store/platform-catalogue';
 import type { EventRecord, PlatformStorage } from '../../../src/store/schema';
 import { expectEveryRecord, writeSampleRecords } from './sample-records';
+import { placeholderRecord } from './placeholder-events';
 
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
@@ -38,13 +39,13 @@ const lobby = {
   member_count: 1,
   created_at: 2,
 } as LobbyRecord;
-const event: EventRecord = {
+const event: EventRecord = placeholderRecord({
   type: 'LOBBY_CREATE',
   data: { id: lobby.id },
   audience: { user_ids: [user.id], application_id: lobby.application_id },
   channels: ['gateway'],
   created_at: 3,
-};
+});
 const FROZEN = { frozenAt: Date.parse('2026-02-23T00:00:00Z') };
 
 /** What version 1 already had: the records every later version must still read. */
@@ -115,7 +116,7 @@ describe('store migrations (a migration only adds: data of version N stays reada
     expect(indexedDbOf(latest).version).toBe(DB_VERSION);
     await expectVersion1Data(latest, seq);
     // The log keeps counting after an upgrade: a new event never reuses a sequence number.
-    expect(await latest.add('events', { ...event, type: 'LOBBY_UPDATE' })).toBeGreaterThan(seq);
+    expect(await latest.add('events', { ...event, type: 'LOBBY_UPDATE' } as EventRecord)).toBeGreaterThan(seq);
     latest.close();
   });
 

@@ -18,13 +18,14 @@ import {
   setClock,
   webhookWorld,
 } from './webhook-fixtures';
+import { placeholderEvent } from '../store/placeholder-events';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 
 /** Emits a webhook event for `applicationId` as a domain write would (monetization has none yet). */
 async function emitWebhookEvent(client: TestClient, applicationId: string, type: string, data: unknown = {}) {
   await write(client.app.ctx, [], async (_tx, emit) => {
-    emit({ type, data, audience: { application_id: applicationId }, channels: ['gateway', 'webhook'] });
+    emit(placeholderEvent(type, data, { application_id: applicationId }, ['gateway', 'webhook']));
   });
   // A domain write happens inside a request: the next request's end runs the outbox.
   await client.get('/sandbox/clock');

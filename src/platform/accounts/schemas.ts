@@ -1,0 +1,204 @@
+/**
+ * Request schemas of the accounts area: provisional accounts and account linking (partner SDK
+ * routes), application emoji, and the sandbox's account controls (users, applications, bans,
+ * connections, identity providers). Fixed messages everywhere: a default valibot message would
+ * quote the value, and values here may be secrets.
+ */
+import * as v from 'valibot';
+import {
+  CONNECTION_NAME_MAX,
+  EMOJI_NAME_MAX,
+  EMOJI_NAME_MIN,
+  EXTERNAL_AUTH_TOKEN_MAX,
+  EXTERNAL_USER_ID_MAX,
+  PROVISIONAL_DISPLAY_NAME_MAX,
+} from '../core/limits';
+import { applicationFlagsSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
+import { EXTERNAL_AUTH_TYPES, ISSUER_AUTH_TYPES } from './provisional-config';
+import { CONNECTION_TYPES } from './connections';
+
+// Fixed messages everywhere: a default valibot message would quote the value, and values here are secrets.
+const required = (max: number) =>
+  v.pipe(
+    v.string('This field is required'),
+    v.minLength(1, 'This field is required'),
+    v.maxLength(max, `Must be ${max} or fewer in length.`),
+  );
+
+const secret = v.optional(v.string('Must be a string.'));
+
+/** `POST /partner-sdk/token`: a provisional account's token for an external identity. */
+export const ExternalAuthTokenSchema = v.object({
+  client_id: snowflakeSchema,
+  client_secret: secret,
+  external_auth_type: v.picklist(EXTERNAL_AUTH_TYPES, `Must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`),
+  external_auth_token: required(EXTERNAL_AUTH_TOKEN_MAX),
+});
+
+/** `POST /partner-sdk/token/bot`: the bot issues a token for an external user id. */
+export const BotProvisionalTokenSchema = v.object({
+  external_user_id: required(EXTERNAL_USER_ID_MAX),
+  preferred_global_name: v.optional(v.nullable(required(PROVISIONAL_DISPLAY_NAME_MAX))),
+});
+
+/** `POST /partner-sdk/provisional-accounts/unmerge/bot`: the external user to unmerge. */
+export const BotUnmergeSchema = v.object({ external_user_id: required(EXTERNAL_USER_ID_MAX) });
+
+/** `POST /partner-sdk/child-token`: a parent application's token exchanged for a child application's (publisher-level account linking). */
+export const ChildTokenSchema = v.object({
+  parent_access_token: required(EXTERNAL_AUTH_TOKEN_MAX),
+  child_application_id: snowflakeSchema,
+  parent_client_secret: secret,
+});
+
+/** An emoji's name: 2 to 32 letters, digits or underscores. */
+export const EmojiNameSchema = v.pipe(
+  v.string('This field is required'),
+  v.regex(
+    new RegExp(`^[A-Za-z0-9_]{${EMOJI_NAME_MIN},${EMOJI_NAME_MAX}}$`),
+    `Must be ${EMOJI_NAME_MIN} to ${EMOJI_NAME_MAX} letters, digits or underscores.`,
+  ),
+);
+
+/** An emoji's image: a data URI (checked by the rule that stores it). */
+export const EmojiImageSchema = v.string('This field is required');
+
+/** `POST /applications/{application.id}/emojis`. */
+export const CreateApplicationEmojiSchema = v.object({ name: EmojiNameSchema, image: EmojiImageSchema });
+
+/** `PATCH .../emojis/{emoji.id}`: the new name. */
+export const RenameEmojiSchema = v.object({ name: EmojiNameSchema });
+
+/** An emoji route's path: the application or the guild, and the emoji. */
+export const EmojiPathSchema = v.object({
+  application_id: v.optional(snowflakeSchema),
+  guild_id: v.optional(snowflakeSchema),
+  emoji_id: v.optional(snowflakeSchema),
+});
+
+const text = (min: number, max: number) =>
+  v.pipe(
+    v.string('Must be a string.'),
+    v.minLength(min, `Must be ${min} or more in length.`),
+    v.maxLength(max, `Must be ${max} or fewer in length.`),
+  );
+
+/** `POST /sandbox/identity-providers`: a simulated OpenID Connect provider. */
+export const SandboxIdentityProviderSchema = v.object({
+  audience: text(1, 256),
+  issuer: v.optional(text(1, 2048)),
+  alg: v.optional(v.picklist(['RS256', 'ES256'], 'Must be RS256 or ES256.')),
+});
+
+/** `POST /sandbox/identity-providers/{id}/id-tokens`: an ID token the provider signs. */
+export const SandboxIdTokenSchema = v.object({
+  sub: text(1, 255),
+  expires_in: v.optional(
+    v.pipe(
+      v.number('Must be a number.'),
+      v.integer('Must be an integer.'),
+      v.minValue(-31_536_000),
+      v.maxValue(31_536_000),
+    ),
+  ),
+  audience: v.optional(text(1, 256)),
+  preferred_username: v.optional(text(1, 64)),
+  nonce: v.optional(text(1, 256)),
+});
+
+/** `PUT /sandbox/applications/{id}/identity-provider`: the issuer an application's provisional accounts come from. */
+export const IdentityProviderConfigSchema = v.object({
+  auth_type: v.optional(v.picklist(ISSUER_AUTH_TYPES as [string, ...string[]], 'Unknown external auth type.')),
+  issuer: text(1, 2048),
+  audience: text(1, 256),
+  legacy: v.optional(v.boolean('Must be a boolean.')),
+});
+
+/** `PATCH /sandbox/applications/{id}`: approvals, flags and settings the platform grants. */
+export const SandboxApplicationPatchSchema = v.object({
+  approvals: v.optional(
+    v.object({
+      identify_premium: v.optional(v.boolean('Must be a boolean.')),
+      sdk_terms_accepted: v.optional(v.boolean('Must be a boolean.')),
+      privileged_intents_approved: v.optional(v.boolean('Must be a boolean.')),
+    }),
+  ),
+  flags: v.optional(applicationFlagsSchema),
+  channel_obfuscation: v.optional(v.boolean('Must be a boolean.')),
+  redirect_uris: v.optional(v.array(text(1, 2048))),
+  client_secret: v.optional(clientSecretSchema),
+});
+
+/** `POST /sandbox/users/{user.id}/ban`: a ban for good or one that lifts. */
+export const BanSchema = v.object({ permanent: v.optional(v.boolean('Must be a boolean.')) });
+
+/** `POST /sandbox/users/{user.id}/connections`: a connection of the user's account. */
+export const SandboxConnectionSchema = v.object({
+  type: v.picklist(CONNECTION_TYPES, 'Unknown connection type.'),
+  name: text(1, CONNECTION_NAME_MAX),
+  id: v.optional(text(1, 128)),
+  verified: v.optional(v.boolean('Must be a boolean.')),
+  visibility: v.optional(v.picklist([0, 1], 'Must be 0 or 1.')),
+  legacy: v.optional(v.boolean('Must be a boolean.')),
+});
+
+/** A user route's path: the user. */
+export const UserPathSchema = v.object({ user_id: snowflakeSchema });
+
+/** `PATCH /sandbox/users/{user.id}`: the user's name and avatar. */
+export const SandboxUserProfileSchema = v.object({
+  username: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(2, 'Must be between 2 and 32 in length.'),
+      v.maxLength(32, 'Must be between 2 and 32 in length.'),
+    ),
+  ),
+  global_name: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.minLength(1, 'Must be between 1 and 32 in length.'),
+        v.maxLength(32, 'Must be between 1 and 32 in length.'),
+      ),
+    ),
+  ),
+  avatar: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.regex(/^(a_)?[0-9a-f]{32}$/, 'Must be an image hash (32 hex digits, a_ for an animated one).'),
+      ),
+    ),
+  ),
+});
+
+/** `POST /sandbox/applications/{id}/privileged-intents-applications`: the reviewer's decision on the application's request. */
+export const PrivilegedIntentsDecisionSchema = v.object({
+  decision: v.picklist(['approved', 'denied'], 'Must be "approved" or "denied".'),
+});
+
+/** `POST /sandbox/users` (CONTRACT §3): a simulated user. */
+export const SandboxUserSchema = v.object({
+  username: v.pipe(
+    v.string(),
+    v.minLength(2, 'Must be between 2 and 32 in length.'),
+    v.maxLength(32, 'Must be between 2 and 32 in length.'),
+  ),
+  global_name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
+  premium_type: v.optional(v.picklist([0, 1, 2, 3])),
+});
+
+/** `POST /sandbox/applications` (CONTRACT §3): an application with its bot. */
+export const SandboxApplicationSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  owner_id: v.optional(snowflakeSchema),
+  flags: v.optional(applicationFlagsSchema),
+  bot_public: v.optional(v.boolean()),
+  // The developer's own application id and secret (their `.env`), so their activity runs unchanged.
+  id: v.optional(snowflakeSchema),
+  client_secret: v.optional(clientSecretSchema),
+});
+
+/** `DELETE /sandbox/users/{user.id}/authorizations/{application.id}`: the user and the application. */
+export const UserApplicationPathSchema = v.object({ user_id: snowflakeSchema, application_id: snowflakeSchema });

@@ -1,0 +1,243 @@
+/**
+ * Request schemas of the guilds area: guild, role and member routes, pruning, scheduled events,
+ * the audit log, guild emoji, and the sandbox's guild fixtures (guilds, members, roles, channels)
+ * and guild controls. The routes validate with them before any rule runs (ARCHITECTURE rule 4).
+ */
+import * as v from 'valibot';
+import {
+  AUDIT_LOG_LIMIT_DEFAULT,
+  AUDIT_LOG_LIMIT_MAX,
+  GUILD_MEMBERS_LIST_MAX,
+  MEMBER_BIO_MAX,
+  MEMBER_NICK_MAX,
+  PRUNE_DAYS_DEFAULT,
+  PRUNE_DAYS_MAX,
+  PRUNE_DAYS_MIN,
+  SCHEDULED_EVENT_DESCRIPTION_MAX,
+  SCHEDULED_EVENT_LOCATION_MAX,
+  SCHEDULED_EVENT_NAME_MAX,
+  SLOWMODE_MAX_S,
+} from '../core/limits';
+import { parsePermissions } from '../core/permissions';
+import { bitSetSchema, bodyInt, queryInt, snowflakeSchema } from '../core/schema-parts';
+import { EmojiImageSchema, EmojiNameSchema } from '../accounts/schemas';
+
+/** A guild route's path: the guild, and the member or role it names. */
+export const GuildPathSchema = v.object({
+  guild_id: snowflakeSchema,
+  user_id: v.optional(snowflakeSchema),
+  role_id: v.optional(snowflakeSchema),
+});
+
+/** `GET /guilds/{guild.id}/members`: a page of members after a user id. */
+export const GuildMembersQuerySchema = v.object({
+  limit: v.optional(queryInt(1, GUILD_MEMBERS_LIST_MAX), '1'),
+  after: v.optional(snowflakeSchema, '0'),
+});
+
+/** `GET /users/@me/guilds`: a page of the user's guilds, with counts when asked. */
+export const CurrentUserGuildsQuerySchema = v.object({
+  before: v.optional(snowflakeSchema),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, 200), '200'),
+  with_counts: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((s) => s === 'true'),
+    ),
+    'false',
+  ),
+});
+
+const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
+
+/** `PATCH /guilds/{guild.id}/roles/{role.id}`: what changes (permissions as a decimal string, gradient colors). */
+export const ModifyRoleSchema = v.object({
+  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+  permissions: v.optional(
+    v.pipe(
+      v.string('Must be a decimal string.'),
+      v.check((s) => parsePermissions(s) !== null, 'Must be a decimal string of a 64-bit bit set.'),
+      v.transform((s) => parsePermissions(s)!),
+    ),
+  ),
+  colors: v.optional(
+    v.object({
+      primary_color: v.optional(color),
+      secondary_color: v.optional(v.nullable(color)),
+      tertiary_color: v.optional(v.nullable(color)),
+    }),
+  ),
+  hoist: v.optional(v.boolean()),
+  mentionable: v.optional(v.boolean()),
+});
+
+/** A guild administration route's path: the guild, and the member it names. */
+export const GuildMemberPathSchema = v.object({ guild_id: snowflakeSchema, user_id: v.optional(snowflakeSchema) });
+
+const timestamp = v.pipe(
+  v.string('Must be an ISO-8601 timestamp.'),
+  v.isoTimestamp('Must be an ISO-8601 timestamp.'),
+  v.transform((s) => Date.parse(s)),
+);
+
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `Must be ${max} or fewer in length.`));
+
+/** `POST /guilds` (removed for apps from 2025-07-15): the guild's name. */
+export const CreateGuildSchema = v.object({
+  name: v.pipe(
+    v.string('This field is required'),
+    v.trim(),
+    v.minLength(2, 'Must be between 2 and 100 in length.'),
+    v.maxLength(100, 'Must be between 2 and 100 in length.'),
+  ),
+});
+
+/** `GET /guilds/{guild.id}/prune`: inactive days, and the roles whose members may be pruned too. */
+export const PruneQuerySchema = v.object({
+  days: v.optional(queryInt(PRUNE_DAYS_MIN, PRUNE_DAYS_MAX), String(PRUNE_DAYS_DEFAULT)),
+  include_roles: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+      v.array(snowflakeSchema),
+    ),
+    '',
+  ),
+});
+
+/** `POST /guilds/{guild.id}/prune`. */
+export const PruneSchema = v.object({
+  days: v.optional(v.nullable(bodyInt(PRUNE_DAYS_MIN, PRUNE_DAYS_MAX)), PRUNE_DAYS_DEFAULT),
+  compute_prune_count: v.optional(v.nullable(v.boolean()), true),
+  // The platform's form is an array; a comma-separated string (the query's form) is taken too.
+  include_roles: v.optional(
+    v.nullable(
+      v.union([
+        v.array(snowflakeSchema),
+        v.pipe(
+          v.string(),
+          v.transform((s) =>
+            s
+              .split(',')
+              .map((id) => id.trim())
+              .filter(Boolean),
+          ),
+          v.array(snowflakeSchema),
+        ),
+      ]),
+    ),
+    [],
+  ),
+  reason: v.optional(v.string()),
+});
+
+/** `PATCH /guilds/{guild.id}/members/{user.id}`. */
+export const ModifyMemberSchema = v.object({
+  nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
+  roles: v.optional(v.nullable(v.array(snowflakeSchema))),
+  mute: v.optional(v.nullable(v.boolean())),
+  deaf: v.optional(v.nullable(v.boolean())),
+  channel_id: v.optional(v.nullable(snowflakeSchema)),
+  communication_disabled_until: v.optional(v.nullable(timestamp)),
+  flags: v.optional(v.nullable(v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(0)))),
+});
+
+/** `PATCH /guilds/{guild.id}/members/@me`: bots may set their nick, avatar, banner and bio. */
+export const ModifyCurrentMemberSchema = v.object({
+  nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
+  avatar: v.optional(v.nullable(v.string())),
+  banner: v.optional(v.nullable(v.string())),
+  bio: v.optional(v.nullable(text(MEMBER_BIO_MAX))),
+});
+
+/** `POST /guilds/{guild.id}/scheduled-events`. */
+export const CreateScheduledEventSchema = v.object({
+  name: v.pipe(v.string('This field is required'), v.minLength(1), v.maxLength(SCHEDULED_EVENT_NAME_MAX)),
+  description: v.optional(v.nullable(text(SCHEDULED_EVENT_DESCRIPTION_MAX))),
+  privacy_level: v.optional(v.literal(2, 'Must be 2 (GUILD_ONLY).'), 2),
+  entity_type: v.picklist([1, 2, 3], 'Must be 1 (stage), 2 (voice) or 3 (external).'),
+  channel_id: v.optional(v.nullable(snowflakeSchema)),
+  entity_metadata: v.optional(
+    v.nullable(
+      v.object({ location: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(SCHEDULED_EVENT_LOCATION_MAX))) }),
+    ),
+  ),
+  scheduled_start_time: timestamp,
+  scheduled_end_time: v.optional(v.nullable(timestamp)),
+});
+
+/** `GET /guilds/{guild.id}/audit-logs`: filter by user and action, page by entry id. */
+export const AuditLogQuerySchema = v.object({
+  user_id: v.optional(snowflakeSchema),
+  action_type: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'Value is not int.'), v.transform(Number))),
+  before: v.optional(snowflakeSchema),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, AUDIT_LOG_LIMIT_MAX), String(AUDIT_LOG_LIMIT_DEFAULT)),
+});
+
+/** `POST /guilds/{guild.id}/emojis`: the name, the image and the roles allowed to use it. */
+export const CreateGuildEmojiSchema = v.object({
+  name: EmojiNameSchema,
+  image: EmojiImageSchema,
+  roles: v.optional(v.nullable(v.array(snowflakeSchema)), []),
+});
+
+/** `POST /sandbox/invites/{code}/accept`: the user who accepts it. */
+export const SandboxAcceptInviteSchema = v.object({ user_id: snowflakeSchema });
+
+/** `PUT /sandbox/users/{user.id}/primary-guild`: the guild tag the user shows. */
+export const SandboxPrimaryGuildSchema = v.object({
+  guild_id: snowflakeSchema,
+  tag: v.string('Must be a string.'),
+  badge: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+});
+
+/** `PUT /sandbox/guilds/{guild.id}/premium-tier`: the guild's boost level, 0 to 3. */
+export const PremiumTierSchema = v.object({ premium_tier: v.picklist([0, 1, 2, 3], 'Must be 0, 1, 2 or 3.') });
+
+/** `POST /sandbox/guilds` (CONTRACT §3): a guild, its owner and its features. */
+export const SandboxGuildSchema = v.object({
+  name: v.pipe(
+    v.string(),
+    v.minLength(2, 'Must be between 2 and 100 in length.'),
+    v.maxLength(100, 'Must be between 2 and 100 in length.'),
+  ),
+  owner_id: snowflakeSchema,
+  features: v.optional(v.array(v.string())),
+});
+
+/** `PUT /sandbox/guilds/{guild.id}/members/{user.id}` (CONTRACT §3): roles and nick of a member (bots too). */
+export const SandboxMemberSchema = v.object({
+  roles: v.optional(v.array(snowflakeSchema)),
+  nick: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
+});
+
+/** `POST /sandbox/guilds/{guild.id}/roles` (CONTRACT §3). */
+export const SandboxRoleSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  permissions: bitSetSchema,
+  colors: v.optional(
+    v.object({
+      primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),
+      secondary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+      tertiary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
+    }),
+  ),
+});
+
+/** `POST /sandbox/guilds/{guild.id}/channels` (CONTRACT §3): a guild channel with its overwrites. */
+export const SandboxChannelSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  type: v.picklist([0, 2, 4, 5, 13, 15], 'Value is not a guild channel type.'),
+  parent_id: v.optional(v.nullable(snowflakeSchema)),
+  permission_overwrites: v.optional(
+    v.array(v.object({ id: snowflakeSchema, type: v.picklist([0, 1]), allow: bitSetSchema, deny: bitSetSchema })),
+  ),
+  rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
+});
