@@ -50,6 +50,8 @@ const RoleBody = v.object({
       v.transform((s) => parsePermissions(s)!),
     ),
   ),
+  // Deprecated but honored: the role's primary colour.
+  color: v.optional(v.nullable(color)),
   colors: v.optional(
     v.object({
       primary_color: v.optional(color),

@@ -64,6 +64,8 @@ const MemberBody = v.object({
 const RoleBody = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   permissions: bitSet,
+  // Deprecated but honored, as on the role routes.
+  color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
   colors: v.optional(
     v.object({
       primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),

@@ -23,6 +23,7 @@ import { CHANNEL_TYPES } from './records';
 import { REAL_TIME } from './clock';
 import { SNOWFLAKE_LEASE_MS } from './snowflake';
 import { generateBotToken, generateSecret, hashSecret } from './secrets';
+import { NO_ROLE_COLORS, resolveRoleColors, type RoleColorInput } from '../guilds/role-colors';
 import { serializeChannel, serializeGuild, serializeMember, serializeRole } from '../guilds/wire';
 
 /** Empties every store and returns the clock to real time. */
@@ -235,16 +236,17 @@ export async function putGuildMember(
 export async function createRole(
   ctx: PlatformContext,
   guildId: string,
-  input: { name: string; permissions: string; colors?: Partial<RoleColors> },
+  input: { name: string; permissions: string } & RoleColorInput,
 ): Promise<RoleRecord> {
   return write(ctx, ['guilds', 'roles'], async (tx, emit) => {
-    if (!(await tx.objectStore('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    const guild = await tx.objectStore('guilds').get(guildId);
+    if (!guild) throw ApiError.of('UNKNOWN_GUILD');
     const position = await tx.objectStore('roles').index('by_guild').count(guildId);
     const role = newRole(ctx.ids.next(), guildId, {
       name: input.name,
       permissions: input.permissions,
       position,
-      colors: input.colors,
+      colors: resolveRoleColors(NO_ROLE_COLORS, input, guild.features),
     });
     await tx.objectStore('roles').add(role);
     emit({
@@ -291,21 +293,17 @@ export async function createChannel(
 function newRole(
   id: string,
   guildId: string,
-  input: { name: string; permissions: string; position: number; colors?: Partial<RoleColors> },
+  input: { name: string; permissions: string; position: number; colors?: RoleColors },
 ): RoleRecord {
-  const primary = input.colors?.primary_color ?? 0;
+  const colors = input.colors ?? NO_ROLE_COLORS;
   return {
     id,
     guild_id: guildId,
     name: input.name,
     permissions: input.permissions,
     position: input.position,
-    color: primary,
-    colors: {
-      primary_color: primary,
-      secondary_color: input.colors?.secondary_color ?? null,
-      tertiary_color: input.colors?.tertiary_color ?? null,
-    },
+    color: colors.primary_color,
+    colors: { ...colors },
     hoist: false,
     managed: false,
     mentionable: false,
