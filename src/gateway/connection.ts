@@ -105,6 +105,8 @@ export class GatewayConnection implements SessionSink {
     private readonly gateway: Gateway,
     private readonly transport: GatewayTransport,
     url: string,
+    /** The page the connection came from (the id its Web Lock is named after), when known. */
+    readonly owner?: string,
   ) {
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {
