@@ -1,6 +1,6 @@
 /**
  * What a gateway session receives of the events of guild channel messages (MESSAGE_CREATE,
- * MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE): nothing unless its user can view the
+ * MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE, TYPING_START): nothing unless its user can view the
  * channel; and a bot session without the MESSAGE_CONTENT intent gets MESSAGE_CREATE /
  * MESSAGE_UPDATE with empty `content`, `embeds`, `attachments` and `components` (no `poll`),
  * except for its own messages and those that mention it. The dispatcher asks this per session,
@@ -12,7 +12,13 @@ import { INTENTS } from '../core/intents';
 import type { ChannelRecord, User } from '../core/records';
 import { withoutContent, type ChannelMessage } from './wire';
 
-const CHANNEL_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'CHANNEL_PINS_UPDATE']);
+const CHANNEL_EVENTS = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'CHANNEL_PINS_UPDATE',
+  'TYPING_START',
+]);
 const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
 
 /** The guild state the check reads (the gateway's cached reader has it). */
