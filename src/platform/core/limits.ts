@@ -373,3 +373,9 @@ export const SANDBOX_CLOCK_MIN_MS = Date.UTC(2015, 0, 1);
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(2100, 0, 1) - 1;
 /** An application's `flags` as a number (the spec: a 32-bit integer); as a decimal string, the full 64-bit set (`flags_new`). */
 export const APPLICATION_FLAGS_NUMBER_MAX = 2 ** 32 - 1;
+
+/**
+ * How long a client shows that someone is typing after their TYPING_START, unless their message
+ * arrives first (the public API's Trigger Typing Indicator: "about 10 seconds").
+ */
+export const TYPING_INDICATOR_MS = 10_000;

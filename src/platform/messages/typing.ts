@@ -3,8 +3,8 @@
  * has it (the spec does not show it): 204, and TYPING_START `{channel_id, guild_id, user_id,
  * timestamp, member}` to the guild's sessions with the GUILD_MESSAGE_TYPING intent that can view
  * the channel (the message visibility rule), or `{channel_id, user_id, timestamp}` to the other
- * user of a DM channel. Clients show the indicator for about 10 seconds, or until the typist's
- * message arrives; nothing is stored but the event.
+ * user of a DM channel. Clients show the indicator for TYPING_INDICATOR_MS (limits.ts), or until
+ * the typist's message arrives; nothing is stored but the event.
  */
 import { write } from '../../store/write';
 import { ApiError } from '../core/errors';
@@ -14,9 +14,6 @@ import { PERMISSIONS } from '../core/permissions';
 import { requireScope, type Principal } from '../oauth2/auth';
 import { serializeMember } from '../guilds/wire';
 import { loadChannelAccess, MESSAGE_READ_STORES, requireChannelPermissions } from './access';
-
-/** How long a client shows a typing indicator after TYPING_START (the public clients' 10 s). */
-export const TYPING_INDICATOR_MS = 10_000;
 
 /**
  * Tells the channel that the caller is typing. A guild channel needs VIEW_CHANNEL and
