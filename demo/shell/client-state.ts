@@ -1,19 +1,22 @@
 /**
  * What the simulated client knows, kept current by its gateway session's dispatches (READY,
- * GUILD_CREATE, member, channel, role, presence, message and lobby events) and by the history
- * reads the shell makes over HTTP. A plain store: `apply(type, data)` changes it and fires
- * `change`.
+ * GUILD_CREATE, member, channel, role, presence, voice state, typing, message and lobby
+ * events) and by the history reads the shell makes over HTTP. A plain store: `apply(type,
+ * data)` changes it and fires `change`.
  */
+import { TypingTracker } from './typing-tracker';
 import type {
   GuildState,
   Presence,
   WireChannel,
+  WireDmChannel,
   WireLobby,
   WireLobbyMember,
   WireMember,
   WireMessage,
   WireRole,
   WireUser,
+  WireVoiceState,
 } from './wire';
 
 export type {
@@ -28,6 +31,8 @@ export type {
   WireOverwrite,
   WireRole,
   WireUser,
+  WireVoiceState,
+  WireDmChannel,
 } from './wire';
 
 type Data = Record<string, any>;
@@ -61,6 +66,17 @@ export class ClientState extends EventTarget {
   readonly channelMessages = new Map<string, WireMessage[]>();
   /** Every user the client has heard of. */
   readonly users = new Map<string, WireUser>();
+  /** Who is in which guild voice channel: user id → voice state. */
+  readonly voiceStates = new Map<string, WireVoiceState>();
+  /** The user's DM channels: channel id → the other user's id. */
+  readonly dmChannels = new Map<string, string>();
+  /** Who is typing where (TYPING_START). */
+  readonly typing = new TypingTracker();
+
+  constructor() {
+    super();
+    this.typing.addEventListener('change', () => this.changed());
+  }
 
   /** Applies one gateway dispatch. */
   apply(type: string, d: Data): void {
@@ -70,6 +86,7 @@ export class ClientState extends EventTarget {
         this.#user(d.user);
         // A new session: what the platform now says replaces what an earlier one heard.
         this.presences.clear();
+        this.voiceStates.clear();
         for (const p of d.presences ?? []) this.#presence(p);
         break;
       case 'GUILD_CREATE':
@@ -83,7 +100,17 @@ export class ClientState extends EventTarget {
         });
         for (const m of d.members ?? []) this.#user(m.user);
         for (const p of d.presences ?? []) this.#presence(p);
+        for (const v of d.voice_states ?? []) this.#voiceState({ ...v, guild_id: d.id });
         break;
+      case 'VOICE_STATE_UPDATE':
+        if (!d.guild_id) return;
+        this.#voiceState(d as WireVoiceState);
+        break;
+      case 'TYPING_START':
+        if (d.user_id === this.me?.id) return;
+        if (d.member?.user) this.#user(d.member.user);
+        this.typing.started(d.channel_id, d.user_id);
+        return;
       case 'GUILD_MEMBERS_CHUNK':
         for (const m of d.members ?? []) this.#member(d.guild_id, m);
         for (const p of d.presences ?? []) this.#presence(p);
@@ -97,7 +124,8 @@ export class ClientState extends EventTarget {
         break;
       case 'CHANNEL_CREATE':
       case 'CHANNEL_UPDATE':
-        this.guilds.get(d.guild_id)?.channels.set(d.id, d as WireChannel);
+        if (d.type === 1) this.setDmChannels([d as WireDmChannel]);
+        else this.guilds.get(d.guild_id)?.channels.set(d.id, d as WireChannel);
         break;
       case 'CHANNEL_DELETE':
         this.guilds.get(d.guild_id)?.channels.delete(d.id);
@@ -128,12 +156,18 @@ export class ClientState extends EventTarget {
         this.addMessages(d.lobby_id, [d as WireMessage]);
         return;
       case 'MESSAGE_CREATE':
-      case 'MESSAGE_UPDATE':
-        // An update may carry only what changed: merge it into what the client has.
-        this.addChannelMessages(d.channel_id, [
-          { ...this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id), ...d } as WireMessage,
-        ]);
+        if (d.author) this.typing.stopped(d.channel_id, d.author.id);
+        // A direct message (no guild): its channel is the DM with the other user.
+        if (!d.guild_id && d.recipient_id) this.#dmChannel(d.channel_id, d as WireMessage);
+        this.addChannelMessages(d.channel_id, [d as WireMessage]);
         return;
+      case 'MESSAGE_UPDATE': {
+        // An update may carry only what changed: merge it into what the client has. One of a
+        // message the client does not have (never read, or deleted here meanwhile) is no news.
+        const known = this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id);
+        if (known) this.addChannelMessages(d.channel_id, [{ ...known, ...d } as WireMessage]);
+        return;
+      }
       case 'MESSAGE_DELETE':
         this.channelMessages.set(
           d.channel_id,
@@ -178,6 +212,41 @@ export class ClientState extends EventTarget {
     this.changed();
   }
 
+  /** Records DM channels (from `GET /users/@me/channels` or CHANNEL_CREATE). */
+  setDmChannels(channels: WireDmChannel[]): void {
+    for (const channel of channels) {
+      const other = channel.recipients[0];
+      if (!other) continue;
+      this.#user(other);
+      this.dmChannels.set(channel.id, other.id);
+    }
+    this.changed();
+  }
+
+  /** Records that `channelId` is the DM channel with `userId` (read from its history). */
+  rememberDm(channelId: string, userId: string): void {
+    if (this.dmChannels.get(channelId) === userId) return;
+    this.dmChannels.set(channelId, userId);
+    this.changed();
+  }
+
+  /** The DM channel with `userId`, once there is one. */
+  dmChannelWith(userId: string): string | undefined {
+    for (const [channelId, other] of this.dmChannels) if (other === userId) return channelId;
+    return undefined;
+  }
+
+  /** Marks which of a channel's messages are pinned (from its pins list). */
+  setPinned(channelId: string, pinnedIds: ReadonlySet<string>): void {
+    const messages = this.channelMessages.get(channelId);
+    if (!messages) return;
+    this.channelMessages.set(
+      channelId,
+      messages.map((m) => (!!m.pinned === pinnedIds.has(m.id) ? m : { ...m, pinned: pinnedIds.has(m.id) })),
+    );
+    this.changed();
+  }
+
   /** Remembers a user (e.g. read from `/sandbox/users/{id}`). */
   rememberUser(user: WireUser): void {
     this.#user(user);
@@ -202,6 +271,18 @@ export class ClientState extends EventTarget {
 
   #presence(d: Data): void {
     if (d.user?.id) this.presences.set(d.user.id, { status: d.status, activities: d.activities ?? [] });
+  }
+
+  #voiceState(state: WireVoiceState): void {
+    if (state.member?.user) this.#user(state.member.user);
+    if (state.channel_id) this.voiceStates.set(state.user_id, state);
+    else this.voiceStates.delete(state.user_id);
+  }
+
+  /** A direct message tells which DM channel is the one with the other user. */
+  #dmChannel(channelId: string, message: WireMessage): void {
+    const other = message.author.id === this.me?.id ? message.recipient_id : message.author.id;
+    if (other) this.dmChannels.set(channelId, other);
   }
 
   #lobbyMember(type: string, lobbyId: string, member: WireLobbyMember): void {
