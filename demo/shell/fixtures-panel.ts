@@ -26,6 +26,7 @@ export class DemoFixtures extends LitElement {
     .id { display: inline-flex; align-items: center; gap: 0.2rem; white-space: nowrap; }
     code { font-size: 0.78rem; white-space: nowrap; }
     .note { display: block; font-size: 0.78rem; }
+    .open { white-space: nowrap; }
   `,
   ];
 
@@ -55,7 +56,7 @@ export class DemoFixtures extends LitElement {
             (u) => html`<tr>
             <th scope="row">${u.global_name} <span class="muted">@${u.username}</span></th>
             <td>${id(u.global_name, u.id)}</td>
-            <td>${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener">${u.global_name} in a new tab</a>`}</td>
+            <td class="open">${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener" aria-label=${`Open ${u.global_name} in a new tab`}>New tab</a>`}</td>
           </tr>`,
           )}</tbody>
         </table></div>

@@ -121,7 +121,8 @@ export const sharedStyles = [
   .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.9rem 1rem; background: var(--paper); min-width: 0; }
   /* A table wider than a phone scrolls inside its box, not the page. */
   .table-scroll { overflow-x: auto; max-width: 100%; }
-  .stack { display: grid; gap: 0.75rem; }
+  /* One column that never grows past its box: wide content (code, tables) scrolls inside. */
+  .stack { display: grid; gap: 0.75rem; grid-template-columns: minmax(0, 1fr); }
   .row { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
   .badge {
     display: inline-grid; place-items: center; min-width: 1.15rem; height: 1.15rem; padding: 0 0.3rem; border-radius: 999px;

@@ -47,7 +47,7 @@ export class DemoWebhooks extends LitElement {
     summary { cursor: pointer; display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0.15rem 0.6rem; padding: 0.45rem 0.25rem; list-style: none; align-items: baseline; }
     summary::-webkit-details-marker { display: none; }
     summary:hover { background: var(--hover); }
-    .chevron { grid-row: 1 / span 2; transition: transform 0.15s; color: var(--ink-muted); align-self: center; }
+    .chevron { grid-row: 1 / span 2; transition: transform 0.15s; color: var(--ink-muted); align-self: start; margin-top: 0.2rem; }
     details[open] .chevron { transform: rotate(90deg); }
     .what { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: baseline; min-width: 0; }
     .detail { grid-column: 2 / -1; display: flex; gap: 0.6rem; flex-wrap: wrap; font-size: 0.8rem; }
