@@ -4,17 +4,15 @@
  * events) and by the history reads the shell makes over HTTP. A plain store: `apply(type,
  * data)` changes it and fires `change`.
  */
+import { applyGuildEvent } from './guild-events';
 import { TypingTracker } from './typing-tracker';
 import type {
   GuildState,
   Presence,
-  WireChannel,
   WireDmChannel,
   WireLobby,
   WireLobbyMember,
-  WireMember,
   WireMessage,
-  WireRole,
   WireUser,
   WireVoiceState,
 } from './wire';
@@ -80,6 +78,13 @@ export class ClientState extends EventTarget {
 
   /** Applies one gateway dispatch. */
   apply(type: string, d: Data): void {
+    // A DM channel is no guild's; every other channel event is.
+    if (!(type.startsWith('CHANNEL_') && d.type === 1) && applyGuildEvent(this.guilds, type, d, (u) => this.#user(u))) {
+      for (const p of d.presences ?? []) this.#presence(p);
+      if (type === 'GUILD_CREATE') for (const v of d.voice_states ?? []) this.#voiceState({ ...v, guild_id: d.id });
+      this.changed();
+      return;
+    }
     switch (type) {
       case 'READY':
         this.me = d.user;
@@ -88,19 +93,6 @@ export class ClientState extends EventTarget {
         this.presences.clear();
         this.voiceStates.clear();
         for (const p of d.presences ?? []) this.#presence(p);
-        break;
-      case 'GUILD_CREATE':
-        this.guilds.set(d.id, {
-          id: d.id,
-          name: d.name,
-          owner_id: d.owner_id,
-          roles: new Map((d.roles ?? []).map((r: WireRole) => [r.id, r])),
-          channels: new Map((d.channels ?? []).map((c: WireChannel) => [c.id, c])),
-          members: new Map((d.members ?? []).map((m: WireMember) => [m.user.id, m])),
-        });
-        for (const m of d.members ?? []) this.#user(m.user);
-        for (const p of d.presences ?? []) this.#presence(p);
-        for (const v of d.voice_states ?? []) this.#voiceState({ ...v, guild_id: d.id });
         break;
       case 'VOICE_STATE_UPDATE':
         if (!d.guild_id) return;
@@ -111,32 +103,11 @@ export class ClientState extends EventTarget {
         if (d.member?.user) this.#user(d.member.user);
         this.typing.started(d.channel_id, d.user_id);
         return;
-      case 'GUILD_MEMBERS_CHUNK':
-        for (const m of d.members ?? []) this.#member(d.guild_id, m);
-        for (const p of d.presences ?? []) this.#presence(p);
-        break;
-      case 'GUILD_MEMBER_ADD':
-      case 'GUILD_MEMBER_UPDATE':
-        this.#member(d.guild_id, d as WireMember);
-        break;
-      case 'GUILD_MEMBER_REMOVE':
-        this.guilds.get(d.guild_id)?.members.delete(d.user.id);
-        break;
       case 'CHANNEL_CREATE':
       case 'CHANNEL_UPDATE':
-        if (d.type === 1) this.setDmChannels([d as WireDmChannel]);
-        else this.guilds.get(d.guild_id)?.channels.set(d.id, d as WireChannel);
-        break;
-      case 'CHANNEL_DELETE':
-        this.guilds.get(d.guild_id)?.channels.delete(d.id);
-        break;
-      case 'GUILD_ROLE_CREATE':
-      case 'GUILD_ROLE_UPDATE':
-        this.guilds.get(d.guild_id)?.roles.set(d.role.id, d.role);
-        break;
-      case 'GUILD_ROLE_DELETE':
-        this.guilds.get(d.guild_id)?.roles.delete(d.role_id);
-        break;
+        // A DM channel opened by a first message: the guild's channels are the guild's.
+        this.setDmChannels([d as WireDmChannel]);
+        return;
       case 'PRESENCE_UPDATE':
         this.#presence(d);
         break;
@@ -260,13 +231,6 @@ export class ClientState extends EventTarget {
 
   #user(user: WireUser | undefined): void {
     if (user?.id) this.users.set(user.id, { ...this.users.get(user.id), ...user });
-  }
-
-  #member(guildId: string, member: WireMember): void {
-    this.guilds
-      .get(guildId)
-      ?.members.set(member.user.id, { user: member.user, nick: member.nick, roles: member.roles });
-    this.#user(member.user);
   }
 
   #presence(d: Data): void {
