@@ -92,7 +92,9 @@ export class Conversations {
 
   /** Pins or unpins a message (Pin Messages). */
   async setPinned(channelId: string, messageId: string, pinned: boolean): Promise<void> {
-    await (pinned ? this.api.put : this.api.delete).call(this.api, `/channels/${channelId}/messages/pins/${messageId}`);
+    const path = `/channels/${channelId}/messages/pins/${messageId}`;
+    if (pinned) await this.api.put(path);
+    else await this.api.delete(path);
     await this.loadPins(channelId);
   }
 
