@@ -47,14 +47,22 @@ export class DemoActivityLaunch extends LitElement {
   static override styles = [
     sharedStyles,
     css`
-    :host { display: flex; flex-direction: column; gap: 0.75rem; min-height: 0; height: 100%; }
-    .launcher { display: grid; grid-template-columns: 1fr auto; gap: 0.5rem 1rem; align-items: start; }
-    .launcher .who { grid-column: 1 / -1; }
+    /*
+     * Nothing here may be wider than the column: every box can shrink (min-width: 0), long code
+     * scrolls inside its own box, and the launcher's controls wrap onto a new line when they do
+     * not fit beside its text, whatever controls it holds.
+     */
+    :host { display: flex; flex-direction: column; gap: 0.75rem; min-height: 0; min-width: 0; max-width: 100%; }
+    :host > * { min-width: 0; max-width: 100%; }
+    .launcher { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: flex-start; }
+    .launcher > div { flex: 1 1 16rem; min-width: 0; }
+    .launcher > button { flex: none; }
+    .launcher .who { flex-basis: 100%; }
     .launcher.running { padding: 0.5rem 0.75rem; align-items: center; }
     .launcher.running h2 { font-size: 1rem; }
     .embed summary { cursor: pointer; font-weight: 600; }
     .embed p { margin: 0.6rem 0 0.3rem; }
-    .embed pre { margin: 0; padding: 0.6rem 0.75rem; background: #f6f8fa; border-radius: 6px; overflow: auto; }
+    .embed pre { margin: 0; padding: 0.6rem 0.75rem; background: var(--code-bg); border-radius: 6px; overflow: auto; max-width: 100%; }
     pp-activity-frame { flex: 1; min-height: 420px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
   `,
   ];

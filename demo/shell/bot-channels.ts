@@ -34,7 +34,7 @@ export class DemoBotChannels extends LitElement {
     li { padding: 0.2rem 0; display: flex; gap: 0.5rem; align-items: baseline; }
     .icon { width: 1.1rem; text-align: center; color: var(--ink-muted); }
     .rule { padding: 0.5rem 0.75rem; border-radius: 6px; background: var(--paper-alt); }
-    .rule.on { background: #dafbe1; }
+    .rule.on { background: var(--accent-soft); }
   `,
   ];
 

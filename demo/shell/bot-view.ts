@@ -25,7 +25,7 @@ export class DemoBotView extends LitElement {
     li { padding: 0.25rem 0; }
     .channel { display: flex; gap: 0.5rem; align-items: baseline; flex-wrap: wrap; }
     .icon { width: 1.1rem; text-align: center; color: var(--ink-muted); }
-    .hidden code { background: #fff1c2; color: #7a4d00; padding: 0 0.3rem; border-radius: 4px; }
+    .hidden code { background: var(--warn-bg); color: var(--warn-ink); padding: 0 0.3rem; border-radius: 4px; }
     .why { font-size: 0.8rem; color: var(--ink-muted); margin-left: 1.6rem; }
     h3 + ul { margin-top: 0.25rem; }
     table { border-collapse: collapse; width: 100%; }

@@ -1,62 +1,69 @@
 /**
- * `<demo-chat>`: a message log and its composer, for a lobby or a guild text channel alike.
- * The log keeps the newest message in view; the composer sends through `send` and shows a
- * refusal in words (the platform's), keeping what was typed.
+ * `<demo-chat>`: a conversation as a chat client shows it, for a lobby, a guild channel or a
+ * direct message alike: the message list (grouped, anchored at the bottom, with each message's
+ * actions), who is typing, and the composer, which knows what a reply answers.
  */
-import { LitElement, css, html, nothing } from 'lit';
-import type { WireUser } from './client-state';
-import { reportError } from './errors';
-import { avatarColour, initials, sharedStyles } from './styles';
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import type { ReplyTarget } from './composer';
+import type { MessageActions } from './message-list';
+import { sharedStyles } from './styles';
+import { typingText } from './typing-tracker';
+import type { WireMessage, WireUser } from './wire';
 import { displayName } from './world';
+import './composer';
+import './message-list';
 
-/** What the log shows of a message. */
-export interface ChatMessage {
-  id: string;
-  author: WireUser;
-  content: string;
-  timestamp: string;
-}
-
-const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-/** A message log with its composer. */
+/** A conversation. */
 export class DemoChat extends LitElement {
   static override properties = {
     messages: { attribute: false },
     label: { type: String },
     loading: { type: Boolean },
     empty: { type: String },
+    intro: { attribute: false },
+    me: { type: String },
+    newFrom: { type: String, attribute: 'new-from' },
     maxLength: { type: Number, attribute: 'max-length' },
     send: { attribute: false },
-    sending: { state: true },
+    typing: { attribute: false },
+    typists: { attribute: false },
+    actions: { attribute: false },
+    nameOf: { attribute: false },
+    colourOf: { attribute: false },
+    replyTo: { state: true },
   };
 
   static override styles = [
     sharedStyles,
     css`
-    :host { display: grid; grid-template-rows: minmax(0, 1fr) auto; min-height: 0; }
-    ol { list-style: none; margin: 0; padding: 0.75rem 1rem; overflow: auto; display: grid; align-content: start; gap: 0.85rem; }
-    li { display: flex; gap: 0.65rem; }
-    .meta { display: flex; gap: 0.5rem; align-items: baseline; }
-    .author { font-weight: 600; }
-    time { font-size: 0.75rem; color: var(--ink-muted); }
-    .content { white-space: pre-wrap; overflow-wrap: anywhere; }
-    form { border-top: 1px solid var(--line); padding: 0.75rem 1rem; display: flex; gap: 0.5rem; }
-    form input { flex: 1; min-width: 0; }
+    :host { display: grid; grid-template-rows: minmax(0, 1fr) auto auto; min-height: 0; }
+    .typing { min-height: 1.35rem; padding: 0 1rem; font-size: 0.78rem; color: var(--ink-muted); display: flex; align-items: center; gap: 0.4rem; }
+    .dots { display: inline-flex; gap: 2px; }
+    .dots i { width: 5px; height: 5px; border-radius: 50%; background: currentColor; animation: bounce 1.2s infinite; }
+    .dots i:nth-child(2) { animation-delay: 0.15s; }
+    .dots i:nth-child(3) { animation-delay: 0.3s; }
+    @keyframes bounce { 0%, 60%, 100% { opacity: 0.35; transform: none; } 30% { opacity: 1; transform: translateY(-2px); } }
+    @media (prefers-reduced-motion: reduce) { .dots i { animation: none; } }
   `,
   ];
 
-  declare messages: ChatMessage[];
+  declare messages: WireMessage[];
   declare label: string;
   declare loading: boolean;
-  /** What the log says when there is no message. */
   declare empty: string;
+  declare intro: TemplateResult | null;
+  declare me: string;
+  declare newFrom: string | undefined;
   declare maxLength: number;
-  /** Sends a message; rejects with the platform's refusal. */
-  declare send: ((content: string) => Promise<void>) | null;
-  declare sending: boolean;
-  #shownCount = 0;
+  /** Sends a message (as a reply to `replyTo` when given); rejects with the platform's refusal. */
+  declare send: ((content: string, replyTo?: string) => Promise<void>) | null;
+  declare typing: (() => Promise<void>) | null;
+  /** Names of who is typing here now. */
+  declare typists: string[];
+  declare actions: MessageActions;
+  declare nameOf: (user: WireUser) => string;
+  declare colourOf: (user: WireUser) => string | undefined;
+  declare replyTo: ReplyTarget | null;
 
   constructor() {
     super();
@@ -64,59 +71,57 @@ export class DemoChat extends LitElement {
     this.label = '';
     this.loading = false;
     this.empty = 'No messages yet. Say hello!';
+    this.intro = null;
+    this.me = '';
+    this.newFrom = undefined;
     this.maxLength = 2000;
     this.send = null;
-    this.sending = false;
-  }
-
-  protected override updated(): void {
-    // Keep the newest message in view when one arrives.
-    if (this.messages.length !== this.#shownCount) {
-      this.#shownCount = this.messages.length;
-      const log = this.renderRoot.querySelector('ol');
-      if (log) log.scrollTop = log.scrollHeight;
-    }
+    this.typing = null;
+    this.typists = [];
+    this.actions = {};
+    this.nameOf = displayName;
+    this.colourOf = () => undefined;
+    this.replyTo = null;
   }
 
   override render() {
+    const actions: MessageActions = this.actions.reply
+      ? { ...this.actions, reply: (m) => this.#reply(m) }
+      : this.actions;
+    const typing = typingText(this.typists);
     return html`
-      <ol role="log" aria-live="polite" aria-label=${`Messages in ${this.label}`}>
-        ${this.messages.length === 0 ? html`<li class="muted">${this.loading ? 'Loading the history…' : this.empty}</li>` : nothing}
-        ${this.messages.map((m) => {
-          const when = new Date(m.timestamp);
-          const author = displayName(m.author);
-          return html`<li data-message-id=${m.id}>
-            <span class="avatar" style="background:${avatarColour(m.author.id)}" aria-hidden="true">${initials(author)}</span>
-            <div>
-              <div class="meta"><span class="author">${author}</span><time datetime=${m.timestamp}>${DAY.format(when)} ${TIME.format(when)}</time></div>
-              <div class="content">${m.content}</div>
-            </div>
-          </li>`;
-        })}
-      </ol>
-      <form @submit=${this.#submit}>
-        <label class="visually-hidden" for="composer">Message ${this.label}</label>
-        <input id="composer" name="content" autocomplete="off" required maxlength=${this.maxLength} placeholder=${`Message ${this.label}`} />
-        <button class="primary" type="submit" ?disabled=${this.sending || !this.send}>Send</button>
-      </form>
+      <demo-message-list
+        .messages=${this.messages}
+        label=${this.label}
+        ?loading=${this.loading}
+        .empty=${this.empty}
+        .intro=${this.intro}
+        me=${this.me}
+        .newFrom=${this.newFrom}
+        .actions=${actions}
+        .nameOf=${this.nameOf}
+        .colourOf=${this.colourOf}
+      ></demo-message-list>
+      <div class="typing" aria-live="polite">${typing ? html`<span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>${typing}` : nothing}</div>
+      <demo-composer
+        label=${this.label}
+        max-length=${this.maxLength}
+        .send=${this.send ? (content: string) => this.#send(content) : null}
+        .typing=${this.typing}
+        .replyTo=${this.replyTo}
+        @demo-cancel-reply=${() => (this.replyTo = null)}
+      ></demo-composer>
     `;
   }
 
-  async #submit(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const input = (event.currentTarget as HTMLFormElement).elements.namedItem('content') as HTMLInputElement;
-    const content = input.value.trim();
-    if (!content || !this.send) return;
-    this.sending = true;
-    try {
-      await this.send(content);
-      input.value = '';
-    } catch (error) {
-      reportError(this, 'Sending the message', error);
-    } finally {
-      this.sending = false;
-      input.focus();
-    }
+  #reply(message: WireMessage): void {
+    this.replyTo = { id: message.id, author: this.nameOf(message.author) };
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('demo-composer')?.focus());
+  }
+
+  async #send(content: string): Promise<void> {
+    await this.send!(content, this.replyTo?.id);
+    this.replyTo = null;
   }
 }
 

@@ -1,22 +1,20 @@
 /**
  * What the simulated client knows, kept current by its gateway session's dispatches (READY,
- * GUILD_CREATE, member, channel, role, presence, message and lobby events) and by the history
- * reads the shell makes over HTTP. A plain store: `apply(dispatch)` changes it and fires
- * `change`.
+ * GUILD_CREATE, member, channel, role, presence, voice state, typing, message and lobby
+ * events) and by the history reads the shell makes over HTTP. A plain store: `apply(type,
+ * data)` changes it and fires `change`.
  */
-import type { GatewayDispatch } from '../../src/gateway/protocol';
-import type { GuildMessageEvent } from '../../src/store/records/dispatches';
-import type { WirePresence } from '../../src/store/records/presence';
+import { applyGuildEvent } from './guild-events';
+import { TypingTracker } from './typing-tracker';
 import type {
   GuildState,
   Presence,
-  WireChannel,
+  WireDmChannel,
   WireLobby,
   WireLobbyMember,
-  WireMember,
   WireMessage,
-  WireRole,
   WireUser,
+  WireVoiceState,
 } from './wire';
 
 export type {
@@ -31,7 +29,11 @@ export type {
   WireOverwrite,
   WireRole,
   WireUser,
+  WireVoiceState,
+  WireDmChannel,
 } from './wire';
+
+type Data = Record<string, any>;
 
 /** Ids are snowflakes: longer is later, then string order. */
 const byId = (a: { id: string }, b: { id: string }) =>
@@ -48,7 +50,7 @@ function merged(known: WireMessage[] = [], messages: WireMessage[]): WireMessage
  * The client's state.
  * @example
  * const state = new ClientState();
- * session = new GatewaySession({ ..., onDispatch: (dispatch) => state.apply(dispatch) });
+ * session = new GatewaySession({ ..., onDispatch: (t, d) => state.apply(t, d) });
  * state.addEventListener('change', () => render());
  */
 export class ClientState extends EventTarget {
@@ -62,94 +64,85 @@ export class ClientState extends EventTarget {
   readonly channelMessages = new Map<string, WireMessage[]>();
   /** Every user the client has heard of. */
   readonly users = new Map<string, WireUser>();
+  /** Who is in which guild voice channel: user id → voice state. */
+  readonly voiceStates = new Map<string, WireVoiceState>();
+  /** The user's DM channels: channel id → the other user's id. */
+  readonly dmChannels = new Map<string, string>();
+  /** Who is typing where (TYPING_START). */
+  readonly typing = new TypingTracker();
 
-  /** Applies one gateway dispatch, its payload typed by its name. */
-  apply(dispatch: GatewayDispatch): void {
-    switch (dispatch.t) {
-      case 'READY': {
-        const { user, presences } = dispatch.d;
-        this.me = user;
-        this.#user(user);
+  constructor() {
+    super();
+    this.typing.addEventListener('change', () => this.changed());
+  }
+
+  /** Applies one gateway dispatch. */
+  apply(type: string, d: Data): void {
+    // A DM channel is no guild's; every other channel event is.
+    if (!(type.startsWith('CHANNEL_') && d.type === 1) && applyGuildEvent(this.guilds, type, d, (u) => this.#user(u))) {
+      for (const p of d.presences ?? []) this.#presence(p);
+      if (type === 'GUILD_CREATE') for (const v of d.voice_states ?? []) this.#voiceState({ ...v, guild_id: d.id });
+      this.changed();
+      return;
+    }
+    switch (type) {
+      case 'READY':
+        this.me = d.user;
+        this.#user(d.user);
         // A new session: what the platform now says replaces what an earlier one heard.
         this.presences.clear();
-        for (const p of presences ?? []) this.#presence(p);
+        this.voiceStates.clear();
+        for (const p of d.presences ?? []) this.#presence(p);
         break;
-      }
-      case 'GUILD_CREATE': {
-        const guild = dispatch.d;
-        this.guilds.set(guild.id, {
-          id: guild.id,
-          name: guild.name,
-          owner_id: guild.owner_id,
-          roles: new Map((guild.roles ?? []).map((r) => [r.id, r])),
-          channels: new Map((guild.channels ?? []).map((c) => [c.id, c])),
-          members: new Map((guild.members ?? []).map((m) => [m.user.id, m])),
-        });
-        for (const m of guild.members ?? []) this.#user(m.user);
-        for (const p of guild.presences ?? []) this.#presence(p);
+      case 'VOICE_STATE_UPDATE':
+        if (!d.guild_id) return;
+        this.#voiceState(d as WireVoiceState);
         break;
-      }
-      case 'GUILD_MEMBERS_CHUNK':
-        for (const m of dispatch.d.members ?? []) this.#member(dispatch.d.guild_id, m);
-        for (const p of dispatch.d.presences ?? []) this.#presence(p);
-        break;
-      case 'GUILD_MEMBER_ADD':
-      case 'GUILD_MEMBER_UPDATE':
-        this.#member(dispatch.d.guild_id, dispatch.d);
-        break;
-      case 'GUILD_MEMBER_REMOVE':
-        this.guilds.get(dispatch.d.guild_id)?.members.delete(dispatch.d.user.id);
-        break;
+      case 'TYPING_START':
+        if (d.user_id === this.me?.id) return;
+        if (d.member?.user) this.#user(d.member.user);
+        this.typing.started(d.channel_id, d.user_id);
+        return;
       case 'CHANNEL_CREATE':
-      case 'CHANNEL_UPDATE': {
-        // A DM channel has no guild: nothing of the guild list changes.
-        const channel = dispatch.d;
-        if ('guild_id' in channel && channel.guild_id)
-          this.guilds.get(channel.guild_id)?.channels.set(channel.id, channel);
-        break;
-      }
-      case 'CHANNEL_DELETE':
-        if (dispatch.d.guild_id) this.guilds.get(dispatch.d.guild_id)?.channels.delete(dispatch.d.id);
-        break;
-      case 'GUILD_ROLE_CREATE':
-      case 'GUILD_ROLE_UPDATE':
-        this.guilds.get(dispatch.d.guild_id)?.roles.set(dispatch.d.role.id, dispatch.d.role);
-        break;
-      case 'GUILD_ROLE_DELETE':
-        this.guilds.get(dispatch.d.guild_id)?.roles.delete(dispatch.d.role_id);
-        break;
+      case 'CHANNEL_UPDATE':
+        // A DM channel opened by a first message: the guild's channels are the guild's.
+        this.setDmChannels([d as WireDmChannel]);
+        return;
       case 'PRESENCE_UPDATE':
-        this.#presence(dispatch.d);
+        this.#presence(d);
         break;
       case 'LOBBY_CREATE':
       case 'LOBBY_UPDATE':
-        this.setLobby(dispatch.d);
+        this.setLobby(d as WireLobby);
         return;
       case 'LOBBY_DELETE':
-        this.lobbies.delete(dispatch.d.id);
+        this.lobbies.delete(d.id);
         break;
       case 'LOBBY_MEMBER_ADD':
       case 'LOBBY_MEMBER_UPDATE':
       case 'LOBBY_MEMBER_REMOVE':
-        this.#lobbyMember(dispatch.t, dispatch.d.lobby_id, dispatch.d.member);
+        this.#lobbyMember(type, d.lobby_id, d.member);
         break;
       case 'LOBBY_MESSAGE_CREATE':
-        if (dispatch.d.lobby_id) this.addMessages(dispatch.d.lobby_id, [dispatch.d]);
+        this.addMessages(d.lobby_id, [d as WireMessage]);
         return;
       case 'MESSAGE_CREATE':
+        if (d.author) this.typing.stopped(d.channel_id, d.author.id);
+        // A direct message (no guild): its channel is the DM with the other user.
+        if (!d.guild_id && d.recipient_id) this.#dmChannel(d.channel_id, d as WireMessage);
+        this.addChannelMessages(d.channel_id, [d as WireMessage]);
+        return;
       case 'MESSAGE_UPDATE': {
-        // The client's user session hears guild channel messages; an update may carry only what
-        // changed: merge it into what the client has.
-        const message = dispatch.d as GuildMessageEvent;
-        this.addChannelMessages(message.channel_id, [
-          { ...this.channelMessages.get(message.channel_id)?.find((m) => m.id === message.id), ...message },
-        ]);
+        // An update may carry only what changed: merge it into what the client has. One of a
+        // message the client does not have (never read, or deleted here meanwhile) is no news.
+        const known = this.channelMessages.get(d.channel_id)?.find((m) => m.id === d.id);
+        if (known) this.addChannelMessages(d.channel_id, [{ ...known, ...d } as WireMessage]);
         return;
       }
       case 'MESSAGE_DELETE':
         this.channelMessages.set(
-          dispatch.d.channel_id,
-          (this.channelMessages.get(dispatch.d.channel_id) ?? []).filter((m) => m.id !== dispatch.d.id),
+          d.channel_id,
+          (this.channelMessages.get(d.channel_id) ?? []).filter((m) => m.id !== d.id),
         );
         break;
       default:
@@ -190,6 +183,41 @@ export class ClientState extends EventTarget {
     this.changed();
   }
 
+  /** Records DM channels (from `GET /users/@me/channels` or CHANNEL_CREATE). */
+  setDmChannels(channels: WireDmChannel[]): void {
+    for (const channel of channels) {
+      const other = channel.recipients[0];
+      if (!other) continue;
+      this.#user(other);
+      this.dmChannels.set(channel.id, other.id);
+    }
+    this.changed();
+  }
+
+  /** Records that `channelId` is the DM channel with `userId` (read from its history). */
+  rememberDm(channelId: string, userId: string): void {
+    if (this.dmChannels.get(channelId) === userId) return;
+    this.dmChannels.set(channelId, userId);
+    this.changed();
+  }
+
+  /** The DM channel with `userId`, once there is one. */
+  dmChannelWith(userId: string): string | undefined {
+    for (const [channelId, other] of this.dmChannels) if (other === userId) return channelId;
+    return undefined;
+  }
+
+  /** Marks which of a channel's messages are pinned (from its pins list). */
+  setPinned(channelId: string, pinnedIds: ReadonlySet<string>): void {
+    const messages = this.channelMessages.get(channelId);
+    if (!messages) return;
+    this.channelMessages.set(
+      channelId,
+      messages.map((m) => (!!m.pinned === pinnedIds.has(m.id) ? m : { ...m, pinned: pinnedIds.has(m.id) })),
+    );
+    this.changed();
+  }
+
   /** Remembers a user (e.g. read from `/sandbox/users/{id}`). */
   rememberUser(user: WireUser): void {
     this.#user(user);
@@ -205,16 +233,20 @@ export class ClientState extends EventTarget {
     if (user?.id) this.users.set(user.id, { ...this.users.get(user.id), ...user });
   }
 
-  #member(guildId: string, member: WireMember): void {
-    this.guilds
-      .get(guildId)
-      ?.members.set(member.user.id, { user: member.user, nick: member.nick, roles: member.roles });
-    this.#user(member.user);
+  #presence(d: Data): void {
+    if (d.user?.id) this.presences.set(d.user.id, { status: d.status, activities: d.activities ?? [] });
   }
 
-  #presence(presence: WirePresence): void {
-    if (presence.user?.id)
-      this.presences.set(presence.user.id, { status: presence.status, activities: presence.activities ?? [] });
+  #voiceState(state: WireVoiceState): void {
+    if (state.member?.user) this.#user(state.member.user);
+    if (state.channel_id) this.voiceStates.set(state.user_id, state);
+    else this.voiceStates.delete(state.user_id);
+  }
+
+  /** A direct message tells which DM channel is the one with the other user. */
+  #dmChannel(channelId: string, message: WireMessage): void {
+    const other = message.author.id === this.me?.id ? message.recipient_id : message.author.id;
+    if (other) this.dmChannels.set(channelId, other);
   }
 
   #lobbyMember(type: string, lobbyId: string, member: WireLobbyMember): void {

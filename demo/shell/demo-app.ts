@@ -1,15 +1,16 @@
 /**
- * `<demo-app>`: the platform client a newcomer opens first. Guild, channels and lobbies on the
- * left, the selected lobby, channel, bot's view or developer tools in the middle, members and
- * their presence on the right; on a narrow screen the three become tabs. It runs as the tab's
- * user (`?as=bob`), says what the platform is doing (installing, offline, seeding) and shows
- * every failure in words.
+ * `<demo-app>`: the platform client a newcomer opens first. Guild, channels, direct messages
+ * and lobbies on the left, the selected conversation, bot's view or developer tools in the
+ * middle, members and their presence on the right; on a narrow screen the three become tabs. It
+ * runs as the tab's user (`?as=bob`; a name it does not know is said, not replaced), says what
+ * the platform is doing (installing, offline, seeding) and shows every failure in words.
  */
 import { LitElement, html, nothing } from 'lit';
 import { PLATFORM_STATUS, type PlatformElement, type PlatformStatus } from '../../src/components/platform-element';
 import { AnnouncementController } from './announcements';
 import type { DemoClient } from './demo-client';
 import { errorMessage, type DemoErrorDetail } from './errors';
+import { icon } from './icons';
 import { EventJournal } from './event-journal';
 import { parseRoute, routeKey, routeLabel, type Route } from './routes';
 import { ShellSession } from './shell-session';
@@ -20,6 +21,7 @@ import { displayName } from './world';
 import './bot-view';
 import './channel-view';
 import './dev-panels';
+import './dm-view';
 import './lobby-view';
 import './members-panel';
 import './nav-panel';
@@ -90,7 +92,7 @@ export class DemoApp extends LitElement {
     return html`
       <div class="app" data-pane=${this.pane}>
         <header class="top">
-          <h1><span aria-hidden="true">◆</span> platformpp <span class="muted">demo</span></h1>
+          <h1><span class="mark" aria-hidden="true">◆</span> platformpp <span class="muted">demo</span></h1>
           <p class="status" data-status=${this.status} role="status">${PLATFORM_STATUS[this.status]}${this.statusError ? `: ${this.statusError}` : ''}</p>
           ${client ? this.#userBar(client) : nothing}
         </header>
@@ -99,13 +101,13 @@ export class DemoApp extends LitElement {
             ? html`
             <demo-nav class="pane nav" .client=${client} route=${routeKey(route)} @click=${this.#onNavClick}></demo-nav>
             <main class="pane main" id="main">${this.#view(client, route)}</main>
-            <demo-members class="pane members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''}></demo-members>
+            <demo-members class="pane members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''} dm-user-id=${route.view === 'dm' ? route.id : ''}></demo-members>
             <nav class="tabs" aria-label="Panels">
               ${(['nav', 'main', 'members'] as const).map(
                 (
                   pane,
                 ) => html`<button type="button" aria-pressed=${this.pane === pane ? 'true' : 'false'} @click=${() => (this.pane = pane)}>
-                ${pane === 'nav' ? 'Channels' : pane === 'members' ? 'Members' : routeLabel(route)}</button>`,
+                ${icon(pane === 'nav' ? 'text' : pane === 'members' ? 'users' : 'lobby')}<span>${pane === 'nav' ? 'Channels' : pane === 'members' ? 'Members' : routeLabel(route)}</span></button>`,
               )}
             </nav>`
             : html`<main class="setup" id="main">${this.#setup(state)}</main>`
@@ -125,12 +127,12 @@ export class DemoApp extends LitElement {
   #userBar(client: DemoClient) {
     const others = client.world.users.filter((u) => u.id !== client.user.id);
     return html`<div class="user">
+      <span class="gateway" data-state=${client.status}><span class="dot" aria-hidden="true"></span>${client.status === 'ready' ? 'Gateway connected' : client.status === 'connecting' ? 'Gateway connecting…' : `Gateway closed: ${client.closedReason ?? ''}`}</span>
       <label for="as" class="you-are">You are</label>
       <select id="as" @change=${(e: Event) => (location.search = `?as=${(e.target as HTMLSelectElement).value}`)}>
         ${client.world.users.map((u) => html`<option value=${u.username} ?selected=${u.id === client.user.id}>${displayName(u)}</option>`)}
       </select>
-      <a href=${`?as=${others[0].username}`} target="_blank" rel="noopener">Open ${displayName(others[0])}<span class="wide-only"> in a new tab</span></a>
-      <span class="gateway" data-state=${client.status}><span class="dot" aria-hidden="true"></span>${client.status === 'ready' ? 'Gateway connected' : client.status === 'connecting' ? 'Gateway connecting…' : `Gateway closed: ${client.closedReason ?? ''}`}</span>
+      <a class="open-tab" href=${`?as=${others[0].username}`} target="_blank" rel="noopener">Open ${displayName(others[0])}<span class="wide-only"> in a new tab</span></a>
     </div>`;
   }
 
@@ -140,6 +142,8 @@ export class DemoApp extends LitElement {
         return html`<demo-lobby-view .client=${client} lobby-id=${route.id}></demo-lobby-view>`;
       case 'channel':
         return html`<demo-channel-view .client=${client} channel-id=${route.id}></demo-channel-view>`;
+      case 'dm':
+        return html`<demo-dm-view .client=${client} user-id=${route.id}></demo-dm-view>`;
       case 'bot':
         return html`<demo-bot-view .client=${client}></demo-bot-view>`;
       case 'dev':
@@ -155,6 +159,10 @@ export class DemoApp extends LitElement {
       case 'seeding':
         return html`<div class="card stack" role="status"><h2>First visit: seeding the demo data through the platform's API</h2>
           <ol>${state.steps.map((s) => html`<li>${s}…</li>`)}</ol></div>`;
+      case 'unknown-user':
+        return html`<div class="card stack" role="alert"><h2>There is no user “${state.as}” in this demo</h2>
+          <p>The address asks for <code>?as=${state.as}</code>. Open the demo as one of its users:</p>
+          <ul class="choices">${state.users.map((u) => html`<li><a href=${`?as=${u.username}`}>${displayName(u)} <span class="muted">@${u.username}</span></a></li>`)}</ul></div>`;
       case 'failed':
         return html`<div class="card stack" role="alert"><h2>The demo could not start</h2><p>${state.reason}</p>
           <div class="row"><button class="primary" type="button" @click=${() => this.session.start()}>Try again</button></div></div>`;

@@ -5,19 +5,29 @@
  * the platform: the service worker answers the HTTP calls, the shared worker is the gateway.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
-import { CAPABILITY_CHANNEL_OBFUSCATION, type GatewayDispatch } from '../../src/gateway/protocol';
+import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../src/gateway/protocol';
 import { INTENTS } from '../../src/platform/core/intents';
-import { CHANNEL_MESSAGES_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/core/limits';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { GatewaySession, type GatewaySessionStatus } from '../shared/gateway-session';
-import { ClientState, type WireLobby, type WireMessage, type WireUser } from './client-state';
+import { ClientState, type WireLobby, type WireUser } from './client-state';
+import { Conversations } from './conversations';
+import { ReadMarks } from './read-marks';
 import type { EventJournal } from './event-journal';
 import { mintClientToken } from './seed';
 import type { DemoWorld, WorldUser } from './world';
 import { loadLobbyIds, saveWorld, updateLobbyIds } from './world-store';
 
-/** What the client's session asks for: guilds, their messages, members and presences (the app's toggles grant the last two). */
-const CLIENT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.GUILD_MEMBERS | INTENTS.GUILD_PRESENCES;
+/**
+ * What the client's session asks for: guilds, their messages and who types them, voice states,
+ * members and presences (the app's toggles grant the last two).
+ */
+const CLIENT_INTENTS =
+  INTENTS.GUILDS |
+  INTENTS.GUILD_MESSAGES |
+  INTENTS.GUILD_MESSAGE_TYPING |
+  INTENTS.GUILD_VOICE_STATES |
+  INTENTS.GUILD_MEMBERS |
+  INTENTS.GUILD_PRESENCES;
 
 /**
  * One page's client.
@@ -34,12 +44,18 @@ export class DemoClient extends EventTarget {
   readonly api: ApiClient;
   /** The bot's API client. */
   readonly botApi: ApiClient;
+  /** Lobby, channel and direct message calls. */
+  readonly conversations: Conversations;
+  /** What the user has read, for the unread marks. */
+  readonly reads: ReadMarks;
   status: GatewaySessionStatus = 'connecting';
   botStatus: GatewaySessionStatus = 'connecting';
   /** Why a session closed for good, else null. */
   closedReason: string | null = null;
   readonly #sessions: GatewaySession[];
   #renewing: Promise<void> | null = null;
+  /** Secrets of the lobbies this browser made or joined (the seeded lobby's is in the world). */
+  #secrets = new Map<string, string>();
 
   constructor(
     readonly world: DemoWorld,
@@ -51,13 +67,16 @@ export class DemoClient extends EventTarget {
     const renew = () => this.renewToken();
     this.api = new ApiClient(() => `Bearer ${this.user.token}`, '/api/v10', renew);
     this.botApi = new ApiClient(`Bot ${world.game.bot_token}`);
+    this.conversations = new Conversations(this.api, this.state);
+    this.reads = new ReadMarks(user.id);
+    this.reads.addEventListener('change', () => this.state.changed());
     const userSession = new GatewaySession({
       token: () => `Bearer ${this.user.token}`,
       renew,
       intents: CLIENT_INTENTS,
       onPayload: (p) => journal.record(user.username, p),
       onSent: (p) => journal.record(user.username, p, 'sent'),
-      onDispatch: (dispatch) => this.#onDispatch(dispatch),
+      onDispatch: (dispatch) => this.#onDispatch(dispatch.t, dispatch.d),
       onStatus: (status, reason) => this.#setStatus('status', status, reason),
     });
     const botSession = new GatewaySession({
@@ -66,15 +85,16 @@ export class DemoClient extends EventTarget {
       capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
       onPayload: (p) => journal.record(`${world.game.name} bot`, p),
       onSent: (p) => journal.record(`${world.game.name} bot`, p, 'sent'),
-      onDispatch: (dispatch) => this.botState.apply(dispatch),
+      onDispatch: (dispatch) => this.botState.apply(dispatch.t, dispatch.d),
       onStatus: (status, reason) => this.#setStatus('botStatus', status, reason),
     });
     this.#sessions = [userSession, botSession];
   }
 
-  /** Connects both sessions and reads the user's lobbies. */
+  /** Connects both sessions and reads what the user has read. */
   start(): void {
     for (const session of this.#sessions) session.start();
+    this.reads.load().catch((error) => this.#fail(error));
   }
 
   /** Disconnects. */
@@ -93,9 +113,16 @@ export class DemoClient extends EventTarget {
     return this.#renewing;
   }
 
+  /** Reads the user's lobbies and DM channels. */
+  async loadConversations(): Promise<void> {
+    await Promise.all([this.loadLobbies(), this.conversations.loadDmChannels()]);
+  }
+
   /** Reads every lobby the user is known to be in (the seeded one and those joined here before). */
   async loadLobbies(): Promise<void> {
-    const ids = new Set([this.world.lobby.id, ...(await loadLobbyIds(this.user.id))]);
+    const known = await loadLobbyIds(this.user.id);
+    this.#secrets = new Map(Object.entries(known.secrets));
+    const ids = new Set([this.world.lobby.id, ...known.ids]);
     await Promise.all(
       [...ids].map(async (id) => {
         try {
@@ -109,13 +136,23 @@ export class DemoClient extends EventTarget {
     );
   }
 
-  /** Joins the lobby with this secret, creating it when none has it (`PUT /lobbies`). */
+  /**
+   * Joins the lobby with this secret, creating it when none has it (`PUT /lobbies`). A lobby
+   * made here is named after its secret (`lobby_metadata` applies only at creation), and the
+   * page remembers the secret, so that it can be shown to invite others.
+   */
   async joinLobby(secret: string): Promise<WireLobby> {
-    const lobby = await this.api.put<WireLobby>('/lobbies', { secret });
+    const lobby = await this.api.put<WireLobby>('/lobbies', { secret, lobby_metadata: { name: secret } });
     this.state.setLobby(lobby);
-    await this.#rememberLobby(lobby.id);
-    await this.loadHistory(lobby.id);
+    await this.#rememberLobby(lobby.id, secret);
+    await this.conversations.loadLobbyHistory(lobby.id);
     return lobby;
+  }
+
+  /** The secret that joins `lobbyId`, when this browser knows it (it made or joined the lobby with it). */
+  lobbySecret(lobbyId: string): string | undefined {
+    if (lobbyId === this.world.lobby.id) return this.world.lobby.secret;
+    return this.#secrets.get(lobbyId);
   }
 
   /** Leaves a lobby. */
@@ -123,36 +160,6 @@ export class DemoClient extends EventTarget {
     await this.api.delete(`/lobbies/${lobbyId}/members/@me`);
     await this.#forgetLobby(lobbyId);
     this.state.dropLobby(lobbyId);
-  }
-
-  /** Reads the lobby's history: its newest 200 messages. */
-  async loadHistory(lobbyId: string): Promise<void> {
-    const newestFirst = await this.api.get<WireMessage[]>(`/lobbies/${lobbyId}/messages?limit=${LOBBY_MESSAGES_MAX}`);
-    this.state.addMessages(lobbyId, newestFirst);
-  }
-
-  /** Sends a message to a lobby. */
-  async sendMessage(lobbyId: string, content: string): Promise<void> {
-    this.state.addMessages(lobbyId, [await this.api.post<WireMessage>(`/lobbies/${lobbyId}/messages`, { content })]);
-  }
-
-  /** Reads a guild channel's newest 100 messages. */
-  async loadChannelHistory(channelId: string): Promise<void> {
-    const newestFirst = await this.api.get<WireMessage[]>(
-      `/channels/${channelId}/messages?limit=${CHANNEL_MESSAGES_MAX}`,
-    );
-    this.state.addChannelMessages(channelId, newestFirst);
-  }
-
-  /**
-   * Sends a message to a guild channel. With a nonce and `enforce_nonce`, a retry of the same
-   * send cannot post it twice: the platform answers the first message again.
-   */
-  async sendChannelMessage(channelId: string, content: string): Promise<void> {
-    const nonce = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-    this.state.addChannelMessages(channelId, [
-      await this.api.post<WireMessage>(`/channels/${channelId}/messages`, { content, nonce, enforce_nonce: true }),
-    ]);
   }
 
   /** A user by id: from what the client knows, else from the sandbox (the client knows its simulated users). */
@@ -164,26 +171,29 @@ export class DemoClient extends EventTarget {
     return user as WireUser;
   }
 
-  #onDispatch(dispatch: GatewayDispatch): void {
-    this.state.apply(dispatch);
-    if (dispatch.t === 'LOBBY_MEMBER_ADD') {
-      const { lobby_id, member } = dispatch.d;
-      // Someone the client has not heard of joined a lobby: read their name.
-      if (member?.id && !this.state.users.has(member.id)) {
-        void this.resolveUser(member.id).catch((error) => this.#fail(error));
-      }
-      // Added to a lobby elsewhere (another tab of this user, a bot): read it.
-      if (member?.id === this.user.id && !this.state.lobbies.has(lobby_id)) {
-        void this.#rememberLobby(lobby_id)
-          .then(() => this.loadLobbies())
-          .catch((error) => this.#fail(error));
-      }
+  #onDispatch(type: string, data: any): void {
+    this.state.apply(type, data);
+    // Someone the client has not heard of joined a lobby: read their name.
+    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id && !this.state.users.has(data.member.id)) {
+      void this.resolveUser(data.member.id).catch((error) => this.#fail(error));
     }
-    // A new session may have missed messages while it was away.
-    if (dispatch.t === 'READY') {
-      const reads = [...this.state.lobbies.keys()].map((id) => this.loadHistory(id));
-      reads.push(...[...this.state.channelMessages.keys()].map((id) => this.loadChannelHistory(id)));
+    // Added to a lobby elsewhere (another tab of this user, a bot): read it.
+    if (type === 'LOBBY_MEMBER_ADD' && data.member?.id === this.user.id && !this.state.lobbies.has(data.lobby_id)) {
+      void this.#rememberLobby(data.lobby_id)
+        .then(() => this.loadLobbies())
+        .catch((error) => this.#fail(error));
+    }
+    // A new session may have missed messages while it was away (DM channels are read by their view).
+    if (type === 'READY') {
+      const { conversations } = this;
+      const reads = [...this.state.lobbies.keys()].map((id) => conversations.loadLobbyHistory(id));
+      const channels = [...this.state.channelMessages.keys()].filter((id) => !this.state.dmChannels.has(id));
+      reads.push(...channels.map((id) => conversations.loadChannelHistory(id)));
       void Promise.all(reads).catch((error) => this.#fail(error));
+    }
+    // Someone pinned or unpinned in a channel the client shows: which messages are pinned now.
+    if (type === 'CHANNEL_PINS_UPDATE' && this.state.channelMessages.has(data.channel_id)) {
+      void this.conversations.loadPins(data.channel_id).catch((error) => this.#fail(error));
     }
   }
 
@@ -197,8 +207,9 @@ export class DemoClient extends EventTarget {
     this.dispatchEvent(new Event('status'));
   }
 
-  #rememberLobby(id: string): Promise<void> {
-    return updateLobbyIds(this.user.id, (ids) => ids.add(id));
+  #rememberLobby(id: string, secret?: string): Promise<void> {
+    if (secret) this.#secrets.set(id, secret);
+    return updateLobbyIds(this.user.id, (ids) => ids.add(id), secret ? { [id]: secret } : undefined);
   }
 
   #forgetLobby(id: string): Promise<void> {

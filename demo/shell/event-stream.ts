@@ -36,8 +36,8 @@ export class DemoEventStream extends LitElement {
     summary { padding: 0.3rem 0.6rem; cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; align-items: baseline; }
     summary .type { font-weight: 600; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.8rem; }
     summary .src { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: var(--paper-alt); }
-    summary .sent { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: #e0e7ff; color: #312e81; }
-    pre { margin: 0; padding: 0.5rem 0.75rem; background: #f6f8fa; overflow: auto; max-height: 20rem; }
+    summary .sent { font-size: 0.75rem; padding: 0 0.35rem; border-radius: 4px; background: var(--accent-soft); color: var(--ink); }
+    pre { margin: 0; padding: 0.5rem 0.75rem; border-radius: 0; overflow: auto; max-height: 20rem; }
     .empty { padding: 0.75rem; }
   `,
   ];

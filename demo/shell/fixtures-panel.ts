@@ -6,6 +6,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { DemoClient } from './demo-client';
 import { sharedStyles } from './styles';
+import './copy-button';
 
 /** The fixtures panel; fires `demo-reset-request` when the user confirms a reset. */
 export class DemoFixtures extends LitElement {
@@ -19,8 +20,13 @@ export class DemoFixtures extends LitElement {
     css`
     :host { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); align-items: start; }
     table { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
-    th, td { text-align: left; padding: 0.3rem 0.4rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
-    code { font-size: 0.78rem; }
+    th, td { text-align: left; padding: 0.3rem 0.4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+    th { font-weight: 600; }
+    /* An id is one word: it never wraps, the table scrolls in its box instead. */
+    .id { display: inline-flex; align-items: center; gap: 0.2rem; white-space: nowrap; }
+    code { font-size: 0.78rem; white-space: nowrap; }
+    .note { display: block; font-size: 0.78rem; }
+    .open { white-space: nowrap; }
   `,
   ];
 
@@ -37,8 +43,10 @@ export class DemoFixtures extends LitElement {
     const client = this.client;
     if (!client) return nothing;
     const w = client.world;
-    const row = (label: string, id: string, note: unknown = nothing) =>
-      html`<tr><th scope="row">${label}</th><td><code>${id}</code>${note}</td></tr>`;
+    const id = (label: string, value: string) =>
+      html`<span class="id"><code>${value}</code><demo-copy .value=${value} label=${`Copy the id of ${label}`}></demo-copy></span>`;
+    const row = (label: string, value: string, note: unknown = nothing) =>
+      html`<tr><th scope="row">${label}</th><td>${id(label, value)}${note}</td></tr>`;
     return html`
       <section class="card stack" aria-labelledby="users-title">
         <h3 id="users-title">Simulated users</h3>
@@ -47,8 +55,8 @@ export class DemoFixtures extends LitElement {
           <tbody>${w.users.map(
             (u) => html`<tr>
             <th scope="row">${u.global_name} <span class="muted">@${u.username}</span></th>
-            <td><code>${u.id}</code></td>
-            <td>${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener">${u.global_name} in a new tab</a>`}</td>
+            <td>${id(u.global_name, u.id)}</td>
+            <td class="open">${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener" aria-label=${`Open ${u.global_name} in a new tab`}>New tab</a>`}</td>
           </tr>`,
           )}</tbody>
         </table></div>
@@ -58,15 +66,15 @@ export class DemoFixtures extends LitElement {
         <h3 id="data-title">Seeded data</h3>
         <div class="table-scroll" tabindex="0" role="region" aria-label="Seeded data"><table><tbody>
           ${row('Client application', w.client.application_id)}
-          ${row(`${w.game.name} application`, w.game.application_id, html`<br /><span class="muted">activity page /activities/tic-tac-toe/</span>`)}
-          ${row(`${w.game.name} bot user`, w.game.bot_user_id, html`<br /><span class="muted">bot token: kept by this page, never shown</span>`)}
+          ${row(`${w.game.name} application`, w.game.application_id, html`<span class="note muted">activity page /activities/tic-tac-toe/</span>`)}
+          ${row(`${w.game.name} bot user`, w.game.bot_user_id, html`<span class="note muted">bot token: kept by this page, never shown</span>`)}
           ${row(`Guild ${w.guild.name}`, w.guild.id)}
           ${row('Role Moderators', w.roles.moderators)}
           ${row('Role Bots', w.roles.bots)}
           ${row('#general', w.channels.general)}
           ${row('#staff-only (private)', w.channels.staff)}
           ${row('Game Room (voice)', w.channels.gameRoom)}
-          ${row('Lobby Café Lounge', w.lobby.id, html`<br /><span class="muted">secret: ${w.lobby.secret}</span>`)}
+          ${row('Lobby Café Lounge', w.lobby.id, html`<span class="note muted">secret: ${w.lobby.secret}</span>`)}
         </tbody></table></div>
       </section>
       <section class="card stack" aria-labelledby="reset-title">

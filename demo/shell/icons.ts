@@ -14,6 +14,20 @@ const PATHS = {
   bot: svg`<rect x="4" y="8" width="16" height="12" rx="3" /><path d="M12 4v4M9 13h.01M15 13h.01M9 17h6" />`,
   tools: svg`<path d="M14.5 6.5a4 4 0 0 0 5 5L21 13l-8 8-2-2 1.5-1.5a4 4 0 0 0-5-5L3 13" /><path d="m3 3 7 7" />`,
   play: svg`<path d="M7 4v16l13-8L7 4Z" />`,
+  reply: svg`<path d="M10 8 5 12.5 10 17" /><path d="M5.5 12.5H14a5 5 0 0 1 5 5V19" />`,
+  edit: svg`<path d="M4 20h4L19 9l-4-4L4 16v4Z" /><path d="m13.5 6.5 4 4" />`,
+  trash: svg`<path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />`,
+  pin: svg`<path d="M9 4h6l-1 6 4 3v2H6v-2l4-3-1-6Z" /><path d="M12 15v6" />`,
+  copy: svg`<rect x="8" y="8" width="12" height="12" rx="2" /><path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />`,
+  id: svg`<rect x="3" y="5" width="18" height="14" rx="2" /><path d="M7 9v6M11 9h2a3 3 0 0 1 0 6h-2V9Z" />`,
+  at: svg`<circle cx="12" cy="12" r="4" /><path d="M16 12v1.5a2.5 2.5 0 0 0 5 0V12a9 9 0 1 0-3.5 7.1" />`,
+  info: svg`<circle cx="12" cy="12" r="9" /><path d="M12 11v6M12 7.5h.01" />`,
+  close: svg`<path d="M6 6l12 12M18 6 6 18" />`,
+  send: svg`<path d="M4 12 20 4l-6 16-3-7-7-1Z" />`,
+  check: svg`<path d="m5 12.5 4.5 4.5L19 7" />`,
+  users: svg`<circle cx="9" cy="8" r="3.5" /><path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14a6.5 6.5 0 0 1 3.5 6" />`,
+  key: svg`<circle cx="8" cy="15" r="4" /><path d="m11 12 9-9M16 7l3 3M14 9l2 2" />`,
+  mic: svg`<rect x="9" y="3" width="6" height="11" rx="3" /><path d="M5 11a7 7 0 0 0 14 0M12 18v3" />`,
 } as const;
 
 /** An icon's name. */

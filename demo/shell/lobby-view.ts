@@ -1,18 +1,23 @@
 /**
  * `<demo-lobby-view>`: a lobby's chat. The history is the platform's newest 200 messages
- * (`GET /lobbies/{id}/messages?limit=200`); new messages arrive
- * as LOBBY_MESSAGE_CREATE on the user's gateway session, from this tab or any other.
+ * (`GET /lobbies/{id}/messages?limit=200`); new messages arrive as LOBBY_MESSAGE_CREATE on the
+ * user's gateway session, from this tab or any other. The header says how many are in it and,
+ * when this browser knows it, the secret that lets others join. Lobby messages cannot be
+ * edited, deleted or pinned on the platform, and lobbies have no typing indicator.
  */
 import { LitElement, css, html } from 'lit';
-import { LOBBY_MESSAGE_CONTENT_MAX } from '../../src/platform/core/limits';
+import { LOBBY_MESSAGE_CONTENT_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/core/limits';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
 import { icon } from './icons';
-import { lobbyName } from './nav-panel';
+import { lobbyName, memberCount } from './nav-panel';
+import { ReadController } from './read-controller';
 import { StateController } from './state-controller';
 import { sharedStyles } from './styles';
-import { displayName } from './world';
+import { viewStyles } from './view-styles';
 import './chat-panel';
+import './copy-button';
+import './help-tip';
 
 /** A lobby's chat. */
 export class DemoLobbyView extends LitElement {
@@ -24,11 +29,10 @@ export class DemoLobbyView extends LitElement {
 
   static override styles = [
     sharedStyles,
+    viewStyles,
     css`
-    :host { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; height: 100%; }
-    header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--line); display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
-    header .who { flex: 1; min-width: 12rem; }
-    .empty { padding: 1rem; }
+    .secret { display: inline-flex; align-items: center; gap: 0.3rem; }
+    .secret code { background: var(--code-bg); padding: 0.05rem 0.35rem; border-radius: 4px; }
   `,
   ];
 
@@ -36,6 +40,12 @@ export class DemoLobbyView extends LitElement {
   declare lobbyId: string;
   declare loading: boolean;
   readonly #state = new StateController(this, () => this.client?.state);
+  readonly #read = new ReadController(this, () => {
+    const client = this.client;
+    if (!client || !client.state.lobbies.has(this.lobbyId)) return null;
+    const messages = client.state.messages.get(this.lobbyId) ?? [];
+    return { reads: client.reads, key: `lobby:${this.lobbyId}`, messages, me: client.user.id };
+  });
   #loadedFor = '';
 
   constructor() {
@@ -59,26 +69,36 @@ export class DemoLobbyView extends LitElement {
     if (!client || !lobby) {
       return html`<p class="empty muted" role="status">You are not in this lobby. Join a lobby by its secret in the left column.</p>`;
     }
-    const name = lobbyName(lobby);
-    const memberNames = lobby.members.map((m) => {
-      const user = client.state.users.get(m.id);
-      return user ? displayName(user) : 'someone new';
-    });
+    const secret = client.lobbySecret(lobby.id);
+    const name = lobbyName(lobby, secret);
+    const messages = client.state.messages.get(lobby.id) ?? [];
     return html`
-      <header>
-        <div class="who">
-          <h2>${icon('lobby')} ${name}</h2>
-          <p class="muted">${lobby.members.length} ${lobby.members.length === 1 ? 'member' : 'members'}: ${memberNames.join(', ')}</p>
-        </div>
-        <button type="button" @click=${this.#leave}>Leave lobby</button>
+      <header class="view-head">
+        <h2>${icon('lobby')} <span>${name}</span></h2>
+        <p class="sub muted">
+          <span>${memberCount(lobby.members.length)}</span>
+          ${
+            secret
+              ? html`<span class="secret">${icon('key')} Secret <code>${secret}</code><demo-copy .value=${secret} label="Copy the lobby's secret"></demo-copy></span>`
+              : html`<span>Joined elsewhere: ask a member for its secret.</span>`
+          }
+        </p>
+        <button type="button" class="head-action" @click=${this.#leave}>Leave lobby</button>
       </header>
+      <demo-help tip="lobby" class="tip">
+        A lobby is the game SDK's group chat: anyone with its secret joins it (<code>PUT /lobbies</code>). Open the
+        demo as someone else in a new tab and join with the secret: they arrive here live.
+      </demo-help>
       <demo-chat
         label=${name}
-        .messages=${client.state.messages.get(lobby.id) ?? []}
+        .messages=${messages}
         ?loading=${this.loading}
-        empty="No messages in the last 72 hours (by the sandbox clock). Say hello!"
+        empty="No messages yet. Say hello!"
+        .intro=${messages.length < LOBBY_MESSAGES_MAX ? html`<h3 class="intro-title">${name}</h3><p class="muted">The start of this lobby's chat.</p>` : null}
+        me=${client.user.id}
+        .newFrom=${this.#read.firstUnread}
         max-length=${LOBBY_MESSAGE_CONTENT_MAX}
-        .send=${(content: string) => client.sendMessage(lobby.id, content)}
+        .send=${(content: string) => client.conversations.sendLobbyMessage(lobby.id, content)}
       ></demo-chat>
     `;
   }
@@ -88,7 +108,7 @@ export class DemoLobbyView extends LitElement {
     const lobbyId = this.lobbyId;
     this.loading = true;
     try {
-      await client.loadHistory(lobbyId);
+      await client.conversations.loadLobbyHistory(lobbyId);
       // Names of members who have not written yet (the client knows its simulated users).
       await Promise.all((client.state.lobbies.get(lobbyId)?.members ?? []).map((m) => client.resolveUser(m.id)));
     } catch (error) {

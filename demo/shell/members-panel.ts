@@ -47,22 +47,25 @@ export class DemoMembers extends LitElement {
   static override properties = {
     client: { attribute: false },
     lobbyId: { type: String, attribute: 'lobby-id' },
+    dmUserId: { type: String, attribute: 'dm-user-id' },
   };
 
   static override styles = [
     sharedStyles,
     css`
-    :host { display: block; background: var(--paper-alt); overflow: auto; min-height: 0; border-left: 1px solid var(--line); }
-    section { padding: 0.75rem 0.75rem 0.25rem; }
-    h3 { padding: 0 0.25rem 0.35rem; }
-    li { display: flex; gap: 0.6rem; padding: 0.35rem 0.25rem; align-items: flex-start; }
-    .dot { position: absolute; right: -2px; bottom: -2px; width: 0.75rem; height: 0.75rem; border-radius: 50%; border: 2px solid var(--paper-alt); background: var(--ok); }
-    .dot.idle { background: #b7791f; }
-    .dot.dnd { background: var(--danger); }
-    li.offline .avatar { opacity: 0.5; }
-    .name { font-weight: 600; }
-    .bot { font-size: 0.65rem; background: var(--accent); color: #fff; border-radius: 4px; padding: 0 0.3rem; margin-left: 0.3rem; vertical-align: middle; }
-    .activity { font-size: 0.8rem; color: var(--ink-muted); }
+    :host { display: block; background: var(--paper-alt); overflow: auto; min-height: 0; border-left: 1px solid var(--line); --dot-ring: var(--paper-alt); }
+    section { padding: 1rem 0.5rem 0; }
+    h3 { padding: 0 0.5rem 0.35rem; }
+    li { display: flex; gap: 0.65rem; padding: 0.35rem 0.5rem; align-items: center; border-radius: 6px; }
+    li:hover { background: var(--hover); }
+    li.offline { opacity: 0.55; }
+    .who { min-width: 0; flex: 1; }
+    .line { display: flex; align-items: baseline; gap: 0.3rem; min-width: 0; }
+    .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .name.coloured { color: var(--role); }
+    @media (prefers-color-scheme: dark) { .name.coloured { color: color-mix(in oklab, var(--role), white 45%); } }
+    .you { font-size: 0.75rem; }
+    .activity { font-size: 0.78rem; color: var(--ink-muted); line-height: 1.3; overflow-wrap: anywhere; }
     .activity strong { color: var(--ink); font-weight: 600; }
     p.note { padding: 0.75rem 1rem; font-size: 0.8rem; }
   `,
@@ -71,12 +74,15 @@ export class DemoMembers extends LitElement {
   declare client: DemoClient | null;
   /** The lobby whose members to show; empty for the guild's. */
   declare lobbyId: string;
+  /** The other user of the direct messages shown; empty elsewhere. */
+  declare dmUserId: string;
   readonly #state = new StateController(this, () => this.client?.state);
 
   constructor() {
     super();
     this.client = null;
     this.lobbyId = '';
+    this.dmUserId = '';
   }
 
   override render() {
@@ -86,8 +92,10 @@ export class DemoMembers extends LitElement {
       return this.#lobby(
         client,
         lobby.members.map((m) => m.id),
-        lobbyName(lobby),
+        lobbyName(lobby, client.lobbySecret(lobby.id)),
       );
+    if (client && this.dmUserId)
+      return this.#lobby(client, [client.user.id, this.dmUserId], 'these direct messages', 'In this conversation');
     const guild = client?.state.guilds.get(client.world.guild.id);
     if (!client || !guild) return html`<p class="note muted" role="status">Waiting for the guild from the gateway…</p>`;
     return html`
@@ -99,11 +107,10 @@ export class DemoMembers extends LitElement {
           <ul>${group.members.map((m) => this.#entry(client, { id: m.user.id, name: memberName(m), bot: !!m.user.bot, colour: roleColour(group.role) }))}</ul>
         </section>`,
       )}
-      <p class="note muted">Presence shows what the gateway dispatched to ${client.user.global_name} (PRESENCE_UPDATE): a member is online while one of their sessions is connected (open another tab as them, or close it); start the Tic-Tac-Toe activity in the Game Room and it appears here, in every tab.</p>
     `;
   }
 
-  #lobby(client: DemoClient, memberIds: string[], name: string) {
+  #lobby(client: DemoClient, memberIds: string[], name: string, title = 'In this lobby') {
     const entries = memberIds
       .map((id): Entry => {
         const user: WireUser | undefined = client.state.users.get(id);
@@ -113,11 +120,10 @@ export class DemoMembers extends LitElement {
       .sort((a, b) => a.name.localeCompare(b.name));
     return html`
       <h2 class="visually-hidden">Members of ${name}</h2>
-      <section aria-label=${`In this lobby, ${entries.length}`}>
-        <h3>In this lobby — ${entries.length}</h3>
+      <section aria-label=${`${title}, ${entries.length}`}>
+        <h3>${title} — ${entries.length}</h3>
         <ul>${entries.map((e) => this.#entry(client, e))}</ul>
       </section>
-      <p class="note muted">A lobby's members, as LOBBY_MEMBER_ADD and LOBBY_MEMBER_REMOVE tell ${client.user.global_name}'s session, with the presence the platform dispatches to lobby co-members. Join this lobby from another tab with its secret and watch the list change.</p>
     `;
   }
 
@@ -125,9 +131,9 @@ export class DemoMembers extends LitElement {
     const presence: Presence | undefined = client.state.presences.get(id);
     const status = presence?.status ?? 'offline';
     return html`<li data-user-id=${id} data-status=${status} class=${status === 'offline' ? 'offline' : ''}>
-      <span class="avatar" style="background:${avatarColour(id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="dot ${status}"></span>`}</span>
-      <div>
-        <div><span class="name" style=${colour ? `color:${colour}` : ''}>${name}</span>${bot ? html`<span class="bot">BOT</span>` : nothing}${id === client.user.id ? html` <span class="muted">(you)</span>` : nothing}<span class="visually-hidden">, ${STATUS_TEXT[status] ?? status}</span></div>
+      <span class="avatar medium" style="background:${avatarColour(id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
+      <div class="who">
+        <div class="line"><span class="name ${colour ? 'coloured' : ''}" style=${colour ? `--role:${colour}` : ''}>${name}</span>${bot ? html`<span class="tag">BOT</span>` : nothing}${id === client.user.id ? html`<span class="you muted">(you)</span>` : nothing}<span class="visually-hidden">, ${STATUS_TEXT[status] ?? status}</span></div>
         ${(presence?.activities ?? []).map(activityLines)}
       </div>
     </li>`;

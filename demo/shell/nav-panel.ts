@@ -1,19 +1,31 @@
 /**
- * `<demo-nav>`: the left column. The guild's channels the user may view (private ones marked),
- * the user's lobbies with a form to join or create one by secret, and the developer views.
- * Every entry is a link to a `#/...` route, so the keyboard and the back button work.
+ * `<demo-nav>`: the left column. The guild's channels the user may view (private ones marked,
+ * voice channels with who is in them), direct messages with the other users, the user's
+ * lobbies with a form to join or create one by secret, and the developer views; what is unread
+ * stands out with its count. At the bottom, who you are. Every entry is a link to a `#/...`
+ * route, so the keyboard and the back button work.
  */
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
 import { CHANNEL_TYPE, canView, channelGroups, isPrivate } from './guild-model';
-import { StateController } from './state-controller';
 import { icon, type IconName } from './icons';
-import { sharedStyles } from './styles';
+import { navStyles } from './nav-styles';
+import type { ConversationKey } from './read-marks';
+import { StateController } from './state-controller';
+import { avatarColour, initials, sharedStyles } from './styles';
+import type { WireMessage } from './wire';
+import { displayName } from './world';
+import './voice-members';
 
-/** The lobby's name: its `name` metadata, else its id. */
-export function lobbyName(lobby: { id: string; metadata: Record<string, string> | null }): string {
-  return lobby.metadata?.name || `Lobby ${lobby.id.slice(-6)}`;
+/** The lobby's name: its `name` metadata, else the secret this browser joined it with, else its id. */
+export function lobbyName(lobby: { id: string; metadata: Record<string, string> | null }, secret?: string): string {
+  return lobby.metadata?.name || secret || `Lobby ${lobby.id.slice(-6)}`;
+}
+
+/** "1 member", "3 members". */
+export function memberCount(n: number): string {
+  return `${n} ${n === 1 ? 'member' : 'members'}`;
 }
 
 /** The left column. */
@@ -24,26 +36,7 @@ export class DemoNav extends LitElement {
     joining: { state: true },
   };
 
-  static override styles = [
-    sharedStyles,
-    css`
-    :host { display: flex; flex-direction: column; background: var(--side); color: var(--side-ink); min-height: 0; overflow: auto; }
-    header { padding: 0.9rem 1rem; border-bottom: 1px solid #000; }
-    header h2 { font-size: 1rem; }
-    nav { padding: 0.5rem; display: grid; gap: 0.75rem; }
-    h3 { color: var(--side-muted); padding: 0 0.5rem 0.25rem; font-size: 0.72rem; }
-    a { display: flex; gap: 0.45rem; align-items: center; padding: 0.3rem 0.5rem; border-radius: 6px; color: var(--side-ink); text-decoration: none; }
-    a:hover { background: var(--side-hover); }
-    a[aria-current='page'] { background: var(--side-active); color: #fff; font-weight: 600; }
-    .icon { width: 1.1rem; text-align: center; color: var(--side-muted); flex: none; }
-    .tag { margin-left: auto; font-size: 0.72rem; color: var(--side-muted); }
-    form { display: grid; gap: 0.35rem; padding: 0.25rem 0.5rem; }
-    label { font-size: 0.8rem; color: var(--side-muted); }
-    input { background: #111418; border-color: #4b5563; color: var(--side-ink); width: 100%; }
-    form .row { flex-wrap: nowrap; }
-    form button { background: var(--side-active); border-color: #4b5563; color: #fff; white-space: nowrap; }
-  `,
-  ];
+  static override styles = [sharedStyles, navStyles];
 
   declare client: DemoClient | null;
   declare route: string;
@@ -62,8 +55,6 @@ export class DemoNav extends LitElement {
     if (!client) return nothing;
     const guild = client.state.guilds.get(client.world.guild.id);
     const me = client.user.id;
-    const link = (route: string, name: IconName, label: string, tag?: unknown) => html`
-      <li><a href="#/${route}" aria-current=${this.route === route ? 'page' : 'false'}><span class="icon">${icon(name)}</span><span>${label}</span>${tag ? html`<span class="tag">${tag}</span>` : nothing}</a></li>`;
     return html`
       <header><h2>${guild?.name ?? client.world.guild.name}</h2></header>
       <nav aria-label="Channels and lobbies">
@@ -74,25 +65,40 @@ export class DemoNav extends LitElement {
             <section aria-label=${group.category?.name ?? 'Channels'}>
               ${group.category ? html`<h3>${group.category.name}</h3>` : nothing}
               <ul>${group.channels.map((c) => {
-                const voice = c.type === CHANNEL_TYPE.VOICE;
+                if (c.type === CHANNEL_TYPE.VOICE)
+                  return html`${this.#link(`channel/${c.id}`, 'voice', c.name ?? '')}
+                    <li class="voice-members"><demo-voice-members .client=${client} channel-id=${c.id}></demo-voice-members></li>`;
                 const locked = isPrivate(guild, c);
-                return link(
-                  `channel/${c.id}`,
-                  voice ? 'voice' : locked ? 'lock' : 'text',
-                  c.name ?? '',
-                  locked ? 'private' : undefined,
-                );
+                return this.#link(`channel/${c.id}`, locked ? 'lock' : 'text', c.name ?? '', {
+                  unread: this.#unread(`channel:${c.id}`, client.state.channelMessages.get(c.id)),
+                  tag: locked ? 'private' : undefined,
+                });
               })}</ul>
             </section>`,
               )
-            : html`<p class="muted" role="status" style="padding: 0 0.5rem; color: var(--side-muted)">Connecting to the gateway…</p>`
+            : html`<p class="waiting" role="status">Connecting to the gateway…</p>`
         }
+        <section aria-label="Direct messages">
+          <h3>Direct messages</h3>
+          <ul>${client.world.users
+            .filter((u) => u.id !== me)
+            .map((u) => {
+              const dm = client.state.dmChannelWith(u.id);
+              const unread = dm ? this.#unread(`channel:${dm}`, client.state.channelMessages.get(dm)) : 0;
+              return this.#person(`dm/${u.id}`, u.id, displayName(u), unread);
+            })}</ul>
+        </section>
         <section aria-label="Lobbies">
           <h3>Lobbies</h3>
-          <ul>${[...client.state.lobbies.values()].map((lobby) => link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby), html`${lobby.members.length}<span class="visually-hidden"> members</span>`))}</ul>
+          <ul>${[...client.state.lobbies.values()].map((lobby) =>
+            this.#link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby, client.lobbySecret(lobby.id)), {
+              unread: this.#unread(`lobby:${lobby.id}`, client.state.messages.get(lobby.id)),
+              tag: html`${lobby.members.length}<span class="visually-hidden"> ${lobby.members.length === 1 ? 'member' : 'members'}</span>`,
+            }),
+          )}</ul>
           <form @submit=${this.#join}>
             <label for="secret">Join or create a lobby by secret</label>
-            <div class="row">
+            <div class="join">
               <input id="secret" name="secret" required placeholder="e.g. cafe-lounge" autocomplete="off" />
               <button type="submit" ?disabled=${this.joining}>Join</button>
             </div>
@@ -101,12 +107,47 @@ export class DemoNav extends LitElement {
         <section aria-label="Developer">
           <h3>Developer</h3>
           <ul>
-            ${link('bot', 'bot', "Bot's view")}
-            ${link('dev', 'tools', 'Developer tools')}
+            ${this.#link('bot', 'bot', "Bot's view")}
+            ${this.#link('dev', 'tools', 'Developer tools')}
           </ul>
         </section>
       </nav>
+      ${this.#me(client)}
     `;
+  }
+
+  /** Unread messages of a conversation, unless it is the one open. */
+  #unread(key: ConversationKey, messages: readonly WireMessage[] | undefined): number {
+    const open = this.route === key.replace(':', '/');
+    return open || !messages || !this.client ? 0 : this.client.reads.unread(key, messages, this.client.user.id).length;
+  }
+
+  #link(route: string, name: IconName, label: string, extra: { unread?: number; tag?: unknown } = {}) {
+    const unread = extra.unread ?? 0;
+    return html`<li><a href="#/${route}" class=${unread ? 'unread' : ''} aria-current=${this.route === route ? 'page' : 'false'}>
+      <span class="icon">${icon(name)}</span><span class="label">${label}</span>
+      ${unread ? html`<span class="badge" aria-hidden="true">${unread}</span><span class="visually-hidden">, ${unread} unread</span>` : nothing}
+      ${extra.tag ? html`<span class="tag-muted">${extra.tag}</span>` : nothing}
+    </a></li>`;
+  }
+
+  #person(route: string, userId: string, name: string, unread: number) {
+    const status = this.client?.state.presences.get(userId)?.status ?? 'offline';
+    return html`<li><a href="#/${route}" class="person ${unread ? 'unread' : ''}" aria-current=${this.route === route ? 'page' : 'false'} data-status=${status}>
+      <span class="avatar medium" style="background:${avatarColour(userId)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
+      <span class="label">${name}<span class="visually-hidden">, ${status === 'dnd' ? 'do not disturb' : status}</span></span>
+      ${unread ? html`<span class="badge" aria-hidden="true">${unread}</span><span class="visually-hidden">, ${unread} unread</span>` : nothing}
+    </a></li>`;
+  }
+
+  #me(client: DemoClient) {
+    const name = displayName(client.user);
+    const status =
+      client.status === 'ready' ? (client.state.presences.get(client.user.id)?.status ?? 'online') : 'offline';
+    return html`<footer class="me" aria-label="You">
+      <span class="avatar medium" style="background:${avatarColour(client.user.id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
+      <span class="who"><strong>${name}</strong><span class="muted">@${client.user.username}</span></span>
+    </footer>`;
   }
 
   async #join(event: SubmitEvent): Promise<void> {

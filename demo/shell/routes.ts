@@ -1,6 +1,6 @@
 /**
  * The shell's routes, kept in the URL's hash so that links, the keyboard and the back button
- * work: `#/lobby/<id>`, `#/channel/<id>`, `#/bot`, `#/dev/<panel>`. The user is in the query
+ * work: `#/lobby/<id>`, `#/channel/<id>`, `#/dm/<user id>`, `#/bot`, `#/dev/<panel>`. The user is in the query
  * (`?as=bob`), so a tab keeps its user across reloads.
  */
 import { DEV_PANELS, type DevPanel } from './dev-panels';
@@ -9,6 +9,7 @@ import { DEV_PANELS, type DevPanel } from './dev-panels';
 export type Route =
   | { view: 'lobby'; id: string }
   | { view: 'channel'; id: string }
+  | { view: 'dm'; id: string }
   | { view: 'bot' }
   | { view: 'dev'; panel: DevPanel };
 
@@ -18,7 +19,7 @@ export type Route =
  */
 export function parseRoute(hash: string, fallback: Route): Route {
   const [view, arg] = hash.replace(/^#\/?/, '').split('/');
-  if ((view === 'lobby' || view === 'channel') && arg) return { view, id: decodeURIComponent(arg) };
+  if ((view === 'lobby' || view === 'channel' || view === 'dm') && arg) return { view, id: decodeURIComponent(arg) };
   if (view === 'bot') return { view: 'bot' };
   if (view === 'dev')
     return { view: 'dev', panel: DEV_PANELS.some((p) => p.id === arg) ? (arg as DevPanel) : 'events' };
@@ -30,6 +31,7 @@ export function routeKey(route: Route): string {
   switch (route.view) {
     case 'lobby':
     case 'channel':
+    case 'dm':
       return `${route.view}/${route.id}`;
     default:
       return route.view;
@@ -38,5 +40,5 @@ export function routeKey(route: Route): string {
 
 /** A short name of the route's view, for the tab bar on narrow screens. */
 export function routeLabel(route: Route): string {
-  return { lobby: 'Chat', channel: 'Channel', bot: "Bot's view", dev: 'Developer' }[route.view];
+  return { lobby: 'Chat', channel: 'Channel', dm: 'Chat', bot: "Bot's view", dev: 'Developer' }[route.view];
 }

@@ -2,8 +2,9 @@
  * The first visit's data, made through the platform's own API (the sandbox control routes
  * and the HTTP API, both answered by the service worker): three users, the simulated client's
  * application, the sample activity's application with its bot, a guild with roles and a
- * private channel, a few messages in its channels, a lobby with messages of its own, and a
- * webhook sink receiving the Tic-Tac-Toe application's webhook events.
+ * private channel, a few messages in its channels, a lobby with messages of its own, the three
+ * users as friends with a few direct messages, and a webhook sink receiving the Tic-Tac-Toe
+ * application's webhook events.
  * Idempotent: {@link ensureWorld} checks the recorded world (kept in IndexedDB) against the
  * platform and seeds only when the platform does not know it.
  */
@@ -14,6 +15,9 @@ import { type WebhookEventType } from '../../src/store/records/webhooks';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
 import { loadWorld, saveWorld } from './world-store';
+
+/** The Web Lock tabs take turns under to seed (or reset) the demo's data. */
+export const SEED_LOCK = 'platformpp-demo:seed';
 
 /** The lobby everyone starts in, and the secret that joins it. */
 export const LOUNGE_SECRET = 'cafe-lounge';
@@ -203,6 +207,16 @@ export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress =
     'Moderators only: bob and chen cannot see this channel, and the Tic-Tac-Toe bot sees it as ___hidden___.',
   );
 
+  progress('Making alice, bob and chen friends, with a few direct messages');
+  // Friends keep their direct messages in a DM channel (others' are delivered, not kept).
+  await sandbox.setRelationship(a.id, b.id, { type: 1 });
+  await sandbox.setRelationship(a.id, c.id, { type: 1 });
+  await sandbox.setRelationship(b.id, c.id, { type: 1 });
+  const dm = (from: WorldUser, to: WorldUser, content: string) =>
+    api(from).post(`/users/@me/dms/${to.id}/messages`, { content });
+  await dm(b, a, 'Are you coming to the Game Room later?');
+  await dm(a, b, 'Yes! Give me five minutes.');
+
   progress('Sending the Tic-Tac-Toe webhook events to a sink in this browser');
   await ensureGameWebhooks(sandbox, world);
   await saveWorld(world);
@@ -255,5 +269,5 @@ export async function ensureWorld(
     }
     return seedWorld(sandbox, progress);
   };
-  return navigator.locks ? navigator.locks.request('platformpp-demo:seed', run) : run();
+  return navigator.locks ? navigator.locks.request(SEED_LOCK, run) : run();
 }

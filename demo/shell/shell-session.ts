@@ -7,8 +7,8 @@ import type { PlatformElement } from '../../src/components/platform-element';
 import { DemoClient } from './demo-client';
 import { errorMessage } from './errors';
 import type { EventJournal } from './event-journal';
-import { ensureWorld } from './seed';
-import { pickUser } from './world';
+import { ensureWorld, SEED_LOCK } from './seed';
+import { pickUser, type WorldUser } from './world';
 import { forgetWorld } from './world-store';
 
 /** Where the tab is: starting the platform, seeding, running, or failed (with the reason). */
@@ -16,6 +16,7 @@ export type ShellPhase =
   | { phase: 'starting' }
   | { phase: 'seeding'; steps: string[] }
   | { phase: 'running'; client: DemoClient }
+  | { phase: 'unknown-user'; as: string; users: WorldUser[] }
   | { phase: 'failed'; reason: string };
 
 /**
@@ -52,6 +53,10 @@ export class ShellSession extends EventTarget {
       });
       if (run !== this.#run) return;
       const user = pickUser(world, this.as);
+      if (!user) {
+        this.#set({ phase: 'unknown-user', as: this.as ?? '', users: world.users });
+        return;
+      }
       this.platform.currentUserId = user.id;
       const client = new DemoClient(world, user, this.platform.sandbox, this.journal);
       client.addEventListener('error', (event) =>
@@ -60,19 +65,27 @@ export class ShellSession extends EventTarget {
       client.start();
       this.#set({ phase: 'running', client });
       // The client runs; a failed read is told, not a reason to stop.
-      client.loadLobbies().catch((error) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+      client.loadConversations().catch((error) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
     } catch (error) {
       if (run === this.#run) this.#set({ phase: 'failed', reason: errorMessage(error) });
     }
   }
 
-  /** Resets the sandbox (every tab hears of it and starts again). */
+  /**
+   * Resets the sandbox (every tab hears of it and starts again). The reset and forgetting the
+   * recorded world happen under the seeding lock: another tab that starts again meanwhile waits
+   * for it, then finds no world and seeds (or finds the one just seeded), instead of asking the
+   * platform about the users of the old world, which would answer 404s.
+   */
   async reset(): Promise<void> {
     this.#stopClient();
     this.#set({ phase: 'starting' });
-    try {
+    const reset = async () => {
       await this.platform.sandbox.reset();
       await forgetWorld();
+    };
+    try {
+      await (navigator.locks ? navigator.locks.request(SEED_LOCK, reset) : reset());
     } finally {
       // After a refused reset the data is still there: the client runs on it again.
       void this.start();

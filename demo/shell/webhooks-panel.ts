@@ -1,17 +1,26 @@
 /**
  * `<demo-webhooks>`: the webhook outbox (`GET /sandbox/webhook-deliveries`): each delivery's
- * event type, target URL, status and attempts, with its payload expandable (credentials
- * redacted). The seed points Tic-Tac-Toe's webhook events at a sink on this origin, so
- * authorizing the activity shows APPLICATION_AUTHORIZED here. Read again when the platform
- * announces new events.
+ * event type, whom it is about (the payload's user), status, attempts and target URL, with its
+ * payload behind a disclosure that says it opens (credentials redacted). The seed points
+ * Tic-Tac-Toe's webhook events at a sink on this origin, so authorizing the activity shows
+ * APPLICATION_AUTHORIZED here. Read again when the platform announces new events.
  */
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { PlatformElement } from '../../src/components/platform-element';
 import { AnnouncementController } from './announcements';
 import { redact } from './event-journal';
 import { errorMessage } from './errors';
+import { icon } from './icons';
 import { sharedStyles } from './styles';
+
+/** Whom a delivery is about, from its payload's user (APPLICATION_AUTHORIZED, APPLICATION_DEAUTHORIZED...). */
+export function about(payload: unknown): string {
+  const user = (payload as { event?: { data?: { user?: { username?: string; global_name?: string | null } } } })?.event
+    ?.data?.user;
+  if (!user?.username) return '';
+  return user.global_name ? `${user.global_name} (@${user.username})` : `@${user.username}`;
+}
 
 interface Delivery {
   id: string;
@@ -34,10 +43,20 @@ export class DemoWebhooks extends LitElement {
     sharedStyles,
     css`
     :host { display: block; }
-    li { border-bottom: 1px solid var(--line); padding: 0.35rem 0; }
-    summary { cursor: pointer; display: flex; gap: 0.6rem; flex-wrap: wrap; }
-    summary .url { overflow-wrap: anywhere; }
-    pre { margin: 0.35rem 0 0; padding: 0.5rem; background: #f6f8fa; overflow: auto; max-height: 16rem; }
+    li { border-bottom: 1px solid var(--line); }
+    summary { cursor: pointer; display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0.15rem 0.6rem; padding: 0.45rem 0.25rem; list-style: none; align-items: baseline; }
+    summary::-webkit-details-marker { display: none; }
+    summary:hover { background: var(--hover); }
+    .chevron { grid-row: 1 / span 2; transition: transform 0.15s; color: var(--ink-muted); align-self: start; margin-top: 0.2rem; }
+    details[open] .chevron { transform: rotate(90deg); }
+    .what { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: baseline; min-width: 0; }
+    .detail { grid-column: 2 / -1; display: flex; gap: 0.6rem; flex-wrap: wrap; font-size: 0.8rem; }
+    .url { overflow-wrap: anywhere; }
+    .show { font-size: 0.78rem; color: var(--link); white-space: nowrap; }
+    .status { font-size: 0.75rem; font-weight: 600; padding: 0 0.4rem; border-radius: 999px; border: 1px solid currentColor; }
+    .status.delivered { color: var(--ok); }
+    .status.failed { color: var(--danger); }
+    pre { margin: 0 0 0.5rem 1.6rem; padding: 0.5rem; overflow: auto; max-height: 16rem; }
   `,
   ];
 
@@ -103,7 +122,12 @@ export class DemoWebhooks extends LitElement {
                   (
                     d,
                   ) => html`<li><details ?open=${this.#open.has(d.id)} @toggle=${(e: Event) => this.#toggle(d.id, (e.target as HTMLDetailsElement).open)}>
-                <summary><strong>${d.event_type}</strong><span>${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted url">${d.url}</span></summary>
+                <summary>
+                  <span class="chevron" aria-hidden="true">${icon('play')}</span>
+                  <span class="what"><strong>${d.event_type}</strong>${about(d.payload) ? html`<span>${about(d.payload)}</span>` : nothing}</span>
+                  <span class="show">${this.#open.has(d.id) ? 'Hide payload' : 'Show payload'}</span>
+                  <span class="detail"><span class="status ${d.status}">${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted url">${d.url}</span></span>
+                </summary>
                 <pre>${JSON.stringify(redact(d.payload), null, 2)}</pre>
               </details></li>`,
                 )}</ul>`
@@ -113,8 +137,10 @@ export class DemoWebhooks extends LitElement {
   }
 
   #toggle(id: string, open: boolean): void {
+    if (open === this.#open.has(id)) return;
     if (open) this.#open.add(id);
     else this.#open.delete(id);
+    this.requestUpdate();
   }
 }
 

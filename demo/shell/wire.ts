@@ -52,8 +52,42 @@ export type WireLobbyMember = LobbyMember;
 /** A lobby. */
 export type WireLobby = Pick<Lobby, 'id' | 'application_id' | 'metadata' | 'members'>;
 
-/** A lobby message (`lobby_id` set) or a guild channel message (`channel_id` the channel's). */
-export type WireMessage = Pick<Message | ChannelMessage, 'id' | 'channel_id' | 'content' | 'author' | 'timestamp'> & {
+/** A lobby message, a guild channel message or a direct message. */
+export interface WireMessage {
+  id: string;
+  /** 0 default, 19 a reply. */
+  type?: number;
+  /** Set on a lobby message. */
   lobby_id?: string;
-  metadata?: Message['metadata'];
-};
+  /** Set on a guild channel message and a direct message (its DM channel). */
+  channel_id?: string;
+  /** Set on a guild channel message's events. */
+  guild_id?: string;
+  /** Set on a direct message: who it was sent to. */
+  recipient_id?: string;
+  content: string;
+  author: WireUser;
+  timestamp: string;
+  edited_timestamp?: string | null;
+  pinned?: boolean;
+  /** The message a reply answers (null when it was deleted). */
+  referenced_message?: WireMessage | null;
+  metadata?: Record<string, string> | null;
+}
+
+/** A guild voice state (GUILD_CREATE's `voice_states`, VOICE_STATE_UPDATE). */
+export interface WireVoiceState {
+  guild_id?: string | null;
+  channel_id: string | null;
+  user_id: string;
+  self_mute: boolean;
+  self_deaf: boolean;
+  member?: WireMember;
+}
+
+/** A DM channel as `GET /users/@me/channels` and CHANNEL_CREATE give it. */
+export interface WireDmChannel {
+  id: string;
+  type: 1;
+  recipients: WireUser[];
+}

@@ -51,24 +51,77 @@ export async function saveWorld(world: DemoWorld): Promise<void> {
   await (await db()).put('records', world, WORLD_KEY);
 }
 
-/** Forgets the world and every user's lobbies (before a reset). */
+/** Forgets the world, every user's lobbies and read marks (after a reset); dismissed help stays dismissed. */
 export async function forgetWorld(): Promise<void> {
-  await (await db()).clear('records');
+  const tx = (await db()).transaction('records', 'readwrite');
+  for (const key of await tx.store.getAllKeys()) if (key !== helpKey) await tx.store.delete(key);
+  await tx.done;
+}
+
+/** The lobbies the user joined from this browser (besides the seeded one), and the secrets they used. */
+export interface KnownLobbies {
+  ids: string[];
+  /** Lobby id → the secret it was made or joined with here. */
+  secrets: Record<string, string>;
+}
+
+/** Reads a record of the user's lobbies (an earlier version kept a bare array of ids). */
+function knownLobbies(record: unknown): KnownLobbies {
+  if (Array.isArray(record)) return { ids: record.filter((id): id is string => typeof id === 'string'), secrets: {} };
+  const value = (record ?? {}) as Partial<KnownLobbies>;
+  return {
+    ids: Array.isArray(value.ids) ? value.ids.filter((id): id is string => typeof id === 'string') : [],
+    secrets: value.secrets && typeof value.secrets === 'object' ? { ...value.secrets } : {},
+  };
 }
 
 /** The lobbies the user joined from this browser (besides the seeded one). */
-export async function loadLobbyIds(userId: string): Promise<string[]> {
-  const ids = await (await db()).get('records', lobbiesKey(userId));
+export async function loadLobbyIds(userId: string): Promise<KnownLobbies> {
+  return knownLobbies(await (await db()).get('records', lobbiesKey(userId)));
+}
+
+/** Changes the user's list of lobbies in one transaction (two tabs may join at once); adds `secrets`. */
+export async function updateLobbyIds(
+  userId: string,
+  change: (ids: Set<string>) => void,
+  secrets: Record<string, string> = {},
+): Promise<void> {
+  const tx = (await db()).transaction('records', 'readwrite');
+  const current = knownLobbies(await tx.store.get(lobbiesKey(userId)));
+  const ids = new Set(current.ids);
+  change(ids);
+  const kept = Object.fromEntries(Object.entries({ ...current.secrets, ...secrets }).filter(([id]) => ids.has(id)));
+  await tx.store.put({ ids: [...ids], secrets: kept }, lobbiesKey(userId));
+  await tx.done;
+}
+
+const readsKey = (userId: string) => `reads:${userId}`;
+
+/** The last message the user read in each conversation (`lobby:<id>`, `channel:<id>`), as saved from this browser. */
+export async function loadReadMarks(userId: string): Promise<Record<string, string>> {
+  const marks = await (await db()).get('records', readsKey(userId));
+  return marks && typeof marks === 'object' && !Array.isArray(marks) ? (marks as Record<string, string>) : {};
+}
+
+/** Saves the user's read marks (every tab of the user shares them). */
+export async function saveReadMarks(userId: string, marks: Record<string, string>): Promise<void> {
+  await (await db()).put('records', { ...marks }, readsKey(userId));
+}
+
+const helpKey = 'help:dismissed';
+
+/** The help tips the person dismissed in this browser. */
+export async function loadDismissedHelp(): Promise<string[]> {
+  const ids = await (await db()).get('records', helpKey);
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** Changes the user's list of lobbies in one transaction (two tabs may join at once). */
-export async function updateLobbyIds(userId: string, change: (ids: Set<string>) => void): Promise<void> {
+/** Remembers that a help tip was dismissed. */
+export async function dismissHelp(id: string): Promise<void> {
   const tx = (await db()).transaction('records', 'readwrite');
-  const current = await tx.store.get(lobbiesKey(userId));
-  const ids = new Set(Array.isArray(current) ? (current as string[]) : []);
-  change(ids);
-  await tx.store.put([...ids], lobbiesKey(userId));
+  const ids = new Set((await tx.store.get(helpKey)) as string[] | undefined);
+  ids.add(id);
+  await tx.store.put([...ids], helpKey);
   await tx.done;
 }
 

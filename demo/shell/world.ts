@@ -29,18 +29,20 @@ export interface DemoWorld {
 }
 
 /** Bumped when the shape or the seeded data changes, so an old record is seeded afresh. */
-export const WORLD_VERSION = 2;
+export const WORLD_VERSION = 3;
 
 /** Scopes of the simulated client's tokens: guilds and members for its gateway, channel messages, the social layer for lobbies. */
 export const CLIENT_SCOPES = 'identify guilds guilds.members.read messages.read messages.write sdk.social_layer';
 
 /**
- * The user `as` names (a username or an id), else the first user.
+ * The user `as` names (a username or an id); the first user when `as` is absent or empty; null
+ * when it names nobody of this world (the page then says so rather than open as someone else).
  * @example pickUser(world, new URLSearchParams(location.search).get('as'))
  */
-export function pickUser(world: DemoWorld, as: string | null): WorldUser {
+export function pickUser(world: DemoWorld, as: string | null): WorldUser | null {
   const wanted = as?.trim().toLowerCase();
-  return world.users.find((u) => u.username === wanted || u.id === wanted) ?? world.users[0];
+  if (!wanted) return world.users[0];
+  return world.users.find((u) => u.username === wanted || u.id === wanted) ?? null;
 }
 
 /** The user's display name. */

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 import { listFiles, relocateActivityPages } from './site-pages.js';
+import { BUILD_CHECKS } from './build-checks.js';
 
 /** The service worker's source, relative to the project root. */
 export const SERVICE_WORKER_SOURCE = 'sw/sw.ts';
@@ -63,7 +64,7 @@ export async function buildServiceWorker(
       minify: true,
       lib: { entry: resolve(config.root, SERVICE_WORKER_SOURCE), formats: ['es'], fileName: () => 'sw.js' },
       // A service worker may not `import()`: everything goes into the one file.
-      rolldownOptions: { output: { codeSplitting: false } },
+      rolldownOptions: { output: { codeSplitting: false }, checks: BUILD_CHECKS },
     },
   });
 }

@@ -39,15 +39,34 @@ export class ConsentDialog extends LitElement {
     user: { attribute: false },
   };
 
+  // Light or dark as the system asks; a host page can set its own colours with the
+  // --pp-dialog-background, --pp-dialog-color and --pp-accent custom properties.
   static override styles = css`
-    dialog { max-width: 26rem; border: none; border-radius: 8px; padding: 1.25rem 1.5rem; font: 14px/1.4 system-ui, sans-serif; color: #1e1f22; }
+    :host {
+      --background: var(--pp-dialog-background, #ffffff);
+      --color: var(--pp-dialog-color, #1e1f22);
+      --accent: var(--pp-accent, #4f46e5);
+      --line: #8a8f98;
+    }
+    @media (prefers-color-scheme: dark) {
+      :host {
+        --background: var(--pp-dialog-background, #2b2e35);
+        --color: var(--pp-dialog-color, #e6e8eb);
+        --accent: var(--pp-accent, #5458e8);
+        --line: #6b717c;
+      }
+    }
+    dialog {
+      max-width: 26rem; border: none; border-radius: 8px; padding: 1.25rem 1.5rem; font: 14px/1.4 system-ui, sans-serif;
+      background: var(--background); color: var(--color); box-shadow: 0 12px 40px rgb(0 0 0 / 0.35);
+    }
     dialog::backdrop { background: rgb(0 0 0 / 0.6); }
     h2 { margin: 0 0 0.5rem; font-size: 1.15rem; }
     ul { padding-left: 1.2rem; margin: 0.5rem 0 1rem; }
     li { margin: 0.25rem 0; }
     .actions { display: flex; justify-content: flex-end; gap: 0.5rem; }
-    button { font: inherit; padding: 0.45rem 1rem; border-radius: 4px; border: 1px solid #8a8f98; background: transparent; cursor: pointer; }
-    button.primary { background: #5865f2; border-color: #5865f2; color: white; }
+    button { font: inherit; padding: 0.45rem 1rem; border-radius: 4px; border: 1px solid var(--line); background: transparent; color: inherit; cursor: pointer; }
+    button.primary { background: var(--accent); border-color: var(--accent); color: white; }
     button:focus-visible { outline: 2px solid #00a8fc; outline-offset: 2px; }
   `;
 

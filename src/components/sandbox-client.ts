@@ -153,6 +153,22 @@ export class SandboxClient {
     return this.#call('PATCH', `/sandbox/users/${encodeURIComponent(userId)}`, body);
   }
 
+  /**
+   * Sets the relationship of two users directly, both sides (type 0 none, 1 friends, 2 blocked,
+   * 3 / 4 a pending request; with `application_id`, their game relationship in that game).
+   */
+  setRelationship(
+    userId: string,
+    otherId: string,
+    body: { type: 0 | 1 | 2 | 3 | 4; application_id?: string },
+  ): Promise<Json> {
+    return this.#call(
+      'PUT',
+      `/sandbox/users/${encodeURIComponent(userId)}/relationships/${encodeURIComponent(otherId)}`,
+      body,
+    );
+  }
+
   /** Bans a user's account. */
   ban(userId: string, body: { permanent?: boolean } = {}): Promise<void> {
     return this.#call('POST', `/sandbox/users/${encodeURIComponent(userId)}/ban`, body);

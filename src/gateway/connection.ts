@@ -128,6 +128,8 @@ export class GatewayConnection implements SessionSink {
     url: string,
     /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
     readonly resumeGatewayUrl?: string,
+    /** The page the connection came from (the id its Web Lock is named after), when known. */
+    readonly owner?: string,
   ) {
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {

@@ -45,7 +45,7 @@ import {
 import { deleteResumeMarks, findResumePoint } from './resume-marks';
 import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
-import { SessionPresences, type GatewayLiveness, type PresenceUpdate } from './session-presence';
+import { SessionPresences, type GatewayLiveness, type PageLiveness, type PresenceUpdate } from './session-presence';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
 
 export type { GatewayTimers } from './timers';
@@ -78,13 +78,14 @@ export class Gateway implements GatewayConnectionHost {
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);
-   *   `isLive` tells whether another start still runs (default: none does).
+   *   `isLive` tells whether another start still runs (default: none does); `pageLive` whether
+   *   a page still lives (default: unknown, so its sessions wait for the grace period).
    */
   constructor(
     readonly ctx: PlatformContext,
     readonly timers: GatewayTimers = REAL_TIMERS,
     private readonly log: (line: string) => void = console.error,
-    presence: { incarnation?: string; isLive?: GatewayLiveness } = {},
+    presence: { incarnation?: string; isLive?: GatewayLiveness; pageLive?: PageLiveness } = {},
   ) {
     const report = (error: unknown) => this.reportError(error);
     this.#presences = new SessionPresences(
@@ -100,15 +101,23 @@ export class Gateway implements GatewayConnectionHost {
       await this.#endVoice(() => endVoiceOfDisconnectedSessions(ctx));
     };
     timers.setTimeout(() => void sweep().catch(report), PRESENCE_RESTART_GRACE_MS);
+    // Sessions whose page is gone as well (every one, after a browser restart) will not come back.
+    if (presence.pageLive)
+      void this.#presences.sweep(presence.isLive ?? (async () => false), presence.pageLive).catch(report);
   }
 
   /**
    * Opens a connection: Hello is sent at once (or the close code for a bad URL). Where the
-   * gateway is a real WebSocket, `resumeGatewayUrl` is its URL, which READY names.
+   * gateway is a real WebSocket, `resumeGatewayUrl` is its URL, which READY names; `owner` is the
+   * page it comes from, when known (see `PresenceSession.owner`).
    * @example const connection = gateway.connect('/gateway?v=10&encoding=json', { send, close });
    */
-  connect(url: string, transport: GatewayTransport, options: { resumeGatewayUrl?: string } = {}): GatewayConnection {
-    const connection = new GatewayConnection(this, transport, url, options.resumeGatewayUrl);
+  connect(
+    url: string,
+    transport: GatewayTransport,
+    options: { resumeGatewayUrl?: string; owner?: string } = {},
+  ): GatewayConnection {
+    const connection = new GatewayConnection(this, transport, url, options.resumeGatewayUrl, options.owner);
     if (!connection.closed) this.#connections.add(connection);
     return connection;
   }
@@ -165,7 +174,13 @@ export class Gateway implements GatewayConnectionHost {
     d: v.InferOutput<typeof IdentifySchema>,
     version: number,
   ): Promise<void> {
-    const outcome = await identifySession(this.ctx, d, version, this.#presences, connection.resumeGatewayUrl);
+    const outcome = await identifySession(
+      this.ctx,
+      d,
+      version,
+      this.#presences.forOwner(connection.owner),
+      connection.resumeGatewayUrl,
+    );
     if (!outcome.ok) return connection.closeWith(outcome.code, outcome.reason);
     await this.#serialized(async () => {
       if (connection.closed) return this.#presences.disconnected(outcome.session.record);
@@ -222,7 +237,7 @@ export class Gateway implements GatewayConnectionHost {
       await this.#advance([stored], mark.skip);
       await this.#emit(stored, [{ dispatch: { t: 'RESUMED', d: {} }, after: r.log_seq, skip: 0 }]);
       // Not awaited: its events are dispatched under this lock once it is let go.
-      this.#presences.connected(r).catch((error) => this.reportError(error));
+      this.#presences.connected(r, undefined, connection.owner).catch((error) => this.reportError(error));
     });
   }
 

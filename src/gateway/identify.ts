@@ -15,6 +15,8 @@ import { serializeApplication } from '../platform/accounts/applications';
 import type { PlatformContext } from '../platform/core/context';
 import { ApiError } from '../platform/core/errors';
 import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds/wire';
+import type { VoiceStateRecord } from '../store/records/guilds';
+import { serializeVoiceState } from '../platform/voice/states';
 import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/core/intents';
 import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/core/limits';
 import type { MemberRecord, UserRecord } from '../store/records/core';
@@ -145,6 +147,13 @@ export async function identifySession(
   return { ok: true, session, dispatches: [ready, ...guildCreates] };
 }
 
+/** What {@link guildVoiceStates} reads, inside the snapshot's transaction. */
+interface VoiceStateReads {
+  states(range: KeyRange): Promise<VoiceStateRecord[]>;
+  member(key: [string, string]): Promise<MemberRecord | undefined>;
+  user(id: string): Promise<UserRecord | undefined>;
+}
+
 /** What {@link onlineMemberIds} reads of the members store (keyed `[guild_id, user_id]`). */
 interface MemberKeys {
   getKey(key: [string, string]): Promise<unknown>;
@@ -170,6 +179,23 @@ async function onlineMemberIds(
 }
 
 /**
+ * The guild's voice states as GUILD_CREATE lists them (for sessions with GUILD_VOICE_STATES):
+ * the voice state object without `guild_id`, each with its member, as the public API has it.
+ */
+async function guildVoiceStates(reads: VoiceStateReads, guildId: string) {
+  const states = await reads.states(keyRange.bound([guildId], [guildId, []]));
+  const listed = await Promise.all(
+    states.map(async (state) => {
+      const [member, user] = await Promise.all([reads.member([guildId, state.user_id]), reads.user(state.user_id)]);
+      if (!member || !user) return [];
+      const { guild_id: _guild, ...wire } = serializeVoiceState(state, member, user);
+      return [wire];
+    }),
+  );
+  return listed.flat();
+}
+
+/**
  * One snapshot of the store: the log position (so no later event is missed or sent twice), a
  * GUILD_CREATE for each guild of the session's user on its shard, and for a user's session
  * their friends' presences. Members are listed in full for sessions with GUILD_MEMBERS when the
@@ -181,7 +207,18 @@ async function readInitialState(
   session: GatewaySession,
 ): Promise<{ guildCreates: Dispatch[]; friendPresences: WirePresence[] | null }> {
   const r = session.record;
-  const tx = ctx.db.read(['events', 'guilds', 'roles', 'channels', 'members', 'users', 'presences', 'relationships']);
+  const tx = ctx.db.read([
+    'events',
+    'guilds',
+    'roles',
+    'channels',
+    'members',
+    'users',
+    'presences',
+    'relationships',
+    'voice_states',
+  ]);
+  const withVoiceStates = (r.intents & INTENTS.GUILD_VOICE_STATES) !== 0;
   const [newest] = await tx.store('events').getAllKeys(null, 1, 'prev');
   r.log_seq = newest ?? 0;
   const withPresences = (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
@@ -220,12 +257,22 @@ async function readInitialState(
         const users = await Promise.all(
           members.map((m) => (m.user_id === r.user_id ? self : tx.store('users').get(m.user_id))),
         );
-        return { own, guild, roles, channels, count, members, users, online };
+        const voiceStates = withVoiceStates
+          ? await guildVoiceStates(
+              {
+                states: (range) => tx.store('voice_states').getAll(range),
+                member: (key) => tx.store('members').get(key),
+                user: (id) => tx.store('users').get(id),
+              },
+              own.guild_id,
+            )
+          : [];
+        return { own, guild, roles, channels, count, members, users, online, voiceStates };
       }),
   );
   const guildCreates = guilds
     .filter((g) => g.guild)
-    .map(({ own, guild, roles, channels, count, members, users, online }) => {
+    .map(({ own, guild, roles, channels, count, members, users, online, voiceStates }) => {
       const view = { guild: guild!, roles, userId: r.user_id, member: own };
       const wire = channels.map(serializeChannel);
       return {
@@ -238,7 +285,7 @@ async function readInitialState(
           joined_at: new Date(own.joined_at).toISOString(),
           large: count > r.large_threshold,
           unavailable: false,
-          voice_states: [],
+          voice_states: voiceStates,
           presences: online,
           threads: [],
           stage_instances: [],

@@ -12,7 +12,9 @@
  *   activities are their applications' rich presence, set with SET_ACTIVITY).
  * - The records survive a restart of the shared worker: the sessions of a previous start stay
  *   while their pages resume (on this gateway they are marked again); {@link sweep} removes
- *   those whose gateway is gone and that did not come back.
+ *   those whose gateway is gone and that did not come back. A session whose page is known to
+ *   be gone as well (after a browser restart, every page is) cannot come back: the sweep at
+ *   start removes it at once, so its user does not stay online for the grace period.
  *
  * Writes run one at a time, in the order they were asked for, so a drop and the Resume after it
  * are stored in that order.
@@ -30,6 +32,9 @@ export type PresenceUpdate = v.InferOutput<typeof PresenceUpdateSchema>;
 
 /** Resolves true while the start of the gateway with this incarnation id still runs. */
 export type GatewayLiveness = (incarnation: string) => Promise<boolean>;
+
+/** Resolves true while the page with this owner id still lives (holds its Web Lock). */
+export type PageLiveness = (owner: string) => Promise<boolean>;
 
 /** A session that never set a presence: online. */
 const DEFAULT_PRESENCE: SessionPresence = { status: 'online', since: null, afk: false };
@@ -57,6 +62,8 @@ export function sessionPresenceFrom(
 export class SessionPresences {
   /** Sessions this gateway counts as connected: session id → user id. */
   readonly #connected = new Map<string, string>();
+  /** The page each connected session came from, when it said: session id → owner id. */
+  readonly #owners = new Map<string, string>();
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -74,16 +81,27 @@ export class SessionPresences {
    * The session is connected (Identify, with its `presence` if it sent one; Resume, with the
    * presence it had). Resolves once stored.
    */
-  connected(record: GatewaySessionRecord, initial?: PresenceUpdate): Promise<void> {
+  connected(record: GatewaySessionRecord, initial?: PresenceUpdate, owner?: string): Promise<void> {
     if (initial) record.presence = sessionPresenceFrom(initial, record.kind, this.ctx.clock.now());
     this.#connected.set(record.session_id, record.user_id);
+    if (owner === undefined) this.#owners.delete(record.session_id);
+    else this.#owners.set(record.session_id, owner);
     return this.#put(record);
+  }
+
+  /** Identify's view of these presences for a connection from page `owner` (when known). */
+  forOwner(owner: string | undefined): Pick<SessionPresences, 'connected' | 'disconnected'> {
+    return {
+      connected: (record, initial) => this.connected(record, initial, owner),
+      disconnected: (record) => this.disconnected(record),
+    };
   }
 
   /** The session's connection is gone: its user is offline once it was their last. */
   disconnected(record: GatewaySessionRecord): void {
     if (!this.#connected.delete(record.session_id)) return;
     const id = record.session_id;
+    this.#owners.delete(id);
     this.#write(record.user_id, (sessions) => sessions.filter((s) => s.session_id !== id)).catch(this.report);
   }
 
@@ -97,24 +115,31 @@ export class SessionPresences {
   /** Forgets every session (a sandbox reset emptied the store). */
   reset(): void {
     this.#connected.clear();
+    this.#owners.clear();
   }
 
   /**
    * Removes the sessions of other starts of the gateway that no longer run (`isLive`): the
-   * sessions their pages did not resume here. Runs once the grace after a restart is over.
+   * sessions their pages did not resume here. Runs once the grace after a restart is over;
+   * with `pageLive`, at start, it removes only those whose page is known to be gone as well.
    */
-  async sweep(isLive: GatewayLiveness): Promise<void> {
+  async sweep(isLive: GatewayLiveness, pageLive?: PageLiveness): Promise<void> {
     const records = await this.ctx.db.getAll('presences');
-    const others = new Set(
-      records.flatMap((r) => (r.sessions ?? []).map((s) => s.gateway)).filter((g) => g !== this.incarnation),
-    );
-    const gone = new Set<string>();
-    for (const gateway of others) if (!(await isLive(gateway))) gone.add(gateway);
-    if (gone.size === 0) return;
+    const sessions = records.flatMap((r) => r.sessions ?? []).filter((s) => s.gateway !== this.incarnation);
+    const goneGateways = new Set<string>();
+    for (const gateway of new Set(sessions.map((s) => s.gateway)))
+      if (!(await isLive(gateway))) goneGateways.add(gateway);
+    const goneOwners = new Set<string>();
+    if (pageLive) {
+      for (const owner of new Set(sessions.flatMap((s) => (s.owner && goneGateways.has(s.gateway) ? [s.owner] : []))))
+        if (!(await pageLive(owner))) goneOwners.add(owner);
+    }
+    const over = (s: PresenceSession) =>
+      goneGateways.has(s.gateway) && (!pageLive || (s.owner !== undefined && goneOwners.has(s.owner)));
     for (const r of records) {
-      if (!r.sessions?.some((s) => gone.has(s.gateway))) continue;
+      if (!r.sessions?.some(over)) continue;
       // Filtered again inside the write: a session resumed here meanwhile names this gateway.
-      await this.#write(r.user_id, (sessions) => sessions.filter((s) => !gone.has(s.gateway)));
+      await this.#write(r.user_id, (list) => list.filter((s) => !over(s)));
     }
   }
 
@@ -125,6 +150,7 @@ export class SessionPresences {
       session_id: record.session_id,
       application_id: record.application_id,
       gateway: this.incarnation,
+      ...(this.#owners.has(record.session_id) ? { owner: this.#owners.get(record.session_id) } : {}),
       updated_at: this.ctx.clock.now(),
     };
     return this.#write(

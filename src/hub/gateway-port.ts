@@ -11,6 +11,7 @@ export interface SocketEndpoint {
   connect(
     url: string,
     transport: GatewayTransport,
+    options?: { owner?: string },
   ): { receive(data: ClientData): void; clientClosed(code: number): void };
 }
 
@@ -25,14 +26,15 @@ export type HoldForPage = (abandon: () => void) => () => void;
 
 /**
  * Serves a gateway connection for `url` on `port` until either side closes it, or the page is
- * gone (`holdForPage`, when the page said who it is).
- * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon));
+ * gone (`holdForPage`, when the page said who it is: `owner`).
+ * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon), owner);
  */
 export function bridgeGatewayPort(
   gateway: SocketEndpoint,
   port: MessagePort,
   url: string,
   holdForPage?: HoldForPage,
+  owner?: string,
 ): void {
   const post = (event: GatewaySocketEvent) => port.postMessage(event);
   let open = true;
@@ -52,10 +54,14 @@ export function bridgeGatewayPort(
     finish({ type: 'close', code: ABNORMAL_CLOSURE, reason: '', wasClean: false });
   };
   post({ type: 'open' });
-  const connection = gateway.connect(url, {
-    send: (data) => open && post({ type: 'message', data }),
-    close: (code, reason) => finish({ type: 'close', code, reason, wasClean: true }),
-  });
+  const connection = gateway.connect(
+    url,
+    {
+      send: (data) => open && post({ type: 'message', data }),
+      close: (code, reason) => finish({ type: 'close', code, reason, wasClean: true }),
+    },
+    { owner },
+  );
   port.addEventListener('message', (event: MessageEvent<GatewaySocketRequest>) => {
     const request = event.data;
     if (request?.type === 'send') connection.receive(request.data);

@@ -49,7 +49,9 @@ const context = openPlatformStorage().then((db) =>
     announce: (message) => broadcast.postMessage(message),
   }),
 );
-const gateway = context.then((ctx) => new Gateway(ctx, undefined, undefined, { incarnation, isLive: hubRuns }));
+const gateway = context.then(
+  (ctx) => new Gateway(ctx, undefined, undefined, { incarnation, isLive: hubRuns, pageLive: pageLives }),
+);
 const voiceGateway = context.then((ctx) => new VoiceGateway(ctx));
 gateway.catch(report);
 voiceGateway.catch(report);
@@ -76,6 +78,15 @@ async function hubRuns(other: string): Promise<boolean> {
 }
 
 /**
+ * True while the page `owner` lives: it holds its lock. Without Web Locks nobody can tell, so
+ * its sessions wait for the grace period.
+ */
+async function pageLives(owner: string): Promise<boolean> {
+  if (!locks) return true;
+  return ((await locks.query()).held ?? []).some((lock) => lock.name === ownerLockName(owner));
+}
+
+/**
  * A frame left, or its page died (the registry hears both; a dead page cannot clear anything):
  * the rich presence its activity set goes with it, through SET_ACTIVITY's own path, unless
  * another frame of the user still runs that application.
@@ -93,7 +104,7 @@ const api: HubApi = {
   openGateway(port, url, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
     gateway
-      .then((g) => bridgeGatewayPort(g, port, url, holdForPage))
+      .then((g) => bridgeGatewayPort(g, port, url, holdForPage, owner))
       .catch((error) => {
         report(error);
         port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });

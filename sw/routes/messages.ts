@@ -13,6 +13,7 @@ import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/m
 import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
 import { MessageCreateSchema, MessageEditSchema } from '../../src/platform/messages/schemas';
 import { MessageSearchQuerySchema, searchGuildMessages } from '../../src/platform/messages/search';
+import { triggerTyping } from '../../src/platform/messages/typing';
 import { noContent, readQuery, validate, type AppContext, type AppEnv, snowflakeParam, publicOrigin } from '../http';
 import { readMessageRequest } from './message-uploads';
 import { MessageHistoryQuerySchema, MessagePathSchema, PinsQuerySchema } from '../../src/platform/messages/schemas';
@@ -50,6 +51,11 @@ export function messageRoutes(): Hono<AppEnv> {
         origin: origin(c),
       }),
     );
+  });
+  // Trigger Typing Indicator: the scope depends on the channel (a guild's or a DM), checked there.
+  r.post('/:channel_id/typing', async (c) => {
+    await triggerTyping(c.get('ctx'), c.get('principal'), ids(c).channel_id);
+    return noContent();
   });
   r.get('/:channel_id/messages', async (c) => {
     const { principal } = caller(c, 'messages.read');

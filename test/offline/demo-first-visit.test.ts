@@ -156,7 +156,7 @@ describe('the demo page on a first visit', () => {
       const general = page.getByRole('log', { name: 'Messages in #general' });
       await general.getByText('Welcome to Pixel Café!').waitFor({ timeout: 5000 });
 
-      await tabTo(page, (f) => f.tag === 'input' && f.label === 'Message #general');
+      await tabTo(page, (f) => f.tag === 'textarea' && f.label === 'Message #general');
       await page.keyboard.type('Typed without a mouse');
       await page.keyboard.press('Enter');
       await general.getByText('Typed without a mouse').waitFor({ timeout: 5000 });

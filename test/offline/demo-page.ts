@@ -81,13 +81,21 @@ export function settle(page: Page): Promise<unknown> {
   return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-/** Saves the page at both sizes, then puts it back to the wide one. */
+/**
+ * Saves the page at both sizes in the light theme, and in the dark one (`-dark`), then puts it
+ * back to the wide size and the light theme.
+ */
 export async function screenshots(page: Page, view: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await settle(page);
-    await page.screenshot({ path: `${SCREENSHOTS}/demo-${view}-${size.width}x${size.height}.png` });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await settle(page);
+      const suffix = scheme === 'dark' ? '-dark' : '';
+      await page.screenshot({ path: `${SCREENSHOTS}/demo-${view}-${size.width}x${size.height}${suffix}.png` });
+    }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(WIDE);
 }
 
@@ -106,10 +114,16 @@ export async function narrowPane(page: Page, pane: 'Channels' | 'Members', view:
 export const statusLine = (page: Page) => page.getByRole('banner').locator('p.status');
 /** The page's chat log of the Café Lounge. */
 export const lounge = (page: Page) => page.getByRole('log', { name: 'Messages in Café Lounge' });
+/** The link to a conversation (channel, DM, lobby) in the left column whose name starts with `name`. */
+export const sidebarLink = (page: Page, name: string) =>
+  page.locator('demo-nav a').filter({ has: page.locator('.label', { hasText: name }) });
 /** The page's member entry of a user in the right column. */
 export const memberEntry = (page: Page, userId: string) => page.locator(`demo-members li[data-user-id="${userId}"]`);
-/** The link in the left column. */
+/**
+ * The link in the left column: by its name exactly, or followed by what it says of itself
+ * (", 2 unread"), or by a pattern.
+ */
 export const navLink = (page: Page, name: string | RegExp) =>
-  page
-    .getByRole('navigation', { name: 'Channels and lobbies' })
-    .getByRole('link', { name, exact: typeof name === 'string' });
+  page.getByRole('navigation', { name: 'Channels and lobbies' }).getByRole('link', {
+    name: typeof name === 'string' ? new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s*,.*)?$`) : name,
+  });

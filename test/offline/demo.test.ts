@@ -18,6 +18,8 @@ import {
   ROOT,
   SCREENSHOTS,
   screenshots,
+  settle,
+  SIZES,
   statusLine,
   WIDE,
   world,
@@ -27,7 +29,7 @@ import { launchChromium, serveSite, type SiteServer } from './site-server';
 /** The status a member entry shows (`online` with its green dot, `offline` with none). */
 const shownStatus = (page: Page, userId: string) => memberEntry(page, userId).getAttribute('data-status');
 /** The number of status dots a member entry shows. */
-const dots = (page: Page, userId: string) => memberEntry(page, userId).locator('.dot').count();
+const dots = (page: Page, userId: string) => memberEntry(page, userId).locator('.presence-dot').count();
 /** The right column's list of a lobby's members. */
 const lobbyMembers = (page: Page) => page.locator('demo-members section[aria-label^="In this lobby"]');
 
@@ -50,7 +52,12 @@ describe('the offline demo page', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     site = await serveSite(ROOT, inject('offlineSiteDir'));
     browser = await launchChromium();
-    context = await browser.newContext({ baseURL: site.baseURL, viewport: WIDE });
+    context = await browser.newContext({
+      baseURL: site.baseURL,
+      viewport: WIDE,
+      // The copy buttons write to the clipboard; the tests read it back.
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
   });
 
   afterAll(async () => {
@@ -143,7 +150,7 @@ describe('the offline demo page', () => {
     await bob.getByText('You cannot view #staff-only').waitFor({ timeout: 5000 });
   });
 
-  it('creates a lobby by secret from the page, a second user joins it by the same secret, and each sees the other and their messages', async () => {
+  it('creates a lobby by secret from the page, named after its secret, which it shows to invite others; a second user joins it by the same secret, and each sees the other and their messages', async () => {
     const { users, client } = await world(alice);
     const [aliceId, bobId] = [users[0].id, users[1].id];
     const secret = `board-games-${Date.now()}`;
@@ -152,11 +159,24 @@ describe('the offline demo page', () => {
       await page.getByRole('button', { name: 'Join', exact: true }).click();
     };
     await joinBySecret(alice);
-    await alice.getByText('No messages in the last 72 hours').waitFor({ timeout: 5000 });
+    await alice
+      .getByRole('log', { name: `Messages in ${secret}` })
+      .getByText('No messages yet')
+      .waitFor({ timeout: 5000 });
     const lobbyId = await alice.evaluate(() => location.hash.replace('#/lobby/', ''));
     expect(lobbyId).toMatch(/^\d+$/);
-    const log = (page: Page) => page.getByRole('log', { name: `Messages in Lobby ${lobbyId.slice(-6)}` });
+    const log = (page: Page) => page.getByRole('log', { name: `Messages in ${secret}` });
     expect(await lobbyMembers(alice).locator('li').count()).toBe(1);
+    // Named after its secret (not "Lobby 123456"), the secret shown with a copy button, and "1 member" read out.
+    const header = alice.locator('demo-lobby-view header');
+    expect(await header.getByRole('heading').innerText()).toContain(secret);
+    expect(await header.locator('code').innerText()).toBe(secret);
+    await header.getByRole('button', { name: "Copy the lobby's secret" }).click();
+    expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await header.getByText('1 member', { exact: true }).waitFor();
+    expect(
+      await navLink(alice, new RegExp(`^${secret}`)).evaluate((a) => (a.textContent ?? '').replace(/\s+/g, ' ').trim()),
+    ).toMatch(/1 member$/);
 
     await joinBySecret(bob);
     await log(bob).waitFor({ timeout: 5000 });
@@ -165,10 +185,12 @@ describe('the offline demo page', () => {
     await lobbyMembers(alice).locator(`li[data-user-id="${bobId}"][data-status="online"]`).waitFor({ timeout: 5000 });
     await lobbyMembers(bob).locator(`li[data-user-id="${aliceId}"]`).waitFor();
 
-    await bob.getByLabel(`Message Lobby ${lobbyId.slice(-6)}`).fill('Bob joined by the secret');
+    await bob.getByLabel(`Message ${secret}`).fill('Bob joined by the secret');
     await bob.keyboard.press('Enter');
     await log(alice).getByText('Bob joined by the secret').waitFor({ timeout: 5000 });
-    await alice.getByLabel(`Message Lobby ${lobbyId.slice(-6)}`).fill('Alice made this lobby');
+    // Bob joined with the secret, so his page shows it too.
+    expect(await bob.locator('demo-lobby-view header code').innerText()).toBe(secret);
+    await alice.getByLabel(`Message ${secret}`).fill('Alice made this lobby');
     await alice.keyboard.press('Enter');
     await log(bob).getByText('Alice made this lobby').waitFor({ timeout: 5000 });
 
@@ -202,8 +224,7 @@ describe('the offline demo page', () => {
       .locator(`li[data-user-id="${dana.id}"]`)
       .getByText('Dana Silva')
       .waitFor({ timeout: 5000 });
-    await alice.locator('demo-lobby-view header').getByText('3 members: ').waitFor();
-    expect(await alice.locator('demo-lobby-view header').innerText()).toContain('Dana Silva');
+    await alice.locator('demo-lobby-view header').getByText('3 members', { exact: true }).waitFor();
     expect(
       await alice
         .locator('demo-lobby-view, demo-members')
@@ -244,23 +265,50 @@ describe('the offline demo page', () => {
     );
     await alice.getByLabel('Join or create a lobby by secret').fill(secret);
     await alice.getByRole('button', { name: 'Join', exact: true }).click();
-    const log = alice.getByRole('log', { name: /^Messages in Lobby / });
+    const log = alice.getByRole('log', { name: `Messages in ${secret}` });
     await log.getByText('History 205', { exact: true }).waitFor({ timeout: 10_000 });
     expect(await log.locator('li[data-message-id]').count()).toBe(200);
     await log.getByText('History 6', { exact: true }).waitFor();
     for (const n of [1, 2, 3, 4, 5]) expect(await log.getByText(`History ${n}`, { exact: true }).count()).toBe(0);
   });
 
-  it('runs Tic-Tac-Toe: handshake, consent, AUTHENTICATE, rich presence in the members list, participants joining and leaving', async () => {
+  it('keeps the Game Room inside its column with "Embed your own activity" open, at 1280 and 390 wide: the start button stays on its card', async () => {
+    await navLink(alice, 'Game Room').click();
+    await alice.getByText('Embed your own activity').click();
+    const start = alice.getByRole('button', { name: 'Start Tic-Tac-Toe' });
+    for (const size of SIZES) {
+      await alice.setViewportSize(size);
+      await settle(alice);
+      const [button, card, main] = await Promise.all([
+        start.boundingBox(),
+        alice.locator('demo-activity-launch section.launcher').boundingBox(),
+        alice.locator('main#main').boundingBox(),
+      ]);
+      expect(button!.x + button!.width).toBeLessThanOrEqual(card!.x + card!.width + 0.5);
+      expect(card!.x + card!.width).toBeLessThanOrEqual(main!.x + main!.width + 0.5);
+      expect(await alice.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    }
+    await screenshots(alice, 'game-room-embed');
+    await alice.getByText('Embed your own activity').click();
+  });
+
+  it('runs Tic-Tac-Toe: handshake, consent (cancelling it offers to authorize again), AUTHENTICATE, rich presence in the members list, participants joining and leaving', async () => {
     const { users } = await world(alice);
     const [aliceId, bobId] = [users[0].id, users[1].id];
     await navLink(alice, 'Game Room').click();
     await alice.getByRole('button', { name: 'Start Tic-Tac-Toe' }).click();
     await alice.getByRole('heading', { name: 'Authorize Tic-Tac-Toe' }).waitFor({ timeout: 10_000 });
     await screenshots(alice, 'consent');
+    // Cancelling is a choice the activity respects: it says so and offers to ask again.
+    await alice.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    const aliceGame = alice.frameLocator('pp-activity-frame iframe');
+    await aliceGame.getByText('You did not authorize Tic-Tac-Toe').waitFor({ timeout: 10_000 });
+    expect(await aliceGame.getByText('Asking you to authorize').count()).toBe(0);
+    expect(await aliceGame.getByText('access_denied').count()).toBe(0);
+    await screenshots(alice, 'consent-cancelled');
+    await aliceGame.getByRole('button', { name: 'Authorize again' }).click();
     await alice.getByRole('dialog').getByRole('button', { name: 'Authorize' }).click();
 
-    const aliceGame = alice.frameLocator('pp-activity-frame iframe');
     await aliceGame.getByRole('button', { name: 'centre: empty' }).waitFor({ timeout: 15_000 });
     // SET_ACTIVITY became Alice's presence, dispatched to both tabs.
     for (const page of [alice, bob]) {
@@ -314,7 +362,13 @@ describe('the offline demo page', () => {
       'APPLICATION_AUTHORIZED',
       'APPLICATION_AUTHORIZED',
     ]);
+    // Each row says whom it is about, and that its payload opens.
+    const rows = await list.locator('summary').allInnerTexts();
+    expect(rows.some((r) => r.includes('Alice Martin (@alice)'))).toBe(true);
+    expect(rows.some((r) => r.includes('Bob Okafor (@bob)'))).toBe(true);
+    expect(rows.every((r) => r.includes('Show payload'))).toBe(true);
     await list.locator('summary').first().click();
+    await list.locator('details[open] summary').getByText('Hide payload').waitFor();
     await list.locator('details[open] pre').getByText('"type": "APPLICATION_AUTHORIZED"').waitFor();
     await screenshots(alice, 'webhooks');
     const received = await alice.evaluate(async (applicationId) => {
@@ -397,20 +451,47 @@ describe('the offline demo page', () => {
     await alert.getByRole('button', { name: /Dismiss/ }).click();
   });
 
-  it('resets the sandbox and seeds it again, in every tab', async () => {
-    const before = await world(alice);
+  it('shows the seeded ids on one line each, with a button that copies each', async () => {
+    const { guild } = await world(alice);
     await navLink(alice, 'Developer tools').click();
     await alice.getByRole('link', { name: 'Fixtures and reset' }).click();
-    await alice.getByRole('button', { name: 'Reset the sandbox…' }).click();
-    await screenshots(alice, 'fixtures');
-    await alice.getByRole('button', { name: 'Yes, reset everything' }).click();
-    await expect.poll(async () => (await world(alice))?.lobby.id, { timeout: 20_000 }).not.toBe(before.lobby.id);
-    for (const page of [alice, bob]) {
-      await navLink(page, /^Café Lounge/).click({ timeout: 20_000 });
-      await lounge(page).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 20_000 });
-      expect(await lounge(page).getByText('Hi Alice, this is Bob in another tab').count()).toBe(0);
+    const ids = alice.locator('demo-fixtures td code');
+    await ids.first().waitFor();
+    for (const size of SIZES) {
+      await alice.setViewportSize(size);
+      await settle(alice);
+      // No id wraps mid-number: each is one line high, the table scrolls in its box instead.
+      const heights = await ids.evaluateAll((codes) =>
+        codes.map((c) => c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight || '16')),
+      );
+      expect(Math.max(...heights)).toBeLessThan(1.5);
+    }
+    await alice.setViewportSize(WIDE);
+    await alice.getByRole('button', { name: 'Copy the id of Guild Pixel Café' }).click();
+    await alice.locator('demo-fixtures').getByText('Copied').waitFor();
+    expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(guild.id);
+  });
+
+  it('resets the sandbox and seeds it again, in every tab, and the other tab logs no error while it does, four times over', async () => {
+    const logged: string[] = [];
+    bob.on('console', (message) => message.type() === 'error' && logged.push(message.text()));
+    bob.on('response', (response) => response.status() >= 400 && logged.push(`${response.status()} ${response.url()}`));
+    for (let round = 1; round <= 4; round++) {
+      const before = await world(alice);
+      await navLink(alice, 'Developer tools').click({ timeout: 20_000 });
+      await alice.getByRole('link', { name: 'Fixtures and reset' }).click();
+      await alice.getByRole('button', { name: 'Reset the sandbox…' }).click();
+      if (round === 1) await screenshots(alice, 'fixtures');
+      await alice.getByRole('button', { name: 'Yes, reset everything' }).click();
+      await expect.poll(async () => (await world(alice))?.lobby.id, { timeout: 20_000 }).not.toBe(before.lobby.id);
+      for (const page of [alice, bob]) {
+        await navLink(page, /^Café Lounge/).click({ timeout: 20_000 });
+        await lounge(page).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 20_000 });
+        expect(await lounge(page).getByText('Hi Alice, this is Bob in another tab').count()).toBe(0);
+      }
     }
     expect(await bob.getByRole('combobox', { name: 'You are' }).inputValue()).toBe('bob');
+    expect(logged).toEqual([]);
   });
 
   it('loads and works offline, with the server gone, also after the browser stopped the service worker', async () => {

@@ -35,6 +35,7 @@ export class BoardView {
   readonly #here = byId<HTMLParagraphElement>('here');
   readonly #error = byId<HTMLParagraphElement>('error');
   readonly #newGame = byId<HTMLButtonElement>('new-game');
+  readonly #retry = byId<HTMLButtonElement>('retry');
   readonly #cells: HTMLButtonElement[];
 
   constructor(onCell: (cell: number) => void, onNewGame: () => void) {
@@ -69,6 +70,28 @@ export class BoardView {
 
   clearError(): void {
     this.#error.hidden = true;
+    this.#retry.hidden = true;
+  }
+
+  /**
+   * Shows `text` as the status with a button named `label`; resolves once it is pressed (the
+   * player may try again after cancelling the consent dialog, or after a failure).
+   */
+  offerRetry(text: string, label: string): Promise<void> {
+    this.say(text);
+    this.#retry.textContent = label;
+    this.#retry.hidden = false;
+    this.#retry.focus();
+    return new Promise((resolve) =>
+      this.#retry.addEventListener(
+        'click',
+        () => {
+          this.#retry.hidden = true;
+          resolve();
+        },
+        { once: true },
+      ),
+    );
   }
 
   /** Shows the game. */

@@ -7,7 +7,7 @@
  * Its application id is not known when it is built (the demo creates the application when it
  * first runs), so it reads it from its own query: the host loads `?client_id=<id>`.
  */
-import { ActivitySdk, type ActivityInput, type RpcParticipant } from '../../../src/activity/index';
+import { ActivitySdk, RpcError, type ActivityInput, type RpcParticipant } from '../../../src/activity/index';
 import { errorMessage } from '../../shell/errors';
 import { BoardView, CELL_NAMES } from './board-view';
 import { moveMetadata, NEW_GAME_METADATA, replay, type GameState } from './game';
@@ -26,6 +26,9 @@ const app = {
   lastPresence: '',
   presenceTimer: undefined as ReturnType<typeof setTimeout> | undefined,
 };
+
+/** The RPC error AUTHORIZE answers when the player presses "Cancel" in the consent dialog. */
+const CONSENT_REFUSED = 5000;
 
 const nameOf = (u: { username: string; global_name?: string | null }) => u.global_name || u.username;
 const view = new BoardView(
@@ -127,8 +130,7 @@ async function start(): Promise<void> {
     const sdk = (app.sdk = new ActivitySdk(clientId));
     view.say('Connecting to the host…');
     await sdk.ready();
-    view.say('Asking you to authorize Tic-Tac-Toe…');
-    app.player = await signIn(sdk, clientId);
+    app.player = await signInUntilAuthorized(sdk, clientId);
     closeMatchOnLeave();
     view.say('Joining the match…');
     app.participants = (await sdk.commands.getActivityInstanceConnectedParticipants()).participants;
@@ -158,6 +160,28 @@ async function start(): Promise<void> {
     updatePresence();
   } catch (error) {
     report('Starting Tic-Tac-Toe', error);
+    // The page starts over from the handshake: a new load is a new connection to the host.
+    await view.offerRetry('Tic-Tac-Toe could not start.', 'Try again');
+    location.reload();
+  }
+}
+
+/**
+ * Signs the player in. Cancelling the consent dialog (RPC error 5000) is the player's choice,
+ * not a failure: the page says so and offers to ask again, as often as they like.
+ */
+async function signInUntilAuthorized(sdk: ActivitySdk, clientId: string): Promise<SignedIn> {
+  for (;;) {
+    view.say('Asking you to authorize Tic-Tac-Toe…');
+    try {
+      return await signIn(sdk, clientId);
+    } catch (error) {
+      if (!(error instanceof RpcError) || error.code !== CONSENT_REFUSED) throw error;
+      await view.offerRetry(
+        'You did not authorize Tic-Tac-Toe. It needs to know who you are to play.',
+        'Authorize again',
+      );
+    }
   }
 }
 

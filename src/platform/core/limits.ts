@@ -410,3 +410,8 @@ export const PROXY_TICKET_TTL_MS = 60 * 60 * 1000;
 export const ACTIVITY_JOIN_PENDING_MS = 5 * 60 * 1000;
 /** Images INITIATE_IMAGE_UPLOAD takes (the platform client's file picker accepts these). */
 export const IMAGE_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
+/**
+ * How long a client shows that someone is typing after their TYPING_START, unless their message
+ * arrives first (the public API's Trigger Typing Indicator: "about 10 seconds").
+ */
+export const TYPING_INDICATOR_MS = 10_000;

@@ -18,6 +18,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { INTENTS } from '../core/intents';
 import { DEFAULT_EVERYONE_PERMISSIONS, serializePermissions } from '../core/permissions';
+import { NO_ROLE_COLORS, resolveRoleColors, type RoleColorInput } from './role-colors';
 import { serializeChannel, serializeGuild, serializeMember, serializeRole } from './wire';
 
 /** A guild with its @everyone role (id = guild id), default channels and its owner as member. */
@@ -138,16 +139,17 @@ export async function putGuildMember(
 export async function createRole(
   ctx: PlatformContext,
   guildId: string,
-  input: { name: string; permissions: string; colors?: Partial<RoleColors> },
+  input: { name: string; permissions: string } & RoleColorInput,
 ): Promise<RoleRecord> {
   return write(ctx, ['guilds', 'roles'], async (tx, emit) => {
-    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    const guild = await tx.store('guilds').get(guildId);
+    if (!guild) throw ApiError.of('UNKNOWN_GUILD');
     const position = await tx.store('roles').index('by_guild').count(guildId);
     const role = newRole(ctx.ids.next(), guildId, {
       name: input.name,
       permissions: input.permissions,
       position,
-      colors: input.colors,
+      colors: resolveRoleColors(NO_ROLE_COLORS, input, guild.features),
     });
     await tx.store('roles').add(role);
     emit({
@@ -206,21 +208,17 @@ export async function setGuildPremiumTier(ctx: PlatformContext, guildId: string,
 function newRole(
   id: string,
   guildId: string,
-  input: { name: string; permissions: string; position: number; colors?: Partial<RoleColors> },
+  input: { name: string; permissions: string; position: number; colors?: RoleColors },
 ): RoleRecord {
-  const primary = input.colors?.primary_color ?? 0;
+  const colors = input.colors ?? NO_ROLE_COLORS;
   return {
     id,
     guild_id: guildId,
     name: input.name,
     permissions: input.permissions,
     position: input.position,
-    color: primary,
-    colors: {
-      primary_color: primary,
-      secondary_color: input.colors?.secondary_color ?? null,
-      tertiary_color: input.colors?.tertiary_color ?? null,
-    },
+    color: colors.primary_color,
+    colors: { ...colors },
     hoist: false,
     managed: false,
     mentionable: false,

@@ -18,16 +18,16 @@ import {
   requirePermissions,
   txReader,
 } from './access';
+import { resolveRoleColors, type RoleColorInput } from './role-colors';
 import { serializeRole } from './wire';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS, hasPermission, serializePermissions } from '../core/permissions';
 import type { RoleColors, RoleRecord } from '../../store/records/core';
 
-/** The fields of a role a bot may change. */
-export interface RoleChanges {
+/** The fields of a role a bot may change (`color` is deprecated but honored: see role-colors.ts). */
+export interface RoleChanges extends RoleColorInput {
   name?: string;
   permissions?: bigint;
-  colors?: Partial<RoleColors>;
   hoist?: boolean;
   mentionable?: boolean;
 }
@@ -55,15 +55,15 @@ export async function modifyGuildRole(
       if (changes.permissions !== undefined && !hasPermission(bits, changes.permissions))
         throw ApiError.of('MISSING_PERMISSIONS');
     }
-    const primary = changes.colors?.primary_color ?? role.colors.primary_color;
+    const colors = resolveRoleColors(role.colors, changes, view.guild.features);
     const updated: RoleRecord = {
       ...role,
       name: changes.name ?? role.name,
       permissions: changes.permissions === undefined ? role.permissions : serializePermissions(changes.permissions),
       hoist: changes.hoist ?? role.hoist,
       mentionable: changes.mentionable ?? role.mentionable,
-      color: primary,
-      colors: { ...role.colors, ...changes.colors, primary_color: primary },
+      color: colors.primary_color,
+      colors,
     };
     await tx.store('roles').put(updated);
     emit({

@@ -61,6 +61,8 @@ export const ModifyRoleSchema = v.object({
       v.transform((s) => parsePermissions(s)!),
     ),
   ),
+  // Deprecated but honored: the role's primary colour.
+  color: v.optional(v.nullable(color)),
   colors: v.optional(
     v.object({
       primary_color: v.optional(color),
@@ -222,6 +224,8 @@ export const SandboxMemberSchema = v.object({
 export const SandboxRoleSchema = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   permissions: bitSetSchema,
+  // Deprecated but honored, as on the role routes.
+  color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
   colors: v.optional(
     v.object({
       primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),

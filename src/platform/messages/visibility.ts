@@ -1,6 +1,6 @@
 /**
  * What a gateway session receives of the events of guild channel messages (MESSAGE_CREATE,
- * MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE): nothing unless its user can view the
+ * MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE, TYPING_START): nothing unless its user can view the
  * channel; and a bot session without the MESSAGE_CONTENT intent gets MESSAGE_CREATE /
  * MESSAGE_UPDATE with empty `content`, `embeds`, `attachments` and `components` (no `poll`),
  * except for its own messages and those that mention it. The dispatcher asks this per session,
@@ -13,10 +13,10 @@ import type { ChannelRecord, User } from '../../store/records/core';
 import { withoutContent } from './wire';
 import type { GuildMessageEvent } from '../../store/records/dispatches';
 
-/** The events of a guild channel's messages, which only sessions that can view the channel receive. */
+/** The events of a guild channel, which only sessions that can view the channel receive. */
 type ChannelEvent = Extract<
   EventRecord,
-  { type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' | 'MESSAGE_DELETE' | 'CHANNEL_PINS_UPDATE' }
+  { type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' | 'MESSAGE_DELETE' | 'CHANNEL_PINS_UPDATE' | 'TYPING_START' }
 >;
 
 const CHANNEL_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
@@ -24,6 +24,7 @@ const CHANNEL_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
   'MESSAGE_UPDATE',
   'MESSAGE_DELETE',
   'CHANNEL_PINS_UPDATE',
+  'TYPING_START',
 ]);
 
 const isChannelEvent = (event: EventRecord): event is ChannelEvent => CHANNEL_EVENTS.has(event.type);
@@ -56,7 +57,7 @@ export async function messageEventForSession(
   const [view, channels] = await Promise.all([reader.view(guildId, session.user_id), reader.channels(guildId)]);
   const channel = channels.find((c) => c.id === event.data.channel_id);
   if (!view || !channel || !canViewChannel(view, channel)) return null;
-  if (event.type === 'MESSAGE_DELETE' || event.type === 'CHANNEL_PINS_UPDATE') return event;
+  if (event.type !== 'MESSAGE_CREATE' && event.type !== 'MESSAGE_UPDATE') return event;
   if (session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0) return event;
   // Sent to a guild's sessions: a message of a guild channel.
   const message = event.data as GuildMessageEvent;

@@ -261,6 +261,14 @@ export interface GatewayDispatchPayloads {
   MESSAGE_UPDATE: GuildMessageEvent | ChannelMessage | Message;
   MESSAGE_DELETE: { id: Snowflake; channel_id: Snowflake; guild_id?: Snowflake };
   PRESENCE_UPDATE: WirePresence & { guild_id?: Snowflake };
+  /** Trigger Typing Indicator: `guild_id` and `member` in a guild channel, neither in a DM. */
+  TYPING_START: {
+    channel_id: Snowflake;
+    guild_id?: Snowflake;
+    user_id: Snowflake;
+    timestamp: number;
+    member?: GuildMember;
+  };
   /** Rate limited Request Guild Members: which opcode, how long to wait, and the request's guild and nonce. */
   RATE_LIMITED: { opcode: number; retry_after: number; meta: { guild_id: Snowflake; nonce?: string } };
   INTERACTION_CREATE: Interaction;

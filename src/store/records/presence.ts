@@ -48,6 +48,11 @@ export interface PresenceSession extends SessionPresence {
   application_id: string;
   /** The start of the gateway (shared worker) it is connected to: when that is gone, so is it. */
   gateway: string;
+  /**
+   * The page whose socket it came over (its `platformpp-owner:<id>` Web Lock), when the page
+   * said: once that start of the gateway is gone, a session whose page is gone too is over.
+   */
+  owner?: string;
   updated_at: number;
 }
 

@@ -86,7 +86,8 @@ export async function createGatewayHarness() {
     while (forwarded < api.announcements.length) await gateway.announce(api.announcements[forwarded++]);
   }
 
-  function connect(url = '/gateway?v=10&encoding=json', on: Gateway = gateway): FakeClient {
+  /** Connects a fake client to `on`; `owner` is the page it says it comes from. */
+  function connect(url = '/gateway?v=10&encoding=json', on: Gateway = gateway, owner?: string): FakeClient {
     const client: FakeClient = {
       connection: undefined as unknown as GatewayConnection,
       received: [],
@@ -113,16 +114,24 @@ export async function createGatewayHarness() {
       dispatches: (t) =>
         client.received.filter((p) => p.op === GATEWAY_OPCODES.DISPATCH && (t === undefined || p.t === t)),
     };
-    client.connection = on.connect(url, {
-      send: (text) => client.received.push(JSON.parse(text)),
-      close: (code, reason) => (client.closed = { code, reason }),
-    });
+    client.connection = on.connect(
+      url,
+      {
+        send: (text) => client.received.push(JSON.parse(text)),
+        close: (code, reason) => (client.closed = { code, reason }),
+      },
+      { owner },
+    );
     return client;
   }
 
   /** Connects and identifies; resolves once READY arrived. */
-  async function identify(token: string, d: Record<string, unknown> = {}): Promise<FakeClient & { ready: any }> {
-    const client = connect();
+  async function identify(
+    token: string,
+    d: Record<string, unknown> = {},
+    owner?: string,
+  ): Promise<FakeClient & { ready: any }> {
+    const client = connect(undefined, gateway, owner);
     client.send({ op: 2, d: { token, properties: { os: 'linux', browser: 'test', device: 'test' }, ...d } });
     const ready = await client.waitForDispatch('READY');
     return Object.assign(client, { ready: ready.d });

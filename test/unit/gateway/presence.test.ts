@@ -237,6 +237,44 @@ describe('presence across a restart of the shared worker', () => {
     expect((await h.ctx.db.get('presences', alice))?.status).toBe('online');
   });
 
+  it('after a browser restart (the earlier start and its pages all gone) those sessions go at once, not after the grace period', async () => {
+    const { h, alice } = await setup();
+    await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
+    await h.identify(h.world.bobAuth, {}, 'page-of-bob');
+    await h.flush();
+    expect((await h.ctx.db.get('presences', alice))?.sessions?.[0]?.owner).toBe('page-of-alice');
+    const ctx = await createPlatformContext({
+      db: await openTestStorage(h.api.dbName),
+      workerId: SNOWFLAKE_WORKERS.hub,
+    });
+    // Only bob's page came back (a new tab of his is open); alice's is gone. No timer moves.
+    const livePages = new Set(['page-of-bob']);
+    new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
+      isLive: async () => false,
+      pageLive: async (owner) => livePages.has(owner),
+    });
+    await expect.poll(async () => (await h.ctx.db.get('presences', alice))?.status, { timeout: 2000 }).toBe('offline');
+    expect((await h.ctx.db.get('presences', h.world.bob.id))?.status).toBe('online');
+  });
+
+  it('a session of an earlier start whose page still lives waits for the grace period (its page resumes it meanwhile)', async () => {
+    const { h, alice } = await setup();
+    await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
+    await h.flush();
+    const ctx = await createPlatformContext({
+      db: await openTestStorage(h.api.dbName),
+      workerId: SNOWFLAKE_WORKERS.hub,
+    });
+    const asked: string[] = [];
+    new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
+      isLive: async () => false,
+      pageLive: async (owner) => (asked.push(owner), true),
+    });
+    await expect.poll(() => asked).toEqual(['page-of-alice']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await h.ctx.db.get('presences', alice))?.status).toBe('online');
+  });
+
   it('sessions of a start that still runs (its Web Lock is held) are kept', async () => {
     const asked: string[] = [];
     const { h, alice, timers } = await restarted(async (incarnation) => {

@@ -143,6 +143,93 @@ describe('PATCH /guilds/{guild.id}/roles/{role.id}', () => {
   });
 });
 
+describe('role colors (spec: Role.colors; `color` deprecated but still returned and honored; ENHANCED_ROLE_COLORS)', () => {
+  /** A guild with or without the feature, a role to edit and an administrator bot. */
+  async function colorSetup(features: string[]) {
+    const client = await createTestClient();
+    const world = await createWorld(client, 'guilds');
+    const { guild } = (await client.post('/sandbox/guilds', { name: 'Colors', owner_id: world.alice.id, features }))
+      .body;
+    const adminRole = (
+      await client.post(`/sandbox/guilds/${guild.id}/roles`, {
+        name: 'admin',
+        permissions: String(PERMISSIONS.ADMINISTRATOR),
+      })
+    ).body.role;
+    const admin = (await client.post('/sandbox/applications', { name: 'Admin' })).body;
+    await client.put(`/sandbox/guilds/${guild.id}/members/${admin.bot.id}`, { roles: [adminRole.id] });
+    const role = (await client.post(`/sandbox/guilds/${guild.id}/roles`, { name: 'painted', permissions: '0' })).body
+      .role;
+    const patch = (body: unknown) =>
+      client.patch(`/api/v10/guilds/${guild.id}/roles/${role.id}`, body, `Bot ${admin.bot_token}`);
+    const stored = () => client.app.ctx.db.get('roles', role.id);
+    return { client, guild, role, patch, stored, auth: `Bot ${admin.bot_token}` };
+  }
+
+  it('the deprecated `color` is honored: it sets colors.primary_color, and both are returned and stored', async () => {
+    const { patch, stored } = await colorSetup([]);
+    const res = await patch({ color: 1193046 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      color: 1193046,
+      colors: { primary_color: 1193046, secondary_color: null, tertiary_color: null },
+    });
+    expect(await stored()).toMatchObject({ color: 1193046, colors: { primary_color: 1193046 } });
+    // `null` is no colour (0), as the public API reads it.
+    expect((await patch({ color: null })).body).toMatchObject({ color: 0, colors: { primary_color: 0 } });
+  });
+
+  it('`color` is still returned, mirroring colors.primary_color, when only `colors` is sent; `colors` wins over `color`', async () => {
+    const { patch } = await colorSetup([]);
+    expect((await patch({ colors: { primary_color: 0x00ff00 } })).body).toMatchObject({ color: 0x00ff00 });
+    expect((await patch({ color: 0x111111, colors: { primary_color: 0x222222 } })).body).toMatchObject({
+      color: 0x222222,
+      colors: { primary_color: 0x222222 },
+    });
+  });
+
+  it('a guild without ENHANCED_ROLE_COLORS cannot set gradient colors: 400 / 50035 naming the field, and nothing is stored', async () => {
+    const { client, patch, stored, guild } = await colorSetup([]);
+    const before = await stored();
+    const eventsBefore = (await client.app.ctx.db.getAll('events')).length;
+    const res = await patch({ colors: { primary_color: 0xff0000, secondary_color: 0x0000ff } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(50035);
+    expect(res.body.errors.colors.secondary_color._errors[0].message).toContain('ENHANCED_ROLE_COLORS');
+    expect((await patch({ colors: { tertiary_color: 0x00ff00 } })).body.errors.colors.tertiary_color).toBeDefined();
+    expect(await stored()).toEqual(before);
+    expect((await client.app.ctx.db.getAll('events')).length).toBe(eventsBefore);
+    // Clearing a gradient (null) is not setting one, and the sandbox's own role route follows the same rule.
+    expect((await patch({ colors: { secondary_color: null } })).status).toBe(200);
+    const sandbox = await client.post(`/sandbox/guilds/${guild.id}/roles`, {
+      name: 'gradient',
+      permissions: '0',
+      colors: { primary_color: 1, secondary_color: 2 },
+    });
+    expect(sandbox.body.code).toBe(50035);
+  });
+
+  it('a guild with ENHANCED_ROLE_COLORS sets a gradient; a tertiary color makes the role holographic with the fixed values', async () => {
+    const { patch, stored } = await colorSetup(['ENHANCED_ROLE_COLORS']);
+    const gradient = await patch({ colors: { primary_color: 0xff0000, secondary_color: 0x0000ff } });
+    expect(gradient.body).toMatchObject({
+      color: 0xff0000,
+      colors: { primary_color: 0xff0000, secondary_color: 0x0000ff, tertiary_color: null },
+    });
+    expect((await stored())!.colors.secondary_color).toBe(0x0000ff);
+    // Changing only the deprecated `color` keeps the gradient's other stops.
+    expect((await patch({ color: 0x00ff00 })).body.colors).toEqual({
+      primary_color: 0x00ff00,
+      secondary_color: 0x0000ff,
+      tertiary_color: null,
+    });
+    expect((await patch({ colors: { primary_color: 1, secondary_color: 2, tertiary_color: 3 } })).body).toMatchObject({
+      color: 11127295,
+      colors: { primary_color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 },
+    });
+  });
+});
+
 describe('guild members for bots', () => {
   it('lists members only with the GUILD_MEMBERS privileged intent granted (50001 otherwise)', async () => {
     const client = await createTestClient();
