@@ -53,6 +53,9 @@ export interface PeerMediaStats extends PeerFrameStats {
   connection: RTCPeerConnectionState;
   /** Whether frames with this participant are end-to-end encrypted (null until negotiated). */
   e2ee: boolean | null;
+  /** RTP packets sent to and received from them (the frame counters stay 0 where nothing is transformed). */
+  packetsSent: number;
+  packetsReceived: number;
 }
 
 /** The media stats of a call. */
@@ -190,7 +193,8 @@ export class CallMedia {
     const frames = (await this.#transforms?.stats()) ?? {};
     const peers: Record<string, PeerMediaStats> = {};
     for (const [userId, link] of this.#links) {
-      peers[userId] = { ...emptyFrameStats(), ...frames[userId], connection: link.state, e2ee: link.e2ee };
+      const packets = await link.packets();
+      peers[userId] = { ...emptyFrameStats(), ...frames[userId], ...packets, connection: link.state, e2ee: link.e2ee };
     }
     return { e2ee: this.e2ee, keyId: this.#keys?.keyId ?? 0, peers };
   }

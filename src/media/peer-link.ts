@@ -80,6 +80,17 @@ export class PeerLink {
     return this.#pc.connectionState;
   }
 
+  /** RTP packets sent to and received from the other participant (the browser's own counters). */
+  async packets(): Promise<{ packetsSent: number; packetsReceived: number }> {
+    let packetsSent = 0;
+    let packetsReceived = 0;
+    for (const report of (await this.#pc.getStats()).values()) {
+      if (report.type === 'outbound-rtp') packetsSent += report.packetsSent ?? 0;
+      if (report.type === 'inbound-rtp') packetsReceived += report.packetsReceived ?? 0;
+    }
+    return { packetsSent, packetsReceived };
+  }
+
   /** Starts the link: the offerer offers; the other waits for the offer. */
   start(): void {
     if (this.offerer) this.#serial(() => this.#offer(false));
