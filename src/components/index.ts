@@ -31,6 +31,12 @@ export {
   type PlatformStatusDetail,
 } from './platform-element';
 export { SandboxClient, SandboxError } from './sandbox-client';
+export {
+  VoiceCallController,
+  voiceCallSnapshot,
+  type VoiceCallSnapshot,
+  type VoiceParticipantView,
+} from './voice-call-controller';
 
 definePlatformElement();
 defineActivityFrame();
