@@ -7,8 +7,8 @@
  * gateway delivers again what was missed. Anything else ends in Disconnected, and the call stays
  * there: it is recovered by ending it and joining again (spec, "Other named states").
  *
- * A call is a lobby's (`guild_id: null`, the lobby as channel and voice server) or a guild voice
- * channel's (the guild as voice server). From Ready on, its media (`CallMediaLink`) sends and
+ * A call is private (`guild_id: null`, the lobby or DM channel as channel and voice server) or
+ * a guild voice channel's (the guild as voice server). From Ready on, its media (`CallMediaLink`) sends and
  * receives the audio: Select Protocol asks for `webrtc`, and Clients Connect, Client Disconnect,
  * PEER_SIGNAL and E2EE_MESSAGE feed it. Identify's `max_dave_protocol_version` says whether
  * this client encrypts frames end to end.
@@ -31,7 +31,7 @@ import { VoiceSocketLink } from './voice-socket-link';
 /** Voice socket closes after which the session can be resumed: a dropped socket, a crashed server. */
 const RESUMABLE_CLOSE_CODES = new Set<number>([1001, 1006, 4015]);
 
-/** Which call: a lobby's (`guildId` null, the lobby as channel) or a guild voice channel. */
+/** Which call: a private one (`guildId` null: a lobby's or a DM channel's) or a guild voice channel. */
 export interface CallTarget {
   guildId: string | null;
   channelId: string;

@@ -1,5 +1,5 @@
 /**
- * A voice call (a lobby's, or a guild voice channel's), as the platform SDK's `Call` handle
+ * A voice call (a lobby's, a DM channel's, or a guild voice channel's), as the platform SDK's `Call` handle
  * presents it: its status (`Call::Status`, numbered as the platform SDK numbers it), why it
  * changed (`Call::Error`), who is in it and who speaks, the user's self mute and deafen, and
  * the controls that act on the audio: participant volumes, local mutes, the voice activity
@@ -91,11 +91,11 @@ function checkVolume(volume: unknown, max: number, operation: string): number {
 export class Call {
   constructor(private readonly signaling: CallSignaling) {}
 
-  /** The call's channel: the lobby's id for a lobby call, else the guild voice channel's. */
+  /** The call's channel: the lobby's id for a lobby call, the DM channel's, or the guild voice channel's. */
   getChannelId(): string {
     return this.signaling.target.channelId;
   }
-  /** The guild of a guild voice channel's call; null for a lobby call. */
+  /** The guild of a guild voice channel's call; null for a private call (lobby or DM). */
   getGuildId(): string | null {
     return this.signaling.target.guildId;
   }

@@ -1,11 +1,11 @@
 /**
  * The client's calls: one `Call` per channel, started with a Voice State Update on the gateway
- * and signaled on the voice gateway (see `CallSignaling`). A lobby's call is addressed as the
- * platform addresses private calls: `guild_id: null` and the lobby's id as the channel (and as
- * the voice `server_id`); a guild voice channel's by its guild and channel. The user is in one
- * lobby call at a time per game, and in one voice channel per guild: starting another moves
- * them there, and the voice gateway disconnects the first (it then reads Disconnected). A call
- * stays in the map, whatever its status, until `endCall`.
+ * and signaled on the voice gateway (see `CallSignaling`). A private call (a lobby's, or a DM
+ * channel's) is addressed as the platform addresses private calls: `guild_id: null` and the
+ * channel's id (also the voice `server_id`); a guild voice channel's by its guild and channel.
+ * The user is in one private call at a time per game, and in one voice channel per guild:
+ * starting another moves them there, and the voice gateway disconnects the first (it then reads
+ * Disconnected). A call stays in the map, whatever its status, until `endCall`.
  */
 import type { AudioPreferences } from '../media/call-media';
 import { Call, CallError, CallStatus } from './call';
@@ -103,7 +103,8 @@ export class ClientCalls {
       );
       return call?.voiceServer(d);
     }
-    const channel = d.guild_id === null ? d.lobby_id : undefined;
+    // A private call's voice state names its call (lobby_id, dm_channel_id), a leave's included.
+    const channel = d.guild_id === null ? (d.lobby_id ?? d.dm_channel_id) : undefined;
     const mine = d.user_id === this.ctx.userId();
     for (const call of calls) {
       const same = d.guild_id === null ? call.target.channelId === channel : call.target.guildId === d.guild_id;

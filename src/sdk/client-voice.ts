@@ -1,6 +1,6 @@
 /**
- * Voice of the game SDK `Client`, between `SocialLayerClient` and `Client`: calls (a lobby's,
- * `startCall`, and a guild voice channel's, `joinVoiceChannel`) and the user's audio settings
+ * Voice of the game SDK `Client`, between `SocialLayerClient` and `Client`: calls (a lobby's or
+ * a DM channel's, `startCall`, and a guild voice channel's, `joinVoiceChannel`) and the user's audio settings
  * (devices, volumes, mute and deafen across calls), under the names the platform SDK gives
  * them. In a browser a call carries audio between the participants' pages over WebRTC, every
  * frame end-to-end encrypted; where there is no WebRTC it is signaling only.
@@ -56,7 +56,7 @@ export class VoiceClient extends SocialLayerClient {
       sendVoiceState: (d) => this.link.sendCommand(4, d),
       checkCall: (target) =>
         target.guildId === null
-          ? this.http.call('GET', `/lobbies/${target.channelId}`)
+          ? this.#checkPrivateCall(target.channelId)
           : this.#checkVoiceChannel(target.guildId, target.channelId),
       // A client without media sends no frame at all: nothing of it is unencrypted.
       e2ee:
@@ -69,13 +69,14 @@ export class VoiceClient extends SocialLayerClient {
   }
 
   /**
-   * Starts (joins) the lobby's voice call and answers its `Call`, Joining; the lobby's existing
-   * call if there is one, whatever its status (a Disconnected call is recovered by `endCall`
-   * and a new `startCall`). Needs a Ready client.
+   * Starts (joins) a private call and answers its `Call`, Joining: a lobby's (`lobbyId`), or a
+   * DM channel's (a call with a friend: the id of the DM channel `getUserMessageSummaries`'
+   * conversations are kept in). The channel's existing call if there is one, whatever its status
+   * (a Disconnected call is recovered by `endCall` and a new `startCall`). Needs a Ready client.
    * @example const call = client.startCall(lobby.id); call.setStatusChangedCallback((s) => render(s));
    */
-  startCall(lobbyId: string): Call {
-    return this.#start({ guildId: null, channelId: lobbyId }, 'startCall');
+  startCall(channelId: string): Call {
+    return this.#start({ guildId: null, channelId }, 'startCall');
   }
   /**
    * Joins a guild's voice channel (the token needs the `guilds` scope, which `sdk.social_layer`
@@ -203,6 +204,17 @@ export class VoiceClient extends SocialLayerClient {
     if (this.destroyed)
       throw new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' });
     return this.#calls.start(target, operation, { self_mute: this.#muteAll, self_deaf: this.#deafAll });
+  }
+
+  /** A lobby the user is a member of, else one of the user's DM channels (the lobby's refusal otherwise). */
+  async #checkPrivateCall(channelId: string): Promise<void> {
+    try {
+      await this.http.call('GET', `/lobbies/${channelId}`);
+    } catch (error) {
+      if (!(error instanceof SdkError) || error.status !== 404) throw error;
+      const channels = await this.http.call<{ id: string }[]>('GET', '/users/@me/channels');
+      if (!channels.some((c) => c.id === channelId)) throw error;
+    }
   }
 
   /** A guild voice channel the user can see (404 otherwise; 400 for a channel that is not a voice channel). */

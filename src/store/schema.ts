@@ -36,7 +36,7 @@ import type {
   SearchIndexRecord,
 } from '../platform/messages/records';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../platform/monetization/records';
-import type { LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice/records';
+import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from '../platform/voice/records';
 import type { ApplicationCommandRecord } from '../platform/interactions/command-records';
 import type {
   InteractionEndpointRecord,
@@ -388,6 +388,8 @@ export interface PlatformDB extends DBSchema {
   voice_tokens: { key: [string, string]; value: VoiceTokenRecord; indexes: { by_token: string } };
   /** Keyed `[application_id, user_id]`: one lobby call per user and application. */
   lobby_voice_states: { key: [string, string]; value: LobbyVoiceStateRecord; indexes: { by_lobby: string } };
+  /** Keyed `[application_id, user_id]`: one DM call per user and application; `by_channel` tells who is in a call. */
+  dm_voice_states: { key: [string, string]; value: DmVoiceStateRecord; indexes: { by_channel: string } };
   /** `by_scope` lists an app's global (scope '') or guild commands; `by_name` keeps names unique per type and scope. */
   application_commands: {
     key: string;
@@ -474,4 +476,5 @@ export const ALL_STORES = [
   'interaction_messages',
   'interaction_endpoints',
   'gateway_resume_marks',
+  'dm_voice_states',
 ] as const;

@@ -56,6 +56,7 @@ export async function createVoiceWorld(names: string[]) {
   const application = (await api('POST', '/sandbox/applications', { name: 'Voice Arena' })).body.application;
   const hubName = `platformpp-hub-voice-media-${Date.now()}-${++hubCounter}`;
   const clients: Client[] = [];
+  const auths: Record<string, string> = {};
 
   /**
    * A Ready SDK client of `name`; `wrapVoice` may stand between its calls and the voice gateway
@@ -72,6 +73,7 @@ export async function createVoiceWorld(names: string[]) {
         scopes: 'openid sdk.social_layer',
       })
     ).body;
+    auths[name] = `Bearer ${tokens.access_token}`;
     const { wrapVoice, ...rest } = options;
     const created = new Client({
       applicationId: application.id,
@@ -96,7 +98,10 @@ export async function createVoiceWorld(names: string[]) {
     await Promise.all(clients.splice(0).map((c) => c.destroy()));
   }
 
-  return { users, application, hubName, client, close };
+  /** The Authorization header of `name`'s client. */
+  const auth = (name: string) => auths[name];
+
+  return { users, application, hubName, client, close, auth };
 }
 
 /** Waits until `call` is Connected. */

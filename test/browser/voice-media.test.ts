@@ -87,6 +87,27 @@ describe('voice calls carry sound between participants over WebRTC, every frame 
     expect(await peakOver(() => aliceCall.getAudioLevel(users.bob.id))).toBeGreaterThan(HEARD_DB);
   });
 
+  it('DM call: two friends call each other in their DM channel and hear each other', async () => {
+    world = await createVoiceWorld(['alice', 'bob']);
+    const { users } = world;
+    await api('PUT', `/sandbox/users/${users.alice.id}/relationships/${users.bob.id}`, { type: 1 });
+    const alice = await world.client('alice');
+    const bob = await world.client('bob');
+    await alice.sendUserMessage(users.bob.id, 'call me?');
+    const [summary] = await bob.getUserMessageSummaries();
+    const channels = await fetch('/api/v10/users/@me/channels', { headers: { Authorization: world.auth('bob') } });
+    const dm = (await channels.json())[0];
+    expect(summary.userId).toBe(users.alice.id);
+    const aliceCall = alice.startCall(dm.id);
+    const bobCall = bob.startCall(dm.id);
+    await connected(aliceCall, 'alice');
+    await connected(bobCall, 'bob');
+    expect(bobCall.getGuildId()).toBeNull();
+    await framesFlow(bobCall, users.alice.id, 'bob to decrypt alice');
+    expect(await peakOver(() => bobCall.getAudioLevel(users.alice.id))).toBeGreaterThan(HEARD_DB);
+    await waitFor(() => bobCall.getVoiceStateHandle(users.alice.id) !== undefined, "alice's voice state at bob");
+  });
+
   it('muting stops the level at the receiver, and speaking stops with it; unmuting brings both back', async () => {
     world = await createVoiceWorld(['alice', 'bob']);
     const { users } = world;

@@ -75,13 +75,17 @@ export async function verifyVoiceToken(
   if (record.session_id !== claim.session_id) return gone;
   let kind: VoiceCallKind = 'lobby';
   if (record.guild_id === null) {
-    const tx = ctx.db.transaction(['lobby_voice_states', 'lobby_members'], 'readonly');
-    const [state, member] = await Promise.all([
+    const tx = ctx.db.transaction(['lobby_voice_states', 'lobby_members', 'dm_voice_states'], 'readonly');
+    const [lobbyState, member, dmState] = await Promise.all([
       tx.objectStore('lobby_voice_states').get([record.application_id, record.user_id]),
       tx.objectStore('lobby_members').get([record.channel_id, record.user_id]),
+      tx.objectStore('dm_voice_states').get([record.application_id, record.user_id]),
     ]);
-    if (!state || !member || state.lobby_id !== record.channel_id || state.session_id !== record.session_id)
-      return gone;
+    const inLobbyCall =
+      lobbyState && member && lobbyState.lobby_id === record.channel_id && lobbyState.session_id === record.session_id;
+    const inDmCall = dmState && dmState.channel_id === record.channel_id && dmState.session_id === record.session_id;
+    if (!inLobbyCall && !inDmCall) return gone;
+    if (inDmCall) kind = 'dm';
   } else {
     const tx = ctx.db.transaction(['voice_states', 'channels'], 'readonly');
     const [state, channel] = await Promise.all([
