@@ -101,7 +101,11 @@ export class CallMedia {
           warn: (message) => options.log.warning(message),
         })
       : null;
-    this.#ready = this.#start();
+    this.#ready = this.#start().catch((error: unknown) => {
+      // The call goes on without this participant's media rather than with half of it.
+      options.log.warning(`Voice: the media could not start: ${error instanceof Error ? error.message : error}`);
+      void this.close();
+    });
   }
 
   /** Resolves once the microphone is open (or known not to be) and the keys are made. */
