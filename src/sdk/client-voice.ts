@@ -206,15 +206,11 @@ export class VoiceClient extends SocialLayerClient {
     return this.#calls.start(target, operation, { self_mute: this.#muteAll, self_deaf: this.#deafAll });
   }
 
-  /** A lobby the user is a member of, else one of the user's DM channels (the lobby's refusal otherwise). */
+  /** One of the user's DM channels, else a lobby the user is a member of (the lobby's refusal otherwise). */
   async #checkPrivateCall(channelId: string): Promise<void> {
-    try {
-      await this.http.call('GET', `/lobbies/${channelId}`);
-    } catch (error) {
-      if (!(error instanceof SdkError) || error.status !== 404) throw error;
-      const channels = await this.http.call<{ id: string }[]>('GET', '/users/@me/channels');
-      if (!channels.some((c) => c.id === channelId)) throw error;
-    }
+    // The DM channels first: a lobby call's own check then answers alone, without a 404 logged on the way.
+    const channels = await this.http.call<{ id: string }[]>('GET', '/users/@me/channels').catch(() => []);
+    if (!channels.some((c) => c.id === channelId)) await this.http.call('GET', `/lobbies/${channelId}`);
   }
 
   /** A guild voice channel the user can see (404 otherwise; 400 for a channel that is not a voice channel). */
