@@ -10,62 +10,17 @@
  * shared worker as over a server's voice gateway. Everything it is told before its microphone
  * is open waits, in order.
  */
-import { VOICE_OPCODES as OP, SPEAKING_FLAGS } from '../gateway/voice-protocol';
-import { VOICE_SPEAKING_MIN_INTERVAL_MS, VOICE_VAD_INTERVAL_MS } from '../platform/core/limits';
+import { VOICE_OPCODES as OP } from '../gateway/voice-protocol';
 import { CallAudio } from './call-audio';
 import { E2eeSession } from './e2ee-session';
-import { emptyFrameStats, type PeerFrameStats } from './frame-transform-protocol';
+import type { AudioPreferences, CallMediaOptions, CallMediaStats, PeerMediaStats } from './call-media-types';
+import { emptyFrameStats } from './frame-transform-protocol';
 import { FrameTransforms } from './frame-transforms';
 import { PeerLink, type PeerSignal } from './peer-link';
-import { VoiceActivity, type VadThresholdSettings } from './voice-activity';
+import { SpeakingReporter } from './speaking-reporter';
+import type { VadThresholdSettings } from './voice-activity';
 
-/** The user's audio settings, shared by their calls (`Client::SetInputDevice`, `SetInputVolume`...). */
-export interface AudioPreferences {
-  inputDeviceId: string;
-  outputDeviceId: string;
-  /** 0 to 100. */
-  inputVolume: number;
-  /** 0 to 200. */
-  outputVolume: number;
-}
-
-/** What the media of a call is given. */
-export interface CallMediaOptions {
-  selfId: string;
-  /** The call: a lobby's, a guild voice channel's or a DM channel's id (keys are bound to it). */
-  callId: string;
-  /** This participant's ssrc (Ready), named in Speaking. */
-  ssrc: number;
-  /** Whether to encrypt frames end to end (the browser must be able to). */
-  e2ee: boolean;
-  preferences: AudioPreferences;
-  /** ICE servers; none by default (loopback and local network candidates only, which work offline). */
-  iceServers?: RTCIceServer[];
-  /** Sends a voice gateway payload. */
-  send(op: number, d: unknown): void;
-  /** This participant started or stopped speaking (by voice activity). */
-  speaking(userId: string, speaking: boolean): void;
-  log: { info(message: string): void; warning(message: string): void };
-}
-
-/** Where a participant's link and frames stand (`Call.getMediaStats`). */
-export interface PeerMediaStats extends PeerFrameStats {
-  connection: RTCPeerConnectionState;
-  /** Whether frames with this participant are end-to-end encrypted (null until negotiated). */
-  e2ee: boolean | null;
-  /** RTP packets sent to and received from them (the frame counters stay 0 where nothing is transformed). */
-  packetsSent: number;
-  packetsReceived: number;
-}
-
-/** The media stats of a call. */
-export interface CallMediaStats {
-  /** Whether this participant encrypts frames end to end. */
-  e2ee: boolean;
-  /** The number of its current sender key (0 without E2EE). */
-  keyId: number;
-  peers: Record<string, PeerMediaStats>;
-}
+export type { AudioPreferences, CallMediaOptions, CallMediaStats, PeerMediaStats } from './call-media-types';
 
 /** One participant's media in one call. */
 export class CallMedia {
@@ -74,17 +29,13 @@ export class CallMedia {
   readonly #transforms: FrameTransforms | null;
   readonly #keys: E2eeSession | null;
   readonly #links = new Map<string, PeerLink>();
-  readonly #vad = new VoiceActivity();
+  readonly #speaking: SpeakingReporter;
   readonly #ready: Promise<void>;
   #preferences: AudioPreferences;
   #muted = false;
   #deafened = false;
   readonly #volumes = new Map<string, number>();
   readonly #localMutes = new Set<string>();
-  #vadTimer: ReturnType<typeof setInterval> | null = null;
-  #speakingSent = false;
-  #speakingSentAt = Number.NEGATIVE_INFINITY;
-  #speakingTimer: ReturnType<typeof setTimeout> | null = null;
   #closed = false;
 
   constructor(private readonly options: CallMediaOptions) {
@@ -101,6 +52,13 @@ export class CallMedia {
           warn: (message) => options.log.warning(message),
         })
       : null;
+    this.#speaking = new SpeakingReporter({
+      level: () => this.audio.inputLevel(),
+      muted: () => this.#muted || this.#deafened,
+      changed: (speaking) => options.speaking(options.selfId, speaking),
+      send: options.send,
+      ssrc: options.ssrc,
+    });
     this.#ready = this.#start().catch((error: unknown) => {
       // The call goes on without this participant's media rather than with half of it.
       options.log.warning(`Voice: the media could not start: ${error instanceof Error ? error.message : error}`);
@@ -161,17 +119,17 @@ export class CallMedia {
 
   /** The voice activity threshold. */
   setVadThreshold(automatic: boolean, threshold: number): void {
-    this.#vad.setThreshold(automatic, threshold);
+    this.#speaking.activity.setThreshold(automatic, threshold);
   }
 
   /** The voice activity threshold's settings. */
   get vadThreshold(): VadThresholdSettings {
-    return this.#vad.settings;
+    return this.#speaking.activity.settings;
   }
 
   /** Whether this participant speaks now, by voice activity. */
   get speaking(): boolean {
-    return this.#vad.speaking;
+    return this.#speaking.activity.speaking;
   }
 
   /** New audio settings: volumes at once, the microphone or the output device changed when they differ. */
@@ -225,8 +183,7 @@ export class CallMedia {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#vadTimer) clearInterval(this.#vadTimer);
-    if (this.#speakingTimer) clearTimeout(this.#speakingTimer);
+    this.#speaking.stop();
     for (const link of this.#links.values()) link.close();
     this.#links.clear();
     this.#keys?.close();
@@ -251,7 +208,7 @@ export class CallMedia {
       });
     await this.#keys?.start();
     if (this.#closed) return;
-    this.#vadTimer = setInterval(() => this.#measure(), VOICE_VAD_INTERVAL_MS);
+    this.#speaking.start();
   }
 
   #link(userId: string): PeerLink {
@@ -274,37 +231,6 @@ export class CallMedia {
     this.#links.set(userId, link);
     link.start();
     return link;
-  }
-
-  #measure(): void {
-    const change =
-      this.#muted || this.#deafened
-        ? this.#vad.silence()
-        : this.#vad.update(this.audio.inputLevel(), performance.now());
-    if (change === null) return;
-    this.options.speaking(this.options.selfId, change);
-    this.#sendSpeaking();
-  }
-
-  /** Speaking goes out at most once per VOICE_SPEAKING_MIN_INTERVAL_MS; what is sent is the state at that time. */
-  #sendSpeaking(): void {
-    const speaking = this.#vad.speaking;
-    if (this.#closed || this.#speakingTimer || speaking === this.#speakingSent) return;
-    const wait = this.#speakingSentAt + VOICE_SPEAKING_MIN_INTERVAL_MS - performance.now();
-    if (wait > 0) {
-      this.#speakingTimer = setTimeout(() => {
-        this.#speakingTimer = null;
-        this.#sendSpeaking();
-      }, wait);
-      return;
-    }
-    this.#speakingSent = speaking;
-    this.#speakingSentAt = performance.now();
-    this.options.send(OP.SPEAKING, {
-      speaking: speaking ? SPEAKING_FLAGS.MICROPHONE : 0,
-      delay: 0,
-      ssrc: this.options.ssrc,
-    });
   }
 
   #applyOutput(): void {
