@@ -8,6 +8,20 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 }
 
+/**
+ * What voice calls need of a headless Chromium with no network but loopback: a fake microphone
+ * (a beep) granted without a prompt, peer connections allowed over loopback with host
+ * candidates that are IP addresses (mDNS names do not resolve offline), and audio that starts
+ * without a user gesture (a test page has none).
+ */
+export const CHROMIUM_MEDIA_ARGS = [
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
 /** No sandbox (CI runs as root), no GPU, and none of the background traffic a test never needs. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -16,4 +30,5 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  ...CHROMIUM_MEDIA_ARGS,
 ];

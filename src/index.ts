@@ -1,13 +1,22 @@
 /**
  * The package's main entry point (`platformpp-web`), built to `dist/lib/index.js` and exposed
- * on `globalThis.platformpp` in the built host page (CONTRACT §4): the gateway socket, the
- * sandbox client, the game SDK, and the platform's constants, for the browser console and for
- * tests written outside the project. Importing it defines no element: the lit elements live in
+ * on `globalThis.platformpp` in the built host page (CONTRACT §4): the gateway and voice gateway
+ * sockets, the sandbox client, the game SDK, and the platform's constants, for the browser
+ * console and for tests written outside the project. Importing it defines no element: the lit elements live in
  * `platformpp-web/components`.
  * @example
- * import { GatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
+ * import { GatewaySocket, VoiceGatewaySocket, SandboxClient, Client, PERMISSIONS } from 'platformpp-web';
  */
 export { GatewaySocket, hub, serveGatewaySockets, type GatewaySocketOptions } from './sockets/gateway-socket';
+export { VoiceGatewaySocket } from './sockets/voice-gateway-socket';
+export {
+  VOICE_OPCODES,
+  VOICE_CLOSE_CODES,
+  SPEAKING_FLAGS,
+  type VoicePayload,
+  type VoicePeerSignalData,
+  type VoiceE2eeMessageData,
+} from './gateway/voice-protocol';
 export {
   GATEWAY_OPCODES,
   GATEWAY_CLOSE_CODES,

@@ -50,6 +50,12 @@ export {
   requestInviteConfirmation,
   type ActivityInviteRequest,
 } from './activity-invite-dialog';
+export {
+  VoiceCallController,
+  voiceCallSnapshot,
+  type VoiceCallSnapshot,
+  type VoiceParticipantView,
+} from './voice-call-controller';
 
 definePlatformElement();
 defineActivityFrame();

@@ -7,7 +7,8 @@
  *
  * Close codes chosen where the public docs leave it open: a missing, unknown or discontinued
  * version closes with 4020 (bad request: the URL asks for what is not served) before Hello; a
- * Select Protocol with a protocol other than `udp` with 4012 (unknown protocol).
+ * Select Protocol with a protocol other than `udp` or `webrtc` with 4012 (unknown protocol). A
+ * relayed message (PEER_SIGNAL, E2EE_MESSAGE) that does not fit its schema closes with 4002.
  *
  * Heartbeats and the payload rate limit measure the connection, not the platform: they run on
  * the gateway's timers (real, monotonic time), as the main gateway's do.
@@ -24,17 +25,21 @@ import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
 import { closeReason, toText, type ClientData, type GatewayTransport } from './connection';
 import {
+  VoiceE2eeMessageSchema,
   VoiceHeartbeatSchema,
   VoiceIdentifySchema,
   VoicePayloadSchema,
+  VoicePeerSignalSchema,
   VoiceResumeSchema,
   VoiceSelectProtocolSchema,
+  VoiceSelectWebrtcSchema,
   VoiceSpeakingSchema,
 } from './voice-payload-schemas';
 import {
   VOICE_CLOSE_CODES as CLOSE,
   VOICE_CLOSE_REASONS,
   VOICE_OPCODES as OPS,
+  VOICE_PROTOCOLS,
   type VoiceCloseCode,
   type VoiceIdentifyData,
   type VoicePayload,
@@ -54,7 +59,9 @@ export interface VoiceConnectionHost {
   reportError(error: unknown): void;
   identify(connection: VoiceConnection, d: VoiceIdentifyData): Promise<void>;
   resume(connection: VoiceConnection, d: VoiceResumeData): Promise<void>;
-  selectProtocol(session: VoiceSession, mode: string): void;
+  selectProtocol(session: VoiceSession, protocol: 'udp' | 'webrtc', mode: string): void;
+  /** Hands a peer signal or an E2EE message to `target` (or every other participant) of the call, unread. */
+  relay(session: VoiceSession, op: number, target: string | null, d: Record<string, unknown>): void;
   speaking(session: VoiceSession, flags: number): void;
   /** The connection closed; `end` ends its session (no Resume). */
   detach(connection: VoiceConnection, session: VoiceSession | null, options: { end: boolean }): void;
@@ -62,8 +69,16 @@ export interface VoiceConnectionHost {
 
 /** Opcodes a client may send before it is identified. */
 const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
-/** Opcodes a client may send at all (the DAVE MLS ones need a group, and there is none). */
-const CLIENT_OPS = new Set<number>([OPS.IDENTIFY, OPS.SELECT_PROTOCOL, OPS.HEARTBEAT, OPS.SPEAKING, OPS.RESUME]);
+/** Opcodes a client may send at all (the DAVE MLS ones need a group, and there is none: keys go through E2EE_MESSAGE). */
+const CLIENT_OPS = new Set<number>([
+  OPS.IDENTIFY,
+  OPS.SELECT_PROTOCOL,
+  OPS.HEARTBEAT,
+  OPS.SPEAKING,
+  OPS.RESUME,
+  OPS.PEER_SIGNAL,
+  OPS.E2EE_MESSAGE,
+]);
 
 /** A client connection to the voice gateway. */
 export class VoiceConnection implements VoiceSink {
@@ -212,13 +227,27 @@ export class VoiceConnection implements VoiceSink {
         return;
       }
       case OPS.SELECT_PROTOCOL: {
-        const select = this.#valid(VoiceSelectProtocolSchema, d);
+        const webrtc = (d as { protocol?: unknown } | null)?.protocol === 'webrtc';
+        const select = this.#valid(webrtc ? VoiceSelectWebrtcSchema : VoiceSelectProtocolSchema, d);
         if (!select) return;
-        if (select.protocol !== 'udp')
-          return this.closeWith(CLOSE.UNKNOWN_PROTOCOL, `Unknown protocol: only udp is served.`);
+        if (!(VOICE_PROTOCOLS as readonly string[]).includes(select.protocol))
+          return this.closeWith(
+            CLOSE.UNKNOWN_PROTOCOL,
+            `Unknown protocol: ${VOICE_PROTOCOLS.join(' and ')} are served.`,
+          );
         const refusal = encryptionModeRefusal(select.data.mode, this.gateway.ctx.clock.now());
         if (refusal) return this.closeWith(CLOSE.UNKNOWN_ENCRYPTION_MODE, refusal.reason);
-        return this.gateway.selectProtocol(this.#session!, select.data.mode);
+        return this.gateway.selectProtocol(this.#session!, webrtc ? 'webrtc' : 'udp', select.data.mode);
+      }
+      case OPS.PEER_SIGNAL: {
+        const signal = this.#valid(VoicePeerSignalSchema, d);
+        if (signal) this.gateway.relay(this.#session!, op, signal.user_id, { signal: signal.signal });
+        return;
+      }
+      case OPS.E2EE_MESSAGE: {
+        const message = this.#valid(VoiceE2eeMessageSchema, d);
+        if (message) this.gateway.relay(this.#session!, op, message.user_id ?? null, { data: message.data });
+        return;
       }
       case OPS.SPEAKING: {
         const speaking = this.#valid(VoiceSpeakingSchema, d);

@@ -2,11 +2,14 @@
  * The voice gateway: the signaling of voice calls (guild voice channels and lobby calls),
  * served by the shared worker next to the gateway and reached the same way, through a socket
  * with the WebSocket interface (`VoiceGatewaySocket('/voice?v=8')`). There is no media server:
- * no UDP, no RTP, no audio. What is real is the signaling and its rules: the version, the voice
- * token (stored hashed by the join's write), the encryption modes and the E2EE (DAVE)
- * requirement by the platform clock, who is in the call (Clients Connect, Client Disconnect,
- * Speaking between the sessions of one channel), heartbeats, and resume (buffered from v8).
- * Who speaks is also told to the platform's own watchers (`speakers`: activities' SPEAKING_*).
+ * the pages of a call send their audio to each other over WebRTC (Select Protocol `webrtc`),
+ * and the gateway relays their peer signals and their end-to-end encryption messages
+ * (PEER_SIGNAL, E2EE_MESSAGE) without reading them: it never holds a media key or a sample.
+ * Its rules: the version, the voice token (stored hashed by the join's write), the encryption
+ * modes and the E2EE (DAVE) requirement by the platform clock, who is in the call (Clients
+ * Connect, Client Disconnect, Speaking between the sessions of one channel), heartbeats, and
+ * resume (buffered from v8). Who speaks is also told to the platform's own watchers
+ * (`speakers`: activities' SPEAKING_*).
  *
  * Voice sessions live in the worker's memory, as live connections do: the durable part (voice
  * states and tokens) is in IndexedDB, so after the worker restarted a client identifies again
@@ -154,14 +157,32 @@ export class VoiceGateway implements VoiceConnectionHost {
     for (const payload of missed) connection.sendPayload(payload);
   }
 
-  /** Select Protocol with an accepted mode: Session Description, with a fresh transport key. */
-  selectProtocol(session: VoiceSession, mode: string): void {
+  /**
+   * Select Protocol with an accepted mode: Session Description, with a fresh transport key for
+   * `udp`; for `webrtc` the peers' connections negotiate their own (DTLS-SRTP), and Opus is named.
+   */
+  selectProtocol(session: VoiceSession, protocol: 'udp' | 'webrtc', mode: string): void {
     session.mode = mode;
-    const secretKey = Array.from(crypto.getRandomValues(new Uint8Array(VOICE_SECRET_KEY_BYTES)));
+    const transport =
+      protocol === 'udp'
+        ? { secret_key: Array.from(crypto.getRandomValues(new Uint8Array(VOICE_SECRET_KEY_BYTES))) }
+        : { audio_codec: 'opus' };
     session.sink?.sendPayload({
       op: OPS.SESSION_DESCRIPTION,
-      d: { mode, secret_key: secretKey, dave_protocol_version: session.daveVersion },
+      d: { mode, ...transport, dave_protocol_version: session.daveVersion },
     });
+  }
+
+  /**
+   * PEER_SIGNAL or E2EE_MESSAGE: `d` goes, with the sender's user id, to `target` (a user in
+   * the same call) or to everyone else in the call when `target` is null. A target that is not
+   * (or no longer) in the call gets nothing: it may have just left.
+   */
+  relay(session: VoiceSession, op: number, target: string | null, d: Record<string, unknown>): void {
+    const payload = { user_id: session.userId, ...d };
+    for (const other of this.#calls.get(session.channelId) ?? []) {
+      if (other !== session && (target === null || other.userId === target)) other.deliver(op, payload);
+    }
   }
 
   /** Speaking: everyone else in the call hears of it, with the speaker's user id and ssrc. */

@@ -27,7 +27,8 @@ export function voiceEndingsFor(event: EventRecord): VoiceEnding[] {
   const d = (event.data ?? {}) as Data;
   switch (event.type) {
     case 'VOICE_STATE_UPDATE': {
-      const serverId = d.guild_id ?? d.lobby_id;
+      // A private call's state names it (lobby_id, dm_channel_id), so that a leave says which one.
+      const serverId = d.guild_id ?? d.lobby_id ?? d.dm_channel_id;
       const reason =
         d.channel_id === null
           ? 'You left the voice channel.'

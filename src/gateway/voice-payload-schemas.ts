@@ -5,6 +5,7 @@
  * (4012, 4016).
  */
 import * as v from 'valibot';
+import { VOICE_RELAY_MESSAGE_MAX } from '../platform/core/limits';
 import { SPEAKING_FLAGS } from './voice-protocol';
 
 const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
@@ -46,6 +47,35 @@ export const VoiceSelectProtocolSchema = v.looseObject({
     port: v.pipe(uint, v.maxValue(65_535)),
     mode: v.string(),
   }),
+});
+
+/** Select Protocol for `webrtc`: the mode only (the peers find each other through PEER_SIGNAL). */
+export const VoiceSelectWebrtcSchema = v.looseObject({
+  protocol: v.literal('webrtc'),
+  data: v.looseObject({ mode: v.string() }),
+});
+
+/** Relayed text: bounded, so that one client cannot flood a call. */
+const relayText = v.pipe(v.string(), v.maxLength(VOICE_RELAY_MESSAGE_MAX));
+
+/** PEER_SIGNAL's `d`: an offer or answer (SDP), or an ICE candidate, for one participant. */
+export const VoicePeerSignalSchema = v.looseObject({
+  user_id: snowflake,
+  signal: v.variant('type', [
+    v.looseObject({ type: v.picklist(['offer', 'answer']), sdp: relayText, e2ee: v.boolean() }),
+    v.looseObject({
+      type: v.literal('candidate'),
+      candidate: relayText,
+      sdp_mid: v.nullable(v.pipe(v.string(), v.maxLength(64))),
+      sdp_m_line_index: v.nullable(v.pipe(uint, v.maxValue(64))),
+    }),
+  ]),
+});
+
+/** E2EE_MESSAGE's `d`: opaque text for one participant, or the call. */
+export const VoiceE2eeMessageSchema = v.looseObject({
+  user_id: v.optional(snowflake),
+  data: relayText,
 });
 
 /** Speaking's `d`: a bitmask of {@link SPEAKING_FLAGS} (versions below 4 sent a boolean). */

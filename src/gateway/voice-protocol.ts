@@ -3,8 +3,13 @@
  * `{op, d}` (from v8, messages that a resume may have to deliver again also carry `seq`),
  * opcodes and close codes. Imported by the hub's voice gateway and by clients (the SDK's calls).
  *
- * The sandbox runs no media server, so the DAVE MLS opcodes (21-31, some binary) are listed for
- * reference but never sent: there is no media to encrypt and no MLS group to form.
+ * The sandbox runs no media server (no SFU): audio goes from page to page over WebRTC, and the
+ * voice gateway relays what the pages need to find each other and to agree on keys, with two
+ * opcodes of platformpp's own (40 and 41, far from the platform's): PEER_SIGNAL carries an SDP
+ * offer or answer or an ICE candidate to one participant, E2EE_MESSAGE an opaque key exchange
+ * message to one participant or the whole call. The relay reads neither. The DAVE MLS opcodes
+ * (21-31, some binary) are listed for reference but never sent: keys are agreed between the
+ * pages instead (see `src/media/e2ee-session.ts`).
  */
 
 /** Voice gateway opcodes. */
@@ -32,7 +37,14 @@ export const VOICE_OPCODES = {
   DAVE_MLS_ANNOUNCE_COMMIT_TRANSITION: 29,
   DAVE_MLS_WELCOME: 30,
   DAVE_MLS_INVALID_COMMIT_WELCOME: 31,
+  /** platformpp: a WebRTC signal (offer, answer, ICE candidate) to one participant of the call. */
+  PEER_SIGNAL: 40,
+  /** platformpp: an end-to-end encryption message (opaque to the gateway) to one participant or the call. */
+  E2EE_MESSAGE: 41,
 } as const;
+
+/** Select Protocol's protocols: `udp` (the platform's RTP transport) and `webrtc` (peer connections between pages). */
+export const VOICE_PROTOCOLS = ['udp', 'webrtc'] as const;
 
 /** Voice gateway close codes. */
 export const VOICE_CLOSE_CODES = {
@@ -116,9 +128,31 @@ export interface VoiceReadyData {
   modes: string[];
 }
 
-/** Session Description's `d`. */
+/** Session Description's `d`; `secret_key` only for `udp` (WebRTC negotiates its own transport keys). */
 export interface VoiceSessionDescriptionData {
   mode: string;
-  secret_key: number[];
+  secret_key?: number[];
   dave_protocol_version: number;
+  /** For `webrtc`: the codec the peers send (Opus). */
+  audio_codec?: string;
+}
+
+/**
+ * PEER_SIGNAL's `d`. A client names the participant it is for (`user_id`); the gateway delivers
+ * it to that participant with `user_id` set to the sender.
+ */
+export interface VoicePeerSignalData {
+  user_id: string;
+  signal:
+    | { type: 'offer' | 'answer'; sdp: string; e2ee: boolean }
+    | { type: 'candidate'; candidate: string; sdp_mid: string | null; sdp_m_line_index: number | null };
+}
+
+/**
+ * E2EE_MESSAGE's `d`: `data` is opaque text. A client sends it to one participant (`user_id`)
+ * or, without `user_id`, to everyone else in the call; it arrives with `user_id` set to the sender.
+ */
+export interface VoiceE2eeMessageData {
+  user_id?: string;
+  data: string;
 }

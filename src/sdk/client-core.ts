@@ -7,6 +7,7 @@
  */
 import { toApplicationId, type AuthorizationArgs } from './authorization-args';
 import type { ChannelFactory } from './authorize-requests';
+import type { CallMediaFactory } from './call-media-link';
 import { authorize, getToken, refreshToken, revokeToken, type AuthContext } from './client-auth';
 import { ClientEvents } from './client-events';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './code-verifier';
@@ -48,6 +49,24 @@ export interface ClientOptions {
   reconnectDelayMs?: (attempt: number) => number;
   /** Opens the AUTHORIZE_REQUEST channel (default: BroadcastChannel). */
   channelFactory?: ChannelFactory;
+  /** How calls carry audio. */
+  voice?: VoiceOptions;
+}
+
+/** How calls carry audio (`ClientOptions.voice`). */
+export interface VoiceOptions {
+  /** False: calls are signaling only (no microphone, no WebRTC), as where there is no WebRTC (Node). Default true. */
+  media?: boolean;
+  /**
+   * False: this client does not encrypt frames end to end, as a client without E2EE support:
+   * the voice gateway refuses it from 2026-03-01 (4017), and its calls are unencrypted before.
+   * Default: true where the browser can (`RTCRtpScriptTransform`).
+   */
+  e2ee?: boolean;
+  /** ICE servers for calls between machines that do not see each other directly; none by default (offline). */
+  iceServers?: RTCIceServer[];
+  /** Makes a call's media (default: `src/media`'s `CallMedia`, loaded on the first call). */
+  mediaFactory?: CallMediaFactory;
 }
 
 // Loaded on first use, so that the SDK's core carries neither comlink nor lit.

@@ -1,13 +1,11 @@
 /**
  * The game SDK `Client` (spec: `Client::` operations, namespace `platformpp`): `ClientCore`'s
- * accounts and connection, `SocialLayerClient`'s relationships and direct messages, plus the
- * events of the gateway as typed callbacks, AUTHORIZE_REQUEST from the host platform client,
- * lobbies and their chat, lobby voice calls (signaling only: there is no audio in a browser
- * sandbox), rich presence and guild channels.
+ * accounts and connection, `SocialLayerClient`'s relationships and direct messages,
+ * `VoiceClient`'s calls and audio settings, plus the events of the gateway as typed callbacks,
+ * AUTHORIZE_REQUEST from the host platform client, lobbies and their chat, rich presence and
+ * guild channels.
  */
 import { subscribeAuthorizeRequests, type AuthorizeRequest } from './authorize-requests';
-import type { Call } from './call';
-import { ClientCalls } from './client-calls';
 import { settle, type ClientOptions, type ClientResult } from './client-core';
 import type { ClientCallbacks } from './client-events';
 import {
@@ -26,10 +24,7 @@ import {
   unmergeIntoProvisionalAccount,
   type ExternalAuthType,
 } from './client-provisional';
-import { SocialLayerClient } from './client-social-layer';
-import { ErrorType, SdkError } from './errors';
-import { REAL_TIMERS, type SocketFactory } from './socket';
-import { Status } from './status';
+import { VoiceClient } from './client-voice';
 import type {
   GuildChannel,
   Lobby,
@@ -39,10 +34,6 @@ import type {
   StoredActivity,
   TokenResult,
 } from './types';
-
-// Loaded on the first call, so that the SDK's core carries no comlink.
-const defaultVoiceSocketFactory: SocketFactory = async (url) =>
-  new (await import('../sockets/voice-gateway-socket')).VoiceGatewaySocket(url);
 
 /**
  * The game SDK client.
@@ -60,26 +51,13 @@ const defaultVoiceSocketFactory: SocketFactory = async (url) =>
  * const lobby = await client.createOrJoinLobby('match-42');
  * await client.sendLobbyMessage(lobby.id, 'gl hf');
  */
-export class Client extends SocialLayerClient {
+export class Client extends VoiceClient {
   readonly #social: SocialContext;
   #unsubscribeAuthorizeRequests: (() => void) | null = null;
-  #engineManagedAudioSession = false;
-  readonly #calls: ClientCalls;
 
   constructor(options: ClientOptions = {}) {
     super(options);
     this.#social = { http: this.http, events: this.events };
-    this.#calls = new ClientCalls({
-      voiceSocketFactory: options.voiceSocketFactory ?? defaultVoiceSocketFactory,
-      timers: options.timers ?? REAL_TIMERS,
-      log: this.log,
-      reconnectDelayMs: options.reconnectDelayMs ?? ((n) => Math.min(500 * 2 ** n, 4000)),
-      userId: () => this.events.currentUser?.id,
-      ready: () => this.link.status === Status.Ready,
-      sendVoiceState: (d) => this.link.sendCommand(4, d),
-      checkLobby: (lobbyId) => this.http.call('GET', `/lobbies/${lobbyId}`),
-    });
-    this.events.voice = (dispatch) => this.#calls.dispatch(dispatch);
   }
 
   /** The token of the provisional account of an external identity (created on first use). */
@@ -163,10 +141,9 @@ export class Client extends SocialLayerClient {
     this.#unsubscribeAuthorizeRequests = null;
   }
 
-  /** Also ends the AUTHORIZE_REQUEST subscription and every call. */
+  /** Also ends the AUTHORIZE_REQUEST subscription (and, as every client, every call). */
   override async destroy(): Promise<void> {
     this.removeAuthorizeRequestCallback();
-    for (const call of this.#calls.all()) this.#calls.end(call.getChannelId());
     await super.destroy();
   }
 
@@ -241,63 +218,5 @@ export class Client extends SocialLayerClient {
   /** The channels of a guild the user can see (the OAuth2 `guilds` scope, which `sdk.social_layer` includes). */
   getGuildChannels(guildId: string): Promise<GuildChannel[]> {
     return this.run(() => getGuildChannels(this.#social, guildId));
-  }
-
-  /**
-   * Starts (joins) the lobby's voice call and answers its `Call`, Joining; the lobby's existing
-   * call if there is one, whatever its status (a Disconnected call is recovered by `endCall`
-   * and a new `startCall`). Needs a Ready client.
-   * @example const call = client.startCall(lobby.id); call.setStatusChangedCallback((s) => render(s));
-   */
-  startCall(lobbyId: string): Call {
-    if (this.destroyed)
-      throw new SdkError({ type: ErrorType.ClientDestroyed, message: 'This Client was destroyed; create a new one.' });
-    return this.#calls.start(lobbyId);
-  }
-  /** Ends the lobby's call (Disconnecting, then Disconnected) and forgets it; the callback runs once it is ended. */
-  endCall(lobbyId: string, callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(
-      this.run(async () => this.#calls.end(lobbyId)),
-      callback,
-    );
-  }
-  /** Ends every call. */
-  endCalls(callback?: (result: ClientResult) => void): Promise<void> {
-    return settle(
-      this.run(async () => this.#calls.all().forEach((call) => this.#calls.end(call.getChannelId()))),
-      callback,
-    );
-  }
-  /** The lobby's call until it is ended; undefined otherwise. */
-  getCall(lobbyId: string): Call | undefined {
-    return this.#calls.get(lobbyId);
-  }
-  /** Every call not yet ended. */
-  getCalls(): Call[] {
-    return this.#calls.all();
-  }
-
-  /** A connection that ended takes the calls with it (they read Disconnected until ended and joined again). */
-  protected override connectionStatusChanged(status: Status): void {
-    if (status === Status.Disconnected) this.#calls.connectionLost();
-  }
-
-  /**
-   * Whether the game engine, not the SDK, manages the audio session (a mobile concern of voice).
-   * True means the SDK leaves the audio session alone: recorded and readable. Calls here are
-   * signaling only (a browser sandbox has no audio transport), so the SDK never touches an
-   * audio session either way.
-   */
-  setEngineManagedAudioSession(engineManaged: boolean): void {
-    if (typeof engineManaged !== 'boolean')
-      throw SdkError.validation('setEngineManagedAudioSession() takes a boolean.');
-    this.#engineManagedAudioSession = engineManaged;
-    this.log.info(
-      `SetEngineManagedAudioSession: ${engineManaged ? 'the engine manages' : 'the SDK would manage'} the audio session; calls carry no audio here, so none is touched.`,
-    );
-  }
-  /** The value of `setEngineManagedAudioSession` (false unless set). */
-  getEngineManagedAudioSession(): boolean {
-    return this.#engineManagedAudioSession;
   }
 }

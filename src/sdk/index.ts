@@ -7,7 +7,9 @@
  * import { AuthorizationArgs, AuthorizationTokenType, Client } from 'platformpp-web/sdk';
  */
 export { Client } from './client';
-export { type ClientOptions, type ClientResult } from './client-core';
+export { type ClientOptions, type ClientResult, type VoiceOptions } from './client-core';
+export { VoiceClient } from './client-voice';
+export { DEFAULT_AUDIO_DEVICE_ID, type AudioDevice } from './client-audio';
 export { SocialLayerClient } from './client-social-layer';
 export {
   Call,
@@ -17,6 +19,12 @@ export {
   callStatusToString,
   type CallStatusChangedCallback,
 } from './call';
+export type { CallTarget } from './call-signaling';
+export type { VoiceStateHandle } from './call-roster';
+export type { CallMediaFactory } from './call-media-link';
+export type { AudioPreferences, CallMediaStats, PeerMediaStats } from '../media/call-media';
+export type { PeerFrameStats } from '../media/frame-transform-protocol';
+export type { VadThresholdSettings } from '../media/voice-activity';
 export { RelationshipType, type RelationshipHandle } from './relationship-cache';
 export type { UserMessageSummary } from './client-messages';
 export type { ClientCallbacks } from './client-events';

@@ -148,6 +148,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     indexes: { by_user_application: { keyPath: ['application_id', 'user_id'] } },
   },
   ephemeral_attachments: { keyPath: 'id', indexes: {} },
+  dm_voice_states: { keyPath: ['application_id', 'user_id'], indexes: { by_channel: { keyPath: 'channel_id' } } },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

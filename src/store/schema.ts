@@ -49,7 +49,7 @@ import type {
   SearchIndexRecord,
 } from './records/messages';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
-import type { LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
+import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
 import type { ApplicationCommandRecord } from './records/commands';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
 
@@ -374,6 +374,8 @@ export type PlatformDB = {
   voice_tokens: { key: [string, string]; value: VoiceTokenRecord; indexes: { by_token: string } };
   /** Keyed `[application_id, user_id]`: one lobby call per user and application. */
   lobby_voice_states: { key: [string, string]; value: LobbyVoiceStateRecord; indexes: { by_lobby: string } };
+  /** Keyed `[application_id, user_id]`: one DM call per user and application; `by_channel` tells who is in a call. */
+  dm_voice_states: { key: [string, string]; value: DmVoiceStateRecord; indexes: { by_channel: string } };
   /** `by_scope` lists an app's global (scope '') or guild commands; `by_name` keeps names unique per type and scope. */
   application_commands: {
     key: string;

@@ -8,7 +8,7 @@
  *
  *   npm run bench                 everything, full size (about 10 minutes on 2 cores)
  *   npm run bench -- --quick      every phase, small
- *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, size, server
+ *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, voice, size, server
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -22,12 +22,13 @@ import { buildReport, renderMarkdown, renderTerminal } from './lib/report.js';
 import { serverPhase } from './lib/server-phase.js';
 import { servePeer, serveSite } from './lib/servers.js';
 import { measureSizes } from './lib/sizes.js';
+import { voicePhase } from './lib/voice.js';
 import { summarize } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = resolve(root, 'node_modules/.cache/platformpp-bench');
 const benchSiteDir = resolve(cacheDir, 'site');
-/** The flags of every Chromium the project drives (scripts/chromium.ts). */
+/** The flags of every Chromium the project drives (scripts/chromium.ts), the voice calls' included. */
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -35,6 +36,11 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 const options = parseOptions(process.argv.slice(2));
@@ -164,6 +170,10 @@ async function main() {
     if (options.phases.has('cold')) {
       say('cold start: fresh browser contexts');
       raw.cold = await coldStart(browser, site.url);
+    }
+    if (options.phases.has('voice')) {
+      say(`voice: two tabs in one lobby call, ${options.voice.rounds} rounds of an E2EE and a plain call`);
+      raw.voice = await voicePhase({ browser, site: site.url, ...options.voice, say, openTab });
     }
   } finally {
     await browser.close();

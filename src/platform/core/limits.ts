@@ -321,6 +321,35 @@ export const VOICE_RESUME_WINDOW_MS = 60_000;
 export const VOICE_DAVE_PROTOCOL_VERSION = 1;
 /** Voice Session Description: bytes of the transport `secret_key`. */
 export const VOICE_SECRET_KEY_BYTES = 32;
+/**
+ * Voice gateway (platformpp's media extension): characters in one relayed peer signal (an SDP
+ * offer or answer, or an ICE candidate) or one E2EE key exchange message. An SDP offer for one
+ * audio track is about 1-3 KB; the bound keeps one client from flooding the others.
+ */
+export const VOICE_RELAY_MESSAGE_MAX = 16_384;
+/** Voice activity: the threshold of `Call::SetVADThreshold`, in dBFS: from -100 to 0, -60 unless set (public SDK). */
+export const VOICE_VAD_THRESHOLD_MIN_DB = -100;
+export const VOICE_VAD_THRESHOLD_MAX_DB = 0;
+export const VOICE_VAD_THRESHOLD_DEFAULT_DB = -60;
+/**
+ * Voice activity: how long the level may stay under the threshold before a speaker stops
+ * (the gaps between syllables, or between the fake microphone's beeps, are not silence).
+ */
+export const VOICE_VAD_HOLD_MS = 400;
+/** Voice activity: how often the input level is measured. */
+export const VOICE_VAD_INTERVAL_MS = 20;
+/**
+ * Speaking (op 5) a client sends at most once per this interval (the latest state wins): the
+ * voice gateway counts every payload against GATEWAY_SEND_LIMIT, and signaling needs its share.
+ */
+export const VOICE_SPEAKING_MIN_INTERVAL_MS = 1000;
+/** E2EE: the sender keys of one participant a receiver keeps (the current one and those before it, for frames in flight). */
+export const VOICE_E2EE_RECEIVE_KEYS_KEPT = 3;
+/** SDK calls: the playout volume of a participant (`Call::SetParticipantVolume`), 100 being unchanged. */
+export const SDK_PARTICIPANT_VOLUME_MAX = 200;
+/** SDK audio: microphone volume (`Client::SetInputVolume`) from 0 to 100 and speaker volume (`SetOutputVolume`) from 0 to 200 percent. */
+export const SDK_INPUT_VOLUME_MAX = 100;
+export const SDK_OUTPUT_VOLUME_MAX = 200;
 /** SDK calls: a call that is not Connected this long after `startCall` ends in Disconnected (JoinTimeout). */
 export const SDK_CALL_JOIN_TIMEOUT_MS = 15_000;
 /** SDK calls: reconnect attempts after the voice socket dropped, before the call ends in Disconnected. */

@@ -1,7 +1,8 @@
 /**
  * Voice State Update (main gateway opcode 4) as a domain write, performed by the shared worker
  * for the session that sent it: join, move within, or leave a guild's voice channel, or a
- * lobby's call (`guild_id: null`, `channel_id: <lobby_id>`; see `voice/lobby-calls.ts`). Each
+ * private call (`guild_id: null`): a lobby's (`channel_id: <lobby_id>`, see `lobby-calls.ts`)
+ * or a DM channel's (`channel_id: <dm_channel_id>`, see `dm-calls.ts`), one at a time. Each
  * change emits VOICE_STATE_UPDATE to the log in the same transaction; a join (a new channel)
  * also answers the voice server to connect to: a fresh random token (stored hashed) and the
  * same-origin endpoint {@link VOICE_SERVER_ENDPOINT}, which the gateway sends to the joining
@@ -18,6 +19,7 @@ import type { VoiceStateRecord } from '../../store/records/guilds';
 import { INTENTS } from '../core/intents';
 import { hasPermission, PERMISSIONS } from '../core/permissions';
 import { generateSecret, hashSecret } from '../core/secrets';
+import { changeDmCall, DM_CALL_STORES } from './dm-calls';
 import { changeLobbyCall, LOBBY_CALL_STORES } from './lobby-calls';
 import { emitVoiceStateUpdate } from './states';
 import { issueVoiceToken } from './tokens';
@@ -55,9 +57,16 @@ export async function updateVoiceState(
   const credential = { token, hash: await hashSecret(token) };
   const self = { self_mute: d.self_mute, self_deaf: d.self_deaf };
   if (d.guild_id === null) {
-    return write(ctx, [...LOBBY_CALL_STORES], (tx, emit) =>
-      changeLobbyCall(ctx, tx, emit, caller, d.channel_id, self, credential),
-    );
+    return write(ctx, [...new Set([...LOBBY_CALL_STORES, ...DM_CALL_STORES])], async (tx, emit) => {
+      const channelId = d.channel_id;
+      const isLobby = channelId !== null && (await tx.store('lobbies').get(channelId)) !== undefined;
+      const [join, other] = isLobby ? [changeLobbyCall, changeDmCall] : [changeDmCall, changeLobbyCall];
+      const outcome = await join(ctx, tx, emit, caller, channelId, self, credential);
+      // One private call at a time: joining one (or leaving with null) leaves the other.
+      if (channelId === null || ('joined' in outcome && outcome.joined))
+        await other(ctx, tx, emit, caller, null, self, credential);
+      return outcome;
+    });
   }
   const guildId = d.guild_id;
   return write(

@@ -30,10 +30,10 @@ export const DEPRECATED_ENCRYPTION_MODES = [
 
 /**
  * What a voice connection is for, as far as the E2EE rule goes: a guild voice channel, a stage
- * channel (not named by the rule: the platform's E2EE covers voice channels, not stages), or
- * a lobby call (a call among a group of users, like a group DM).
+ * channel (not named by the rule: the platform's E2EE covers voice channels, not stages), a
+ * lobby call (a call among a group of users, like a group DM), or a DM call.
  */
-export type VoiceCallKind = 'voice_channel' | 'stage' | 'lobby';
+export type VoiceCallKind = 'voice_channel' | 'stage' | 'lobby' | 'dm';
 
 /** A refusal: the reason a close frame carries. */
 export interface VoiceRefusal {

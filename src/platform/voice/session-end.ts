@@ -8,13 +8,16 @@
  */
 import { write, type Emit, type WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
+import { DM_CALL_STORES, emitDmVoiceState } from './dm-calls';
 import { emitLobbyVoiceState, LOBBY_CALL_STORES } from './lobby-calls';
 import { emitVoiceStateUpdate } from './states';
 
-const STORES = [...LOBBY_CALL_STORES, 'voice_states', 'members', 'users', 'presences'] as const;
+const STORES = [
+  ...new Set([...LOBBY_CALL_STORES, ...DM_CALL_STORES, 'voice_states', 'members', 'users', 'presences'] as const),
+];
 
 /**
- * Removes the voice states (guild voice channels and lobby calls) of the sessions `ids`, and
+ * Removes the voice states (guild voice channels, lobby and DM calls) of the sessions `ids`, and
  * resolves with how many were removed.
  * @example if (await endVoiceOfSessions(ctx, new Set([sessionId]))) await gateway.pump();
  */
@@ -36,7 +39,7 @@ export function endVoiceOfDisconnectedSessions(ctx: PlatformContext): Promise<nu
 }
 
 /**
- * One write: the voice states whose session `pick` names are deleted and announced as left. Both
+ * One write: the voice states whose session `pick` names are deleted and announced as left. The
  * stores hold only the calls going on now, so reading them whole is proportional to the answer.
  */
 async function removeVoiceStates(
@@ -45,12 +48,14 @@ async function removeVoiceStates(
 ): Promise<number> {
   return write(ctx, [...STORES], async (tx, emit: Emit) => {
     const ended = await pick(tx);
-    const [guildStates, lobbyStates] = await Promise.all([
+    const [guildStates, lobbyStates, dmStates] = await Promise.all([
       tx.store('voice_states').getAll(),
       tx.store('lobby_voice_states').getAll(),
+      tx.store('dm_voice_states').getAll(),
     ]);
     const guildEnded = guildStates.filter((s) => ended(s.session_id));
     const lobbyEnded = lobbyStates.filter((s) => ended(s.session_id));
+    const dmEnded = dmStates.filter((s) => ended(s.session_id));
     for (const state of guildEnded) {
       const [member, user] = await Promise.all([
         tx.store('members').get([state.guild_id, state.user_id]),
@@ -63,6 +68,10 @@ async function removeVoiceStates(
       await tx.store('lobby_voice_states').delete([state.application_id, state.user_id]);
       await emitLobbyVoiceState(tx, emit, state, true);
     }
-    return guildEnded.length + lobbyEnded.length;
+    for (const state of dmEnded) {
+      await tx.store('dm_voice_states').delete([state.application_id, state.user_id]);
+      await emitDmVoiceState(tx, emit, state, true);
+    }
+    return guildEnded.length + lobbyEnded.length + dmEnded.length;
   });
 }

@@ -75,13 +75,17 @@ export async function verifyVoiceToken(
   if (record.session_id !== claim.session_id) return gone;
   let kind: VoiceCallKind = 'lobby';
   if (record.guild_id === null) {
-    const tx = ctx.db.read(['lobby_voice_states', 'lobby_members']);
-    const [state, member] = await Promise.all([
+    const tx = ctx.db.read(['lobby_voice_states', 'lobby_members', 'dm_voice_states']);
+    const [lobbyState, member, dmState] = await Promise.all([
       tx.store('lobby_voice_states').get([record.application_id, record.user_id]),
       tx.store('lobby_members').get([record.channel_id, record.user_id]),
+      tx.store('dm_voice_states').get([record.application_id, record.user_id]),
     ]);
-    if (!state || !member || state.lobby_id !== record.channel_id || state.session_id !== record.session_id)
-      return gone;
+    const inLobbyCall =
+      lobbyState && member && lobbyState.lobby_id === record.channel_id && lobbyState.session_id === record.session_id;
+    const inDmCall = dmState && dmState.channel_id === record.channel_id && dmState.session_id === record.session_id;
+    if (!inLobbyCall && !inDmCall) return gone;
+    if (inDmCall) kind = 'dm';
   } else {
     const tx = ctx.db.read(['voice_states', 'channels']);
     const [state, channel] = await Promise.all([

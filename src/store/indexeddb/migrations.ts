@@ -219,6 +219,14 @@ export const MIGRATIONS: readonly Migration[] = [
     ]);
     db.createObjectStore('ephemeral_attachments', { keyPath: 'id' });
   },
+  // 18: voice states of DM calls (a call between the two users of a DM channel, in one game): one
+  // per user and application, by channel to tell who is in a call.
+  (db) => {
+    db.createObjectStore('dm_voice_states', { keyPath: ['application_id', 'user_id'] }).createIndex(
+      'by_channel',
+      'channel_id',
+    );
+  },
 ];
 
 /** The schema version this code writes. */

@@ -74,6 +74,13 @@ export interface LobbyVoiceState extends Omit<GuildVoiceState, 'guild_id' | 'mem
   request_to_speak_timestamp: null;
 }
 
+/** A voice state in a DM call: no guild, the DM channel as the call's id and as its channel while in it. */
+export interface DmVoiceState extends Omit<GuildVoiceState, 'guild_id' | 'member' | 'request_to_speak_timestamp'> {
+  guild_id: null;
+  dm_channel_id: Snowflake;
+  request_to_speak_timestamp: null;
+}
+
 /** A message of a guild channel as MESSAGE_CREATE and MESSAGE_UPDATE carry it; a create adds the author's member. */
 export type GuildMessageEvent = ChannelMessage & { guild_id: Snowflake; member?: Omit<GuildMember, 'user'> };
 
@@ -252,7 +259,7 @@ export interface GatewayDispatchPayloads {
   };
   VOICE_CHANNEL_STATUS_UPDATE: { id: Snowflake; guild_id: Snowflake; status: string | null };
   VOICE_CHANNEL_START_TIME_UPDATE: { id: Snowflake; guild_id: Snowflake; voice_start_time: number | null };
-  VOICE_STATE_UPDATE: GuildVoiceState | LobbyVoiceState;
+  VOICE_STATE_UPDATE: GuildVoiceState | LobbyVoiceState | DmVoiceState;
   VOICE_SERVER_UPDATE: VoiceServerUpdate;
   INVITE_CREATE: InviteCreate;
   INVITE_DELETE: InviteDelete;

@@ -1,6 +1,7 @@
 /**
  * What voice signaling stores: the voice server token each join hands out (only its hash) and
- * the voice state of a lobby call (a guild's voice states live in `voice_states`).
+ * the voice states of private calls, a lobby's or a DM channel's (a guild's voice states live
+ * in `voice_states`).
  */
 import type { Snowflake } from './core';
 
@@ -29,6 +30,21 @@ export interface LobbyVoiceStateRecord {
   application_id: Snowflake;
   user_id: Snowflake;
   lobby_id: Snowflake;
+  session_id: string;
+  self_mute: boolean;
+  self_deaf: boolean;
+  joined_at: number;
+}
+
+/**
+ * A user in a DM channel's call (a call between the channel's two users, in one game): at most
+ * one per user and application, as a lobby call.
+ */
+export interface DmVoiceStateRecord {
+  application_id: Snowflake;
+  user_id: Snowflake;
+  /** The DM channel: what Identify names as `server_id`. */
+  channel_id: Snowflake;
   session_id: string;
   self_mute: boolean;
   self_deaf: boolean;

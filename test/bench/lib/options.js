@@ -5,7 +5,7 @@
  */
 
 /** Every phase, in the order they run. */
-export const PHASES = /** @type {const} */ (['read', 'write', 'fanout', 'members', 'cold', 'size', 'server']);
+export const PHASES = /** @type {const} */ (['read', 'write', 'fanout', 'members', 'cold', 'voice', 'size', 'server']);
 
 const FULL = {
   lobbySizes: [1_000, 10_000, 100_000],
@@ -15,6 +15,7 @@ const FULL = {
   fanout: { rounds: 300, warmup: 20, tabs: 5, socketsPerTab: 10 },
   members: { rounds: 7, warmup: 1 },
   cold: { rounds: 15, warmup: 1 },
+  voice: { rounds: 6, seconds: 8 },
 };
 
 const QUICK = {
@@ -25,6 +26,7 @@ const QUICK = {
   fanout: { rounds: 30, warmup: 3, tabs: 5, socketsPerTab: 10 },
   members: { rounds: 2, warmup: 1 },
   cold: { rounds: 3, warmup: 1 },
+  voice: { rounds: 2, seconds: 3 },
 };
 
 /** @typedef {typeof FULL & { quick: boolean, phases: Set<string>, write_results: boolean }} BenchOptions */

@@ -10,7 +10,7 @@ import { ratio } from './stats.js';
  * @typedef {import('./stats.js').Summary} Summary
  * @typedef {{ id?: string, section: string, figure: string, unit: string, value: number, p95: number | null, n: number | null,
  *   baseline: string | null, baseline_value: number | null, baseline_p95: number | null, ratio: number | null,
- *   target: string | null, met: boolean | null, higher_is_better?: boolean }} Row
+ *   target: string | null, met: boolean | null, higher_is_better?: boolean, id?: string }} Row
  */
 
 /** @param {number} n */
@@ -26,10 +26,12 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
    * @param {string} section @param {string} figure @param {string} unit @param {Summary | { median: number, p95?: number | null, n?: number | null }} value
    * @param {{ name: string, summary: { median: number, p95?: number | null } } | null} baseline
    * @param {{ text: string, max?: number, min?: number } | null} [target] @param {boolean} [higherIsBetter]
+   * @param {string} [id] a stable id for the row, for tools that read latest.json
    */
-  const row = (section, figure, unit, value, baseline, target = null, higherIsBetter = false) => {
+  const row = (section, figure, unit, value, baseline, target = null, higherIsBetter = false, id = undefined) => {
     const r = baseline ? ratio(value.median, baseline.summary.median) : null;
     rows.push({
+      ...(id ? { id } : {}),
       section,
       figure,
       unit,
@@ -284,7 +286,38 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     details.size = z;
   }
 
-  const order = ['1.', '2.', '3.', '4. Scale: API', '4. Scale: Request', '5.', '6.'];
+  if (raw.voice) {
+    const v = raw.voice;
+    const section = '7. Voice (2 tabs, 1 lobby call)';
+    row(
+      section,
+      "mouth-to-ear: a beep's onset at the sender's microphone to its onset at the receiver, E2EE call",
+      'ms',
+      summarize(v.e2ee.mouthToEar),
+      { name: 'the same call without the frame transform', summary: summarize(v.plain.mouthToEar) },
+      null,
+      false,
+      'voice.mouth_to_ear',
+    );
+    row(
+      section,
+      'CPU time of the whole browser per second of call, E2EE (AES-256-GCM per frame)',
+      'ms/s',
+      summarize(v.e2ee.cpu),
+      { name: 'the same call without the frame transform', summary: summarize(v.plain.cpu) },
+      null,
+      false,
+      'voice.e2ee_cpu',
+    );
+    details.voice = {
+      seconds_per_window: v.seconds,
+      mouth_to_ear: { e2ee: summarize(v.e2ee.mouthToEar), plain: summarize(v.plain.mouthToEar) },
+      cpu_ms_per_s: { e2ee: summarize(v.e2ee.cpu), plain: summarize(v.plain.cpu) },
+      beeps_heard_without_a_sent_onset: { e2ee: v.e2ee.unpaired, plain: v.plain.unpaired },
+    };
+  }
+
+  const order = ['1.', '2.', '3.', '4. Scale: API', '4. Scale: Request', '5.', '6.', '7.'];
   rows.sort(
     (a, b) => order.findIndex((p) => a.section.startsWith(p)) - order.findIndex((p) => b.section.startsWith(p)),
   );
@@ -302,6 +335,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       fanout: options.fanout,
       members: options.members,
       cold: options.cold,
+      voice: options.voice,
     },
     rows,
     details,
@@ -312,7 +346,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
 function fmt(x, unit) {
   if (x === null || Number.isNaN(x)) return '–';
   if (unit === 'msg/s') return x.toFixed(0);
-  if (unit === 'kB gz') return x.toFixed(1);
+  if (unit === 'kB gz' || unit === 'ms/s') return x.toFixed(1);
   return x >= 100 ? x.toFixed(0) : x.toFixed(2);
 }
 
@@ -405,6 +439,10 @@ export function renderMarkdown(report) {
       )
         .map(([n, us]) => `${Number(n).toLocaleString('en')}: ${Number(us).toFixed(1)} µs`)
         .join(', ')}.`,
+    );
+  if (d.voice)
+    notes.push(
+      `- Voice: two tabs of one browser, each its own user with the game SDK, in one lobby call through the shared worker; the fake microphone beeps twice a second. Each round runs the E2EE call and the same call without the frame transform (\`voice: { e2ee: false }\`, the sandbox clock before 2026-03-01), in alternating order. CPU: every browser process's CPU time (DevTools \`SystemInfo.getProcessInfo\`) over ${d.voice.seconds_per_window} s of call, nothing else running. Mouth-to-ear: a beep's onset (over -35 dBFS after 150 ms under -55) in the sender's microphone level to its onset in the level the receiver gets, both polled about every 4 ms on the tabs' shared clock (performance.timeOrigin + now); it includes Opus encoding, the transforms, loopback, the jitter buffer and decoding. Beeps heard without a sent onset: E2EE ${d.voice.beeps_heard_without_a_sent_onset.e2ee}, plain ${d.voice.beeps_heard_without_a_sent_onset.plain}.`,
     );
   return [
     `# ${report.title}: latest results`,

@@ -178,14 +178,29 @@ describe('Select Protocol (op 1) and Session Description (op 4): encryption mode
     expect((await before.waitForOp(4)).d.mode).toBe('xsalsa20_poly1305');
   });
 
-  it('an unknown mode closes with 4016, a protocol other than udp with 4012', async () => {
+  it('an unknown mode closes with 4016, a protocol other than udp or webrtc with 4012', async () => {
     const h = await createVoiceHarness();
     const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
     client.send(select('plaintext'));
     expect((await client.waitForClose()).code).toBe(4016);
-    const webrtc = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
-    webrtc.send(select('aead_aes256_gcm_rtpsize', 'webrtc'));
-    expect((await webrtc.waitForClose()).code).toBe(4012);
+    const tcp = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
+    tcp.send(select('aead_aes256_gcm_rtpsize', 'tcp'));
+    expect((await tcp.waitForClose()).code).toBe(4012);
+  });
+
+  it('webrtc: Session Description names Opus and carries no transport key (the peers negotiate DTLS-SRTP); the mode rules still apply', async () => {
+    const h = await createVoiceHarness();
+    await h.setClock(E2EE_ONLY);
+    const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
+    client.send({ op: 1, d: { protocol: 'webrtc', data: { mode: 'aead_aes256_gcm_rtpsize' } } });
+    expect((await client.waitForOp(4)).d).toEqual({
+      mode: 'aead_aes256_gcm_rtpsize',
+      audio_codec: 'opus',
+      dave_protocol_version: 1,
+    });
+    const legacy = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
+    legacy.send({ op: 1, d: { protocol: 'webrtc', data: { mode: 'aead_aes256_gcm' } } });
+    expect((await legacy.waitForClose()).code).toBe(4016);
   });
 });
 

@@ -32,7 +32,7 @@ function runtimeGraph(entry: string): { loaded: Set<string>; lazy: Set<string> }
 }
 
 describe('game SDK stays a client of the platform', () => {
-  it('importing it loads nothing of src/store, lit or comlink; the gateway sockets and the consent dialog load on first use', () => {
+  it('importing it loads nothing of src/store, lit or comlink; the gateway sockets, the call media and the consent dialog load on first use', () => {
     const { loaded, lazy } = runtimeGraph(resolve(root, 'src/sdk/index.ts'));
     expect(
       [...loaded].filter(
@@ -45,6 +45,7 @@ describe('game SDK stays a client of the platform', () => {
       'src/gateway/client.ts',
       'src/gateway/protocol.ts',
       'src/gateway/voice-protocol.ts',
+      'src/media/voice-activity.ts',
       'src/platform/core/dates.ts',
       'src/platform/core/limits.ts',
       'src/platform/core/secrets.ts',
@@ -52,6 +53,7 @@ describe('game SDK stays a client of the platform', () => {
     ]);
     expect([...lazy].sort()).toEqual([
       'src/components/consent-dialog.ts',
+      'src/media/call-media.ts',
       'src/sockets/gateway-socket.ts',
       'src/sockets/voice-gateway-socket.ts',
     ]);
