@@ -49,8 +49,8 @@ export class DemoVoiceMembers extends LitElement {
     const state = this.client?.state;
     if (!state) return [];
     const guild = state.guilds.get(this.client!.world.guild.id);
-    return [...state.voiceStates.values()]
-      .filter((v) => v.channel_id === this.channelId)
+    return state.voiceStates
+      .in(this.channelId)
       .map((v) => ({
         id: v.user_id,
         name: memberName(guild?.members.get(v.user_id), state.users.get(v.user_id)),
