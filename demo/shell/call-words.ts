@@ -3,7 +3,7 @@
  * `CallStatus` and `CallError` with its detail (a voice gateway close code, or an HTTP status).
  */
 import { VOICE_CLOSE_CODES, VOICE_CLOSE_REASONS, type VoiceCloseCode } from '../../src/gateway/voice-protocol';
-import { CallError, CallStatus } from '../../src/sdk/call';
+import { CallError, CallStatus } from '../../src/sdk/call-status';
 
 const STATUS_TEXT: Record<CallStatus, string> = {
   [CallStatus.Disconnected]: 'Disconnected',

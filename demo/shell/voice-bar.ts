@@ -5,7 +5,7 @@
  * button to leave. Nothing while the user is in no call.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { CallStatus } from '../../src/sdk/call';
+import { CallStatus } from '../../src/sdk/call-status';
 import { callStatusText } from './call-words';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';

@@ -9,7 +9,7 @@
  * In a voice channel's view it is a card of tiles; with `bar`, the slim bar above a lobby's chat.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { CallStatus } from '../../src/sdk/call';
+import { CallStatus } from '../../src/sdk/call-status';
 import { callStatusText } from './call-words';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';

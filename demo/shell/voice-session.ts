@@ -12,7 +12,8 @@
  * Fires `change` whenever any of it changes; levels and speaking are read from the `Call`.
  */
 import { Client } from '../../src/sdk/client';
-import { Call, CallError, CallStatus } from '../../src/sdk/call';
+import { Call } from '../../src/sdk/call';
+import { CallError, CallStatus } from '../../src/sdk/call-status';
 import type { CallTarget } from '../../src/sdk/call-signaling';
 import { LoggingSeverity } from '../../src/sdk/logger';
 import { AuthorizationTokenType } from '../../src/sdk/types';

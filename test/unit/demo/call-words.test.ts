@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { callEndedText, callStatusText } from '../../../demo/shell/call-words';
-import { CallError, CallStatus } from '../../../src/sdk/call';
+import { CallError, CallStatus } from '../../../src/sdk/call-status';
 
 describe("a call's status and end, in words", () => {
   it('names every status of the call', () => {
