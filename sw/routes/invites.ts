@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { requireBot } from '../../src/platform/oauth2/auth';
-import { ApiError } from '../../src/platform/core/errors';
+import { API_ERRORS, ApiError } from '../../src/platform/core/errors';
 import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/channels/invites';
 import {
   getTargetUsersCsv,
@@ -16,7 +16,7 @@ import {
   putTargetUsers,
 } from '../../src/platform/channels/invites-target-users';
 import { INVITE_MAX_AGE_DEFAULT_S, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/core/limits';
-import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { noContent, parseJsonBody, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   CreateInviteSchema,
   InviteChannelPathSchema,
@@ -63,13 +63,17 @@ function formFields(form: FormData): Record<string, unknown> {
   let fields: Record<string, unknown> = {};
   const payload = form.get('payload_json');
   if (typeof payload === 'string') {
+    let json: unknown;
     try {
-      fields = JSON.parse(payload);
-    } catch {
-      throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
+      json = parseJsonBody(payload);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === API_ERRORS.INVALID_JSON.code)
+        throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
+      throw error;
     }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
       throw ApiError.invalidForm({ payload_json: 'Must be a JSON object.' });
+    fields = json as Record<string, unknown>;
   }
   for (const key of ['max_age', 'max_uses', 'temporary', 'unique'] as const) {
     const value = form.get(key);
