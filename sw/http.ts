@@ -5,7 +5,8 @@
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { Principal } from '../src/platform/oauth2/auth';
+import type { BearerPrincipal, BotPrincipal, Principal } from '../src/platform/oauth2/auth';
+import { requireBearer, requireBot } from '../src/platform/oauth2/auth';
 import type { PlatformContext } from '../src/platform/core/context';
 import { ApiError, OAuth2Error } from '../src/platform/core/errors';
 import { JSON_BODY_MAX_BYTES, JSON_BODY_MAX_DEPTH } from '../src/platform/core/limits';
@@ -21,6 +22,27 @@ export interface AppEnv {
 
 /** A hono context of the platform app. */
 export type AppContext = Context<AppEnv>;
+
+/**
+ * The caller of a route the access table opens to bots only, typed as a bot (the table has
+ * already refused anyone else; this only narrows the type, and would refuse if the two disagreed).
+ * @example const bot = botOf(c);
+ */
+export function botOf(c: AppContext): BotPrincipal {
+  const principal = c.get('principal');
+  requireBot(principal);
+  return principal;
+}
+
+/**
+ * The caller of a route the access table opens to users' OAuth2 tokens only, typed as such.
+ * @example const caller = bearerOf(c);
+ */
+export function bearerOf(c: AppContext): BearerPrincipal {
+  const principal = c.get('principal');
+  requireBearer(principal);
+  return principal;
+}
 
 /**
  * Where the platform is reached, as absolute URLs it hands out start: the request's origin, and

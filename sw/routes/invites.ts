@@ -6,7 +6,6 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot } from '../../src/platform/oauth2/auth';
 import { API_ERRORS, ApiError } from '../../src/platform/core/errors';
 import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/channels/invites';
 import {
@@ -16,19 +15,13 @@ import {
   putTargetUsers,
 } from '../../src/platform/channels/invites-target-users';
 import { INVITE_MAX_AGE_DEFAULT_S, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/core/limits';
-import { noContent, parseJsonBody, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { botOf, noContent, parseJsonBody, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   CreateInviteSchema,
   InviteChannelPathSchema,
   InviteCodePathSchema,
   InviteQuerySchema,
 } from '../../src/platform/channels/schemas';
-
-function bot(c: AppContext) {
-  const principal = c.get('principal');
-  requireBot(principal);
-  return principal;
-}
 
 /** A multipart body; malformed multipart is the client's mistake (400), too large is 413. */
 async function readForm(c: AppContext): Promise<FormData> {
@@ -95,7 +88,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/channels/:channel_id/invites', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { channel_id } = validate(InviteChannelPathSchema, c.req.param());
     let body: v.InferOutput<typeof CreateInviteSchema>;
     let file: string | undefined;
@@ -118,7 +111,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.get('/channels/:channel_id/invites', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await listChannelInvites(c.get('ctx'), principal, validate(InviteChannelPathSchema, c.req.param()).channel_id),
     );
@@ -130,18 +123,18 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.delete('/invites/:code', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(await deleteInvite(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code));
   });
 
   r.get('/invites/:code/target-users', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const csv = await getTargetUsersCsv(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code);
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   });
 
   r.put('/invites/:code/target-users', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { code } = validate(InviteCodePathSchema, c.req.param());
     if (!(c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw ApiError.invalidForm({ target_users_file: 'Send the file as multipart/form-data.' });
@@ -153,7 +146,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.get('/invites/:code/target-users/job-status', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await getTargetUsersJobStatus(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code),
     );
