@@ -35,6 +35,7 @@ import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
+import { admitCaller } from './access';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
 import type { WebhookOutbox } from '../src/platform/webhooks/outbox';
 
@@ -234,6 +235,7 @@ export function buildApp(
     webhooks.kick(c);
   });
   app.use('*', applyOnce(options.starts ?? ONE_START));
+  app.use('*', admitCaller());
   mountPlatformRoutes(app, webhooks.send, options.gatewayUrl);
 
   app.notFound((c) => {

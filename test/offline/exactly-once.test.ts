@@ -3,13 +3,13 @@
  * worker is stopped every 100-300 ms (the DevTools protocol's ServiceWorker.stopAllWorkers). The
  * browser dispatches a request the stopped worker had not answered again to the next start of
  * the worker; none may be stored twice, and every acknowledged one must be there. The figures
- * are written to test-results/reliability.json and printed.
+ * are merged into test-results/reliability.json and printed (`test/reliability-figures.ts`).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
+import { recordReliability } from '../reliability-figures';
 
 const PAGES = 4;
 const PER_PAGE = 500;
@@ -176,9 +176,7 @@ describe('exactly once under service worker stops: a request the browser dispatc
       duplicated,
       by_status: byStatus,
     };
-    await mkdir('test-results', { recursive: true });
-    await writeFile('test-results/reliability.json', `${JSON.stringify({ exactly_once: figures }, null, 2)}\n`);
-    console.log(`reliability: ${JSON.stringify(figures)}`);
+    await recordReliability('exactly_once', figures);
 
     expect(stops).toBeGreaterThanOrEqual(MIN_STOPS);
     expect(outcomes.length).toBeGreaterThanOrEqual(PAGES * PER_PAGE);

@@ -150,6 +150,19 @@ export const OAUTH2_NONCE_MAX_LENGTH = 512;
 
 /** Largest JSON request body the API reads. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects a JSON request body may have (the sandbox's choice: the
+ * deepest body the API takes, a components V2 message or a subcommand group's options, nests
+ * about 10 levels). Deeper bodies are refused before they are parsed or validated, so no
+ * recursion in a parser, a schema or the store meets a 100,000-deep array.
+ */
+export const JSON_BODY_MAX_DEPTH = 32;
+/**
+ * Largest value of a 32-bit flags field in a body (lobby, lobby member, message, guild member
+ * flags): bits 0 to 30, the ones a JavaScript bit operation keeps as they are. A larger number,
+ * 2^32 for one, is refused rather than truncated by a 32-bit mask.
+ */
+export const FLAGS_32_MAX = 2 ** 31 - 1;
 
 /**
  * Rich presence (SET_ACTIVITY): characters in each text field (state, details, asset keys and

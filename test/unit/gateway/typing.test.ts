@@ -100,4 +100,38 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
     expect(alice.dispatches('TYPING_START')).toEqual([]);
     expect((await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, auth.chen)).body.code).toBe(10003);
   });
+  it('takes the scope of the channel at hand: messages.write in a guild channel, dm_channels.messages.write in a DM (403 50001 naming it otherwise)', async () => {
+    const { h, general, auth } = await setup();
+    await h.api.put(`/sandbox/users/${h.world.alice.id}/relationships/${h.world.bob.id}`, { type: 1 });
+    await h.api.put(`/sandbox/users/${h.world.bob.id}/relationships/${h.world.alice.id}`, { type: 1 });
+    const dmChannel = (
+      await h.api.post(`/api/v10/users/@me/dms/${h.world.bob.id}/messages`, { content: 'hi' }, auth.alice)
+    ).body.channel_id as string;
+    const tokenWith = async (scopes: string) =>
+      `Bearer ${
+        (
+          await h.api.post('/sandbox/tokens', {
+            application_id: h.world.application.id,
+            user_id: h.world.alice.id,
+            scopes: `identify ${scopes}`,
+          })
+        ).body.access_token
+      }`;
+    const dmOnly = await tokenWith('dm_channels.messages.write');
+    const guildOnly = await tokenWith('messages.write');
+    expect((await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, dmOnly)).status).toBe(204);
+    expect((await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, guildOnly)).status).toBe(204);
+    const wrongInGuild = await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, dmOnly);
+    expect([wrongInGuild.status, wrongInGuild.body.code, wrongInGuild.body.message]).toEqual([
+      403,
+      50001,
+      'Missing OAuth2 scope: messages.write',
+    ]);
+    const wrongInDm = await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, guildOnly);
+    expect([wrongInDm.status, wrongInDm.body.code, wrongInDm.body.message]).toEqual([
+      403,
+      50001,
+      'Missing OAuth2 scope: dm_channels.messages.write',
+    ]);
+  });
 });
