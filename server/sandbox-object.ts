@@ -20,6 +20,9 @@ import type { ServerEnv } from './worker';
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';
 
+/** workerd's WebSocket: a pair's server end is accepted in this isolate, or by the hibernation API. */
+type WorkerdWebSocket = WebSocket & { accept(): void };
+
 /** Whether a path inside a sandbox is its CDN (pages that joined the server send the CDN's requests there). */
 function isCdnPath(path: string): boolean {
   return path.startsWith(`${SERVER_CDN_PATH}/`);
@@ -102,20 +105,32 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   #acceptGateway(platform: SandboxPlatform, url: URL): Response {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
     const publicOrigin = url.origin + (sandboxOf(url)?.basePath ?? '');
+    // What the connection says while it opens (Hello, or a close for a bad version or encoding)
+    // waits until the socket is accepted, which depends on whether it stays open.
+    let opening: (() => void)[] | null = [];
     const connection = platform.gateway.connect(
       `/gateway${url.search}`,
       {
-        send: (text) => server.send(text),
+        send: (text) => (opening ? opening.push(() => server.send(text)) : server.send(text)),
         close: (code, reason) => {
           this.#connections.delete(server);
-          server.close(code, reason);
+          if (opening) opening.push(() => server.close(code, reason));
+          else server.close(code, reason);
         },
       },
       { resumeGatewayUrl: gatewayUrlOf(publicOrigin) },
     );
-    if (!connection.closed) this.#connections.set(server, connection);
+    if (connection.closed) {
+      // Refused at once: a plain accepted socket, closed. Through the hibernation API the client's
+      // TCP connection stayed open for its 30-second close timeout after the close handshake.
+      (server as WorkerdWebSocket).accept();
+    } else {
+      this.ctx.acceptWebSocket(server);
+      this.#connections.set(server, connection);
+    }
+    for (const act of opening) act();
+    opening = null;
     return new Response(null, { status: 101, webSocket: client });
   }
 
