@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The Miniflare line this package runs on (see docs/server.md: the one that supports Node 20). */
@@ -63,7 +63,7 @@ export async function startServer(options = {}) {
   } catch {
     throw new MissingEngineError();
   }
-  const workerPath = options.workerPath ?? WORKER_PATH;
+  const workerPath = resolve(options.workerPath ?? WORKER_PATH);
   if (!existsSync(workerPath)) {
     throw new Error(`The Worker is not built (${workerPath}): run \`npm run build:server\` first.`);
   }
@@ -76,6 +76,9 @@ export async function startServer(options = {}) {
   const mf = new miniflare.Miniflare({
     modules: true,
     scriptPath: workerPath,
+    // Module paths are relative to the Worker's own directory, wherever the process runs from
+    // (workerd refuses `..` out of the root it was given, the working directory by default).
+    modulesRoot: dirname(workerPath),
     compatibilityDate: COMPATIBILITY_DATE,
     durableObjects: { SANDBOXES: { className: 'PlatformSandbox', useSQLite: true } },
     durableObjectsPersist: persist,
