@@ -7,12 +7,13 @@
  *
  * - `POST <sandbox>/__platformpp-test/store` `{method, args}`: one call of the platform storage
  *   (`get`, `getAll`, `count`, `put`, `delete`...) through the sandbox's own context, so its
- *   read cache sees what a test writes, as the browser host's does. Arguments and result travel
- *   in the SQLite adapter's value codec (Blobs, CryptoKeys and all).
+ *   read cache sees what a test writes, as the browser host's does; `putAll(store, records)`
+ *   writes many records in one transaction. Arguments and result travel in the SQLite adapter's
+ *   value codec (Blobs, CryptoKeys and all).
  * - `POST <sandbox>/__platformpp-test/settle`: resolves once the gateway sent every dispatch
  *   committed so far and the webhook outbox is idle.
  */
-import type { PlatformStorage } from '../src/store/schema';
+import type { PlatformDB, PlatformStorage, PlatformStoreName } from '../src/store/schema';
 import { decodeValue, encodeValue } from '../src/store/sqlite/value-codec';
 import type { SandboxPlatform } from './sandbox-platform';
 
@@ -28,6 +29,8 @@ const STORE_METHODS = new Set([
   'count',
   'getFromIndex',
   'getAllFromIndex',
+  'getKeyFromIndex',
+  'getAllKeysFromIndex',
   'countFromIndex',
   'put',
   'add',
@@ -56,12 +59,15 @@ export async function answerTestHook(platform: SandboxPlatform, request: Request
   }
   if (path !== `${TEST_HOOKS_PATH}/store`) return new Response(null, { status: 404 });
   const call = (await decodeValue(await request.text())) as StoreCall;
-  if (!STORE_METHODS.has(call.method as never)) {
+  if (!STORE_METHODS.has(call.method as never) && call.method !== 'putAll') {
     return Response.json({ message: `${call.method} is no storage call` }, { status: 400 });
   }
   const db = platform.ctx.db as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   try {
-    const result = await db[call.method](...call.args);
+    const result =
+      call.method === 'putAll'
+        ? await putAll(platform.ctx.db, call.args[0] as PlatformStoreName, call.args[1] as unknown[])
+        : await db[call.method](...call.args);
     // `{result}`: an undefined result (nothing found) leaves the object empty.
     return new Response(await encodeValue({ result }), {
       headers: { 'Content-Type': 'application/json' },
@@ -76,8 +82,17 @@ export async function answerTestHook(platform: SandboxPlatform, request: Request
   }
 }
 
-/** The subset of the platform storage the hooks reach, typed as the storage types it. */
+/** Writes `records` into `store` in one transaction (a test's bulk fixture). */
+export async function putAll(db: PlatformStorage, store: PlatformStoreName, records: unknown[]): Promise<void> {
+  await db.write([store], async (tx) => {
+    for (const record of records) await tx.store(store).put(record as never);
+  });
+}
+
+/** The platform storage as the hooks reach it, typed as the storage types it, and `putAll`. */
 export type HookedStorage = Pick<
   PlatformStorage,
   (typeof STORE_METHODS extends Set<infer M> ? M : never) & keyof PlatformStorage
->;
+> & {
+  putAll<N extends PlatformStoreName>(store: N, records: PlatformDB[N]['value'][]): Promise<void>;
+};
