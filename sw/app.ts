@@ -31,6 +31,7 @@ import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { sandboxActivityRoutes } from './routes/sandbox-activities';
+import { sandboxFixtureSetRoutes } from './routes/sandbox-fixture-sets';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
@@ -172,6 +173,7 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: Ap
   app.route('/sandbox', sandboxUserRoutes());
   app.route('/sandbox', sandboxUrlMappingRoutes());
   app.route('/sandbox', sandboxActivityRoutes());
+  app.route('/sandbox', sandboxFixtureSetRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(send));
   app.route('/sandbox', sandboxInteractionRoutes(send));
 }

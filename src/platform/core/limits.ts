@@ -417,6 +417,13 @@ export const URL_MAPPINGS_MAX = 100;
  */
 export const SANDBOX_CLOCK_MIN_MS = Date.UTC(2015, 0, 1);
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(2100, 0, 1) - 1;
+/**
+ * Fixture sets (`/sandbox/fixture-sets/{name}`, not shown by the spec; the sandbox's bounds): a
+ * name of lower-case letters, digits, `.`, `_` and `-` up to 64 characters, and a value of at
+ * most 64 KiB of JSON: a record of ids, not the data itself.
+ */
+export const FIXTURE_SET_NAME_MAX = 64;
+export const FIXTURE_SET_VALUE_MAX_BYTES = 64 * 1024;
 /** An application's `flags` as a number (the spec: a 32-bit integer); as a decimal string, the full 64-bit set (`flags_new`). */
 export const APPLICATION_FLAGS_NUMBER_MAX = 2 ** 32 - 1;
 

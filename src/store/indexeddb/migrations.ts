@@ -227,6 +227,10 @@ export const MIGRATIONS: readonly Migration[] = [
       'channel_id',
     );
   },
+  // 19: fixture sets, named records of what a tool seeded (`/sandbox/fixture-sets/{name}`).
+  (db) => {
+    db.createObjectStore('fixture_sets', { keyPath: 'name' });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
@@ -32,26 +33,29 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     ]);
   });
 
-  it('loses no event when the shared worker restarted in between (the session lives in IndexedDB)', async () => {
-    const h = await createGatewayHarness();
-    const { guild, bot, sessionId } = await session(h);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'live', type: 0 });
-    const live = await bot.waitForDispatch('CHANNEL_CREATE');
-    bot.disconnect(4000);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'missed', type: 0 });
-    const restarted = await h.restartedGateway();
-    const again = h.connect(undefined, restarted);
-    again.send({ op: 6, d: { token: h.world.botAuth.replace('Bot ', ''), session_id: sessionId, seq: live.s } });
-    await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
-      [live.s! + 1, 'CHANNEL_CREATE', 'missed'],
-      [live.s! + 2, 'RESUMED', undefined],
-    ]);
-    // And it keeps dispatching live on the new gateway.
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
-    await restarted.announce({ type: 'events', seq: 0 });
-    expect((await again.waitFor((p) => p.d?.name === 'after')).s).toBe(live.s! + 3);
-  });
+  itInProcess(
+    'loses no event when the shared worker restarted in between (the session lives in IndexedDB)',
+    async () => {
+      const h = await createGatewayHarness();
+      const { guild, bot, sessionId } = await session(h);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'live', type: 0 });
+      const live = await bot.waitForDispatch('CHANNEL_CREATE');
+      bot.disconnect(4000);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'missed', type: 0 });
+      const restarted = await h.restartedGateway();
+      const again = h.connect(undefined, restarted);
+      again.send({ op: 6, d: { token: h.world.botAuth.replace('Bot ', ''), session_id: sessionId, seq: live.s } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+        [live.s! + 1, 'CHANNEL_CREATE', 'missed'],
+        [live.s! + 2, 'RESUMED', undefined],
+      ]);
+      // And it keeps dispatching live on the new gateway.
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
+      await restarted.announce({ type: 'events', seq: 0 });
+      expect((await again.waitFor((p) => p.d?.name === 'after')).s).toBe(live.s! + 3);
+    },
+  );
 
   it('replays again what a client sent a lower seq for (it missed those dispatches)', async () => {
     const h = await createGatewayHarness();
@@ -78,10 +82,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     await bot.waitFor((p) => p.op === 11);
     await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'd', type: 0 });
     await bot.waitFor((p) => p.d?.name === 'd');
-    const kept = await h.ctx.db.getAllKeys(
-      'gateway_resume_marks',
-      keyRange.bound([sessionId, 0], [sessionId, Infinity]),
-    );
+    const kept = await h.db.getAllKeys('gateway_resume_marks', keyRange.bound([sessionId, 0], [sessionId, Infinity]));
     expect(kept.map(([, s]) => s)).toEqual([4, 5, 6]);
     bot.disconnect(4000);
 
@@ -117,10 +118,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
       [4, 'CHANNEL_CREATE', 'b'],
       [5, 'RESUMED', undefined],
     ]);
-    const kept = await h.ctx.db.getAllKeys(
-      'gateway_resume_marks',
-      keyRange.bound([sessionId, 0], [sessionId, Infinity]),
-    );
+    const kept = await h.db.getAllKeys('gateway_resume_marks', keyRange.bound([sessionId, 0], [sessionId, Infinity]));
     expect(kept.map(([, s]) => s)).toEqual([1, 2, 3, 4, 5]);
     again.disconnect(4000);
     // s 6 of the old numbering is no dispatch of the session any more.
@@ -169,7 +167,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     expect((await bad.waitForClose()).code).toBe(4004);
   });
 
-  it('a session that timed out (4009) cannot be resumed', async () => {
+  itInProcess('a session that timed out (4009) cannot be resumed', async () => {
     const h = await createGatewayHarness();
     const { bot, sessionId } = await session(h);
     h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 2);
@@ -185,13 +183,13 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const { bot } = await session(h);
     await h.api.post('/sandbox/reset');
     await bot.waitFor((p) => p.op === 9);
-    expect(await h.ctx.db.count('gateway_sessions')).toBe(0);
+    expect(await h.db.count('gateway_sessions')).toBe(0);
   });
 
   it('never stores the token with the session', async () => {
     const h = await createGatewayHarness();
     await session(h);
-    const stored = JSON.stringify(await h.ctx.db.getAll('gateway_sessions'));
+    const stored = JSON.stringify(await h.db.getAll('gateway_sessions'));
     expect(stored).not.toContain(h.world.botAuth.slice(4));
   });
 });

@@ -69,7 +69,7 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
 
   it('needs VIEW_CHANNEL and SEND_MESSAGES (403) and the messages.write scope; an unknown channel is 404 10003; a refusal logs nothing', async () => {
     const { h, hidden, general, auth } = await setup();
-    const before = (await h.api.app.ctx.db.getAll('events')).length;
+    const before = (await h.api.db.getAll('events')).length;
     expect((await h.api.post(`/api/v10/channels/${hidden.id}/typing`, undefined, auth.bob)).body.code).toBe(50001);
     expect((await h.api.post('/api/v10/channels/1/typing', undefined, auth.bob)).body.code).toBe(10003);
     const narrow = (
@@ -82,7 +82,7 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
     expect((await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, `Bearer ${narrow}`)).status).toBe(
       403,
     );
-    expect((await h.api.app.ctx.db.getAll('events')).length).toBe(before);
+    expect((await h.api.db.getAll('events')).length).toBe(before);
   });
 
   it('in a DM channel it reaches the other user only, and a user who is not one of the two gets 404 10003', async () => {

@@ -34,6 +34,7 @@ import { QuestCreateSchema } from '../../../src/platform/activities/quests';
 import { ActivityJoinSchema, QuestEnrollmentSchema, UrlMappingsSchema } from '../../../src/platform/activities/schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
 import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
+import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
   CreateGuildEmojiSchema,
@@ -409,6 +410,10 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   'POST /sandbox/guilds': {
     schema: SandboxGuildSchema,
     valid: (w) => ({ name: 'Another guild', owner_id: w.bob.id, features: ['COMMUNITY'] }),
+  },
+  'PUT /sandbox/fixture-sets/:name': {
+    schema: FixtureSetBodySchema,
+    valid: () => ({ value: { lobby_id: '1', user_ids: ['2', '3'] } }),
   },
   'PUT /sandbox/guilds/:guild_id/members/:user_id': {
     schema: SandboxMemberSchema,

@@ -220,6 +220,8 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return w.message.id;
     case 'filename':
       return 'file.txt';
+    case 'name':
+      return 'seeded-world';
     default:
       throw new Error(`No value in the world for the path parameter ${name} (${path}).`);
   }
