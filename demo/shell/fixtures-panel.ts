@@ -6,7 +6,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { DemoClient } from './demo-client';
 import { sharedStyles } from './styles';
-import { userQuery } from './routes';
+import { userQuery } from './page-query';
 import './copy-button';
 
 /** The fixtures panel; fires `demo-reset-request` when the user confirms a reset. */

@@ -1,8 +1,7 @@
 /**
  * The shell's routes, kept in the URL's hash so that links, the keyboard and the back button
- * work: `#/lobby/<id>`, `#/channel/<id>`, `#/dm/<user id>`, `#/bot`, `#/dev/<panel>`. The user is in the query
- * (`?as=bob`), so a tab keeps its user across reloads; so is the platform server the page joined
- * (`?server=<url>`), which every link to another user keeps.
+ * work: `#/lobby/<id>`, `#/channel/<id>`, `#/dm/<user id>`, `#/bot`, `#/dev/<panel>`. The user and
+ * the server the page joined are in the query instead (`page-query.ts`).
  */
 import { DEV_PANELS, type DevPanel } from './dev-panels';
 
@@ -13,19 +12,6 @@ export type Route =
   | { view: 'dm'; id: string }
   | { view: 'bot' }
   | { view: 'dev'; panel: DevPanel };
-
-/**
- * The query of the page as `username`, on the same platform (the `?server=` of this page kept).
- * @example userQuery('bob', '?server=http%3A%2F%2F127.0.0.1%3A8787&as=alice') // '?server=http%3A%2F%2F127.0.0.1%3A8787&as=bob'
- */
-export function userQuery(username: string, search = location.search): string {
-  const params = new URLSearchParams(search);
-  const query = new URLSearchParams();
-  const server = params.get('server');
-  if (server) query.set('server', server);
-  query.set('as', username);
-  return `?${query}`;
-}
 
 /**
  * The route a hash names; `fallback` for an empty or unknown one.
