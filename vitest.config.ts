@@ -23,7 +23,8 @@ import { sharedConfig } from './vite.config.js';
  * - `sw/lobby-message-reads`: it looks into the service worker's read cache object itself.
  * - `gateway/fan-out`: it counts the store's transactions and announcements inside the process.
  * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`: units of one class, no host.
- * - `gateway/voice-*`: the voice gateway is not on the server yet (docs/server.md).
+ * - `gateway/voice-*`: their harness drives a voice gateway object in this process; the server's
+ *   voice gateway is tested over real WebSockets in `test/server/voice-gateway.test.ts`.
  * - the other `sw/` files still read the app's internals directly; they run on SQLite in Node.
  */
 const SERVER_HOST_SUITE = [

@@ -1,19 +1,23 @@
 /**
  * The Durable Object of one sandbox: its platform (`sandbox-platform.ts`) over the object's
- * SQLite storage, the gateway as hibernatable WebSockets (`ctx.acceptWebSocket`), and the
- * webhook outbox's retries on the object's alarm.
+ * SQLite storage, the gateway (`/gateway`) and the voice gateway (`/voice`) as hibernatable
+ * WebSockets (`ctx.acceptWebSocket`), and the webhook outbox's retries on the object's alarm.
  *
- * Memory is a cache (ARCHITECTURE rule 2): an object that is evicted loses its gateway
- * connections' state, and a socket whose object no longer knows it is asked to reconnect and
- * resume (op 7, then 4000), which replays from the durable log what it missed.
+ * Memory is a cache (ARCHITECTURE rule 2): an object that is evicted loses its connections'
+ * state. A gateway socket whose object no longer knows it is asked to reconnect and resume
+ * (op 7, then 4000), which replays from the durable log what it missed; a voice socket is
+ * closed with 4015 (the voice server crashed), and its client identifies again with its voice
+ * token, which is durable, as after the shared worker restarted in the browser.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { GatewayConnection } from '../src/gateway/connection';
+import type { ClientData, GatewayTransport } from '../src/gateway/connection';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
+import { VOICE_CLOSE_CODES } from '../src/gateway/voice-protocol';
+import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
 import { SERVER_CDN_PATH } from '../src/wire/paths';
 import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf } from './sandbox-routing';
-import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform } from './sandbox-platform';
+import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform, voiceGatewayUrlOf } from './sandbox-platform';
 import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
 
@@ -22,6 +26,24 @@ const NAME_KEY = 'sandbox_name';
 
 /** workerd's WebSocket: a pair's server end is accepted in this isolate, or by the hibernation API. */
 type WorkerdWebSocket = WebSocket & { accept(): void };
+
+/** The tag a voice gateway socket is accepted with, so that an evicted object still tells it from a gateway socket. */
+const VOICE_TAG = 'voice';
+
+/** One open connection of either gateway, as a socket's events drive it. */
+interface SocketConnection {
+  readonly closed: boolean;
+  receive(data: ClientData): void;
+  clientClosed(code: number): void;
+}
+
+/** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
+function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
+  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
+  if (path === '/gateway') return 'gateway';
+  if (path === VOICE_SERVER_ENDPOINT) return 'voice';
+  return null;
+}
 
 /** Whether a path inside a sandbox is its CDN (pages that joined the server send the CDN's requests there). */
 function isCdnPath(path: string): boolean {
@@ -36,16 +58,15 @@ function cdnRequest(request: Request, url: URL, path: string): Request {
 /** One sandbox. */
 export class PlatformSandbox extends DurableObject<ServerEnv> {
   #platform: Promise<SandboxPlatform> | null = null;
-  readonly #connections = new Map<WebSocket, GatewayConnection>();
+  readonly #connections = new Map<WebSocket, SocketConnection>();
 
   async fetch(request: Request): Promise<Response> {
     const name = request.headers.get(SANDBOX_HEADER) ?? DEFAULT_SANDBOX;
     const platform = await this.#open(name);
     const url = new URL(request.url);
     const target = sandboxOf(url);
-    if (target?.path === '/gateway' && request.headers.get('Upgrade')?.toLowerCase() === 'websocket') {
-      return this.#acceptGateway(platform, url);
-    }
+    const service = socketServiceOf(request, target?.path);
+    if (service) return this.#acceptSocket(platform, url, service);
     if (target && isCdnPath(target.path)) return platform.app.cdn(cdnRequest(request, url, target.path));
     if (target && this.env.PLATFORMPP_TEST_HOOKS === 'true' && isTestHookPath(target.path)) {
       return answerTestHook(platform, request, target.path);
@@ -61,7 +82,11 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const connection = this.#connections.get(socket);
     if (connection) return connection.receive(message);
-    // The object was evicted since this socket connected: the client resumes on a new one.
+    // The object was evicted since this socket connected: the client connects again.
+    if (this.ctx.getTags(socket).includes(VOICE_TAG)) {
+      socket.close(VOICE_CLOSE_CODES.VOICE_SERVER_CRASHED, 'The voice server restarted: connect again.');
+      return;
+    }
     socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
     socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
   }
@@ -102,31 +127,39 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     return this.#platform;
   }
 
-  #acceptGateway(platform: SandboxPlatform, url: URL): Response {
+  /**
+   * Accepts a WebSocket to the gateway or the voice gateway. A connection's sessions are told
+   * this sandbox's URLs as the client reached them: READY's `resume_gateway_url`, and
+   * VOICE_SERVER_UPDATE's `endpoint`.
+   */
+  #acceptSocket(platform: SandboxPlatform, url: URL, service: 'gateway' | 'voice'): Response {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     const publicOrigin = url.origin + (sandboxOf(url)?.basePath ?? '');
     // What the connection says while it opens (Hello, or a close for a bad version or encoding)
     // waits until the socket is accepted, which depends on whether it stays open.
     let opening: (() => void)[] | null = [];
-    const connection = platform.gateway.connect(
-      `/gateway${url.search}`,
-      {
-        send: (text) => (opening ? opening.push(() => server.send(text)) : server.send(text)),
-        close: (code, reason) => {
-          this.#connections.delete(server);
-          if (opening) opening.push(() => server.close(code, reason));
-          else server.close(code, reason);
-        },
+    const transport: GatewayTransport = {
+      send: (text) => (opening ? opening.push(() => server.send(text)) : server.send(text)),
+      close: (code, reason) => {
+        this.#connections.delete(server);
+        if (opening) opening.push(() => server.close(code, reason));
+        else server.close(code, reason);
       },
-      { resumeGatewayUrl: gatewayUrlOf(publicOrigin) },
-    );
+    };
+    const connection: SocketConnection =
+      service === 'voice'
+        ? platform.voiceGateway.connect(`${VOICE_SERVER_ENDPOINT}${url.search}`, transport)
+        : platform.gateway.connect(`/gateway${url.search}`, transport, {
+            resumeGatewayUrl: gatewayUrlOf(publicOrigin),
+            voiceEndpoint: voiceGatewayUrlOf(publicOrigin),
+          });
     if (connection.closed) {
       // Refused at once: a plain accepted socket, closed. Through the hibernation API the client's
       // TCP connection stayed open for its 30-second close timeout after the close handshake.
       (server as WorkerdWebSocket).accept();
     } else {
-      this.ctx.acceptWebSocket(server);
+      this.ctx.acceptWebSocket(server, service === 'voice' ? [VOICE_TAG] : []);
       this.#connections.set(server, connection);
     }
     for (const act of opening) act();

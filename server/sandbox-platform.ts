@@ -1,16 +1,20 @@
 /**
- * One sandbox of the server: the platform context, the HTTP app and the gateway over one SQLite
- * database, in one isolate. The app's commits are announced to the gateway directly (there is
- * no other context to tell), so it dispatches from the durable log as the shared worker does in
- * the browser; the clock, the ids and the read cache are the same objects for both. Runs in a
- * Durable Object, and in Node over better-sqlite3 for tests.
+ * One sandbox of the server: the platform context, the HTTP app, the gateway and the voice
+ * gateway over one SQLite database, in one isolate. Every commit (the app's, the gateway's
+ * Voice State Updates and session ends) is announced to both gateways directly (there is no
+ * other context to tell), so they read the durable log as the shared worker's do in the
+ * browser: the gateway dispatches, the voice gateway ends the voice sessions whose voice state
+ * ended. The clock, the ids and the read cache are the same objects for all. Runs in a Durable
+ * Object, and in Node over better-sqlite3 for tests.
  */
 import { Gateway, type GatewayTimers } from '../src/gateway/gateway';
+import { VoiceGateway } from '../src/gateway/voice-gateway';
 import type { PlatformContext } from '../src/platform/core/context';
 import { createPlatformContext } from '../src/platform/core/context';
 import { redactSecrets } from '../src/platform/core/secrets';
 import { SNOWFLAKE_WORKERS } from '../src/platform/core/snowflake';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
+import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import type { SqlConnection } from '../src/store/sqlite/sql';
 import { openSqlitePlatformStorage } from '../src/store/sqlite/open';
 import { type PlatformApp, platformAppOver } from '../sw/app';
@@ -25,6 +29,7 @@ export interface SandboxPlatform {
   ctx: PlatformContext;
   app: PlatformApp;
   gateway: Gateway;
+  voiceGateway: VoiceGateway;
 }
 
 /**
@@ -33,6 +38,15 @@ export interface SandboxPlatform {
  */
 export function gatewayUrlOf(publicOrigin: string): string {
   return `${publicOrigin.replace(/^http/, 'ws')}/gateway`;
+}
+
+/**
+ * The voice gateway URL of a sandbox reached at `publicOrigin`: VOICE_SERVER_UPDATE's `endpoint`
+ * for the joins made on its gateway, which a client opens with the version (`?v=8`).
+ * @example voiceGatewayUrlOf('http://127.0.0.1:8787/s/a') // 'ws://127.0.0.1:8787/s/a/voice'
+ */
+export function voiceGatewayUrlOf(publicOrigin: string): string {
+  return `${publicOrigin.replace(/^http/, 'ws')}${VOICE_SERVER_ENDPOINT}`;
 }
 
 /**
@@ -49,19 +63,24 @@ export async function openSandboxPlatform(
     log(redactSecrets(`platformpp server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   const db = await openSqlitePlatformStorage(sql);
   let gateway: Gateway | undefined;
+  let voiceGateway: VoiceGateway | undefined;
   const ctx = await createPlatformContext({
     db,
     workerId: SNOWFLAKE_WORKERS.server,
-    announce: (message) => void gateway?.announce(message).catch(report),
+    announce: (message) => {
+      gateway?.announce(message).catch(report);
+      voiceGateway?.announce(message).catch(report);
+    },
     // Every writer of this sandbox writes through this context: its cache sees every commit.
     readCache: true,
   });
   gateway = new Gateway(ctx, options.timers, log);
+  voiceGateway = new VoiceGateway(ctx, options.timers, log);
   const app = platformAppOver(ctx, {
     basePath: basePathOf(name),
     servedBy: SERVER_SERVED_BY,
     gatewayUrl: gatewayUrlOf,
     webhookFetch: options.webhookFetch,
   });
-  return { name, ctx, app, gateway };
+  return { name, ctx, app, gateway, voiceGateway };
 }

@@ -20,6 +20,8 @@ interface DurableObjectState {
   blockConcurrencyWhile<T>(callback: () => Promise<T>): Promise<T>;
   acceptWebSocket(socket: WebSocket, tags?: string[]): void;
   getWebSockets(tag?: string): WebSocket[];
+  /** The tags a socket was accepted with. */
+  getTags(socket: WebSocket): string[];
 }
 
 /** A SQLite-backed Durable Object's storage. */

@@ -55,7 +55,12 @@ export interface GatewayConnectionHost {
   requestGuildMembers(session: GatewaySession, d: v.InferOutput<typeof RequestGuildMembersSchema>): Promise<void>;
   requestChannelInfo(session: GatewaySession, d: v.InferOutput<typeof RequestChannelInfoSchema>): Promise<void>;
   updatePresence(session: GatewaySession, d: PresenceUpdate): Promise<void>;
-  updateVoiceState(session: GatewaySession, d: v.InferOutput<typeof VoiceStateUpdateSchema>): Promise<void>;
+  /** Voice State Update; a join is answered with `voiceEndpoint` (the connection's voice gateway). */
+  updateVoiceState(
+    session: GatewaySession,
+    d: v.InferOutput<typeof VoiceStateUpdateSchema>,
+    voiceEndpoint?: string,
+  ): Promise<void>;
 }
 
 /** How the gateway talks back to the client. */
@@ -113,6 +118,16 @@ export async function toText(data: ClientData): Promise<string> {
   return new TextDecoder().decode(data as ArrayBuffer | ArrayBufferView);
 }
 
+/**
+ * Where a connection was made, when not in the browser's shared worker: the URLs its sessions
+ * are told to come back to (a server's gateway and voice gateway), and the page it came from.
+ */
+export interface GatewayConnectionOptions {
+  resumeGatewayUrl?: string;
+  owner?: string;
+  voiceEndpoint?: string;
+}
+
 /** A client connection to the gateway. */
 export class GatewayConnection implements SessionSink {
   #state: 'open' | 'identifying' | 'ready' | 'closed' = 'open';
@@ -122,15 +137,22 @@ export class GatewayConnection implements SessionSink {
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
 
+  /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
+  readonly resumeGatewayUrl?: string;
+  /** The page the connection came from (the id its Web Lock is named after), when known. */
+  readonly owner?: string;
+  /** VOICE_SERVER_UPDATE's `endpoint` for joins made here (default: the browser's, `/voice`). */
+  readonly voiceEndpoint?: string;
+
   constructor(
     private readonly gateway: GatewayConnectionHost,
     private readonly transport: GatewayTransport,
     url: string,
-    /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
-    readonly resumeGatewayUrl?: string,
-    /** The page the connection came from (the id its Web Lock is named after), when known. */
-    readonly owner?: string,
+    options: GatewayConnectionOptions = {},
   ) {
+    this.resumeGatewayUrl = options.resumeGatewayUrl;
+    this.owner = options.owner;
+    this.voiceEndpoint = options.voiceEndpoint;
     const parsed = parseGatewayUrl(url);
     if ('code' in parsed) {
       this.closeWith(parsed.code, parsed.reason);
@@ -293,7 +315,7 @@ export class GatewayConnection implements SessionSink {
       }
       case OPS.VOICE_STATE_UPDATE: {
         const request = this.#valid(VoiceStateUpdateSchema, d);
-        if (request) await this.gateway.updateVoiceState(this.#session!, request);
+        if (request) await this.gateway.updateVoiceState(this.#session!, request, this.voiceEndpoint);
         return;
       }
     }

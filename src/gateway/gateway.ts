@@ -21,7 +21,12 @@ import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/
 import { readEventsAfter } from '../store/event-log';
 import { write } from '../store/write';
 import { requestChannelInfo } from './channel-info';
-import { GatewayConnection, type GatewayConnectionHost, type GatewayTransport } from './connection';
+import {
+  GatewayConnection,
+  type GatewayConnectionHost,
+  type GatewayConnectionOptions,
+  type GatewayTransport,
+} from './connection';
 import { dispatchesFor } from './dispatcher';
 import { GuildReader } from './guild-reader';
 import { LogTail } from './log-tail';
@@ -112,12 +117,8 @@ export class Gateway implements GatewayConnectionHost {
    * page it comes from, when known (see `PresenceSession.owner`).
    * @example const connection = gateway.connect('/gateway?v=10&encoding=json', { send, close });
    */
-  connect(
-    url: string,
-    transport: GatewayTransport,
-    options: { resumeGatewayUrl?: string; owner?: string } = {},
-  ): GatewayConnection {
-    const connection = new GatewayConnection(this, transport, url, options.resumeGatewayUrl, options.owner);
+  connect(url: string, transport: GatewayTransport, options: GatewayConnectionOptions = {}): GatewayConnection {
+    const connection = new GatewayConnection(this, transport, url, options);
     if (!connection.closed) this.#connections.add(connection);
     return connection;
   }
@@ -259,7 +260,11 @@ export class Gateway implements GatewayConnectionHost {
    * that event dispatched, then, for a join, VOICE_SERVER_UPDATE to this session alone (it
    * carries the voice token, so it never enters the log).
    */
-  async updateVoiceState(session: GatewaySession, d: v.InferOutput<typeof VoiceStateUpdateSchema>): Promise<void> {
+  async updateVoiceState(
+    session: GatewaySession,
+    d: v.InferOutput<typeof VoiceStateUpdateSchema>,
+    voiceEndpoint?: string,
+  ): Promise<void> {
     const r = session.record;
     const outcome = await updateVoiceState(
       this.ctx,
@@ -268,7 +273,7 @@ export class Gateway implements GatewayConnectionHost {
     );
     await this.pump();
     if ('joined' in outcome && outcome.joined)
-      await this.#answer(session, [{ t: 'VOICE_SERVER_UPDATE', d: voiceServerUpdate(outcome.server) }]);
+      await this.#answer(session, [{ t: 'VOICE_SERVER_UPDATE', d: voiceServerUpdate(outcome.server, voiceEndpoint) }]);
   }
 
   /** Presence Update (op 3) for an identified session: its status, and a bot's activities. */

@@ -16,8 +16,11 @@ export interface WireClient {
   waitForDispatch(t: string, from?: number): Promise<any>;
 }
 
-/** Opens `url` (a `ws://` gateway URL with its query) and resolves once Hello arrived. */
-export async function connectWire(url: string): Promise<WireClient> {
+/**
+ * Opens `url` (a `ws://` gateway URL with its query) and resolves once Hello arrived: op 10 on
+ * the gateway, op 8 on the voice gateway.
+ */
+export async function connectWire(url: string, helloOp = 10): Promise<WireClient> {
   const socket = new WebSocket(url);
   const received: any[] = [];
   const waiters = new Set<() => void>();
@@ -56,7 +59,7 @@ export async function connectWire(url: string): Promise<WireClient> {
       }),
     waitForDispatch: (t, from) => client.waitFor((p) => p.op === 0 && p.t === t, from),
   };
-  await client.waitFor((p) => p.op === 10);
+  await client.waitFor((p) => p.op === helloOp);
   return client;
 }
 

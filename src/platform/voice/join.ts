@@ -29,16 +29,18 @@ import type { VoiceServerUpdate } from '../../store/records/dispatches';
 /** The voice server endpoint VOICE_SERVER_UPDATE names: a path of this origin, reached with `VoiceGatewaySocket`. */
 export const VOICE_SERVER_ENDPOINT = '/voice';
 
-/** VOICE_SERVER_UPDATE's `d` for a join. */
-export function voiceServerUpdate(server: {
-  token: string;
-  guild_id: string | null;
-  channel_id?: string;
-}): VoiceServerUpdate {
+/**
+ * VOICE_SERVER_UPDATE's `d` for a join; `endpoint` is the voice gateway of the connection that
+ * joined: the browser's ({@link VOICE_SERVER_ENDPOINT}) unless a server names its own URL.
+ */
+export function voiceServerUpdate(
+  server: { token: string; guild_id: string | null; channel_id?: string },
+  endpoint: string = VOICE_SERVER_ENDPOINT,
+): VoiceServerUpdate {
   return {
     token: server.token,
     guild_id: server.guild_id,
-    endpoint: VOICE_SERVER_ENDPOINT,
+    endpoint,
     ...(server.channel_id ? { channel_id: server.channel_id } : {}),
   };
 }
