@@ -16,12 +16,13 @@
  *   page did: a real `WebSocket` to the gateway URL the server names (`GET /api/v10/gateway`),
  *   with the socket's own query (`?v=10&encoding=json`). So does a URL on another host than the
  *   page's (`new GatewaySocket('ws://127.0.0.1:8787/gateway?v=10&encoding=json')`).
- * The voice gateway (`VoiceGatewaySocket`) is always the hub's.
+ * The voice gateway (`VoiceGatewaySocket`) is found the same way: the hub's, or the voice gateway
+ * of the server the page joined (`<server>/voice`, next to its gateway).
  */
 import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest } from '../hub/protocol';
 import type { JoinedServer } from '../wire/server-join';
 import { gatewayOfThisDocument } from './platform-server';
-import { openServerSocket, serverGatewayUrl, type ServerSocket } from './server-socket';
+import { openServerSocket, serverSocketUrl, type ServerSocket } from './server-socket';
 import { inDedicatedWorker, openHubSocket, openHubSocketThroughPage, type HubSocketService } from './worker-sockets';
 
 export { hub } from './hub-link';
@@ -115,12 +116,13 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.#transport = this.#overPort(options.connect(`${absolute.pathname}${absolute.search}`));
       return;
     }
-    // A URL on another host is a WebSocket there, as `new WebSocket(url)` would be.
-    if (service === 'gateway' && absolute.host !== new URL(base).host) {
+    // A URL on another host is a WebSocket there, as `new WebSocket(url)` would be (a server's
+    // VOICE_SERVER_UPDATE names its voice gateway so).
+    if (absolute.host !== new URL(base).host) {
       this.#transport = this.#overServer(absolute.href);
       return;
     }
-    const gateway = service === 'gateway' ? gatewayOfThisDocument() : 'local';
+    const gateway = gatewayOfThisDocument();
     if (gateway instanceof Promise) {
       gateway.then(
         (where) => this.#use(where, absolute, options, service),
@@ -143,7 +145,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       return;
     }
     if (where !== 'local') {
-      this.#transport = this.#overServer(serverGatewayUrl(where, absolute));
+      this.#transport = this.#overServer(serverSocketUrl(where, absolute, service));
       return;
     }
     const { port, closed } = connectToHub(

@@ -1,5 +1,5 @@
 /**
- * A gateway socket on a platform server (CONTRACT §7): a real `WebSocket`, seen through the
+ * A gateway or voice gateway socket on a platform server (CONTRACT §7): a real `WebSocket`, seen through the
  * same socket wire as a hub port (`GatewaySocketEvent`s out, sends and closes in), so that
  * `GatewaySocket` and a dedicated worker's port behave alike on either.
  */
@@ -23,6 +23,26 @@ export function serverGatewayUrl(server: JoinedServer, requested: URL): string {
   const target = new URL(server.gateway_url);
   target.search = requested.search;
   return target.href;
+}
+
+/**
+ * The voice gateway URL of `server` with the query of `requested`: `voice` next to its gateway,
+ * as the server serves each sandbox's (`ws://h/s/a/gateway` → `ws://h/s/a/voice?v=8`).
+ * @example serverVoiceGatewayUrl({ url, gateway_url: 'ws://h/s/a/gateway' }, new URL('ws://page/voice?v=8')) // 'ws://h/s/a/voice?v=8'
+ */
+export function serverVoiceGatewayUrl(server: JoinedServer, requested: URL): string {
+  const target = new URL('voice', server.gateway_url);
+  target.search = requested.search;
+  return target.href;
+}
+
+/**
+ * The URL on `server` of a socket to `service` (the gateway or the voice gateway) that a page
+ * asked for as `requested`.
+ * @example serverSocketUrl(server, new URL('ws://page/voice?v=8'), 'voice')
+ */
+export function serverSocketUrl(server: JoinedServer, requested: URL, service: 'gateway' | 'voice'): string {
+  return service === 'voice' ? serverVoiceGatewayUrl(server, requested) : serverGatewayUrl(server, requested);
 }
 
 /**

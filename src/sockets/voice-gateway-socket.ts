@@ -7,6 +7,10 @@
  *   const ws = new VoiceGatewaySocket('/voice?v=8');
  *   ws.onmessage = (event) => handle(JSON.parse(event.data)); // Hello (op 8) first
  *
+ * In a page that joined a platform server (`<pp-platform server>`), it is a real WebSocket to
+ * that server's voice gateway instead, so the pages of a call may be on different machines; so
+ * is a URL on another host (the `endpoint` a server's VOICE_SERVER_UPDATE names).
+ *
  * Signaling only: Ready names no media server (a browser sandbox has no UDP, no RTP).
  */
 import { GatewaySocket, type GatewaySocketOptions } from './gateway-socket';

@@ -7,7 +7,8 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatewaySocket } from '../../src/sockets/gateway-socket';
 import { setPageServer } from '../../src/sockets/platform-server';
-import { bridgeServerSocket } from '../../src/sockets/server-socket';
+import { bridgeServerSocket, serverVoiceGatewayUrl } from '../../src/sockets/server-socket';
+import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
 import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
 
 /** The next event of `type`. */
@@ -29,7 +30,7 @@ function payloads(ws: GatewaySocket) {
   return { received, waitFor };
 }
 
-describe('GatewaySocket on a server: a real WebSocket with the same interface', () => {
+describe('GatewaySocket and VoiceGatewaySocket on a server: a real WebSocket with the same interface', () => {
   let server: TestServer;
   let base: string;
   let botToken: string;
@@ -81,6 +82,36 @@ describe('GatewaySocket on a server: a real WebSocket with the same interface', 
     const closed = await next<CloseEvent>(old, 'close');
     expect(closed.code).toBe(4012);
     ws.close(1000);
+  });
+
+  it("VoiceGatewaySocket in a page that joined the server: '/voice?v=8' opens the server's voice gateway (Hello, op 8)", async () => {
+    setPageServer(base, Promise.resolve({ url: base, gateway_url: gatewayUrl() }));
+    const ws = new VoiceGatewaySocket('/voice?v=8');
+    const { waitFor } = payloads(ws);
+    await next(ws, 'open');
+    expect(ws.url).toBe(`${base.replace('http', 'ws')}/voice?v=8`);
+    expect((await waitFor((p) => p.op === 8)).d.heartbeat_interval).toBeGreaterThan(0);
+    // The server's voice gateway applies the browser's rules: no version closes with 4020.
+    const unversioned = new VoiceGatewaySocket('/voice');
+    expect((await next<CloseEvent>(unversioned, 'close')).code).toBe(4020);
+    const closed = next<CloseEvent>(ws, 'close');
+    ws.close(1000);
+    expect((await closed).code).toBe(1000);
+  });
+
+  it("VoiceGatewaySocket on a server's endpoint (another host than the page's) is a WebSocket there", async () => {
+    const endpoint = `${base.replace('http', 'ws')}/voice`;
+    const ws = new VoiceGatewaySocket(`${endpoint}?v=8`);
+    const { waitFor } = payloads(ws);
+    await next(ws, 'open');
+    expect(ws.url).toBe(`${endpoint}?v=8`);
+    await waitFor((p) => p.op === 8);
+    ws.close(1000);
+  });
+
+  it("a server's voice gateway URL is 'voice' next to its gateway, with the socket's query", () => {
+    const server = { url: 'https://h.example/s/team-a', gateway_url: 'wss://h.example/s/team-a/gateway' };
+    expect(serverVoiceGatewayUrl(server, new URL('ws://page/voice?v=8'))).toBe('wss://h.example/s/team-a/voice?v=8');
   });
 
   it('in a page whose server could not be joined, the socket drops (error, then close 1006): never the local gateway', async () => {
