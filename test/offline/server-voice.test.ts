@@ -1,0 +1,131 @@
+/**
+ * Voice between two machines through a server (CONTRACT §7): the platform server started
+ * through Miniflare, and the built site opened with `?server=<sandbox>` in two browser contexts
+ * of Chromium (no storage, service worker or shared worker in common). The game SDK's `Client`
+ * in each joins one lobby call unchanged: the join on the server's gateway, the voice gateway
+ * the server's VOICE_SERVER_UPDATE names (a real WebSocket), and the audio from one page to the
+ * other over WebRTC, end-to-end encrypted. Levels are sampled over time (the fake microphone
+ * beeps).
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildServer } from '../../scripts/build-server.js';
+import { type RunningServer, startServer } from '../../server/start.js';
+import { ROOT } from './demo-page';
+import { launchChromium, serveSite, type SiteServer } from './site-server';
+
+const WORKER_DIR = 'test-results/server-voice-dist';
+
+/** A JSON call to the server from this process, as a backend makes it. */
+async function serverApi(base: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Starts `userId`'s client in the page and joins the lobby `secret`'s call; the call waits on `globalThis.voice`. */
+function joinCall(page: Page, o: { applicationId: string; userId: string; token: string; secret: string }) {
+  return page.evaluate(async (o) => {
+    const { Client, AuthorizationTokenType } = (globalThis as any).platformpp;
+    const client = new Client({ applicationId: o.applicationId, userId: o.userId });
+    await client.updateToken(AuthorizationTokenType.Bearer, o.token);
+    await client.connect();
+    const lobby = await client.createOrJoinLobby(o.secret);
+    (globalThis as any).voice = { client, call: client.startCall(lobby.id) };
+  }, o);
+}
+
+describe('voice between two machines that joined one server', () => {
+  let server: RunningServer;
+  let site: SiteServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const uncaught: string[] = [];
+  /** The WebSockets each machine's page opened, by machine. */
+  const sockets = new Map<string, string[]>();
+
+  /** A new "machine" (a browser context of its own) with the site joined to `sandbox`. */
+  const machine = async (name: string, sandbox: string): Promise<Page> => {
+    const context = await browser.newContext({ baseURL: site.baseURL });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => uncaught.push(`${name}: ${error.message}`));
+    sockets.set(name, []);
+    page.on('websocket', (socket) => sockets.get(name)!.push(socket.url()));
+    await page.goto(`/?server=${encodeURIComponent(sandbox)}&as=${name}`);
+    await page.waitForFunction(
+      () => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 60_000 },
+    );
+    await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, {
+      timeout: 10_000,
+    });
+    return page;
+  };
+
+  beforeAll(async () => {
+    const workerPath = await buildServer({ quiet: true, outDir: WORKER_DIR });
+    server = await startServer({ port: 0, workerPath });
+    site = await serveSite(ROOT, inject('offlineSiteDir'));
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.server.close();
+    await server?.stop();
+    rmSync(join(ROOT, WORKER_DIR), { recursive: true, force: true });
+  });
+
+  it("a lobby call between two machines: the server's voice gateway signals, the receiver hears the sender, every frame decrypted", async () => {
+    const sandbox = `${server.url}/s/calls`;
+    const app = (await serverApi(sandbox, 'POST', '/sandbox/applications', { name: 'Machine Voice' })).application;
+    const users = [];
+    for (const username of ['caller', 'listener']) {
+      const user = (await serverApi(sandbox, 'POST', '/sandbox/users', { username })).user;
+      const tokens = await serverApi(sandbox, 'POST', '/sandbox/tokens', {
+        application_id: app.id,
+        user_id: user.id,
+        scopes: 'openid sdk.social_layer',
+      });
+      users.push({ id: user.id, token: tokens.access_token as string });
+    }
+    const first = await machine('alice', sandbox);
+    const second = await machine('bob', sandbox);
+    await joinCall(first, { applicationId: app.id, userId: users[0].id, token: users[0].token, secret: 'machines' });
+    await joinCall(second, { applicationId: app.id, userId: users[1].id, token: users[1].token, secret: 'machines' });
+
+    const heard = await second.evaluate(async (speaker) => {
+      const { call } = (globalThis as any).voice;
+      for (let i = 0; i < 750; i++) {
+        const peer = (await call.getMediaStats())?.peers[speaker];
+        if (peer && peer.framesDecrypted > 50) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      let peak = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < 100; i++) {
+        peak = Math.max(peak, call.getAudioLevel(speaker));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const stats = (await call.getMediaStats()).peers[speaker];
+      return { peak, e2ee: stats.e2ee, decrypted: stats.framesDecrypted, undecryptable: stats.framesUndecryptable };
+    }, users[0].id);
+    expect(heard.peak).toBeGreaterThan(-40);
+    expect(heard).toMatchObject({ e2ee: true, undecryptable: 0 });
+    expect(heard.decrypted).toBeGreaterThan(50);
+
+    // The call's signaling went through the server: each machine opened its voice gateway.
+    const voice = `${sandbox.replace('http', 'ws')}/voice?v=8`;
+    for (const name of ['alice', 'bob']) expect(sockets.get(name)).toContain(voice);
+    for (const page of [first, second]) await page.evaluate(() => (globalThis as any).voice.client.destroy());
+    expect(uncaught).toEqual([]);
+  });
+});
