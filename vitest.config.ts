@@ -23,8 +23,7 @@ import { sharedConfig } from './vite.config.js';
  * - `sw/lobby-message-reads`: it looks into the service worker's read cache object itself.
  * - `gateway/fan-out`: it counts the store's transactions and announcements inside the process.
  * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`: units of one class, no host.
- * - `gateway/voice-*`: their harness drives a voice gateway object in this process; the server's
- *   voice gateway is tested over real WebSockets in `test/server/voice-gateway.test.ts`.
+ * - `gateway/voice-speaking`: it watches the voice gateway's own speaking watchers in this process.
  * - the other `sw/` files still read the app's internals directly; they run on SQLite in Node.
  */
 const SERVER_HOST_SUITE = [
@@ -46,7 +45,7 @@ const NOT_ON_SERVER_HOST = [
   'test/unit/gateway/client.test.ts',
   'test/unit/gateway/log-tail.test.ts',
   'test/unit/gateway/resume-marks.test.ts',
-  'test/unit/gateway/voice-*.test.ts',
+  'test/unit/gateway/voice-speaking.test.ts',
 ];
 
 export default defineConfig({

@@ -5,6 +5,7 @@ import {
   VOICE_HEARTBEAT_INTERVAL_MS,
   VOICE_RESUME_WINDOW_MS,
 } from '../../../src/platform/core/limits';
+import { itInProcess } from '../app-harness';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 
 /** Alice and bob identified in the lobby's call, each having seen the other connect. */
@@ -16,15 +17,18 @@ async function twoInCall(h: VoiceHarness, url = '/voice?v=8') {
 }
 
 describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), Speaking (op 5)', () => {
-  it('two participants see each other connect: the newcomer hears who is there, those there hear of the newcomer', async () => {
-    const h = await createVoiceHarness();
-    const alice = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
-    expect(alice.ops(11)).toEqual([]);
-    const bob = await h.identifyVoice(await h.joinLobbyCall(h.world.bobAuth));
-    expect((await bob.waitForOp(11)).d).toEqual({ user_ids: [h.world.alice.id] });
-    expect((await alice.waitForOp(11)).d).toEqual({ user_ids: [h.world.bob.id] });
-    expect(h.voice.participants(h.lobby.id).sort()).toEqual([h.world.alice.id, h.world.bob.id].sort());
-  });
+  itInProcess(
+    'two participants see each other connect: the newcomer hears who is there, those there hear of the newcomer',
+    async () => {
+      const h = await createVoiceHarness();
+      const alice = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
+      expect(alice.ops(11)).toEqual([]);
+      const bob = await h.identifyVoice(await h.joinLobbyCall(h.world.bobAuth));
+      expect((await bob.waitForOp(11)).d).toEqual({ user_ids: [h.world.alice.id] });
+      expect((await alice.waitForOp(11)).d).toEqual({ user_ids: [h.world.bob.id] });
+      expect(h.voice.participants(h.lobby.id).sort()).toEqual([h.world.alice.id, h.world.bob.id].sort());
+    },
+  );
 
   it("relays Speaking to the others with the speaker's user id and ssrc", async () => {
     const h = await createVoiceHarness();
@@ -35,13 +39,16 @@ describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), 
     expect(bob.ops(5)).toEqual([]);
   });
 
-  it('a participant who closes (1000) is gone: the others get Client Disconnect with their user id', async () => {
-    const h = await createVoiceHarness();
-    const { alice, bob } = await twoInCall(h);
-    bob.disconnect(1000);
-    expect((await alice.waitForOp(13)).d).toEqual({ user_id: h.world.bob.id });
-    expect(h.voice.participants(h.lobby.id)).toEqual([h.world.alice.id]);
-  });
+  itInProcess(
+    'a participant who closes (1000) is gone: the others get Client Disconnect with their user id',
+    async () => {
+      const h = await createVoiceHarness();
+      const { alice, bob } = await twoInCall(h);
+      bob.disconnect(1000);
+      expect((await alice.waitForOp(13)).d).toEqual({ user_id: h.world.bob.id });
+      expect(h.voice.participants(h.lobby.id)).toEqual([h.world.alice.id]);
+    },
+  );
 
   it('leaving the call on the gateway (op 4, channel_id null) disconnects the voice session (4014) and the others see Client Disconnect', async () => {
     const h = await createVoiceHarness();
@@ -54,20 +61,23 @@ describe('who is in a call: Clients Connect (op 11), Client Disconnect (op 13), 
     expect((await bob.waitForOp(13)).d).toEqual({ user_id: h.world.alice.id });
   });
 
-  it('a dropped socket keeps its place for the resume window, then the others get Client Disconnect', async () => {
-    const h = await createVoiceHarness();
-    const { alice, bob } = await twoInCall(h);
-    bob.disconnect(4000);
-    await h.flush();
-    expect(alice.ops(13)).toEqual([]);
-    // Keep alice's own connection alive while time passes.
-    for (let t = 0; t < VOICE_RESUME_WINDOW_MS; t += VOICE_HEARTBEAT_INTERVAL_MS) {
-      alice.send({ op: 3, d: { t, seq_ack: -1 } });
-      await alice.waitFor((p) => p.op === 6 && p.d.t === t);
-      h.timers.advance(VOICE_HEARTBEAT_INTERVAL_MS);
-    }
-    expect((await alice.waitForOp(13)).d).toEqual({ user_id: h.world.bob.id });
-  });
+  itInProcess(
+    'a dropped socket keeps its place for the resume window, then the others get Client Disconnect',
+    async () => {
+      const h = await createVoiceHarness();
+      const { alice, bob } = await twoInCall(h);
+      bob.disconnect(4000);
+      await h.flush();
+      expect(alice.ops(13)).toEqual([]);
+      // Keep alice's own connection alive while time passes.
+      for (let t = 0; t < VOICE_RESUME_WINDOW_MS; t += VOICE_HEARTBEAT_INTERVAL_MS) {
+        alice.send({ op: 3, d: { t, seq_ack: -1 } });
+        await alice.waitFor((p) => p.op === 6 && p.d.t === t);
+        h.timers.advance(VOICE_HEARTBEAT_INTERVAL_MS);
+      }
+      expect((await alice.waitForOp(13)).d).toEqual({ user_id: h.world.bob.id });
+    },
+  );
 });
 
 describe('calls end with what they stand on (read from the event log)', () => {
@@ -99,7 +109,7 @@ describe('voice heartbeats (op 3 / op 6)', () => {
     expect(await v7.waitForOp(6)).toEqual({ op: 6, d: 1501184119561 });
   });
 
-  it('a connection without heartbeats for 1.5 intervals is closed with 4009 (session timeout)', async () => {
+  itInProcess('a connection without heartbeats for 1.5 intervals is closed with 4009 (session timeout)', async () => {
     const h = await createVoiceHarness();
     const client = await h.identifyVoice(await h.joinLobbyCall(h.world.aliceAuth));
     h.timers.advance(VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR);

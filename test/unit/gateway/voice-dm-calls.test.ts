@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 
 const E2EE_ONLY = '2026-03-01T00:00:00.000Z';
@@ -19,21 +20,24 @@ async function dmChannel(h: VoiceHarness): Promise<string> {
 }
 
 describe('DM calls: the two users of a DM channel call each other (Voice State Update with guild_id null and the DM channel)', () => {
-  it('both users join the call: the voice server answers each, the other hears VOICE_STATE_UPDATE naming dm_channel_id, and the voice gateway connects them', async () => {
-    const h = await createVoiceHarness();
-    const channelId = await dmChannel(h);
-    const bobJoin = await h.joinVoice(h.world.bobAuth, { guild_id: null, channel_id: channelId });
-    const aliceJoin = await h.joinVoice(h.world.aliceAuth, { guild_id: null, channel_id: channelId });
-    const heard = await bobJoin.main.waitFor(
-      (p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.alice.id && p.d.channel_id === channelId,
-    );
-    expect(heard.d).toMatchObject({ guild_id: null, dm_channel_id: channelId, self_mute: false });
-    const bob = await h.identifyVoice(bobJoin);
-    const alice = await h.identifyVoice(aliceJoin);
-    expect((await alice.waitForOp(11)).d).toEqual({ user_ids: [h.world.bob.id] });
-    expect((await bob.waitForOp(11)).d).toEqual({ user_ids: [h.world.alice.id] });
-    expect(h.voice.participants(channelId).sort()).toEqual([h.world.alice.id, h.world.bob.id].sort());
-  });
+  itInProcess(
+    'both users join the call: the voice server answers each, the other hears VOICE_STATE_UPDATE naming dm_channel_id, and the voice gateway connects them',
+    async () => {
+      const h = await createVoiceHarness();
+      const channelId = await dmChannel(h);
+      const bobJoin = await h.joinVoice(h.world.bobAuth, { guild_id: null, channel_id: channelId });
+      const aliceJoin = await h.joinVoice(h.world.aliceAuth, { guild_id: null, channel_id: channelId });
+      const heard = await bobJoin.main.waitFor(
+        (p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.alice.id && p.d.channel_id === channelId,
+      );
+      expect(heard.d).toMatchObject({ guild_id: null, dm_channel_id: channelId, self_mute: false });
+      const bob = await h.identifyVoice(bobJoin);
+      const alice = await h.identifyVoice(aliceJoin);
+      expect((await alice.waitForOp(11)).d).toEqual({ user_ids: [h.world.bob.id] });
+      expect((await bob.waitForOp(11)).d).toEqual({ user_ids: [h.world.alice.id] });
+      expect(h.voice.participants(channelId).sort()).toEqual([h.world.alice.id, h.world.bob.id].sort());
+    },
+  );
 
   it("someone who is not one of the channel's users is refused: no voice server, no voice state, nothing emitted", async () => {
     const h = await createVoiceHarness();

@@ -12,20 +12,22 @@ describe('voice gateway versions (spec: Versioning 4, "Voice gateway requires an
   it('refuses a connection without a version (no default): close 4020 before Hello', async () => {
     const h = await createVoiceHarness();
     const client = h.connectVoice('/voice');
-    expect(client.closed?.code).toBe(4020);
-    expect(client.closed?.reason).toMatch(/version is required/);
+    const closed = await client.waitForClose();
+    expect(closed.code).toBe(4020);
+    expect(closed.reason).toMatch(/version is required/);
     expect(client.received).toEqual([]);
   });
 
   it('refuses an unknown version (0, 9, "eight") with 4020', async () => {
     const h = await createVoiceHarness();
-    for (const v of ['0', '9', 'eight']) expect(h.connectVoice(`/voice?v=${v}`).closed?.code).toBe(4020);
+    for (const v of ['0', '9', 'eight']) expect((await h.connectVoice(`/voice?v=${v}`).waitForClose()).code).toBe(4020);
   });
 
   it('accepts versions 4 to 8 with Hello (op 8) carrying the heartbeat interval', async () => {
     const h = await createVoiceHarness();
     for (const v of [4, 5, 6, 7, 8]) {
       const client = h.connectVoice(`/voice?v=${v}`);
+      await client.waitForOp(8);
       expect(client.closed).toBeNull();
       expect(client.received).toEqual([{ op: 8, d: { heartbeat_interval: VOICE_HEARTBEAT_INTERVAL_MS } }]);
     }
@@ -35,12 +37,13 @@ describe('voice gateway versions (spec: Versioning 4, "Voice gateway requires an
     const h = await createVoiceHarness();
     await h.setClock(LEGACY_END);
     const refused = h.connectVoice('/voice?v=3');
-    expect(refused.closed).toEqual({
+    expect(await refused.waitForClose()).toEqual({
       code: 4020,
       reason: 'Voice gateway versions below 4 were discontinued on 2024-11-18.',
     });
     await h.setClock(BEFORE_LEGACY_END);
     const accepted = h.connectVoice('/voice?v=3');
+    await accepted.waitForOp(8);
     expect(accepted.closed).toBeNull();
     expect(accepted.received[0].op).toBe(8);
   });

@@ -2,11 +2,20 @@
  * A voice gateway next to the gateway harness's gateway, on the same context and manual timers,
  * as the shared worker runs both: fake voice clients connect through a recording transport,
  * and `flush()` forwards announcements (and the hub's own writes) to both gateways.
+ *
+ * One suite, two hosts: on the server host (`PLATFORMPP_HOST=server`) the voice clients are
+ * real WebSockets to the voice gateway of the harness's sandbox (`<sandbox>/voice`), next to
+ * the gateway clients; the voice gateway object is then in the server's process, and tests
+ * that use it (or the timers) are `itInProcess`.
  */
+import WebSocket from 'ws';
 import { VoiceGateway } from '../../../src/gateway/voice-gateway';
 import type { VoiceConnection } from '../../../src/gateway/voice-connection';
 import type { VoicePayload } from '../../../src/gateway/voice-protocol';
+import { VOICE_SERVER_ENDPOINT } from '../../../src/platform/voice/join';
+import { ON_SERVER } from '../app-harness';
 import { createGatewayHarness, type FakeClient } from './gateway-harness';
+import { unreachable } from './server-gateway-clients';
 
 /** A client of the voice gateway: what it received, how it was closed. */
 export interface FakeVoiceClient {
@@ -41,13 +50,16 @@ export type VoiceHarness = Awaited<ReturnType<typeof createVoiceHarness>>;
  */
 export async function createVoiceHarness() {
   const h = await createGatewayHarness();
-  const voice = new VoiceGateway(h.ctx, h.timers, (line) => h.errors.push(line));
+  const voice = ON_SERVER
+    ? unreachable<VoiceGateway>('voice')
+    : new VoiceGateway(h.ctx, h.timers, (line) => h.errors.push(line));
   const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'voice' }, h.world.aliceAuth)).body;
   await h.api.put('/api/v10/lobbies', { secret: 'voice' }, h.world.bobAuth);
   let forwarded = 0;
 
   /** Forwards the app's announcements to both gateways; the voice gateway also reads the hub's own writes. */
   async function flush(): Promise<void> {
+    if (ON_SERVER) return h.flush();
     while (forwarded < h.api.announcements.length) {
       const message = h.api.announcements[forwarded++];
       await h.gateway.announce(message);
@@ -84,6 +96,7 @@ export async function createVoiceHarness() {
       },
       ops: (op) => client.received.filter((p) => p.op === op),
     };
+    if (ON_SERVER) return overWebSocket(client, `${h.api.origin.replace(/^http/, 'ws')}${url}`);
     client.connection = voice.connect(url, {
       send: (text) => client.received.push(JSON.parse(text)),
       close: (code, reason) => (client.closed = { code, reason }),
@@ -143,5 +156,32 @@ export async function createVoiceHarness() {
     await flush();
   }
 
-  return { ...h, voice, lobby, flush, connectVoice, joinVoice, joinLobbyCall, identifyVoice, setClock };
+  /** VOICE_SERVER_UPDATE's `endpoint`: the browser's `/voice`, or the server's voice gateway URL of the sandbox. */
+  const voiceEndpoint = ON_SERVER
+    ? `${h.api.origin.replace(/^http/, 'ws')}${VOICE_SERVER_ENDPOINT}`
+    : VOICE_SERVER_ENDPOINT;
+
+  return { ...h, voice, voiceEndpoint, lobby, flush, connectVoice, joinVoice, joinLobbyCall, identifyVoice, setClock };
+}
+
+/**
+ * `client` over a real WebSocket to `url` (the server host): what the socket receives and how it
+ * closes, and sends queued until it is open. The connection object is in the server's process.
+ */
+function overWebSocket(client: FakeVoiceClient, url: string): FakeVoiceClient {
+  const ws = new WebSocket(url);
+  const queued: string[] = [];
+  ws.on('open', () => {
+    for (const text of queued.splice(0)) ws.send(text);
+  });
+  ws.on('message', (data) => client.received.push(JSON.parse(String(data))));
+  ws.on('close', (code, reason) => (client.closed = { code, reason: String(reason) }));
+  client.connection = unreachable<VoiceConnection>('connection');
+  client.send = (payload) => {
+    const text = JSON.stringify(payload);
+    if (ws.readyState === WebSocket.CONNECTING) queued.push(text);
+    else if (ws.readyState === WebSocket.OPEN) ws.send(text);
+  };
+  client.disconnect = (code = 4000) => ws.close(code);
+  return client;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../../../src/platform/core/limits';
 import type { FakeClient } from './gateway-harness';
+import { itInProcess } from '../app-harness';
 import { createVoiceHarness, type VoiceHarness } from './voice-harness';
 
 /** Lets `ms` pass on the manual clock while `alive` keep heartbeating (others time out as they would). */
@@ -71,18 +72,21 @@ describe('a voice state stands on the gateway session that joined (the platform 
     });
   });
 
-  it('a dropped session keeps its call while it may resume, and loses it once it stayed away for the grace (VOICE_STATE_SESSION_GRACE_MS)', async () => {
-    const h = await createVoiceHarness();
-    const bob = await h.joinLobbyCall(h.world.bobAuth);
-    const alice = await h.joinLobbyCall(h.world.aliceAuth);
-    alice.main.disconnect(4000);
-    await pass(h, VOICE_STATE_SESSION_GRACE_MS - 20_000, [bob.main]);
-    expect(await inCall(h)).toEqual([h.world.alice.id, h.world.bob.id].sort());
-    await pass(h, 20_000, [bob.main]);
-    expect(await inCall(h)).toEqual([h.world.bob.id]);
-  });
+  itInProcess(
+    'a dropped session keeps its call while it may resume, and loses it once it stayed away for the grace (VOICE_STATE_SESSION_GRACE_MS)',
+    async () => {
+      const h = await createVoiceHarness();
+      const bob = await h.joinLobbyCall(h.world.bobAuth);
+      const alice = await h.joinLobbyCall(h.world.aliceAuth);
+      alice.main.disconnect(4000);
+      await pass(h, VOICE_STATE_SESSION_GRACE_MS - 20_000, [bob.main]);
+      expect(await inCall(h)).toEqual([h.world.alice.id, h.world.bob.id].sort());
+      await pass(h, 20_000, [bob.main]);
+      expect(await inCall(h)).toEqual([h.world.bob.id]);
+    },
+  );
 
-  it('a dropped session that resumes within the grace keeps its call', async () => {
+  itInProcess('a dropped session that resumes within the grace keeps its call', async () => {
     const h = await createVoiceHarness();
     const alice = await h.joinLobbyCall(h.world.aliceAuth);
     alice.main.disconnect(4000);
@@ -96,26 +100,29 @@ describe('a voice state stands on the gateway session that joined (the platform 
     expect(await inCall(h)).toEqual([h.world.alice.id]);
   });
 
-  it('after the shared worker restarted, the calls of sessions that were not resumed end once the restart grace is over', async () => {
-    const h = await createVoiceHarness();
-    const bob = await h.joinLobbyCall(h.world.bobAuth);
-    const alice = await h.joinLobbyCall(h.world.aliceAuth);
-    // The first start's own sweep after its start is over (in the hub, that start is the one that dies).
-    await pass(h, PRESENCE_RESTART_GRACE_MS, [alice.main, bob.main]);
-    expect(await inCall(h)).toEqual([h.world.alice.id, h.world.bob.id].sort());
-    // The hub stops: alice's page notices (her socket drops) and resumes on the new start.
-    alice.main.disconnect(4000);
-    const restarted = await h.restartedGateway();
-    const again = h.connect(undefined, restarted);
-    again.send({
-      op: 6,
-      d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s },
-    });
-    await again.waitForDispatch('RESUMED');
-    // Bob's page never came back to the new start: his session lives only on the old one, gone.
-    await pass(h, PRESENCE_RESTART_GRACE_MS, [again, bob.main]);
-    const left = await again.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.bob.id);
-    expect(left.d).toMatchObject({ lobby_id: h.lobby.id, channel_id: null });
-    expect(await inCall(h)).toEqual([h.world.alice.id]);
-  });
+  itInProcess(
+    'after the shared worker restarted, the calls of sessions that were not resumed end once the restart grace is over',
+    async () => {
+      const h = await createVoiceHarness();
+      const bob = await h.joinLobbyCall(h.world.bobAuth);
+      const alice = await h.joinLobbyCall(h.world.aliceAuth);
+      // The first start's own sweep after its start is over (in the hub, that start is the one that dies).
+      await pass(h, PRESENCE_RESTART_GRACE_MS, [alice.main, bob.main]);
+      expect(await inCall(h)).toEqual([h.world.alice.id, h.world.bob.id].sort());
+      // The hub stops: alice's page notices (her socket drops) and resumes on the new start.
+      alice.main.disconnect(4000);
+      const restarted = await h.restartedGateway();
+      const again = h.connect(undefined, restarted);
+      again.send({
+        op: 6,
+        d: { token: h.world.aliceAuth, session_id: alice.sessionId, seq: alice.main.dispatches().at(-1)!.s },
+      });
+      await again.waitForDispatch('RESUMED');
+      // Bob's page never came back to the new start: his session lives only on the old one, gone.
+      await pass(h, PRESENCE_RESTART_GRACE_MS, [again, bob.main]);
+      const left = await again.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.bob.id);
+      expect(left.d).toMatchObject({ lobby_id: h.lobby.id, channel_id: null });
+      expect(await inCall(h)).toEqual([h.world.alice.id]);
+    },
+  );
 });

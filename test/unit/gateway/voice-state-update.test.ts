@@ -27,7 +27,7 @@ describe("Voice State Update (gateway opcode 4): the join's write, VOICE_STATE_U
       token: expect.stringMatching(/^[\w-]{43}$/),
       guild_id: null,
       channel_id: h.lobby.id,
-      endpoint: '/voice',
+      endpoint: h.voiceEndpoint,
     });
     expect((await bob.waitForDispatch('VOICE_STATE_UPDATE')).d.user_id).toBe(h.world.alice.id);
     expect(bob.dispatches('VOICE_SERVER_UPDATE')).toEqual([]);
@@ -100,7 +100,7 @@ describe("Voice State Update (gateway opcode 4): the join's write, VOICE_STATE_U
     const bot = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_VOICE_STATES });
     bot.send({ op: 4, d: { guild_id: guild.id, channel_id: voice.id, self_mute: false, self_deaf: true } });
     const server = await bot.waitForDispatch('VOICE_SERVER_UPDATE');
-    expect(server.d).toEqual({ token: expect.any(String), guild_id: guild.id, endpoint: '/voice' });
+    expect(server.d).toEqual({ token: expect.any(String), guild_id: guild.id, endpoint: h.voiceEndpoint });
     expect(bot.dispatches('VOICE_STATE_UPDATE')[0].d).toMatchObject({
       guild_id: guild.id,
       channel_id: voice.id,
