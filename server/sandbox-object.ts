@@ -16,7 +16,7 @@ import { VOICE_CLOSE_CODES } from '../src/gateway/voice-protocol';
 import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
 import { SERVER_CDN_PATH } from '../src/wire/paths';
-import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf } from './sandbox-routing';
+import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf, socketServiceOf } from './sandbox-routing';
 import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform, voiceGatewayUrlOf } from './sandbox-platform';
 import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
@@ -35,14 +35,6 @@ interface SocketConnection {
   readonly closed: boolean;
   receive(data: ClientData): void;
   clientClosed(code: number): void;
-}
-
-/** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
-function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
-  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
-  if (path === '/gateway') return 'gateway';
-  if (path === VOICE_SERVER_ENDPOINT) return 'voice';
-  return null;
 }
 
 /** Whether a path inside a sandbox is its CDN (pages that joined the server send the CDN's requests there). */

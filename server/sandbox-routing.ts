@@ -4,6 +4,7 @@
  * `http://host/s/<name>/...` the sandbox `<name>` (lower-case letters, digits and `-`, at most
  * 63). Pure: the Worker and unit tests call it alike.
  */
+import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import { stripProxyPrefix } from '../sw/paths';
 
 /** The sandbox a request reaches when its path names none. */
@@ -57,9 +58,12 @@ export function isControlPath(path: string): boolean {
   return path === '/sandbox' || path.startsWith('/sandbox/');
 }
 
-/** Whether the request is a WebSocket upgrade to the gateway (`/gateway`, any query). */
-export function isGatewayUpgrade(request: Request, target: SandboxTarget): boolean {
-  return target.path === '/gateway' && request.headers.get('Upgrade')?.toLowerCase() === 'websocket';
+/** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
+export function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
+  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
+  if (path === '/gateway') return 'gateway';
+  if (path === VOICE_SERVER_ENDPOINT) return 'voice';
+  return null;
 }
 
 /**
