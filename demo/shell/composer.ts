@@ -126,11 +126,17 @@ export class DemoComposer extends LitElement {
     const content = field.value.trim();
     if (!content || !this.send || [...content].length > this.maxLength) return;
     this.sending = true;
+    // Cleared at once, as a chat client does: what the user types while the message is on its
+    // way is the next message, which the answer must not wipe. A failed send gives the text back.
+    field.value = '';
+    this.length = 0;
     try {
       await this.send(content);
-      field.value = '';
-      this.length = 0;
     } catch (error) {
+      if (!field.value) {
+        field.value = content;
+        this.length = [...content].length;
+      }
       reportError(this, 'Sending the message', error);
     } finally {
       this.sending = false;

@@ -12,6 +12,8 @@ import { lounge, navLink, ROOT, SCREENSHOTS, screenshots, settle, SIZES, WIDE, w
 import { launchChromium, serveSite, type SiteServer } from './site-server';
 
 /** The #general log of a page. */
+/** How long what one tab does may take to show in the other (live, over the gateway), on a loaded machine. */
+const LIVE = 15_000;
 const general = (page: Page) => page.getByRole('log', { name: 'Messages in #general' });
 /** A message of the log by its text. */
 const message = (page: Page, text: string) => general(page).locator('li[data-message-id]', { hasText: text });
@@ -49,28 +51,28 @@ describe('the demo as a chat client', () => {
 
   it('counts what another user wrote in a channel you are not looking at, and shows the "New" line when you open it', async () => {
     await navLink(bob, 'general').click();
-    await general(bob).getByText('Welcome to Pixel Café!').waitFor({ timeout: 5000 });
+    await general(bob).getByText('Welcome to Pixel Café!').waitFor({ timeout: LIVE });
     await bob.getByLabel('Message #general').fill('First unread one');
     await bob.keyboard.press('Enter');
     await bob.getByLabel('Message #general').fill('Second unread one');
     await bob.keyboard.press('Enter');
     const link = navLink(alice, 'general');
-    await expect.poll(() => link.textContent(), { timeout: 5000 }).toContain('2 unread');
+    await expect.poll(() => link.textContent(), { timeout: LIVE }).toContain('2 unread');
     expect(await link.getAttribute('class')).toContain('unread');
     await screenshots(alice, 'unread');
     await link.click();
-    await general(alice).getByRole('separator', { name: 'New messages' }).waitFor({ timeout: 5000 });
+    await general(alice).getByRole('separator', { name: 'New messages' }).waitFor({ timeout: LIVE });
     await expect.poll(() => link.textContent()).not.toContain('unread');
   });
 
   it('shows who is typing (TYPING_START), until their message arrives', async () => {
     await bob.getByLabel('Message #general').pressSequentially('Typing something');
     const typing = alice.locator('demo-chat .typing');
-    await typing.getByText('Bob Okafor is typing…').waitFor({ timeout: 5000 });
+    await typing.getByText('Bob Okafor is typing…').waitFor({ timeout: LIVE });
     await screenshots(alice, 'typing');
     await bob.keyboard.press('Enter');
-    await message(alice, 'Typing something').waitFor({ timeout: 5000 });
-    await expect.poll(() => typing.innerText(), { timeout: 5000 }).toBe('');
+    await message(alice, 'Typing something').waitFor({ timeout: LIVE });
+    await expect.poll(() => typing.innerText(), { timeout: LIVE }).toBe('');
   });
 
   it('groups consecutive messages of one author: one name and avatar for the run', async () => {
@@ -102,7 +104,7 @@ describe('the demo as a chat client', () => {
     await alice.keyboard.type('Replying to your first one');
     await alice.keyboard.press('Enter');
     const reply = message(bob, 'Replying to your first one');
-    await reply.locator('.reply-to').getByText('First unread one').waitFor({ timeout: 5000 });
+    await reply.locator('.reply-to').getByText('First unread one').waitFor({ timeout: LIVE });
 
     // Edit: "(edited)" in both pages. (While it is edited its text is in a field: find it by id.)
     const id = await message(alice, 'Replying to your first one').getAttribute('data-message-id');
@@ -111,18 +113,18 @@ describe('the demo as a chat client', () => {
     await mine.getByRole('button', { name: 'Edit' }).click();
     await mine.getByLabel('Edit the message').fill('Replying to your first message');
     await mine.getByLabel('Edit the message').press('Enter');
-    await message(bob, 'Replying to your first message').getByText('(edited)').waitFor({ timeout: 5000 });
+    await message(bob, 'Replying to your first message').getByText('(edited)').waitFor({ timeout: LIVE });
 
     // Pin: Bob's page learns it from CHANNEL_PINS_UPDATE.
     await aliceWelcome.hover();
     await tools.getByRole('button', { name: 'Pin' }).click();
-    await message(bob, 'Welcome to Pixel Café!').getByText('Pinned').waitFor({ timeout: 5000 });
+    await message(bob, 'Welcome to Pixel Café!').getByText('Pinned').waitFor({ timeout: LIVE });
 
     // Delete, after a confirmation: gone in both pages.
     await mine.hover();
     await mine.getByRole('button', { name: 'Delete' }).click();
     await mine.getByRole('group', { name: 'Delete this message?' }).getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => message(bob, 'Replying to your first message').count(), { timeout: 5000 }).toBe(0);
+    await expect.poll(() => message(bob, 'Replying to your first message').count(), { timeout: LIVE }).toBe(0);
     expect(await message(alice, 'Replying to your first message').count()).toBe(0);
   });
 
@@ -148,15 +150,27 @@ describe('the demo as a chat client', () => {
     await box.fill('');
   });
 
+  it('clears the box as a message is sent: what is typed while it is on its way stays for the next one', async () => {
+    const box = alice.getByLabel('Message #general');
+    await box.fill('On its way');
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('');
+    await box.pressSequentially('The next one');
+    await message(bob, 'On its way').waitFor({ timeout: LIVE });
+    await message(alice, 'On its way').waitFor({ timeout: LIVE });
+    expect(await box.inputValue()).toBe('The next one');
+    await box.fill('');
+  });
+
   it('has direct messages between the seeded users: history, live delivery, and an unread count in the other tab', async () => {
     const { users } = await world(alice);
     await alice.locator(`demo-nav a[href="#/dm/${users[1].id}"]`).click();
     const dm = alice.getByRole('log', { name: 'Messages in @Bob Okafor' });
-    await dm.getByText('Are you coming to the Game Room later?').waitFor({ timeout: 5000 });
+    await dm.getByText('Are you coming to the Game Room later?').waitFor({ timeout: LIVE });
     await alice.getByLabel('Message @Bob Okafor').fill('On my way to the Game Room');
     await alice.keyboard.press('Enter');
     const toAlice = bob.locator(`demo-nav a[href="#/dm/${users[0].id}"]`);
-    await expect.poll(() => toAlice.textContent(), { timeout: 5000 }).toContain('1 unread');
+    await expect.poll(() => toAlice.textContent(), { timeout: LIVE }).toContain('1 unread');
     await toAlice.click();
     await bob.getByRole('log', { name: 'Messages in @Alice Martin' }).getByText('On my way to the Game Room').waitFor();
     await screenshots(alice, 'direct-messages');
@@ -176,7 +190,7 @@ describe('the demo as a chat client', () => {
       );
     expect(await setVoice(channels.gameRoom)).toBe(200);
     const inNav = alice.locator('demo-nav demo-voice-members li', { hasText: 'Chen' });
-    await inNav.waitFor({ timeout: 5000 });
+    await inNav.waitFor({ timeout: LIVE });
     await navLink(alice, 'Game Room').click();
     await alice.getByRole('list', { name: 'In the voice channel' }).getByText('Chen').waitFor();
     await screenshots(alice, 'voice-channel');
@@ -184,7 +198,7 @@ describe('the demo as a chat client', () => {
     await bob.reload();
     await bob.locator('demo-nav demo-voice-members li', { hasText: 'Chen' }).waitFor({ timeout: 20_000 });
     await setVoice(null);
-    await expect.poll(() => inNav.count(), { timeout: 5000 }).toBe(0);
+    await expect.poll(() => inNav.count(), { timeout: LIVE }).toBe(0);
   });
 
   it('says so when the address names a user the demo does not have, instead of opening as Alice', async () => {
