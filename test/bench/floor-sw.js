@@ -9,6 +9,10 @@
  *   transaction has committed: a raw IndexedDB put behind a fetch. With `?announce=1` it then
  *   posts `{key: content}` on the fan-out floor channel: the least a durable write that tells
  *   every tab can do (the durable floor of the gateway fan-out).
+ * - `GET /bench/floor/lobby?id=`: opens the platform's IndexedDB (the worker keeps no connection
+ *   across a stop) and answers the lobby's newest 200 stored messages and their authors' records
+ *   as JSON, read in one transaction: the least a worker that answers a read from IndexedDB does
+ *   after the browser stopped it (the floor of the first read after a stop).
  * Every other request goes to the network untouched.
  */
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -35,6 +39,32 @@ function openDatabase() {
     request.onerror = () => reject(request.error);
   });
   return database;
+}
+
+/** @type {Promise<IDBDatabase> | null} */
+let platformDatabase = null;
+
+/** The newest 200 messages of lobby `id` with their authors, from the platform's database. @param {string} id */
+async function answerLobby(id) {
+  platformDatabase ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open('platformpp');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await platformDatabase;
+  const tx = db.transaction(['lobby_messages', 'users'], 'readonly');
+  /** @template T @param {IDBRequest<T>} request @returns {Promise<T>} */
+  const done = (request) =>
+    new Promise((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  const messages = await done(
+    tx.objectStore('lobby_messages').getAll(IDBKeyRange.bound([id, ''], [id, '\uffff']), 200),
+  );
+  const authorIds = [...new Set(messages.map((m) => m.author_id))];
+  const authors = await Promise.all(authorIds.map((a) => done(tx.objectStore('users').get(a))));
+  return new Response(JSON.stringify({ messages, authors }), { headers: JSON_HEADERS });
 }
 
 /** @returns {Promise<Response>} */
@@ -76,5 +106,7 @@ sw.addEventListener('message', (event) => {
 sw.addEventListener('fetch', (event) => {
   const { pathname } = new URL(event.request.url);
   if (pathname === '/bench/floor/data') event.respondWith(answerBody());
+  else if (pathname === '/bench/floor/lobby')
+    event.respondWith(answerLobby(/** @type {string} */ (new URL(event.request.url).searchParams.get('id'))));
   else if (pathname === '/bench/floor/put' && event.request.method === 'POST') event.respondWith(put(event.request));
 });

@@ -23,6 +23,7 @@ import { serverPhase } from './lib/server-phase.js';
 import { servePeer, serveSite } from './lib/servers.js';
 import { measureSizes } from './lib/sizes.js';
 import { voicePhase } from './lib/voice.js';
+import { serviceWorkerControl, serviceWorkerHeap } from './lib/workers.js';
 import { summarize } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -148,10 +149,19 @@ async function main() {
         guildSizes: options.guildSizes,
         writers: 4,
         fanoutUsers: options.fanout.tabs * options.fanout.socketsPerTab,
+        memoryLobbies: options.phases.has('read') ? options.memory.lobbies : 0,
       });
       raw.world = { lobbies: world.readLobbies, guilds: world.guilds };
 
-      if (options.phases.has('read')) raw.read = await readPhase(driver, world, peer);
+      if (options.phases.has('read')) {
+        raw.read = await readPhase(driver, world, peer);
+        const cdp = await context.newCDPSession(driver);
+        const workers = await serviceWorkerControl(cdp);
+        raw.read.cold = await coldReads(driver, world, workers);
+        raw.memory = await workerHeap(browser, driver, world, workers);
+        await workers.close();
+        await cdp.detach();
+      }
       if (options.phases.has('write')) raw.write = await writePhase(context, driver, world, site.url);
       if (options.phases.has('fanout')) raw.fanout = await fanoutPhase(context, driver, world, site.url);
       if (options.phases.has('members')) {
@@ -223,6 +233,15 @@ async function readPhase(driver, world, peer) {
       body: JSON.stringify({ content: 'meanwhile, in another lobby' }),
     },
   };
+  const sameLobby = {
+    url: `/api/v10/lobbies/${world.sameLobby.id}/messages`,
+    init: {
+      method: 'POST',
+      headers: { Authorization: world.readerAuth, 'Content-Type': 'application/json' },
+      // As long as the seeded messages, so the answer keeps about the same size.
+      body: JSON.stringify({ content: 'Message x of the bench: the quick brown fox jumps over the lazy dog, twice.' }),
+    },
+  };
   const variants = [
     ...world.readLobbies.map((/** @type {{ size: number, id: string }} */ lobby) => ({
       name: `ours-${lobby.size}`,
@@ -230,9 +249,12 @@ async function readPhase(driver, world, peer) {
       url: apiUrl(lobby),
       init,
     })),
-    // The same read right after a message was posted to another lobby (untimed): a write over the
-    // lobby stores drops the cached lobbies, so this is the read from the store, one transaction.
-    { name: `miss-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
+    // The same read right after a message was posted to another lobby (untimed): the write changes
+    // none of this lobby's records, so its cached entry stays.
+    { name: `other-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
+    // A lobby of the same size read right after the reader posted to it (untimed): the new message
+    // joins the cached entry.
+    { name: `same-${world.sameLobby.size}`, frame: 'ours', url: apiUrl(world.sameLobby), init, before: sameLobby },
     { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
     { name: 'msw', frame: 'msw', url: '/bench/msw/data', init: { cache: 'no-store' } },
     { name: 'node', frame: 'node', url: `${peer.url}data`, init: { cache: 'no-store' } },
@@ -253,6 +275,65 @@ async function readPhase(driver, world, peer) {
     ...options.read,
   });
   return { ...result, reference };
+}
+
+/**
+ * The first read after the browser stopped the service workers: each round stops every worker
+ * (the DevTools protocol, as the browser does when a worker idles), then times one request in
+ * the read frame of the variant, in turns: our worker's read of the middle lobby, the floor
+ * worker's answer from Cache Storage, and the floor worker's read of the same lobby's newest 200
+ * messages and their authors from the platform's IndexedDB.
+ * @param {import('playwright-core').Page} driver @param {any} world @param {Awaited<ReturnType<typeof serviceWorkerControl>>} workers
+ */
+async function coldReads(driver, world, workers) {
+  const middle = world.readLobbies[Math.min(1, world.readLobbies.length - 1)];
+  const variants = [
+    {
+      name: 'ours',
+      frame: 'ours',
+      url: `/api/v10/lobbies/${middle.id}/messages?limit=200`,
+      init: { headers: { Authorization: world.readerAuth }, cache: 'no-store' },
+    },
+    { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
+    { name: 'durable', frame: 'floor', url: `/bench/floor/lobby?id=${middle.id}`, init: { cache: 'no-store' } },
+  ];
+  const { rounds, warmup } = options.cold_read;
+  say(`read: first request after a stop, ${rounds} rounds (+${warmup} warm-up) of our worker and two floors`);
+  /** @type {Record<string, number[]>} */
+  const times = { ours: [], floor: [], durable: [] };
+  for (let round = 0; round < warmup + rounds; round++) {
+    const k = round % variants.length;
+    for (const variant of [...variants.slice(k), ...variants.slice(0, k)]) {
+      await workers.stopAll();
+      const time = await driver.evaluate((v) => /** @type {any} */ (window).bench.readOnce(v), variant);
+      if (round >= warmup) times[variant.name].push(time);
+    }
+  }
+  return times;
+}
+
+/**
+ * The platform worker's heap after it read `world.heapLobbies` (200 messages each) once, beside
+ * its heap right after a start that answered one authenticated request.
+ * @param {import('playwright-core').Browser} browser @param {import('playwright-core').Page} driver @param {any} world @param {Awaited<ReturnType<typeof serviceWorkerControl>>} workers
+ */
+async function workerHeap(browser, driver, world, workers) {
+  const init = { headers: { Authorization: world.memoryAuth }, cache: 'no-store' };
+  await workers.stopAll();
+  await driver.evaluate(
+    (i) => /** @type {any} */ (window).bench.readOnce({ frame: 'ours', url: '/api/v10/users/@me', init: i }),
+    init,
+  );
+  const started = await serviceWorkerHeap(browser, '/sw.js');
+  await driver.evaluate((o) => /** @type {any} */ (window).bench.readLobbiesOnce(o), {
+    lobbies: world.heapLobbies,
+    init,
+  });
+  const read = await serviceWorkerHeap(browser, '/sw.js');
+  say(
+    `memory: worker heap ${(started / 1e6).toFixed(1)} MB after a start, ${(read / 1e6).toFixed(1)} MB after reading ${world.heapLobbies.length} lobbies`,
+  );
+  return { lobbies: world.heapLobbies.length, started, read };
 }
 
 /**

@@ -40,6 +40,10 @@ async function registerPlatform() {
   return /** @type {ServiceWorker} */ (container.controller).scriptURL;
 }
 
+/** The read frames, once `read` embedded them: the cold reads and the heap reuse them. */
+/** @type {Record<string, import('./control.js').BenchFrame>} */
+const readFrames = {};
+
 /**
  * Phase 1 and the read half of phase 4: every variant fetched `batch` times in a row per round,
  * in the frame that answers it. Returns the raw times per variant (warm-up rounds dropped), what
@@ -47,8 +51,7 @@ async function registerPlatform() {
  * @param {{ frames: { name: string, src: string, body?: string }[], variants: { name: string, frame: string, url: string, init?: RequestInit, before?: { url: string, init: RequestInit } }[], reference: string, rounds: number, warmup: number, batch: number }} options
  */
 async function read({ frames, variants, reference, rounds, warmup, batch }) {
-  /** @type {Record<string, import('./control.js').BenchFrame>} */
-  const byName = {};
+  const byName = readFrames;
   /** @type {Record<string, { isolated: boolean, controller: string | null }>} */
   const about = {};
   for (const spec of frames) {
@@ -88,6 +91,34 @@ async function read({ frames, variants, reference, rounds, warmup, batch }) {
     progress('read', round, warmup + rounds);
   }
   return { times, about, answers, failures };
+}
+
+/**
+ * One request from read frame `frame`, timed inside it (run.js stopped the service workers
+ * first: this is the first request of a new start). Resolves to its time in ms.
+ * @param {{ frame: string, url: string, init?: RequestInit }} options
+ */
+async function readOnce({ frame, url, init }) {
+  const result = await readFrames[frame].call('loop', { url, init, warm: false, n: 1, status: 200 });
+  if (result.failures > 0) throw new Error(`${url} did not answer 200 from frame ${frame}`);
+  return result.times[0];
+}
+
+/**
+ * Reads each of `lobbies` once from the platform's read frame, newest 200 messages each.
+ * @param {{ lobbies: { id: string }[], init: RequestInit }} options
+ */
+async function readLobbiesOnce({ lobbies, init }) {
+  for (const lobby of lobbies) {
+    const result = await readFrames.ours.call('loop', {
+      url: `/api/v10/lobbies/${lobby.id}/messages?limit=200`,
+      init,
+      warm: false,
+      n: 1,
+      status: 200,
+    });
+    if (result.failures > 0) throw new Error(`lobby ${lobby.id} did not answer 200`);
+  }
 }
 
 /**
@@ -250,6 +281,8 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
   /** @param {Omit<Parameters<typeof seedWorld>[0], 'log'>} options */
   seed: (options) => seedWorld({ ...options, log: (line) => log(`seed: ${line}`) }),
   read,
+  readOnce,
+  readLobbiesOnce,
   write,
   fanout,
   requestMembers,
