@@ -6,12 +6,15 @@ import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
 
-/** A guild with the bot and `extra` more members, written in one transaction. */
-async function bigGuild(h: GatewayHarness, extra: number) {
+/**
+ * A guild with the bot and `extra` more members, written in one transaction; with `spread`,
+ * each member's user has `spread - 1` users who are not members between it and the next.
+ */
+async function bigGuild(h: GatewayHarness, extra: number, spread = 1) {
   const { guild } = await h.guildWithBot();
   const db = h.api.app.ctx.db;
   await db.write(['users', 'members'], async (tx) => {
-    for (let i = 0; i < extra; i++) {
+    for (let i = 0; i < extra * spread; i++) {
       const id = String(1_000_000_000_000n + BigInt(i));
       const user: UserRecord = {
         id,
@@ -37,7 +40,7 @@ async function bigGuild(h: GatewayHarness, extra: number) {
         flags: 0,
       };
       void tx.store('users').put(user);
-      void tx.store('members').put(member);
+      if (i % spread === 0) void tx.store('members').put(member);
     }
   });
   return guild;
@@ -70,6 +73,20 @@ describe('Request Guild Members (opcode 8)', () => {
     expect(got.every((c) => c.d.guild_id === guild.id && c.d.nonce === 'all')).toBe(true);
     const ids = new Set(got.flatMap((c) => c.d.members.map((m: any) => m.user.id)));
     expect(ids.size).toBe(2500);
+  });
+
+  it("gives every member with its user when the guild's users are spread among many others", async () => {
+    const h = await createGatewayHarness();
+    const guild = await bigGuild(h, 1200, 7);
+    const bot = await membersBot(h);
+    const from = bot.received.length;
+    bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0 } });
+    const got = await chunks(bot, from, 2);
+    const members = got.flatMap((c) => c.d.members);
+    expect(members).toHaveLength(1202);
+    const numbered = members.filter((m: any) => /^user\d+$/.test(m.user?.username));
+    expect(numbered).toHaveLength(1200);
+    expect(numbered.every((m: any) => Number(m.user.username.slice(4)) % 7 === 0)).toBe(true);
   });
 
   it('lists the ids that are not members in not_found', async () => {
