@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../sw/app';
-import type { WorkerStarts } from '../../../sw/idempotency';
+import { KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** The same app's context behind a second start of the worker (`running`: the starts still alive). */
@@ -35,6 +35,10 @@ describe('a request dispatched again to a restarted service worker is applied on
   it('the same POST from the same page reaching a new start while the first is gone gets the first answer, and one message is stored', async () => {
     const { client, post, messages, path } = await lobbyWithAlice();
     const first = await start(client, 'start-a')(path, { ...post('once'), clientId: 'page-1' });
+    // The first start stores its answer with its next write, or on its own a moment later.
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).every((record) => record.response))
+      .toBe(true);
     const again = await start(client, 'start-b')(path, { ...post('once'), clientId: 'page-1' });
     expect(again.status).toBe(first.status);
     expect(await again.json()).toEqual(await first.json());
@@ -65,6 +69,28 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(await messages()).toEqual(['gg!', 'gg', 'gg', 'gg', 'gg']);
   });
 
+  it("an answer waits for the next request's write to be stored with it, or is stored on its own a moment later", async () => {
+    const { client } = await lobbyWithAlice();
+    const answers = new KeptAnswers(client.app.ctx, 50);
+    const record = (key: string) => ({
+      key,
+      hash: key,
+      instance: 'start-a',
+      at: 0,
+      response: { status: 200, headers: [], body: key },
+    });
+    answers.add(record('a'));
+    answers.add(record('b'));
+    expect(
+      answers.take().map((r) => r.key),
+      'what the next write carries',
+    ).toEqual(['a', 'b']);
+    expect(answers.take()).toEqual([]);
+    answers.restore([record('a')]);
+    expect(await client.app.ctx.db.getAll('request_records')).toEqual([]);
+    await expect.poll(async () => (await client.app.ctx.db.getAll('request_records')).map((r) => r.key)).toEqual(['a']);
+  });
+
   it('reads, failed requests and requests outside a service worker (no client) are not recorded', async () => {
     const { client, post, path } = await lobbyWithAlice();
     const a = start(client, 'start-a');
@@ -84,6 +110,7 @@ describe('Idempotency-Key: a retried request is applied once', () => {
       headers: { ...(post(content).headers as Record<string, string>), 'Idempotency-Key': 'k-1' },
     });
     const first = await a(path, keyed('hello'));
+    // At once: the first answer is not stored yet, and the same start answers from memory.
     const retry = await a(path, keyed('hello'));
     expect(await retry.json()).toEqual(await first.json());
     const other = await a(path, keyed('a different message'));
