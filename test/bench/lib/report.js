@@ -323,6 +323,22 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         target: n === 100_000 ? { text: '≤ 1,500 ms', maxValue: 1500 } : null,
       });
     }
+    const largest = sizes[sizes.length - 1];
+    if (raw.members.floors?.[largest]?.length) {
+      const floor = summarize(raw.members.floors[largest]);
+      row({
+        id: `members.${sizeId(largest)}_vs_read_floor`,
+        section: '4. Scale: Request Guild Members',
+        figure: `all members of the guild of ${count(largest)}, against reading them from IndexedDB`,
+        unit: 'ms',
+        value: s[largest],
+        baseline: {
+          name: `the same members and their users read from IndexedDB in a page, nothing else (${count(largest)})`,
+          summary: floor,
+        },
+      });
+      details.members_read_floor = Object.fromEntries(sizes.map((n) => [n, summarize(raw.members.floors[n] ?? [])]));
+    }
     details.members = {
       summaries: s,
       rate_limited_retries: raw.members.rateLimited,
