@@ -195,8 +195,9 @@ export function applyOnce(starts: WorkerStarts): MiddlewareHandler<AppEnv> {
     if (!CHANGING_METHODS.has(c.req.method) || (!explicitKey && !clientId)) return next();
     const ctx: PlatformContext = c.get('ctx');
     answers ??= new KeptAnswers(ctx);
-    // A clone: the route reads the body itself, in whatever form it takes (JSON, multipart).
-    const body = await c.req.raw.clone().arrayBuffer();
+    // Read once, through the request's body cache: the route reads it from there in whatever
+    // form it takes (JSON, text, multipart), without reading the stream a second time.
+    const body = await c.req.arrayBuffer();
     const hash = await sha256Hex([clientId, c.req.method, c.req.url, body]);
     const guard = new RequestGuard(
       explicitKey ? `key:${explicitKey}` : `auto:${hash}`,

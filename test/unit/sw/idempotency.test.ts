@@ -91,6 +91,23 @@ describe('a request dispatched again to a restarted service worker is applied on
     await expect.poll(async () => (await client.app.ctx.db.getAll('request_records')).map((r) => r.key)).toEqual(['a']);
   });
 
+  it('the route still reads a body the fingerprint read first: JSON and multipart alike', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    expect((await a(path, { ...post('json read twice'), clientId: 'page-1' })).status).toBe(200);
+    expect(await messages()).toEqual(['json read twice']);
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], { type: 'image/png' }), 'a.png');
+    const auth = (post('x').headers as Record<string, string>).Authorization;
+    const uploaded = await a('/api/v10/rpc/image-uploads', {
+      method: 'POST',
+      headers: { Authorization: auth },
+      body: form,
+      clientId: 'page-1',
+    });
+    expect(uploaded.status).toBe(201);
+  });
+
   it('reads, failed requests and requests outside a service worker (no client) are not recorded', async () => {
     const { client, post, path } = await lobbyWithAlice();
     const a = start(client, 'start-a');
