@@ -13,7 +13,7 @@ import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
 import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf } from './sandbox-routing';
 import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform } from './sandbox-platform';
-import type { ServerEnv } from './worker';
+import type { ServerEnv } from './env';
 
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';

@@ -4,6 +4,7 @@
  * request to the object of the sandbox the request names (`sandbox-routing.ts`), which runs the
  * HTTP app, the gateway and the event log together (`sandbox-object.ts`).
  */
+import type { ServerEnv } from './env';
 import { ApiError } from '../src/platform/core/errors';
 import { errorResponse } from '../sw/http';
 import { isPreflight, preflightResponse, withCors } from './cors';
@@ -18,22 +19,7 @@ import {
 } from './sandbox-routing';
 
 export { PlatformSandbox };
-
-/** The Worker's bindings (`wrangler.jsonc`, or Miniflare's options). */
-export interface ServerEnv {
-  /** The sandboxes' Durable Object class. */
-  SANDBOXES: DurableObjectNamespace;
-  /**
-   * When set (a deployment), `/sandbox/...` needs this secret in `X-Sandbox-Secret`: the control
-   * API resets data and mints tokens. Unset (local), it is open, as in the browser.
-   */
-  SANDBOX_CONTROL_SECRET?: string;
-  /**
-   * `"true"` in a deployment (`wrangler.jsonc`): the control API is refused unless the secret is
-   * set and given, so a deployment whose secret was forgotten is closed, not open.
-   */
-  SANDBOX_CONTROL_REQUIRES_SECRET?: string;
-}
+export type { ServerEnv };
 
 /** 401 for a control API request without the deployment's secret. */
 function controlRefused(): Response {

@@ -2,8 +2,9 @@
  * `<demo-channel-view>`: a guild channel. A text channel is a chat (`GET/POST
  * /channels/{id}/messages`, MESSAGE_CREATE on the user's gateway session) whose messages can be
  * answered, edited, deleted and pinned as the user's permissions allow, with who is typing
- * (TYPING_START); who may see it is said in words. A voice channel lists who is in it and is
- * where activities run: it launches Tic-Tac-Toe in `<pp-activity-frame>`.
+ * (TYPING_START); who may see it is said in words. A voice channel is a call (join it, talk
+ * with the other tabs, mute, deafen, leave; who is in it with their speaking rings) and where
+ * activities run: it launches Tic-Tac-Toe in `<pp-activity-frame>`.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { MESSAGE_CONTENT_MAX, CHANNEL_MESSAGES_MAX } from '../../src/platform/core/limits';
@@ -24,7 +25,7 @@ import './activity-launch';
 import './own-activity';
 import './chat-panel';
 import './help-tip';
-import './voice-members';
+import './voice-panel';
 
 /** A guild channel. */
 export class DemoChannelView extends LitElement {
@@ -41,8 +42,9 @@ export class DemoChannelView extends LitElement {
     details { font-size: 0.8rem; }
     summary { cursor: pointer; }
     details ul { margin: 0.3rem 0 0.2rem 1.1rem; list-style: disc; }
-    .voice { padding: 1rem; overflow: auto; display: grid; grid-template-columns: minmax(0, 1fr); align-content: start; gap: 1rem; min-height: 0; }
-    .voice > demo-activity-launch { min-width: 0; }
+    /* Rows as tall as their content: taller than the view, the column scrolls rather than overlap them. */
+    .voice { padding: 1rem; overflow: auto; display: grid; grid-template-columns: minmax(0, 1fr); grid-auto-rows: max-content; align-content: start; gap: 1rem; min-height: 0; }
+    .voice > * { min-width: 0; }
     @media (max-width: 760px) { .voice { padding: 0.5rem; gap: 0.5rem; } }
   `,
   ];
@@ -87,7 +89,7 @@ export class DemoChannelView extends LitElement {
       <header class="view-head">
         <h2>${icon(voice ? 'voice' : locked ? 'lock' : 'text')} <span>${channel.name}</span></h2>
         <div class="sub muted">
-          ${voice ? html`<span>Voice channel: activities run here.</span>` : html`<span>${locked ? 'Private text channel' : 'Text channel'}</span>`}
+          ${voice ? html`<span>Voice channel: talk with whoever is in it, and run activities together.</span>` : html`<span>${locked ? 'Private text channel' : 'Text channel'}</span>`}
           ${
             voice
               ? nothing
@@ -108,7 +110,7 @@ export class DemoChannelView extends LitElement {
 
   #voice(client: DemoClient, channel: WireChannel) {
     return html`<div class="voice">
-      <demo-voice-members .client=${client} channel-id=${channel.id} detailed></demo-voice-members>
+      <demo-voice-panel .client=${client} channel-id=${channel.id} guild-id=${client.world.guild.id}></demo-voice-panel>
       <demo-activity-launch .client=${client} channel-id=${channel.id}></demo-activity-launch>
       <demo-own-activity .client=${client} channel-id=${channel.id}></demo-own-activity>
     </div>`;

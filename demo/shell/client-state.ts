@@ -1,11 +1,12 @@
 /**
  * What the simulated client knows, kept current by its gateway session's dispatches (READY,
- * GUILD_CREATE, member, channel, role, presence, voice state, typing, message and lobby
- * events) and by the history reads the shell makes over HTTP. A plain store: `apply(type,
- * data)` changes it and fires `change`.
+ * GUILD_CREATE, member, channel, role, presence, voice state of guild channels and lobby calls,
+ * typing, message and lobby events) and by the history reads the shell makes over HTTP. A plain
+ * store: `apply(type, data)` changes it and fires `change`.
  */
 import { applyGuildEvent } from './guild-events';
 import { TypingTracker } from './typing-tracker';
+import { VoiceStates } from './voice-states';
 import type {
   GuildState,
   Presence,
@@ -64,8 +65,8 @@ export class ClientState extends EventTarget {
   readonly channelMessages = new Map<string, WireMessage[]>();
   /** Every user the client has heard of. */
   readonly users = new Map<string, WireUser>();
-  /** Who is in which guild voice channel: user id → voice state. */
-  readonly voiceStates = new Map<string, WireVoiceState>();
+  /** Who is in which voice channel and lobby call. */
+  readonly voiceStates = new VoiceStates();
   /** The user's DM channels: channel id → the other user's id. */
   readonly dmChannels = new Map<string, string>();
   /** Who is typing where (TYPING_START). */
@@ -95,8 +96,7 @@ export class ClientState extends EventTarget {
         for (const p of d.presences ?? []) this.#presence(p);
         break;
       case 'VOICE_STATE_UPDATE':
-        if (!d.guild_id) return;
-        this.#voiceState(d as WireVoiceState);
+        if (!this.#voiceState(d as WireVoiceState)) return;
         break;
       case 'TYPING_START':
         if (d.user_id === this.me?.id) return;
@@ -237,10 +237,9 @@ export class ClientState extends EventTarget {
     if (d.user?.id) this.presences.set(d.user.id, { status: d.status, activities: d.activities ?? [] });
   }
 
-  #voiceState(state: WireVoiceState): void {
+  #voiceState(state: WireVoiceState): boolean {
     if (state.member?.user) this.#user(state.member.user);
-    if (state.channel_id) this.voiceStates.set(state.user_id, state);
-    else this.voiceStates.delete(state.user_id);
+    return this.voiceStates.apply(state);
   }
 
   /** A direct message tells which DM channel is the one with the other user. */

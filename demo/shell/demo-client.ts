@@ -1,8 +1,9 @@
 /**
  * The simulated platform client of one page: the current user's gateway session (members,
- * presences, messages, lobbies), the bot's session (the same guild as the bot sees it, with
- * channel obfuscation), and the message and lobby calls of the HTTP API. Everything comes from
- * the platform: the service worker answers the HTTP calls, the shared worker is the gateway.
+ * presences, messages, lobbies, voice states), the bot's session (the same guild as the bot
+ * sees it, with channel obfuscation), the message and lobby calls of the HTTP API, and the
+ * user's voice (calls placed with the game SDK). Everything comes from the platform: the
+ * service worker answers the HTTP calls, the shared worker is the gateway.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../src/gateway/protocol';
@@ -14,6 +15,7 @@ import { Conversations } from './conversations';
 import { ReadMarks } from './read-marks';
 import type { EventJournal } from './event-journal';
 import { mintClientToken } from './seed';
+import { DemoVoice } from './voice-session';
 import type { DemoWorld, WorldUser } from './world';
 import { loadLobbyIds, saveWorld, updateLobbyIds } from './world-store';
 
@@ -48,6 +50,8 @@ export class DemoClient extends EventTarget {
   readonly conversations: Conversations;
   /** What the user has read, for the unread marks. */
   readonly reads: ReadMarks;
+  /** The user's voice calls, mute and deafen. */
+  readonly voice: DemoVoice;
   status: GatewaySessionStatus = 'connecting';
   botStatus: GatewaySessionStatus = 'connecting';
   /** Why a session closed for good, else null. */
@@ -70,6 +74,11 @@ export class DemoClient extends EventTarget {
     this.conversations = new Conversations(this.api, this.state);
     this.reads = new ReadMarks(user.id);
     this.reads.addEventListener('change', () => this.state.changed());
+    this.voice = new DemoVoice({
+      applicationId: world.client.application_id,
+      userId: user.id,
+      token: () => this.user.token,
+    });
     const userSession = new GatewaySession({
       token: () => `Bearer ${this.user.token}`,
       renew,
@@ -97,8 +106,9 @@ export class DemoClient extends EventTarget {
     this.reads.load().catch((error) => this.#fail(error));
   }
 
-  /** Disconnects. */
+  /** Disconnects, leaving any call. */
   stop(): void {
+    this.voice.stop();
     for (const session of this.#sessions) session.stop();
   }
 
@@ -107,6 +117,7 @@ export class DemoClient extends EventTarget {
     this.#renewing ??= mintClientToken(this.sandbox, this.world, this.user.id)
       .then((token) => {
         this.user.token = token;
+        this.voice.tokenChanged();
         return saveWorld(this.world);
       })
       .finally(() => (this.#renewing = null));

@@ -28,6 +28,11 @@ const PATHS = {
   users: svg`<circle cx="9" cy="8" r="3.5" /><path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14a6.5 6.5 0 0 1 3.5 6" />`,
   key: svg`<circle cx="8" cy="15" r="4" /><path d="m11 12 9-9M16 7l3 3M14 9l2 2" />`,
   mic: svg`<rect x="9" y="3" width="6" height="11" rx="3" /><path d="M5 11a7 7 0 0 0 14 0M12 18v3" />`,
+  'mic-off': svg`<path d="M15 9.5V6a3 3 0 0 0-5.6-1.5M9 9v2a3 3 0 0 0 4.9 2.3" /><path d="M5 11a7 7 0 0 0 11.2 5.6M19 11a7 7 0 0 1-.6 2.8M12 18v3M3 3l18 18" />`,
+  headphones: svg`<path d="M4 17v-5a8 8 0 0 1 16 0v5" /><rect x="3" y="14" width="4.5" height="7" rx="1.5" /><rect x="16.5" y="14" width="4.5" height="7" rx="1.5" />`,
+  'headphones-off': svg`<path d="M4 17v-5a8 8 0 0 1 2.3-5.6M9.2 4.5A8 8 0 0 1 20 12v3" /><rect x="3" y="14" width="4.5" height="7" rx="1.5" /><path d="M16.5 16.5V20a1 1 0 0 0 1 1H20M3 3l18 18" />`,
+  'phone-off': svg`<path d="M2.5 14.5C5 12 8.3 10.8 12 10.8s7 1.2 9.5 3.7l-1.8 2.6a1 1 0 0 1-1.2.4l-3-1.2a1 1 0 0 1-.6-.9v-2.1a11 11 0 0 0-5.8 0v2.1a1 1 0 0 1-.6.9l-3 1.2a1 1 0 0 1-1.2-.4Z" />`,
+  signal: svg`<path d="M5 20v-3M10 20v-7M15 20V9M20 20V4" />`,
 } as const;
 
 /** An icon's name. */

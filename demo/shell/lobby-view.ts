@@ -2,15 +2,17 @@
  * `<demo-lobby-view>`: a lobby's chat. The history is the platform's newest 200 messages
  * (`GET /lobbies/{id}/messages?limit=200`); new messages arrive as LOBBY_MESSAGE_CREATE on the
  * user's gateway session, from this tab or any other. The header says how many are in it and,
- * when this browser knows it, the secret that lets others join. Lobby messages cannot be
- * edited, deleted or pinned on the platform, and lobbies have no typing indicator.
+ * when this browser knows it, the secret that lets others join. Above the chat, the lobby's
+ * voice call: who is in it with their speaking rings, Join, and once in, Mute, Deafen and
+ * Leave. Lobby messages cannot be edited, deleted or pinned on the platform, and lobbies have no
+ * typing indicator.
  */
 import { LitElement, css, html } from 'lit';
 import { LOBBY_MESSAGE_CONTENT_MAX, LOBBY_MESSAGES_MAX } from '../../src/platform/core/limits';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
 import { icon } from './icons';
-import { lobbyName, memberCount } from './nav-panel';
+import { lobbyName, memberCount } from './lobby-name';
 import { ReadController } from './read-controller';
 import { StateController } from './state-controller';
 import { sharedStyles } from './styles';
@@ -18,6 +20,7 @@ import { viewStyles } from './view-styles';
 import './chat-panel';
 import './copy-button';
 import './help-tip';
+import './voice-panel';
 
 /** A lobby's chat. */
 export class DemoLobbyView extends LitElement {
@@ -33,6 +36,11 @@ export class DemoLobbyView extends LitElement {
     css`
     .secret { display: inline-flex; align-items: center; gap: 0.3rem; }
     .secret code { background: var(--code-bg); padding: 0.05rem 0.35rem; border-radius: 4px; }
+    /* Header, tip, the call's bar, then the chat taking the rest. */
+    :host { grid-template-rows: auto auto auto minmax(0, 1fr); }
+    .view-head ~ .call-bar:not(.tip) { grid-row: 3; }
+    .view-head ~ demo-chat:not(.tip) { grid-row: 4; }
+    .tip { margin-bottom: 0.6rem; }
   `,
   ];
 
@@ -89,6 +97,7 @@ export class DemoLobbyView extends LitElement {
         A lobby is the game SDK's group chat: anyone with its secret joins it (<code>PUT /lobbies</code>). Open the
         demo as someone else in a new tab and join with the secret: they arrive here live.
       </demo-help>
+      <demo-voice-panel class="call-bar" bar .client=${client} channel-id=${lobby.id}></demo-voice-panel>
       <demo-chat
         label=${name}
         .messages=${messages}

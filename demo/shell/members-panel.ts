@@ -12,7 +12,7 @@ import { statusText } from '../../src/platform/presence/status-text';
 import type { Presence, PresenceActivity, WireUser } from './client-state';
 import type { DemoClient } from './demo-client';
 import { memberGroups, memberName, roleColour } from './guild-model';
-import { lobbyName } from './nav-panel';
+import { lobbyName } from './lobby-name';
 import { StateController } from './state-controller';
 import { avatarColour, initials, sharedStyles } from './styles';
 import { displayName } from './world';

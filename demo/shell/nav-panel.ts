@@ -1,32 +1,26 @@
 /**
  * `<demo-nav>`: the left column. The guild's channels the user may view (private ones marked,
  * voice channels with who is in them), direct messages with the other users, the user's
- * lobbies with a form to join or create one by secret, and the developer views; what is unread
- * stands out with its count. At the bottom, who you are. Every entry is a link to a `#/...`
- * route, so the keyboard and the back button work.
+ * lobbies (with who is in their calls) and a form to join or create one by secret, and the developer views; what is unread
+ * stands out with its count. At the bottom, the call you are in and who you are, with your
+ * Mute and Deafen. Every entry is a link to a `#/...` route, so the keyboard and the back
+ * button work.
  */
 import { LitElement, html, nothing } from 'lit';
 import type { DemoClient } from './demo-client';
 import { reportError } from './errors';
 import { CHANNEL_TYPE, canView, channelGroups, isPrivate } from './guild-model';
 import { icon, type IconName } from './icons';
+import { lobbyName } from './lobby-name';
 import { navStyles } from './nav-styles';
 import type { ConversationKey } from './read-marks';
 import { StateController } from './state-controller';
 import { avatarColour, initials, sharedStyles } from './styles';
 import type { WireMessage } from './wire';
 import { displayName } from './world';
+import './voice-bar';
 import './voice-members';
-
-/** The lobby's name: its `name` metadata, else the secret this browser joined it with, else its id. */
-export function lobbyName(lobby: { id: string; metadata: Record<string, string> | null }, secret?: string): string {
-  return lobby.metadata?.name || secret || `Lobby ${lobby.id.slice(-6)}`;
-}
-
-/** "1 member", "3 members". */
-export function memberCount(n: number): string {
-  return `${n} ${n === 1 ? 'member' : 'members'}`;
-}
+import './voice-toggles';
 
 /** The left column. */
 export class DemoNav extends LitElement {
@@ -90,11 +84,12 @@ export class DemoNav extends LitElement {
         </section>
         <section aria-label="Lobbies">
           <h3>Lobbies</h3>
-          <ul>${[...client.state.lobbies.values()].map((lobby) =>
-            this.#link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby, client.lobbySecret(lobby.id)), {
+          <ul>${[...client.state.lobbies.values()].map(
+            (lobby) => html`${this.#link(`lobby/${lobby.id}`, 'lobby', lobbyName(lobby, client.lobbySecret(lobby.id)), {
               unread: this.#unread(`lobby:${lobby.id}`, client.state.messages.get(lobby.id)),
               tag: html`${lobby.members.length}<span class="visually-hidden"> ${lobby.members.length === 1 ? 'member' : 'members'}</span>`,
-            }),
+            })}
+            <li class="voice-members"><demo-voice-members .client=${client} channel-id=${lobby.id}></demo-voice-members></li>`,
           )}</ul>
           <form @submit=${this.#join}>
             <label for="secret">Join or create a lobby by secret</label>
@@ -112,6 +107,7 @@ export class DemoNav extends LitElement {
           </ul>
         </section>
       </nav>
+      <demo-voice-bar .client=${client}></demo-voice-bar>
       ${this.#me(client)}
     `;
   }
@@ -147,6 +143,7 @@ export class DemoNav extends LitElement {
     return html`<footer class="me" aria-label="You">
       <span class="avatar medium" style="background:${avatarColour(client.user.id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
       <span class="who"><strong>${name}</strong><span class="muted">@${client.user.username}</span></span>
+      <demo-voice-toggles .voice=${client.voice}></demo-voice-toggles>
     </footer>`;
   }
 

@@ -75,10 +75,12 @@ export interface WireMessage {
   metadata?: Record<string, string> | null;
 }
 
-/** A guild voice state (GUILD_CREATE's `voice_states`, VOICE_STATE_UPDATE). */
+/** A voice state (GUILD_CREATE's `voice_states`, VOICE_STATE_UPDATE): a guild voice channel's, or a lobby call's (`guild_id: null`, `lobby_id`). */
 export interface WireVoiceState {
   guild_id?: string | null;
   channel_id: string | null;
+  /** The lobby of a lobby call's state (its `channel_id` too, but for a leave). */
+  lobby_id?: string;
   user_id: string;
   self_mute: boolean;
   self_deaf: boolean;

@@ -16,7 +16,8 @@
  * }
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Call, CallStatus } from '../sdk/call';
+import type { Call } from '../sdk/call';
+import type { CallStatus } from '../sdk/call-status';
 
 /** One participant as the controller shows them. */
 export interface VoiceParticipantView {

@@ -15,14 +15,16 @@ const encoder = new TextEncoder();
  * without encoding it), binary data by its size.
  * @example payloadTooLarge('x'.repeat(4097)) // true
  */
-export function payloadTooLarge(data: string | Blob | ArrayBuffer | ArrayBufferView): boolean {
+export function payloadTooLarge(
+  data: string | Blob | ArrayBuffer | ArrayBufferView,
+  maxBytes = GATEWAY_PAYLOAD_MAX_BYTES,
+): boolean {
   if (typeof data !== 'string') {
     return (
-      (typeof Blob !== 'undefined' && data instanceof Blob ? data.size : (data as ArrayBuffer).byteLength) >
-      GATEWAY_PAYLOAD_MAX_BYTES
+      (typeof Blob !== 'undefined' && data instanceof Blob ? data.size : (data as ArrayBuffer).byteLength) > maxBytes
     );
   }
-  if (data.length > GATEWAY_PAYLOAD_MAX_BYTES) return true;
-  if (data.length * 3 <= GATEWAY_PAYLOAD_MAX_BYTES) return false;
-  return encoder.encode(data).byteLength > GATEWAY_PAYLOAD_MAX_BYTES;
+  if (data.length > maxBytes) return true;
+  if (data.length * 3 <= maxBytes) return false;
+  return encoder.encode(data).byteLength > maxBytes;
 }

@@ -16,10 +16,12 @@
 import * as v from 'valibot';
 import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+  GATEWAY_PAYLOAD_MAX_BYTES,
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
   VOICE_GATEWAY_BUFFERED_RESUME_VERSION,
   VOICE_HEARTBEAT_INTERVAL_MS,
+  VOICE_RELAY_MESSAGE_MAX,
 } from '../platform/core/limits';
 import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import { encryptionModeRefusal, voiceGatewayVersion } from '../platform/voice/rules';
@@ -66,6 +68,11 @@ export interface VoiceConnectionHost {
   /** The connection closed; `end` ends its session (no Resume). */
   detach(connection: VoiceConnection, session: VoiceSession | null, options: { end: boolean }): void;
 }
+
+/** The relay's opcodes (peer signals, E2EE messages): the sandbox's, bounded by their own schema. */
+const RELAY_OPS = new Set<number>([OPS.PEER_SIGNAL, OPS.E2EE_MESSAGE]);
+/** The most a relayed payload may hold, in bytes: its text (VOICE_RELAY_MESSAGE_MAX characters, up to 3 bytes each) and the rest of the payload. */
+const VOICE_RELAY_PAYLOAD_MAX_BYTES = VOICE_RELAY_MESSAGE_MAX * 3 + GATEWAY_PAYLOAD_MAX_BYTES;
 
 /** Opcodes a client may send before it is identified. */
 const BEFORE_IDENTIFY = new Set<number>([OPS.HEARTBEAT, OPS.IDENTIFY, OPS.RESUME]);
@@ -128,7 +135,10 @@ export class VoiceConnection implements VoiceSink {
     const now = this.gateway.timers.now();
     if (now - this.#window.start >= GATEWAY_SEND_WINDOW_MS) this.#window = { start: now, count: 0 };
     if (++this.#window.count > GATEWAY_SEND_LIMIT) return this.closeWith(CLOSE.RATE_LIMITED);
-    if (payloadTooLarge(data)) return this.closeWith(CLOSE.FAILED_TO_DECODE, PAYLOAD_TOO_LARGE_REASON);
+    // The relay's own opcodes may carry more than the platform's payloads (an SDP offer, a sealed
+    // key): they are bounded by their schema; every other payload by the platform's 4096 bytes.
+    if (payloadTooLarge(data, VOICE_RELAY_PAYLOAD_MAX_BYTES))
+      return this.closeWith(CLOSE.FAILED_TO_DECODE, PAYLOAD_TOO_LARGE_REASON);
     this.#queue = this.#queue.then(async () => {
       if (this.#state === 'closed') return;
       try {
@@ -202,6 +212,8 @@ export class VoiceConnection implements VoiceSink {
     const parsed = v.safeParse(VoicePayloadSchema, json);
     if (!parsed.success) return this.closeWith(CLOSE.FAILED_TO_DECODE, 'Payload must be an object with an integer op.');
     const { op, d } = parsed.output;
+    if (!RELAY_OPS.has(op) && payloadTooLarge(text))
+      return this.closeWith(CLOSE.FAILED_TO_DECODE, PAYLOAD_TOO_LARGE_REASON);
     if (!CLIENT_OPS.has(op)) return this.closeWith(CLOSE.UNKNOWN_OPCODE, `Unknown opcode: ${op}.`);
     if (this.#state !== 'ready' && !BEFORE_IDENTIFY.has(op)) return this.closeWith(CLOSE.NOT_AUTHENTICATED);
     switch (op) {

@@ -21,7 +21,13 @@ import {
 } from '../platform/core/limits';
 import { SUPPORTED_ENCRYPTION_MODES } from '../platform/voice/rules';
 import { VOICE_CLOSE_CODES, VOICE_OPCODES as OP, type VoicePayload } from '../gateway/voice-protocol';
-import { CallError, CallStatus, callErrorToString, callStatusToString, type CallStatusChangedCallback } from './call';
+import {
+  CallError,
+  CallStatus,
+  callErrorToString,
+  callStatusToString,
+  type CallStatusChangedCallback,
+} from './call-status';
 import type { CallMediaLink } from './call-media-link';
 import { CallRoster } from './call-roster';
 import type { SdkLogger } from './logger';

@@ -8,7 +8,8 @@
  * Disconnected). A call stays in the map, whatever its status, until `endCall`.
  */
 import type { AudioPreferences } from '../media/call-media';
-import { Call, CallError, CallStatus } from './call';
+import { Call } from './call';
+import { CallError, CallStatus } from './call-status';
 import { CallMediaLink, type CallMediaFactory } from './call-media-link';
 import { CallSignaling, type CallContext, type CallTarget } from './call-signaling';
 import { SdkError } from './errors';

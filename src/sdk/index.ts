@@ -11,14 +11,14 @@ export { type ClientOptions, type ClientResult, type VoiceOptions } from './clie
 export { VoiceClient } from './client-voice';
 export { DEFAULT_AUDIO_DEVICE_ID, type AudioDevice } from './client-audio';
 export { SocialLayerClient } from './client-social-layer';
+export { Call } from './call';
 export {
-  Call,
   CallError,
   CallStatus,
   callErrorToString,
   callStatusToString,
   type CallStatusChangedCallback,
-} from './call';
+} from './call-status';
 export type { CallTarget } from './call-signaling';
 export type { VoiceStateHandle } from './call-roster';
 export type { CallMediaFactory } from './call-media-link';

@@ -5,7 +5,8 @@
  */
 import { GatewaySocket } from '../../src/sockets/gateway-socket';
 import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
-import { CallStatus, type Call } from '../../src/sdk/call';
+import { type Call } from '../../src/sdk/call';
+import { CallStatus } from '../../src/sdk/call-status';
 import { Client } from '../../src/sdk/client';
 import type { ClientOptions } from '../../src/sdk/client-core';
 import { LoggingSeverity } from '../../src/sdk/logger';

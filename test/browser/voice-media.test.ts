@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFrameHeader } from '../../src/media/frame-cipher';
-import { CallError, CallStatus } from '../../src/sdk/call';
+import { CallError, CallStatus } from '../../src/sdk/call-status';
 import { registerPlatformWorker, resetSandbox } from './harness';
 import {
   api,

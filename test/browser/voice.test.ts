@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewaySocket } from '../../src/sockets/gateway-socket';
 import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
-import { CallStatus, type Call } from '../../src/sdk/call';
+import { type Call } from '../../src/sdk/call';
+import { CallStatus } from '../../src/sdk/call-status';
 import { Client } from '../../src/sdk/client';
 import { AuthorizationTokenType } from '../../src/sdk/types';
 import { registerPlatformWorker, resetSandbox } from './harness';

@@ -25,7 +25,16 @@ export async function serveSite(root: string, outDir: string): Promise<SiteServe
   return { server, baseURL: `http://127.0.0.1:${port}/` };
 }
 
-/** Launches the one Chromium the tests use, headless. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+/**
+ * Launches the one Chromium the tests use, headless. Its fake microphone is granted without a
+ * prompt; with `microphone: 'refused'` Chromium refuses it instead, as for a user who said no.
+ */
+export function launchChromium(options: { microphone?: 'granted' | 'refused' } = {}): Promise<Browser> {
+  const args =
+    options.microphone === 'refused'
+      ? CHROMIUM_ARGS.map((arg) =>
+          arg === '--use-fake-ui-for-media-stream' ? '--use-fake-ui-for-media-stream=deny' : arg,
+        )
+      : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath: chromiumPath(), args, headless: true });
 }

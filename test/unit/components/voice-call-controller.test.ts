@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { VoiceCallController, voiceCallSnapshot } from '../../../src/components/voice-call-controller';
-import { CallStatus, type Call } from '../../../src/sdk/call';
+import { type Call } from '../../../src/sdk/call';
+import { CallStatus } from '../../../src/sdk/call-status';
 
 /** A call the test sets by hand: what the controller reads of a `Call`. */
 function fakeCall() {

@@ -26,14 +26,23 @@ function ready(): ClientState {
 describe('the demo client follows the gateway', () => {
   it("knows who is in which voice channel: GUILD_CREATE's voice_states, then VOICE_STATE_UPDATE (channel_id null leaves)", () => {
     const state = ready();
-    expect(state.voiceStates.get('20')).toMatchObject({ channel_id: 'voice', guild_id: 'g', self_mute: true });
+    expect(state.voiceStates.of('20', 'voice')).toMatchObject({ channel_id: 'voice', guild_id: 'g', self_mute: true });
     state.apply('VOICE_STATE_UPDATE', { guild_id: 'g', channel_id: 'other', user_id: '30', self_mute: false });
-    expect([...state.voiceStates.keys()].sort()).toEqual(['20', '30']);
+    expect(state.voiceStates.in('other').map((v) => v.user_id)).toEqual(['30']);
     state.apply('VOICE_STATE_UPDATE', { guild_id: 'g', channel_id: null, user_id: '20' });
-    expect([...state.voiceStates.keys()]).toEqual(['30']);
-    // A lobby call's voice state is no guild channel's.
+    expect(state.voiceStates.in('voice')).toEqual([]);
+    // A lobby call's voice state is no guild channel's: it is the lobby's call.
     state.apply('VOICE_STATE_UPDATE', { guild_id: null, channel_id: 'lobby', lobby_id: 'lobby', user_id: '40' });
-    expect(state.voiceStates.has('40')).toBe(false);
+    expect(state.voiceStates.in('lobby').map((v) => v.user_id)).toEqual(['40']);
+    expect(state.voiceStates.in('other').map((v) => v.user_id)).toEqual(['30']);
+  });
+
+  it('forgets every voice state on READY: a new session hears them afresh', () => {
+    const state = ready();
+    state.apply('VOICE_STATE_UPDATE', { guild_id: null, channel_id: 'lobby', lobby_id: 'lobby', user_id: '40' });
+    state.apply('READY', { user: me });
+    expect(state.voiceStates.in('voice')).toEqual([]);
+    expect(state.voiceStates.in('lobby')).toEqual([]);
   });
 
   it('shows TYPING_START of others (never its own) until their message arrives', () => {

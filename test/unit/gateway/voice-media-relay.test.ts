@@ -79,6 +79,16 @@ describe('the voice gateway relays what the pages of a call need for media, with
     expect(await bob.waitForClose()).toEqual({ code: 4002, reason: expect.stringContaining('d.signal') });
   });
 
+  it('the relay opcodes may carry more than the 4096 bytes other voice payloads may: a 6 KB offer is relayed', async () => {
+    const h = await createVoiceHarness();
+    const { alice, bob } = await twoInCall(h);
+    const large = { ...offer, sdp: offer.sdp + 'a=x\r\n'.repeat(1200) };
+    expect(JSON.stringify({ op: 40, d: { user_id: h.world.bob.id, signal: large } }).length).toBeGreaterThan(4096);
+    alice.send({ op: 40, d: { user_id: h.world.bob.id, signal: large } });
+    expect((await bob.waitForOp(40)).d.signal.sdp).toBe(large.sdp);
+    expect(alice.closed).toBeNull();
+  });
+
   it('relaying needs an identified session (4003 before Identify)', async () => {
     const h = await createVoiceHarness();
     const client = h.connectVoice();

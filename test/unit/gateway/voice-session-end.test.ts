@@ -63,6 +63,8 @@ describe('a voice state stands on the gateway session that joined (the platform 
     join.main.disconnect(1000);
     expect((await voice.waitForClose()).code).toBe(4014);
     expect(await h.ctx.db.get('voice_states', [guild.id, h.world.bot.id])).toBeUndefined();
+    // The leave reaches other sessions through the event log, a moment after the voice socket closed.
+    await watcher.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.bot.id && !p.d.channel_id);
     expect(watcher.dispatches('VOICE_STATE_UPDATE').at(-1)?.d).toMatchObject({
       user_id: h.world.bot.id,
       channel_id: null,

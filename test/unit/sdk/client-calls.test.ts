@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
 import { SDK_CALL_JOIN_TIMEOUT_MS } from '../../../src/platform/core/limits';
-import { CallError, CallStatus, callStatusToString } from '../../../src/sdk/call';
+import { CallError, CallStatus, callStatusToString } from '../../../src/sdk/call-status';
 import type { Call } from '../../../src/sdk/call';
 import { ErrorType, SdkError } from '../../../src/sdk/errors';
 import { AuthorizationTokenType } from '../../../src/sdk/types';

@@ -1,0 +1,17 @@
+/** What the server's Worker and its Durable Objects are given by the runtime. */
+
+/** The Worker's bindings (`wrangler.jsonc`, or Miniflare's options). */
+export interface ServerEnv {
+  /** The sandboxes' Durable Object class. */
+  SANDBOXES: DurableObjectNamespace;
+  /**
+   * When set (a deployment), `/sandbox/...` needs this secret in `X-Sandbox-Secret`: the control
+   * API resets data and mints tokens. Unset (local), it is open, as in the browser.
+   */
+  SANDBOX_CONTROL_SECRET?: string;
+  /**
+   * `"true"` in a deployment (`wrangler.jsonc`): the control API is refused unless the secret is
+   * set and given, so a deployment whose secret was forgotten is closed, not open.
+   */
+  SANDBOX_CONTROL_REQUIRES_SECRET?: string;
+}
