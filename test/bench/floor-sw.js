@@ -8,7 +8,9 @@
  * - `POST /bench/floor/put`: reads the body, puts one record into IndexedDB, answers once the
  *   transaction has committed: a raw IndexedDB put behind a fetch. With `?announce=1` it then
  *   posts `{key: content}` on the fan-out floor channel: the least a durable write that tells
- *   every tab can do (the durable floor of the gateway fan-out).
+ *   every tab can do (the durable floor of the gateway fan-out). With `?gateway=1` it posts
+ *   `{key}` to the floor hub (`floor-hub.js`) instead, which stores a point and tells every
+ *   socket (the gateway floor).
  * - `GET /bench/floor/lobby?id=`: opens the platform's IndexedDB (the worker keeps no connection
  *   across a stop) and answers the lobby's newest 200 stored messages and their authors' records
  *   as JSON, read in one transaction: the least a worker that answers a read from IndexedDB does
@@ -19,10 +21,13 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 const BODY_CACHE = 'bench-floor';
 const BODY_KEY = '/bench/floor/body';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
-/** `FLOOR_FANOUT_CHANNEL` of pages/control.js (this classic worker script imports nothing). */
+/** `FLOOR_FANOUT_CHANNEL` and `FLOOR_GATEWAY_CHANNEL` of pages/control.js (this classic worker script imports nothing). */
 const FLOOR_FANOUT_CHANNEL = 'bench-floor-fanout';
+const FLOOR_GATEWAY_CHANNEL = 'bench-floor-gateway';
 /** @type {BroadcastChannel | null} */
 let fanout = null;
+/** @type {BroadcastChannel | null} */
+let gateway = null;
 
 /** @type {string | null} */
 let body = null;
@@ -88,9 +93,14 @@ async function put(request) {
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
   });
-  if (new URL(request.url).searchParams.has('announce')) {
+  const params = new URL(request.url).searchParams;
+  if (params.has('announce')) {
     fanout ??= new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
     fanout.postMessage({ key: input.content });
+  }
+  if (params.has('gateway')) {
+    gateway ??= new BroadcastChannel(FLOOR_GATEWAY_CHANNEL);
+    gateway.postMessage({ key: input.content });
   }
   return new Response(JSON.stringify(record), { headers: JSON_HEADERS });
 }

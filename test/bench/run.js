@@ -264,6 +264,8 @@ async function readPhase(driver, world, peer) {
     { name: 'floor', src: '/bench/floor/frame.html', body },
     { name: 'msw', src: '/bench/msw/frame.html', body },
     { name: 'node', src: `${peer.url}frame.html` },
+    { name: 'startup-pass', src: '/bench/startup/pass/frame.html' },
+    { name: 'startup-sw', src: '/bench/startup/sw/frame.html' },
   ];
   say(
     `read: ${variants.length} variants interleaved, ${options.read.rounds} rounds of ${options.read.batch} requests each (+${options.read.warmup} warm-up rounds)`,
@@ -296,11 +298,16 @@ async function coldReads(driver, world, workers) {
     },
     { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
     { name: 'durable', frame: 'floor', url: `/bench/floor/lobby?id=${middle.id}`, init: { cache: 'no-store' } },
+    // The platform's worker and a minimal one, both passing a small file through from the network.
+    { name: 'sw_script', frame: 'startup-sw', url: '/bench/startup/sw/data.json', init: { cache: 'no-store' } },
+    { name: 'pass', frame: 'startup-pass', url: '/bench/startup/pass/data.json', init: { cache: 'no-store' } },
   ];
   const { rounds, warmup } = options.cold_read;
-  say(`read: first request after a stop, ${rounds} rounds (+${warmup} warm-up) of our worker and two floors`);
+  say(
+    `read: first request after a stop, ${rounds} rounds (+${warmup} warm-up) of our worker, two floors, two start-up probes`,
+  );
   /** @type {Record<string, number[]>} */
-  const times = { ours: [], floor: [], durable: [] };
+  const times = { ours: [], floor: [], durable: [], sw_script: [], pass: [] };
   for (let round = 0; round < warmup + rounds; round++) {
     const k = round % variants.length;
     for (const variant of [...variants.slice(k), ...variants.slice(0, k)]) {

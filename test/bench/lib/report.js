@@ -144,6 +144,19 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         value: cold.durable,
         baseline: { name: "the floor worker's first request after a stop (from Cache Storage)", summary: cold.floor },
       });
+      if (raw.read.cold.sw_script?.length) {
+        const script = summarize(raw.read.cold.sw_script);
+        const pass = summarize(raw.read.cold.pass);
+        row({
+          id: 'size.sw_startup',
+          section: '6. Size (gzip -9)',
+          figure: `what the service worker's size costs at start-up: the first request after a stop through dist/sw.js, which passes it to the network (${(script.median - pass.median).toFixed(1)} ms more)`,
+          unit: 'ms',
+          value: script,
+          baseline: { name: 'the same through a minimal worker that passes it on', summary: pass },
+        });
+        Object.assign(cold, { sw_script: script, pass });
+      }
       details.read_cold = cold;
     }
     row({
@@ -302,7 +315,33 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       value: d,
       baseline: bc,
     });
-    details.fanout = { gateway: g, floor: f, durable: d, sockets: raw.fanout.sockets };
+    /** @type {any} */
+    let gf = null;
+    if (raw.fanout.times.gatewayFloor?.length) {
+      gf = summarize(raw.fanout.times.gatewayFloor);
+      const gatewayFloor = {
+        name: `gateway floor: the durable floor's put, then a shared worker that stores one record and posts to the ${raw.fanout.sockets} sockets' ports`,
+        summary: gf,
+      };
+      row({
+        id: 'fanout.vs_gateway_floor',
+        section,
+        figure: 'the same lobby message, against the gateway floor',
+        unit: 'ms',
+        value: g,
+        baseline: gatewayFloor,
+      });
+      row({
+        id: 'fanout.gateway_floor',
+        section,
+        figure:
+          'the gateway floor itself: a gateway that stores a resume point before it sends, against the durable floor',
+        unit: 'ms',
+        value: gf,
+        baseline: durable,
+      });
+    }
+    details.fanout = { gateway: g, floor: f, durable: d, gateway_floor: gf, sockets: raw.fanout.sockets };
   }
 
   if (raw.members) {

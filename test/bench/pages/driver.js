@@ -158,10 +158,12 @@ async function write({ groups, targets, rounds, warmup, batch }) {
 
 /**
  * Phase 3: one lobby message (posted by the bot) until every one of the tabs' sockets has it
- * and each tab said so; beside it, interleaved, two floors until every tab said so: one
- * BroadcastChannel message (nothing stored), and a raw IndexedDB put in the floor service worker
+ * and each tab said so; beside it, interleaved, three floors until every tab said so: one
+ * BroadcastChannel message (nothing stored); a raw IndexedDB put in the floor service worker
  * that then posts that BroadcastChannel message (the least a durable write that tells every tab
- * can do; the put is sent from a frame under the floor worker, one postMessage away).
+ * can do; the put is sent from a frame under the floor worker, one postMessage away); and the
+ * same put telling the floor hub, which stores one record and then posts to every socket's port
+ * (the least a gateway that stores a resume point before it sends can do).
  * @param {{ tabs: string[], tokens: Record<string, string[]>, lobbyId: string, botAuth: string, floorFrame: string, rounds: number, warmup: number }} options
  */
 async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warmup }) {
@@ -175,14 +177,14 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
   const durableFrame = await embedFrame('durable floor', floorFrame);
   await durableFrame.call('setup', { body: '' });
   const floor = new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
-  const put = (/** @type {string} */ key) => ({
-    url: '/bench/floor/put?announce=1',
+  const put = (/** @type {string} */ key, /** @type {string} */ to = 'announce') => ({
+    url: `/bench/floor/put?${to}=1`,
     init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: key }) },
   });
   /** @type {Record<string, number[]>} */
-  const times = { gateway: [], floor: [], durable: [] };
+  const times = { gateway: [], floor: [], durable: [], gatewayFloor: [] };
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const variant of rotated(['gateway', 'floor', 'durable'], round)) {
+    for (const variant of rotated(['gateway', 'floor', 'durable', 'gatewayFloor'], round)) {
       const key = `${variant}-${round}`;
       const done = acknowledged(tabs, key, 30_000);
       const start = performance.now();
@@ -191,11 +193,13 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
       if (variant === 'gateway')
         posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
       else if (variant === 'durable') posted = durableFrame.call('text', put(key));
+      else if (variant === 'gatewayFloor') posted = durableFrame.call('text', put(key, 'gateway'));
       else floor.postMessage({ key });
       await done;
       const elapsed = performance.now() - start;
       const answer = await posted;
-      if (variant === 'durable' && answer.status !== 200) throw new Error(`the floor put answered ${answer.status}`);
+      if ((variant === 'durable' || variant === 'gatewayFloor') && answer.status !== 200)
+        throw new Error(`the floor put answered ${answer.status}`);
       if (round >= warmup) times[variant].push(elapsed);
       // Let the hub finish its own bookkeeping before the next figure starts.
       await sleep(10);
