@@ -38,8 +38,12 @@ let sequence = 0;
 /** @returns {Promise<IDBDatabase>} */
 function openDatabase() {
   database ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open('bench-floor', 1);
-    request.onupgradeneeded = () => request.result.createObjectStore('records', { keyPath: 'id' });
+    const request = indexedDB.open('bench-floor', 2);
+    request.onupgradeneeded = () => {
+      const names = request.result.objectStoreNames;
+      if (!names.contains('records')) request.result.createObjectStore('records', { keyPath: 'id' });
+      if (!names.contains('requests')) request.result.createObjectStore('requests', { keyPath: 'fingerprint' });
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
@@ -81,19 +85,39 @@ async function answerBody() {
   return new Response(body, { headers: JSON_HEADERS });
 }
 
-/** @param {Request} request @returns {Promise<Response>} */
-async function put(request) {
-  const input = await request.json();
+/** The SHA-256 of a request's client, method, URL and body, in hex. @param {string[]} parts */
+async function fingerprintOf(parts) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\n')));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** @param {FetchEvent} event @returns {Promise<Response>} */
+async function put(event) {
+  const request = event.request;
+  const text = await request.text();
+  const input = JSON.parse(text);
+  const params = new URL(request.url).searchParams;
+  // `?guarded=1`: the least a write that recognizes a request dispatched again can do.
+  const fingerprint = params.has('guarded')
+    ? await fingerprintOf([event.clientId, request.method, request.url, text])
+    : null;
   const db = await openDatabase();
   const record = { id: `${Date.now()}-${++sequence}`, content: input.content, created_at: Date.now() };
   await new Promise((resolve, reject) => {
-    const tx = db.transaction('records', 'readwrite');
-    tx.objectStore('records').put(record);
+    const tx = db.transaction(fingerprint ? ['records', 'requests'] : 'records', 'readwrite');
+    if (fingerprint) {
+      const requests = tx.objectStore('requests');
+      const seen = requests.get(fingerprint);
+      seen.onsuccess = () => {
+        if (seen.result) return tx.abort();
+        requests.put({ fingerprint, record_id: record.id, at: Date.now() });
+        tx.objectStore('records').put(record);
+      };
+    } else tx.objectStore('records').put(record);
     tx.oncomplete = () => resolve(undefined);
     tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('the request came again'));
   });
-  const params = new URL(request.url).searchParams;
   if (params.has('announce')) {
     fanout ??= new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
     fanout.postMessage({ key: input.content });
@@ -118,5 +142,5 @@ sw.addEventListener('fetch', (event) => {
   if (pathname === '/bench/floor/data') event.respondWith(answerBody());
   else if (pathname === '/bench/floor/lobby')
     event.respondWith(answerLobby(/** @type {string} */ (new URL(event.request.url).searchParams.get('id'))));
-  else if (pathname === '/bench/floor/put' && event.request.method === 'POST') event.respondWith(put(event.request));
+  else if (pathname === '/bench/floor/put' && event.request.method === 'POST') event.respondWith(put(event));
 });

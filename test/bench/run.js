@@ -347,12 +347,15 @@ async function workerHeap(browser, driver, world, workers) {
  * @param {import('playwright-core').BrowserContext} context @param {import('playwright-core').Page} driver @param {any} world @param {string} site
  */
 async function writePhase(context, driver, world, site) {
-  say('write: opening 4 tabs under the platform worker and 4 under the floor worker');
+  say('write: opening 4 tabs under the platform worker and 8 under the floor worker');
   const ours = ['o1', 'o2', 'o3', 'o4'];
   const floor = ['f1', 'f2', 'f3', 'f4'];
+  const guarded = ['h1', 'h2', 'h3', 'h4'];
   const tabs = [
     ...(await Promise.all(ours.map((name) => openTab(context, `${site}bench/tab.html?name=${name}`)))),
-    ...(await Promise.all(floor.map((name) => openTab(context, `${site}bench/floor/tab.html?name=${name}`)))),
+    ...(await Promise.all(
+      [...floor, ...guarded].map((name) => openTab(context, `${site}bench/floor/tab.html?name=${name}`)),
+    )),
   ];
   /** @type {Record<string, { url: string, auth?: string }>} */
   const targets = {};
@@ -361,11 +364,13 @@ async function writePhase(context, driver, world, site) {
       (targets[name] = { url: `/api/v10/lobbies/${world.writeLobbyId}/messages`, auth: world.writerAuths[i] }),
   );
   floor.forEach((name) => (targets[name] = { url: '/bench/floor/put' }));
+  guarded.forEach((name) => (targets[name] = { url: '/bench/floor/put?guarded=1' }));
   const groups = [
     { name: 'ours-1', tabs: ours.slice(0, 1) },
     { name: 'ours-4', tabs: ours },
     { name: 'floor-1', tabs: floor.slice(0, 1) },
     { name: 'floor-4', tabs: floor },
+    { name: 'guarded-4', tabs: guarded },
   ];
   say(
     `write: ${options.write.rounds} rounds of ${options.write.batch} POSTs per tab (+${options.write.warmup} warm-up)`,
