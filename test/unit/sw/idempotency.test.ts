@@ -69,6 +69,30 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(await messages()).toEqual(['gg!', 'gg', 'gg', 'gg', 'gg']);
   });
 
+  it('the answer sent is the one kept: same status, headers and body, and a 204 is kept without a body', async () => {
+    const { client, lobby, post, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    const posted = await a(path, { ...post('kept'), clientId: 'page-1' });
+    expect(posted.status).toBe(200);
+    expect(posted.headers.get('content-type')).toContain('application/json');
+    const sent = await posted.json();
+    expect(sent).toMatchObject({ content: 'kept', lobby_id: lobby.id });
+    const auth = (post('x').headers as Record<string, string>).Authorization;
+    const leave = { method: 'DELETE', headers: { Authorization: auth }, clientId: 'page-1' };
+    const left = await a(`/api/v10/lobbies/${lobby.id}/members/@me`, leave);
+    expect(left.status).toBe(204);
+    expect(await left.text()).toBe('');
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).filter((r) => r.response).length)
+      .toBe(2);
+    const records = await client.app.ctx.db.getAll('request_records');
+    expect(records.map((r) => r.response?.status).sort()).toEqual([200, 204]);
+    expect(JSON.parse(records.find((r) => r.response?.status === 200)?.response?.body ?? '')).toEqual(sent);
+    const again = await start(client, 'start-b')(`/api/v10/lobbies/${lobby.id}/members/@me`, leave);
+    expect(again.status).toBe(204);
+    expect(await again.text()).toBe('');
+  });
+
   it("an answer waits for the next request's write to be stored with it, or is stored on its own a moment later", async () => {
     const { client } = await lobbyWithAlice();
     const answers = new KeptAnswers(client.app.ctx, 50);
