@@ -80,19 +80,22 @@ async function openTab(context, url) {
 
 /**
  * Cold start: each round, in a fresh browser context (nothing registered, nothing cached), the
- * first visit and then a repeat visit of each page, the two pages in turns.
+ * first visit and then a repeat visit of each page, the pages in turns: `<pp-platform>`, a blank
+ * page with an empty worker, and a page that only registers the platform's worker.
  * @param {import('playwright-core').Browser} browser @param {string} site
  */
 async function coldStart(browser, site) {
   const variants = [
     { name: 'platform', url: `${site}bench/cold/platform.html` },
     { name: 'blank', url: `${site}bench/blank/index.html` },
+    { name: 'worker', url: `${site}bench/cold/worker.html` },
   ];
   /** @type {Record<string, { first: number[], repeat: number[] }>} */
   const times = Object.fromEntries(variants.map((v) => [v.name, { first: [], repeat: [] }]));
   const total = options.cold.warmup + options.cold.rounds;
   for (let round = 0; round < total; round++) {
-    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    const k = round % variants.length;
+    const order = [...variants.slice(k), ...variants.slice(0, k)];
     for (const variant of order) {
       const context = await browser.newContext();
       const page = await context.newPage();

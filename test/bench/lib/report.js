@@ -421,6 +421,27 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         target: targets[visit],
       });
     }
+    if (c.worker?.first?.length) {
+      for (const visit of /** @type {const} */ (['first', 'repeat'])) {
+        const worker = summarize(c.worker[visit]);
+        row({
+          id: `cold.${visit}_vs_worker`,
+          section: '5. Cold start',
+          figure: `<pp-platform> ready, ${visit} visit, against the platform's service worker alone`,
+          unit: 'ms',
+          value: summarize(c.platform[visit]),
+          baseline: { name: `a page that registers dist/sw.js and waits for its control, ${visit} visit`, summary: worker },
+        });
+        row({
+          id: `cold.${visit}_worker_floor`,
+          section: '5. Cold start',
+          figure: `that floor itself, ${visit} visit: the platform's service worker installed (its precache included) or started, against the blank page`,
+          unit: 'ms',
+          value: worker,
+          baseline: { name: `blank page + empty SW, ${visit} visit`, summary: summarize(c.blank[visit]) },
+        });
+      }
+    }
     details.cold = c;
   }
 
