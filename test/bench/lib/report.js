@@ -430,7 +430,10 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
           figure: `<pp-platform> ready, ${visit} visit, against the platform's service worker alone`,
           unit: 'ms',
           value: summarize(c.platform[visit]),
-          baseline: { name: `a page that registers dist/sw.js and waits for its control, ${visit} visit`, summary: worker },
+          baseline: {
+            name: `a page that registers dist/sw.js and waits for its control, ${visit} visit`,
+            summary: worker,
+          },
         });
         row({
           id: `cold.${visit}_worker_floor`,
