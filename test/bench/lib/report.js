@@ -665,10 +665,11 @@ export function renderTerminal(report) {
 /** @param {ReturnType<typeof buildReport>} report */
 export function renderMarkdown(report) {
   const esc = (/** @type {string} */ s) => s.replaceAll('|', '\\|').replaceAll('<', '&lt;');
+  // The markdown table leads with each row's id, what a program compares runs by.
   const table = [
-    `| ${HEADER.join(' | ')} |`,
-    `|${HEADER.map((_, i) => (i >= 2 && i !== 4 ? '---:' : '---')).join('|')}|`,
-    ...report.rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
+    `| Id | ${HEADER.join(' | ')} |`,
+    `|---|${HEADER.map((_, i) => (i >= 2 && i !== 4 ? '---:' : '---')).join('|')}|`,
+    ...report.rows.map((r) => `| \`${r.id}\` | ${cells(r).map(esc).join(' | ')} |`),
   ];
   const d = report.details;
   const notes = [
@@ -688,7 +689,11 @@ export function renderMarkdown(report) {
   }
   if (d.read_cold)
     notes.push(
-      `- First read after a stop: each round stops every service worker through the DevTools protocol (\`ServiceWorker.stopAllWorkers\`, waiting until each reports stopped), then times one request in the read frame: our worker's read of the same lobby (the worker starts, opens the database, authenticates and reads), or the floor worker's answer (it starts and reads the bytes from Cache Storage); the two in turns, ${d.read_cold.ours.n} each.`,
+      `- First read after a stop: each round stops every service worker through the DevTools protocol (\`ServiceWorker.stopAllWorkers\`, waiting until each reports stopped), then times one request in the read frame: our worker's read of the same lobby (the worker starts, opens the database, authenticates and reads), or the floor worker's answer (it starts and reads the bytes from Cache Storage), or the floor worker's read of the lobby's newest 200 and their authors from the platform's IndexedDB; beside them two start-up probes, each a request for a small file that its worker passes to the network: through dist/sw.js registered a second time for \`/bench/startup/sw/\`, and through a minimal module worker; all in turns, ${d.read_cold.ours.n} each.`,
+    );
+  if (d.cold?.worker)
+    notes.push(
+      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js alone and waits for its control.",
     );
   if (d.memory)
     notes.push(
@@ -696,11 +701,11 @@ export function renderMarkdown(report) {
     );
   if (d.write)
     notes.push(
-      `- Write: ${d.write.batch} POSTs per tab per turn; latency from the tabs, messages per second from the driver's clock (word go → last report). Failed requests: ${d.write.failures}.`,
+      `- Write: ${d.write.batch} POSTs per tab per turn; latency from the tabs, messages per second from the driver's clock (word go → last report). The guarded floor's pages post to the floor worker, which hashes the request (client, method, URL, body: SHA-256), looks the fingerprint up and stores it beside the record in one transaction. Failed requests: ${d.write.failures}.`,
     );
   if (d.fanout)
     notes.push(
-      `- Fan-out: each figure ends when the last of the tabs has acknowledged on a BroadcastChannel (the same extra hop for every variant). The durable floor's put is sent from a frame under the floor worker (one postMessage more than the gateway's POST, which the driver sends itself).`,
+      `- Fan-out: each figure ends when the last of the tabs has acknowledged on a BroadcastChannel (the same extra hop for every variant). The durable floor's put is sent from a frame under the floor worker (one postMessage more than the gateway's POST, which the driver sends itself). The gateway floor's put is followed by one BroadcastChannel message to the floor hub (\`floor-hub.js\`, a shared worker), which puts one record and then posts one prepared text to each of the sockets' ports (one port per socket, as GatewaySocket has).`,
     );
   if (d.members)
     notes.push(
