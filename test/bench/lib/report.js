@@ -425,20 +425,20 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       for (const visit of /** @type {const} */ (['first', 'repeat'])) {
         const worker = summarize(c.worker[visit]);
         row({
-          id: `cold.${visit}_vs_worker`,
+          id: `cold.${visit}_vs_workers_floor`,
           section: '5. Cold start',
-          figure: `<pp-platform> ready, ${visit} visit, against the platform's service worker alone`,
+          figure: `<pp-platform> ready, ${visit} visit, against the platform's service worker and a minimal shared worker`,
           unit: 'ms',
           value: summarize(c.platform[visit]),
           baseline: {
-            name: `a page that registers dist/sw.js and waits for its control, ${visit} visit`,
+            name: `a page that registers dist/sw.js, then starts a minimal shared worker and waits for its answer, ${visit} visit`,
             summary: worker,
           },
         });
         row({
-          id: `cold.${visit}_worker_floor`,
+          id: `cold.${visit}_workers_floor`,
           section: '5. Cold start',
-          figure: `that floor itself, ${visit} visit: the platform's service worker installed (its precache included) or started, against the blank page`,
+          figure: `that floor itself, ${visit} visit: the platform's service worker installed (its precache included) or started, and a shared worker started, against the blank page`,
           unit: 'ms',
           value: worker,
           baseline: { name: `blank page + empty SW, ${visit} visit`, summary: summarize(c.blank[visit]) },
@@ -693,7 +693,7 @@ export function renderMarkdown(report) {
     );
   if (d.cold?.worker)
     notes.push(
-      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js alone and waits for its control.",
+      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js and, once controlled, starts the floor hub (a minimal shared worker) and waits for its answer.",
     );
   if (d.memory)
     notes.push(
