@@ -155,6 +155,15 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
           value: script,
           baseline: { name: 'the same through a minimal worker that passes it on', summary: pass },
         });
+        row({
+          id: 'read.cold_startup_floor',
+          section,
+          figure:
+            "the start of dist/sw.js alone after a stop (it answers nothing: the request goes to the network), against the floor worker's first request after a stop",
+          unit: 'ms',
+          value: script,
+          baseline: { name: "the floor worker's first request after a stop (from Cache Storage)", summary: cold.floor },
+        });
         Object.assign(cold, { sw_script: script, pass });
       }
       details.read_cold = cold;
