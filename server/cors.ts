@@ -3,10 +3,15 @@
  * the server. Credentials are tokens in headers, never cookies, so `*` is enough.
  */
 
-/** The headers every answer carries. */
+/**
+ * The headers every answer carries. `Cross-Origin-Resource-Policy` lets a cross-origin isolated
+ * page (the demo's, with `Cross-Origin-Embedder-Policy: require-corp`) show the server's files,
+ * an attachment in an `<img>`, which a page loads without CORS.
+ */
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
 /** The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`). */

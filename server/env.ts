@@ -14,4 +14,10 @@ export interface ServerEnv {
    * set and given, so a deployment whose secret was forgotten is closed, not open.
    */
   SANDBOX_CONTROL_REQUIRES_SECRET?: string;
+  /**
+   * `"true"` only for the repository's tests (`startServer({ testHooks: true })`): serves the
+   * hooks of `test-hooks.ts`, through which a test reads a sandbox's store. Never set by
+   * `platformpp-web serve` nor in a deployment.
+   */
+  PLATFORMPP_TEST_HOOKS?: string;
 }

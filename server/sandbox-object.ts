@@ -11,12 +11,27 @@ import { DurableObject } from 'cloudflare:workers';
 import type { GatewayConnection } from '../src/gateway/connection';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
+import { SERVER_CDN_PATH } from '../src/wire/paths';
 import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf } from './sandbox-routing';
 import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform } from './sandbox-platform';
+import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
 
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';
+
+/** workerd's WebSocket: a pair's server end is accepted in this isolate, or by the hibernation API. */
+type WorkerdWebSocket = WebSocket & { accept(): void };
+
+/** Whether a path inside a sandbox is its CDN (pages that joined the server send the CDN's requests there). */
+function isCdnPath(path: string): boolean {
+  return path.startsWith(`${SERVER_CDN_PATH}/`);
+}
+
+/** `request` with its path inside the CDN (`/cdn/avatars/1/a.png` → `/avatars/1/a.png`), as the CDN app routes it. */
+function cdnRequest(request: Request, url: URL, path: string): Request {
+  return new Request(new URL(path.slice(SERVER_CDN_PATH.length) + url.search, url.origin), request);
+}
 
 /** One sandbox. */
 export class PlatformSandbox extends DurableObject<ServerEnv> {
@@ -30,6 +45,10 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     const target = sandboxOf(url);
     if (target?.path === '/gateway' && request.headers.get('Upgrade')?.toLowerCase() === 'websocket') {
       return this.#acceptGateway(platform, url);
+    }
+    if (target && isCdnPath(target.path)) return platform.app.cdn(cdnRequest(request, url, target.path));
+    if (target && this.env.PLATFORMPP_TEST_HOOKS === 'true' && isTestHookPath(target.path)) {
+      return answerTestHook(platform, request, target.path);
     }
     const response = await platform.app.fetch(request, { waitUntil: (promise) => this.ctx.waitUntil(promise) });
     // An answer given before the body was read (401, 404, 413): the rest of the body is read and
@@ -86,20 +105,32 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   #acceptGateway(platform: SandboxPlatform, url: URL): Response {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
     const publicOrigin = url.origin + (sandboxOf(url)?.basePath ?? '');
+    // What the connection says while it opens (Hello, or a close for a bad version or encoding)
+    // waits until the socket is accepted, which depends on whether it stays open.
+    let opening: (() => void)[] | null = [];
     const connection = platform.gateway.connect(
       `/gateway${url.search}`,
       {
-        send: (text) => server.send(text),
+        send: (text) => (opening ? opening.push(() => server.send(text)) : server.send(text)),
         close: (code, reason) => {
           this.#connections.delete(server);
-          server.close(code, reason);
+          if (opening) opening.push(() => server.close(code, reason));
+          else server.close(code, reason);
         },
       },
       { resumeGatewayUrl: gatewayUrlOf(publicOrigin) },
     );
-    if (!connection.closed) this.#connections.set(server, connection);
+    if (connection.closed) {
+      // Refused at once: a plain accepted socket, closed. Through the hibernation API the client's
+      // TCP connection stayed open for its 30-second close timeout after the close handshake.
+      (server as WorkerdWebSocket).accept();
+    } else {
+      this.ctx.acceptWebSocket(server);
+      this.#connections.set(server, connection);
+    }
+    for (const act of opening) act();
+    opening = null;
     return new Response(null, { status: 101, webSocket: client });
   }
 

@@ -26,6 +26,8 @@ export interface ServerOptions {
   workerPath?: string;
   /** Behave as a deployment: the control API needs a secret even when none is set. */
   deployed?: boolean;
+  /** For the repository's tests only: serve the hooks through which a test reads a sandbox's store. */
+  testHooks?: boolean;
 }
 
 /** A running server. */

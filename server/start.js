@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The Miniflare line this package runs on (see docs/server.md: the one that supports Node 20). */
@@ -40,6 +40,7 @@ export class MissingEngineError extends Error {
  * @property {string} [controlSecret] When set, `/sandbox/...` needs it in `X-Sandbox-Secret` (as a deployment does).
  * @property {string} [workerPath] The built Worker (default: the package's).
  * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
+ * @property {boolean} [testHooks] For the repository's tests only: serve the hooks through which a test reads a sandbox's store (`server/test-hooks.ts`).
  */
 
 /**
@@ -62,7 +63,7 @@ export async function startServer(options = {}) {
   } catch {
     throw new MissingEngineError();
   }
-  const workerPath = options.workerPath ?? WORKER_PATH;
+  const workerPath = resolve(options.workerPath ?? WORKER_PATH);
   if (!existsSync(workerPath)) {
     throw new Error(`The Worker is not built (${workerPath}): run \`npm run build:server\` first.`);
   }
@@ -75,6 +76,9 @@ export async function startServer(options = {}) {
   const mf = new miniflare.Miniflare({
     modules: true,
     scriptPath: workerPath,
+    // Module paths are relative to the Worker's own directory, wherever the process runs from
+    // (workerd refuses `..` out of the root it was given, the working directory by default).
+    modulesRoot: dirname(workerPath),
     compatibilityDate: COMPATIBILITY_DATE,
     durableObjects: { SANDBOXES: { className: 'PlatformSandbox', useSQLite: true } },
     durableObjectsPersist: persist,
@@ -83,6 +87,7 @@ export async function startServer(options = {}) {
     bindings: {
       ...(options.controlSecret ? { SANDBOX_CONTROL_SECRET: options.controlSecret } : {}),
       ...(options.deployed ? { SANDBOX_CONTROL_REQUIRES_SECRET: 'true' } : {}),
+      ...(options.testHooks ? { PLATFORMPP_TEST_HOOKS: 'true' } : {}),
     },
     host,
     port: options.port ?? 8787,

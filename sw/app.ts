@@ -31,10 +31,12 @@ import { sandboxReviewRoutes } from './routes/sandbox-reviews';
 import { sandboxUserRoutes } from './routes/sandbox-users';
 import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { sandboxActivityRoutes } from './routes/sandbox-activities';
+import { sandboxFixtureSetRoutes } from './routes/sandbox-fixture-sets';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
+import { admitCaller } from './access';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
 import type { WebhookOutbox } from '../src/platform/webhooks/outbox';
 
@@ -171,6 +173,7 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: Ap
   app.route('/sandbox', sandboxUserRoutes());
   app.route('/sandbox', sandboxUrlMappingRoutes());
   app.route('/sandbox', sandboxActivityRoutes());
+  app.route('/sandbox', sandboxFixtureSetRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(send));
   app.route('/sandbox', sandboxInteractionRoutes(send));
 }
@@ -234,6 +237,7 @@ export function buildApp(
     webhooks.kick(c);
   });
   app.use('*', applyOnce(options.starts ?? ONE_START));
+  app.use('*', admitCaller());
   mountPlatformRoutes(app, webhooks.send, options.gatewayUrl);
 
   app.notFound((c) => {

@@ -5,10 +5,11 @@
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { Principal } from '../src/platform/oauth2/auth';
+import type { BearerPrincipal, BotPrincipal, Principal } from '../src/platform/oauth2/auth';
+import { requireBearer, requireBot } from '../src/platform/oauth2/auth';
 import type { PlatformContext } from '../src/platform/core/context';
 import { ApiError, OAuth2Error } from '../src/platform/core/errors';
-import { JSON_BODY_MAX_BYTES } from '../src/platform/core/limits';
+import { JSON_BODY_MAX_BYTES, JSON_BODY_MAX_DEPTH } from '../src/platform/core/limits';
 import { redactSecrets } from '../src/platform/core/secrets';
 import { snowflakeSchema } from '../src/platform/core/schema-parts';
 
@@ -21,6 +22,27 @@ export interface AppEnv {
 
 /** A hono context of the platform app. */
 export type AppContext = Context<AppEnv>;
+
+/**
+ * The caller of a route the access table opens to bots only, typed as a bot (the table has
+ * already refused anyone else; this only narrows the type, and would refuse if the two disagreed).
+ * @example const bot = botOf(c);
+ */
+export function botOf(c: AppContext): BotPrincipal {
+  const principal = c.get('principal');
+  requireBot(principal);
+  return principal;
+}
+
+/**
+ * The caller of a route the access table opens to users' OAuth2 tokens only, typed as such.
+ * @example const caller = bearerOf(c);
+ */
+export function bearerOf(c: AppContext): BearerPrincipal {
+  const principal = c.get('principal');
+  requireBearer(principal);
+  return principal;
+}
 
 /**
  * Where the platform is reached, as absolute URLs it hands out start: the request's origin, and
@@ -55,21 +77,54 @@ export function validate<S extends AnySchema>(schema: S, input: unknown): v.Infe
 }
 
 /**
- * Reads the request's JSON body and validates it. Not JSON is 400 / 50109; too large is 413;
- * an empty body is validated as `{}` so schemas with only optional fields accept it.
+ * Whether JSON text nests arrays and objects deeper than `max`, read in one pass over the text
+ * (brackets inside strings do not count), before anything parses it.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses a JSON request body. Not JSON is 400 / 50109; over `maxBytes` is 413; nested deeper
+ * than {@link JSON_BODY_MAX_DEPTH} is 400 / 50035; an empty body is `{}`, so schemas with only
+ * optional fields accept it.
+ * @example const json = parseJsonBody(form.get('payload_json'));
+ */
+export function parseJsonBody(text: string, maxBytes = JSON_BODY_MAX_BYTES): unknown {
+  if (new TextEncoder().encode(text).byteLength > maxBytes) throw ApiError.of('REQUEST_TOO_LARGE');
+  if (text.trim() === '') return {};
+  if (nestsDeeperThan(text, JSON_BODY_MAX_DEPTH)) {
+    throw ApiError.invalidForm({
+      _root: `The body nests arrays and objects more than ${JSON_BODY_MAX_DEPTH} levels deep.`,
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ApiError.of('INVALID_JSON');
+  }
+}
+
+/**
+ * Reads the request's JSON body ({@link parseJsonBody}) and validates it: a body that is not what
+ * the schema takes, at its top (an array for an object) or in any nested field, is 400 / 50035
+ * naming the field.
  */
 export async function readJson<S extends AnySchema>(c: AppContext, schema: S): Promise<v.InferOutput<S>> {
-  const text = await c.req.text();
-  if (new TextEncoder().encode(text).byteLength > JSON_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
-  let json: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw ApiError.of('INVALID_JSON');
-    }
-  }
-  return validate(schema, json);
+  return validate(schema, parseJsonBody(await c.req.text()));
 }
 
 /** Validates the request's query string (every value a string). */

@@ -3,6 +3,8 @@
  * browser events to the platform's HTTP app (`./app`) and to workbox's precache, and answers
  * nothing else, so every path it does not own goes to the network untouched (CONTRACT §1).
  * Outside its origin it answers only the real platform's API and CDN origins (`./origins`).
+ * For a client that joined a platform server (CONTRACT §7, `./server-clients`), what the app
+ * would answer goes to that server instead (`./server-forward`).
  */
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
@@ -11,6 +13,10 @@ import { createPlatformApp, platformHasRoute, SERVED_BY, SERVED_BY_HEADER } from
 import type { WorkerStarts } from './idempotency';
 import { onOrigin, platformOriginOf } from './origins';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
+import { ServerClients } from './server-clients';
+import { forwardToServer, serverTarget } from './server-forward';
+import { answerServerJoin } from './server-join';
+import { isServerJoinMessage, type JoinedServer } from '../src/wire/server-join';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -104,37 +110,64 @@ async function withoutProxyPrefix(request: Request, url: URL): Promise<Request> 
   });
 }
 
+/** Which server each client joined (CONTRACT §7); none is the local sandbox. */
+const servers = new ServerClients();
+
 self.addEventListener('install', () => void self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
-// A hard reload leaves the page uncontrolled although this worker is active; the page asks.
 self.addEventListener('message', (event) => {
+  // A hard reload leaves the page uncontrolled although this worker is active; the page asks.
   if (event.data?.type === 'claim') event.waitUntil(self.clients.claim());
+  // A page joins a server, names its activity frames, or a frame asks (`src/wire/server-join.ts`).
+  const source = event.source as Client | null;
+  if (isServerJoinMessage(event.data) && source && event.ports[0]) {
+    const reply = answerServerJoin(event.data, source.id, {
+      servers,
+      liveClients: async () =>
+        new Set((await self.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id)),
+    }).then((answer) => event.ports[0].postMessage(answer));
+    event.waitUntil(reply);
+  }
 });
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
+  // An activity frame's navigation carries its frame_id: its page said which server it uses.
+  const frameId = request.mode === 'navigate' ? url.searchParams.get('frame_id') : null;
+  const entered = frameId && event.resultingClientId ? servers.enterFrame(event.resultingClientId, frameId) : null;
+  if (entered) event.waitUntil(entered.catch(() => undefined));
+  // Looked up only where it matters: precached assets are the same for every client.
+  const server = (): Promise<JoinedServer | null> => entered ?? servers.serverOf(event.clientId);
   if (url.origin !== self.location.origin) {
     // The real platform's API and CDN, as an activity written for it calls them (CONTRACT §6).
     const outside = platformOriginOf(url);
-    if (outside === 'api')
-      event.respondWith(
-        Promise.all([platformApp(), onOrigin(request, self.location.origin)]).then(
+    if (!outside) return;
+    event.respondWith(
+      server().then((joined) => {
+        if (joined) return forwardToServer(request, serverTarget(url, joined.url, outside), joined.url);
+        if (outside === 'cdn') return platformApp().then((platform) => platform.cdn(request), startupFailure);
+        return Promise.all([platformApp(), onOrigin(request, self.location.origin)]).then(
           ([platform, local]) => platform.fetch(local, event),
           startupFailure,
-        ),
-      );
-    else if (outside === 'cdn')
-      event.respondWith(platformApp().then((platform) => platform.cdn(request), startupFailure));
+        );
+      }),
+    );
     return;
   }
   if (ownsPath(url, platformHasRoute)) {
-    // The event keeps the worker alive for the webhook deliveries the request starts.
-    event.respondWith(platformApp().then((platform) => platform.fetch(request, event), startupFailure));
+    event.respondWith(
+      server().then((joined) =>
+        joined
+          ? forwardToServer(request, serverTarget(url, joined.url, null), joined.url)
+          : // The event keeps the worker alive for the webhook deliveries the request starts.
+            platformApp().then((platform) => platform.fetch(request, event), startupFailure),
+      ),
+    );
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
     // A URL mapping first (the activity proxy), then the path as without the prefix.
     event.respondWith(
-      mapped(request).then(
+      mapped(request, server()).then(
         (forwarded) =>
           forwarded ??
           withoutProxyPrefix(request, url).then(
@@ -145,7 +178,9 @@ self.addEventListener('fetch', (event) => {
   } else if (fromActivityFrame(request)) {
     // An activity's own requests may use its URL mappings without `/.proxy` too.
     event.respondWith(
-      mapped(request).then((forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request)),
+      mapped(request, server()).then(
+        (forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request),
+      ),
     );
   } else {
     const precached = router.handleRequest({ request, event });
@@ -153,8 +188,12 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
-/** The request forwarded by its URL mapping, or undefined (none applies, or the app could not start). */
-function mapped(request: Request): Promise<Response | undefined> {
+/**
+ * The request forwarded by its URL mapping, or undefined (none applies, or the app could not
+ * start). The mappings are the local sandbox's: a client on a server has none applied here.
+ */
+async function mapped(request: Request, server: Promise<JoinedServer | null>): Promise<Response | undefined> {
+  if (await server.catch(() => null)) return undefined;
   return platformApp().then(
     (platform) => platform.forwardMapped(request),
     () => undefined,

@@ -12,6 +12,7 @@ import type { DemoClient } from './demo-client';
 import { errorMessage, type DemoErrorDetail } from './errors';
 import { icon } from './icons';
 import { EventJournal } from './event-journal';
+import { userQuery } from './page-query';
 import { parseRoute, routeKey, routeLabel, type Route } from './routes';
 import { ShellSession } from './shell-session';
 import { StateController } from './state-controller';
@@ -129,10 +130,10 @@ export class DemoApp extends LitElement {
     return html`<div class="user">
       <span class="gateway" data-state=${client.status}><span class="dot" aria-hidden="true"></span>${client.status === 'ready' ? 'Gateway connected' : client.status === 'connecting' ? 'Gateway connecting…' : `Gateway closed: ${client.closedReason ?? ''}`}</span>
       <label for="as" class="you-are">You are</label>
-      <select id="as" @change=${(e: Event) => (location.search = `?as=${(e.target as HTMLSelectElement).value}`)}>
+      <select id="as" @change=${(e: Event) => (location.search = userQuery((e.target as HTMLSelectElement).value))}>
         ${client.world.users.map((u) => html`<option value=${u.username} ?selected=${u.id === client.user.id}>${displayName(u)}</option>`)}
       </select>
-      <a class="open-tab" href=${`?as=${others[0].username}`} target="_blank" rel="noopener">Open ${displayName(others[0])}<span class="wide-only"> in a new tab</span></a>
+      <a class="open-tab" href=${userQuery(others[0].username)} target="_blank" rel="noopener">Open ${displayName(others[0])}<span class="wide-only"> in a new tab</span></a>
     </div>`;
   }
 
@@ -154,6 +155,9 @@ export class DemoApp extends LitElement {
   #setup(state: ShellSession['state']) {
     switch (state.phase) {
       case 'starting':
+        if (this.session.platform.server)
+          return html`<div class="card stack" role="status"><h2>Joining the platform server ${this.session.platform.server}…</h2>
+          <p class="muted">The service worker sends this page's HTTP API there, and the gateway is a WebSocket to it: every browser that joins it shares one sandbox.</p></div>`;
         return html`<div class="card stack" role="status"><h2>Starting the platform in this browser…</h2>
           <p class="muted">The service worker is the HTTP API, IndexedDB the database, a shared worker the gateway. No server, no network.</p></div>`;
       case 'seeding':
@@ -162,7 +166,7 @@ export class DemoApp extends LitElement {
       case 'unknown-user':
         return html`<div class="card stack" role="alert"><h2>There is no user “${state.as}” in this demo</h2>
           <p>The address asks for <code>?as=${state.as}</code>. Open the demo as one of its users:</p>
-          <ul class="choices">${state.users.map((u) => html`<li><a href=${`?as=${u.username}`}>${displayName(u)} <span class="muted">@${u.username}</span></a></li>`)}</ul></div>`;
+          <ul class="choices">${state.users.map((u) => html`<li><a href=${userQuery(u.username)}>${displayName(u)} <span class="muted">@${u.username}</span></a></li>`)}</ul></div>`;
       case 'failed':
         return html`<div class="card stack" role="alert"><h2>The demo could not start</h2><p>${state.reason}</p>
           <div class="row"><button class="primary" type="button" @click=${() => this.session.start()}>Try again</button></div></div>`;

@@ -17,7 +17,8 @@ import type { EventJournal } from './event-journal';
 import { mintClientToken } from './seed';
 import { DemoVoice } from './voice-session';
 import type { DemoWorld, WorldUser } from './world';
-import { loadLobbyIds, saveWorld, updateLobbyIds } from './world-store';
+import { browserWorldRecords, type WorldRecords } from './world-records';
+import { loadLobbyIds, updateLobbyIds } from './world-store';
 
 /**
  * What the client's session asks for: guilds, their messages and who types them, voice states,
@@ -66,6 +67,8 @@ export class DemoClient extends EventTarget {
     readonly user: WorldUser,
     private readonly sandbox: SandboxClient,
     journal: EventJournal,
+    /** Where the world is recorded (a renewed token is recorded there). */
+    private readonly records: WorldRecords = browserWorldRecords,
   ) {
     super();
     const renew = () => this.renewToken();
@@ -118,7 +121,7 @@ export class DemoClient extends EventTarget {
       .then((token) => {
         this.user.token = token;
         this.voice.tokenChanged();
-        return saveWorld(this.world);
+        return this.records.save(this.world);
       })
       .finally(() => (this.#renewing = null));
     return this.#renewing;

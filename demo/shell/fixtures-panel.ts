@@ -6,6 +6,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { DemoClient } from './demo-client';
 import { sharedStyles } from './styles';
+import { userQuery } from './page-query';
 import './copy-button';
 
 /** The fixtures panel; fires `demo-reset-request` when the user confirms a reset. */
@@ -56,7 +57,7 @@ export class DemoFixtures extends LitElement {
             (u) => html`<tr>
             <th scope="row">${u.global_name} <span class="muted">@${u.username}</span></th>
             <td>${id(u.global_name, u.id)}</td>
-            <td class="open">${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${`?as=${u.username}`} target="_blank" rel="noopener" aria-label=${`Open ${u.global_name} in a new tab`}>New tab</a>`}</td>
+            <td class="open">${u.id === client.user.id ? html`<span class="muted">this tab</span>` : html`<a href=${userQuery(u.username)} target="_blank" rel="noopener" aria-label=${`Open ${u.global_name} in a new tab`}>New tab</a>`}</td>
           </tr>`,
           )}</tbody>
         </table></div>

@@ -1,7 +1,7 @@
 /**
  * The shell's routes, kept in the URL's hash so that links, the keyboard and the back button
- * work: `#/lobby/<id>`, `#/channel/<id>`, `#/dm/<user id>`, `#/bot`, `#/dev/<panel>`. The user is in the query
- * (`?as=bob`), so a tab keeps its user across reloads.
+ * work: `#/lobby/<id>`, `#/channel/<id>`, `#/dm/<user id>`, `#/bot`, `#/dev/<panel>`. The user and
+ * the server the page joined are in the query instead (`page-query.ts`).
  */
 import { DEV_PANELS, type DevPanel } from './dev-panels';
 

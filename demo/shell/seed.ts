@@ -5,8 +5,9 @@
  * private channel, a few messages in its channels, a lobby with messages of its own, the three
  * users as friends with a few direct messages, and a webhook sink receiving the Tic-Tac-Toe
  * application's webhook events.
- * Idempotent: {@link ensureWorld} checks the recorded world (kept in IndexedDB) against the
- * platform and seeds only when the platform does not know it.
+ * Idempotent: {@link ensureWorld} checks the recorded world (kept in IndexedDB, or in the sandbox
+ * on a server: `world-records.ts`) against the platform and seeds only when the platform does not
+ * know it.
  */
 import type { SandboxClient } from '../../src/components/sandbox-client';
 import { PERMISSIONS, serializePermissions } from '../../src/platform/core/permissions';
@@ -14,7 +15,7 @@ import { APPLICATION_FLAGS } from '../../src/store/records/core';
 import { type WebhookEventType } from '../../src/store/records/webhooks';
 import { ApiClient, ApiRequestError } from '../shared/api';
 import { CLIENT_SCOPES, WORLD_VERSION, type DemoWorld, type WorldUser } from './world';
-import { loadWorld, saveWorld } from './world-store';
+import { browserWorldRecords, type WorldRecords } from './world-records';
 
 /** The Web Lock tabs take turns under to seed (or reset) the demo's data. */
 export const SEED_LOCK = 'platformpp-demo:seed';
@@ -84,8 +85,12 @@ export async function ensureGameWebhooks(sandbox: SandboxClient, world: Pick<Dem
   });
 }
 
-/** Seeds a new world and records it. */
-export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress = () => undefined): Promise<DemoWorld> {
+/** Seeds a new world and records it; resolves with the world recorded (another browser's, if it recorded first). */
+export async function seedWorld(
+  sandbox: SandboxClient,
+  progress: SeedProgress = () => undefined,
+  records: WorldRecords = browserWorldRecords,
+): Promise<DemoWorld> {
   progress('Creating the users alice, bob and chen');
   const people = await Promise.all(PEOPLE.map((p) => sandbox.createUser({ ...p })));
   const [alice, bob, chen] = people.map((p) => p.user);
@@ -219,8 +224,7 @@ export async function seedWorld(sandbox: SandboxClient, progress: SeedProgress =
 
   progress('Sending the Tic-Tac-Toe webhook events to a sink in this browser');
   await ensureGameWebhooks(sandbox, world);
-  await saveWorld(world);
-  return world;
+  return records.first(world);
 }
 
 /** True when the platform still knows the recorded world (its users and its bot). */
@@ -237,7 +241,7 @@ async function worldIsLive(sandbox: SandboxClient, world: DemoWorld): Promise<bo
 }
 
 /** Replaces the client's tokens the platform no longer takes (expired by the sandbox clock). */
-async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld): Promise<void> {
+async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld, records: WorldRecords): Promise<void> {
   let changed = false;
   for (const user of world.users) {
     try {
@@ -248,7 +252,7 @@ async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld): Promi
       changed = true;
     }
   }
-  if (changed) await saveWorld(world);
+  if (changed) await records.save(world);
 }
 
 /**
@@ -258,16 +262,17 @@ async function renewStaleTokens(sandbox: SandboxClient, world: DemoWorld): Promi
 export async function ensureWorld(
   sandbox: SandboxClient,
   progress: SeedProgress = () => undefined,
+  records: WorldRecords = browserWorldRecords,
 ): Promise<DemoWorld> {
   const run = async () => {
-    const recorded = await loadWorld();
+    const recorded = await records.load();
     if (recorded && (await worldIsLive(sandbox, recorded))) {
-      await renewStaleTokens(sandbox, recorded);
+      await renewStaleTokens(sandbox, recorded, records);
       // A world seeded before the sink existed gets one now.
       await ensureGameWebhooks(sandbox, recorded);
       return recorded;
     }
-    return seedWorld(sandbox, progress);
+    return seedWorld(sandbox, progress, records);
   };
   return navigator.locks ? navigator.locks.request(SEED_LOCK, run) : run();
 }

@@ -9,6 +9,7 @@ import { errorMessage } from './errors';
 import type { EventJournal } from './event-journal';
 import { ensureWorld, SEED_LOCK } from './seed';
 import { pickUser, type WorldUser } from './world';
+import { worldRecordsFor } from './world-records';
 import { forgetWorld } from './world-store';
 
 /** Where the tab is: starting the platform, seeding, running, or failed (with the reason). */
@@ -47,10 +48,15 @@ export class ShellSession extends EventTarget {
     try {
       await this.platform.whenReady();
       const steps: string[] = [];
-      const world = await ensureWorld(this.platform.sandbox, (step) => {
-        steps.push(step);
-        if (run === this.#run) this.#set({ phase: 'seeding', steps: [...steps] });
-      });
+      const records = worldRecordsFor(this.platform.joinedServer !== null, this.platform.sandbox);
+      const world = await ensureWorld(
+        this.platform.sandbox,
+        (step) => {
+          steps.push(step);
+          if (run === this.#run) this.#set({ phase: 'seeding', steps: [...steps] });
+        },
+        records,
+      );
       if (run !== this.#run) return;
       const user = pickUser(world, this.as);
       if (!user) {
@@ -58,7 +64,7 @@ export class ShellSession extends EventTarget {
         return;
       }
       this.platform.currentUserId = user.id;
-      const client = new DemoClient(world, user, this.platform.sandbox, this.journal);
+      const client = new DemoClient(world, user, this.platform.sandbox, this.journal, records);
       client.addEventListener('error', (event) =>
         this.dispatchEvent(new CustomEvent('error', { detail: (event as CustomEvent).detail })),
       );

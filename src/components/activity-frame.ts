@@ -248,6 +248,10 @@ export class ActivityFrame extends LitElement {
         },
       });
       this.host.setLayoutMode(this.layoutMode);
+      // On a platform server, the frame's requests and gateway go there too: the service worker
+      // learns it before the frame's navigation, which carries the frame's id.
+      await platformElement?.shareServerWithFrame(frameId);
+      if (run !== this.#run) return;
       activityWindows.add(iframe.contentWindow!);
       iframe.src = frameUrl(page, {
         frame_id: frameId,

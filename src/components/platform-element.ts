@@ -3,12 +3,20 @@
  * API), connects to the shared worker (the gateway and RPC hub), and exposes the sandbox
  * control API as methods. It shows its state instead of failing silently: installing, ready,
  * offline (the platform keeps working: it runs in this browser), or error with the reason.
+ *
+ * With `server="<url>"` the page joins a platform server (CONTRACT §7) instead of the sandbox in
+ * this browser: the service worker sends the page's HTTP API there, `GatewaySocket` opens real
+ * WebSockets to its gateway, and the activity RPC stays in the shared worker. The element is
+ * ready only once the service worker reached the server; a server it cannot reach is an error
+ * naming it.
  */
 import type * as Comlink from 'comlink';
 import { LitElement, css, html } from 'lit';
 import { Workbox } from 'workbox-window';
 import { hub, hubStarted, onHubRestart } from '../sockets/hub-link';
 import { HUB_WORKER_NAME, type HubApi } from '../hub/protocol';
+import { askServiceWorker, setPageServer } from '../sockets/platform-server';
+import { type JoinedServer, normalizeServerUrl } from '../wire/server-join';
 import { SandboxClient } from './sandbox-client';
 
 /** The states `<pp-platform>` shows (and reflects as its `status` attribute). */
@@ -39,6 +47,7 @@ export interface HubRestartDetail {
  * The platform element.
  * @example
  * <pp-platform current-user-id="…"></pp-platform>
+ * <pp-platform server="http://127.0.0.1:8787"></pp-platform> <!-- a platform server instead -->
  * const platform = document.querySelector('pp-platform');
  * platform.addEventListener('pp-status', (e) => console.log(e.detail.status));
  * platform.addEventListener('pp-hub-restart', () => rejoin(platform.hub));
@@ -51,6 +60,7 @@ export class PlatformElement extends LitElement {
     currentUserId: { type: String, attribute: 'current-user-id', reflect: true },
     serviceWorkerUrl: { type: String, attribute: 'service-worker-url' },
     hubName: { type: String, attribute: 'hub-name' },
+    server: { type: String },
     status: { type: String, reflect: true },
     error: { attribute: false },
   };
@@ -69,6 +79,13 @@ export class PlatformElement extends LitElement {
   declare serviceWorkerUrl: string;
   /** The shared worker's name (a different name is a different hub, e.g. one per test). */
   declare hubName: string;
+  /**
+   * The platform server this page joins (`http://127.0.0.1:8787`, `https://host/s/team-a`), read
+   * when the element starts; null: the sandbox in this browser.
+   */
+  declare server: string | null;
+  /** The server once joined (its URL and gateway URL), else null. */
+  joinedServer: JoinedServer | null = null;
   declare status: PlatformStatus;
   /** Why the status is `error`, else null. */
   declare error: string | null;
@@ -90,6 +107,7 @@ export class PlatformElement extends LitElement {
     this.currentUserId = null;
     this.serviceWorkerUrl = '/sw.js';
     this.hubName = HUB_WORKER_NAME;
+    this.server = null;
     this.status = 'installing';
     this.error = null;
     // Whoever awaits whenReady() hears of a failure; the element shows it in any case.
@@ -128,11 +146,18 @@ export class PlatformElement extends LitElement {
         throw new Error(
           'this browser has no service workers (or the page is not in a secure context): the platform cannot run here',
         );
-      await this.#controlled();
+      const controlled = this.#controlled();
+      if (this.server) {
+        const url = normalizeServerUrl(this.server);
+        const joined = controlled.then(() => joinServer(url));
+        // Sockets opened from now on wait for the join (never the local gateway meanwhile).
+        setPageServer(url, joined);
+        this.joinedServer = await joined;
+      } else await controlled;
       this.hub = this.#connectHub();
       // Never "ready" while the gateway and the activity hub cannot run.
       if (this.hub) await hubStarted(this.hubName);
-      this.#setStatus(navigator.onLine ? 'ready' : 'offline');
+      this.#setStatus(navigator.onLine || this.joinedServer ? 'ready' : 'offline');
       this.#settle.resolve();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -167,6 +192,16 @@ export class PlatformElement extends LitElement {
     await changed;
   }
 
+  /**
+   * Tells the service worker that the activity frame `frameId`, about to load, uses this page's
+   * server (its requests and gateway go there too). Nothing to do on the local sandbox.
+   */
+  async shareServerWithFrame(frameId: string): Promise<void> {
+    if (!this.joinedServer) return;
+    const reply = await askServiceWorker({ type: 'platformpp:frame-server', frame_id: frameId });
+    if (!reply.ok) throw new Error(reply.error);
+  }
+
   /** The hub, or null where shared workers do not exist (frames then keep instances per page). */
   #connectHub(): Comlink.Remote<HubApi> | null {
     return typeof SharedWorker === 'undefined' ? null : hub(this.hubName);
@@ -181,7 +216,10 @@ export class PlatformElement extends LitElement {
     );
   };
 
+  // On a server the platform is not in this browser: the network's state says nothing of it, and
+  // a server that cannot be reached answers each request with a 502 naming it.
   readonly #onNetwork = (): void => {
+    if (this.joinedServer) return;
     if (this.status === 'ready' || this.status === 'offline') this.#setStatus(navigator.onLine ? 'ready' : 'offline');
   };
 
@@ -193,6 +231,16 @@ export class PlatformElement extends LitElement {
       new CustomEvent<PlatformStatusDetail>('pp-status', { detail: { status, error }, bubbles: true, composed: true }),
     );
   }
+}
+
+/**
+ * Has the service worker join `url` for this page: it checks that the server answers as a
+ * platformpp server and finds its gateway. Rejects with an error naming the server otherwise.
+ */
+async function joinServer(url: string): Promise<JoinedServer> {
+  const reply = await askServiceWorker({ type: 'platformpp:join-server', server: url });
+  if (!reply.ok || !reply.server) throw new Error(reply.ok ? `the service worker did not join ${url}` : reply.error);
+  return reply.server;
 }
 
 /** Defines `<pp-platform>` unless it already is (the module may load twice). */

@@ -246,10 +246,41 @@ export class SandboxClient {
     return this.#call('POST', `/sandbox/invites/${encodeURIComponent(code)}/accept`, { user_id: userId });
   }
 
-  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * The fixture set `name` (a named record of what a tool seeded), or null when the sandbox has
+   * none: `{name, value, updated_at}`.
+   */
+  async getFixtureSet(name: string): Promise<{ name: string; value: Json; updated_at: string } | null> {
+    try {
+      return (
+        await this.#call<{ fixture_set: { name: string; value: Json; updated_at: string } }>(
+          'GET',
+          `/sandbox/fixture-sets/${encodeURIComponent(name)}`,
+        )
+      ).fixture_set;
+    } catch (error) {
+      if (error instanceof SandboxError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Stores the fixture set `name`. With `createOnly`, only when there is none: the call then
+   * rejects with a {@link SandboxError} of status 412, and the one stored first stays.
+   */
+  putFixtureSet(
+    name: string,
+    value: Json,
+    options: { createOnly?: boolean } = {},
+  ): Promise<{ fixture_set: { name: string; value: Json; updated_at: string } }> {
+    const headers: Record<string, string> = options.createOnly ? { 'If-None-Match': '*' } : {};
+    return this.#call('PUT', `/sandbox/fixture-sets/${encodeURIComponent(name)}`, { value }, headers);
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const request = new Request(new URL(path, this.base), {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const response = await this.send(request);

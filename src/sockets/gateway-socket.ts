@@ -5,13 +5,23 @@
  *   const ws = new GatewaySocket('/gateway?v=10&encoding=json');
  *   ws.onmessage = (event) => handle(JSON.parse(event.data));
  *
- * Each socket is a `MessagePort` to the hub (the shared worker every page shares), opened
- * through the hub's comlink API. Frames are text; the close handshake works as a WebSocket's.
- * When the hub is gone (the browser stopped or lost the worker) the socket closes as a dropped
- * WebSocket does (1006, not clean): the client connects again and resumes. In a dedicated
- * worker, the page that created it opens the port (`serveGatewaySockets(worker)` there).
+ * Where the gateway is depends on the page (`./platform-server`):
+ * - the local sandbox (the default): each socket is a `MessagePort` to the hub (the shared
+ *   worker every page shares), opened through the hub's comlink API. Frames are text; the close
+ *   handshake works as a WebSocket's. When the hub is gone (the browser stopped or lost the
+ *   worker) the socket closes as a dropped WebSocket does (1006, not clean): the client connects
+ *   again and resumes. In a dedicated worker, the page that created it opens the port
+ *   (`serveGatewaySockets(worker)` there).
+ * - a server the page joined (`<pp-platform server>`, CONTRACT §7), or an activity frame whose
+ *   page did: a real `WebSocket` to the gateway URL the server names (`GET /api/v10/gateway`),
+ *   with the socket's own query (`?v=10&encoding=json`). So does a URL on another host than the
+ *   page's (`new GatewaySocket('ws://127.0.0.1:8787/gateway?v=10&encoding=json')`).
+ * The voice gateway (`VoiceGatewaySocket`) is always the hub's.
  */
 import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest } from '../hub/protocol';
+import type { JoinedServer } from '../wire/server-join';
+import { gatewayOfThisDocument } from './platform-server';
+import { openServerSocket, serverGatewayUrl, type ServerSocket } from './server-socket';
 import { inDedicatedWorker, openHubSocket, openHubSocketThroughPage, type HubSocketService } from './worker-sockets';
 
 export { hub } from './hub-link';
@@ -52,6 +62,14 @@ function closeEvent(code: number, reason: string, wasClean: boolean): CloseEvent
 
 type Handler<E extends Event> = ((this: WebSocket, event: E) => unknown) | null;
 
+/** How a socket's frames and close reach its gateway: a hub port, or a real WebSocket. */
+interface SocketTransport {
+  post(request: GatewaySocketRequest): void;
+  readonly bufferedAmount: number;
+  /** Lets go of what the transport holds, once the socket closed. */
+  dispose(): void;
+}
+
 /** A gateway connection with the `WebSocket` interface. */
 export class GatewaySocket extends EventTarget implements WebSocket {
   static readonly CONNECTING = 0;
@@ -63,14 +81,14 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   readonly CLOSING = 2;
   readonly CLOSED = 3;
 
-  /** The absolute URL, as `WebSocket.url` gives it. */
-  readonly url: string;
   readonly protocol = '';
   readonly extensions = '';
   binaryType: BinaryType = 'blob';
+  #url: string;
   #readyState: WebSocket['readyState'] = GatewaySocket.CONNECTING;
-  #port: MessagePort;
-  #unwatchHub = () => {};
+  /** Null while the socket learns where its gateway is; a close asked meanwhile waits in `#closing`. */
+  #transport: SocketTransport | null = null;
+  #closing: GatewaySocketRequest | null = null;
   #handlers = new Map<string, Handler<any>>();
 
   constructor(
@@ -92,18 +110,78 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       absolute.protocol = absolute.protocol === 'https:' ? 'wss:' : 'ws:';
     if (absolute.hash)
       throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');
-    this.url = absolute.href;
-    const path = `${absolute.pathname}${absolute.search}`;
-    if (options.connect) this.#port = options.connect(path);
-    else
-      ({ port: this.#port, closed: this.#unwatchHub } = connectToHub(
-        options.hubName ?? HUB_WORKER_NAME,
-        path,
+    this.#url = absolute.href;
+    if (options.connect) {
+      this.#transport = this.#overPort(options.connect(`${absolute.pathname}${absolute.search}`));
+      return;
+    }
+    // A URL on another host is a WebSocket there, as `new WebSocket(url)` would be.
+    if (service === 'gateway' && absolute.host !== new URL(base).host) {
+      this.#transport = this.#overServer(absolute.href);
+      return;
+    }
+    const gateway = service === 'gateway' ? gatewayOfThisDocument() : 'local';
+    if (gateway instanceof Promise) {
+      gateway.then(
+        (where) => this.#use(where, absolute, options, service),
+        // The page could not join its server: never the local sandbox instead, a dropped socket.
         () => this.#onEvent(DROPPED),
-        service,
-      ));
-    this.#port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
-    this.#port.start();
+      );
+    } else this.#use(gateway, absolute, options, service);
+  }
+
+  /** The absolute URL, as `WebSocket.url` gives it: on a server, its gateway's. */
+  get url(): string {
+    return this.#url;
+  }
+
+  /** Connects where the gateway is, unless the socket was closed meanwhile. */
+  #use(where: 'local' | JoinedServer, absolute: URL, options: GatewaySocketOptions, service: HubSocketService): void {
+    if (this.#closing) {
+      const { code, reason } = this.#closing as GatewaySocketRequest & { type: 'close' };
+      this.#onEvent({ type: 'close', code, reason, wasClean: true });
+      return;
+    }
+    if (where !== 'local') {
+      this.#transport = this.#overServer(serverGatewayUrl(where, absolute));
+      return;
+    }
+    const { port, closed } = connectToHub(
+      options.hubName ?? HUB_WORKER_NAME,
+      `${absolute.pathname}${absolute.search}`,
+      () => this.#onEvent(DROPPED),
+      service,
+    );
+    this.#transport = this.#overPort(port, closed);
+  }
+
+  #overPort(port: MessagePort, unwatchHub: () => void = () => {}): SocketTransport {
+    port.addEventListener('message', (event: MessageEvent<GatewaySocketEvent>) => this.#onEvent(event.data));
+    port.start();
+    return {
+      post: (request) => port.postMessage(request),
+      // Frames go to the hub at once.
+      bufferedAmount: 0,
+      dispose: () => {
+        port.close();
+        unwatchHub();
+      },
+    };
+  }
+
+  #overServer(url: string): SocketTransport {
+    const socket: ServerSocket = openServerSocket(url, (event) => this.#onEvent(event));
+    this.#url = socket.url;
+    return {
+      post: (request) =>
+        request.type === 'send'
+          ? socket.send(request.data)
+          : socket.close(request.code === 1005 ? undefined : request.code, request.reason),
+      get bufferedAmount() {
+        return socket.bufferedAmount;
+      },
+      dispose: () => undefined,
+    };
   }
 
   /** The state, as `WebSocket.readyState`. */
@@ -111,9 +189,9 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     return this.#readyState;
   }
 
-  /** Always 0: frames go to the hub at once. */
+  /** What was sent and not yet handed to the network (always 0 on the hub, which takes frames at once). */
   get bufferedAmount(): number {
-    return 0;
+    return this.#transport?.bufferedAmount ?? 0;
   }
 
   get onopen(): Handler<Event> {
@@ -165,7 +243,8 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   }
 
   #post(request: GatewaySocketRequest): void {
-    this.#port.postMessage(request);
+    if (this.#transport) this.#transport.post(request);
+    else if (request.type === 'close') this.#closing = request;
   }
 
   #setHandler(type: string, handler: Handler<any>): void {
@@ -183,12 +262,11 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.dispatchEvent(new Event('open'));
     } else if (event.type === 'message' && this.#readyState === GatewaySocket.OPEN) {
       this.dispatchEvent(
-        new MessageEvent('message', { data: event.data, origin: new URL(this.url).origin.replace(/^ws/, 'http') }),
+        new MessageEvent('message', { data: event.data, origin: new URL(this.#url).origin.replace(/^ws/, 'http') }),
       );
     } else if (event.type === 'close' && this.#readyState !== GatewaySocket.CLOSED) {
       this.#readyState = GatewaySocket.CLOSED;
-      this.#port.close();
-      this.#unwatchHub();
+      this.#transport?.dispose();
       if (!event.wasClean) this.dispatchEvent(new Event('error'));
       this.dispatchEvent(closeEvent(event.code, event.reason, event.wasClean));
     }

@@ -11,6 +11,9 @@
  *   // bot.ts, in the worker: unchanged WebSocket code
  *   const ws = new GatewaySocket('/gateway?v=10&encoding=json');
  *
+ * When the page joined a platform server (CONTRACT §7), the page opens the worker's gateway
+ * sockets there instead, as real WebSockets bridged onto the same port.
+ *
  * The wire (worker → page, page → worker) is {@link WorkerSocketMessage}. A worker whose page
  * never answers gets a dropped socket (1006) after {@link WORKER_SOCKET_ANSWER_MS}, with a
  * console message that names the missing call.
@@ -18,6 +21,8 @@
 import * as Comlink from 'comlink';
 import type { HubApi } from '../hub/protocol';
 import { hub, onHubGone, pageOwner } from './hub-link';
+import { gatewayOfThisDocument } from './platform-server';
+import { bridgeServerSocket, serverGatewayUrl } from './server-socket';
 
 /** Which service of the hub a socket connects to. */
 export type HubSocketService = 'gateway' | 'voice';
@@ -76,7 +81,18 @@ export function serveGatewaySockets(worker: Worker): () => void {
         watching.delete(id);
         worker.postMessage({ platformpp: 'hub-socket-gone', id } satisfies WorkerSocketMessage);
       };
-      watching.set(id, openHubSocket(message.hubName, message.url, message.service, message.port, gone));
+      const where = message.service === 'gateway' ? gatewayOfThisDocument() : 'local';
+      if (where === 'local')
+        watching.set(id, openHubSocket(message.hubName, message.url, message.service, message.port, gone));
+      else
+        void Promise.resolve(where).then(
+          (server) =>
+            server === 'local'
+              ? watching.set(id, openHubSocket(message.hubName, message.url, message.service, message.port, gone))
+              : bridgeServerSocket(serverGatewayUrl(server, new URL(message.url, 'ws://page')), message.port),
+          // The page could not join its server: the worker's socket drops, as the page's own would.
+          () => gone(),
+        );
     } else if (message?.platformpp === 'hub-socket-closed') {
       watching.get(message.id)?.();
       watching.delete(message.id);

@@ -154,6 +154,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   },
   ephemeral_attachments: { keyPath: 'id', indexes: {} },
   dm_voice_states: { keyPath: ['application_id', 'user_id'], indexes: { by_channel: { keyPath: 'channel_id' } } },
+  fixture_sets: { keyPath: 'name', indexes: {} },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

@@ -271,6 +271,16 @@ export interface ApplicationLinkRecord {
   approved_at: number;
 }
 
+/**
+ * A fixture set: a named JSON value a tool keeps in the sandbox (the ids of the world it seeded),
+ * so that every browser and program joining the sandbox finds the same world. A reset empties it.
+ */
+export interface FixtureSetRecord {
+  name: string;
+  value: Record<string, unknown>;
+  updated_at: number;
+}
+
 /** Key/value entries of the `meta` store. */
 export interface MetaValues {
   clock: ClockState;
@@ -400,6 +410,7 @@ export type PlatformDB = {
   lobby_voice_states: { key: [string, string]; value: LobbyVoiceStateRecord; indexes: { by_lobby: string } };
   /** Keyed `[application_id, user_id]`: one DM call per user and application; `by_channel` tells who is in a call. */
   dm_voice_states: { key: [string, string]; value: DmVoiceStateRecord; indexes: { by_channel: string } };
+  fixture_sets: { key: string; value: FixtureSetRecord };
   /** `by_scope` lists an app's global (scope '') or guild commands; `by_name` keeps names unique per type and scope. */
   application_commands: {
     key: string;

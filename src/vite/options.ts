@@ -1,8 +1,10 @@
 /**
  * What the sandbox page of `platformpp()` runs: the application (from the plugin's options,
  * else the project's Vite env, as the platform's activity starters name it), the activity page
- * it embeds, and the users it seeds. Pure, so the rules are tested without a dev server.
+ * it embeds, the users it seeds, and the platform server it joins, if any. Pure, so the rules
+ * are tested without a dev server.
  */
+import { normalizeServerUrl } from '../wire/server-join';
 
 /** The users every sandbox has; `/__platformpp/?as=bob` is Bob. The first is the default. */
 export const SANDBOX_USERS = ['alice', 'bob', 'chen'] as const;
@@ -40,10 +42,14 @@ export interface PlatformppOptions {
    * usually `/`), or a URL on another origin that allows being framed.
    */
   activity?: string;
-  /*
-   * `server` (CONTRACT §6: `true` to start the platform server in this process, or the URL of
-   * one already running) comes with the server; until then the sandbox runs in the browser.
+  /**
+   * The platform server the sandbox page and the activity use instead of the browser's own
+   * sandbox (CONTRACT §6, §7): `true` starts one in the dev server's process (Miniflare, an
+   * optional peer dependency) and prints its URL; a URL (`'http://127.0.0.1:8787'`) uses one
+   * already running. The activity's backend then reaches the same platform at that URL
+   * (`<url>/api/oauth2/token`). Default: none, the platform runs in the browser.
    */
+  server?: boolean | string;
 }
 
 /** What the sandbox page is told (served inside its HTML). */
@@ -53,6 +59,27 @@ export interface SandboxPageConfig {
   users: readonly string[];
   /** Why the application is not usable yet, for the page and the terminal; null when it is. */
   problem: string | null;
+  /** The platform server the page joins (`platformpp({ server })`), or null for the browser's own sandbox. */
+  server: string | null;
+  /** Why the platform server of `platformpp({ server: true })` is not there: the page then does not start. */
+  serverError: string | null;
+}
+
+/**
+ * What `platformpp({ server })` asks for: a server to start, one to use, or none.
+ * @example platformServerOption({ server: 'http://127.0.0.1:8787/' }) // { use: 'http://127.0.0.1:8787' }
+ */
+export function platformServerOption(options: PlatformppOptions): { start: true } | { use: string } | null {
+  const { server } = options;
+  if (server === undefined || server === false) return null;
+  if (server === true) return { start: true };
+  if (typeof server !== 'string')
+    throw new Error('platformpp({ server }) is true (start the platform server here) or the URL of one running');
+  try {
+    return { use: normalizeServerUrl(server) };
+  } catch (error) {
+    throw new Error(`platformpp({ server }): ${(error as Error).message}`);
+  }
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
@@ -85,6 +112,7 @@ export function sandboxPageConfig(
     throw new Error(`platformpp: ${idSource} is "${id}", which is no application id (a snowflake: 1 to 20 digits)`);
   if (secret !== undefined && !SECRET.test(secret))
     throw new Error('platformpp: the client secret must be 8 to 128 printable characters without spaces');
+  const server = platformServerOption(options);
   return {
     application: {
       id: id ?? null,
@@ -93,6 +121,8 @@ export function sandboxPageConfig(
     },
     activity: options.activity ?? base,
     users: SANDBOX_USERS,
+    server: server && 'use' in server ? server.use : null,
+    serverError: null,
     problem:
       id === undefined
         ? `No application id: set VITE_CLIENT_ID in your project's .env (your application's id, or any snowflake such as 1234567890123456789), or pass platformpp({ application: { id } }). The activity hands it to new DiscordSDK(...), and the sandbox creates its application with it.`

@@ -6,12 +6,25 @@
  * chen, and embeds the server's own activity page; `/__platformpp/?as=bob` is Bob. The
  * activity's backend reaches the same platform at `/__platformpp/api/...` through an open
  * sandbox page (`./platform-bridge.ts`).
+ *
+ * With `platformpp({ server: true })` the platform server (CONTRACT §7) runs in this process
+ * instead (`./platform-server.ts`), and with `server: '<url>'` one already running is used: the
+ * sandbox page and the activity join it, and the backend reaches it at its own URL (printed),
+ * or at `/__platformpp/api/...` as before (`./server-relay.ts`).
  */
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin, type PreviewServer, type ResolvedConfig, type ViteDevServer } from 'vite';
-import { SANDBOX_BASE, sandboxPageConfig, type PlatformppOptions, type SandboxPageConfig } from './options';
+import {
+  platformServerOption,
+  SANDBOX_BASE,
+  sandboxPageConfig,
+  type PlatformppOptions,
+  type SandboxPageConfig,
+} from './options';
 import { PlatformBridge } from './platform-bridge';
+import { acquirePlatformServer, type PlatformServerHold } from './platform-server';
 import { sandboxMiddleware } from './sandbox-server';
+import { serverRelay } from './server-relay';
 
 /** The package's prebuilt sandbox (host script, service worker, shared worker), beside this file once built. */
 const SANDBOX_DIR = fileURLToPath(new URL('../sandbox/', import.meta.url));
@@ -29,14 +42,38 @@ const PACKAGE_NAME = 'platformpp-web';
  * // then open http://localhost:5173/__platformpp/ (and ?as=bob in a second tab)
  */
 export function platformpp(options: PlatformppOptions = {}): Plugin {
-  if ('server' in options)
-    throw new Error(
-      'platformpp({ server }) comes with the platform server; this version runs the sandbox in the browser only. Remove the server option.',
-    );
+  const serverOption = platformServerOption(options);
   let config: ResolvedConfig;
   let page: SandboxPageConfig;
+  /** Each dev or preview server's hold on the platform server it started. */
+  const holds = new Set<PlatformServerHold>();
+
+  /** The platform server's URL for a dev or preview server: started here, given, or none. */
+  const platformServerOf = (server: ViteDevServer | PreviewServer): Promise<string> | null => {
+    if (!serverOption) return null;
+    if ('use' in serverOption) return Promise.resolve(serverOption.use);
+    const hold = acquirePlatformServer(config.root);
+    holds.add(hold);
+    // The last dev server to close stops it (awaited where Vite has the close hooks).
+    server.httpServer?.once('close', () => void hold.release());
+    return hold.server.then(({ url }) => url);
+  };
+
   const serve = (server: ViteDevServer | PreviewServer) => {
-    server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, () => page, new PlatformBridge().middleware));
+    const platformServer = platformServerOf(server);
+    platformServer?.catch((error: unknown) =>
+      config.logger.error(`platformpp: the platform server could not start: ${(error as Error).message}`),
+    );
+    // The page waits for the server it joins; one that did not start is said on the page.
+    const pageConfig = async (): Promise<SandboxPageConfig> => {
+      if (!platformServer) return page;
+      return platformServer.then(
+        (url) => ({ ...page, server: url }),
+        (error: unknown) => ({ ...page, serverError: (error as Error).message }),
+      );
+    };
+    const backend = platformServer ? serverRelay(() => platformServer) : new PlatformBridge().middleware;
+    server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, pageConfig, backend));
     const printUrls = server.printUrls.bind(server);
     server.printUrls = () => {
       printUrls();
@@ -44,9 +81,28 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       if (!local) return;
       const url = new URL(SANDBOX_BASE, local).href;
       config.logger.info(`  ➜  platformpp: ${url}  (as Bob: ${url}?as=bob)`);
-      config.logger.info(`  ➜  platformpp API for your backend: ${url}api  (the sandbox page must be open)`);
+      if (!platformServer) {
+        config.logger.info(`  ➜  platformpp API for your backend: ${url}api  (the sandbox page must be open)`);
+        return;
+      }
+      platformServer.then(
+        (server) => {
+          const where =
+            serverOption && 'start' in serverOption ? 'the platform server, running here' : 'the platform server';
+          config.logger.info(`  ➜  platformpp server: ${server}  (${where})`);
+          config.logger.info(`  ➜  platformpp API for your backend: ${server}/api`);
+        },
+        () => undefined,
+      );
     };
   };
+
+  const releaseAll = async () => {
+    const releasing = [...holds].map((hold) => hold.release());
+    holds.clear();
+    await Promise.all(releasing);
+  };
+
   return {
     name: 'platformpp',
     // Vite's dependency pre-bundling would move the library away from the worker files it
@@ -61,5 +117,9 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
     },
     configureServer: serve,
     configurePreviewServer: serve,
+    // Vite 8 awaits these: the platform server has stopped when the dev server's close resolves
+    // (earlier Vites let go of it when the HTTP server closes).
+    closeServer: releaseAll,
+    closePreviewServer: releaseAll,
   };
 }

@@ -67,12 +67,13 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 /**
  * The middleware serving `/__platformpp/...` from `dir` (the package's `dist/sandbox/`), with
- * the page settings read at each request (an edited `.env` takes effect on the next load).
+ * the page settings read at each request (an edited `.env` takes effect on the next load; a
+ * platform server being started is waited for).
  * @example server.middlewares.use(sandboxMiddleware(sandboxDir, () => config));
  */
 export function sandboxMiddleware(
   dir: string,
-  config: () => SandboxPageConfig,
+  config: () => SandboxPageConfig | Promise<SandboxPageConfig>,
   bridge: Middleware = (_req, _res, next) => next(),
 ): Middleware {
   const root = normalize(dir + sep);
@@ -102,7 +103,11 @@ export function sandboxMiddleware(
     });
     if (bridged) return;
     if (file === '' || file === 'index.html') {
-      send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(config()));
+      // The settings may wait for the platform server the page joins to start.
+      Promise.resolve(config()).then(
+        (settings) => send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(settings)),
+        next,
+      );
       return;
     }
     const target = normalize(join(root, file));

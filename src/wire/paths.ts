@@ -34,6 +34,12 @@ export const PLATFORM_PATH_PREFIXES = [...API_PATH_PREFIXES, ACTIVITIES_PATH] as
 export const PLATFORM_DISCOVERY_PATH = '/.well-known/openid-configuration';
 
 /**
+ * Where the server serves the platform's CDN (`https://cdn.discordapp.com/...` in the browser):
+ * `<server>/cdn/embed/avatars/0.png`. A page that joined a server has its CDN requests sent there.
+ */
+export const SERVER_CDN_PATH = '/cdn';
+
+/**
  * The path with the activity proxy prefix removed.
  * @example stripProxyPrefix('/.proxy/api/v10/users/@me') // '/api/v10/users/@me'
  */

@@ -1,9 +1,8 @@
 /**
  * The versioned API (`{base_url}` = `/api/v10`, and `/api`): every resource module mounted
- * under one authenticated sub-app.
+ * under one sub-app.
  */
 import { Hono } from 'hono';
-import { authenticate } from '../../src/platform/oauth2/auth';
 import type { AppEnv } from '../http';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
@@ -27,15 +26,12 @@ import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
 
 /**
- * The API routes; every one needs a `Bot` or `Bearer` Authorization header. `send` reaches
- * interactions endpoints (an interaction an activity shares is delivered like any other).
+ * The API routes; who may call each is the access table's (`sw/access.ts` admits the caller
+ * before a route runs). `send` reaches interactions endpoints (an interaction an activity shares
+ * is delivered like any other).
  */
 export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
-  api.use('*', async (c, next) => {
-    c.set('principal', await authenticate(c.get('ctx'), c.req.header('Authorization')));
-    await next();
-  });
   api.route('/users/@me/activities', presenceRoutes());
   api.route('/rpc', rpcRoutes());
   api.route('/rpc', rpcMonetizationRoutes());

@@ -3,32 +3,23 @@
  * Changes are for bots.
  */
 import { Hono } from 'hono';
-import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import { deleteOverwrite, putOverwrite } from '../../src/platform/channels/overwrites';
 import { setVoiceChannelStatus } from '../../src/platform/voice/channel-status';
 import { getChannel } from '../../src/platform/guilds/reads';
-import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
+import { botOf, noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 import { ChannelPathSchema, OverwriteSchema } from '../../src/platform/channels/schemas';
 import { VoiceStatusSchema } from '../../src/platform/voice/schemas';
 
 const ids = (c: AppContext) => validate(ChannelPathSchema, c.req.param());
 
-function bot(c: AppContext) {
-  const principal = c.get('principal');
-  requireBot(principal);
-  return principal;
-}
-
 /** The `/channels` routes. */
 export function channelRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/:channel_id', async (c) => {
-    const principal = c.get('principal');
-    requireScope(principal, 'guilds');
-    return c.json(await getChannel(c.get('ctx'), principal, ids(c).channel_id));
+    return c.json(await getChannel(c.get('ctx'), c.get('principal'), ids(c).channel_id));
   });
   r.put('/:channel_id/permissions/:overwrite_id', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { channel_id, overwrite_id } = ids(c);
     const body = await readJson(c, OverwriteSchema);
     await putOverwrite(c.get('ctx'), principal, channel_id, overwrite_id!, {
@@ -39,13 +30,13 @@ export function channelRoutes(): Hono<AppEnv> {
     return noContent();
   });
   r.delete('/:channel_id/permissions/:overwrite_id', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { channel_id, overwrite_id } = ids(c);
     await deleteOverwrite(c.get('ctx'), principal, channel_id, overwrite_id!);
     return noContent();
   });
   r.put('/:channel_id/voice-status', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const body = await readJson(c, VoiceStatusSchema);
     await setVoiceChannelStatus(c.get('ctx'), principal, ids(c).channel_id, body.status ?? null);
     return noContent();

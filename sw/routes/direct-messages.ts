@@ -6,7 +6,6 @@
  * three scopes.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
 import { listDmChannels, listUserMessages, sendUserMessage } from '../../src/platform/messages/direct-messages';
 import {
   DmMessageSchema,
@@ -14,15 +13,7 @@ import {
   DmPathSchema,
 } from '../../src/platform/messages/direct-message-schemas';
 import { DM_MESSAGES_DEFAULT } from '../../src/platform/core/limits';
-import { readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
-
-/** The caller, who must be a user (20001 for a bot), with `scope` granted (50001 otherwise). */
-function caller(c: AppContext, scope: 'dm_channels.read' | 'dm_channels.messages.read' | 'dm_channels.messages.write') {
-  const principal = c.get('principal');
-  requireBearer(principal);
-  requireScope(principal, scope);
-  return principal;
-}
+import { bearerOf, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 const recipientOf = (c: AppContext) => validate(DmPathSchema, c.req.param()).recipient_id!;
 
@@ -30,17 +21,17 @@ const recipientOf = (c: AppContext) => validate(DmPathSchema, c.req.param()).rec
 export function directMessageRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
-  r.get('/channels', async (c) => c.json(await listDmChannels(c.get('ctx'), caller(c, 'dm_channels.read'))));
+  r.get('/channels', async (c) => c.json(await listDmChannels(c.get('ctx'), bearerOf(c))));
 
   r.post('/dms/:recipient_id/messages', async (c) => {
-    const principal = caller(c, 'dm_channels.messages.write');
+    const principal = bearerOf(c);
     const recipientId = recipientOf(c);
     const body = await readJson(c, DmMessageSchema);
     return c.json(await sendUserMessage(c.get('ctx'), principal, recipientId, body));
   });
 
   r.get('/dms/:recipient_id/messages', async (c) => {
-    const principal = caller(c, 'dm_channels.messages.read');
+    const principal = bearerOf(c);
     const recipientId = recipientOf(c);
     const { limit } = readQuery(c, DmMessagesQuerySchema);
     return c.json(await listUserMessages(c.get('ctx'), principal, recipientId, limit ?? DM_MESSAGES_DEFAULT));

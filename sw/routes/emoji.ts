@@ -1,9 +1,8 @@
 /**
- * Emoji routes: an application's own emoji (`/applications/{application.id}/emojis`, its bot
- * only) and a guild's (`POST` / `GET /guilds/{guild.id}/emojis`). Images are data URIs.
+ * Emoji routes: an application's own emoji (`/applications/{application.id}/emojis`) and a
+ * guild's (`POST` / `GET /guilds/{guild.id}/emojis`), all for bots. Images are data URIs.
  */
 import { Hono } from 'hono';
-import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import {
   createApplicationEmoji,
   deleteApplicationEmoji,
@@ -12,26 +11,20 @@ import {
   renameApplicationEmoji,
 } from '../../src/platform/accounts/application-emoji';
 import { createGuildEmoji, listGuildEmojis } from '../../src/platform/guilds/emoji';
-import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
+import { botOf, noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 import { CreateApplicationEmojiSchema, EmojiPathSchema, RenameEmojiSchema } from '../../src/platform/accounts/schemas';
 import { CreateGuildEmojiSchema } from '../../src/platform/guilds/schemas';
 
 const ids = (c: AppContext) => validate(EmojiPathSchema, c.req.param());
 
-function bot(c: AppContext) {
-  const principal = c.get('principal');
-  requireBot(principal);
-  return principal;
-}
-
 /** The emoji routes, mounted at the API root. */
 export function emojiRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/applications/:application_id/emojis', async (c) =>
-    c.json(await listApplicationEmojis(c.get('ctx'), bot(c), ids(c).application_id!)),
+    c.json(await listApplicationEmojis(c.get('ctx'), botOf(c), ids(c).application_id!)),
   );
   r.post('/applications/:application_id/emojis', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await createApplicationEmoji(
         c.get('ctx'),
@@ -44,10 +37,10 @@ export function emojiRoutes(): Hono<AppEnv> {
   });
   r.get('/applications/:application_id/emojis/:emoji_id', async (c) => {
     const { application_id, emoji_id } = ids(c);
-    return c.json(await getApplicationEmoji(c.get('ctx'), bot(c), application_id!, emoji_id!));
+    return c.json(await getApplicationEmoji(c.get('ctx'), botOf(c), application_id!, emoji_id!));
   });
   r.patch('/applications/:application_id/emojis/:emoji_id', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { application_id, emoji_id } = ids(c);
     return c.json(
       await renameApplicationEmoji(
@@ -60,13 +53,13 @@ export function emojiRoutes(): Hono<AppEnv> {
     );
   });
   r.delete('/applications/:application_id/emojis/:emoji_id', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { application_id, emoji_id } = ids(c);
     await deleteApplicationEmoji(c.get('ctx'), principal, application_id!, emoji_id!);
     return noContent();
   });
   r.post('/guilds/:guild_id/emojis', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const body = await readJson(c, CreateGuildEmojiSchema);
     return c.json(
       await createGuildEmoji(c.get('ctx'), principal, ids(c).guild_id!, { ...body, roles: body.roles ?? [] }),
@@ -74,9 +67,7 @@ export function emojiRoutes(): Hono<AppEnv> {
     );
   });
   r.get('/guilds/:guild_id/emojis', async (c) => {
-    const principal = c.get('principal');
-    requireScope(principal, 'guilds');
-    return c.json(await listGuildEmojis(c.get('ctx'), principal, ids(c).guild_id!));
+    return c.json(await listGuildEmojis(c.get('ctx'), botOf(c), ids(c).guild_id!));
   });
   return r;
 }

@@ -4,7 +4,6 @@
  * (the server host); in the browser a page reaches it through `GatewaySocket` instead.
  */
 import { Hono } from 'hono';
-import { authenticate, requireBot } from '../../src/platform/oauth2/auth';
 import { GATEWAY_SESSION_START_LIMIT } from '../../src/platform/core/limits';
 import type { AppContext, AppEnv } from '../http';
 
@@ -13,7 +12,6 @@ export function gatewayInfoRoutes(gatewayUrl: (c: AppContext) => string): Hono<A
   const r = new Hono<AppEnv>();
   r.get('/gateway', (c) => c.json({ url: gatewayUrl(c) }));
   r.get('/gateway/bot', async (c) => {
-    requireBot(await authenticate(c.get('ctx'), c.req.header('Authorization')));
     return c.json({
       url: gatewayUrl(c),
       // One shard holds every guild of a sandbox; Identify counts are not limited here.

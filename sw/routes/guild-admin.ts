@@ -4,14 +4,13 @@
  * `.../members/@me`), scheduled events and the audit log. Mounted at the API root.
  */
 import { Hono } from 'hono';
-import { requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import { listAuditLog } from '../../src/platform/guilds/audit-log';
-import { createGuildAsApplication, requireGuildCreation } from '../../src/platform/guilds/create-guild';
+import { createGuildAsApplication } from '../../src/platform/guilds/create-guild';
 import { modifyCurrentMember, modifyGuildMember } from '../../src/platform/guilds/member-edits';
 import { beginPrune, pruneCount } from '../../src/platform/guilds/prune';
 import { createScheduledEvent, listScheduledEvents } from '../../src/platform/guilds/scheduled-events';
 import { PRUNE_DAYS_DEFAULT } from '../../src/platform/core/limits';
-import { readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { botOf, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   AuditLogQuerySchema,
   CreateGuildSchema,
@@ -25,29 +24,21 @@ import {
 
 const ids = (c: AppContext) => validate(GuildMemberPathSchema, c.req.param());
 
-function bot(c: AppContext) {
-  const principal = c.get('principal');
-  requireBot(principal);
-  return principal;
-}
-
 /** The guild administration routes. */
 export function guildAdminRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/guilds', async (c) => {
-    const principal = c.get('principal');
-    // Availability first: after the date no application request is served, whatever its body.
-    requireGuildCreation(c.get('ctx'), principal);
+    const principal = botOf(c);
     return c.json(await createGuildAsApplication(c.get('ctx'), principal, await readJson(c, CreateGuildSchema)), 201);
   });
 
   r.get('/guilds/:guild_id/prune', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(await pruneCount(c.get('ctx'), principal, ids(c).guild_id, readQuery(c, PruneQuerySchema)));
   });
   r.post('/guilds/:guild_id/prune', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const body = await readJson(c, PruneSchema);
     return c.json(
       await beginPrune(c.get('ctx'), principal, ids(c).guild_id, {
@@ -60,13 +51,13 @@ export function guildAdminRoutes(): Hono<AppEnv> {
 
   // Registered before `/:user_id` so that `@me` is the caller, not an id.
   r.patch('/guilds/:guild_id/members/@me', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await modifyCurrentMember(c.get('ctx'), principal, ids(c).guild_id, await readJson(c, ModifyCurrentMemberSchema)),
     );
   });
   r.patch('/guilds/:guild_id/members/:user_id', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { guild_id, user_id } = ids(c);
     return c.json(
       await modifyGuildMember(c.get('ctx'), principal, guild_id, user_id!, await readJson(c, ModifyMemberSchema)),
@@ -74,7 +65,7 @@ export function guildAdminRoutes(): Hono<AppEnv> {
   });
 
   r.post('/guilds/:guild_id/scheduled-events', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await createScheduledEvent(
         c.get('ctx'),
@@ -85,13 +76,11 @@ export function guildAdminRoutes(): Hono<AppEnv> {
     );
   });
   r.get('/guilds/:guild_id/scheduled-events', async (c) => {
-    const principal = c.get('principal');
-    requireScope(principal, 'guilds');
-    return c.json(await listScheduledEvents(c.get('ctx'), principal, ids(c).guild_id));
+    return c.json(await listScheduledEvents(c.get('ctx'), botOf(c), ids(c).guild_id));
   });
 
   r.get('/guilds/:guild_id/audit-logs', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(await listAuditLog(c.get('ctx'), principal, ids(c).guild_id, readQuery(c, AuditLogQuerySchema)));
   });
 

@@ -6,8 +6,7 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBot } from '../../src/platform/oauth2/auth';
-import { ApiError } from '../../src/platform/core/errors';
+import { API_ERRORS, ApiError } from '../../src/platform/core/errors';
 import { createChannelInvite, deleteInvite, getInvite, listChannelInvites } from '../../src/platform/channels/invites';
 import {
   getTargetUsersCsv,
@@ -16,19 +15,13 @@ import {
   putTargetUsers,
 } from '../../src/platform/channels/invites-target-users';
 import { INVITE_MAX_AGE_DEFAULT_S, INVITE_TARGET_USERS_FILE_MAX_BYTES } from '../../src/platform/core/limits';
-import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { botOf, noContent, parseJsonBody, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   CreateInviteSchema,
   InviteChannelPathSchema,
   InviteCodePathSchema,
   InviteQuerySchema,
 } from '../../src/platform/channels/schemas';
-
-function bot(c: AppContext) {
-  const principal = c.get('principal');
-  requireBot(principal);
-  return principal;
-}
 
 /** A multipart body; malformed multipart is the client's mistake (400), too large is 413. */
 async function readForm(c: AppContext): Promise<FormData> {
@@ -63,13 +56,17 @@ function formFields(form: FormData): Record<string, unknown> {
   let fields: Record<string, unknown> = {};
   const payload = form.get('payload_json');
   if (typeof payload === 'string') {
+    let json: unknown;
     try {
-      fields = JSON.parse(payload);
-    } catch {
-      throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
+      json = parseJsonBody(payload);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === API_ERRORS.INVALID_JSON.code)
+        throw ApiError.invalidForm({ payload_json: 'Must be valid JSON.' });
+      throw error;
     }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
       throw ApiError.invalidForm({ payload_json: 'Must be a JSON object.' });
+    fields = json as Record<string, unknown>;
   }
   for (const key of ['max_age', 'max_uses', 'temporary', 'unique'] as const) {
     const value = form.get(key);
@@ -91,7 +88,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/channels/:channel_id/invites', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { channel_id } = validate(InviteChannelPathSchema, c.req.param());
     let body: v.InferOutput<typeof CreateInviteSchema>;
     let file: string | undefined;
@@ -114,7 +111,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.get('/channels/:channel_id/invites', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await listChannelInvites(c.get('ctx'), principal, validate(InviteChannelPathSchema, c.req.param()).channel_id),
     );
@@ -126,18 +123,18 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.delete('/invites/:code', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(await deleteInvite(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code));
   });
 
   r.get('/invites/:code/target-users', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const csv = await getTargetUsersCsv(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code);
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   });
 
   r.put('/invites/:code/target-users', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     const { code } = validate(InviteCodePathSchema, c.req.param());
     if (!(c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw ApiError.invalidForm({ target_users_file: 'Send the file as multipart/form-data.' });
@@ -149,7 +146,7 @@ export function inviteRoutes(): Hono<AppEnv> {
   });
 
   r.get('/invites/:code/target-users/job-status', async (c) => {
-    const principal = bot(c);
+    const principal = botOf(c);
     return c.json(
       await getTargetUsersJobStatus(c.get('ctx'), principal, validate(InviteCodePathSchema, c.req.param()).code),
     );

@@ -1,10 +1,10 @@
 /**
- * `/lobbies` routes: validate, check the kind of caller, call the lobby domain, answer.
- * A user's OAuth2 token needs `lobbies.write` (which `sdk.social_layer` expands to).
+ * `/lobbies` routes: validate, call the lobby domain, answer. Who may call each (bots, or a
+ * user's OAuth2 token with `lobbies.write`, which `sdk.social_layer` expands to) is the access
+ * table's.
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireBearer, requireBot, requireScope } from '../../src/platform/oauth2/auth';
 import { createLobby, createOrJoinLobby, deleteLobby, getLobby, modifyLobby } from '../../src/platform/lobbies/lobbies';
 import { bulkUpdateLobbyMembers, putLobbyMember, removeLobbyMember } from '../../src/platform/lobbies/members';
 import { createLobbyMessage } from '../../src/platform/lobbies/messages';
@@ -19,7 +19,7 @@ import {
   PutLobbyMemberSchema,
 } from '../../src/platform/lobbies/schemas';
 import { LOBBY_MESSAGES_DEFAULT } from '../../src/platform/core/limits';
-import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { bearerOf, botOf, noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The validated `{lobby_id, user_id?}` of the request path (bad ids are 400 50035). */
 const pathIds = (c: AppContext) => validate(LobbyPathSchema, c.req.param());
@@ -28,21 +28,14 @@ const pathIds = (c: AppContext) => validate(LobbyPathSchema, c.req.param());
 export function lobbyRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
-  r.use('*', async (c, next) => {
-    requireScope(c.get('principal'), 'lobbies.write');
-    await next();
-  });
-
   r.put('/', async (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     const body = await readJson(c, CreateOrJoinLobbySchema);
     return c.json(await createOrJoinLobby(c.get('ctx'), principal, body));
   });
 
   r.post('/', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const body = await readJson(c, LobbySettingsSchema);
     return c.json(await createLobby(c.get('ctx'), principal, body));
   });
@@ -53,16 +46,14 @@ export function lobbyRoutes(): Hono<AppEnv> {
   });
 
   r.patch('/:lobby_id', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { lobby_id } = pathIds(c);
     const body = await readJson(c, LobbySettingsSchema);
     return c.json(await modifyLobby(c.get('ctx'), principal, lobby_id, body));
   });
 
   r.delete('/:lobby_id', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { lobby_id } = pathIds(c);
     await deleteLobby(c.get('ctx'), principal, lobby_id);
     return noContent();
@@ -70,16 +61,14 @@ export function lobbyRoutes(): Hono<AppEnv> {
 
   // Registered before `/:user_id` so that `@me` is the caller, not an id.
   r.delete('/:lobby_id/members/@me', async (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     const { lobby_id } = pathIds(c);
     await removeLobbyMember(c.get('ctx'), principal, lobby_id, principal.user.id);
     return noContent();
   });
 
   r.post('/:lobby_id/members/bulk', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { lobby_id } = pathIds(c);
     // The public shape is a top-level array; `{members: [...]}` is taken too, and errors name `members` either way.
     const raw = await readJson(c, v.unknown());
@@ -88,16 +77,14 @@ export function lobbyRoutes(): Hono<AppEnv> {
   });
 
   r.put('/:lobby_id/members/:user_id', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { lobby_id, user_id } = pathIds(c);
     const body = await readJson(c, PutLobbyMemberSchema);
     return c.json(await putLobbyMember(c.get('ctx'), principal, lobby_id, { id: user_id!, ...body }));
   });
 
   r.delete('/:lobby_id/members/:user_id', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { lobby_id, user_id } = pathIds(c);
     await removeLobbyMember(c.get('ctx'), principal, lobby_id, user_id!);
     return noContent();

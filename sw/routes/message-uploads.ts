@@ -6,8 +6,7 @@
 import type * as v from 'valibot';
 import type { UploadedFile } from '../../src/platform/messages/attachments';
 import { ApiError } from '../../src/platform/core/errors';
-import { JSON_BODY_MAX_BYTES } from '../../src/platform/core/limits';
-import { readJson, validate, type AppContext } from '../http';
+import { parseJsonBody, readJson, validate, type AppContext } from '../http';
 
 /** A validated body with the files that came with it. */
 export interface MessageRequest<T> {
@@ -37,15 +36,7 @@ export async function readMessageRequest<S extends v.GenericSchema>(
     throw ApiError.invalidForm({ _root: 'The multipart body could not be read.' });
   }
   const payload = form.get('payload_json');
-  let json: unknown = {};
-  if (typeof payload === 'string' && payload.trim() !== '') {
-    if (new TextEncoder().encode(payload).byteLength > JSON_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
-    try {
-      json = JSON.parse(payload);
-    } catch {
-      throw ApiError.of('INVALID_JSON');
-    }
-  }
+  const json = typeof payload === 'string' ? parseJsonBody(payload) : {};
   const files: UploadedFile[] = [];
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') continue;

@@ -6,7 +6,6 @@
  * domain, answer.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireBot } from '../../src/platform/oauth2/auth';
 import {
   clientEntitlements,
   consumeEntitlement,
@@ -26,7 +25,7 @@ import {
 } from '../../src/platform/monetization/schemas';
 import { clientSkus, listSkus } from '../../src/platform/monetization/skus';
 import { getSkuSubscription, listSkuSubscriptions } from '../../src/platform/monetization/subscriptions';
-import { noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
+import { bearerOf, botOf, noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** The validated ids of the request path (a bad id is 400 50035). */
 const pathIds = (c: AppContext) => validate(MonetizationPathSchema, c.req.param());
@@ -47,8 +46,7 @@ export function applicationMonetizationRoutes(): Hono<AppEnv> {
   });
 
   r.post('/:application_id/entitlements', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { application_id } = pathIds(c);
     const body = await readJson(c, TestEntitlementSchema);
     return c.json(
@@ -62,8 +60,7 @@ export function applicationMonetizationRoutes(): Hono<AppEnv> {
   });
 
   r.delete('/:application_id/entitlements/:entitlement_id', async (c) => {
-    const principal = c.get('principal');
-    requireBot(principal);
+    const principal = botOf(c);
     const { application_id, entitlement_id } = pathIds(c);
     await deleteTestEntitlement(c.get('ctx'), principal, application_id!, entitlement_id!);
     return noContent();
@@ -105,20 +102,17 @@ export function rpcMonetizationRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/skus', async (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     return c.json({ skus: await clientSkus(c.get('ctx'), principal) });
   });
 
   r.get('/entitlements', async (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     return c.json({ entitlements: await clientEntitlements(c.get('ctx'), principal) });
   });
 
   r.post('/purchases', async (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     const body = await readJson(c, ClientPurchaseSchema);
     const { entitlement } = await purchaseFromClient(c.get('ctx'), principal, body.sku_id, body.guild_id ?? null);
     return c.json({ entitlements: [serializeEntitlement(entitlement)] });

@@ -7,7 +7,6 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { authenticate, requireBearer } from '../../src/platform/oauth2/auth';
 import { OAuth2Error } from '../../src/platform/core/errors';
 import { JSON_BODY_MAX_BYTES } from '../../src/platform/core/limits';
 import {
@@ -27,7 +26,7 @@ import { platformDiscoveryDocument, platformKeySet } from '../../src/platform/oa
 import { PLATFORM_DISCOVERY_PATH } from '../../src/wire/paths';
 import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional';
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
-import { errorResponse, readJson, readQuery, type AppContext, type AppEnv, publicOrigin } from '../http';
+import { bearerOf, errorResponse, readJson, readQuery, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { networkFetch } from './partner-sdk';
 import {
   AuthorizeDecisionSchema,
@@ -152,9 +151,7 @@ export function oauth2Routes(): Hono<AppEnv> {
   r.get('/keys', async (c) => c.json(await platformKeySet(c.get('ctx')), 200, { 'Cache-Control': 'no-cache' }));
 
   r.get('/@me', async (c) => {
-    const principal = await authenticate(c.get('ctx'), c.req.header('Authorization'));
-    requireBearer(principal);
-    return c.json(currentAuthorization(principal));
+    return c.json(currentAuthorization(bearerOf(c)));
   });
 
   return r;

@@ -1,8 +1,7 @@
 /**
  * The partner SDK's account endpoints (paths of the platform's public docs), mounted at
- * `{base_url}/partner-sdk`. They authenticate their callers themselves, before the API's
- * Bot/Bearer middleware: by `client_id` (and `client_secret` for a server) in the JSON body,
- * or by the bot token.
+ * `{base_url}/partner-sdk`. Their callers are a client, by `client_id` (and `client_secret` for
+ * a server) in the JSON body, or the application's bot (as the access table says).
  *
  * - `POST /token`: a provisional account's token from an external identity.
  * - `POST /token/bot`: the same, server-side, for a game's own account id (bot token).
@@ -12,11 +11,10 @@
 import { Hono } from 'hono';
 import { authenticatePartnerClient } from '../../src/platform/accounts/partner-sdk-clients';
 import { exchangeChildToken } from '../../src/platform/accounts/child-tokens';
-import { authenticate, requireBot } from '../../src/platform/oauth2/auth';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/accounts/provisional';
 import { unmergeProvisionalAccount } from '../../src/platform/accounts/provisional-merge';
-import { noContent, readJson, type AppContext, type AppEnv } from '../http';
+import { botOf, noContent, readJson, type AppEnv } from '../http';
 import {
   BotProvisionalTokenSchema,
   BotUnmergeSchema,
@@ -32,12 +30,6 @@ export const networkFetch: FetchLike = (input, init) => globalThis.fetch(input, 
 
 /** RFC 6749 §5.1: token answers must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-
-async function botCaller(c: AppContext) {
-  const principal = await authenticate(c.get('ctx'), c.req.header('Authorization'));
-  requireBot(principal);
-  return principal;
-}
 
 /** The `/partner-sdk` routes. */
 export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> {
@@ -70,7 +62,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
   });
 
   r.post('/token/bot', async (c) => {
-    const bot = await botCaller(c);
+    const bot = botOf(c);
     const body = await readJson(c, BotProvisionalTokenSchema);
     const identity = botIdentity(body.external_user_id, body.preferred_global_name);
     const tokens = await issueProvisionalToken(c.get('ctx'), bot.application, identity, {
@@ -97,7 +89,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
   });
 
   r.post('/provisional-accounts/unmerge/bot', async (c) => {
-    const bot = await botCaller(c);
+    const bot = botOf(c);
     const body = await readJson(c, BotUnmergeSchema);
     await unmergeProvisionalAccount(c.get('ctx'), bot.application.id, botIdentity(body.external_user_id));
     return noContent();

@@ -5,7 +5,6 @@
  * `relationships.write`; `sdk.social_layer` and `sdk.social_layer_presence` expand to both.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
 import { RELATIONSHIP_TYPE } from '../../src/store/records/relationships';
 import {
   FriendRequestByUsernameSchema,
@@ -20,36 +19,28 @@ import {
   removeRelationship,
   sendFriendRequest,
 } from '../../src/platform/relationships/relationships';
-import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
-
-/** The caller, who must be a user (20001 for a bot), with `scope` granted (50001 otherwise). */
-function caller(c: AppContext, scope: 'relationships.read' | 'relationships.write') {
-  const principal = c.get('principal');
-  requireBearer(principal);
-  requireScope(principal, scope);
-  return principal;
-}
+import { bearerOf, noContent, readJson, validate, type AppEnv } from '../http';
 
 /** The relationship routes; `game` mounts the game-relationship variant. */
 export function relationshipRoutes(game: boolean): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/', async (c) => {
-    const principal = caller(c, 'relationships.read');
+    const principal = bearerOf(c);
     return c.json(
       game ? await listGameRelationships(c.get('ctx'), principal) : await listRelationships(c.get('ctx'), principal),
     );
   });
 
   r.post('/', async (c) => {
-    const principal = caller(c, 'relationships.write');
+    const principal = bearerOf(c);
     const { username } = await readJson(c, FriendRequestByUsernameSchema);
     await sendFriendRequest(c.get('ctx'), principal, { username }, game);
     return noContent();
   });
 
   r.put('/:user_id', async (c) => {
-    const principal = caller(c, 'relationships.write');
+    const principal = bearerOf(c);
     const { user_id } = validate(RelationshipPathSchema, c.req.param());
     const body = await readJson(c, game ? PutGameRelationshipSchema : PutRelationshipSchema);
     if (body.type === RELATIONSHIP_TYPE.BLOCKED) await blockUser(c.get('ctx'), principal, user_id);
@@ -58,7 +49,7 @@ export function relationshipRoutes(game: boolean): Hono<AppEnv> {
   });
 
   r.delete('/:user_id', async (c) => {
-    const principal = caller(c, 'relationships.write');
+    const principal = bearerOf(c);
     const { user_id } = validate(RelationshipPathSchema, c.req.param());
     await removeRelationship(c.get('ctx'), principal, user_id, game);
     return noContent();

@@ -8,7 +8,6 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireAnyScope, requireBearer, requireScope } from '../../src/platform/oauth2/auth';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { claimActivityJoin } from '../../src/platform/activities/activity-joins';
 import { ActivityInviteSchema, inviteToActivity } from '../../src/platform/activities/activity-invites';
@@ -28,14 +27,7 @@ import {
 } from '../../src/platform/activities/shares';
 import { ApiError } from '../../src/platform/core/errors';
 import { RpcQuestPathSchema, RpcUserPathSchema, ShareTargetsQuerySchema } from '../../src/platform/activities/schemas';
-import { publicOrigin, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
-
-/** The caller, who must be a user's token. */
-function bearer(c: AppContext) {
-  const principal = c.get('principal');
-  requireBearer(principal);
-  return principal;
-}
+import { bearerOf, publicOrigin, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 
 /** Where the platform's files are served (the service worker's own origin). */
 const origin = (c: AppContext) => publicOrigin(c);
@@ -63,46 +55,42 @@ export function rpcActivityRoutes(send: FetchLike): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/relationships', async (c) => {
-    const principal = bearer(c);
-    requireScope(principal, 'relationships.read');
+    const principal = bearerOf(c);
     return c.json(await rpcRelationships(c.get('ctx'), principal));
   });
 
   r.get('/users/:user_id', async (c) => {
     const { user_id } = validate(RpcUserPathSchema, c.req.param());
-    return c.json(await rpcUser(c.get('ctx'), bearer(c), user_id));
+    return c.json(await rpcUser(c.get('ctx'), bearerOf(c), user_id));
   });
 
   r.get('/quest', async (c) => {
-    const principal = bearer(c);
-    requireScope(principal, 'identify');
+    const principal = bearerOf(c);
     return c.json(await rpcQuest(c.get('ctx'), principal.user.id, principal.application.id));
   });
 
   r.get('/quests/:quest_id/enrollment', async (c) => {
-    const principal = bearer(c);
-    requireScope(principal, 'identify');
+    const principal = bearerOf(c);
     const { quest_id } = validate(RpcQuestPathSchema, c.req.param());
     return c.json(await rpcQuestEnrollmentStatus(c.get('ctx'), principal.user.id, principal.application.id, quest_id));
   });
 
   r.post('/quests/:quest_id/timer', async (c) => {
-    const principal = bearer(c);
-    requireScope(principal, 'identify');
+    const principal = bearerOf(c);
     const { quest_id } = validate(RpcQuestPathSchema, c.req.param());
     return c.json(await startQuestTimer(c.get('ctx'), principal.user.id, principal.application.id, quest_id));
   });
 
-  r.post('/proxy-tickets', async (c) => c.json(await mintProxyTicket(c.get('ctx'), bearer(c))));
+  r.post('/proxy-tickets', async (c) => c.json(await mintProxyTicket(c.get('ctx'), bearerOf(c))));
 
   r.post('/image-uploads', async (c) => {
-    const principal = bearer(c);
+    const principal = bearerOf(c);
     const { record, path } = await storeImageUpload(c.get('ctx'), principal, await uploadedFile(c));
     return c.json({ id: record.id, filename: record.filename, size: record.size, url: `${origin(c)}${path}` }, 201);
   });
 
   r.get('/share-targets', async (c) => {
-    const principal = bearer(c);
+    const principal = bearerOf(c);
     const query = readQuery(c, ShareTargetsQuerySchema);
     if (
       query.purpose === 'moment' &&
@@ -122,32 +110,31 @@ export function rpcActivityRoutes(send: FetchLike): Hono<AppEnv> {
   });
 
   r.post('/shared-moments', async (c) => {
-    const principal = bearer(c);
+    const principal = bearerOf(c);
     const body = await readJson(c, SharedMomentSchema);
     return c.json(await shareMoment(c.get('ctx'), principal, body, origin(c)), 201);
   });
 
   r.post('/shared-interactions', async (c) => {
-    const principal = bearer(c);
+    const principal = bearerOf(c);
     const body = await readJson(c, SharedInteractionSchema);
     return c.json(await shareInteraction(c.get('ctx'), principal, body, send, origin(c)), 201);
   });
 
   r.post('/activity-invites', async (c) => {
-    const principal = bearer(c);
-    requireAnyScope(principal, ['activities.invites.write', 'dm_channels.messages.write']);
+    const principal = bearerOf(c);
     const body = await readJson(c, ActivityInviteSchema);
     return c.json(await inviteToActivity(c.get('ctx'), principal, body), 201);
   });
 
   r.post('/activity-joins/claim', async (c) => {
-    const principal = bearer(c);
+    const principal = bearerOf(c);
     const join = await claimActivityJoin(c.get('ctx'), principal.user.id, principal.application.id);
     return c.json({ activity_join: join && { application_id: join.application_id, secret: join.secret } });
   });
 
   r.get('/device', async (c) => {
-    const device = await clientDeviceOf(c.get('ctx'), bearer(c).user.id);
+    const device = await clientDeviceOf(c.get('ctx'), bearerOf(c).user.id);
     return c.json({ thermal_state: device.thermal_state });
   });
 

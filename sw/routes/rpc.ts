@@ -5,7 +5,6 @@
  * is, whatever its scopes); these routes are its view, not part of the platform's public API.
  */
 import { Hono } from 'hono';
-import { requireBearer, requireScope } from '../../src/platform/oauth2/auth';
 import {
   rpcChannel,
   rpcChannelPermissions,
@@ -13,43 +12,34 @@ import {
   rpcLobby,
   rpcSession,
 } from '../../src/platform/activities/rpc-views';
-import { type AppEnv, snowflakeParam } from '../http';
+import { bearerOf, type AppEnv, snowflakeParam } from '../http';
 
 /** The RPC host's routes, mounted at `/rpc`; every one needs a user's Bearer token. */
 export function rpcRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  r.use('*', async (c, next) => {
-    requireBearer(c.get('principal'));
-    await next();
-  });
-
   r.get('/session', (c) => {
-    const principal = c.get('principal');
-    requireBearer(principal);
+    const principal = bearerOf(c);
     return c.json(rpcSession(principal));
   });
 
   r.get('/channels/:channel_id', async (c) => {
     const channel_id = snowflakeParam(c, 'channel_id');
-    requireScope(c.get('principal'), 'guilds');
-    return c.json(await rpcChannel(c.get('ctx'), c.get('principal').user.id, channel_id));
+    return c.json(await rpcChannel(c.get('ctx'), bearerOf(c).user.id, channel_id));
   });
 
   r.get('/channels/:channel_id/permissions', async (c) => {
     const channel_id = snowflakeParam(c, 'channel_id');
-    requireScope(c.get('principal'), 'guilds.members.read');
-    return c.json(await rpcChannelPermissions(c.get('ctx'), c.get('principal').user.id, channel_id));
+    return c.json(await rpcChannelPermissions(c.get('ctx'), bearerOf(c).user.id, channel_id));
   });
 
   r.get('/guilds/:guild_id/status', async (c) => {
     const guild_id = snowflakeParam(c, 'guild_id');
-    requireScope(c.get('principal'), 'guilds');
-    return c.json(await rpcGuildStatus(c.get('ctx'), c.get('principal').user.id, guild_id));
+    return c.json(await rpcGuildStatus(c.get('ctx'), bearerOf(c).user.id, guild_id));
   });
 
   r.get('/lobbies/:lobby_id', async (c) => {
     const lobby_id = snowflakeParam(c, 'lobby_id');
-    return c.json(await rpcLobby(c.get('ctx'), c.get('principal').user.id, lobby_id));
+    return c.json(await rpcLobby(c.get('ctx'), bearerOf(c).user.id, lobby_id));
   });
 
   return r;

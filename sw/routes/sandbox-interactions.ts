@@ -14,7 +14,7 @@ import { getStoredInteraction } from '../../src/platform/interactions/view';
 import { SANDBOX_INTERACTION_BODY_MAX_BYTES } from '../../src/platform/core/limits';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
-import { readJson, validate, type AppContext, type AppEnv, snowflakeParam, publicOrigin } from '../http';
+import { parseJsonBody, readJson, validate, type AppContext, type AppEnv, snowflakeParam, publicOrigin } from '../http';
 import { InteractionsEndpointSchema } from '../../src/platform/interactions/schemas';
 
 const origin = (c: AppContext) => publicOrigin(c);
@@ -37,15 +37,7 @@ function endpointUrl(c: AppContext, value: string): string {
  * large as SANDBOX_INTERACTION_BODY_MAX_BYTES (413 above, 50109 when not JSON).
  */
 async function readInteractionBody(c: AppContext) {
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > SANDBOX_INTERACTION_BODY_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw ApiError.of('INVALID_JSON');
-  }
-  return validate(SandboxInteractionSchema, json);
+  return validate(SandboxInteractionSchema, parseJsonBody(await c.req.text(), SANDBOX_INTERACTION_BODY_MAX_BYTES));
 }
 
 /** The `/sandbox` interaction routes; `send` reaches interactions endpoints. */

@@ -2,7 +2,6 @@
  * `/users` routes: the current user.
  */
 import { Hono } from 'hono';
-import { requireScope } from '../../src/platform/oauth2/auth';
 import { serializeUser } from '../../src/platform/accounts/users';
 import type { AppEnv } from '../http';
 
@@ -11,7 +10,6 @@ export function userRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/@me', (c) => {
     const principal = c.get('principal');
-    requireScope(principal, 'identify');
     return c.json(serializeUser(principal.user, principal));
   });
   return r;

@@ -12,16 +12,17 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'vite';
+import { buildServer } from '../../scripts/build-server.js';
 
 const run = promisify(execFile);
 
 /**
  * Packs the package as `npm pack` does after its `prepack` (the library build, which writes
- * `dist/lib`, `dist/sandbox` and `dist/vite`), from a copy of its package files in `workDir`,
- * so the repository's own `dist/` is left alone. Type declarations are left out: nothing here
+ * `dist/lib`, `dist/sandbox` and `dist/vite`; with `server`, the platform server too), from a
+ * copy of its package files in `workDir`, so the repository's own `dist/` is left alone. Type declarations are left out: nothing here
  * reads them (the library package test checks them). Returns the tarball's path.
  */
-export async function packPackage(root: string, workDir: string): Promise<string> {
+export async function packPackage(root: string, workDir: string, options: { server?: boolean } = {}): Promise<string> {
   const staging = join(workDir, 'platformpp-web');
   mkdirSync(staging, { recursive: true });
   for (const file of ['package.json', 'README.md', '.gitignore']) copyFileSync(join(root, file), join(staging, file));
@@ -32,6 +33,14 @@ export async function packPackage(root: string, workDir: string): Promise<string
     logLevel: 'warn',
     build: { outDir: join(staging, 'dist/lib'), emptyOutDir: true },
   });
+  if (options.server) {
+    // The platform server (CONTRACT §7): the built Worker and its launcher, as `prepack` ships them.
+    await buildServer({ quiet: true, outDir: join(staging, 'dist/server') });
+    for (const file of ['server/start.js', 'server/start.d.ts', 'bin/platformpp-web.js']) {
+      mkdirSync(dirname(join(staging, file)), { recursive: true });
+      copyFileSync(join(root, file), join(staging, file));
+    }
+  }
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', workDir], { cwd: staging });
   const tarball = readdirSync(workDir).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack wrote no tarball');
@@ -49,12 +58,21 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
 /** The project's own devDependencies: what an activity built with the public SDK has. */
 const PROJECT_DEPENDENCIES = ['vite', '@discord/embedded-app-sdk'];
 
-/** Creates the project `dir` with `files`, and installs the tarball into it offline. */
-export async function createProject(root: string, dir: string, tarball: string, files: Record<string, string>) {
+/**
+ * Creates the project `dir` with `files`, and installs the tarball into it offline; `extra`
+ * dependencies (the optional `miniflare`) are linked as the others are.
+ */
+export async function createProject(
+  root: string,
+  dir: string,
+  tarball: string,
+  files: Record<string, string>,
+  extra: string[] = [],
+) {
   rmSync(dir, { recursive: true, force: true });
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const links = Object.fromEntries(
-    [...PROJECT_DEPENDENCIES, ...Object.keys(pkg.dependencies)].map((name) => [
+    [...PROJECT_DEPENDENCIES, ...extra, ...Object.keys(pkg.dependencies)].map((name) => [
       name,
       `file:${join(root, 'node_modules', name)}`,
     ]),

@@ -4,21 +4,37 @@
  *
  * One suite, two hosts: with `PLATFORMPP_HOST=server` (the `server-host` test project) the same
  * helpers send real HTTP requests to the server (workerd through Miniflare), each test client
- * to a sandbox of its own; the app's internals (`app`) are then out of reach, so only tests
- * that speak HTTP alone run there.
+ * to a sandbox of its own. What a test reads or changes in the store goes through `db`, which
+ * on the server is the sandbox's own storage reached through the test server's hooks
+ * (`server/test-hooks.ts`); `fetch` answers a URL the platform handed out; `settled()` waits
+ * for the gateway's dispatches and the webhook outbox. The app's other internals (`app`) are in
+ * reach on the browser host only.
  */
 import { createPlatformApp, type PlatformApp } from '../../sw/app';
 import type { Announcement } from '../../src/platform/core/announcements';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
-import { inject } from 'vitest';
+import { inject, it } from 'vitest';
 import { openTestStorage } from './store/test-storage';
 import { freshSandbox } from '../server/server-harness';
+import { type HookedStorage, putAll } from '../../server/test-hooks';
+import type { PlatformStorage, PlatformStoreName } from '../../src/store/schema';
+import { decodeValue, encodeValue } from '../../src/store/sqlite/value-codec';
 
 /** Which host the HTTP suite runs against. */
 export const TEST_HOST: 'browser' | 'server' = process.env.PLATFORMPP_HOST === 'server' ? 'server' : 'browser';
 
 /** What `X-Served-By` says on the host under test. */
 export const EXPECTED_SERVED_BY = TEST_HOST === 'server' ? 'platformpp-server' : 'platformpp-sw';
+
+/** True when the suite runs against the server (`PLATFORMPP_HOST=server`). */
+export const ON_SERVER = TEST_HOST === 'server';
+
+/**
+ * `it` for a test that calls the platform's code in this process (a domain operation, the read
+ * cache, the clock object, a console spy): skipped on the server host, where the platform runs
+ * in workerd and only its API and store are in reach.
+ */
+export const itInProcess = it.skipIf(ON_SERVER);
 
 /** The app's internals, which a test on the server host cannot reach. */
 const unreachableApp = new Proxy({} as PlatformApp, {
@@ -36,9 +52,21 @@ export interface JsonReply<T = any> {
   body: T;
 }
 
+/** The store as a test reads and changes it: the platform storage's calls, on either host. */
+export type TestStore = HookedStorage;
+
 /** A client of the app under test. */
 export interface TestClient {
+  /** The app's internals (browser host only; on the server every use throws, naming the test's mistake). */
   app: PlatformApp;
+  /** The platform's store, read and written as the app's own context does. */
+  db: TestStore;
+  /** Where the platform is (`http://platform.test`, or the server's sandbox URL): the URLs it hands out start with it. */
+  origin: string;
+  /** Answers a request to a URL the platform handed out (an attachment's), as a client fetching it. */
+  fetch(request: Request | string): Promise<Response>;
+  /** Resolves once the gateway sent what was committed so far and the webhook outbox is idle. */
+  settled(): Promise<void>;
   /** The name its storage was opened under (`openTestStorage`). */
   dbName: string;
   announcements: Announcement[];
@@ -67,22 +95,68 @@ export async function createTestClient(options: { webhookFetch?: FetchLike } = {
     broadcast: (m) => announcements.push(m),
     webhookFetch: options.webhookFetch,
   });
-  return clientOver(app, dbName, announcements, 'http://platform.test', (r) => app.fetch(r));
+  const answer = (r: Request) => app.fetch(r);
+  const db = storeOver(app.ctx.db);
+  return clientOver(app, db, dbName, announcements, 'http://platform.test', answer, () => app.webhooks.settled());
+}
+
+/** The app's own storage as a test store (its calls bound to it), with `putAll`. */
+function storeOver(storage: PlatformStorage): TestStore {
+  const extra = { putAll: (store: PlatformStoreName, records: unknown[]) => putAll(storage, store, records) };
+  return new Proxy(storage, {
+    get(target, name) {
+      if (name === 'putAll') return extra.putAll;
+      const value = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as unknown as TestStore;
 }
 
 /** A test client whose requests go to a fresh sandbox of the shared test server. */
 function serverTestClient(): TestClient {
   const base = freshSandbox(inject('sharedServerUrl'));
-  return clientOver(unreachableApp, base, [], base, (r) => fetch(r));
+  const settle = async () => void (await hook(base, 'settle'));
+  return clientOver(unreachableApp, serverStore(base), base, [], base, (r) => fetch(r), settle);
+}
+
+/** A request to one of the test server's hooks of the sandbox at `base`. */
+async function hook(base: string, name: string, body?: string): Promise<Response> {
+  const response = await fetch(`${base}/__platformpp-test/${name}`, { method: 'POST', body });
+  if (response.status === 404 || response.status === 405)
+    throw new Error(`the test server has no ${name} hook: start it with startServer({ testHooks: true })`);
+  return response;
+}
+
+/** The store of the sandbox at `base`, each call sent to the server's store hook. */
+function serverStore(base: string): TestStore {
+  const call =
+    (method: string) =>
+    async (...args: unknown[]) => {
+      const response = await hook(base, 'store', await encodeValue({ method, args }));
+      const answer = (await decodeValue(await response.text())) as {
+        result?: unknown;
+        error?: { name: string; message: string };
+      };
+      if (answer.error) throw Object.assign(new Error(answer.error.message), { name: answer.error.name });
+      return answer.result;
+    };
+  const methods = [
+    ...['get', 'getAll', 'getKey', 'getAllKeys', 'count', 'latestSeq'],
+    ...['getFromIndex', 'getAllFromIndex', 'getKeyFromIndex', 'getAllKeysFromIndex', 'countFromIndex'],
+    ...['put', 'add', 'delete', 'putAll'],
+  ];
+  return Object.fromEntries(methods.map((m) => [m, call(m)])) as unknown as TestStore;
 }
 
 /** The helpers over a way to answer requests sent to `origin`. */
 function clientOver(
   app: PlatformApp,
+  db: TestStore,
   dbName: string,
   announcements: Announcement[],
   origin: string,
   answer: (request: Request) => Promise<Response>,
+  settled: () => Promise<void>,
 ): TestClient {
   const request: TestClient['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -104,6 +178,10 @@ function clientOver(
   };
   return {
     app,
+    db,
+    origin,
+    fetch: (input) => answer(typeof input === 'string' ? new Request(input) : input),
+    settled,
     dbName,
     announcements,
     request,

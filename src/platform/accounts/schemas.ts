@@ -13,6 +13,7 @@ import {
   EXTERNAL_USER_ID_MAX,
   PROVISIONAL_DISPLAY_NAME_MAX,
 } from '../core/limits';
+import { jsonObject } from '../core/json-object';
 import { applicationFlagsSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
 import { EXTERNAL_AUTH_TYPES, ISSUER_AUTH_TYPES } from './provisional-config';
 import { CONNECTION_TYPES } from './connections';
@@ -28,7 +29,7 @@ const required = (max: number) =>
 const secret = v.optional(v.string('Must be a string.'));
 
 /** `POST /partner-sdk/token`: a provisional account's token for an external identity. */
-export const ExternalAuthTokenSchema = v.object({
+export const ExternalAuthTokenSchema = jsonObject({
   client_id: snowflakeSchema,
   client_secret: secret,
   external_auth_type: v.picklist(EXTERNAL_AUTH_TYPES, `Must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`),
@@ -36,16 +37,16 @@ export const ExternalAuthTokenSchema = v.object({
 });
 
 /** `POST /partner-sdk/token/bot`: the bot issues a token for an external user id. */
-export const BotProvisionalTokenSchema = v.object({
+export const BotProvisionalTokenSchema = jsonObject({
   external_user_id: required(EXTERNAL_USER_ID_MAX),
   preferred_global_name: v.optional(v.nullable(required(PROVISIONAL_DISPLAY_NAME_MAX))),
 });
 
 /** `POST /partner-sdk/provisional-accounts/unmerge/bot`: the external user to unmerge. */
-export const BotUnmergeSchema = v.object({ external_user_id: required(EXTERNAL_USER_ID_MAX) });
+export const BotUnmergeSchema = jsonObject({ external_user_id: required(EXTERNAL_USER_ID_MAX) });
 
 /** `POST /partner-sdk/child-token`: a parent application's token exchanged for a child application's (publisher-level account linking). */
-export const ChildTokenSchema = v.object({
+export const ChildTokenSchema = jsonObject({
   parent_access_token: required(EXTERNAL_AUTH_TOKEN_MAX),
   child_application_id: snowflakeSchema,
   parent_client_secret: secret,
@@ -64,10 +65,10 @@ export const EmojiNameSchema = v.pipe(
 export const EmojiImageSchema = v.string('This field is required');
 
 /** `POST /applications/{application.id}/emojis`. */
-export const CreateApplicationEmojiSchema = v.object({ name: EmojiNameSchema, image: EmojiImageSchema });
+export const CreateApplicationEmojiSchema = jsonObject({ name: EmojiNameSchema, image: EmojiImageSchema });
 
 /** `PATCH .../emojis/{emoji.id}`: the new name. */
-export const RenameEmojiSchema = v.object({ name: EmojiNameSchema });
+export const RenameEmojiSchema = jsonObject({ name: EmojiNameSchema });
 
 /** An emoji route's path: the application or the guild, and the emoji. */
 export const EmojiPathSchema = v.object({
@@ -84,14 +85,14 @@ const text = (min: number, max: number) =>
   );
 
 /** `POST /sandbox/identity-providers`: a simulated OpenID Connect provider. */
-export const SandboxIdentityProviderSchema = v.object({
+export const SandboxIdentityProviderSchema = jsonObject({
   audience: text(1, 256),
   issuer: v.optional(text(1, 2048)),
   alg: v.optional(v.picklist(['RS256', 'ES256'], 'Must be RS256 or ES256.')),
 });
 
 /** `POST /sandbox/identity-providers/{id}/id-tokens`: an ID token the provider signs. */
-export const SandboxIdTokenSchema = v.object({
+export const SandboxIdTokenSchema = jsonObject({
   sub: text(1, 255),
   expires_in: v.optional(
     v.pipe(
@@ -107,7 +108,7 @@ export const SandboxIdTokenSchema = v.object({
 });
 
 /** `PUT /sandbox/applications/{id}/identity-provider`: the issuer an application's provisional accounts come from. */
-export const IdentityProviderConfigSchema = v.object({
+export const IdentityProviderConfigSchema = jsonObject({
   auth_type: v.optional(v.picklist(ISSUER_AUTH_TYPES as [string, ...string[]], 'Unknown external auth type.')),
   issuer: text(1, 2048),
   audience: text(1, 256),
@@ -115,9 +116,9 @@ export const IdentityProviderConfigSchema = v.object({
 });
 
 /** `PATCH /sandbox/applications/{id}`: approvals, flags and settings the platform grants. */
-export const SandboxApplicationPatchSchema = v.object({
+export const SandboxApplicationPatchSchema = jsonObject({
   approvals: v.optional(
-    v.object({
+    jsonObject({
       identify_premium: v.optional(v.boolean('Must be a boolean.')),
       sdk_terms_accepted: v.optional(v.boolean('Must be a boolean.')),
       privileged_intents_approved: v.optional(v.boolean('Must be a boolean.')),
@@ -130,10 +131,10 @@ export const SandboxApplicationPatchSchema = v.object({
 });
 
 /** `POST /sandbox/users/{user.id}/ban`: a ban for good or one that lifts. */
-export const BanSchema = v.object({ permanent: v.optional(v.boolean('Must be a boolean.')) });
+export const BanSchema = jsonObject({ permanent: v.optional(v.boolean('Must be a boolean.')) });
 
 /** `POST /sandbox/users/{user.id}/connections`: a connection of the user's account. */
-export const SandboxConnectionSchema = v.object({
+export const SandboxConnectionSchema = jsonObject({
   type: v.picklist(CONNECTION_TYPES, 'Unknown connection type.'),
   name: text(1, CONNECTION_NAME_MAX),
   id: v.optional(text(1, 128)),
@@ -146,7 +147,7 @@ export const SandboxConnectionSchema = v.object({
 export const UserPathSchema = v.object({ user_id: snowflakeSchema });
 
 /** `PATCH /sandbox/users/{user.id}`: the user's name and avatar. */
-export const SandboxUserProfileSchema = v.object({
+export const SandboxUserProfileSchema = jsonObject({
   username: v.optional(
     v.pipe(
       v.string(),
@@ -174,12 +175,12 @@ export const SandboxUserProfileSchema = v.object({
 });
 
 /** `POST /sandbox/applications/{id}/privileged-intents-applications`: the reviewer's decision on the application's request. */
-export const PrivilegedIntentsDecisionSchema = v.object({
+export const PrivilegedIntentsDecisionSchema = jsonObject({
   decision: v.picklist(['approved', 'denied'], 'Must be "approved" or "denied".'),
 });
 
 /** `POST /sandbox/users` (CONTRACT §3): a simulated user. */
-export const SandboxUserSchema = v.object({
+export const SandboxUserSchema = jsonObject({
   username: v.pipe(
     v.string(),
     v.minLength(2, 'Must be between 2 and 32 in length.'),
@@ -190,7 +191,7 @@ export const SandboxUserSchema = v.object({
 });
 
 /** `POST /sandbox/applications` (CONTRACT §3): an application with its bot. */
-export const SandboxApplicationSchema = v.object({
+export const SandboxApplicationSchema = jsonObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   owner_id: v.optional(snowflakeSchema),
   flags: v.optional(applicationFlagsSchema),

@@ -7,6 +7,7 @@
  * activity, whose ACTIVITY_JOIN carries that secret. Invite and message are one write.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
@@ -24,7 +25,7 @@ import { shownPresence } from '../presence/shown';
 export const INVITE_LINK_BASE = 'https://discord.gg/';
 
 /** `POST /rpc/activity-invites`: whom to invite, from which channel, with what words. */
-export const ActivityInviteSchema = v.object({
+export const ActivityInviteSchema = jsonObject({
   user_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
   channel_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
   content: v.optional(v.pipe(v.string(), v.maxLength(RPC_INVITE_CONTENT_MAX))),

@@ -5,6 +5,7 @@
  * the user's client sessions, whose activities hear THERMAL_STATE_UPDATE. Nominal until set.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -15,7 +16,7 @@ import type { ClientDeviceRecord, ThermalState } from '../../store/records/activ
 export const THERMAL_STATES = { NOMINAL: 0, FAIR: 1, SERIOUS: 2, CRITICAL: 3 } as const;
 
 /** `PUT /sandbox/users/{id}/device`. */
-export const ClientDeviceSchema = v.object({
+export const ClientDeviceSchema = jsonObject({
   thermal_state: v.picklist([0, 1, 2, 3], 'Must be 0 (nominal), 1 (fair), 2 (serious) or 3 (critical).'),
 });
 

@@ -7,6 +7,8 @@
  * enrollment is all an application's webhooks ever show of a quest.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
+import { isoInstant } from '../core/schema-parts';
 import { write } from '../../store/write';
 import type { QuestEnrollmentRecord } from '../../store/schema';
 import type { PlatformContext } from '../core/context';
@@ -19,7 +21,7 @@ import type { QuestRecord } from '../../store/records/activities';
 const snowflake = v.pipe(v.string('Must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'));
 
 /** `POST /sandbox/quests`. */
-export const QuestCreateSchema = v.object({
+export const QuestCreateSchema = jsonObject({
   application_id: snowflake,
   name: v.pipe(v.string('Must be a string.'), v.trim(), v.minLength(1, 'Required.'), v.maxLength(QUEST_NAME_MAX)),
   external_cta_url: v.optional(
@@ -38,7 +40,7 @@ export const QuestCreateSchema = v.object({
     ),
     QUEST_PLAY_SECONDS_DEFAULT,
   ),
-  expires_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('Must be an ISO8601 timestamp.'))), null),
+  expires_at: v.optional(v.nullable(isoInstant), null),
 });
 /** A validated quest creation. */
 export type QuestCreateInput = v.InferOutput<typeof QuestCreateSchema>;
@@ -86,7 +88,7 @@ export async function createQuest(ctx: PlatformContext, input: QuestCreateInput)
       name: input.name,
       external_cta_url: input.external_cta_url ?? defaultQuestCtaUrl(id),
       play_seconds: input.play_seconds,
-      expires_at: input.expires_at === null ? null : Date.parse(input.expires_at),
+      expires_at: input.expires_at,
       created_at: ctx.clock.now(),
     };
     await tx.store('quests').add(quest);

@@ -4,10 +4,11 @@
  */
 import * as v from 'valibot';
 import { RPC_GET_USER_ID_MAX } from '../core/limits';
+import { jsonObject } from '../core/json-object';
 import { snowflakeSchema } from '../core/schema-parts';
 
 /** `POST /sandbox/quests/{quest.id}/enrollments`: a user enrolls in a quest of an application. */
-export const QuestEnrollmentSchema = v.object({
+export const QuestEnrollmentSchema = jsonObject({
   application_id: snowflakeSchema,
   user_id: snowflakeSchema,
   quest_name: v.optional(v.pipe(v.string('Must be a string.'), v.minLength(1), v.maxLength(100)), 'Quest'),
@@ -17,9 +18,9 @@ export const QuestEnrollmentSchema = v.object({
 export const ApplicationPathSchema = v.object({ application_id: snowflakeSchema });
 
 /** `PUT /sandbox/applications/{id}/url-mappings`: the whole set (each prefix and target checked by the rule). */
-export const UrlMappingsSchema = v.object({
+export const UrlMappingsSchema = jsonObject({
   url_mappings: v.array(
-    v.object({
+    jsonObject({
       prefix: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
       target: v.pipe(v.string('Must be a string.'), v.maxLength(256, 'Must be 256 or fewer in length.')),
     }),
@@ -33,7 +34,7 @@ export const SandboxUserPathSchema = v.object({ user_id: snowflakeSchema });
 export const SandboxQuestPathSchema = v.object({ quest_id: snowflakeSchema });
 
 /** `POST /sandbox/users/{user.id}/activity-joins`: whose activity of which application the user joins. */
-export const ActivityJoinSchema = v.object({ application_id: snowflakeSchema, from_user_id: snowflakeSchema });
+export const ActivityJoinSchema = jsonObject({ application_id: snowflakeSchema, from_user_id: snowflakeSchema });
 
 /** An id the platform client was asked about (GET_QUEST, GET_USER): any string, as the client takes it. */
 const clientId = v.pipe(v.string(), v.minLength(1), v.maxLength(RPC_GET_USER_ID_MAX));

@@ -7,6 +7,7 @@
  * platform's own rules: permissions, AutoMod, the upload limit, who may be messaged.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -107,7 +108,7 @@ export async function isPlatformMedia(ctx: PlatformContext, mediaUrl: string, or
 
 /** `POST /rpc/shared-moments`: the media and where it goes (a channel or a friend). */
 export const SharedMomentSchema = v.pipe(
-  v.object({
+  jsonObject({
     media_url: v.pipe(v.string('Must be a URL.'), v.maxLength(2048)),
     channel_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'))),
     user_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'))),
@@ -143,10 +144,10 @@ export async function shareMoment(
 }
 
 /** `POST /rpc/shared-interactions`: the command, its options as the SDK gives them, and the channel. */
-export const SharedInteractionSchema = v.object({
+export const SharedInteractionSchema = jsonObject({
   channel_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
   command: v.pipe(v.string('Must be a command name.'), v.minLength(1, 'Required.'), v.maxLength(32)),
-  options: v.optional(v.array(v.object({ name: v.string(), value: v.string() }))),
+  options: v.optional(v.array(jsonObject({ name: v.string(), value: v.string() }))),
 });
 
 /** The application's chat command `name` available in `guildId` (its own, else a global one), or 400 / 50035. */

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { parsePermissions } from '../core/permissions';
+import { jsonObject } from '../core/json-object';
 import { bodyInt, snowflakeSchema } from '../core/schema-parts';
 import { INVITE_MAX_AGE_DEFAULT_S, INVITE_MAX_AGE_MAX_S, INVITE_MAX_USES_MAX } from '../core/limits';
 
@@ -17,14 +18,14 @@ const bitSet = v.pipe(
 );
 
 /** `PUT /channels/{channel.id}/permissions/{overwrite.id}`: a role (0) or member (1) overwrite; bit sets as decimal strings. */
-export const OverwriteSchema = v.object({
+export const OverwriteSchema = jsonObject({
   type: v.picklist([0, 1], 'Must be 0 (role) or 1 (member).'),
   allow: v.optional(v.nullable(bitSet), '0'),
   deny: v.optional(v.nullable(bitSet), '0'),
 });
 
 /** The create fields; null and absent take the platform's defaults. */
-export const CreateInviteSchema = v.object({
+export const CreateInviteSchema = jsonObject({
   max_age: v.optional(v.nullable(bodyInt(0, INVITE_MAX_AGE_MAX_S)), INVITE_MAX_AGE_DEFAULT_S),
   max_uses: v.optional(v.nullable(bodyInt(0, INVITE_MAX_USES_MAX)), 0),
   temporary: v.optional(v.nullable(v.boolean('Must be a boolean.')), false),

@@ -38,6 +38,15 @@ export const API_ERRORS = {
   // The activity proxy (URL mappings): the target could not be reached, or whose mapping applies is unclear.
   URL_MAPPING_UNREACHABLE: { status: 502, code: 0, message: '502: Bad Gateway' },
   URL_MAPPING_AMBIGUOUS: { status: 409, code: 0, message: 'Several applications map this path to different targets.' },
+  // A page that joined a platform server: its service worker could not reach it.
+  SERVER_UNREACHABLE: { status: 502, code: 0, message: '502: Bad Gateway' },
+  // Fixture sets of the sandbox control API (named records of what a tool seeded).
+  UNKNOWN_FIXTURE_SET: { status: 404, code: 0, message: 'Unknown Fixture Set' },
+  FIXTURE_SET_EXISTS: {
+    status: 412,
+    code: 0,
+    message: 'The fixture set exists already: the request asked to create it only (If-None-Match: *).',
+  },
   UNAUTHORIZED: { status: 401, code: 0, message: '401: Unauthorized' },
   UNKNOWN_APPLICATION: { status: 404, code: 10002, message: 'Unknown Application' },
   UNKNOWN_CHANNEL: { status: 404, code: 10003, message: 'Unknown Channel' },

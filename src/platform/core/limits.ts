@@ -155,6 +155,19 @@ export const OAUTH2_NONCE_MAX_LENGTH = 512;
 
 /** Largest JSON request body the API reads. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects a JSON request body may have (the sandbox's choice: the
+ * deepest body the API takes, a components V2 message or a subcommand group's options, nests
+ * about 10 levels). Deeper bodies are refused before they are parsed or validated, so no
+ * recursion in a parser, a schema or the store meets a 100,000-deep array.
+ */
+export const JSON_BODY_MAX_DEPTH = 32;
+/**
+ * Largest value of a 32-bit flags field in a body (lobby, lobby member, message, guild member
+ * flags): bits 0 to 30, the ones a JavaScript bit operation keeps as they are. A larger number,
+ * 2^32 for one, is refused rather than truncated by a 32-bit mask.
+ */
+export const FLAGS_32_MAX = 2 ** 31 - 1;
 
 /**
  * Rich presence (SET_ACTIVITY): characters in each text field (state, details, asset keys and
@@ -409,6 +422,13 @@ export const URL_MAPPINGS_MAX = 100;
  */
 export const SANDBOX_CLOCK_MIN_MS = Date.UTC(2015, 0, 1);
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(2100, 0, 1) - 1;
+/**
+ * Fixture sets (`/sandbox/fixture-sets/{name}`, not shown by the spec; the sandbox's bounds): a
+ * name of lower-case letters, digits, `.`, `_` and `-` up to 64 characters, and a value of at
+ * most 64 KiB of JSON: a record of ids, not the data itself.
+ */
+export const FIXTURE_SET_NAME_MAX = 64;
+export const FIXTURE_SET_VALUE_MAX_BYTES = 64 * 1024;
 /** An application's `flags` as a number (the spec: a 32-bit integer); as a decimal string, the full 64-bit set (`flags_new`). */
 export const APPLICATION_FLAGS_NUMBER_MAX = 2 ** 32 - 1;
 

@@ -9,6 +9,7 @@ import { type ClockState, parseIsoInstant, REAL_TIME } from './clock';
 import type { PlatformContext } from './context';
 import { SNOWFLAKE_LEASE_MS } from './snowflake';
 import * as v from 'valibot';
+import { jsonObject } from './json-object';
 import { SANDBOX_CLOCK_MAX_MS, SANDBOX_CLOCK_MIN_MS } from './limits';
 
 /**
@@ -25,7 +26,7 @@ export async function setSandboxClock(ctx: PlatformContext, frozenAt: number | n
 const CLOCK_RANGE = `Must be from ${new Date(SANDBOX_CLOCK_MIN_MS).toISOString()} to ${new Date(SANDBOX_CLOCK_MAX_MS).toISOString()}.`;
 
 /** An instant that exists (no February 30th) within the range the clock accepts, as epoch ms. */
-export const SandboxClockSchema = v.object({
+export const SandboxClockSchema = jsonObject({
   now: v.pipe(
     v.string('Must be an ISO-8601 timestamp.'),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {

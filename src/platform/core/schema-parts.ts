@@ -3,7 +3,8 @@
  * is checked, and its error worded, the same way on every route.
  */
 import * as v from 'valibot';
-import { APPLICATION_FLAGS_NUMBER_MAX } from './limits';
+import { parseIsoInstant } from './clock';
+import { APPLICATION_FLAGS_NUMBER_MAX, FLAGS_32_MAX } from './limits';
 import { parsePermissions } from './permissions';
 import { isSnowflake } from './snowflake';
 
@@ -39,6 +40,48 @@ export function bodyInt(min: number, max: number) {
     v.maxValue(max, `int value should be less than or equal to ${max}.`),
   );
 }
+
+/**
+ * An integer JSON field from 0 to {@link FLAGS_32_MAX} whose set bits are all in `accepted`
+ * (default: any of bits 0 to 30). The range is checked before the bits: a 32-bit mask alone
+ * would read 2^32 as 0 and take it.
+ * @example v.object({ flags: v.optional(flagsInt(LOBBY_FLAGS_ACCEPTED, 'Unknown lobby flag.')) })
+ */
+export function flagsInt(accepted: number = FLAGS_32_MAX, unknownBits = 'Unknown flag.') {
+  return v.pipe(
+    bodyInt(0, FLAGS_32_MAX),
+    v.check((flags: number) => (flags & ~accepted) === 0, unknownBits),
+  );
+}
+
+/** An integer JSON field that JavaScript holds exactly (from -(2^53 - 1) to 2^53 - 1). */
+export const safeIntSchema = bodyInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+
+const INSTANT_MESSAGE = 'Must be a real ISO-8601 date and time with its offset, e.g. 2026-02-23T12:00:00Z.';
+
+/**
+ * An ISO-8601 date and time that exists, as its instant in epoch ms: `2026-02-30T00:00:00Z` is
+ * refused (`Date.parse` would roll it over to March 2nd), as is a time without its offset.
+ * @example v.object({ communication_disabled_until: v.optional(v.nullable(isoInstant)) })
+ */
+export const isoInstant = v.pipe(
+  v.string(INSTANT_MESSAGE),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const ms = parseIsoInstant(dataset.value);
+    if (ms !== null) return ms;
+    addIssue({ message: INSTANT_MESSAGE });
+    return NEVER;
+  }),
+);
+
+/**
+ * The same check as {@link isoInstant}, keeping the text as it was sent (an embed's `timestamp`
+ * is answered as given).
+ */
+export const isoInstantText = v.pipe(
+  v.string(INSTANT_MESSAGE),
+  v.check((text: string) => parseIsoInstant(text) !== null, INSTANT_MESSAGE),
+);
 
 /**
  * A JSON object used as a dictionary: string keys to values of `value`. valibot's `record` alone

@@ -19,7 +19,8 @@ import {
   SLOWMODE_MAX_S,
 } from '../core/limits';
 import { parsePermissions } from '../core/permissions';
-import { bitSetSchema, bodyInt, queryInt, snowflakeSchema } from '../core/schema-parts';
+import { jsonObject } from '../core/json-object';
+import { bitSetSchema, bodyInt, flagsInt, isoInstant, queryInt, snowflakeSchema } from '../core/schema-parts';
 import { EmojiImageSchema, EmojiNameSchema } from '../accounts/schemas';
 
 /** A guild route's path: the guild, and the member or role it names. */
@@ -52,7 +53,7 @@ export const CurrentUserGuildsQuerySchema = v.object({
 const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
 
 /** `PATCH /guilds/{guild.id}/roles/{role.id}`: what changes (permissions as a decimal string, gradient colors). */
-export const ModifyRoleSchema = v.object({
+export const ModifyRoleSchema = jsonObject({
   name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
   permissions: v.optional(
     v.pipe(
@@ -64,7 +65,7 @@ export const ModifyRoleSchema = v.object({
   // Deprecated but honored: the role's primary colour.
   color: v.optional(v.nullable(color)),
   colors: v.optional(
-    v.object({
+    jsonObject({
       primary_color: v.optional(color),
       secondary_color: v.optional(v.nullable(color)),
       tertiary_color: v.optional(v.nullable(color)),
@@ -77,16 +78,13 @@ export const ModifyRoleSchema = v.object({
 /** A guild administration route's path: the guild, and the member it names. */
 export const GuildMemberPathSchema = v.object({ guild_id: snowflakeSchema, user_id: v.optional(snowflakeSchema) });
 
-const timestamp = v.pipe(
-  v.string('Must be an ISO-8601 timestamp.'),
-  v.isoTimestamp('Must be an ISO-8601 timestamp.'),
-  v.transform((s) => Date.parse(s)),
-);
+/** An instant that exists (no February 30th), as epoch ms. */
+const timestamp = isoInstant;
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `Must be ${max} or fewer in length.`));
 
 /** `POST /guilds` (removed for apps from 2025-07-15): the guild's name. */
-export const CreateGuildSchema = v.object({
+export const CreateGuildSchema = jsonObject({
   name: v.pipe(
     v.string('This field is required'),
     v.trim(),
@@ -114,7 +112,7 @@ export const PruneQuerySchema = v.object({
 });
 
 /** `POST /guilds/{guild.id}/prune`. */
-export const PruneSchema = v.object({
+export const PruneSchema = jsonObject({
   days: v.optional(v.nullable(bodyInt(PRUNE_DAYS_MIN, PRUNE_DAYS_MAX)), PRUNE_DAYS_DEFAULT),
   compute_prune_count: v.optional(v.nullable(v.boolean()), true),
   // The platform's form is an array; a comma-separated string (the query's form) is taken too.
@@ -140,18 +138,18 @@ export const PruneSchema = v.object({
 });
 
 /** `PATCH /guilds/{guild.id}/members/{user.id}`. */
-export const ModifyMemberSchema = v.object({
+export const ModifyMemberSchema = jsonObject({
   nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
   roles: v.optional(v.nullable(v.array(snowflakeSchema))),
   mute: v.optional(v.nullable(v.boolean())),
   deaf: v.optional(v.nullable(v.boolean())),
   channel_id: v.optional(v.nullable(snowflakeSchema)),
   communication_disabled_until: v.optional(v.nullable(timestamp)),
-  flags: v.optional(v.nullable(v.pipe(v.number('Value is not int.'), v.integer('Value is not int.'), v.minValue(0)))),
+  flags: v.optional(v.nullable(flagsInt())),
 });
 
 /** `PATCH /guilds/{guild.id}/members/@me`: bots may set their nick, avatar, banner and bio. */
-export const ModifyCurrentMemberSchema = v.object({
+export const ModifyCurrentMemberSchema = jsonObject({
   nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
   avatar: v.optional(v.nullable(v.string())),
   banner: v.optional(v.nullable(v.string())),
@@ -159,7 +157,7 @@ export const ModifyCurrentMemberSchema = v.object({
 });
 
 /** `POST /guilds/{guild.id}/scheduled-events`. */
-export const CreateScheduledEventSchema = v.object({
+export const CreateScheduledEventSchema = jsonObject({
   name: v.pipe(v.string('This field is required'), v.minLength(1), v.maxLength(SCHEDULED_EVENT_NAME_MAX)),
   description: v.optional(v.nullable(text(SCHEDULED_EVENT_DESCRIPTION_MAX))),
   privacy_level: v.optional(v.literal(2, 'Must be 2 (GUILD_ONLY).'), 2),
@@ -167,7 +165,9 @@ export const CreateScheduledEventSchema = v.object({
   channel_id: v.optional(v.nullable(snowflakeSchema)),
   entity_metadata: v.optional(
     v.nullable(
-      v.object({ location: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(SCHEDULED_EVENT_LOCATION_MAX))) }),
+      jsonObject({
+        location: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(SCHEDULED_EVENT_LOCATION_MAX))),
+      }),
     ),
   ),
   scheduled_start_time: timestamp,
@@ -184,27 +184,27 @@ export const AuditLogQuerySchema = v.object({
 });
 
 /** `POST /guilds/{guild.id}/emojis`: the name, the image and the roles allowed to use it. */
-export const CreateGuildEmojiSchema = v.object({
+export const CreateGuildEmojiSchema = jsonObject({
   name: EmojiNameSchema,
   image: EmojiImageSchema,
   roles: v.optional(v.nullable(v.array(snowflakeSchema)), []),
 });
 
 /** `POST /sandbox/invites/{code}/accept`: the user who accepts it. */
-export const SandboxAcceptInviteSchema = v.object({ user_id: snowflakeSchema });
+export const SandboxAcceptInviteSchema = jsonObject({ user_id: snowflakeSchema });
 
 /** `PUT /sandbox/users/{user.id}/primary-guild`: the guild tag the user shows. */
-export const SandboxPrimaryGuildSchema = v.object({
+export const SandboxPrimaryGuildSchema = jsonObject({
   guild_id: snowflakeSchema,
   tag: v.string('Must be a string.'),
   badge: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
 });
 
 /** `PUT /sandbox/guilds/{guild.id}/premium-tier`: the guild's boost level, 0 to 3. */
-export const PremiumTierSchema = v.object({ premium_tier: v.picklist([0, 1, 2, 3], 'Must be 0, 1, 2 or 3.') });
+export const PremiumTierSchema = jsonObject({ premium_tier: v.picklist([0, 1, 2, 3], 'Must be 0, 1, 2 or 3.') });
 
 /** `POST /sandbox/guilds` (CONTRACT §3): a guild, its owner and its features. */
-export const SandboxGuildSchema = v.object({
+export const SandboxGuildSchema = jsonObject({
   name: v.pipe(
     v.string(),
     v.minLength(2, 'Must be between 2 and 100 in length.'),
@@ -215,19 +215,19 @@ export const SandboxGuildSchema = v.object({
 });
 
 /** `PUT /sandbox/guilds/{guild.id}/members/{user.id}` (CONTRACT §3): roles and nick of a member (bots too). */
-export const SandboxMemberSchema = v.object({
+export const SandboxMemberSchema = jsonObject({
   roles: v.optional(v.array(snowflakeSchema)),
   nick: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
 });
 
 /** `POST /sandbox/guilds/{guild.id}/roles` (CONTRACT §3). */
-export const SandboxRoleSchema = v.object({
+export const SandboxRoleSchema = jsonObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   permissions: bitSetSchema,
   // Deprecated but honored, as on the role routes.
   color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
   colors: v.optional(
-    v.object({
+    jsonObject({
       primary_color: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)),
       secondary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
       tertiary_color: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff)))),
@@ -236,12 +236,12 @@ export const SandboxRoleSchema = v.object({
 });
 
 /** `POST /sandbox/guilds/{guild.id}/channels` (CONTRACT §3): a guild channel with its overwrites. */
-export const SandboxChannelSchema = v.object({
+export const SandboxChannelSchema = jsonObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   type: v.picklist([0, 2, 4, 5, 13, 15], 'Value is not a guild channel type.'),
   parent_id: v.optional(v.nullable(snowflakeSchema)),
   permission_overwrites: v.optional(
-    v.array(v.object({ id: snowflakeSchema, type: v.picklist([0, 1]), allow: bitSetSchema, deny: bitSetSchema })),
+    v.array(jsonObject({ id: snowflakeSchema, type: v.picklist([0, 1]), allow: bitSetSchema, deny: bitSetSchema })),
   ),
   rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
 });

@@ -12,6 +12,7 @@
  * a failed callback changes nothing.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import type { UploadedFile } from '../messages/attachments';
 import type { PlatformContext } from '../core/context';
@@ -25,7 +26,7 @@ import { CHANNEL_MESSAGE_FLAGS } from '../../store/records/messages';
 import type { ChannelMessage } from '../messages/wire';
 
 /** The body of a callback: `{type, data?}`. */
-export const InteractionResponseSchema = v.object({
+export const InteractionResponseSchema = jsonObject({
   type: v.picklist([1, 4, 5, 6, 7, 8, 9, 10, 12], 'Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).'),
   data: v.optional(v.unknown()),
 });

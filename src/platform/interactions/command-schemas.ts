@@ -14,6 +14,7 @@ import {
   COMMAND_OPTIONS_MAX,
 } from '../core/limits';
 import { parsePermissions } from '../core/permissions';
+import { jsonObject } from '../core/json-object';
 import { dictionary, snowflakeSchema } from '../core/schema-parts';
 
 const between = (min: number, max: number) =>
@@ -29,20 +30,20 @@ const bitSet = v.pipe(
   v.check((s) => parsePermissions(s) !== null, 'Must be a permission bit set (decimal string).'),
 );
 
-const integer = v.pipe(v.number(), v.integer());
+const integer = v.pipe(v.number(), v.safeInteger());
 
 /** The INTEGER option range of the public reference: -2^53+1 to 2^53-1. */
 const safeNumber = v.pipe(v.number(), v.minValue(-(2 ** 53)), v.maxValue(2 ** 53));
 
 /** A choice: a name of 1-100 characters and a string (up to 100) or number value. */
-const ChoiceSchema = v.object({
+const ChoiceSchema = jsonObject({
   name: between(1, COMMAND_CHOICE_TEXT_MAX),
   name_localizations: localizations,
   value: v.union([between(1, COMMAND_CHOICE_TEXT_MAX), safeNumber], 'Must be a string or a number.'),
 });
 
 /** An option (recursive: subcommands and groups nest options). */
-export const CommandOptionSchema: v.GenericSchema<unknown, CommandOption> = v.object({
+export const CommandOptionSchema: v.GenericSchema<unknown, CommandOption> = jsonObject({
   type: v.picklist([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'Value must be one of (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11).'),
   name: between(1, COMMAND_NAME_MAX),
   name_localizations: localizations,
@@ -121,7 +122,7 @@ const commandFields = {
 };
 
 /** Create (and each entry of a bulk overwrite, which may name the `id` it keeps). */
-export const CommandCreateSchema = v.object({
+export const CommandCreateSchema = jsonObject({
   ...commandFields,
   type: v.optional(v.picklist([1, 2, 3, 4], 'Value must be one of (1, 2, 3, 4).'), 1),
   id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'))),
@@ -130,7 +131,7 @@ export const CommandCreateSchema = v.object({
 export type CommandCreateInput = v.InferOutput<typeof CommandCreateSchema>;
 
 /** Edit: every field optional; what is given replaces what was there. The type never changes. */
-export const CommandEditSchema = v.partial(v.object(commandFields));
+export const CommandEditSchema = v.partial(jsonObject(commandFields));
 
 export type CommandEditInput = v.InferOutput<typeof CommandEditSchema>;
 

@@ -6,6 +6,7 @@
  * the rules that span a whole message (counts, ids, V2 flag) are in `interactions/component-rules.ts`.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import {
   BUTTON_LABEL_MAX,
   BUTTON_URL_MAX,
@@ -64,13 +65,13 @@ export const CustomIdSchema = v.pipe(
   max(COMPONENT_CUSTOM_ID_MAX),
 );
 /** A partial emoji: `id`, `name`, `animated`. */
-export const PartialEmojiSchema = v.object({
+export const PartialEmojiSchema = jsonObject({
   id: v.optional(v.nullable(snowflake)),
   name: v.optional(v.nullable(v.string())),
   animated: v.optional(v.boolean()),
 });
 /** An unfurled media item: an http(s) URL or `attachment://<filename>` of the message's own attachments. */
-export const UnfurledMediaSchema = v.object({
+export const UnfurledMediaSchema = jsonObject({
   url: v.pipe(v.string(), v.regex(/^(https?|attachment):\/\/\S+$/, 'Scheme must be one of (http, https, attachment).')),
 });
 
@@ -89,7 +90,7 @@ function keyIssue(
  * a `url` (no `custom_id`); PREMIUM needs a `sku_id` and has no `custom_id`, `label`, `url` or `emoji`.
  */
 export const ButtonSchema = v.pipe(
-  v.object({
+  jsonObject({
     type: v.literal(COMPONENT_TYPES.BUTTON),
     id: ComponentIdSchema,
     style: v.picklist(Object.values(BUTTON_STYLES), 'Value must be one of (1, 2, 3, 4, 5, 6).'),
@@ -137,13 +138,13 @@ const selectValues = {
   required: v.optional(v.boolean()),
 };
 /** A string select: 1 to 25 options (`min_values` not above `max_values`: checked by the message rules). */
-export const StringSelectSchema = v.object({
+export const StringSelectSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.STRING_SELECT),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
   options: v.pipe(
     v.array(
-      v.object({
+      jsonObject({
         label: v.pipe(v.string(), v.minLength(1), max(SELECT_OPTION_TEXT_MAX)),
         value: v.pipe(v.string(), v.minLength(1), max(SELECT_OPTION_TEXT_MAX)),
         description: v.optional(v.pipe(v.string(), max(SELECT_OPTION_TEXT_MAX))),
@@ -157,14 +158,14 @@ export const StringSelectSchema = v.object({
   ...selectValues,
 });
 
-const DefaultValueSchema = v.object({ id: snowflake, type: v.picklist(['user', 'role', 'channel']) });
+const DefaultValueSchema = jsonObject({ id: snowflake, type: v.picklist(['user', 'role', 'channel']) });
 const autoSelect = <T extends 5 | 6 | 7 | 8>(type: T) =>
-  v.object({
+  jsonObject({
     type: v.literal(type),
     id: ComponentIdSchema,
     custom_id: CustomIdSchema,
     default_values: v.optional(v.pipe(v.array(DefaultValueSchema), max(SELECT_VALUES_MAX))),
-    channel_types: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+    channel_types: v.optional(v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(0)))),
     ...selectValues,
   });
 /** User, role, mentionable and channel selects. */
@@ -183,7 +184,7 @@ const AnySelectSchema = v.variant('type', [
 
 /** An Action Row: up to 5 buttons, or exactly one select. */
 export const ActionRowSchema = v.pipe(
-  v.object({
+  jsonObject({
     type: v.literal(COMPONENT_TYPES.ACTION_ROW),
     id: ComponentIdSchema,
     components: v.pipe(
@@ -199,7 +200,7 @@ export const ActionRowSchema = v.pipe(
 );
 
 /** Markdown text (also allowed in modals). */
-export const TextDisplaySchema = v.object({
+export const TextDisplaySchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.TEXT_DISPLAY),
   id: ComponentIdSchema,
   content: v.pipe(v.string(), v.minLength(1), max(COMPONENTS_V2_TEXT_MAX)),
@@ -207,7 +208,7 @@ export const TextDisplaySchema = v.object({
 
 const mediaDescription = v.optional(v.nullable(v.pipe(v.string(), max(COMPONENT_MEDIA_DESCRIPTION_MAX))));
 /** A small image, a Section's accessory. */
-export const ThumbnailSchema = v.object({
+export const ThumbnailSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.THUMBNAIL),
   id: ComponentIdSchema,
   media: UnfurledMediaSchema,
@@ -215,20 +216,22 @@ export const ThumbnailSchema = v.object({
   spoiler: v.optional(v.boolean()),
 });
 /** 1 to 10 media items. */
-export const MediaGallerySchema = v.object({
+export const MediaGallerySchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.MEDIA_GALLERY),
   id: ComponentIdSchema,
   items: v.pipe(
-    v.array(v.object({ media: UnfurledMediaSchema, description: mediaDescription, spoiler: v.optional(v.boolean()) })),
+    v.array(
+      jsonObject({ media: UnfurledMediaSchema, description: mediaDescription, spoiler: v.optional(v.boolean()) }),
+    ),
     v.minLength(1, 'Must be between 1 and 10 in length.'),
     max(MEDIA_GALLERY_ITEMS_MAX),
   ),
 });
 /** A file of the message's own attachments (`attachment://<filename>` only). */
-export const FileSchema = v.object({
+export const FileSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.FILE),
   id: ComponentIdSchema,
-  file: v.object({
+  file: jsonObject({
     url: v.pipe(
       v.string(),
       v.regex(/^attachment:\/\/\S+$/, 'A File component only references attachments (attachment://<filename>).'),
@@ -237,14 +240,14 @@ export const FileSchema = v.object({
   spoiler: v.optional(v.boolean()),
 });
 /** Vertical space, with or without a divider (spacing 1 small, 2 large). */
-export const SeparatorSchema = v.object({
+export const SeparatorSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.SEPARATOR),
   id: ComponentIdSchema,
   divider: v.optional(v.boolean()),
   spacing: v.optional(v.picklist([1, 2])),
 });
 /** 1 to 3 Text Displays beside an accessory (a Thumbnail or a Button). */
-export const SectionSchema = v.object({
+export const SectionSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.SECTION),
   id: ComponentIdSchema,
   components: v.pipe(
@@ -255,7 +258,7 @@ export const SectionSchema = v.object({
   accessory: v.variant('type', [ThumbnailSchema, ButtonSchema]),
 });
 /** A visual group of components with an optional accent color (no limit on its children). */
-export const ContainerSchema = v.object({
+export const ContainerSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.CONTAINER),
   id: ComponentIdSchema,
   components: v.pipe(

@@ -10,6 +10,7 @@
  * launches and the app is not asked.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import { COMMAND_TYPES, ENTRY_POINT_HANDLERS } from '../../store/records/commands';
 import type { PlatformContext } from '../core/context';
@@ -31,7 +32,7 @@ const snowflake = v.pipe(
   v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
 );
 /** `POST /sandbox/interactions`. */
-export const SandboxInteractionSchema = v.object({
+export const SandboxInteractionSchema = jsonObject({
   application_id: snowflake,
   user_id: snowflake,
   type: v.picklist([1, 2, 3, 4, 5], 'Value must be one of (1, 2, 3, 4, 5).'),

@@ -7,6 +7,7 @@
  * or which component of which message of the app, and the values picked.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { COMMAND_TYPES, INTERACTION_CONTEXTS, type ApplicationCommandRecord } from '../../store/records/commands';
 import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from '../core/context';
@@ -31,7 +32,7 @@ import { PERMISSIONS, hasPermission, parsePermissions } from '../core/permission
 
 const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
 /** What the sandbox takes to invoke a command. */
-export const CommandDataSchema = v.object({
+export const CommandDataSchema = jsonObject({
   id: v.optional(snowflake),
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
   type: v.optional(v.picklist([1, 2, 3, 4])),
@@ -39,7 +40,7 @@ export const CommandDataSchema = v.object({
   target_id: v.optional(snowflake),
 });
 /** What the sandbox takes to use a component: the message it is on, its custom_id, the values picked. */
-export const ComponentDataSchema = v.object({
+export const ComponentDataSchema = jsonObject({
   message_id: snowflake,
   custom_id: v.pipe(v.string(), v.minLength(1)),
   values: v.optional(v.array(v.string())),

@@ -5,12 +5,13 @@
  * interaction like message attachments, and answered as `resolved.attachments`.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { attachmentPath, cleanFilename, contentTypeOf, serializeAttachment } from '../messages/attachments';
 import { ApiError } from '../core/errors';
 import type { AttachmentFileRecord, AttachmentMeta, WireAttachment } from '../../store/records/messages';
 
 /** A file as the sandbox takes it: a name, an optional media type, the bytes in base64. */
-export const SubmittedFileSchema = v.object({
+export const SubmittedFileSchema = jsonObject({
   filename: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
   content_type: v.optional(v.pipe(v.string(), v.maxLength(255))),
   data: v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.')),

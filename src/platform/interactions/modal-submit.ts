@@ -9,6 +9,7 @@
  * platform's shape (`components`, each Label's `component` with its `value` / `values`).
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { dictionary } from '../core/schema-parts';
 import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from '../core/context';
@@ -31,7 +32,7 @@ import { MESSAGE_TYPES } from '../../store/records/messages';
 import type { BuiltData } from './data';
 
 /** What the sandbox takes to submit a modal. */
-export const ModalSubmitDataSchema = v.object({
+export const ModalSubmitDataSchema = jsonObject({
   custom_id: v.pipe(v.string(), v.minLength(1)),
   values: v.optional(dictionary(v.unknown()), {}),
 });

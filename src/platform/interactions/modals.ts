@@ -8,6 +8,7 @@
  * deprecated form, an Action Row holding one Text Input (with its `label`), is still accepted.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import {
   COMPONENT_TYPES,
   ChannelSelectSchema,
@@ -43,7 +44,7 @@ const text = (min: number, n: number) =>
 const count = (lo: number, hi: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(lo), v.maxValue(hi)));
 
 /** A Text Input: short (1) or paragraph (2); `label` only in the deprecated Action Row form. */
-const TextInputSchema = v.object({
+const TextInputSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.TEXT_INPUT),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
@@ -56,7 +57,7 @@ const TextInputSchema = v.object({
   placeholder: v.optional(v.pipe(v.string(), max(SELECT_PLACEHOLDER_MAX))),
 });
 
-const ChoiceOptionSchema = v.object({
+const ChoiceOptionSchema = jsonObject({
   value: text(1, SELECT_OPTION_TEXT_MAX),
   label: text(1, SELECT_OPTION_TEXT_MAX),
   description: v.optional(v.pipe(v.string(), max(SELECT_OPTION_TEXT_MAX))),
@@ -64,7 +65,7 @@ const ChoiceOptionSchema = v.object({
 });
 
 /** Pick exactly one of 2 to 10 options. */
-const RadioGroupSchema = v.object({
+const RadioGroupSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.RADIO_GROUP),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
@@ -83,7 +84,7 @@ const RadioGroupSchema = v.object({
 });
 
 /** Pick `min_values` to `max_values` of 1 to 10 options. */
-const CheckboxGroupSchema = v.object({
+const CheckboxGroupSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.CHECKBOX_GROUP),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
@@ -98,7 +99,7 @@ const CheckboxGroupSchema = v.object({
 });
 
 /** A single yes/no toggle (never `required`). */
-const CheckboxSchema = v.object({
+const CheckboxSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.CHECKBOX),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
@@ -111,7 +112,7 @@ const CheckboxSchema = v.object({
  * uploaded: extensions (`.png`) or media types (`image/png`, `image/*`); the spec says file
  * types "can be restricted" without naming the field, so the name is the sandbox's.
  */
-const FileUploadSchema = v.object({
+const FileUploadSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.FILE_UPLOAD),
   id: ComponentIdSchema,
   custom_id: CustomIdSchema,
@@ -135,7 +136,7 @@ const FileUploadSchema = v.object({
 });
 
 /** A Label: a text (and description) above one input component. */
-const LabelSchema = v.object({
+const LabelSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.LABEL),
   id: ComponentIdSchema,
   label: text(1, LABEL_TEXT_MAX),
@@ -159,14 +160,14 @@ const LabelSchema = v.object({
 });
 
 /** Deprecated: an Action Row holding one Text Input. */
-const TextInputRowSchema = v.object({
+const TextInputRowSchema = jsonObject({
   type: v.literal(COMPONENT_TYPES.ACTION_ROW),
   id: ComponentIdSchema,
   components: v.pipe(v.array(TextInputSchema), v.length(1, 'An Action Row in a modal holds exactly one Text Input.')),
 });
 
 /** The modal of a callback 9: `custom_id`, `title` (up to 45 characters), 1 to 5 top-level components. */
-export const ModalSchema = v.object({
+export const ModalSchema = jsonObject({
   custom_id: CustomIdSchema,
   title: text(1, MODAL_TITLE_MAX),
   components: v.pipe(

@@ -7,6 +7,7 @@
  * required ones may be missing and its value is not checked.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { OPTION_TYPES, type CommandOption } from '../../store/records/commands';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -21,7 +22,7 @@ export interface InputOption {
   options?: InputOption[];
   focused?: boolean;
 }
-export const InputOptionSchema: v.GenericSchema<unknown, InputOption> = v.object({
+export const InputOptionSchema: v.GenericSchema<unknown, InputOption> = jsonObject({
   name: v.pipe(v.string(), v.minLength(1)),
   value: v.optional(v.unknown()),
   options: v.optional(v.array(v.lazy(() => InputOptionSchema))),

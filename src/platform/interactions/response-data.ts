@@ -6,6 +6,8 @@
  * EMBEDDED flag. Premium buttons (style 6) in a message must name an available SKU of the app.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
+import { flagsInt } from '../core/schema-parts';
 import { invalidFormFromIssuesPrefixed } from './validation';
 import { COMPONENT_TYPES } from './components';
 import type { PlatformContext } from '../core/context';
@@ -35,11 +37,11 @@ export interface CheckedResponse {
   choices?: unknown[];
 }
 
-const DeferSchema = v.object({ flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
-const ChoicesSchema = v.object({
+const DeferSchema = jsonObject({ flags: v.optional(flagsInt()) });
+const ChoicesSchema = jsonObject({
   choices: v.pipe(
     v.array(
-      v.object({
+      jsonObject({
         name: v.pipe(v.string(), v.minLength(1), v.maxLength(COMMAND_CHOICE_TEXT_MAX)),
         value: v.union([v.pipe(v.string(), v.maxLength(COMMAND_CHOICE_TEXT_MAX)), v.number()]),
       }),

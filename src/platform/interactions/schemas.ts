@@ -4,6 +4,7 @@
  * sandbox's interactions endpoint.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { snowflakeSchema } from '../core/schema-parts';
 import { WEBHOOK_URL_MAX } from '../core/limits';
 
@@ -26,6 +27,6 @@ export const InteractionWebhookPathSchema = v.object({
 });
 
 /** `PUT /sandbox/applications/{id}/interactions-endpoint`: the URL interactions are sent to over HTTP, or null for the gateway. */
-export const InteractionsEndpointSchema = v.object({
+export const InteractionsEndpointSchema = jsonObject({
   url: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(WEBHOOK_URL_MAX))),
 });

@@ -16,7 +16,8 @@ import {
   LOBBY_SECRET_MAX,
 } from '../core/limits';
 import type { Metadata } from '../../store/records/core';
-import { dictionary, queryInt, snowflakeSchema } from '../core/schema-parts';
+import { jsonObject } from '../core/json-object';
+import { dictionary, flagsInt, queryInt, snowflakeSchema } from '../core/schema-parts';
 
 /** Lobby member flags (public bit values). */
 export const LOBBY_MEMBER_FLAGS = { CAN_LINK_LOBBY: 1 << 0 } as const;
@@ -89,22 +90,12 @@ const idleTimeout = v.pipe(
   v.maxValue(LOBBY_IDLE_TIMEOUT_MAX_S, `int value should be less than or equal to ${LOBBY_IDLE_TIMEOUT_MAX_S}.`),
 );
 
-const lobbyFlags = v.nullable(
-  v.pipe(
-    v.number('Value is not int.'),
-    v.integer('Value is not int.'),
-    v.check((f) => f >= 0 && (f & ~LOBBY_FLAGS_ACCEPTED) === 0, 'Unknown lobby flag.'),
-  ),
-);
+const lobbyFlags = v.nullable(flagsInt(LOBBY_FLAGS_ACCEPTED, 'Unknown lobby flag.'));
 
-const memberFlags = v.pipe(
-  v.number('Value is not int.'),
-  v.integer('Value is not int.'),
-  v.check((f) => f >= 0 && (f & ~KNOWN_MEMBER_FLAGS) === 0, 'Unknown lobby member flag.'),
-);
+const memberFlags = flagsInt(KNOWN_MEMBER_FLAGS, 'Unknown lobby member flag.');
 
 /** One member as POST and PATCH take it. */
-export const LobbyMemberInputSchema = v.object({
+export const LobbyMemberInputSchema = jsonObject({
   id: snowflake,
   metadata: v.optional(LobbyMetadataSchema),
   flags: v.optional(memberFlags),
@@ -116,7 +107,7 @@ const membersList = v.pipe(
 );
 
 /** `PUT /lobbies`: create a lobby or join it by its secret. */
-export const CreateOrJoinLobbySchema = v.object({
+export const CreateOrJoinLobbySchema = jsonObject({
   secret: v.pipe(
     v.string('This field is required'),
     v.minLength(1, 'This field is required'),
@@ -129,7 +120,7 @@ export const CreateOrJoinLobbySchema = v.object({
 });
 
 /** `POST /lobbies` (create) and `PATCH /lobbies/{id}` (modify; `members` replaces them all). */
-export const LobbySettingsSchema = v.object({
+export const LobbySettingsSchema = jsonObject({
   metadata: v.optional(LobbyMetadataSchema),
   members: v.optional(membersList),
   idle_timeout_seconds: v.optional(idleTimeout),
@@ -137,16 +128,16 @@ export const LobbySettingsSchema = v.object({
 });
 
 /** `PUT /lobbies/{id}/members/{user_id}`. */
-export const PutLobbyMemberSchema = v.object({
+export const PutLobbyMemberSchema = jsonObject({
   metadata: v.optional(LobbyMetadataSchema),
   flags: v.optional(memberFlags),
 });
 
 /** `POST /lobbies/{id}/members/bulk`, with the top-level array named `members`. */
-export const BulkLobbyMembersSchema = v.object({
+export const BulkLobbyMembersSchema = jsonObject({
   members: v.pipe(
     v.array(
-      v.object({ ...LobbyMemberInputSchema.entries, remove_member: v.optional(v.boolean()) }),
+      jsonObject({ ...LobbyMemberInputSchema.entries, remove_member: v.optional(v.boolean()) }),
       'Value must be an array of lobby members.',
     ),
     v.minLength(1, 'Must be 1 or more in length.'),
@@ -155,7 +146,7 @@ export const BulkLobbyMembersSchema = v.object({
 });
 
 /** `POST /lobbies/{id}/messages`. */
-export const LobbyMessageSchema = v.object({
+export const LobbyMessageSchema = jsonObject({
   content: v.pipe(
     v.string('This field is required'),
     v.minLength(1, 'Must be 1 or more in length.'),
@@ -186,4 +177,4 @@ export type BulkLobbyMemberInput = v.InferOutput<typeof BulkLobbyMembersSchema>[
 export type LobbyMessageInput = v.InferOutput<typeof LobbyMessageSchema>;
 
 /** `PATCH /lobbies/{lobby.id}/channel-linking`: the guild channel to link, or null to unlink. */
-export const LinkChannelSchema = v.object({ channel_id: v.nullish(snowflakeSchema) });
+export const LinkChannelSchema = jsonObject({ channel_id: v.nullish(snowflakeSchema) });

@@ -11,12 +11,13 @@ import {
   MODERATION_METADATA_VALUE_MAX,
 } from '../core/limits';
 import { charLength, LobbyMessageMetadataSchema } from '../lobbies/schemas';
+import { jsonObject } from '../core/json-object';
 import { dictionary, queryInt, snowflakeSchema } from '../core/schema-parts';
 
 const snowflake = snowflakeSchema;
 
 /** `POST /users/@me/dms/{recipient_id}/messages`: 1 to 2000 characters, and metadata as a lobby message takes it. */
-export const DmMessageSchema = v.object({
+export const DmMessageSchema = jsonObject({
   content: v.pipe(
     v.string('This field is required'),
     v.minLength(1, 'Must be 1 or more in length.'),

@@ -4,6 +4,8 @@
  * across a message's embeds. Embeds sent through the API are always `rich`.
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
+import { isoInstantText } from '../core/schema-parts';
 import {
   EMBED_AUTHOR_NAME_MAX,
   EMBED_DESCRIPTION_MAX,
@@ -22,26 +24,26 @@ const link = v.pipe(
   v.string(),
   v.regex(/^(https?|attachment):\/\/\S+$/, 'Scheme must be one of (http, https, attachment).'),
 );
-const image = v.object({ url: link });
+const image = jsonObject({ url: link });
 
 /** One embed as a request sends it; `type` other than `rich` is ignored, as on the platform. */
-export const EmbedSchema = v.object({
+export const EmbedSchema = jsonObject({
   type: v.optional(v.string()),
   title: v.optional(text(EMBED_TITLE_MAX)),
   description: v.optional(text(EMBED_DESCRIPTION_MAX)),
   url: v.optional(link),
-  timestamp: v.optional(v.pipe(v.string(), v.isoTimestamp('Must be an ISO8601 timestamp.'))),
+  timestamp: v.optional(isoInstantText),
   color: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff))),
-  footer: v.optional(v.object({ text: text(EMBED_FOOTER_TEXT_MAX), icon_url: v.optional(link) })),
+  footer: v.optional(jsonObject({ text: text(EMBED_FOOTER_TEXT_MAX), icon_url: v.optional(link) })),
   image: v.optional(image),
   thumbnail: v.optional(image),
   author: v.optional(
-    v.object({ name: text(EMBED_AUTHOR_NAME_MAX), url: v.optional(link), icon_url: v.optional(link) }),
+    jsonObject({ name: text(EMBED_AUTHOR_NAME_MAX), url: v.optional(link), icon_url: v.optional(link) }),
   ),
   fields: v.optional(
     v.pipe(
       v.array(
-        v.object({
+        jsonObject({
           name: text(EMBED_FIELD_NAME_MAX),
           value: text(EMBED_FIELD_VALUE_MAX),
           inline: v.optional(v.boolean()),

@@ -23,15 +23,13 @@ import {
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from '../../store/records/messages';
-import { queryInt, snowflakeSchema } from '../core/schema-parts';
+import { jsonObject } from '../core/json-object';
+import { bodyInt, flagsInt, isoInstant, queryInt, safeIntSchema, snowflakeSchema } from '../core/schema-parts';
 
 const max = <T extends v.LengthInput>(n: number) =>
   v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
 
-const snowflake = v.pipe(
-  v.string('Value must be a snowflake string.'),
-  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
-);
+const snowflake = snowflakeSchema;
 
 /** At most `n` characters (code points, not UTF-16 units). */
 const chars = (n: number) =>
@@ -52,7 +50,7 @@ export const EDIT_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS.SUPPRESS_EMBEDS | CHANNE
 
 /** `allowed_mentions`: which mentions in the content are parsed, or exactly which users and roles. */
 export const AllowedMentionsSchema = v.pipe(
-  v.object({
+  jsonObject({
     parse: v.optional(v.array(v.picklist(['users', 'roles', 'everyone']))),
     users: v.optional(v.pipe(v.array(snowflake), max(ALLOWED_MENTIONS_IDS_MAX))),
     roles: v.optional(v.pipe(v.array(snowflake), max(ALLOWED_MENTIONS_IDS_MAX))),
@@ -72,7 +70,7 @@ export type AllowedMentions = v.InferOutput<typeof AllowedMentionsSchema>;
 
 /** A reply (type 0, DEFAULT) or a FORWARD (type 1, which needs `channel_id`). */
 export const MessageReferenceSchema = v.pipe(
-  v.object({
+  jsonObject({
     type: v.optional(
       v.picklist([MESSAGE_REFERENCE_TYPES.DEFAULT, MESSAGE_REFERENCE_TYPES.FORWARD]),
       MESSAGE_REFERENCE_TYPES.DEFAULT,
@@ -94,8 +92,8 @@ export const MessageReferenceSchema = v.pipe(
 export type MessageReferenceInput = v.InferOutput<typeof MessageReferenceSchema>;
 
 /** An attachment request: `id` is the n of `files[n]` for a new file, the snowflake of a kept attachment. */
-export const AttachmentRequestSchema = v.object({
-  id: v.union([snowflake, v.pipe(v.number(), v.integer(), v.minValue(0))], 'Must be a file index or an attachment id.'),
+export const AttachmentRequestSchema = jsonObject({
+  id: v.union([snowflake, bodyInt(0, ATTACHMENTS_PER_MESSAGE_MAX - 1)], 'Must be a file index or an attachment id.'),
   filename: v.optional(v.pipe(v.string(), v.minLength(1), max(1024))),
   title: v.optional(v.pipe(v.string(), max(1024))),
   description: v.optional(chars(ATTACHMENT_DESCRIPTION_MAX)),
@@ -107,15 +105,15 @@ export const AttachmentRequestSchema = v.object({
 const AttachmentRequestsSchema = v.pipe(v.array(AttachmentRequestSchema), max(ATTACHMENTS_PER_MESSAGE_MAX));
 
 /** A poll request: a question, 1 to 10 answers, a duration in hours. */
-export const PollRequestSchema = v.object({
-  question: v.object({ text: v.pipe(v.string(), v.minLength(1), chars(POLL_QUESTION_MAX)) }),
+export const PollRequestSchema = jsonObject({
+  question: jsonObject({ text: v.pipe(v.string(), v.minLength(1), chars(POLL_QUESTION_MAX)) }),
   answers: v.pipe(
     v.array(
-      v.object({
-        poll_media: v.object({
+      jsonObject({
+        poll_media: jsonObject({
           text: v.pipe(v.string(), v.minLength(1), chars(POLL_ANSWER_TEXT_MAX)),
           emoji: v.optional(
-            v.object({ id: v.optional(v.nullable(snowflake)), name: v.optional(v.nullable(v.string())) }),
+            jsonObject({ id: v.optional(v.nullable(snowflake)), name: v.optional(v.nullable(v.string())) }),
           ),
         }),
       }),
@@ -130,14 +128,14 @@ export const PollRequestSchema = v.object({
 
 export type PollRequest = v.InferOutput<typeof PollRequestSchema>;
 
-const flags = v.pipe(v.number(), v.integer(), v.minValue(0));
+const flags = flagsInt();
 
 /** `POST /channels/{id}/messages` (JSON body, or `payload_json` of a multipart body). */
-export const MessageCreateSchema = v.object({
+export const MessageCreateSchema = jsonObject({
   content: v.nullish(chars(MESSAGE_CONTENT_MAX)),
   nonce: v.nullish(
     v.union(
-      [v.pipe(v.number(), v.integer()), v.pipe(v.string(), max(MESSAGE_NONCE_MAX))],
+      [safeIntSchema, v.pipe(v.string(), max(MESSAGE_NONCE_MAX))],
       'Must be an integer or a string of 25 or fewer characters.',
     ),
   ),
@@ -156,7 +154,7 @@ export const MessageCreateSchema = v.object({
 export type MessageCreateInput = v.InferOutput<typeof MessageCreateSchema>;
 
 /** `PATCH /channels/{id}/messages/{id}`: every field optional and nullable. */
-export const MessageEditSchema = v.object({
+export const MessageEditSchema = jsonObject({
   content: v.nullish(chars(MESSAGE_CONTENT_MAX)),
   embeds: v.nullish(EmbedsSchema),
   flags: v.nullish(flags),
@@ -207,13 +205,7 @@ export const MessageHistoryQuerySchema = v.pipe(
 
 /** `GET /channels/{channel.id}/messages/pins`: pins pinned before a time, and a limit. */
 export const PinsQuerySchema = v.object({
-  before: v.optional(
-    v.pipe(
-      v.string(),
-      v.isoTimestamp('Must be an ISO8601 timestamp.'),
-      v.transform((s) => Date.parse(s)),
-    ),
-  ),
+  before: v.optional(isoInstant),
   limit: v.optional(queryInt(1, PINS_PAGE_MAX)),
 });
 
@@ -221,7 +213,7 @@ export const PinsQuerySchema = v.object({
 export const SandboxGuildPathSchema = v.object({ guild_id: snowflakeSchema });
 
 /** `PUT /sandbox/guilds/{guild.id}/automod/keywords`: the guild's blocked keywords. */
-export const AutoModKeywordsSchema = v.object({
+export const AutoModKeywordsSchema = jsonObject({
   keywords: v.pipe(
     v.array(
       v.pipe(

@@ -11,7 +11,8 @@ import { ApiError } from '../core/errors';
 import type { PlatformContext } from '../core/context';
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS } from '../core/permissions';
-import { requireScope, type Principal } from '../oauth2/auth';
+import type { Principal } from '../oauth2/auth';
+import { requireScopeOfResource } from '../oauth2/route-access';
 import { serializeMember } from '../guilds/wire';
 import { loadChannelAccess, MESSAGE_READ_STORES, requireChannelPermissions } from './access';
 
@@ -28,7 +29,7 @@ export async function triggerTyping(ctx: PlatformContext, principal: Principal, 
     const dm = await tx.store('dm_channels').get(channelId);
     if (dm) {
       if (!dm.recipient_ids.includes(user.id)) throw ApiError.of('UNKNOWN_CHANNEL');
-      requireScope(principal, 'dm_channels.messages.write');
+      requireScopeOfResource(principal, 'dm_channels.messages.write');
       emit({
         type: 'TYPING_START',
         data: { channel_id: channelId, user_id: user.id, timestamp },
@@ -36,7 +37,7 @@ export async function triggerTyping(ctx: PlatformContext, principal: Principal, 
       });
       return;
     }
-    requireScope(principal, 'messages.write');
+    requireScopeOfResource(principal, 'messages.write');
     const access = await loadChannelAccess(tx, channelId, user.id);
     requireChannelPermissions(access, PERMISSIONS.SEND_MESSAGES);
     const guildId = access.view.guild.id;

@@ -5,7 +5,6 @@
  * the platform's client tells an activity (GET_ENTITLEMENTS_EMBEDDED) and the sandbox's refund.
  */
 import type { BearerPrincipal, BotPrincipal, Principal } from '../oauth2/auth';
-import { requireScope } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import {
@@ -33,11 +32,12 @@ import { keyRange } from '../../store/port';
 /** The scope a user's token needs to read its own entitlements. */
 export const ENTITLEMENTS_SCOPE = 'applications.entitlements';
 
-/** The user whose entitlements a bearer caller may see (its own); null for the bot (any). */
+/**
+ * The user whose entitlements a bearer caller may see (its own); null for the bot (any). A user's
+ * token needs {@link ENTITLEMENTS_SCOPE} to get here (the access table's).
+ */
 function ownUser(principal: Principal): string | null {
-  if (principal.kind === 'bot') return null;
-  requireScope(principal, ENTITLEMENTS_SCOPE);
-  return principal.user.id;
+  return principal.kind === 'bot' ? null : principal.user.id;
 }
 
 /** The index and key prefix that read the fewest records for a query. */

@@ -14,6 +14,7 @@
  * if (problem) throw ApiError.invalidForm({ 'components.0.components.0.sku_id': problem });
  */
 import * as v from 'valibot';
+import { refuseArrays } from '../core/json-object';
 import type { PlatformContext } from '../core/context';
 import { SKU_FLAGS, SKU_TYPE } from '../../store/records/monetization';
 import { isSnowflake } from '../core/snowflake';
@@ -35,16 +36,18 @@ const NOT_ON_PREMIUM = ['custom_id', 'label', 'emoji', 'url'] as const;
  * custom_id, label, emoji, url (each refused under its own name).
  */
 export const PremiumButtonSchema = v.pipe(
-  v.looseObject({
-    type: v.literal(BUTTON_COMPONENT_TYPE, 'A premium button is a button (type 2).'),
-    style: v.literal(BUTTON_STYLE_PREMIUM, 'A premium button has style 6.'),
-    sku_id: v.pipe(
-      v.string('A premium button needs a sku_id.'),
-      v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'),
-    ),
-    disabled: v.optional(v.boolean()),
-    id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  }),
+  refuseArrays(
+    v.looseObject({
+      type: v.literal(BUTTON_COMPONENT_TYPE, 'A premium button is a button (type 2).'),
+      style: v.literal(BUTTON_STYLE_PREMIUM, 'A premium button has style 6.'),
+      sku_id: v.pipe(
+        v.string('A premium button needs a sku_id.'),
+        v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'),
+      ),
+      disabled: v.optional(v.boolean()),
+      id: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(2 ** 31 - 1))),
+    }),
+  ),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     for (const key of NOT_ON_PREMIUM) {

@@ -4,7 +4,8 @@
  * platform's forms (`true`/`True`/`1`, `false`/`False`/`0`). Limits come from `limits.ts`.
  */
 import * as v from 'valibot';
-import { queryInt, snowflakeSchema } from '../core/schema-parts';
+import { jsonObject } from '../core/json-object';
+import { flagsInt, queryInt, snowflakeSchema } from '../core/schema-parts';
 import {
   ENTITLEMENTS_LIST_DEFAULT,
   ENTITLEMENTS_LIST_MAX,
@@ -72,7 +73,7 @@ export const SubscriptionsQuerySchema = v.pipe(
 export type SubscriptionsQuery = v.InferOutput<typeof SubscriptionsQuerySchema>;
 
 /** Create Test Entitlement: `owner_type` 1 for a guild, 2 for a user. */
-export const TestEntitlementSchema = v.object({
+export const TestEntitlementSchema = jsonObject({
   sku_id: snowflake,
   owner_id: snowflake,
   owner_type: v.picklist([1, 2], 'Value must be one of (1, 2).'),
@@ -84,7 +85,7 @@ export type TestEntitlementInput = v.InferOutput<typeof TestEntitlementSchema>;
 const KNOWN_SKU_FLAGS = Object.values(SKU_FLAGS).reduce((all, bit) => all | bit, 0);
 
 /** Sandbox: `POST /sandbox/applications/{id}/skus`. A SUBSCRIPTION_GROUP is never created directly. */
-export const CreateSkuSchema = v.object({
+export const CreateSkuSchema = jsonObject({
   name: v.pipe(
     v.string(),
     v.minLength(1, `Must be between 1 and ${SKU_NAME_MAX} in length.`),
@@ -95,18 +96,14 @@ export const CreateSkuSchema = v.object({
     'Value must be 2 (DURABLE), 3 (CONSUMABLE) or 5 (SUBSCRIPTION).',
   ),
   flags: v.optional(
-    v.pipe(
-      v.number('Value is not int.'),
-      v.integer('Value is not int.'),
-      v.check(
-        (f) => f >= 0 && (f & ~KNOWN_SKU_FLAGS) === 0,
-        'Unknown SKU flag (AVAILABLE 1 << 2, GUILD_SUBSCRIPTION 1 << 7, USER_SUBSCRIPTION 1 << 8).',
-      ),
+    flagsInt(
+      KNOWN_SKU_FLAGS,
+      'Unknown SKU flag (AVAILABLE 1 << 2, GUILD_SUBSCRIPTION 1 << 7, USER_SUBSCRIPTION 1 << 8).',
     ),
   ),
   price: v.optional(
     v.nullable(
-      v.object({
+      jsonObject({
         amount: v.pipe(
           v.number('Value is not int.'),
           v.integer('Value is not int.'),
@@ -120,7 +117,7 @@ export const CreateSkuSchema = v.object({
 });
 
 /** Sandbox: `POST /sandbox/purchases`. */
-export const PurchaseSchema = v.object({
+export const PurchaseSchema = jsonObject({
   user_id: snowflake,
   sku_id: snowflake,
   guild_id: v.optional(v.nullable(snowflake)),
@@ -131,7 +128,7 @@ export const PurchaseSchema = v.object({
 });
 
 /** Sandbox: `PATCH /sandbox/subscriptions/{id}` changes what it renews into. */
-export const RenewalSkusSchema = v.object({
+export const RenewalSkusSchema = jsonObject({
   renewal_sku_ids: v.pipe(
     v.array(snowflake),
     v.minLength(1, 'A subscription renews into at least one SKU: cancel it instead.'),
@@ -140,7 +137,7 @@ export const RenewalSkusSchema = v.object({
 });
 
 /** The platform client's purchase (START_PURCHASE): the SKU, and the guild the activity runs in. */
-export const ClientPurchaseSchema = v.object({
+export const ClientPurchaseSchema = jsonObject({
   sku_id: snowflake,
   guild_id: v.optional(v.nullable(snowflake)),
 });

@@ -4,10 +4,9 @@
  * required); a user's OAuth2 token lists its own. Periods that passed are settled first, so a
  * read always shows the current period (see `subscriptions-renewal.ts`).
  */
-import { requireScope, type Principal } from '../oauth2/auth';
+import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import { ENTITLEMENTS_SCOPE } from './entitlements';
 import { serializeSubscription, type SubscriptionRecord } from '../../store/records/monetization';
 import { findSku, findSubscription } from './store';
 import type { SubscriptionsQuery } from './schemas';
@@ -18,7 +17,6 @@ import { keyRange } from '../../store/port';
 /** The user whose subscriptions are listed: the token's own, or the `user_id` the bot names. */
 function subscriber(principal: Principal, userId: string | undefined): string {
   if (principal.kind === 'bearer') {
-    requireScope(principal, ENTITLEMENTS_SCOPE);
     if (userId !== undefined && userId !== principal.user.id) throw ApiError.of('MISSING_ACCESS');
     return principal.user.id;
   }

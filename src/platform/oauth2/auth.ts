@@ -97,20 +97,6 @@ async function loadPrincipal(ctx: PlatformContext, kind: 'bot' | 'bearer', hash:
   return { kind: 'bearer', application, user, scopes: scopesFor(application, token.scopes), token };
 }
 
-/** Throws 403 unless a bearer caller was granted `scope` (bots pass: scopes are for OAuth2 tokens). */
-export function requireScope(principal: Principal, scope: string): void {
-  if (principal.kind === 'bearer' && !principal.scopes.has(scope)) {
-    throw ApiError.of('MISSING_ACCESS', `Missing OAuth2 scope: ${scope}`);
-  }
-}
-
-/** Throws 403 (50001) unless a user's token holds at least one of `scopes` (bots pass). */
-export function requireAnyScope(principal: Principal, scopes: readonly string[]): void {
-  if (principal.kind === 'bearer' && !scopes.some((s) => principal.scopes.has(s))) {
-    throw ApiError.of('MISSING_ACCESS', `Missing OAuth2 scope: one of ${scopes.join(', ')}`);
-  }
-}
-
 /** Throws 403 (20002) unless the caller is a bot. */
 export function requireBot(principal: Principal): asserts principal is BotPrincipal {
   if (principal.kind !== 'bot') throw ApiError.of('ONLY_BOTS_CAN_USE_ENDPOINT');

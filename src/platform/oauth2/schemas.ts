@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { OAUTH2_NONCE_MAX_LENGTH } from '../core/limits';
+import { jsonObject } from '../core/json-object';
 import { snowflakeSchema } from '../core/schema-parts';
 
 /** RFC 7636 §4.2: a code challenge is 43 to 128 unreserved characters. */
@@ -43,7 +44,7 @@ export const AuthorizeQuerySchema = v.object({
 });
 
 /** `POST /oauth2/authorize`: the simulated user's answer in the consent dialog. */
-export const AuthorizeDecisionSchema = v.object({
+export const AuthorizeDecisionSchema = jsonObject({
   authorize: v.boolean('Must be a boolean.'),
   user_id: snowflakeSchema,
 });
@@ -70,20 +71,20 @@ const present = (name: string) =>
 
 /** `POST /oauth2/token`: the parameters each grant type needs, with RFC 6749's error wording. */
 export const TokenGrantSchemas = {
-  authorization_code: v.object({
+  authorization_code: jsonObject({
     code: present('code'),
     redirect_uri: v.optional(v.string()),
     code_verifier: v.optional(v.string()),
   }),
-  refresh_token: v.object({ refresh_token: present('refresh_token'), scope: v.optional(v.string()) }),
-  client_credentials: v.object({ scope: present('scope') }),
+  refresh_token: jsonObject({ refresh_token: present('refresh_token'), scope: v.optional(v.string()) }),
+  client_credentials: jsonObject({ scope: present('scope') }),
 } as const;
 
 /** `POST /oauth2/token/revoke`: the token to revoke (RFC 7009). */
-export const RevokeFormSchema = v.object({ token: present('token') });
+export const RevokeFormSchema = jsonObject({ token: present('token') });
 
 /** `POST /sandbox/tokens` (CONTRACT §3): an access token for a user of an application, without the consent screen. */
-export const SandboxTokenSchema = v.object({
+export const SandboxTokenSchema = jsonObject({
   application_id: snowflakeSchema,
   user_id: snowflakeSchema,
   scopes: v.pipe(v.string(), v.minLength(1)),

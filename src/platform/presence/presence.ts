@@ -6,6 +6,7 @@
  * change of what others see emits PRESENCE_UPDATE (`presence/write.ts`).
  */
 import * as v from 'valibot';
+import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -29,14 +30,17 @@ const link = v.nullish(
   ),
 );
 
-const timestamp = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+/** A party size: a positive integer JavaScript holds exactly. */
+const partySize = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+
+const timestamp = v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0)));
 
 /**
  * What SET_ACTIVITY (and `PUT /users/@me/activities`) accepts. `type` is one of 0, 2, 3, 5;
  * the `*_url` fields are the links of the state text, details text, large and small image.
  * Keys the platform does not take (`name`, which comes from the application) are dropped.
  */
-export const ActivityInputSchema = v.object({
+export const ActivityInputSchema = jsonObject({
   type: v.optional(
     v.picklist(SET_ACTIVITY_TYPES, 'Activity type must be Playing (0), Listening (2), Watching (3) or Competing (5).'),
     0,
@@ -46,9 +50,9 @@ export const ActivityInputSchema = v.object({
   details: text,
   details_url: link,
   status_display_type: v.nullish(v.picklist([0, 1, 2], 'Must be 0 (name), 1 (state) or 2 (details).')),
-  timestamps: v.nullish(v.object({ start: timestamp, end: timestamp })),
+  timestamps: v.nullish(jsonObject({ start: timestamp, end: timestamp })),
   assets: v.nullish(
-    v.object({
+    jsonObject({
       large_image: text,
       large_text: text,
       large_url: link,
@@ -58,18 +62,18 @@ export const ActivityInputSchema = v.object({
     }),
   ),
   party: v.nullish(
-    v.object({
+    jsonObject({
       id: text,
       size: v.nullish(
         v.pipe(
-          v.tuple([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.number(), v.integer(), v.minValue(1))]),
+          v.tuple([partySize, partySize]),
           v.check(([current, max]) => current <= max, 'The current size must not exceed the maximum.'),
         ),
       ),
     }),
   ),
   secrets: v.nullish(
-    v.object({
+    jsonObject({
       join: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
       match: v.optional(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
     }),
@@ -147,4 +151,4 @@ function compact(activity: ActivityInput): Omit<PresenceActivity, 'name' | 'appl
 }
 
 /** `activity: null` clears the application's activity. */
-export const PutActivitySchema = v.object({ activity: v.nullable(ActivityInputSchema) });
+export const PutActivitySchema = jsonObject({ activity: v.nullable(ActivityInputSchema) });

@@ -12,28 +12,15 @@ import type { Emit, WriteTx } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import type { VoiceCaller, VoiceCredential, VoiceJoinOutcome } from './caller';
 import type { DmVoiceStateRecord } from '../../store/records/voice';
-import { issueVoiceToken } from './tokens';
+import type { DmVoiceState } from '../../store/records/dispatches';
+import { changePrivateCall, type PrivateCallKind, type SelfFlags, serializePrivateCallState } from './private-calls';
 
 /** The stores a DM call change reads and writes. */
 export const DM_CALL_STORES = ['dm_channels', 'dm_voice_states', 'voice_tokens'] as const;
 
 /** A DM call voice state as VOICE_STATE_UPDATE carries it; `left` gives `channel_id: null`. */
-export function serializeDmVoiceState(state: DmVoiceStateRecord, left = false) {
-  return {
-    guild_id: null,
-    channel_id: left ? null : state.channel_id,
-    dm_channel_id: state.channel_id,
-    user_id: state.user_id,
-    session_id: state.session_id,
-    deaf: false,
-    mute: false,
-    self_deaf: state.self_deaf,
-    self_mute: state.self_mute,
-    self_stream: false,
-    self_video: false,
-    suppress: false,
-    request_to_speak_timestamp: null,
-  };
+export function serializeDmVoiceState(state: DmVoiceStateRecord, left = false): DmVoiceState {
+  return serializePrivateCallState(state, left ? null : state.channel_id, { dm_channel_id: state.channel_id });
 }
 
 /** Emits the state to both users of its DM channel, in the game the call is in. */
@@ -47,55 +34,29 @@ export async function emitDmVoiceState(tx: WriteTx, emit: Emit, state: DmVoiceSt
   });
 }
 
+/** DM calls as a kind of private call: only the channel's two users may join. */
+const DM_CALL: PrivateCallKind<DmVoiceStateRecord> = {
+  states: (tx) => tx.store('dm_voice_states'),
+  callOf: (state) => state.channel_id,
+  stateIn: (channelId, state) => ({ ...state, channel_id: channelId }),
+  admits: async (_ctx, tx, caller, channelId) =>
+    (await tx.store('dm_channels').get(channelId))?.recipient_ids.includes(caller.user_id) ?? false,
+  emitState: emitDmVoiceState,
+};
+
 /**
  * Inside a write: the caller joins the call of DM channel `channelId` (or, with null, leaves
  * their DM call). Refused (nothing changes) when the channel is not one of the caller's DM
  * channels. A new join issues a voice server token.
  */
-export async function changeDmCall(
+export function changeDmCall(
   ctx: PlatformContext,
   tx: WriteTx,
   emit: Emit,
   caller: VoiceCaller,
   channelId: string | null,
-  self: { self_mute: boolean; self_deaf: boolean },
+  self: SelfFlags,
   credential: VoiceCredential,
 ): Promise<VoiceJoinOutcome> {
-  const states = tx.store('dm_voice_states');
-  const existing = await states.get([caller.application_id, caller.user_id]);
-  if (channelId === null) {
-    if (!existing) return { joined: false };
-    await states.delete([caller.application_id, caller.user_id]);
-    await emitDmVoiceState(tx, emit, existing, true);
-    return { joined: false };
-  }
-  const channel = await tx.store('dm_channels').get(channelId);
-  if (!channel || !channel.recipient_ids.includes(caller.user_id)) return { refused: true };
-  if (existing?.channel_id === channelId && existing.session_id === caller.session_id) {
-    if (existing.self_mute === self.self_mute && existing.self_deaf === self.self_deaf) return { joined: false };
-    const changed = { ...existing, ...self };
-    await states.put(changed);
-    await emitDmVoiceState(tx, emit, changed, false);
-    return { joined: false };
-  }
-  if (existing && existing.channel_id !== channelId) await emitDmVoiceState(tx, emit, existing, true);
-  const state: DmVoiceStateRecord = {
-    application_id: caller.application_id,
-    user_id: caller.user_id,
-    channel_id: channelId,
-    session_id: caller.session_id,
-    ...self,
-    joined_at: ctx.clock.now(),
-  };
-  await states.put(state);
-  await emitDmVoiceState(tx, emit, state, false);
-  await issueVoiceToken(tx, {
-    server_id: channelId,
-    guild_id: null,
-    channel_id: channelId,
-    caller,
-    credential,
-    now: ctx.clock.now(),
-  });
-  return { joined: true, server: { token: credential.token, guild_id: null, channel_id: channelId } };
+  return changePrivateCall(ctx, tx, emit, DM_CALL, caller, channelId, self, credential);
 }

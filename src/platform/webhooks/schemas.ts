@@ -4,11 +4,12 @@
  */
 import * as v from 'valibot';
 import { WEBHOOK_DELIVERIES_LIST_MAX, WEBHOOK_URL_MAX } from '../core/limits';
+import { jsonObject } from '../core/json-object';
 import { queryInt, snowflakeSchema } from '../core/schema-parts';
 import { WEBHOOK_EVENT_TYPES } from '../../store/records/webhooks';
 
 /** `PUT /sandbox/applications/{id}/event-webhooks`: the events URL, the event types, on or off. */
-export const EventWebhooksSchema = v.object({
+export const EventWebhooksSchema = jsonObject({
   url: v.nullable(
     v.pipe(
       v.string('Must be a string.'),
@@ -21,7 +22,7 @@ export const EventWebhooksSchema = v.object({
 });
 
 /** `POST /sandbox/webhook-sinks`: the status the sink answers with. */
-export const WebhookSinkSchema = v.object({
+export const WebhookSinkSchema = jsonObject({
   respond_with: v.optional(
     v.pipe(
       v.number('Must be a number.'),

@@ -227,9 +227,13 @@ export const MIGRATIONS: readonly Migration[] = [
       'channel_id',
     );
   },
-  // 19: gateway resume points, one record per write of the gateway holding every session's
+  // 19: fixture sets, named records of what a tool seeded (`/sandbox/fixture-sets/{name}`).
+  (db) => {
+    db.createObjectStore('fixture_sets', { keyPath: 'name' });
+  },
+  // 20: gateway resume points, one record per write of the gateway holding every session's
   // points it numbered (one put per fan-out instead of one per session), found by
-  // `[session_id, first s]`. Points stored by version 18 are copied, one batch per session.
+  // `[session_id, first s]`. Points stored by version 19 are copied, one batch per session.
   (db, tx) => {
     const batches = db.createObjectStore('gateway_resume_batches', { keyPath: 'id', autoIncrement: true });
     batches.createIndex('by_session_point', 'keys', { multiEntry: true });

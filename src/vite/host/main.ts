@@ -3,6 +3,7 @@
  * this browser, seeds its world, and embeds the dev server's activity page as the user named by
  * `?as=` (alice when absent). Two tabs as two users run one activity instance. Built into the
  * package as one self-contained script (`dist/sandbox/host.js`) with the shared worker beside it.
+ * With `platformpp({ server })` the page joins that platform server instead (`config.server`).
  */
 import '../../components/index';
 import type { ActivityFrame } from '../../components/activity-frame';
@@ -11,7 +12,7 @@ import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
 import { BRIDGE_PATH } from '../platform-bridge';
 import { serveBackendBridge } from './bridge-client';
 import { renderHostView, type HostViewState } from './host-view';
-import { ensureSandboxWorld, WORLD_KEY, type SandboxWorld } from './world';
+import { browserWorldRecord, ensureSandboxWorld, sandboxWorldRecord, WORLD_KEY, type SandboxWorld } from './world';
 
 const config = JSON.parse(document.getElementById('platformpp-sandbox')!.textContent!) as SandboxPageConfig;
 const current = new URL(location.href).searchParams.get('as') ?? config.users[0];
@@ -19,7 +20,10 @@ const current = new URL(location.href).searchParams.get('as') ?? config.users[0]
 const header = document.createElement('header');
 const platform = document.createElement('pp-platform') as PlatformElement;
 platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
-document.body.append(header, platform);
+platform.server = config.server;
+document.body.append(header);
+// A platform server that did not start: never the browser's own sandbox in its place.
+if (!config.serverError) document.body.append(platform);
 
 const state: HostViewState = {
   applicationName: config.application.name,
@@ -41,10 +45,13 @@ async function reset(): Promise<void> {
 
 /** Embeds the activity as the tab's user once the platform runs and the world exists. */
 async function start(): Promise<void> {
+  if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
   await platform.whenReady();
-  // The activity's backend reaches the platform through the dev server and this tab.
-  serveBackendBridge(BRIDGE_PATH);
-  const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, localStorage);
+  // The activity's backend reaches the platform through the dev server and this tab (on a
+  // platform server, it reaches the server itself).
+  if (!config.server) serveBackendBridge(BRIDGE_PATH);
+  const record = config.server ? sandboxWorldRecord(platform.sandbox) : browserWorldRecord(localStorage);
+  const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, record);
   show({ applicationId: world.application_id });
   const userId = world.users[current];
   if (!userId) {

@@ -2,7 +2,9 @@
  * The sandbox's world, made through the platform's own sandbox API on the first visit: the
  * users (alice, bob, chen), the application with the developer's own id and client secret,
  * and a guild they all belong to, with its voice channel where the activity runs. The page
- * remembers what it made (localStorage) and checks it against the platform on every visit:
+ * remembers what it made (localStorage; in the sandbox itself, a fixture set, when the page
+ * joined a platform server, so that every browser on it finds the same world) and checks it
+ * against the platform on every visit:
  * after a reset, or when the `.env` names another application, it seeds again; a changed
  * secret is set on the application. Tabs take turns through a Web Lock, so two tabs opened at
  * once seed once.
@@ -24,6 +26,34 @@ export interface SandboxWorld {
 
 /** Where the page keeps the world it made. */
 export const WORLD_KEY = 'platformpp:sandbox-world';
+/** The fixture set the world is recorded in on a platform server. */
+export const WORLD_FIXTURE_SET = 'platformpp-vite-sandbox-world';
+
+/** Where the record of the world is kept. */
+export interface WorldRecord {
+  load(): Promise<SandboxWorld | null>;
+  save(world: SandboxWorld): Promise<void>;
+}
+
+/** The record in this browser (`localStorage`). */
+export function browserWorldRecord(storage: Storage): WorldRecord {
+  return {
+    load: async () => remembered(storage),
+    save: async (world) => storage.setItem(WORLD_KEY, JSON.stringify(world)),
+  };
+}
+
+/** The record in the sandbox (a fixture set), shared by every browser that joins its server. */
+export function sandboxWorldRecord(sandbox: SandboxClient): WorldRecord {
+  return {
+    load: async () => {
+      const world = (await sandbox.getFixtureSet(WORLD_FIXTURE_SET))?.value as SandboxWorld | undefined;
+      return world?.version === 1 ? world : null;
+    },
+    save: async (world) =>
+      void (await sandbox.putFixtureSet(WORLD_FIXTURE_SET, world as unknown as Record<string, unknown>)),
+  };
+}
 /** The Web Lock two tabs take turns on. */
 const SEED_LOCK = 'platformpp:sandbox-seed';
 /** The guild the users share. */
@@ -104,27 +134,27 @@ async function seed(
 
 /**
  * The world of `config`: the one made earlier if the platform still has it, else a new one.
- * @example const world = await ensureSandboxWorld(platform.sandbox, config, localStorage);
+ * @example const world = await ensureSandboxWorld(platform.sandbox, config, browserWorldRecord(localStorage));
  */
 export async function ensureSandboxWorld(
   sandbox: SandboxClient,
   config: SandboxPageConfig,
-  storage: Storage,
+  record: WorldRecord,
 ): Promise<SandboxWorld> {
   const work = async () => {
     const secretSha = config.application.secret ? await sha256(config.application.secret) : null;
-    const known = remembered(storage);
+    const known = await record.load();
     const sameApplication = known && (config.application.id === null || known.application_id === config.application.id);
     if (known && sameApplication && (await stillThere(sandbox, known))) {
       if (secretSha && known.secret_sha256 !== secretSha) {
         await sandbox.updateApplication(known.application_id, { client_secret: config.application.secret! });
         known.secret_sha256 = secretSha;
-        storage.setItem(WORLD_KEY, JSON.stringify(known));
+        await record.save(known);
       }
       return known;
     }
     const world = await seed(sandbox, config, secretSha);
-    storage.setItem(WORLD_KEY, JSON.stringify(world));
+    await record.save(world);
     return world;
   };
   return navigator.locks ? navigator.locks.request(SEED_LOCK, work) : work();

@@ -20,7 +20,7 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** Each file's relative imports of any kind (type imports too: a type is a door between rooms as well). */
+/** Each file's relative imports of any kind (type and side-effect imports too: each is a door between rooms). */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of [...filesUnder('src'), ...filesUnder('sw'), ...filesUnder('server'), ...filesUnder('demo')]) {
@@ -28,7 +28,8 @@ function importGraph(): Map<string, string[]> {
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '');
     const targets: string[] = [];
-    for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+    // `import './x'` (for its side effects, such as defining an element) is an import as well.
+    for (const match of source.matchAll(/^\s*(?:import|export)\s(?:[^;]*?from\s+)?['"](\.[^'"]+)['"]/gm)) {
       const base = resolve(dirname(join(root, file)), match[1].replace(/\.js$/, ''));
       const target = existsSync(`${base}.ts`) ? `${base}.ts` : join(base, 'index.ts');
       if (existsSync(target)) targets.push(relative(root, target));

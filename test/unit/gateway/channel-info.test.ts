@@ -86,7 +86,7 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
       h.world.botAuth,
     );
     expect(ok.status).toBe(204);
-    const events = await h.api.app.ctx.db.count('events');
+    const events = await h.api.db.count('events');
     const tooLong = await h.api.put(
       `/api/v10/channels/${voice.id}/voice-status`,
       { status: 'y'.repeat(VOICE_CHANNEL_STATUS_MAX + 1) },
@@ -95,8 +95,8 @@ describe('Request Channel Info (opcode 43) and voice channel status', () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.code).toBe(50035);
     expect(tooLong.body.errors.status._errors[0].message).toContain('500');
-    expect((await h.api.app.ctx.db.get('channels', voice.id))!.voice_status).toBe('x'.repeat(VOICE_CHANNEL_STATUS_MAX));
-    expect(await h.api.app.ctx.db.count('events')).toBe(events);
+    expect((await h.api.db.get('channels', voice.id))!.voice_status).toBe('x'.repeat(VOICE_CHANNEL_STATUS_MAX));
+    expect(await h.api.db.count('events')).toBe(events);
   });
 
   it('setting a voice status needs SET_VOICE_CHANNEL_STATUS, and MANAGE_CHANNELS for a bot not connected to the channel', async () => {

@@ -3,14 +3,21 @@
  * next to the service worker: announcements are forwarded on `flush()` (a BroadcastChannel is
  * asynchronous too), timers are manual, and fake clients connect through a transport that
  * records what they receive.
+ *
+ * One suite, two hosts: on the server host (`PLATFORMPP_HOST=server`) the clients are real
+ * WebSockets to a fresh sandbox of the test server (`./server-gateway-clients.ts`), and
+ * `flush()` waits until the server sent every dispatch committed so far and each client
+ * received it. The gateway object, its context and its timers are then in another process:
+ * tests that use them are `itInProcess`.
  */
 import { Gateway, type GatewayTimers } from '../../../src/gateway/gateway';
 import type { GatewayConnection } from '../../../src/gateway/connection';
 import { GATEWAY_OPCODES, type GatewayPayload } from '../../../src/gateway/protocol';
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { SNOWFLAKE_WORKERS } from '../../../src/platform/core/snowflake';
-import { createTestClient, createWorld, type TestClient } from '../app-harness';
+import { createTestClient, createWorld, ON_SERVER, type TestClient } from '../app-harness';
 import { openTestStorage } from '../store/test-storage';
+import { serverGatewayClients, unreachable } from './server-gateway-clients';
 
 /** Timers that only move when the test says so. */
 export class ManualTimers implements GatewayTimers {
@@ -72,6 +79,7 @@ export type GatewayHarness = Awaited<ReturnType<typeof createGatewayHarness>>;
 export async function createGatewayHarness() {
   const api: TestClient = await createTestClient();
   const world = await createWorld(api);
+  if (ON_SERVER) return serverGatewayHarness(api, world);
   const ctx = await createPlatformContext({
     db: await openTestStorage(api.dbName),
     workerId: SNOWFLAKE_WORKERS.hub,
@@ -137,18 +145,11 @@ export async function createGatewayHarness() {
     return Object.assign(client, { ready: ready.d });
   }
 
-  /** A guild owned by alice, with the bot (and optionally bob) as members. */
-  async function guildWithBot(options: { bob?: boolean } = {}) {
-    const created = (await api.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
-    await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bot.id}`, {});
-    if (options.bob) await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bob.id}`, {});
-    return created as { guild: any; roles: any[]; channels: any[] };
-  }
+  const guildWithBot = (options: { bob?: boolean } = {}) => createGuildWithBot(api, world, options);
 
   /** Sets application fields directly (flags, approvals, settings the sandbox has no route for). */
   async function updateApplication(changes: Record<string, unknown>): Promise<void> {
-    const app = await api.app.ctx.db.get('applications', world.application.id);
-    await api.app.ctx.db.put('applications', { ...app!, ...changes });
+    await changeApplication(api, world, changes);
   }
 
   /** A second gateway on the same database, as after the shared worker restarted. */
@@ -163,6 +164,11 @@ export async function createGatewayHarness() {
   return {
     api,
     world,
+    db: api.db,
+    /** Resolves once the gateway dispatched everything committed to the log (and wrote what that changes). */
+    pump: () => gateway.pump(),
+    /** READY's `resume_gateway_url` on this host. */
+    resumeGatewayUrl: '/gateway',
     ctx,
     gateway,
     timers,
@@ -173,5 +179,57 @@ export async function createGatewayHarness() {
     guildWithBot,
     updateApplication,
     restartedGateway,
+  };
+}
+
+/** A guild owned by alice, with the bot (and optionally bob) as members. */
+async function createGuildWithBot(api: TestClient, world: World, options: { bob?: boolean } = {}) {
+  const created = (await api.post('/sandbox/guilds', { name: 'Guild', owner_id: world.alice.id })).body;
+  await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bot.id}`, {});
+  if (options.bob) await api.put(`/sandbox/guilds/${created.guild.id}/members/${world.bob.id}`, {});
+  return created as { guild: any; roles: any[]; channels: any[] };
+}
+
+/** Sets application fields directly in the store (flags, approvals, settings the sandbox has no route for). */
+async function changeApplication(api: TestClient, world: World, changes: Record<string, unknown>): Promise<void> {
+  const app = await api.db.get('applications', world.application.id);
+  await api.db.put('applications', { ...app!, ...changes });
+}
+
+type World = Awaited<ReturnType<typeof createWorld>>;
+
+/**
+ * The harness on the server host: the same helpers over real WebSockets to the sandbox of
+ * `api`. What lives in the server's process (the gateway, its context and timers) throws when
+ * used, naming the test's mistake.
+ */
+function serverGatewayHarness(api: TestClient, world: World) {
+  const clients = serverGatewayClients(api.origin);
+  return {
+    api,
+    world,
+    db: api.db,
+    resumeGatewayUrl: `${api.origin.replace(/^http/, 'ws')}/gateway`,
+    ctx: unreachable<Awaited<ReturnType<typeof createPlatformContext>>>('ctx'),
+    gateway: unreachable<Gateway>('gateway'),
+    timers: unreachable<ManualTimers>('timers'),
+    errors: [] as string[],
+    flush: () => clients.flush(() => api.settled()),
+    pump: () => api.settled(),
+    connect: (url = '/gateway?v=10&encoding=json', on?: Gateway, owner?: string): FakeClient => {
+      if (on || owner) throw new Error('a second gateway object or a page owner exists in-process only: itInProcess');
+      return clients.connect(url);
+    },
+    identify: async (token: string, d: Record<string, unknown> = {}): Promise<FakeClient & { ready: any }> => {
+      const client = clients.connect('/gateway?v=10&encoding=json');
+      client.send({ op: 2, d: { token, properties: { os: 'linux', browser: 'test', device: 'test' }, ...d } });
+      const ready = await client.waitForDispatch('READY');
+      return Object.assign(client, { ready: ready.d });
+    },
+    guildWithBot: (options: { bob?: boolean } = {}) => createGuildWithBot(api, world, options),
+    updateApplication: (changes: Record<string, unknown>) => changeApplication(api, world, changes),
+    restartedGateway: (): Promise<Gateway> => {
+      throw new Error('a restarted gateway object exists in-process only: itInProcess');
+    },
   };
 }

@@ -7,28 +7,29 @@ import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
 
 /**
- * A guild with the bot and `extra` more members, written in one transaction; with `spread`,
+ * A guild with the bot and `extra` more members, written straight to the store; with `spread`,
  * each member's user has `spread - 1` users who are not members between it and the next.
  */
 async function bigGuild(h: GatewayHarness, extra: number, spread = 1) {
   const { guild } = await h.guildWithBot();
-  const db = h.api.app.ctx.db;
-  await db.write(['users', 'members'], async (tx) => {
-    for (let i = 0; i < extra * spread; i++) {
-      const id = String(1_000_000_000_000n + BigInt(i));
-      const user: UserRecord = {
-        id,
-        username: `user${i}`,
-        global_name: null,
-        discriminator: '0',
-        avatar: null,
-        bot: false,
-        premium_type: 0,
-        primary_guild: null,
-        provisional: false,
-        created_at: 0,
-      };
-      const member: MemberRecord = {
+  const users: UserRecord[] = [];
+  const members: MemberRecord[] = [];
+  for (let i = 0; i < extra * spread; i++) {
+    const id = String(1_000_000_000_000n + BigInt(i));
+    users.push({
+      id,
+      username: `user${i}`,
+      global_name: null,
+      discriminator: '0',
+      avatar: null,
+      bot: false,
+      premium_type: 0,
+      primary_guild: null,
+      provisional: false,
+      created_at: 0,
+    });
+    if (i % spread === 0)
+      members.push({
         guild_id: guild.id,
         user_id: id,
         nick: null,
@@ -38,11 +39,10 @@ async function bigGuild(h: GatewayHarness, extra: number, spread = 1) {
         banner: null,
         bio: null,
         flags: 0,
-      };
-      void tx.store('users').put(user);
-      if (i % spread === 0) void tx.store('members').put(member);
-    }
-  });
+      });
+  }
+  await h.db.putAll('users', users);
+  await h.db.putAll('members', members);
   return guild;
 }
 

@@ -4,6 +4,7 @@
  * the main gateway ("Decode error") and on the voice gateway ("Failed to decode payload").
  */
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { GATEWAY_PAYLOAD_MAX_BYTES } from '../../../src/platform/core/limits';
 import { createGatewayHarness } from './gateway-harness';
 import { createVoiceHarness } from './voice-harness';
@@ -57,16 +58,19 @@ describe('gateway payload limit: over 4096 bytes closes with 4002', () => {
 });
 
 describe('voice gateway payload limit: over 4096 bytes closes with 4002', () => {
-  it('a voice payload over the limit closes with 4002 before it is read; one within it is answered', async () => {
-    const h = await createVoiceHarness();
-    const small = h.connectVoice('/voice?v=8');
-    small.send({ op: 3, d: { t: 1, seq_ack: -1 } });
-    expect((await small.waitForOp(6)).d).toMatchObject({ t: 1 });
-    const large = h.connectVoice('/voice?v=8');
-    large.send({ op: 3, d: { t: 1, seq_ack: -1 }, padding: 'x'.repeat(GATEWAY_PAYLOAD_MAX_BYTES) });
-    expect(await large.waitForClose()).toEqual({
-      code: 4002,
-      reason: `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`,
-    });
-  });
+  itInProcess(
+    'a voice payload over the limit closes with 4002 before it is read; one within it is answered',
+    async () => {
+      const h = await createVoiceHarness();
+      const small = h.connectVoice('/voice?v=8');
+      small.send({ op: 3, d: { t: 1, seq_ack: -1 } });
+      expect((await small.waitForOp(6)).d).toMatchObject({ t: 1 });
+      const large = h.connectVoice('/voice?v=8');
+      large.send({ op: 3, d: { t: 1, seq_ack: -1 }, padding: 'x'.repeat(GATEWAY_PAYLOAD_MAX_BYTES) });
+      expect(await large.waitForClose()).toEqual({
+        code: 4002,
+        reason: `Payload is larger than ${GATEWAY_PAYLOAD_MAX_BYTES} bytes.`,
+      });
+    },
+  );
 });

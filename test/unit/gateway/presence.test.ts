@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { Gateway } from '../../../src/gateway/gateway';
 import { createPlatformContext } from '../../../src/platform/core/context';
 import { INTENTS } from '../../../src/platform/core/intents';
@@ -72,16 +73,19 @@ describe('presence status from gateway sessions', () => {
     expect(last.d).toMatchObject({ status: 'offline', activities: [], client_status: {} });
   });
 
-  it('a dropped connection (1006: a dead page the hub let go of) turns the user offline once it was their last', async () => {
-    const { h, watcher, alice } = await setup();
-    const page = await h.identify(h.world.aliceAuth);
-    await nthStatus(watcher, alice, 1);
-    page.disconnect(1006);
-    expect(await nthStatus(watcher, alice, 2)).toEqual(['online', 'offline']);
-    expect((await h.ctx.db.get('presences', alice))?.sessions).toEqual([]);
-  });
+  itInProcess(
+    'a dropped connection (1006: a dead page the hub let go of) turns the user offline once it was their last',
+    async () => {
+      const { h, watcher, alice } = await setup();
+      const page = await h.identify(h.world.aliceAuth);
+      await nthStatus(watcher, alice, 1);
+      page.disconnect(1006);
+      expect(await nthStatus(watcher, alice, 2)).toEqual(['online', 'offline']);
+      expect((await h.db.get('presences', alice))?.sessions).toEqual([]);
+    },
+  );
 
-  it('a heartbeat timeout (4009) ends the session: the user goes offline', async () => {
+  itInProcess('a heartbeat timeout (4009) ends the session: the user goes offline', async () => {
     const { h, watcher, alice } = await setup();
     await h.identify(h.world.aliceAuth);
     await nthStatus(watcher, alice, 1);
@@ -205,7 +209,7 @@ describe('presence across a restart of the shared worker', () => {
     return { h, guild, alice, session, next, timers, watch };
   }
 
-  it('a restarted gateway knows who is online from IndexedDB: GUILD_CREATE lists them', async () => {
+  itInProcess('a restarted gateway knows who is online from IndexedDB: GUILD_CREATE lists them', async () => {
     const { alice, watch } = await restarted(async () => false);
     const watcher = await watch();
     expect(watcher.created.presences).toContainEqual({
@@ -216,14 +220,17 @@ describe('presence across a restart of the shared worker', () => {
     });
   });
 
-  it('sessions of the previous start that did not come back are gone after the grace period: their users go offline', async () => {
-    const { alice, watch, timers } = await restarted(async () => false);
-    const watcher = await watch();
-    await pastGrace(timers, watcher);
-    expect(await nthStatus(watcher, alice, 1)).toEqual(['offline']);
-  });
+  itInProcess(
+    'sessions of the previous start that did not come back are gone after the grace period: their users go offline',
+    async () => {
+      const { alice, watch, timers } = await restarted(async () => false);
+      const watcher = await watch();
+      await pastGrace(timers, watcher);
+      expect(await nthStatus(watcher, alice, 1)).toEqual(['offline']);
+    },
+  );
 
-  it('a session resumed on the new start keeps its user online; one that was not resumed goes', async () => {
+  itInProcess('a session resumed on the new start keeps its user online; one that was not resumed goes', async () => {
     const { h, alice, session, next, timers, watch } = await restarted(async () => false);
     await h.identify(h.world.bobAuth);
     const again = h.connect('/gateway?v=10&encoding=json', next);
@@ -234,48 +241,54 @@ describe('presence across a restart of the shared worker', () => {
 
     expect(await nthStatus(watcher, h.world.bob.id, 1)).toEqual(['offline']);
     expect(statuses(watcher, alice)).toEqual([]);
-    expect((await h.ctx.db.get('presences', alice))?.status).toBe('online');
+    expect((await h.db.get('presences', alice))?.status).toBe('online');
   });
 
-  it('after a browser restart (the earlier start and its pages all gone) those sessions go at once, not after the grace period', async () => {
-    const { h, alice } = await setup();
-    await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
-    await h.identify(h.world.bobAuth, {}, 'page-of-bob');
-    await h.flush();
-    expect((await h.ctx.db.get('presences', alice))?.sessions?.[0]?.owner).toBe('page-of-alice');
-    const ctx = await createPlatformContext({
-      db: await openTestStorage(h.api.dbName),
-      workerId: SNOWFLAKE_WORKERS.hub,
-    });
-    // Only bob's page came back (a new tab of his is open); alice's is gone. No timer moves.
-    const livePages = new Set(['page-of-bob']);
-    new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
-      isLive: async () => false,
-      pageLive: async (owner) => livePages.has(owner),
-    });
-    await expect.poll(async () => (await h.ctx.db.get('presences', alice))?.status, { timeout: 2000 }).toBe('offline');
-    expect((await h.ctx.db.get('presences', h.world.bob.id))?.status).toBe('online');
-  });
+  itInProcess(
+    'after a browser restart (the earlier start and its pages all gone) those sessions go at once, not after the grace period',
+    async () => {
+      const { h, alice } = await setup();
+      await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
+      await h.identify(h.world.bobAuth, {}, 'page-of-bob');
+      await h.flush();
+      expect((await h.db.get('presences', alice))?.sessions?.[0]?.owner).toBe('page-of-alice');
+      const ctx = await createPlatformContext({
+        db: await openTestStorage(h.api.dbName),
+        workerId: SNOWFLAKE_WORKERS.hub,
+      });
+      // Only bob's page came back (a new tab of his is open); alice's is gone. No timer moves.
+      const livePages = new Set(['page-of-bob']);
+      new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
+        isLive: async () => false,
+        pageLive: async (owner) => livePages.has(owner),
+      });
+      await expect.poll(async () => (await h.db.get('presences', alice))?.status, { timeout: 2000 }).toBe('offline');
+      expect((await h.db.get('presences', h.world.bob.id))?.status).toBe('online');
+    },
+  );
 
-  it('a session of an earlier start whose page still lives waits for the grace period (its page resumes it meanwhile)', async () => {
-    const { h, alice } = await setup();
-    await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
-    await h.flush();
-    const ctx = await createPlatformContext({
-      db: await openTestStorage(h.api.dbName),
-      workerId: SNOWFLAKE_WORKERS.hub,
-    });
-    const asked: string[] = [];
-    new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
-      isLive: async () => false,
-      pageLive: async (owner) => (asked.push(owner), true),
-    });
-    await expect.poll(() => asked).toEqual(['page-of-alice']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await h.ctx.db.get('presences', alice))?.status).toBe('online');
-  });
+  itInProcess(
+    'a session of an earlier start whose page still lives waits for the grace period (its page resumes it meanwhile)',
+    async () => {
+      const { h, alice } = await setup();
+      await h.identify(h.world.aliceAuth, {}, 'page-of-alice');
+      await h.flush();
+      const ctx = await createPlatformContext({
+        db: await openTestStorage(h.api.dbName),
+        workerId: SNOWFLAKE_WORKERS.hub,
+      });
+      const asked: string[] = [];
+      new Gateway(ctx, new ManualTimers(), (line) => h.errors.push(line), {
+        isLive: async () => false,
+        pageLive: async (owner) => (asked.push(owner), true),
+      });
+      await expect.poll(() => asked).toEqual(['page-of-alice']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await h.db.get('presences', alice))?.status).toBe('online');
+    },
+  );
 
-  it('sessions of a start that still runs (its Web Lock is held) are kept', async () => {
+  itInProcess('sessions of a start that still runs (its Web Lock is held) are kept', async () => {
     const asked: string[] = [];
     const { h, alice, timers } = await restarted(async (incarnation) => {
       asked.push(incarnation);
@@ -284,6 +297,6 @@ describe('presence across a restart of the shared worker', () => {
     timers.advance(PRESENCE_RESTART_GRACE_MS);
     await expect.poll(() => asked.length).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect((await h.ctx.db.get('presences', alice))?.status).toBe('online');
+    expect((await h.db.get('presences', alice))?.status).toBe('online');
   });
 });

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
@@ -32,26 +33,29 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     ]);
   });
 
-  it('loses no event when the shared worker restarted in between (the session lives in IndexedDB)', async () => {
-    const h = await createGatewayHarness();
-    const { guild, bot, sessionId } = await session(h);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'live', type: 0 });
-    const live = await bot.waitForDispatch('CHANNEL_CREATE');
-    bot.disconnect(4000);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'missed', type: 0 });
-    const restarted = await h.restartedGateway();
-    const again = h.connect(undefined, restarted);
-    again.send({ op: 6, d: { token: h.world.botAuth.replace('Bot ', ''), session_id: sessionId, seq: live.s } });
-    await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
-      [live.s! + 1, 'CHANNEL_CREATE', 'missed'],
-      [live.s! + 2, 'RESUMED', undefined],
-    ]);
-    // And it keeps dispatching live on the new gateway.
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
-    await restarted.announce({ type: 'events', seq: 0 });
-    expect((await again.waitFor((p) => p.d?.name === 'after')).s).toBe(live.s! + 3);
-  });
+  itInProcess(
+    'loses no event when the shared worker restarted in between (the session lives in IndexedDB)',
+    async () => {
+      const h = await createGatewayHarness();
+      const { guild, bot, sessionId } = await session(h);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'live', type: 0 });
+      const live = await bot.waitForDispatch('CHANNEL_CREATE');
+      bot.disconnect(4000);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'missed', type: 0 });
+      const restarted = await h.restartedGateway();
+      const again = h.connect(undefined, restarted);
+      again.send({ op: 6, d: { token: h.world.botAuth.replace('Bot ', ''), session_id: sessionId, seq: live.s } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+        [live.s! + 1, 'CHANNEL_CREATE', 'missed'],
+        [live.s! + 2, 'RESUMED', undefined],
+      ]);
+      // And it keeps dispatching live on the new gateway.
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
+      await restarted.announce({ type: 'events', seq: 0 });
+      expect((await again.waitFor((p) => p.d?.name === 'after')).s).toBe(live.s! + 3);
+    },
+  );
 
   it('replays again what a client sent a lower seq for (it missed those dispatches)', async () => {
     const h = await createGatewayHarness();
@@ -69,61 +73,67 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     ]);
   });
 
-  it("keeps one resume point per dispatch from the last heartbeat's seq on; a Resume from before it gets Invalid Session", async () => {
-    const h = await createGatewayHarness();
-    const { guild, bot, sessionId } = await session(h);
-    for (const name of ['a', 'b', 'c']) await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
-    await bot.waitFor((p) => p.d?.name === 'c');
-    bot.send({ op: 1, d: 4 });
-    await bot.waitFor((p) => p.op === 11);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'd', type: 0 });
-    await bot.waitFor((p) => p.d?.name === 'd');
-    const usable = [];
-    for (let s = 1; s <= 6; s++) if ((await findResumePoint(h.ctx.db, sessionId, s)).mark) usable.push(s);
-    expect(usable).toEqual([4, 5, 6]);
-    bot.disconnect(4000);
+  itInProcess(
+    "keeps one resume point per dispatch from the last heartbeat's seq on; a Resume from before it gets Invalid Session",
+    async () => {
+      const h = await createGatewayHarness();
+      const { guild, bot, sessionId } = await session(h);
+      for (const name of ['a', 'b', 'c']) await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name, type: 0 });
+      await bot.waitFor((p) => p.d?.name === 'c');
+      bot.send({ op: 1, d: 4 });
+      await bot.waitFor((p) => p.op === 11);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'd', type: 0 });
+      await bot.waitFor((p) => p.d?.name === 'd');
+      const usable = [];
+      for (let s = 1; s <= 6; s++) if ((await findResumePoint(h.ctx.db, sessionId, s)).mark) usable.push(s);
+      expect(usable).toEqual([4, 5, 6]);
+      bot.disconnect(4000);
 
-    const early = h.connect();
-    early.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
-    expect((await early.waitFor((p) => p.op === 9)).d).toBe(false);
-    const again = h.connect();
-    again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 4 } });
-    await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([
-      [5, 'c'],
-      [6, 'd'],
-      [7, undefined],
-    ]);
-  });
+      const early = h.connect();
+      early.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
+      expect((await early.waitFor((p) => p.op === 9)).d).toBe(false);
+      const again = h.connect();
+      again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 4 } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([
+        [5, 'c'],
+        [6, 'd'],
+        [7, undefined],
+      ]);
+    },
+  );
 
-  it('a Resume from an earlier seq numbers the rest again: the resume points of the old numbering are gone', async () => {
-    const h = await createGatewayHarness();
-    const { guild, bot, sessionId } = await session(h);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'a', type: 0 });
-    await bot.waitFor((p) => p.d?.name === 'a');
-    // Two answers (s 4, 5) are numbered but never replayed: they are no events of the log.
-    for (let i = 0; i < 2; i++) bot.send({ op: 43, d: { guild_id: guild.id, fields: ['status'] } });
-    await bot.waitFor((p) => p.t === 'CHANNEL_INFO' && p.s === 5);
-    await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'b', type: 0 });
-    expect((await bot.waitFor((p) => p.d?.name === 'b')).s).toBe(6);
-    bot.disconnect(4000);
+  itInProcess(
+    'a Resume from an earlier seq numbers the rest again: the resume points of the old numbering are gone',
+    async () => {
+      const h = await createGatewayHarness();
+      const { guild, bot, sessionId } = await session(h);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'a', type: 0 });
+      await bot.waitFor((p) => p.d?.name === 'a');
+      // Two answers (s 4, 5) are numbered but never replayed: they are no events of the log.
+      for (let i = 0; i < 2; i++) bot.send({ op: 43, d: { guild_id: guild.id, fields: ['status'] } });
+      await bot.waitFor((p) => p.t === 'CHANNEL_INFO' && p.s === 5);
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'b', type: 0 });
+      expect((await bot.waitFor((p) => p.d?.name === 'b')).s).toBe(6);
+      bot.disconnect(4000);
 
-    const again = h.connect();
-    again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
-    await again.waitForDispatch('RESUMED');
-    expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
-      [4, 'CHANNEL_CREATE', 'b'],
-      [5, 'RESUMED', undefined],
-    ]);
-    const kept = [];
-    for (let s = 1; s <= 6; s++) if ((await findResumePoint(h.ctx.db, sessionId, s)).mark) kept.push(s);
-    expect(kept).toEqual([1, 2, 3, 4, 5]);
-    again.disconnect(4000);
-    // s 6 of the old numbering is no dispatch of the session any more.
-    const late = h.connect();
-    late.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 6 } });
-    expect((await late.waitForClose()).code).toBe(4007);
-  });
+      const again = h.connect();
+      again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 3 } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.s, p.t, p.d.name])).toEqual([
+        [4, 'CHANNEL_CREATE', 'b'],
+        [5, 'RESUMED', undefined],
+      ]);
+      const kept = [];
+      for (let s = 1; s <= 6; s++) if ((await findResumePoint(h.ctx.db, sessionId, s)).mark) kept.push(s);
+      expect(kept).toEqual([1, 2, 3, 4, 5]);
+      again.disconnect(4000);
+      // s 6 of the old numbering is no dispatch of the session any more.
+      const late = h.connect();
+      late.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: 6 } });
+      expect((await late.waitForClose()).code).toBe(4007);
+    },
+  );
 
   it('closes with 4007 for a seq the session never sent', async () => {
     const h = await createGatewayHarness();
@@ -165,7 +175,7 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     expect((await bad.waitForClose()).code).toBe(4004);
   });
 
-  it('a session that timed out (4009) cannot be resumed', async () => {
+  itInProcess('a session that timed out (4009) cannot be resumed', async () => {
     const h = await createGatewayHarness();
     const { bot, sessionId } = await session(h);
     h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 2);
@@ -181,13 +191,13 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
     const { bot } = await session(h);
     await h.api.post('/sandbox/reset');
     await bot.waitFor((p) => p.op === 9);
-    expect(await h.ctx.db.count('gateway_sessions')).toBe(0);
+    expect(await h.db.count('gateway_sessions')).toBe(0);
   });
 
   it('never stores the token with the session', async () => {
     const h = await createGatewayHarness();
     await session(h);
-    const stored = JSON.stringify(await h.ctx.db.getAll('gateway_sessions'));
+    const stored = JSON.stringify(await h.db.getAll('gateway_sessions'));
     expect(stored).not.toContain(h.world.botAuth.slice(4));
   });
 });

@@ -30,7 +30,7 @@ async function secondAliceToken(h: GatewayHarness) {
 
 /** What the log says for the user, as the gateway reads it. */
 async function invalidations(h: GatewayHarness) {
-  return (await h.ctx.db.getAll('events')).filter((e) => e.type === SESSIONS_INVALIDATED);
+  return (await h.db.getAll('events')).filter((e) => e.type === SESSIONS_INVALIDATED);
 }
 
 describe('deleted tokens end gateway sessions (spec, Authentication 5 and "Linked game account after a ban")', () => {
@@ -97,28 +97,28 @@ describe('deleted tokens end gateway sessions (spec, Authentication 5 and "Linke
     again.send({ op: 6, d: { token: await secondAliceToken(h), session_id: sessionId, seq: 1 } });
     const answer = await again.waitFor((p) => p.op === 9);
     expect(answer.d).toBe(false);
-    expect(await h.ctx.db.get('gateway_sessions', sessionId)).toBeUndefined();
+    expect(await h.db.get('gateway_sessions', sessionId)).toBeUndefined();
   });
 
   it('a live session closed with 4004 is deleted from the store (non-resumable)', async () => {
     const h = await createGatewayHarness();
     const session = await h.identify(h.world.aliceAuth);
     const sessionId = session.ready.session_id as string;
-    expect(await h.ctx.db.get('gateway_sessions', sessionId)).toBeDefined();
+    expect(await h.db.get('gateway_sessions', sessionId)).toBeDefined();
     await h.api.post(`/sandbox/users/${h.world.alice.id}/ban`, {});
     await h.flush();
     await session.waitForClose();
-    await h.gateway.pump();
-    expect(await h.ctx.db.get('gateway_sessions', sessionId)).toBeUndefined();
+    await h.pump();
+    expect(await h.db.get('gateway_sessions', sessionId)).toBeUndefined();
   });
 
   it('sessions remember the hash of their token, never the token', async () => {
     const h = await createGatewayHarness();
     const session = await h.identify(h.world.aliceAuth);
-    const stored = await h.ctx.db.get('gateway_sessions', session.ready.session_id);
+    const stored = await h.db.get('gateway_sessions', session.ready.session_id);
     const token = h.world.aliceTokens.access_token as string;
     expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(await h.ctx.db.get('tokens', stored!.token_hash!)).toBeDefined();
+    expect(await h.db.get('tokens', stored!.token_hash!)).toBeDefined();
     expect(JSON.stringify(stored)).not.toContain(token);
   });
 

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import {
   GATEWAY_HEARTBEAT_INTERVAL_MS,
   GATEWAY_SEND_LIMIT,
@@ -16,7 +17,7 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     const h = await createGatewayHarness();
     const { guild } = await h.guildWithBot();
     const client = h.connect();
-    expect(client.received[0]).toEqual({
+    expect(await client.waitFor(() => true)).toEqual({
       op: 10,
       d: { heartbeat_interval: GATEWAY_HEARTBEAT_INTERVAL_MS },
       s: null,
@@ -29,7 +30,7 @@ describe('gateway session state machine (CONTRACT §4)', () => {
       v: 10,
       user: { id: h.world.bot.id, bot: true },
       guilds: [{ id: guild.id, unavailable: true }],
-      resume_gateway_url: '/gateway',
+      resume_gateway_url: h.resumeGatewayUrl,
       application: { id: h.world.application.id, flags: 0 },
     });
     expect(ready.d.session_id).toMatch(/^[0-9a-f]{32}$/);
@@ -68,17 +69,20 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(await client.waitFor((p) => p.op === 11)).toEqual({ op: 11, d: null, s: null, t: null });
   });
 
-  it('closes a zombie connection (no heartbeat for 1.5 intervals) with 4009, and heartbeats keep it alive', async () => {
-    const h = await createGatewayHarness();
-    const client = h.connect();
-    h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS);
-    client.send({ op: 1, d: null });
-    await client.waitFor((p) => p.op === 11);
-    h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 1.4);
-    expect(client.closed).toBeNull();
-    h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 0.1);
-    expect(client.closed?.code).toBe(4009);
-  });
+  itInProcess(
+    'closes a zombie connection (no heartbeat for 1.5 intervals) with 4009, and heartbeats keep it alive',
+    async () => {
+      const h = await createGatewayHarness();
+      const client = h.connect();
+      h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS);
+      client.send({ op: 1, d: null });
+      await client.waitFor((p) => p.op === 11);
+      h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 1.4);
+      expect(client.closed).toBeNull();
+      h.timers.advance(GATEWAY_HEARTBEAT_INTERVAL_MS * 0.1);
+      expect(client.closed?.code).toBe(4009);
+    },
+  );
 
   it('closes with 4001 for an unknown opcode', async () => {
     const h = await createGatewayHarness();
@@ -132,8 +136,8 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(closed.code).toBe(4002);
     expect(closed.reason).toContain('d.capabilities');
     expect(closed.reason).not.toContain(h.world.botAuth.slice(4));
-    const long = h.connect(`/gateway?v=${'9'.repeat(500)}`);
-    expect(new TextEncoder().encode(long.closed!.reason).byteLength).toBeLessThanOrEqual(123);
+    const long = await h.connect(`/gateway?v=${'9'.repeat(500)}`).waitForClose();
+    expect(new TextEncoder().encode(long.reason).byteLength).toBeLessThanOrEqual(123);
   });
 
   it('closes with 4003 for a request before Identify', async () => {
@@ -159,23 +163,28 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect((await bot.waitForClose()).code).toBe(4005);
   });
 
-  it('closes with 4008 when more than 120 payloads arrive within 60 s, and counts anew in the next window', async () => {
-    const h = await createGatewayHarness();
-    const fine = h.connect();
-    for (let i = 0; i < GATEWAY_SEND_LIMIT; i++) fine.send({ op: 1, d: null });
-    h.timers.advance(GATEWAY_SEND_WINDOW_MS);
-    fine.send({ op: 1, d: null });
-    expect(fine.closed).toBeNull();
-    const flood = h.connect();
-    for (let i = 0; i <= GATEWAY_SEND_LIMIT; i++) flood.send({ op: 1, d: null });
-    expect(flood.closed?.code).toBe(4008);
-  });
+  itInProcess(
+    'closes with 4008 when more than 120 payloads arrive within 60 s, and counts anew in the next window',
+    async () => {
+      const h = await createGatewayHarness();
+      const fine = h.connect();
+      for (let i = 0; i < GATEWAY_SEND_LIMIT; i++) fine.send({ op: 1, d: null });
+      h.timers.advance(GATEWAY_SEND_WINDOW_MS);
+      fine.send({ op: 1, d: null });
+      expect(fine.closed).toBeNull();
+      const flood = h.connect();
+      for (let i = 0; i <= GATEWAY_SEND_LIMIT; i++) flood.send({ op: 1, d: null });
+      expect(flood.closed?.code).toBe(4008);
+    },
+  );
 
   it('closes with 4012 for an API version other than 10 or 9, and 4002 for an encoding other than json', async () => {
     const h = await createGatewayHarness();
-    expect(h.connect('/gateway?v=8&encoding=json').closed?.code).toBe(4012);
-    expect(h.connect('/gateway?v=9&encoding=json').closed).toBeNull();
-    expect(h.connect('/gateway?v=10&encoding=etf').closed?.code).toBe(4002);
+    expect((await h.connect('/gateway?v=8&encoding=json').waitForClose()).code).toBe(4012);
+    const nine = h.connect('/gateway?v=9&encoding=json');
+    await nine.waitFor((p) => p.op === 10);
+    expect(nine.closed).toBeNull();
+    expect((await h.connect('/gateway?v=10&encoding=etf').waitForClose()).code).toBe(4002);
   });
 
   it('closes with 4013 for invalid intent bits, and for a bot that sends no intents', async () => {
@@ -216,7 +225,7 @@ describe('gateway session state machine (CONTRACT §4)', () => {
     expect(bot.closed).toBeNull();
   });
 
-  it('sends Reconnect (op 7) when asked to, and the session can be resumed', async () => {
+  itInProcess('sends Reconnect (op 7) when asked to, and the session can be resumed', async () => {
     const h = await createGatewayHarness();
     const bot = await h.identify(h.world.botAuth, { intents: 0 });
     h.gateway.reconnectAll();

@@ -69,7 +69,7 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
 
   it('needs VIEW_CHANNEL and SEND_MESSAGES (403) and the messages.write scope; an unknown channel is 404 10003; a refusal logs nothing', async () => {
     const { h, hidden, general, auth } = await setup();
-    const before = (await h.api.app.ctx.db.getAll('events')).length;
+    const before = (await h.api.db.getAll('events')).length;
     expect((await h.api.post(`/api/v10/channels/${hidden.id}/typing`, undefined, auth.bob)).body.code).toBe(50001);
     expect((await h.api.post('/api/v10/channels/1/typing', undefined, auth.bob)).body.code).toBe(10003);
     const narrow = (
@@ -82,7 +82,7 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
     expect((await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, `Bearer ${narrow}`)).status).toBe(
       403,
     );
-    expect((await h.api.app.ctx.db.getAll('events')).length).toBe(before);
+    expect((await h.api.db.getAll('events')).length).toBe(before);
   });
 
   it('in a DM channel it reaches the other user only, and a user who is not one of the two gets 404 10003', async () => {
@@ -99,5 +99,39 @@ describe('Trigger Typing Indicator (POST /channels/{channel.id}/typing, the publ
     await h.flush();
     expect(alice.dispatches('TYPING_START')).toEqual([]);
     expect((await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, auth.chen)).body.code).toBe(10003);
+  });
+  it('takes the scope of the channel at hand: messages.write in a guild channel, dm_channels.messages.write in a DM (403 50001 naming it otherwise)', async () => {
+    const { h, general, auth } = await setup();
+    await h.api.put(`/sandbox/users/${h.world.alice.id}/relationships/${h.world.bob.id}`, { type: 1 });
+    await h.api.put(`/sandbox/users/${h.world.bob.id}/relationships/${h.world.alice.id}`, { type: 1 });
+    const dmChannel = (
+      await h.api.post(`/api/v10/users/@me/dms/${h.world.bob.id}/messages`, { content: 'hi' }, auth.alice)
+    ).body.channel_id as string;
+    const tokenWith = async (scopes: string) =>
+      `Bearer ${
+        (
+          await h.api.post('/sandbox/tokens', {
+            application_id: h.world.application.id,
+            user_id: h.world.alice.id,
+            scopes: `identify ${scopes}`,
+          })
+        ).body.access_token
+      }`;
+    const dmOnly = await tokenWith('dm_channels.messages.write');
+    const guildOnly = await tokenWith('messages.write');
+    expect((await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, dmOnly)).status).toBe(204);
+    expect((await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, guildOnly)).status).toBe(204);
+    const wrongInGuild = await h.api.post(`/api/v10/channels/${general.id}/typing`, undefined, dmOnly);
+    expect([wrongInGuild.status, wrongInGuild.body.code, wrongInGuild.body.message]).toEqual([
+      403,
+      50001,
+      'Missing OAuth2 scope: messages.write',
+    ]);
+    const wrongInDm = await h.api.post(`/api/v10/channels/${dmChannel}/typing`, undefined, guildOnly);
+    expect([wrongInDm.status, wrongInDm.body.code, wrongInDm.body.message]).toEqual([
+      403,
+      50001,
+      'Missing OAuth2 scope: dm_channels.messages.write',
+    ]);
   });
 });

@@ -22,7 +22,7 @@ describe("USER_UPDATE when a user changes their profile (the source of an activi
     const alice = await h.identify(h.world.aliceAuth, { intents: 0 });
     const bad = await h.api.patch(`/sandbox/users/${h.world.alice.id}`, { global_name: 'ok', avatar: 'not-a-hash' });
     expect([bad.status, bad.body.code, Object.keys(bad.body.errors)]).toEqual([400, 50035, ['avatar']]);
-    expect((await h.api.app.ctx.db.get('users', h.world.alice.id))!.global_name).toBeNull();
+    expect((await h.api.db.get('users', h.world.alice.id))!.global_name).toBeNull();
     expect((await h.api.patch(`/sandbox/users/${h.world.alice.id}`, { username: 'alice' })).status).toBe(200);
     expect((await h.api.patch('/sandbox/users/123456789012345678', { username: 'nobody' })).body.code).toBe(10013);
     await h.flush();

@@ -47,13 +47,13 @@ describe('DM calls: the two users of a DM channel call each other (Voice State U
       })
     ).body.access_token;
     const main = await h.identify(`Bearer ${token}`);
-    const events = (await h.api.app.ctx.db.getAll('events')).length;
+    const events = (await h.api.db.getAll('events')).length;
     main.send({ op: 4, d: { guild_id: null, channel_id: channelId, self_mute: false, self_deaf: false } });
     await h.flush();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(main.dispatches('VOICE_SERVER_UPDATE')).toEqual([]);
-    expect(await h.api.app.ctx.db.getAll('dm_voice_states')).toEqual([]);
-    expect((await h.api.app.ctx.db.getAll('events')).length).toBe(events);
+    expect(await h.api.db.getAll('dm_voice_states')).toEqual([]);
+    expect((await h.api.db.getAll('events')).length).toBe(events);
   });
 
   it('from 2026-03-01 a DM call is end-to-end encrypted only: an Identify without DAVE closes 4017', async () => {
@@ -89,7 +89,7 @@ describe('DM calls: the two users of a DM channel call each other (Voice State U
     const dmVoice = await h.identifyVoice({ ...lobbyJoin, serverId: channelId, token: server.token });
     lobbyJoin.main.send({ op: 4, d: { guild_id: null, channel_id: null, self_mute: false, self_deaf: false } });
     expect((await dmVoice.waitForClose()).code).toBe(4014);
-    expect(await h.api.app.ctx.db.getAll('dm_voice_states')).toEqual([]);
+    expect(await h.api.db.getAll('dm_voice_states')).toEqual([]);
   });
 
   it('a DM call ends with the gateway session that joined it', async () => {
@@ -99,6 +99,6 @@ describe('DM calls: the two users of a DM channel call each other (Voice State U
     const voice = await h.identifyVoice(join);
     join.main.disconnect(1000);
     expect((await voice.waitForClose()).code).toBe(4014);
-    expect(await h.api.app.ctx.db.getAll('dm_voice_states')).toEqual([]);
+    expect(await h.api.db.getAll('dm_voice_states')).toEqual([]);
   });
 });

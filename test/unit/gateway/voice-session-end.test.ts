@@ -19,7 +19,7 @@ async function pass(h: VoiceHarness, ms: number, alive: FakeClient[]): Promise<v
 }
 
 /** Who is in the lobby's call, as stored. */
-const inCall = async (h: VoiceHarness) => (await h.ctx.db.getAll('lobby_voice_states')).map((s) => s.user_id).sort();
+const inCall = async (h: VoiceHarness) => (await h.db.getAll('lobby_voice_states')).map((s) => s.user_id).sort();
 
 describe('a voice state stands on the gateway session that joined (the platform removes it with the session)', () => {
   it('a session closed for good (1000) leaves its lobby call at once: the other members hear VOICE_STATE_UPDATE with channel_id null', async () => {
@@ -62,7 +62,7 @@ describe('a voice state stands on the gateway session that joined (the platform 
     await voice.waitForOp(2);
     join.main.disconnect(1000);
     expect((await voice.waitForClose()).code).toBe(4014);
-    expect(await h.ctx.db.get('voice_states', [guild.id, h.world.bot.id])).toBeUndefined();
+    expect(await h.db.get('voice_states', [guild.id, h.world.bot.id])).toBeUndefined();
     // The leave reaches other sessions through the event log, a moment after the voice socket closed.
     await watcher.waitFor((p) => p.t === 'VOICE_STATE_UPDATE' && p.d.user_id === h.world.bot.id && !p.d.channel_id);
     expect(watcher.dispatches('VOICE_STATE_UPDATE').at(-1)?.d).toMatchObject({

@@ -36,10 +36,10 @@ describe("Voice State Update (gateway opcode 4): the join's write, VOICE_STATE_U
   it('stores the voice token only as its hash, and keeps it out of the event log', async () => {
     const h = await createVoiceHarness();
     const join = await h.joinLobbyCall(h.world.aliceAuth);
-    const stored = await h.ctx.db.get('voice_tokens', [h.lobby.id, h.world.alice.id]);
+    const stored = await h.db.get('voice_tokens', [h.lobby.id, h.world.alice.id]);
     expect(stored?.token_hash).toBe(await hashSecret(join.token));
     expect(JSON.stringify(stored)).not.toContain(join.token);
-    const events = await h.ctx.db.getAll('events');
+    const events = await h.db.getAll('events');
     expect(events.map((e) => e.type)).toContain('VOICE_STATE_UPDATE');
     expect(JSON.stringify(events)).not.toContain(join.token);
   });
@@ -90,7 +90,7 @@ describe("Voice State Update (gateway opcode 4): the join's write, VOICE_STATE_U
     await main.waitFor((p) => p.op === 11);
     await h.flush();
     expect(main.dispatches().map((p) => p.t)).toEqual(['READY']);
-    expect(await h.ctx.db.get('lobby_voice_states', [h.world.application.id, carol.id])).toBeUndefined();
+    expect(await h.db.get('lobby_voice_states', [h.world.application.id, carol.id])).toBeUndefined();
   });
 
   it('joining a guild voice channel: VOICE_SERVER_UPDATE names the guild; CONNECT is needed', async () => {

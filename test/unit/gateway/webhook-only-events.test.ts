@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { itInProcess } from '../app-harness';
 import { write } from '../../../src/store/write';
 import { createGatewayHarness } from './gateway-harness';
 import { placeholderEvent } from '../store/placeholder-events';
@@ -21,22 +22,25 @@ describe('webhook-only events never reach the gateway (spec: APPLICATION_AUTHORI
     await h.api.put('/api/v10/lobbies', { secret: 'after' }, h.world.aliceAuth);
     await alice.waitForDispatch('LOBBY_CREATE');
     await h.flush();
-    const logged = (await h.api.app.ctx.db.getAll('events')).filter((e) => e.type === 'APPLICATION_AUTHORIZED');
+    const logged = (await h.api.db.getAll('events')).filter((e) => e.type === 'APPLICATION_AUTHORIZED');
     expect(logged).toHaveLength(1);
     expect(bot.dispatches('APPLICATION_AUTHORIZED')).toEqual([]);
     expect(alice.dispatches('APPLICATION_AUTHORIZED')).toEqual([]);
   });
 
-  it("an event logged for the webhook channel only is skipped even when its audience names the session's user", async () => {
-    const h = await createGatewayHarness();
-    const alice = await h.identify(h.world.aliceAuth);
-    await write(h.api.app.ctx, [], async (_tx, emit) => {
-      const audience = { user_ids: [h.world.alice.id], application_id: h.world.application.id };
-      emit(placeholderEvent('APPLICATION_DEAUTHORIZED', { user: { id: h.world.alice.id } }, audience, ['webhook']));
-      emit(placeholderEvent('ENTITLEMENT_CREATE', { id: '1' }, audience, ['gateway', 'webhook']));
-    });
-    await alice.waitForDispatch('ENTITLEMENT_CREATE');
-    await h.flush();
-    expect(alice.dispatches('APPLICATION_DEAUTHORIZED')).toEqual([]);
-  });
+  itInProcess(
+    "an event logged for the webhook channel only is skipped even when its audience names the session's user",
+    async () => {
+      const h = await createGatewayHarness();
+      const alice = await h.identify(h.world.aliceAuth);
+      await write(h.api.app.ctx, [], async (_tx, emit) => {
+        const audience = { user_ids: [h.world.alice.id], application_id: h.world.application.id };
+        emit(placeholderEvent('APPLICATION_DEAUTHORIZED', { user: { id: h.world.alice.id } }, audience, ['webhook']));
+        emit(placeholderEvent('ENTITLEMENT_CREATE', { id: '1' }, audience, ['gateway', 'webhook']));
+      });
+      await alice.waitForDispatch('ENTITLEMENT_CREATE');
+      await h.flush();
+      expect(alice.dispatches('APPLICATION_DEAUTHORIZED')).toEqual([]);
+    },
+  );
 });

@@ -170,16 +170,16 @@ describe('store migrations (a migration only adds: data of version N stays reada
     }
   });
 
-  it('version 19 copies the resume points stored by version 18 into gateway_resume_batches, where a Resume finds them', async () => {
+  it('version 20 copies the resume points stored by version 19 into gateway_resume_batches, where a Resume finds them', async () => {
     const name = dbName();
-    const v18 = await openPlatformStorage(name, 18);
-    await v18.write(['gateway_resume_marks'], async (tx) => {
+    const v19 = await openPlatformStorage(name, 19);
+    await v19.write(['gateway_resume_marks'], async (tx) => {
       const marks = tx.store('gateway_resume_marks');
       await marks.put({ session_id: 'abc', s: 6, after: 39, skip: 0 });
       await marks.put({ session_id: 'abc', s: 7, after: 40, skip: 1, hidden: ['9'] });
       await marks.put({ session_id: 'xyz', s: 2, after: 12, skip: 0 });
     });
-    v18.close();
+    v19.close();
 
     const latest = await openPlatformStorage(name);
     expect(await findResumePoint(latest, 'abc', 7)).toEqual({

@@ -75,5 +75,5 @@ export async function oidcWorld(client: TestClient) {
 
 /** Every event of the log, oldest first. */
 export async function allEvents(client: TestClient) {
-  return client.app.ctx.db.getAll('events');
+  return client.db.getAll('events');
 }

@@ -124,7 +124,9 @@ describe('POST /guilds/{guild.id}/emojis (spec: bots need CREATE_GUILD_EXPRESSIO
     expect(list.body).toEqual([
       expect.objectContaining({ id: res.body.id, user: expect.objectContaining({ id: w.bot.id }) }),
     ]);
-    expect((await client.get(`/api/v10/guilds/${w.guild.id}/emojis`, w.bobAuth)).body[0]).not.toHaveProperty('user');
+    // List Guild Emojis is a bot route (a user's `guilds` scope covers GET /users/@me/guilds only).
+    const asUser = await client.get(`/api/v10/guilds/${w.guild.id}/emojis`, w.bobAuth);
+    expect([asUser.status, asUser.body.code]).toEqual([403, 20002]);
   });
 
   it('from 2026-02-23 MANAGE_GUILD_EXPRESSIONS alone is refused (50013, nothing stored); CREATE_GUILD_EXPRESSIONS creates', async () => {

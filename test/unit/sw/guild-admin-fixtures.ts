@@ -38,8 +38,8 @@ export async function guildWorld(client: TestClient, botPermissions: bigint = 0n
 
 /** Replaces the permissions of a role straight in the store (a fixture, not an API call). */
 export async function setRolePermissions(client: TestClient, roleId: string, bits: bigint): Promise<void> {
-  const role = await client.app.ctx.db.get('roles', roleId);
-  await client.app.ctx.db.put('roles', { ...role!, permissions: String(bits) });
+  const role = await client.db.get('roles', roleId);
+  await client.db.put('roles', { ...role!, permissions: String(bits) });
 }
 
 /** A second application whose bot is in the guild with a role of `bits`. */
@@ -54,7 +54,7 @@ export async function otherBot(client: TestClient, guildId: string, bits: bigint
 
 /** Every logged event of `type`, oldest first. */
 export async function eventsOf(client: TestClient, type: string) {
-  return (await client.app.ctx.db.getAll('events')).filter((e) => e.type === type);
+  return (await client.db.getAll('events')).filter((e) => e.type === type);
 }
 
 /** The number of records in a store. */
@@ -62,7 +62,7 @@ export async function countOf(
   client: TestClient,
   store: 'invites' | 'emojis' | 'guild_scheduled_events' | 'voice_states' | 'members' | 'audit_log_entries',
 ) {
-  return client.app.ctx.db.count(store);
+  return client.db.count(store);
 }
 
 /** A multipart body with a `target_users_file` CSV and optional other fields. */

@@ -47,15 +47,15 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: permissions to modify flag
         w.botAuth,
       );
       expect([res.status, res.body.code]).toEqual([403, 50013]);
-      expect((await client.app.ctx.db.get('members', [w.guild.id, w.bob.id]))!.flags).toBe(0);
+      expect((await client.db.get('members', [w.guild.id, w.bob.id]))!.flags).toBe(0);
     });
   }
 
   it("only the editable flag (BYPASSES_VERIFICATION) changes; the platform's own bits are kept", async () => {
     const client = await createTestClient();
     const w = await guildWorld(client, PERMISSIONS.MANAGE_GUILD);
-    const stored = await client.app.ctx.db.get('members', [w.guild.id, w.bob.id]);
-    await client.app.ctx.db.put('members', { ...stored!, flags: 1 << 1 });
+    const stored = await client.db.get('members', [w.guild.id, w.bob.id]);
+    await client.db.put('members', { ...stored!, flags: 1 << 1 });
     const res = await client.patch(
       `/api/v10/guilds/${w.guild.id}/members/${w.bob.id}`,
       { flags: BYPASSES_VERIFICATION | (1 << 0) },
@@ -160,7 +160,7 @@ describe('PATCH /guilds/{guild.id}/members/{user.id}: the other fields', () => {
       w.botAuth,
     );
     expect(res.body.code).toBe(50013);
-    expect(await client.app.ctx.db.get('members', [w.guild.id, w.bob.id])).toMatchObject({ flags: 0, nick: null });
+    expect(await client.db.get('members', [w.guild.id, w.bob.id])).toMatchObject({ flags: 0, nick: null });
     expect(await eventsOf(client, 'GUILD_MEMBER_UPDATE')).toEqual([]);
   });
 });
@@ -180,7 +180,7 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     expect(res.body.banner).toMatch(/^a_[0-9a-f]{32}$/);
     const read = await client.get(`/api/v10/guilds/${w.guild.id}/members/${w.bot.id}`, w.botAuth);
     expect(read.body.banner).toBe(res.body.banner);
-    const stored = await client.app.ctx.db.get('members', [w.guild.id, w.bot.id]);
+    const stored = await client.db.get('members', [w.guild.id, w.bot.id]);
     expect(stored).toMatchObject({ banner_data: GIF, avatar_data: PNG });
     expect((await eventsOf(client, 'GUILD_MEMBER_UPDATE')).at(-1)!.data).toMatchObject({
       guild_id: w.guild.id,
@@ -201,7 +201,7 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
     );
     expect(res.body.code).toBe(50035);
     expect(Object.keys(res.body.errors)).toEqual(['avatar']);
-    expect((await client.app.ctx.db.get('members', [w.guild.id, w.bot.id]))!.bio).toBeNull();
+    expect((await client.db.get('members', [w.guild.id, w.bot.id]))!.bio).toBeNull();
   });
 
   it('a request that changes nothing emits nothing', async () => {
@@ -219,8 +219,8 @@ describe('PATCH /guilds/{guild.id}/members/@me (spec: bots can set banner, avata
   it('nick needs CHANGE_NICKNAME (50013)', async () => {
     const client = await createTestClient();
     const w = await guildWorld(client);
-    const everyone = await client.app.ctx.db.get('roles', w.guild.id);
-    await client.app.ctx.db.put('roles', { ...everyone!, permissions: '0' });
+    const everyone = await client.db.get('roles', w.guild.id);
+    await client.db.put('roles', { ...everyone!, permissions: '0' });
     expect(
       (await client.patch(`/api/v10/guilds/${w.guild.id}/members/@me`, { nick: 'Botty' }, w.botAuth)).body.code,
     ).toBe(50013);

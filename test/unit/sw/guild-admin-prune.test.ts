@@ -61,8 +61,8 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
     const removed = await eventsOf(client, 'GUILD_MEMBER_REMOVE');
     expect(removed.map((e) => (e.data as any).user.id).sort()).toEqual([w.bob.id, w.carol.id].sort());
     expect(removed[0].audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_MEMBERS });
-    expect(await client.app.ctx.db.get('members', [w.guild.id, w.alice.id])).toBeDefined();
-    expect(await client.app.ctx.db.get('members', [w.guild.id, w.bot.id])).toBeDefined();
+    expect(await client.db.get('members', [w.guild.id, w.alice.id])).toBeDefined();
+    expect(await client.db.get('members', [w.guild.id, w.bot.id])).toBeDefined();
     const log = await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs?action_type=21`, w.botAuth);
     expect(log.body.audit_log_entries[0].options).toEqual({ delete_member_days: '7', members_removed: '2' });
   });
@@ -73,7 +73,7 @@ describe('guild prune count and begin prune routes (spec: now require MANAGE_GUI
     expect(
       (await client.post(`/api/v10/guilds/${w.guild.id}/prune`, { compute_prune_count: false }, w.botAuth)).body,
     ).toEqual({ pruned: null });
-    expect(await client.app.ctx.db.get('members', [w.guild.id, w.bob.id])).toBeUndefined();
+    expect(await client.db.get('members', [w.guild.id, w.bob.id])).toBeUndefined();
   });
 
   it('days is 1 to 30 (50035); include_roles must be roles of the guild (50035)', async () => {

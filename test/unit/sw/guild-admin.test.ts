@@ -16,7 +16,7 @@ describe('POST /guilds (spec: removed for apps; unavailable from 2025-07-15)', (
       owner_id: w.bot.id,
       roles: [{ id: res.body.id, name: '@everyone' }],
     });
-    expect(await client.app.ctx.db.get('members', [res.body.id, w.bot.id])).toBeDefined();
+    expect(await client.db.get('members', [res.body.id, w.bot.id])).toBeDefined();
     expect((await eventsOf(client, 'GUILD_CREATE')).at(-1)!.audience).toEqual({ user_ids: [w.bot.id] });
   });
 
@@ -24,13 +24,13 @@ describe('POST /guilds (spec: removed for apps; unavailable from 2025-07-15)', (
     const client = await createTestClient();
     const w = await createWorld(client);
     await client.put('/sandbox/clock', { now: '2025-07-15T00:00:00.000Z' });
-    const guilds = await client.app.ctx.db.count('guilds');
+    const guilds = await client.db.count('guilds');
     for (const auth of [w.botAuth, w.aliceAuth]) {
       const res = await client.post('/api/v10/guilds', { name: 'Bot Guild' }, auth);
       expect([res.status, res.body.code]).toEqual([403, 20001]);
       expect(res.body.message).toMatch(/2025-07-15/);
     }
-    expect(await client.app.ctx.db.count('guilds')).toBe(guilds);
+    expect(await client.db.count('guilds')).toBe(guilds);
   });
 
   it('before the date an OAuth2 token cannot (20002), and a bad name is 400 (50035)', async () => {
@@ -89,8 +89,8 @@ describe('POST /guilds/{guild.id}/scheduled-events (spec: bots need CREATE_EVENT
     );
     expect([refused.status, refused.body.code]).toEqual([403, 50013]);
     expect(await countOf(client, 'guild_scheduled_events')).toBe(0);
-    const role = await client.app.ctx.db.get('roles', w.botRole.id);
-    await client.app.ctx.db.put('roles', { ...role!, permissions: String(PERMISSIONS.CREATE_EVENTS) });
+    const role = await client.db.get('roles', w.botRole.id);
+    await client.db.put('roles', { ...role!, permissions: String(PERMISSIONS.CREATE_EVENTS) });
     expect(
       (
         await client.post(
@@ -144,8 +144,8 @@ describe('POST /guilds/{guild.id}/scheduled-events (spec: bots need CREATE_EVENT
         })
       ).body.errors,
     ).toHaveProperty('scheduled_start_time');
-    await client.app.ctx.db.put('channels', {
-      ...(await client.app.ctx.db.get('channels', w.voice.id))!,
+    await client.db.put('channels', {
+      ...(await client.db.get('channels', w.voice.id))!,
       permission_overwrites: [{ id: w.botRole.id, type: 0, allow: '0', deny: String(PERMISSIONS.CREATE_EVENTS) }],
     });
     expect(
@@ -168,8 +168,8 @@ describe('GET /guilds/{guild.id}/audit-logs (VIEW_AUDIT_LOG)', () => {
     for (const status of ['a', 'b', 'c'])
       await client.put(`/api/v10/channels/${w.voice.id}/voice-status`, { status }, w.botAuth);
     expect((await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs`, w.botAuth)).body.code).toBe(50013);
-    const role = await client.app.ctx.db.get('roles', w.botRole.id);
-    await client.app.ctx.db.put('roles', { ...role!, permissions: String(PERMISSIONS.VIEW_AUDIT_LOG) });
+    const role = await client.db.get('roles', w.botRole.id);
+    await client.db.put('roles', { ...role!, permissions: String(PERMISSIONS.VIEW_AUDIT_LOG) });
     const first = await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs?limit=2`, w.botAuth);
     expect(first.body.audit_log_entries.map((e: any) => e.options.status)).toEqual(['c', 'b']);
     const next = await client.get(
@@ -220,7 +220,7 @@ describe('user primary_guild (spec: guild tag of 1 to 4 characters)', () => {
       const res = await client.put(`/sandbox/users/${w.bob.id}/primary-guild`, { guild_id: w.guild.id, tag });
       expect([res.status, res.body.code, Object.keys(res.body.errors)]).toEqual([400, 50035, ['tag']]);
     }
-    expect((await client.app.ctx.db.get('users', w.bob.id))!.primary_guild!.tag).toBe('🎮🎮🎮🎮');
+    expect((await client.db.get('users', w.bob.id))!.primary_guild!.tag).toBe('🎮🎮🎮🎮');
   });
 
   it('the user must be a member of the guild (50035)', async () => {

@@ -131,7 +131,7 @@ describe('PATCH /guilds/{guild.id}/roles/{role.id}', () => {
       color: 0xff0000,
       colors: { primary_color: 0xff0000 },
     });
-    const events = await client.app.ctx.db.getAll('events');
+    const events = await client.db.getAll('events');
     expect(events.at(-1)).toMatchObject({
       type: 'GUILD_ROLE_UPDATE',
       data: { guild_id: guild.id, role: { id: low.id } },
@@ -162,7 +162,7 @@ describe('role colors (spec: Role.colors; `color` deprecated but still returned 
       .role;
     const patch = (body: unknown) =>
       client.patch(`/api/v10/guilds/${guild.id}/roles/${role.id}`, body, `Bot ${admin.bot_token}`);
-    const stored = () => client.app.ctx.db.get('roles', role.id);
+    const stored = () => client.db.get('roles', role.id);
     return { client, guild, role, patch, stored, auth: `Bot ${admin.bot_token}` };
   }
 
@@ -191,14 +191,14 @@ describe('role colors (spec: Role.colors; `color` deprecated but still returned 
   it('a guild without ENHANCED_ROLE_COLORS cannot set gradient colors: 400 / 50035 naming the field, and nothing is stored', async () => {
     const { client, patch, stored, guild } = await colorSetup([]);
     const before = await stored();
-    const eventsBefore = (await client.app.ctx.db.getAll('events')).length;
+    const eventsBefore = (await client.db.getAll('events')).length;
     const res = await patch({ colors: { primary_color: 0xff0000, secondary_color: 0x0000ff } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(50035);
     expect(res.body.errors.colors.secondary_color._errors[0].message).toContain('ENHANCED_ROLE_COLORS');
     expect((await patch({ colors: { tertiary_color: 0x00ff00 } })).body.errors.colors.tertiary_color).toBeDefined();
     expect(await stored()).toEqual(before);
-    expect((await client.app.ctx.db.getAll('events')).length).toBe(eventsBefore);
+    expect((await client.db.getAll('events')).length).toBe(eventsBefore);
     // Clearing a gradient (null) is not setting one, and the sandbox's own role route follows the same rule.
     expect((await patch({ colors: { secondary_color: null } })).status).toBe(200);
     const sandbox = await client.post(`/sandbox/guilds/${guild.id}/roles`, {
@@ -235,8 +235,8 @@ describe('guild members for bots', () => {
     const client = await createTestClient();
     const { world, guild } = await setup(client);
     expect((await client.get(`/api/v10/guilds/${guild.id}/members?limit=10`, world.botAuth)).body.code).toBe(50001);
-    const app = await client.app.ctx.db.get('applications', world.application.id);
-    await client.app.ctx.db.put('applications', {
+    const app = await client.db.get('applications', world.application.id);
+    await client.db.put('applications', {
       ...app!,
       flags: String(APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED),
     });
@@ -266,13 +266,13 @@ describe('guild members for bots', () => {
     // `low` was created after `bot`, so it sits above it: the bot may not hand it out.
     expect((await put(low.id, world.botAuth)).body.code).toBe(50013);
     expect((await put(adminRole.id, world.botAuth)).body.code).toBe(50013);
-    expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
+    expect((await client.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
     expect((await put(low.id, adminAuth)).status).toBe(204);
-    expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([low.id]);
+    expect((await client.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([low.id]);
     expect(
       (await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}/roles/${low.id}`, adminAuth)).status,
     ).toBe(204);
-    expect((await client.app.ctx.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
+    expect((await client.db.get('members', [guild.id, world.bob.id]))!.roles).toEqual([]);
     expect((await put(guild.id, adminAuth)).body.code).toBe(10011);
     expect(botRole.position).toBeLessThan(low.position);
   });
@@ -287,7 +287,7 @@ describe('guild members for bots', () => {
       50013,
     );
     expect((await client.delete(`/api/v10/guilds/${guild.id}/members/${world.bob.id}`, adminAuth)).status).toBe(204);
-    expect(await client.app.ctx.db.get('members', [guild.id, world.bob.id])).toBeUndefined();
+    expect(await client.db.get('members', [guild.id, world.bob.id])).toBeUndefined();
   });
 });
 
@@ -310,9 +310,9 @@ describe('channel permission overwrites', () => {
       adminAuth,
     );
     expect(res.status).toBe(204);
-    const channel = await client.app.ctx.db.get('channels', hidden.id);
+    const channel = await client.db.get('channels', hidden.id);
     expect(channel!.permission_overwrites).toContainEqual({ id: world.bob.id, type: 1, allow: VIEW, deny: '0' });
-    const events = await client.app.ctx.db.getAll('events');
+    const events = await client.db.getAll('events');
     expect(events.at(-1)).toMatchObject({
       type: 'CHANNEL_UPDATE',
       data: { id: hidden.id },
@@ -356,7 +356,7 @@ describe('channel permission overwrites', () => {
     const client = await createTestClient();
     const { world, guild, hidden, adminAuth } = await setup(client);
     expect((await client.delete(`/api/v10/channels/${hidden.id}/permissions/${guild.id}`, adminAuth)).status).toBe(204);
-    expect((await client.app.ctx.db.get('channels', hidden.id))!.permission_overwrites).toEqual([]);
+    expect((await client.db.get('channels', hidden.id))!.permission_overwrites).toEqual([]);
     expect(
       (await client.delete(`/api/v10/channels/${hidden.id}/permissions/${world.bob.id}`, adminAuth)).body.code,
     ).toBe(10009);

@@ -8,8 +8,7 @@ import type { FetchLike } from '../../../src/platform/oauth2/oidc';
 import { APPLICATION_FLAGS } from '../../../src/store/records/core';
 import { createTestClient, createWorld, type JsonReply, type TestClient } from '../app-harness';
 import { MESSAGE_SCOPES } from './messages-fixtures';
-import { indexedDbOf } from '../store/indexeddb-of';
-import type { PlatformStoreName } from '../../../src/store/schema';
+import { ALL_STORES } from '../../../src/store/platform-catalogue';
 
 /** A guild world with the app's `/roll` command; `webhookFetch` stands in for interactions endpoints. */
 export async function interactionWorld(options: { webhookFetch?: FetchLike; flags?: number } = {}) {
@@ -75,10 +74,9 @@ export async function invoked(w: InteractionWorld, body: Record<string, unknown>
 
 /** Everything the database holds, as one JSON string (to prove a secret is nowhere in it). */
 export async function storeDump(client: TestClient): Promise<string> {
-  const db = client.app.ctx.db;
+  const db = client.db;
   const out: unknown[] = [];
-  for (const name of indexedDbOf(db).objectStoreNames as unknown as PlatformStoreName[])
-    out.push(await db.getAll(name));
+  for (const name of ALL_STORES) out.push(await db.getAll(name));
   return JSON.stringify(out);
 }
 

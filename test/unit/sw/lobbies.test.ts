@@ -8,6 +8,7 @@ import {
   metadataOfLength,
   storeCounts,
 } from './lobby-fixtures';
+import { ON_SERVER } from '../app-harness';
 
 const LOBBIES = '/api/v10/lobbies';
 
@@ -31,7 +32,7 @@ describe('PUT /lobbies: create or join by secret', () => {
     expect(joined.status).toBe(200);
     expect(joined.body.id).toBe(created.body.id);
     expect(joined.body.members.map((m: { id: string }) => m.id)).toEqual([w.alice.id, w.bob.id]);
-    expect(await w.client.app.ctx.db.count('lobbies')).toBe(1);
+    expect(await w.client.db.count('lobbies')).toBe(1);
   });
 
   it("joining again updates the caller's member metadata; lobby metadata, flags and idle timeout apply only at creation", async () => {
@@ -57,7 +58,7 @@ describe('PUT /lobbies: create or join by secret', () => {
     expect(again.body.metadata).toEqual({ a: '1' });
     expect(again.body.flags).toBe(1);
     expect(again.body.members).toEqual([{ id: w.alice.id, metadata: { ready: 'yes' }, flags: 0 }]);
-    expect((await w.client.app.ctx.db.get('lobbies', created.body.id))!.idle_timeout_seconds).toBe(30);
+    expect((await w.client.db.get('lobbies', created.body.id))!.idle_timeout_seconds).toBe(30);
     expectInvalidField(await w.client.put(LOBBIES, { secret: 't', flags: 2 }, w.aliceAuth), 'flags');
     expect((await loggedEvents(w.client, 'LOBBY_MEMBER_UPDATE')).length).toBe(1);
   });
@@ -95,7 +96,7 @@ describe('PUT /lobbies: create or join by secret', () => {
       'idle_timeout_seconds',
     );
     expectInvalidField(await w.client.post(LOBBIES, { idle_timeout_seconds: 4 }, w.botAuth), 'idle_timeout_seconds');
-    expect(await w.client.app.ctx.db.count('lobbies')).toBe(0);
+    expect(await w.client.db.count('lobbies')).toBe(0);
     expect((await w.client.put(LOBBIES, { secret: 'a', idle_timeout_seconds: 5 }, w.aliceAuth)).status).toBe(200);
     expect((await w.client.put(LOBBIES, { secret: 'b', idle_timeout_seconds: 604_800 }, w.aliceAuth)).status).toBe(200);
   });
@@ -120,7 +121,7 @@ describe('PUT /lobbies: create or join by secret', () => {
       await w.client.put(LOBBIES, { secret: 'a', lobby_metadata: { n: 1 } }, w.aliceAuth),
       'lobby_metadata.n',
     );
-    expect(await w.client.app.ctx.db.count('lobbies')).toBe(0);
+    expect(await w.client.db.count('lobbies')).toBe(0);
     const exact = await w.client.put(
       LOBBIES,
       { secret: 'a', lobby_metadata: metadataOfLength(1000), member_metadata: metadataOfLength(1000) },
@@ -158,7 +159,7 @@ describe('PUT /lobbies: create or join by secret', () => {
       'members.0.metadata',
     );
     expect(await storeCounts(w.client)).toEqual(before);
-    expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.metadata).toEqual({ mode: 'duo' });
+    expect((await w.client.db.get('lobbies', lobby.id))!.metadata).toEqual({ mode: 'duo' });
   });
 
   it('wrong token kind: a bot on PUT is 403 20001, a user on POST is 403 20002; a token without lobbies.write is 403 50001', async () => {
@@ -168,7 +169,7 @@ describe('PUT /lobbies: create or join by secret', () => {
     const narrow = await lobbyWorld('identify');
     expectError(await narrow.client.put(LOBBIES, { secret: 'a' }, narrow.aliceAuth), 403, 50001);
     expectError(await w.client.put(LOBBIES, { secret: 'a' }), 401, 0);
-    expect(await w.client.app.ctx.db.count('lobbies')).toBe(0);
+    expect(await w.client.db.count('lobbies')).toBe(0);
   });
 
   it('a user already in 100 lobbies of the application cannot create or join another (400 30060, nothing stored)', async () => {
@@ -198,21 +199,20 @@ describe('PUT /lobbies: create or join by secret', () => {
   it('a lobby holds at most 1000 members: the 1001st is 400 30059 and nothing is stored', async () => {
     const w = await lobbyWorld();
     const lobby = (await w.client.put(LOBBIES, { secret: 'full' }, w.aliceAuth)).body;
-    const { db } = w.client.app.ctx;
-    await db.write(['lobbies', 'lobby_members'], async (tx) => {
-      for (let i = 0; i < 999; i++) {
-        void tx.store('lobby_members').put({
-          lobby_id: lobby.id,
-          user_id: String(9_000_000 + i),
-          application_id: w.application.id,
-          metadata: null,
-          flags: 0,
-          joined_at: 0,
-        });
-      }
-      const record = (await tx.store('lobbies').get(lobby.id))!;
-      await tx.store('lobbies').put({ ...record, member_count: 1000 });
-    });
+    const { db } = w.client;
+    await db.putAll(
+      'lobby_members',
+      Array.from({ length: 999 }, (_, i) => ({
+        lobby_id: lobby.id,
+        user_id: String(9_000_000 + i),
+        application_id: w.application.id,
+        metadata: null,
+        flags: 0,
+        joined_at: 0,
+      })),
+    );
+    const record = (await db.get('lobbies', lobby.id))!;
+    await db.put('lobbies', { ...record, member_count: 1000 });
     const before = await storeCounts(w.client);
     expectError(await w.client.put(LOBBIES, { secret: 'full' }, w.bobAuth), 400, 30059);
     expectError(await w.client.put(`${LOBBIES}/${lobby.id}/members/${w.bob.id}`, {}, w.botAuth), 400, 30059);
@@ -297,7 +297,7 @@ describe("POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application's bo
       { id: w.bob.id, metadata: null, flags: 1 },
       { id: w.carol.id, metadata: null, flags: 0 },
     ]);
-    expect((await w.client.app.ctx.db.get('lobbies', lobby.id))!.idle_timeout_seconds).toBe(30);
+    expect((await w.client.db.get('lobbies', lobby.id))!.idle_timeout_seconds).toBe(30);
     const types = (await loggedEvents(w.client)).map((e) => e.type).filter((t) => t !== 'LOBBY_CREATE');
     expect(types).toEqual(['LOBBY_MEMBER_REMOVE', 'LOBBY_MEMBER_UPDATE', 'LOBBY_MEMBER_ADD', 'LOBBY_UPDATE']);
     expectError(await w.client.patch(`${LOBBIES}/${lobby.id}`, { metadata: null }, w.aliceAuth), 403, 20002);
@@ -410,7 +410,9 @@ describe('lobby events are appended in the same transaction, with the members of
     expect(events.every((e) => e.channels.includes('gateway'))).toBe(true);
     const log = JSON.stringify(events);
     for (const secret of w.secrets) expect(log).not.toContain(secret);
-    expect(w.client.announcements.filter((a) => a.type === 'events').length).toBeGreaterThanOrEqual(events.length);
+    // The server's announcements stay inside workerd, where its gateway hears them.
+    if (!ON_SERVER)
+      expect(w.client.announcements.filter((a) => a.type === 'events').length).toBeGreaterThanOrEqual(events.length);
   });
 
   it('a failed request changes nothing: no record and no event is stored on any error', async () => {

@@ -47,7 +47,7 @@ export async function lobbyWorld(scopes?: string) {
 
 /** How many records the lobby stores and the event log hold. */
 export async function storeCounts(client: TestClient) {
-  const db = client.app.ctx.db;
+  const db = client.db;
   const [lobbies, members, messages, events] = await Promise.all([
     db.count('lobbies'),
     db.count('lobby_members'),
@@ -59,7 +59,7 @@ export async function storeCounts(client: TestClient) {
 
 /** The events in the log, oldest first; only those of `type` when given. */
 export async function loggedEvents(client: TestClient, type?: string): Promise<EventRecord[]> {
-  const all = await client.app.ctx.db.getAll('events');
+  const all = await client.db.getAll('events');
   return type ? all.filter((e) => e.type === type) : all;
 }
 

@@ -29,7 +29,7 @@ describe('PATCH /lobbies/{lobby.id}/channel-linking (Bearer; member with CanLink
       id: w.lobby.id,
       linked_channel: { id: w.text.id, guild_id: w.guild.id, type: 0, name: 'general' },
     });
-    expect((await client.app.ctx.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBe(w.text.id);
+    expect((await client.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBe(w.text.id);
     expect((await client.get(`/api/v10/lobbies/${w.lobby.id}`, w.bobAuth)).body.linked_channel).toMatchObject({
       id: w.text.id,
     });
@@ -44,7 +44,7 @@ describe('PATCH /lobbies/{lobby.id}/channel-linking (Bearer; member with CanLink
     await link(client, w.lobby.id, { channel_id: w.text.id }, w.aliceAuth);
     const res = await link(client, w.lobby.id, {}, w.aliceAuth);
     expect(res.body).not.toHaveProperty('linked_channel');
-    expect((await client.app.ctx.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBeNull();
+    expect((await client.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBeNull();
   });
 
   it('a member without CanLinkLobby gets 50013, a non-member 50001, a bot 20001; nothing changes', async () => {
@@ -62,7 +62,7 @@ describe('PATCH /lobbies/{lobby.id}/channel-linking (Bearer; member with CanLink
       (await link(client, w.lobby.id, { channel_id: w.text.id }, `Bearer ${carolToken.access_token}`)).body.code,
     ).toBe(50001);
     expect((await link(client, w.lobby.id, { channel_id: w.text.id }, w.botAuth)).body.code).toBe(20001);
-    expect((await client.app.ctx.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBeNull();
+    expect((await client.db.get('lobbies', w.lobby.id))!.linked_channel_id).toBeNull();
   });
 
   it('the channel must be a guild text channel (50024) the user can view (50001), send to and manage (50013)', async () => {
@@ -135,7 +135,7 @@ describe('Create Lobby Channel Invite for Self and for User (spec: single use, v
     const res = await client.post(`/api/v10/lobbies/${w.lobby.id}/members/@me/invites`, {}, carolAuth);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['code']);
-    const stored = await client.app.ctx.db.get('invites', res.body.code);
+    const stored = await client.db.get('invites', res.body.code);
     expect(stored).toMatchObject({
       channel_id: w.text.id,
       max_uses: 1,
@@ -149,7 +149,7 @@ describe('Create Lobby Channel Invite for Self and for User (spec: single use, v
     expect((await client.post(`/sandbox/invites/${res.body.code}/accept`, { user_id: w.carol.id })).body.joined).toBe(
       true,
     );
-    expect(await client.app.ctx.db.get('invites', res.body.code)).toBeUndefined();
+    expect(await client.db.get('invites', res.body.code)).toBeUndefined();
   });
 
   it('the invite works until one hour after it was made, by the platform clock, and not after', async () => {

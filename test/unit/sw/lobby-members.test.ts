@@ -133,20 +133,18 @@ describe('POST /lobbies/{id}/members/bulk: up to 25 members in one request', () 
 
   it('a user already at the per-application lobby limit is silently dropped from the upsert set', async () => {
     const w = await lobbyWorld();
-    const { db } = w.client.app.ctx;
-    await db.write(['lobby_members'], async (tx) => {
-      // Carol is a member of 100 lobbies of this application already.
-      for (let i = 0; i < 100; i++) {
-        void tx.store('lobby_members').put({
-          lobby_id: String(5_000_000 + i),
-          user_id: w.carol.id,
-          application_id: w.application.id,
-          metadata: null,
-          flags: 0,
-          joined_at: 0,
-        });
-      }
-    });
+    // Carol is a member of 100 lobbies of this application already.
+    await w.client.db.putAll(
+      'lobby_members',
+      Array.from({ length: 100 }, (_, i) => ({
+        lobby_id: String(5_000_000 + i),
+        user_id: w.carol.id,
+        application_id: w.application.id,
+        metadata: null,
+        flags: 0,
+        joined_at: 0,
+      })),
+    );
     const lobby = (await w.client.post(LOBBIES, {}, w.botAuth)).body;
     const reply = await w.client.post(
       `${LOBBIES}/${lobby.id}/members/bulk`,

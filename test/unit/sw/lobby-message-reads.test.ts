@@ -51,7 +51,7 @@ describe('the lobby message read cache of the service worker stays coherent with
     const w = await cachedLobby();
     const hash = await hashSecret(w.bobAuth.slice('Bearer '.length));
     // Straight into the store, as no route would: the cache sees every read-write transaction.
-    await w.client.app.ctx.db.delete('tokens', hash);
+    await w.client.db.delete('tokens', hash);
     expectError(await w.client.get(w.messages, w.bobAuth), 401, 0);
   });
 

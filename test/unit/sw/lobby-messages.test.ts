@@ -50,9 +50,9 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     const empty = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
     await w.client.put('/sandbox/clock', { now: '2026-02-03T04:05:06.000Z' });
     expectError(await w.client.post(`${LOBBIES}/${empty.id}/messages`, { content: 'late' }, w.botAuth), 404, 10031);
-    expect(await w.client.app.ctx.db.get('lobbies', empty.id)).toBeDefined();
+    expect(await w.client.db.get('lobbies', empty.id)).toBeDefined();
     expect((await w.client.post(w.messages, { content: 'on time' }, w.aliceAuth)).status).toBe(200);
-    expect(await w.client.app.ctx.db.get('lobbies', empty.id)).toBeUndefined();
+    expect(await w.client.db.get('lobbies', empty.id)).toBeUndefined();
     const last = (await loggedEvents(w.client)).slice(-2);
     expect(
       last.map((e) => [e.type, (e.data as { id?: string; content?: string }).content ?? (e.data as { id: string }).id]),
@@ -67,7 +67,7 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expectInvalidField(await w.client.post(w.messages, { content: '' }, w.aliceAuth), 'content');
     expectInvalidField(await w.client.post(w.messages, { content: 'x'.repeat(4001) }, w.aliceAuth), 'content');
     expectInvalidField(await w.client.post(w.messages, {}, w.aliceAuth), 'content');
-    expect(await w.client.app.ctx.db.count('lobby_messages')).toBe(0);
+    expect(await w.client.db.count('lobby_messages')).toBe(0);
     expect((await w.client.post(w.messages, { content: 'x'.repeat(4000) }, w.aliceAuth)).status).toBe(200);
     // Characters, not UTF-16 units: 4000 emoji are 4000 characters.
     expect((await w.client.post(w.messages, { content: '🎲'.repeat(4000) }, w.aliceAuth)).status).toBe(200);
@@ -185,12 +185,7 @@ describe('GET /lobbies/{id}/messages: the most recent messages, newest first', (
     const w = await lobbyWithAliceAndBob();
     const frozen = Date.parse('2031-06-01T10:20:30.456Z');
     await w.client.put('/sandbox/clock', { now: new Date(frozen).toISOString() });
-    const fetchDate = async (path: string, auth?: string) => {
-      const response = await w.client.app.fetch(
-        new Request(`http://x${path}`, { headers: auth ? { Authorization: auth } : {} }),
-      );
-      return response.headers.get('Date');
-    };
+    const fetchDate = async (path: string, auth?: string) => (await w.client.get(path, auth)).headers.get('Date');
     const expected = new Date(frozen).toUTCString();
     expect(expected).toBe('Sun, 01 Jun 2031 10:20:30 GMT');
     expect(await fetchDate(w.messages, w.botAuth)).toBe(expected);

@@ -18,7 +18,7 @@ const at = (iso: string) => Date.parse(iso);
 
 /** Fetches an attachment URL from the app, as a page would from the service worker. */
 async function fetchFile(w: MessageWorld, url: string): Promise<Response> {
-  return w.client.app.fetch(new Request(url));
+  return w.client.fetch(new Request(url));
 }
 
 describe('uploadLimitFor (spec Limits: 10 MiB, was 25 MiB, from 2025-01-16 for webhooks and interaction responses, per attachment)', () => {
@@ -63,7 +63,7 @@ describe('multipart uploads: payload_json and files[n]', () => {
       size: 5,
       content_type: 'text/plain',
       flags: 0,
-      url: `http://platform.test/attachments/${w.general.id}/${a.id}/note.txt`,
+      url: `${w.client.origin}/attachments/${w.general.id}/${a.id}/note.txt`,
     });
     expect(a.proxy_url).toBe(a.url);
     const file = await fetchFile(w, a.url);
@@ -73,9 +73,9 @@ describe('multipart uploads: payload_json and files[n]', () => {
     expect(file.headers.get('Content-Security-Policy')).toContain('sandbox');
     expect(file.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect((await fetchFile(w, a.url.replace('note.txt', 'other.txt'))).status).toBe(404);
-    expect(
-      (await fetchFile(w, `http://platform.test/.proxy/attachments/${w.general.id}/${a.id}/note.txt`)).status,
-    ).toBe(200);
+    expect((await fetchFile(w, `${w.client.origin}/.proxy/attachments/${w.general.id}/${a.id}/note.txt`)).status).toBe(
+      200,
+    );
   });
 
   it('the limit is checked per attachment, not per message: a file over 10 MiB is 413 40005 with nothing stored; two 6 MiB files pass', async () => {
@@ -224,7 +224,7 @@ describe('editing attachments (spec: description and is_spoiler are editable on 
       w.botAuth,
     );
     expect(json.body.attachments.map((x: any) => x.flags)).toEqual([0, 0]);
-    expect(await w.client.app.ctx.db.count('attachment_files')).toBe(2);
+    expect(await w.client.db.count('attachment_files')).toBe(2);
   });
 
   it('deleting the message deletes its files', async () => {
@@ -234,6 +234,6 @@ describe('editing attachments (spec: description and is_spoiler are editable on 
     ).body;
     expect((await w.client.delete(`${w.messages()}/${created.id}`, w.botAuth)).status).toBe(204);
     expect((await fetchFile(w, created.attachments[0].url)).status).toBe(404);
-    expect(await w.client.app.ctx.db.count('attachment_files')).toBe(0);
+    expect(await w.client.db.count('attachment_files')).toBe(0);
   });
 });

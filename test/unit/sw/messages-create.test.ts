@@ -32,7 +32,7 @@ describe('POST /channels/{id}/messages: creating a message', () => {
     expect(event.audience).toEqual({ guild_id: w.guild.id, intent: INTENTS.GUILD_MESSAGES });
     expect(event.data).toMatchObject({ ...reply.body, guild_id: w.guild.id, member: { roles: [] } });
     expect((event.data as any).member.user).toBeUndefined();
-    expect(JSON.stringify(await w.client.app.ctx.db.getAll('events'))).not.toContain(w.botAuth.slice(4));
+    expect(JSON.stringify(await w.client.db.getAll('events'))).not.toContain(w.botAuth.slice(4));
   });
 
   it('needs VIEW_CHANNEL (403 50001) and SEND_MESSAGES (403 50013) in the channel, computed with its overwrites; nothing is stored', async () => {

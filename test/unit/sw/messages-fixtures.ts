@@ -82,7 +82,7 @@ export function sendForm(
 
 /** How many records the message stores and the event log hold. */
 export async function messageCounts(client: TestClient) {
-  const db = client.app.ctx.db;
+  const db = client.db;
   const [messages, files, events, counters] = await Promise.all([
     db.count('channel_messages'),
     db.count('attachment_files'),
@@ -94,7 +94,7 @@ export async function messageCounts(client: TestClient) {
 
 /** The events in the log of `type`, oldest first. */
 export async function eventsOf(client: TestClient, type: string): Promise<EventRecord[]> {
-  return (await client.app.ctx.db.getAll('events')).filter((e) => e.type === type);
+  return (await client.db.getAll('events')).filter((e) => e.type === type);
 }
 
 /** Asserts an API error by status and code. */

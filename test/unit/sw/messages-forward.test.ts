@@ -126,7 +126,7 @@ describe('forwarding (spec: message_reference.type FORWARD creates a message_sna
     expect(copy.id).not.toBe(source.attachments[0].id);
     expect(copy.url).toContain(`/attachments/${target.id}/${copy.id}/cat.png`);
     await w.client.delete(`${w.messages()}/${source.id}`, w.bobAuth);
-    const file = await w.client.app.fetch(new Request(copy.url));
+    const file = await w.client.fetch(new Request(copy.url));
     expect(await file.text()).toBe('meow');
   });
 });

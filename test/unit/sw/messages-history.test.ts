@@ -5,6 +5,7 @@ import { editMessage } from '../../../src/platform/messages/edits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_TYPES } from '../../../src/store/records/messages';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { serializeUser } from '../../../src/platform/accounts/users';
+import { itInProcess } from '../app-harness';
 import {
   deny,
   eventsOf,
@@ -139,6 +140,20 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     );
     expect((await w.client.get(`${w.messages()}/${sent.id}`, w.botAuth)).body.content).toBe('fine');
     expect(await messageCounts(w.client)).toEqual(before);
+    expectInvalidField(
+      await w.client.patch(
+        `${w.messages()}/${sent.id}`,
+        { poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } },
+        w.botAuth,
+      ),
+      'poll',
+    );
+  });
+
+  itInProcess('AutoMod blocks an interaction response edited with a poll too (400 200000)', async () => {
+    const w = await messageWorld();
+    const sent = (await w.client.post(w.messages(), { content: 'fine' }, w.botAuth)).body;
+    await w.client.put(`/sandbox/guilds/${w.guild.id}/automod/keywords`, { keywords: ['forbidden'] });
     const ctx = w.client.app.ctx;
     const bot = (await ctx.db.get('users', w.bot.id))!;
     const edit = editMessage(ctx, {
@@ -149,14 +164,6 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
       input: { content: 'Forbidden', poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } },
     });
     await expect(edit).rejects.toMatchObject({ status: 400, code: 200000 });
-    expectInvalidField(
-      await w.client.patch(
-        `${w.messages()}/${sent.id}`,
-        { poll: { question: { text: 'Q' }, answers: [{ poll_media: { text: 'A' } }] } },
-        w.botAuth,
-      ),
-      'poll',
-    );
   });
 });
 
@@ -179,36 +186,39 @@ describe('DELETE /channels/{id}/messages/{id}', () => {
 });
 
 describe('interaction_metadata (spec: on messages created by an interaction response or follow-up; its user is a nested user object, no user_id)', () => {
-  it('createMessage stores and answers it as given, with the interaction type and the application', async () => {
-    const w = await messageWorld();
-    const ctx = w.client.app.ctx;
-    const [bot, bob] = await Promise.all([ctx.db.get('users', w.bot.id), ctx.db.get('users', w.bob.id)]);
-    const metadata = {
-      id: '999',
-      type: 2,
-      user: serializeUser(bob!),
-      authorizing_integration_owners: { '0': w.guild.id },
-    };
-    const message = await createMessage(ctx, {
-      channelId: w.general.id,
-      author: { user: bot!, application: null },
-      input: { content: 'pong' },
-      checkPermissions: false,
-      type: MESSAGE_TYPES.CHAT_INPUT_COMMAND,
-      applicationId: w.application.id,
-      webhookId: w.application.id,
-      interactionMetadata: metadata,
-      uploadContext: 'interaction',
-    });
-    expect(message).toMatchObject({
-      type: 20,
-      application_id: w.application.id,
-      webhook_id: w.application.id,
-      interaction_metadata: metadata,
-    });
-    expect(message.interaction_metadata).not.toHaveProperty('user_id');
-    const read = (await w.client.get(`${w.messages()}/${message.id}`, w.bobAuth)).body;
-    expect(read.interaction_metadata.user).toMatchObject({ id: w.bob.id, username: 'bob' });
-    expect(read).not.toHaveProperty('interaction');
-  });
+  itInProcess(
+    'createMessage stores and answers it as given, with the interaction type and the application',
+    async () => {
+      const w = await messageWorld();
+      const ctx = w.client.app.ctx;
+      const [bot, bob] = await Promise.all([ctx.db.get('users', w.bot.id), ctx.db.get('users', w.bob.id)]);
+      const metadata = {
+        id: '999',
+        type: 2,
+        user: serializeUser(bob!),
+        authorizing_integration_owners: { '0': w.guild.id },
+      };
+      const message = await createMessage(ctx, {
+        channelId: w.general.id,
+        author: { user: bot!, application: null },
+        input: { content: 'pong' },
+        checkPermissions: false,
+        type: MESSAGE_TYPES.CHAT_INPUT_COMMAND,
+        applicationId: w.application.id,
+        webhookId: w.application.id,
+        interactionMetadata: metadata,
+        uploadContext: 'interaction',
+      });
+      expect(message).toMatchObject({
+        type: 20,
+        application_id: w.application.id,
+        webhook_id: w.application.id,
+        interaction_metadata: metadata,
+      });
+      expect(message.interaction_metadata).not.toHaveProperty('user_id');
+      const read = (await w.client.get(`${w.messages()}/${message.id}`, w.bobAuth)).body;
+      expect(read.interaction_metadata.user).toMatchObject({ id: w.bob.id, username: 'bob' });
+      expect(read).not.toHaveProperty('interaction');
+    },
+  );
 });

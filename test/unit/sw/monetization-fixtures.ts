@@ -68,7 +68,7 @@ export async function purchase(client: TestClient, body: Record<string, unknown>
 
 /** The logged events of `types` (all monetization events unless given), oldest first. */
 export async function loggedEvents(client: TestClient, types: string[] = MONETIZATION_EVENTS) {
-  return (await client.app.ctx.db.getAll('events')).filter((e) => types.includes(e.type));
+  return (await client.db.getAll('events')).filter((e) => types.includes(e.type));
 }
 
 /** Expects a 400 / 50035 naming `field`. */
@@ -88,7 +88,7 @@ export function expectError(res: JsonReply, status: number, code: number): void 
 
 /** How many records each monetization store holds (a failed request changes none). */
 export async function monetizationCounts(client: TestClient) {
-  const db = client.app.ctx.db;
+  const db = client.db;
   return {
     skus: await db.count('skus'),
     entitlements: await db.count('entitlements'),

@@ -36,7 +36,7 @@ const decodePart = (part: string) => JSON.parse(Buffer.from(part, 'base64url').t
  */
 async function verifyAsBackend(client: TestClient, idToken: string): Promise<boolean> {
   const discovery = (await client.get('/.well-known/openid-configuration')).body;
-  const jwks = (await client.get(new URL(discovery.jwks_uri).pathname)).body;
+  const jwks = await (await client.fetch(discovery.jwks_uri)).json();
   const [header, payload, signature] = idToken.split('.');
   const { kid, alg } = decodePart(header);
   expect(alg).toBe('RS256');
@@ -66,7 +66,7 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     expect(await verifyAsBackend(client, tokens.id_token)).toBe(true);
     const iat = Date.parse('2026-05-06T07:08:09.000Z') / 1000;
     expect(decodePart(tokens.id_token.split('.')[1])).toEqual({
-      iss: ORIGIN,
+      iss: client.origin,
       sub: w.alice.id,
       aud: w.application.id,
       iat,
@@ -128,9 +128,9 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
     expect(ownsPath(new URL(`${ORIGIN}/.well-known/other`))).toBe(false);
     const discovery = await client.get('/.well-known/openid-configuration');
     expect(discovery.body).toMatchObject({
-      issuer: ORIGIN,
-      jwks_uri: `${ORIGIN}/api/oauth2/keys`,
-      token_endpoint: `${ORIGIN}/api/oauth2/token`,
+      issuer: client.origin,
+      jwks_uri: `${client.origin}/api/oauth2/keys`,
+      token_endpoint: `${client.origin}/api/oauth2/token`,
       id_token_signing_alg_values_supported: ['RS256'],
       subject_types_supported: ['public'],
     });
@@ -149,7 +149,7 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
       }),
     ]);
     expect(keys[0]).not.toHaveProperty('d');
-    const stored = (await client.app.ctx.db.get('meta', 'oidc_signing_key')) as PlatformSigningKeyRecord;
+    const stored = (await client.db.get('meta', 'oidc_signing_key')) as PlatformSigningKeyRecord;
     expect(stored.kid).toBe(keys[0].kid);
     expect(stored.private_key.extractable).toBe(false);
     await expect(crypto.subtle.exportKey('jwk', stored.private_key)).rejects.toThrow();
@@ -163,6 +163,6 @@ describe('OpenID Connect: the platform issues ID tokens when openid is granted (
       const res = await client.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: w.alice.id });
       expect([res.status, res.body.code, Object.keys(res.body.errors ?? {})]).toEqual([400, 50035, ['nonce']]);
     }
-    expect(await client.app.ctx.db.count('auth_codes')).toBe(0);
+    expect(await client.db.count('auth_codes')).toBe(0);
   });
 });

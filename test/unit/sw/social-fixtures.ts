@@ -42,7 +42,7 @@ export async function socialWorld(scopes?: string) {
 
 /** How many records the relationship and DM stores and the event log hold. */
 export async function socialCounts(client: TestClient) {
-  const db = client.app.ctx.db;
+  const db = client.db;
   const [relationships, channels, messages, lobbyMessages, events] = await Promise.all([
     db.count('relationships'),
     db.count('dm_channels'),
@@ -55,7 +55,7 @@ export async function socialCounts(client: TestClient) {
 
 /** The `[type, id, relationship type]` of every relationship event after `after` (a log position), oldest first, with its audience. */
 export async function relationshipEvents(client: TestClient, after = 0) {
-  const events = await client.app.ctx.db.getAll('events', keyRange.lowerBound(after, true));
+  const events = await client.db.getAll('events', keyRange.lowerBound(after, true));
   return events
     .filter((e) => e.type.includes('RELATIONSHIP'))
     .map((e) => ({
@@ -69,6 +69,6 @@ export async function relationshipEvents(client: TestClient, after = 0) {
 
 /** The newest log position. */
 export async function logPosition(client: TestClient): Promise<number> {
-  const keys = await client.app.ctx.db.getAllKeys('events');
+  const keys = await client.db.getAllKeys('events');
   return keys.length ? keys[keys.length - 1] : 0;
 }

@@ -5,7 +5,12 @@
  * options override them; the activity embedded is the project's own `/` (its base).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APPLICATION_NAME, SANDBOX_USERS, sandboxPageConfig } from '../../../src/vite/options';
+import {
+  DEFAULT_APPLICATION_NAME,
+  platformServerOption,
+  SANDBOX_USERS,
+  sandboxPageConfig,
+} from '../../../src/vite/options';
 
 const ID = '1234567890123456789';
 
@@ -17,6 +22,8 @@ describe('the sandbox application from the project’s env and the plugin’s op
       activity: '/',
       users: ['alice', 'bob', 'chen'],
       problem: null,
+      server: null,
+      serverError: null,
     });
     expect(SANDBOX_USERS).toEqual(['alice', 'bob', 'chen']);
   });
@@ -56,5 +63,22 @@ describe('the sandbox application from the project’s env and the plugin’s op
     expect(() => sandboxPageConfig({}, { VITE_CLIENT_ID: ID, CLIENT_SECRET: 'has a space' }, '/')).toThrow(
       /client secret/,
     );
+  });
+
+  it('platformpp({ server }): true starts one, a URL uses it (the page joins it), none or false is the browser’s sandbox', () => {
+    expect(platformServerOption({ server: true })).toEqual({ start: true });
+    expect(platformServerOption({ server: 'http://127.0.0.1:8787/' })).toEqual({ use: 'http://127.0.0.1:8787' });
+    expect([platformServerOption({}), platformServerOption({ server: false })]).toEqual([null, null]);
+    expect(sandboxPageConfig({ server: 'http://127.0.0.1:8787/s/team' }, { VITE_CLIENT_ID: ID }, '/').server).toBe(
+      'http://127.0.0.1:8787/s/team',
+    );
+    // Started later: the plugin fills in its URL once it runs.
+    expect(sandboxPageConfig({ server: true }, { VITE_CLIENT_ID: ID }, '/').server).toBeNull();
+  });
+
+  it('platformpp({ server }) that is no http(s) URL, nor a boolean, is an error naming the option', () => {
+    expect(() => platformServerOption({ server: 'ws://127.0.0.1:8787' })).toThrow(/platformpp\(\{ server \}\).*http/);
+    expect(() => platformServerOption({ server: '127.0.0.1:8787' })).toThrow(/platformpp\(\{ server \}\)/);
+    expect(() => platformServerOption({ server: 8787 as never })).toThrow(/true .* or the URL/);
   });
 });

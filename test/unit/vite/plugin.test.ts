@@ -3,9 +3,11 @@
  * CONTRACT §6: `plugins: [platformpp()]` makes a project's dev server serve the sandbox at
  * `/__platformpp/` (the host page with the application of the project's `.env`, and the
  * service worker allowed to control the whole origin), leaving every other path to Vite. The
- * page carries the client secret, so only this machine gets it.
+ * page carries the client secret, so only this machine gets it. With `server: '<url>'`, the page
+ * joins that platform server and the backend addresses lead to it.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,9 +67,62 @@ describe('platformpp() on a project’s dev server (CONTRACT §6)', () => {
   it('excludes the package from dependency pre-bundling, so its workers stay next to it', () => {
     expect(server.config.optimizeDeps.exclude).toContain('platformpp-web');
   });
+});
 
-  it('platformpp({ server }) says it comes with the platform server instead of doing nothing', () => {
-    expect(() => platformpp({ server: true } as never)).toThrow(/comes with the platform server/);
+describe("platformpp({ server: '<url>' }) on a project's dev server (CONTRACT §6)", () => {
+  let platform: Server;
+  let platformUrl: string;
+  let dev: ViteDevServer;
+  let devBase: string;
+  const seen: { method: string; url: string; auth: string | undefined; body: string }[] = [];
+
+  beforeAll(async () => {
+    // Stands in for the platform server: it says what reached it.
+    platform = createHttpServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      res.writeHead(201, { 'Content-Type': 'application/json', 'X-Served-By': 'platformpp-server' });
+      res.end(JSON.stringify({ answered: req.url }));
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+    dev = await createServer({
+      root: project,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [platformpp({ server: `${platformUrl}/s/team/` })],
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await dev.listen();
+    devBase = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await dev?.close();
+    platform?.close();
+  });
+
+  it('the sandbox page joins that server: its settings name it', async () => {
+    const html = await (await fetch(`${devBase}/__platformpp/`)).text();
+    const json = /<script type="application\/json" id="platformpp-sandbox">(.*?)<\/script>/s.exec(html)![1];
+    expect(JSON.parse(json)).toMatchObject({ server: `${platformUrl}/s/team`, serverError: null });
+  });
+
+  it('the backend addresses /__platformpp/api/... lead to the server itself, no sandbox page needed', async () => {
+    const response = await fetch(`${devBase}/__platformpp/api/oauth2/token?x=1`, {
+      method: 'POST',
+      headers: { Authorization: 'Basic abc', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&code=c',
+    });
+    expect([response.status, response.headers.get('X-Served-By')]).toEqual([201, 'platformpp-server']);
+    expect(await response.json()).toEqual({ answered: '/s/team/api/oauth2/token?x=1' });
+    expect(seen.at(-1)).toEqual({
+      method: 'POST',
+      url: '/s/team/api/oauth2/token?x=1',
+      auth: 'Basic abc',
+      body: 'grant_type=authorization_code&code=c',
+    });
   });
 });
 

@@ -1,0 +1,79 @@
+/**
+ * With `platformpp({ server })`, the backend addresses of the plugin (`/__platformpp/api/...`,
+ * `/__platformpp/sandbox/...`) lead straight to the platform server, from the dev server's own
+ * process: no sandbox page needs to be open, as it does when the platform runs in the browser
+ * (`./platform-bridge.ts`). A backend may as well call the server's URL itself.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SANDBOX_BASE } from './options';
+import type { Middleware } from './sandbox-server';
+
+/** The platform paths a backend may call through the plugin, under `/__platformpp/`. */
+const RELAYED = /^\/__platformpp(\/(?:api|sandbox)(?:\/|$).*)$/;
+/** Request headers of the hop to the dev server. */
+const REQUEST_HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'keep-alive', 'transfer-encoding']);
+/** Response headers that describe the hop from the server (`fetch` has already decoded the body). */
+const RESPONSE_HOP_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * The relay to the server `serverUrl()` resolves with; every other path goes on.
+ * @example server.middlewares.use(serverRelay(() => hold.server.then((s) => s.url)));
+ */
+export function serverRelay(serverUrl: () => Promise<string>): Middleware {
+  return (req, res, next) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const relayed = RELAYED.exec(url.pathname);
+    if (!relayed) return next();
+    void (async () => {
+      let server: string;
+      try {
+        server = await serverUrl();
+      } catch (error) {
+        return json(res, 503, { code: 0, message: `The platform server did not start: ${(error as Error).message}` });
+      }
+      const body = await readBody(req);
+      const headers = Object.entries(req.headers).filter(
+        (entry): entry is [string, string] => !REQUEST_HOP_HEADERS.has(entry[0]) && typeof entry[1] === 'string',
+      );
+      let response: Response;
+      try {
+        response = await fetch(`${server}${url.pathname.slice(SANDBOX_BASE.length - 1)}${url.search}`, {
+          method: req.method,
+          headers,
+          body: body.length > 0 ? new Uint8Array(body) : undefined,
+        });
+      } catch (error) {
+        return json(res, 502, {
+          code: 0,
+          message: `The platform server ${server} could not be reached: ${(error as Error).message}`,
+        });
+      }
+      const answer = Buffer.from(await response.arrayBuffer());
+      res.writeHead(
+        response.status,
+        Object.fromEntries([...response.headers].filter(([name]) => !RESPONSE_HOP_HEADERS.has(name))),
+      );
+      res.end(answer);
+    })().catch(next);
+  };
+}
