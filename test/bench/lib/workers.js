@@ -24,15 +24,23 @@ export async function serviceWorkerControl(cdp) {
   await cdp.send('ServiceWorker.enable');
   const allStopped = () => [...status.values()].every((s) => s === 'stopped');
   return {
-    /** Stops every service worker and waits (at most 5 s) until each reported it. */
+    /**
+     * Stops every service worker and waits (at most 10 s) until each reported it, asking again
+     * every second: a page's request may start a worker again just after it stopped.
+     */
     async stopAll() {
       await cdp.send('ServiceWorker.stopAllWorkers');
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 10_000;
+      let asked = Date.now();
       while (!allStopped() && Date.now() < deadline) {
         await new Promise((resolve) => {
           waiting.push(() => resolve(undefined));
           setTimeout(resolve, 50);
         });
+        if (!allStopped() && Date.now() - asked > 1000) {
+          asked = Date.now();
+          await cdp.send('ServiceWorker.stopAllWorkers');
+        }
       }
       if (!allStopped()) throw new Error(`service workers still running: ${JSON.stringify([...status])}`);
     },
