@@ -17,7 +17,7 @@
  * identical requests it means to send (same body, same page) within the window around a worker
  * stop count as one, so a body that differs (a message `nonce`) keeps them apart.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../src/platform/core/errors';
 import type { PlatformContext } from '../src/platform/core/context';
 import { keyRange } from '../src/store/port';
@@ -34,6 +34,8 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEPT_ANSWER_MAX_BYTES = 64 * 1024;
 /** Records forgotten per write at most, so pruning never makes one write slow. */
 const PRUNE_BATCH = 16;
+/** How long a kept answer waits for a request's write to be stored with, in ms. */
+export const KEPT_ANSWER_DELAY_MS = 25;
 
 /** Which start of the service worker this is, and which others are still running. */
 export interface WorkerStarts {
@@ -65,10 +67,61 @@ async function sha256Hex(parts: (string | ArrayBuffer)[]): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The answers kept for repeats, waiting to be stored: each goes with the next write of a request
+ * (its transaction writes `request_records` anyway), or on its own a moment later, so that a
+ * busy worker does not pay one more transaction per request. Until it is stored, a repeat of its
+ * request gets 409, as before any answer was kept.
+ */
+export class KeptAnswers {
+  readonly #pending = new Map<string, RequestRecord>();
+  #flushing: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly ctx: PlatformContext,
+    /** How long an answer waits for a write to go with, in ms. */
+    private readonly delayMs = KEPT_ANSWER_DELAY_MS,
+  ) {}
+
+  /** Keeps `record` (with its answer) to be stored. */
+  add(record: RequestRecord): void {
+    this.#pending.set(record.key, record);
+    this.#flushing ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Takes every waiting answer, for a write that stores them. */
+  take(): RequestRecord[] {
+    const records = [...this.#pending.values()];
+    this.#pending.clear();
+    return records;
+  }
+
+  /** Puts back answers a failed write did not store (unless a newer one for the key waits). */
+  restore(records: readonly RequestRecord[]): void {
+    for (const record of records) if (!this.#pending.has(record.key)) this.#pending.set(record.key, record);
+    if (this.#pending.size > 0) this.#flushing ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Stores the waiting answers in a write of their own. */
+  async flush(): Promise<void> {
+    this.#flushing = null;
+    const records = this.take();
+    if (records.length === 0) return;
+    await this.ctx.db
+      .write(['request_records'], async (tx) => {
+        const store = tx.store('request_records');
+        await Promise.all(records.map((record) => store.put(record)));
+      })
+      .catch(() => undefined);
+  }
+}
+
 /** The guard of one request: its first write records it, after checking it is not a repeat. */
 class RequestGuard implements WriteGuard {
   readonly stores: readonly PlatformStoreName[] = ['request_records'];
   record: RequestRecord | null = null;
+  /** Earlier requests' answers this request's write stored. */
+  carried: RequestRecord[] = [];
 
   constructor(
     private readonly key: string,
@@ -76,19 +129,23 @@ class RequestGuard implements WriteGuard {
     private readonly explicit: boolean,
     private readonly starts: WorkerStarts,
     private readonly now: number,
+    private readonly answers: KeptAnswers,
   ) {}
 
   async check(tx: WriteTx): Promise<void> {
     if (this.record) return;
     const records = tx.store('request_records');
-    const earlier = await records.get(this.key);
+    this.carried = this.answers.take();
+    const [stored, stale] = await Promise.all([
+      records.get(this.key),
+      records.index('by_at').getAllKeys(keyRange.upperBound(this.now - IDEMPOTENCY_KEY_TTL_MS), PRUNE_BATCH),
+      ...this.carried.map((kept) => records.put(kept)),
+    ]);
+    // An answer still waiting to be stored is newer than what the store holds for the key.
+    const earlier = this.carried.find((kept) => kept.key === this.key) ?? stored;
     if (earlier && this.isRepeatOf(earlier)) throw new Replay(earlier);
     this.record = { key: this.key, hash: this.hash, instance: this.starts.current, at: this.now };
-    await records.put(this.record);
-    const stale = await records
-      .index('by_at')
-      .getAllKeys(keyRange.upperBound(this.now - IDEMPOTENCY_KEY_TTL_MS), PRUNE_BATCH);
-    await Promise.all(stale.map((key) => records.delete(key)));
+    await Promise.all([records.put(this.record), ...stale.map((key) => records.delete(key))]);
   }
 
   private isRepeatOf(earlier: RequestRecord): boolean {
@@ -115,9 +172,19 @@ export function repeatAnswer(error: unknown): Response | undefined {
   return new Response(status === 204 ? null : body, { status, headers });
 }
 
-/** The answer as kept for a repeat, or undefined when it is too large to keep. */
-async function keptAnswer(response: Response): Promise<RequestRecord['response']> {
-  const body = await response.clone().text();
+/** Statuses whose answer has no body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The answer as kept for a repeat, or undefined when it is too large to keep. The answer's bytes
+ * are read once and the response sent is rebuilt from them: `Response.clone()` tees the body
+ * stream, which cost a lobby POST about a sixth of its worker's time.
+ */
+async function keptAnswer(c: Context<AppEnv>): Promise<RequestRecord['response']> {
+  const response = c.res;
+  const bytes = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+  c.res = new Response(bytes, response);
+  const body = bytes === null ? '' : new TextDecoder().decode(bytes);
   if (body.length > KEPT_ANSWER_MAX_BYTES) return undefined;
   const headers = [...response.headers].filter(([name]) => name === 'content-type' || name === 'retry-after');
   return { status: response.status, headers, body };
@@ -131,13 +198,16 @@ async function keptAnswer(response: Response): Promise<RequestRecord['response']
  * @example app.use('*', applyOnce(starts));
  */
 export function applyOnce(starts: WorkerStarts): MiddlewareHandler<AppEnv> {
+  let answers: KeptAnswers | undefined;
   return async (c, next) => {
     const explicitKey = c.req.header('Idempotency-Key');
     const clientId = c.env?.clientId ?? '';
     if (!CHANGING_METHODS.has(c.req.method) || (!explicitKey && !clientId)) return next();
     const ctx: PlatformContext = c.get('ctx');
-    // A clone: the route reads the body itself, in whatever form it takes (JSON, multipart).
-    const body = await c.req.raw.clone().arrayBuffer();
+    answers ??= new KeptAnswers(ctx);
+    // Read once, through the request's body cache: the route reads it from there in whatever
+    // form it takes (JSON, text, multipart), without reading the stream a second time.
+    const body = await c.req.arrayBuffer();
     const hash = await sha256Hex([clientId, c.req.method, c.req.url, body]);
     const guard = new RequestGuard(
       explicitKey ? `key:${explicitKey}` : `auto:${hash}`,
@@ -145,13 +215,16 @@ export function applyOnce(starts: WorkerStarts): MiddlewareHandler<AppEnv> {
       explicitKey !== undefined,
       starts,
       ctx.clock.elapsedNow(),
+      answers,
     );
     c.set('ctx', { ...ctx, guard });
     await next();
     const record = guard.record;
+    // A write that failed stored none of the earlier answers it carried.
+    if (c.error) answers.restore(guard.carried);
     if (!record || c.error) return;
-    // Kept after the answer is ready, without holding it back: a repeat before this commits gets 409.
-    const response = await keptAnswer(c.res);
-    if (response) void ctx.db.put('request_records', { ...record, response }).catch(() => undefined);
+    // Kept after the answer is ready, without holding it back: a repeat before it is stored gets 409.
+    const response = await keptAnswer(c);
+    if (response) answers.add({ ...record, response });
   };
 }

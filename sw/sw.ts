@@ -67,11 +67,13 @@ function platformApp(): ReturnType<typeof createPlatformApp> {
   return appReady;
 }
 
-// A worker never hears its own announcements: one arriving was written by another context (an
-// older or newer service worker during an update), so what this one keeps in memory may be old.
-channel.addEventListener('message', () => {
+// A worker never hears its own announcements: one arriving was written by another context (the
+// shared worker, or an older or newer service worker during an update), so what this one keeps
+// in memory may be old where that write changed a store.
+channel.addEventListener('message', (event: MessageEvent<Announcement>) => {
+  const message = event.data;
   void appReady?.then(
-    (platform) => platform.ctx.cache?.invalidate(),
+    (platform) => platform.ctx.cache?.forget(message?.type === 'events' ? message.stores : undefined),
     () => undefined,
   );
 });

@@ -63,8 +63,10 @@ export async function buildServiceWorker(
       // Library mode does not minify ES output by default; the worker is fetched on every update check.
       minify: true,
       lib: { entry: resolve(config.root, SERVICE_WORKER_SOURCE), formats: ['es'], fileName: () => 'sw.js' },
-      // A service worker may not `import()`: everything goes into the one file.
-      rolldownOptions: { output: { codeSplitting: false }, checks: BUILD_CHECKS },
+      // A service worker may not `import()`: everything goes into the one file. Library mode keeps
+      // an ES build's whitespace (for a consumer's bundler); the worker is no library, so its
+      // whitespace goes too: 10% fewer bytes to fetch and compile on every start.
+      rolldownOptions: { output: { codeSplitting: false, minify: true }, checks: BUILD_CHECKS },
     },
   });
 }

@@ -3,10 +3,10 @@
  * in order. The service worker announces committed events (`{type: 'events'}`, usually with
  * the events themselves, kept in a {@link LogTail}); the gateway then takes the events after
  * each live session's position (from the tail when it reaches back that far, else from the log)
- * and sends each session what it may see. Every numbered dispatch's resume point (`gateway_resume_marks`) is stored before it is
- * sent, so a Resume replays from the log what a client missed, also after the shared worker
- * restarted. A batch of events read from the log stores the resume points of every session it
- * numbered for in one transaction, then sends: one commit per batch, not one per session.
+ * and sends each session what it may see. Every numbered dispatch's resume point is stored before it is sent, so a Resume replays
+ * from the log what a client missed, also after the shared worker restarted. A batch of events
+ * stores the resume points of every session it numbered for as one record
+ * (`gateway_resume_batches`), then sends: one put per batch, not one per session.
  *
  * Everything that numbers dispatches runs one at a time (`#serialized`), so sequence numbers,
  * resume points and the order of events agree.
@@ -47,7 +47,7 @@ import {
   type Dispatch,
   type GatewayPayload,
 } from './protocol';
-import { deleteResumeMarks, findResumePoint } from './resume-marks';
+import { findResumePoint, storeResumeBatch } from './resume-marks';
 import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PageLiveness, type PresenceUpdate } from './session-presence';
@@ -216,7 +216,9 @@ export class Gateway implements GatewayConnectionHost {
       // The token it was identified with was deleted (ban, revocation): another token does not revive it.
       if (!(await credentialExists(this.ctx.db, stored.record))) return this.#forget(d.session_id).then(invalid);
       const { mark, last } = await findResumePoint(this.ctx.db, d.session_id, seq);
-      if (seq > last) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
+      // A seq past the last numbered is none the session sent (its record knows the last as of
+      // its own last write, should the points that say more be gone).
+      if (seq > Math.max(last, stored.record.seq)) return connection.closeWith(GATEWAY_CLOSE_CODES.INVALID_SEQ);
       if (!mark) return invalid();
       const previous = stored.sink;
       if (previous instanceof GatewayConnection && previous !== connection) {
@@ -327,14 +329,12 @@ export class Gateway implements GatewayConnectionHost {
     return run;
   }
 
-  /** Deletes a session from the store: it can no longer be resumed. */
+  /**
+   * Deletes a session from the store: it can no longer be resumed (its resume points are read by
+   * no Resume now, and go with their batches).
+   */
   async #forget(sessionId: string): Promise<void> {
-    await write(this.ctx, ['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
-      await Promise.all([
-        tx.store('gateway_sessions').delete(sessionId),
-        deleteResumeMarks(tx.store('gateway_resume_marks'), sessionId),
-      ]);
-    });
+    await write(this.ctx, ['gateway_sessions'], (tx) => tx.store('gateway_sessions').delete(sessionId));
   }
 
   async #load(sessionId: string): Promise<GatewaySession | undefined> {
@@ -439,7 +439,7 @@ export class Gateway implements GatewayConnectionHost {
       (s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)),
     );
     if (live.length === 0) return;
-    await this.ctx.db.write(['gateway_sessions', 'gateway_resume_marks'], async (tx) => {
+    await this.ctx.db.write(['gateway_sessions', 'gateway_resume_batches'], async (tx) => {
       const requests: Promise<unknown>[] = [];
       for (const session of live) {
         if (recordChanged(session)) {
@@ -447,8 +447,13 @@ export class Gateway implements GatewayConnectionHost {
           requests.push(tx.store('gateway_sessions').put(record));
           session.storedHidden = record.hidden_channel_ids;
         }
-        requests.push(...session.marks.write(tx.store('gateway_resume_marks'), session.record.seq));
       }
+      requests.push(
+        storeResumeBatch(
+          tx.store('gateway_resume_batches'),
+          live.map((session) => session.marks),
+        ),
+      );
       await Promise.all(requests);
     });
   }

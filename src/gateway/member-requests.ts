@@ -34,6 +34,7 @@ import type { RequestGuildMembersSchema } from './payload-schemas';
 import { GATEWAY_OPCODES, type Dispatch } from './protocol';
 import type { GatewaySession } from './session';
 import { keyRange } from '../store/port';
+import type { ReadTx } from '../store/schema';
 
 type Request = v.InferOutput<typeof RequestGuildMembersSchema>;
 
@@ -71,6 +72,42 @@ export async function takeAllMembersSlot(ctx: PlatformContext, requester: string
     await store.put({ application_id: requester, guild_id: guildId, at: now });
     return 0;
   });
+}
+
+/** Users read per range when a request reads many: consecutive ids in key order. */
+const USERS_PER_RANGE = 500;
+/** A range read returns at most this many times as many users as it looks for. */
+const RANGE_SPREAD = 4;
+
+/**
+ * The user records of `ids` (in that order), read in `tx`. A few ids are read one by one; many
+ * are sorted into runs of {@link USERS_PER_RANGE} and each run is one range read, so that all
+ * members of a large guild cost a few hundred reads instead of one per member. A run whose
+ * range holds many other users is read only up to {@link RANGE_SPREAD} times its size, and the
+ * ids past that are read one by one.
+ */
+async function usersOf(tx: ReadTx, ids: readonly string[]): Promise<(UserRecord | undefined)[]> {
+  const users = tx.store('users');
+  if (ids.length <= USERS_PER_RANGE) return Promise.all(ids.map((id) => users.get(id)));
+  const sorted = [...new Set(ids)].sort();
+  const found = new Map<string, UserRecord>();
+  const runs: Promise<void>[] = [];
+  for (let i = 0; i < sorted.length; i += USERS_PER_RANGE) {
+    const run = sorted.slice(i, i + USERS_PER_RANGE);
+    const cap = run.length * RANGE_SPREAD;
+    runs.push(
+      users.getAll(keyRange.bound(run[0], run[run.length - 1]), cap).then(async (records) => {
+        for (const user of records) found.set(user.id, user);
+        if (records.length < cap) return;
+        const last = records[records.length - 1].id;
+        const rest = run.filter((id) => id > last);
+        for (const [k, user] of (await Promise.all(rest.map((id) => users.get(id)))).entries())
+          if (user) found.set(rest[k], user);
+      }),
+    );
+  }
+  await Promise.all(runs);
+  return ids.map((id) => found.get(id));
 }
 
 /** The members matching a username / global name / nickname prefix, case-insensitively. */
@@ -121,7 +158,10 @@ export async function requestGuildMembers(
   } else {
     members = await tx.store('members').getAll(keyRange.bound([guildId], [guildId, []]));
   }
-  const users = await Promise.all(members.map((m) => tx.store('users').get(m.user_id)));
+  const users = await usersOf(
+    tx,
+    members.map((m) => m.user_id),
+  );
   const presences = new Map<string, PresenceRecord>();
   if (withPresences) {
     for (const p of await Promise.all(members.map((m) => tx.store('presences').get(m.user_id))))

@@ -1,24 +1,37 @@
 /**
- * A session's resume points (`gateway_resume_marks`, one record per dispatch): the ones
- * numbered since the last write wait here until the batch that numbered them is stored, and
- * the ones a Resume can no longer ask for (acknowledged by a heartbeat, older than
- * GATEWAY_RESUME_MARKS_MAX, or of a numbering a Resume went back on) are deleted by key range
- * in that same transaction. Storing a dispatch therefore costs one small put, however many
- * resume points the session holds.
+ * The gateway's resume points. Each write of the gateway (a batch of events dispatched to every
+ * live session, an Identify, a request's answers) stores the points of every session it numbered
+ * for in one record of `gateway_resume_batches`, one part per session, indexed by
+ * `[session_id, first s of the part]`; a fan-out to 50 sessions is one put, not 50.
+ *
+ * A session's parts never overlap: a Resume that goes back to dispatch `s` takes the points
+ * numbered after `s` out of their batches before the new numbering is stored. Points a Resume
+ * may no longer use stay where they are and are refused when read: those before what the
+ * client's heartbeats acknowledged (each part records it), and those more than
+ * GATEWAY_RESUME_MARKS_MAX behind the session's last. Batches older than the newest
+ * GATEWAY_RESUME_BATCHES_MAX are deleted.
  */
-import { GATEWAY_RESUME_MARKS_MAX } from '../platform/core/limits';
-import { keyRange, type WritableStore } from '../store/port';
-import type { GatewayResumeMark, PlatformDB, PlatformStorage } from '../store/schema';
+import { GATEWAY_RESUME_BATCHES_MAX, GATEWAY_RESUME_MARKS_MAX } from '../platform/core/limits';
+import { keyRange, type KeyRange, type ReadableRange, type WritableStore } from '../store/port';
+import type {
+  GatewayResumeBatch,
+  GatewayResumeMark,
+  GatewayResumePart,
+  PlatformDB,
+  PlatformStorage,
+} from '../store/schema';
 
-type MarkStore = WritableStore<PlatformDB, 'gateway_resume_marks'>;
+type BatchStore = WritableStore<PlatformDB, 'gateway_resume_batches'>;
+type BatchIndex = ReadableRange<GatewayResumeBatch, number, [string, number]>;
+
+/** A batch's old records are deleted every this many batches. */
+const PRUNE_EVERY = 64;
 
 /** The resume points of one session, as far as this start of the gateway changed them. */
 export class ResumeMarks {
-  #pending: GatewayResumeMark[] = [];
+  #pending: GatewayResumePart['points'] = [];
   /** The oldest point still needed: the client has everything before it. */
   #keepFrom = 0;
-  /** Points below this are deleted already (or never existed). */
-  #trimmedTo = 0;
   /** Stored points above this belong to a numbering a Resume went back on. */
   #renumberedAfter: number | null = null;
 
@@ -29,9 +42,7 @@ export class ResumeMarks {
    * with the channels `hidden` from the session there (sessions that obfuscate).
    */
   add(s: number, after: number, skip: number, hidden?: string[]): void {
-    this.#pending.push(
-      hidden ? { session_id: this.sessionId, s, after, skip, hidden } : { session_id: this.sessionId, s, after, skip },
-    );
+    this.#pending.push(hidden ? { s, after, skip, hidden } : { s, after, skip });
   }
 
   /** The client has dispatch `s` (a heartbeat said so): points before it are no longer needed. */
@@ -51,46 +62,98 @@ export class ResumeMarks {
     return this.#pending.length > 0 || this.#renumberedAfter !== null;
   }
 
-  /**
-   * Queues the deletions and puts on `store` (its transaction commits them) for a session
-   * whose last dispatch is `seq`. Requests in one transaction run in order: deletions first.
-   */
-  write(store: MarkStore, seq: number): Promise<unknown>[] {
-    const id = this.sessionId;
-    const requests: Promise<unknown>[] = [];
-    if (this.#renumberedAfter !== null) {
-      requests.push(store.delete(keyRange.bound([id, this.#renumberedAfter], [id, Infinity], true)));
-      this.#renumberedAfter = null;
-    }
-    const floor = Math.max(this.#keepFrom, seq - GATEWAY_RESUME_MARKS_MAX + 1);
-    if (floor > this.#trimmedTo) {
-      requests.push(store.delete(keyRange.bound([id, -Infinity], [id, floor], false, true)));
-      this.#trimmedTo = floor;
-    }
-    for (const mark of this.#pending) if (mark.s >= floor) requests.push(store.put(mark));
+  /** Takes the points numbered since the last write, as this session's part of a batch (null: none). */
+  takePart(): GatewayResumePart | null {
+    if (this.#pending.length === 0) return null;
+    const part = { session_id: this.sessionId, from: this.#keepFrom, points: this.#pending };
     this.#pending = [];
-    return requests;
+    return part;
+  }
+
+  /** Takes the point a Resume went back to, when stored points after it must go first (null: none). */
+  takeRenumbered(): number | null {
+    const after = this.#renumberedAfter;
+    this.#renumberedAfter = null;
+    return after;
   }
 }
 
+/** The range of index keys of `sessionId`'s parts that begin in `[from, to]`. */
+function partsOf(sessionId: string, from: number, to: number, fromOpen = false): KeyRange {
+  return keyRange.bound([sessionId, from], [sessionId, to], fromOpen);
+}
+
+/** The newest batch whose index key lies in `range` (the greatest key; among equal keys, the newest). */
+async function lastIn(index: BatchIndex, range: KeyRange): Promise<GatewayResumeBatch | undefined> {
+  for await (const { value } of index.iterate(range, 'prev')) return value;
+  return undefined;
+}
+
+/** Rewrites `batch` with `sessionId`'s part changed by `change` (dropped when it leaves no point). */
+function rewritePart(
+  store: BatchStore,
+  batch: GatewayResumeBatch,
+  sessionId: string,
+  change: (points: GatewayResumePart['points']) => GatewayResumePart['points'],
+): Promise<unknown> {
+  const parts = batch.parts
+    .map((part) => (part.session_id === sessionId ? { ...part, points: change(part.points) } : part))
+    .filter((part) => part.points.length > 0);
+  if (parts.length === 0) return store.delete(batch.id!);
+  return store.put({ id: batch.id, parts, keys: parts.map((part) => [part.session_id, part.points[0].s]) });
+}
+
+/** Takes `sessionId`'s points numbered after `s` out of their batches (a Resume went back to `s`). */
+async function dropPointsAfter(store: BatchStore, sessionId: string, s: number): Promise<void> {
+  const index = store.index('by_session_point');
+  const [later, containing] = await Promise.all([
+    index.getAll(partsOf(sessionId, s, Infinity, true)),
+    lastIn(index, partsOf(sessionId, -Infinity, s)),
+  ]);
+  await Promise.all([
+    ...later.map((batch) => rewritePart(store, batch, sessionId, () => [])),
+    ...(containing ? [rewritePart(store, containing, sessionId, (points) => points.filter((p) => p.s <= s))] : []),
+  ]);
+}
+
 /**
- * What a Resume of session `sessionId` from dispatch `s` needs: the resume point of `s` (if it
- * is still kept) and the last dispatch numbered for the session (0 when there is none).
+ * Stores, in the transaction of `store`, the points every one of `sessions` numbered since the
+ * last write, as one batch; first takes out the points of numberings a Resume went back on.
+ * Every PRUNE_EVERY batches, deletes those older than the newest GATEWAY_RESUME_BATCHES_MAX.
+ */
+export async function storeResumeBatch(store: BatchStore, sessions: readonly ResumeMarks[]): Promise<void> {
+  const parts: GatewayResumePart[] = [];
+  const renumbered: [string, number][] = [];
+  for (const marks of sessions) {
+    const after = marks.takeRenumbered();
+    if (after !== null) renumbered.push([marks.sessionId, after]);
+    const part = marks.takePart();
+    if (part) parts.push(part);
+  }
+  for (const [sessionId, after] of renumbered) await dropPointsAfter(store, sessionId, after);
+  if (parts.length === 0) return;
+  const id = await store.put({ parts, keys: parts.map((part) => [part.session_id, part.points[0].s]) });
+  if (id % PRUNE_EVERY === 0) await store.delete(keyRange.upperBound(id - GATEWAY_RESUME_BATCHES_MAX));
+}
+
+/**
+ * What a Resume of session `sessionId` from dispatch `s` needs: the resume point of `s` (unless
+ * it is gone or may no longer be used) and the last dispatch numbered for the session (0 when
+ * there is none).
  */
 export async function findResumePoint(
   db: PlatformStorage,
   sessionId: string,
   s: number,
 ): Promise<{ mark: GatewayResumeMark | undefined; last: number }> {
-  const store = db.read('gateway_resume_marks').store('gateway_resume_marks');
-  const [mark, [newest]] = await Promise.all([
-    store.get([sessionId, s]),
-    store.getAllKeys(keyRange.bound([sessionId, -Infinity], [sessionId, Infinity]), 1, 'prev'),
+  const index = db.read('gateway_resume_batches').store('gateway_resume_batches').index('by_session_point');
+  const [holding, newest] = await Promise.all([
+    lastIn(index, partsOf(sessionId, -Infinity, s)),
+    lastIn(index, partsOf(sessionId, -Infinity, Infinity)),
   ]);
-  return { mark, last: newest ? newest[1] : 0 };
-}
-
-/** Deletes every resume point of a session (in the transaction of `store`). */
-export function deleteResumeMarks(store: MarkStore, sessionId: string): Promise<void> {
-  return store.delete(keyRange.bound([sessionId, -Infinity], [sessionId, Infinity]));
+  const newestPart = newest?.parts.find((part) => part.session_id === sessionId);
+  const last = newestPart?.points.at(-1)?.s ?? 0;
+  const usable = newestPart !== undefined && s >= newestPart.from && s > last - GATEWAY_RESUME_MARKS_MAX;
+  const point = holding?.parts.find((part) => part.session_id === sessionId)?.points.find((p) => p.s === s);
+  return { mark: usable && point ? { session_id: sessionId, ...point } : undefined, last };
 }

@@ -41,6 +41,11 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   events: { keyPath: 'seq', autoIncrement: true, indexes: {} },
   gateway_sessions: { keyPath: 'session_id', indexes: {} },
   gateway_resume_marks: { keyPath: ['session_id', 's'], indexes: {} },
+  gateway_resume_batches: {
+    keyPath: 'id',
+    autoIncrement: true,
+    indexes: { by_session_point: { keyPath: 'keys', multiEntry: true } },
+  },
   gateway_rate_limits: { keyPath: ['application_id', 'guild_id'], indexes: {} },
   presences: { keyPath: 'user_id', indexes: {} },
   external_identities: {

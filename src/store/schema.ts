@@ -120,8 +120,8 @@ export interface GatewaySessionRecord {
   obfuscation: boolean;
   /**
    * The last sequence number sent to the client, as of the record's last write (Identify,
-   * Resume, a change of its hidden channels). Every later dispatch has its resume mark in
-   * `gateway_resume_marks`, which is what Resume reads.
+   * Resume, a change of its hidden channels). Every later dispatch has its resume point in
+   * `gateway_resume_batches`, which is what Resume reads.
    */
   seq: number;
   /** The event log position the session had considered everything up to, as of the same write. */
@@ -142,9 +142,9 @@ export interface GatewaySessionRecord {
 
 /**
  * A resume point of a gateway session: replaying the log after `after`, skipping the first
- * `skip` dispatches derived from the event after it, continues right after dispatch `s`. One
- * small record per dispatch, written with the batch that numbered it, so persisting a dispatch
- * costs the same however many resume points the session holds.
+ * `skip` dispatches derived from the event after it, continues right after dispatch `s`. Stored
+ * in `gateway_resume_batches`; the `gateway_resume_marks` store (one record per dispatch,
+ * versions 15 to 18) is no longer written.
  */
 export interface GatewayResumeMark {
   session_id: string;
@@ -156,6 +156,29 @@ export interface GatewayResumeMark {
    * point, so that a Resume from here reveals again what the replayed events reveal.
    */
   hidden?: string[];
+}
+
+/** One session's resume points in a {@link GatewayResumeBatch}: those its batch numbered. */
+export interface GatewayResumePart {
+  session_id: string;
+  /**
+   * The oldest point the session may still resume from as of this batch (its client has
+   * acknowledged everything before it by a heartbeat).
+   */
+  from: number;
+  /** Its points, by increasing `s`. */
+  points: Omit<GatewayResumeMark, 'session_id'>[];
+}
+
+/**
+ * The resume points of every session one write of the gateway numbered (a batch of events, an
+ * Identify, a request's answers): one record, so that storing them costs one put however many
+ * sessions a message goes to. `keys` indexes each part by `[session_id, its first s]`.
+ */
+export interface GatewayResumeBatch {
+  id?: number;
+  parts: GatewayResumePart[];
+  keys: [string, number][];
 }
 
 /** When a requester last asked for all members of a guild (platform clock, epoch ms). */
@@ -308,6 +331,7 @@ export type PlatformDB = {
   events: { key: number; value: EventRecord };
   gateway_sessions: { key: string; value: GatewaySessionRecord };
   gateway_resume_marks: { key: [string, number]; value: GatewayResumeMark };
+  gateway_resume_batches: { key: number; value: GatewayResumeBatch; indexes: { by_session_point: [string, number] } };
   gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
   presences: { key: string; value: PresenceRecord };
   external_identities: { key: [string, string, string]; value: ExternalIdentityRecord; indexes: { by_user: string } };

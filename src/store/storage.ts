@@ -4,7 +4,9 @@
  * appending to the durable event log inside the write's own transaction, and one named
  * after-commit hook, `onCommit`, through which the rest of a context learns what a write changed
  * (the announcement to other contexts, the webhook outbox, a read cache) without patching it.
+ * A commit names the stores the write could change and, record by record, what it did change.
  */
+import { type Change, type Changes, RecordingStore } from './changes';
 import type {
   IndexName,
   Key,
@@ -25,6 +27,12 @@ export interface Commit<S extends Schema, E> {
   stores: readonly StoreName<S>[];
   /** The events it appended, in order, with their sequence numbers (consecutive). */
   events: readonly Logged<E>[];
+  /**
+   * What it did to each store it changed, in order (the event log's appends are `events`). A
+   * put's value is the record as the body passed it: a body never changes a record after
+   * putting it (the engine stored a copy, so such a change would be lost anyway).
+   */
+  changes: Changes<S>;
 }
 
 /** A read-write transaction that can also append to the event log. */
@@ -74,15 +82,23 @@ export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S
   ): Promise<T> {
     const appended: E[] = [];
     const seqs: Promise<number>[] = [];
+    const changes = new Map<StoreName<S>, Change[]>();
     const result = await this.engine.write(stores, async (tx) => {
-      const logTx = tx as LogWriteTransaction<S, N, E>;
-      logTx.append = (event) => {
-        const seq = (tx as unknown as WriteTransaction<S, L>).store(this.log).add(event) as Promise<number>;
-        // When the body throws, the abort rejects this request while nobody awaits it.
-        seq.catch(() => undefined);
-        appended.push(event);
-        seqs.push(seq);
-        return seq;
+      const logTx: LogWriteTransaction<S, N, E> = {
+        store: <M extends N>(name: M) => {
+          if ((name as string) === this.log) return tx.store(name);
+          let noted = changes.get(name);
+          if (!noted) changes.set(name, (noted = []));
+          return new RecordingStore(tx.store(name), noted);
+        },
+        append: (event) => {
+          const seq = (tx as unknown as WriteTransaction<S, L>).store(this.log).add(event) as Promise<number>;
+          // When the body throws, the abort rejects this request while nobody awaits it.
+          seq.catch(() => undefined);
+          appended.push(event);
+          seqs.push(seq);
+          return seq;
+        },
       };
       const value = await body(logTx);
       const keys = await Promise.all(seqs);
@@ -91,7 +107,8 @@ export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S
       });
       return value;
     });
-    const commit: Commit<S, E> = { stores, events: appended as Logged<E>[] };
+    for (const [name, noted] of changes) if (noted.length === 0) changes.delete(name);
+    const commit: Commit<S, E> = { stores, events: appended as Logged<E>[], changes };
     for (const listener of this.#listeners) listener(commit);
     return result;
   }

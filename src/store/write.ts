@@ -10,12 +10,18 @@ import type { PlatformStorage, PlatformStoreName, WriteTx } from './schema';
 export type { WriteTx };
 
 /**
- * A check that runs first in every write of one context (a request's): it may read and write
- * its own stores in the write's transaction, and throwing aborts the write.
+ * A check that runs in every write of one context (a request's), beside the write's body in the
+ * same transaction: it may read and write its own stores there, and throwing aborts the write
+ * (its error is the write's, whatever the body did).
  */
 export interface WriteGuard {
   stores: readonly PlatformStoreName[];
   check(tx: WriteTx): Promise<void>;
+}
+
+/** True for the error a request gets once its transaction was aborted by another's failure. */
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 /** What a write needs of its context: the database, the time events are stamped with, and a guard. */
@@ -44,9 +50,17 @@ export function write<T>(
   const { guard } = ctx;
   const scope = new Set<PlatformStoreName>([...stores, 'events', ...(guard?.stores ?? [])]);
   return ctx.db.write([...scope], async (tx) => {
-    if (guard) await guard.check(tx as WriteTx);
-    return body(tx as WriteTx, (event) => {
+    const run = body(tx as WriteTx, (event) => {
       void tx.append({ channels: ['gateway'], ...event, created_at: ctx.clock.now() });
     });
+    if (!guard) return run;
+    // The guard's reads and the body's go to the engine together, so the transaction holds its
+    // stores for the longer of the two, not their sum. A guard that refuses aborts the write
+    // (nothing the body did is kept), and its refusal wins over the body's own error.
+    const [checked, done] = await Promise.allSettled([guard.check(tx as WriteTx), run]);
+    if (checked.status === 'rejected' && !isAbort(checked.reason)) throw checked.reason;
+    if (done.status === 'rejected') throw done.reason;
+    if (checked.status === 'rejected') throw checked.reason;
+    return done.value;
   });
 }

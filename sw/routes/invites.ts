@@ -29,7 +29,7 @@ async function readForm(c: AppContext): Promise<FormData> {
   // The file plus the other fields: twice the file limit leaves room for any sane form.
   if (length > 2 * INVITE_TARGET_USERS_FILE_MAX_BYTES) throw ApiError.of('REQUEST_TOO_LARGE');
   try {
-    return await c.req.raw.formData();
+    return await c.req.formData();
   } catch {
     throw ApiError.invalidForm({ _root: 'The body is not valid multipart/form-data.' });
   }

@@ -31,7 +31,7 @@ export async function readMessageRequest<S extends v.GenericSchema>(
   if (!type.toLowerCase().startsWith('multipart/form-data')) return { body: await readJson(c, schema), files: [] };
   let form: FormData;
   try {
-    form = await c.req.raw.formData();
+    form = await c.req.formData();
   } catch {
     throw ApiError.invalidForm({ _root: 'The multipart body could not be read.' });
   }

@@ -36,7 +36,7 @@ const origin = (c: AppContext) => publicOrigin(c);
 async function uploadedFile(c: AppContext) {
   let form: FormData;
   try {
-    form = await c.req.raw.formData();
+    form = await c.req.formData();
   } catch {
     throw ApiError.invalidForm({ file: 'Send the image as multipart/form-data in a part named file.' });
   }

@@ -23,6 +23,7 @@ import { serverPhase } from './lib/server-phase.js';
 import { servePeer, serveSite } from './lib/servers.js';
 import { measureSizes } from './lib/sizes.js';
 import { voicePhase } from './lib/voice.js';
+import { serviceWorkerControl, serviceWorkerHeap } from './lib/workers.js';
 import { summarize } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -79,19 +80,22 @@ async function openTab(context, url) {
 
 /**
  * Cold start: each round, in a fresh browser context (nothing registered, nothing cached), the
- * first visit and then a repeat visit of each page, the two pages in turns.
+ * first visit and then a repeat visit of each page, the pages in turns: `<pp-platform>`, a blank
+ * page with an empty worker, and a page that only registers the platform's worker.
  * @param {import('playwright-core').Browser} browser @param {string} site
  */
 async function coldStart(browser, site) {
   const variants = [
     { name: 'platform', url: `${site}bench/cold/platform.html` },
     { name: 'blank', url: `${site}bench/blank/index.html` },
+    { name: 'worker', url: `${site}bench/cold/worker.html` },
   ];
   /** @type {Record<string, { first: number[], repeat: number[] }>} */
   const times = Object.fromEntries(variants.map((v) => [v.name, { first: [], repeat: [] }]));
   const total = options.cold.warmup + options.cold.rounds;
   for (let round = 0; round < total; round++) {
-    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    const k = round % variants.length;
+    const order = [...variants.slice(k), ...variants.slice(0, k)];
     for (const variant of order) {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -148,10 +152,19 @@ async function main() {
         guildSizes: options.guildSizes,
         writers: 4,
         fanoutUsers: options.fanout.tabs * options.fanout.socketsPerTab,
+        memoryLobbies: options.phases.has('read') ? options.memory.lobbies : 0,
       });
       raw.world = { lobbies: world.readLobbies, guilds: world.guilds };
 
-      if (options.phases.has('read')) raw.read = await readPhase(driver, world, peer);
+      if (options.phases.has('read')) {
+        raw.read = await readPhase(driver, world, peer);
+        const cdp = await context.newCDPSession(driver);
+        const workers = await serviceWorkerControl(cdp);
+        raw.read.cold = await coldReads(driver, world, workers);
+        raw.memory = await workerHeap(browser, driver, world, workers);
+        await workers.close();
+        await cdp.detach();
+      }
       if (options.phases.has('write')) raw.write = await writePhase(context, driver, world, site.url);
       if (options.phases.has('fanout')) raw.fanout = await fanoutPhase(context, driver, world, site.url);
       if (options.phases.has('members')) {
@@ -223,6 +236,15 @@ async function readPhase(driver, world, peer) {
       body: JSON.stringify({ content: 'meanwhile, in another lobby' }),
     },
   };
+  const sameLobby = {
+    url: `/api/v10/lobbies/${world.sameLobby.id}/messages`,
+    init: {
+      method: 'POST',
+      headers: { Authorization: world.readerAuth, 'Content-Type': 'application/json' },
+      // As long as the seeded messages, so the answer keeps about the same size.
+      body: JSON.stringify({ content: 'Message x of the bench: the quick brown fox jumps over the lazy dog, twice.' }),
+    },
+  };
   const variants = [
     ...world.readLobbies.map((/** @type {{ size: number, id: string }} */ lobby) => ({
       name: `ours-${lobby.size}`,
@@ -230,9 +252,12 @@ async function readPhase(driver, world, peer) {
       url: apiUrl(lobby),
       init,
     })),
-    // The same read right after a message was posted to another lobby (untimed): a write over the
-    // lobby stores drops the cached lobbies, so this is the read from the store, one transaction.
-    { name: `miss-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
+    // The same read right after a message was posted to another lobby (untimed): the write changes
+    // none of this lobby's records, so its cached entry stays.
+    { name: `other-${middle.size}`, frame: 'ours', url: apiUrl(middle), init, before: elsewhere },
+    // A lobby of the same size read right after the reader posted to it (untimed): the new message
+    // joins the cached entry.
+    { name: `same-${world.sameLobby.size}`, frame: 'ours', url: apiUrl(world.sameLobby), init, before: sameLobby },
     { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
     { name: 'msw', frame: 'msw', url: '/bench/msw/data', init: { cache: 'no-store' } },
     { name: 'node', frame: 'node', url: `${peer.url}data`, init: { cache: 'no-store' } },
@@ -242,6 +267,8 @@ async function readPhase(driver, world, peer) {
     { name: 'floor', src: '/bench/floor/frame.html', body },
     { name: 'msw', src: '/bench/msw/frame.html', body },
     { name: 'node', src: `${peer.url}frame.html` },
+    { name: 'startup-pass', src: '/bench/startup/pass/frame.html' },
+    { name: 'startup-sw', src: '/bench/startup/sw/frame.html' },
   ];
   say(
     `read: ${variants.length} variants interleaved, ${options.read.rounds} rounds of ${options.read.batch} requests each (+${options.read.warmup} warm-up rounds)`,
@@ -256,15 +283,82 @@ async function readPhase(driver, world, peer) {
 }
 
 /**
+ * The first read after the browser stopped the service workers: each round stops every worker
+ * (the DevTools protocol, as the browser does when a worker idles), then times one request in
+ * the read frame of the variant, in turns: our worker's read of the middle lobby, the floor
+ * worker's answer from Cache Storage, and the floor worker's read of the same lobby's newest 200
+ * messages and their authors from the platform's IndexedDB.
+ * @param {import('playwright-core').Page} driver @param {any} world @param {Awaited<ReturnType<typeof serviceWorkerControl>>} workers
+ */
+async function coldReads(driver, world, workers) {
+  const middle = world.readLobbies[Math.min(1, world.readLobbies.length - 1)];
+  const variants = [
+    {
+      name: 'ours',
+      frame: 'ours',
+      url: `/api/v10/lobbies/${middle.id}/messages?limit=200`,
+      init: { headers: { Authorization: world.readerAuth }, cache: 'no-store' },
+    },
+    { name: 'floor', frame: 'floor', url: '/bench/floor/data', init: { cache: 'no-store' } },
+    { name: 'durable', frame: 'floor', url: `/bench/floor/lobby?id=${middle.id}`, init: { cache: 'no-store' } },
+    // The platform's worker and a minimal one, both passing a small file through from the network.
+    { name: 'sw_script', frame: 'startup-sw', url: '/bench/startup/sw/data.json', init: { cache: 'no-store' } },
+    { name: 'pass', frame: 'startup-pass', url: '/bench/startup/pass/data.json', init: { cache: 'no-store' } },
+  ];
+  const { rounds, warmup } = options.cold_read;
+  say(
+    `read: first request after a stop, ${rounds} rounds (+${warmup} warm-up) of our worker, two floors, two start-up probes`,
+  );
+  /** @type {Record<string, number[]>} */
+  const times = { ours: [], floor: [], durable: [], sw_script: [], pass: [] };
+  for (let round = 0; round < warmup + rounds; round++) {
+    const k = round % variants.length;
+    for (const variant of [...variants.slice(k), ...variants.slice(0, k)]) {
+      await workers.stopAll();
+      const time = await driver.evaluate((v) => /** @type {any} */ (window).bench.readOnce(v), variant);
+      if (round >= warmup) times[variant.name].push(time);
+    }
+  }
+  return times;
+}
+
+/**
+ * The platform worker's heap after it read `world.heapLobbies` (200 messages each) once, beside
+ * its heap right after a start that answered one authenticated request.
+ * @param {import('playwright-core').Browser} browser @param {import('playwright-core').Page} driver @param {any} world @param {Awaited<ReturnType<typeof serviceWorkerControl>>} workers
+ */
+async function workerHeap(browser, driver, world, workers) {
+  const init = { headers: { Authorization: world.memoryAuth }, cache: 'no-store' };
+  await workers.stopAll();
+  await driver.evaluate(
+    (i) => /** @type {any} */ (window).bench.readOnce({ frame: 'ours', url: '/api/v10/users/@me', init: i }),
+    init,
+  );
+  const started = await serviceWorkerHeap(browser, '/sw.js');
+  await driver.evaluate((o) => /** @type {any} */ (window).bench.readLobbiesOnce(o), {
+    lobbies: world.heapLobbies,
+    init,
+  });
+  const read = await serviceWorkerHeap(browser, '/sw.js');
+  say(
+    `memory: worker heap ${(started / 1e6).toFixed(1)} MB after a start, ${(read / 1e6).toFixed(1)} MB after reading ${world.heapLobbies.length} lobbies`,
+  );
+  return { lobbies: world.heapLobbies.length, started, read };
+}
+
+/**
  * @param {import('playwright-core').BrowserContext} context @param {import('playwright-core').Page} driver @param {any} world @param {string} site
  */
 async function writePhase(context, driver, world, site) {
-  say('write: opening 4 tabs under the platform worker and 4 under the floor worker');
+  say('write: opening 4 tabs under the platform worker and 8 under the floor worker');
   const ours = ['o1', 'o2', 'o3', 'o4'];
   const floor = ['f1', 'f2', 'f3', 'f4'];
+  const guarded = ['h1', 'h2', 'h3', 'h4'];
   const tabs = [
     ...(await Promise.all(ours.map((name) => openTab(context, `${site}bench/tab.html?name=${name}`)))),
-    ...(await Promise.all(floor.map((name) => openTab(context, `${site}bench/floor/tab.html?name=${name}`)))),
+    ...(await Promise.all(
+      [...floor, ...guarded].map((name) => openTab(context, `${site}bench/floor/tab.html?name=${name}`)),
+    )),
   ];
   /** @type {Record<string, { url: string, auth?: string }>} */
   const targets = {};
@@ -273,11 +367,13 @@ async function writePhase(context, driver, world, site) {
       (targets[name] = { url: `/api/v10/lobbies/${world.writeLobbyId}/messages`, auth: world.writerAuths[i] }),
   );
   floor.forEach((name) => (targets[name] = { url: '/bench/floor/put' }));
+  guarded.forEach((name) => (targets[name] = { url: '/bench/floor/put?guarded=1' }));
   const groups = [
     { name: 'ours-1', tabs: ours.slice(0, 1) },
     { name: 'ours-4', tabs: ours },
     { name: 'floor-1', tabs: floor.slice(0, 1) },
     { name: 'floor-4', tabs: floor },
+    { name: 'guarded-4', tabs: guarded },
   ];
   say(
     `write: ${options.write.rounds} rounds of ${options.write.batch} POSTs per tab (+${options.write.warmup} warm-up)`,

@@ -14,8 +14,10 @@ export type Announcement =
    * Events up to `seq` are committed to the event log. When `after` is given, the write's events
    * are all the log holds in (`after`, `seq`] (a write's events have consecutive keys); `events`
    * are those records when the write kept them small enough to send (see {@link ANNOUNCED_EVENTS_MAX}).
+   * `stores` names the stores the write changed besides the log (not known when absent), so a
+   * context that caches reads drops only what depends on them.
    */
-  | { type: 'events'; seq: number; after?: number; events?: EventRecord[] }
+  | { type: 'events'; seq: number; after?: number; events?: EventRecord[]; stores?: string[] }
   /** The sandbox clock changed; `frozenAt` is its new state. */
   | { type: 'clock'; frozenAt: number | null }
   /** The sandbox was reset: every store emptied. */

@@ -33,8 +33,8 @@ export interface PlatformContextOptions {
   /** The source of real time (tests pass a fake). */
   realNow?: () => number;
   /**
-   * Keep a read cache: only for the sole writer of what it keeps (the service worker). It drops
-   * what each of this context's commits may have changed.
+   * Keep a read cache: only for the sole writer of what it keeps (the service worker). Each of
+   * this context's commits drops or updates exactly the entries whose records it changed.
    */
   readCache?: boolean;
 }
@@ -71,8 +71,8 @@ export async function createPlatformContext(options: PlatformContextOptions): Pr
   const ids = await startSnowflakeGenerator(db, options.workerId, clock);
   const announce = options.announce ?? (() => undefined);
   const cache = options.readCache ? new ReadCache() : undefined;
-  db.onCommit(({ stores, events }) => {
-    cache?.invalidate(stores);
+  db.onCommit(({ events, changes }) => {
+    cache?.apply(changes);
     if (events.length === 0) return;
     // A write's events have consecutive sequence numbers: they are all the log holds in (after, seq].
     announce({
@@ -80,6 +80,7 @@ export async function createPlatformContext(options: PlatformContextOptions): Pr
       seq: events[events.length - 1].seq,
       after: events[0].seq - 1,
       events: events.length <= ANNOUNCED_EVENTS_MAX ? [...events] : undefined,
+      stores: [...changes.keys()],
     });
   });
   return { db, clock, ids, announce, cache };

@@ -124,6 +124,11 @@ export const GATEWAY_LARGE_THRESHOLD_MAX = 250;
 /** Resume points a session keeps; a Resume from further back gets Invalid Session. */
 export const GATEWAY_RESUME_MARKS_MAX = 5000;
 /**
+ * The gateway's writes of resume points (one per batch of dispatches, for every session at once)
+ * kept in the store: a Resume from a point older than the newest this many gets Invalid Session.
+ */
+export const GATEWAY_RESUME_BATCHES_MAX = 5000;
+/**
  * After the shared worker restarted, how long the sessions its previous start left connected
  * still count for presence: their pages resume meanwhile. As long as a connection may go
  * without a heartbeat before it is closed (4009).

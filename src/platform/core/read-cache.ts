@@ -1,138 +1,232 @@
 /**
- * The service worker's read cache: callers by credential and lobbies' newest messages as wire
- * JSON, so that a repeated read answers from memory without a round trip to IndexedDB; and the
- * generation of the webhook settings and deliveries, so that the webhook outbox, once it found
- * nothing to do, knows without a read that this is still so.
+ * The service worker's read cache: values read from the store (callers by credential, lobbies'
+ * newest messages as wire JSON...) kept in memory, so that a repeated read answers without a
+ * round trip to IndexedDB. Each entry names the records it was read from; a commit drops
+ * exactly the entries whose records it changed, or lets an entry take the change in
+ * (write-through: a lobby's new message joins its cached newest messages).
  *
- * Coherence: the service worker is the only writer of what is cached (users, applications,
- * tokens, lobbies, their members and messages, webhook settings and deliveries; the shared
- * worker writes only its sessions, resume points, rate limits, voice states and voice tokens,
- * reading lobbies and members but never changing them), and every write it commits drops,
- * before the writer answers, whatever was read from a store in its scope (the storage's
- * `onCommit` hook, wired by `createPlatformContext`). A read that missed keeps what it loaded
- * only if no such commit happened since it took the generation, before opening its own read:
- * a read that overlapped a write may have seen either side of it. A reset is a write over
- * every store like any other. The browser may stop the worker at any time: the cache is only
- * an optimization, built again on use. Only contexts that are the sole writer may enable it
- * (`createPlatformApp` does, the hub does not).
+ * Coherence:
+ * - Every commit of this context reaches {@link ReadCache.apply} before the writer answers
+ *   (the storage's `onCommit` hook, wired by `createPlatformContext`), with the changes record
+ *   by record.
+ * - A read that missed keeps what it loaded only if no commit changed any store its entry
+ *   depends on since it took the {@link ReadCache.generation}, before opening its own read: a
+ *   read that overlapped such a write may have seen either side of it.
+ * - Other contexts write too (the shared worker; an older or newer service worker during an
+ *   update): their announcements name the stores their commits changed, and
+ *   {@link ReadCache.forget} drops every entry that depends on one of them. The shared worker
+ *   never changes a store an entry here depends on (its sessions, resume points, rate limits,
+ *   presences and voice states are read by nobody through this cache), so its writes drop
+ *   nothing.
+ * - The browser may stop the worker at any time: the cache is only an optimization, built again
+ *   on use. Memory is bounded by {@link READ_CACHE_MAX_BYTES}; past it the entries used least
+ *   recently go first.
  */
-import type { Principal } from '../oauth2/principal';
-import type { LobbyRecord } from '../../store/records/core';
+import { type Change, type Changes, changeTouches } from '../../store/changes';
+import type { Key } from '../../store/port';
 
-/** Entries kept at most per map: past that, the map starts again empty. */
-const PRINCIPALS_MAX = 1000;
-const LOBBIES_MAX = 32;
+/**
+ * The most the cache holds, in bytes: each entry's strings counted at two bytes a character
+ * (what a JavaScript engine stores at most) plus a fixed share for its objects. 8 MiB holds
+ * about 60 lobbies' newest 200 messages of 330 characters each.
+ */
+export const READ_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
-/** What a lobby read needs of one lobby, as of one snapshot. */
-export interface LobbyReadEntry {
-  lobby: LobbyRecord;
-  /** Whether each user asked about so far is a member. */
-  members: Map<string, boolean>;
-  /** The newest messages (up to the most a read may ask for), newest first, as wire JSON. */
-  messages: string[];
+/** The bytes counted for one entry's objects besides its strings. */
+export const ENTRY_OVERHEAD_BYTES = 256;
+
+/**
+ * Records an entry was read from: one record of `store` by `key`, every record whose key starts
+ * with `key` (`prefix`, for array keys such as `[lobby_id, ...]`), or the whole store (no key).
+ */
+export interface Dependency {
+  store: string;
+  key?: Key;
+  prefix?: boolean;
 }
 
 /**
- * Where each kind of cached value is read from: a write whose scope has none of them keeps it.
- * A read path that comes to depend on another store must name it here.
+ * Takes a change to a record the entry depends on into the entry, in place: resolves to the
+ * entry's new size in bytes, or false when the entry cannot follow and must go.
  */
-const PRINCIPAL_STORES: ReadonlySet<string> = new Set(['tokens', 'applications', 'users', 'bans']);
-const LOBBY_STORES: ReadonlySet<string> = new Set(['lobbies', 'lobby_members', 'lobby_messages', 'users']);
-/** What the webhook outbox reads to learn it has nothing to do (see `WebhookOutbox`). */
-const WEBHOOK_STORES: ReadonlySet<string> = new Set(['event_webhooks', 'webhook_deliveries']);
+export type Absorb = (store: string, change: Change) => number | false;
 
-/** How many writes that could change each kind of value were opened so far. */
-export interface Generation {
-  principals: number;
-  lobbies: number;
-  webhooks: number;
+/** What a read keeps. */
+export interface Keepable<T> {
+  value: T;
+  /** Its size as {@link READ_CACHE_MAX_BYTES} counts it. */
+  bytes: number;
+  /** What it was read from; an entry may add to its own list when it absorbs a change. */
+  dependencies: Dependency[];
+  /** Without it, any change to what the entry depends on drops it. */
+  absorb?: Absorb;
 }
 
-/** A value with the write generation it was read at. */
-type Versioned<T> = { generation: Generation; value: T };
+interface Entry extends Keepable<unknown> {
+  stores: Set<string>;
+}
+
+/**
+ * The key of a user's record in the cache: kept with each caller (`oauth2/auth.ts`), and read by
+ * entries that take in a change written by that user (a lobby's new message needs its author).
+ */
+export function userEntryKey(userId: string): string {
+  return `user:${userId}`;
+}
+
+/** The bytes a string costs as {@link READ_CACHE_MAX_BYTES} counts it. */
+export function stringBytes(text: string): number {
+  return text.length * 2;
+}
 
 /** The cache of one platform context. */
 export class ReadCache {
-  #principalsGeneration = 0;
-  #lobbiesGeneration = 0;
-  #webhooksGeneration = 0;
-  /** The generations the maps below hold; older maps are dropped on first use. */
-  #held: Omit<Generation, 'webhooks'> = { principals: 0, lobbies: 0 };
-  readonly #principals = new Map<string, Principal>();
-  readonly #lobbies = new Map<string, LobbyReadEntry>();
-  /** The earliest idle deadline of any lobby (Infinity when none has one). */
-  #idleDeadline: number | undefined;
+  #tick = 0;
+  /** The tick of the last commit that changed each store; `#all` for every store. */
+  readonly #storeTicks = new Map<string, number>();
+  #all = 0;
+  /** Every entry, the least recently used first. */
+  readonly #entries = new Map<string, Entry>();
+  /** The entries that depend on each store. */
+  readonly #byStore = new Map<string, Set<string>>();
+  #bytes = 0;
 
-  /** Changes with every write that concerns the cache: take it before opening the read whose result is kept. */
-  get generation(): Generation {
-    return {
-      principals: this.#principalsGeneration,
-      lobbies: this.#lobbiesGeneration,
-      webhooks: this.#webhooksGeneration,
-    };
+  constructor(readonly maxBytes = READ_CACHE_MAX_BYTES) {}
+
+  /** Moves with every commit that changes anything: take it before opening a read whose result is kept. */
+  get generation(): number {
+    return this.#tick;
   }
 
-  /** Forgets what a write over `stores` may change (everything when the stores are not known). */
-  invalidate(stores?: readonly string[]): void {
-    if (!stores || stores.some((name) => PRINCIPAL_STORES.has(name))) this.#principalsGeneration++;
-    if (!stores || stores.some((name) => LOBBY_STORES.has(name))) this.#lobbiesGeneration++;
-    if (!stores || stores.some((name) => WEBHOOK_STORES.has(name))) this.#webhooksGeneration++;
+  /** The bytes held now. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
-  #current(): void {
-    if (this.#held.principals !== this.#principalsGeneration) {
-      this.#principals.clear();
-      this.#held.principals = this.#principalsGeneration;
+  /** How many entries are held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** True when no commit changed any of `stores` since `generation`. */
+  unchangedSince(stores: Iterable<string>, generation: number): boolean {
+    if (this.#all > generation) return false;
+    for (const store of stores) if ((this.#storeTicks.get(store) ?? 0) > generation) return false;
+    return true;
+  }
+
+  /** The value kept under `key`, now the most recently used. */
+  get<T>(key: string): T | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value as T;
+  }
+
+  /**
+   * Keeps `entry` under `key`, read after `generation` was taken, unless a commit since then
+   * changed a store it depends on (then it may be older than that commit) or it alone is over
+   * the bound. Resolves to whether it was kept.
+   */
+  keep<T>(key: string, generation: number, entry: Keepable<T>): boolean {
+    const stores = new Set(entry.dependencies.map((d) => d.store));
+    if (!this.unchangedSince(stores, generation) || entry.bytes > this.maxBytes) return false;
+    this.#drop(key);
+    this.#entries.set(key, { ...entry, stores });
+    this.#index(key, stores);
+    this.#bytes += entry.bytes;
+    this.#evict();
+    return true;
+  }
+
+  /** Counts `bytes` more (or fewer) for the entry under `key`, which grew in place. */
+  grow(key: string, bytes: number): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    entry.bytes += bytes;
+    this.#bytes += bytes;
+    this.#evict();
+  }
+
+  /** Forgets the entry under `key`. */
+  delete(key: string): void {
+    this.#drop(key);
+  }
+
+  /**
+   * One of this context's commits: each entry that depends on a changed record absorbs the
+   * change or goes.
+   */
+  apply(changes: Changes): void {
+    if (changes.size === 0) return;
+    const tick = ++this.#tick;
+    for (const [store, list] of changes) {
+      this.#storeTicks.set(store, tick);
+      const keys = this.#byStore.get(store);
+      if (!keys) continue;
+      for (const key of [...keys]) {
+        const entry = this.#entries.get(key);
+        if (entry) this.#follow(key, entry, store, list);
+      }
     }
-    if (this.#held.lobbies !== this.#lobbiesGeneration) {
-      this.#lobbies.clear();
-      this.#idleDeadline = undefined;
-      this.#held.lobbies = this.#lobbiesGeneration;
+    this.#evict();
+  }
+
+  /**
+   * Another context changed `stores` (every store when not known): drops every entry that
+   * depends on one of them.
+   */
+  forget(stores?: readonly string[]): void {
+    const tick = ++this.#tick;
+    if (!stores) {
+      this.#all = tick;
+      for (const key of [...this.#entries.keys()]) this.#drop(key);
+      return;
+    }
+    for (const store of stores) {
+      this.#storeTicks.set(store, tick);
+      for (const key of [...(this.#byStore.get(store) ?? [])]) this.#drop(key);
     }
   }
 
-  /** True when nothing that concerns `kind` was written since `generation`. */
-  unchanged(kind: keyof Generation, generation: Generation): boolean {
-    this.#current();
-    return generation[kind] === this.generation[kind];
+  #follow(key: string, entry: Entry, store: string, list: readonly Change[]): void {
+    for (const change of list) {
+      const touched = entry.dependencies.some(
+        (d) => d.store === store && (d.key === undefined || changeTouches(change, d.key, d.prefix)),
+      );
+      if (!touched) continue;
+      const bytes = entry.absorb?.(store, change) ?? false;
+      if (bytes === false || bytes > this.maxBytes) return this.#drop(key);
+      this.#bytes += bytes - entry.bytes;
+      entry.bytes = bytes;
+      // An absorbed change may add what the entry depends on (a new message's author).
+      const stores = new Set(entry.dependencies.map((d) => d.store));
+      for (const s of stores) if (!entry.stores.has(s)) entry.stores.add(s);
+      this.#index(key, stores);
+    }
   }
 
-  /** The caller of `credential` (`Bot x`, `Bearer y`): a copy, so no request changes another's. */
-  principal(credential: string): Principal | undefined {
-    this.#current();
-    const principal = this.#principals.get(credential);
-    return principal && structuredClone(principal);
+  #index(key: string, stores: Iterable<string>): void {
+    for (const store of stores) {
+      let keys = this.#byStore.get(store);
+      if (!keys) this.#byStore.set(store, (keys = new Set()));
+      keys.add(key);
+    }
   }
 
-  keepPrincipal(credential: string, entry: Versioned<Principal>): void {
-    if (!this.unchanged('principals', entry.generation)) return;
-    if (this.#principals.size >= PRINCIPALS_MAX) this.#principals.clear();
-    this.#principals.set(credential, structuredClone(entry.value));
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+    for (const store of entry.stores) this.#byStore.get(store)?.delete(key);
   }
 
-  lobby(lobbyId: string): LobbyReadEntry | undefined {
-    this.#current();
-    return this.#lobbies.get(lobbyId);
-  }
-
-  keepLobby(lobbyId: string, entry: Versioned<LobbyReadEntry>): void {
-    if (!this.unchanged('lobbies', entry.generation)) return;
-    if (this.#lobbies.size >= LOBBIES_MAX) this.#lobbies.clear();
-    this.#lobbies.set(lobbyId, entry.value);
-  }
-
-  /** Records whether `userId` is a member of a cached lobby. */
-  keepMembership(lobbyId: string, userId: string, entry: Versioned<boolean>): void {
-    if (!this.unchanged('lobbies', entry.generation)) return;
-    this.#lobbies.get(lobbyId)?.members.set(userId, entry.value);
-  }
-
-  idleDeadline(): number | undefined {
-    this.#current();
-    return this.#idleDeadline;
-  }
-
-  keepIdleDeadline(entry: Versioned<number>): void {
-    if (this.unchanged('lobbies', entry.generation)) this.#idleDeadline = entry.value;
+  #evict(): void {
+    for (const key of this.#entries.keys()) {
+      if (this.#bytes <= this.maxBytes) return;
+      this.#drop(key);
+    }
   }
 }

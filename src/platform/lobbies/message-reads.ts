@@ -3,7 +3,9 @@
  * memory: the lobby, the caller's membership, the earliest idle deadline and the newest messages
  * are read in one read-only transaction with the requests issued together, each message is
  * serialized once, and where the read cache is on (the service worker) the next read of the
- * lobby answers from memory until something is written.
+ * lobby answers from memory. The cached lobby follows the writes: a new message of the lobby
+ * joins it (its author's user record is known to the cache), any other change to the lobby, its
+ * members or its authors drops it, and writes elsewhere leave it alone (`lobby-read-cache.ts`).
  */
 import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_MAX } from '../core/limits';
 import type { Principal } from '../oauth2/auth';
@@ -11,7 +13,15 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { newestLobbyMessages, serializeLobbyMessage } from './messages';
 import { isLobbyLive, readLobbies, removeIdleLobbies } from './store';
-import type { LobbyReadEntry } from '../core/read-cache';
+import {
+  IDLE_DEADLINE_KEY,
+  idleDeadlineEntry,
+  lobbyEntry,
+  lobbyEntryKey,
+  MEMBERSHIP_BYTES,
+  type IdleDeadline,
+  type LobbyReadEntry,
+} from './lobby-read-cache';
 
 /** The lobby entry and the earliest idle deadline, read in one transaction. */
 async function loadLobby(
@@ -37,7 +47,11 @@ async function loadLobby(
   const members = new Map<string, boolean>();
   if (userId !== null) members.set(userId, member !== undefined);
   const messages = records.map((m) => JSON.stringify(serializeLobbyMessage(m, authors.get(m.author_id))));
-  return { entry: { lobby, members, messages }, idleDeadline };
+  const orderKeys = records.map((m) => m.order_key);
+  return {
+    entry: { lobby, members, messages, orderKeys, authors, complete: records.length < LOBBY_MESSAGES_MAX },
+    idleDeadline,
+  };
 }
 
 /** Whether `userId` is a member, read on its own (the lobby is cached, this user was not asked about). */
@@ -47,7 +61,7 @@ async function loadMembership(ctx: PlatformContext, lobbyId: string, userId: str
 
 /**
  * The lobby as of now, after removing every lobby past its idle deadline (as the old read did
- * first): from the cache when nothing was written since, else from the store.
+ * first): from the cache when it holds the lobby, else from the store.
  */
 async function lobbyAsOfNow(
   ctx: PlatformContext,
@@ -55,31 +69,34 @@ async function lobbyAsOfNow(
   userId: string | null,
 ): Promise<LobbyReadEntry | null> {
   const cache = ctx.cache;
+  const key = lobbyEntryKey(lobbyId);
   for (;;) {
     const now = ctx.clock.now();
-    const cachedIdle = cache?.idleDeadline();
-    const cached = cache?.lobby(lobbyId);
-    if (cached && cachedIdle !== undefined && cachedIdle > now) {
+    const cachedIdle = cache?.get<IdleDeadline>(IDLE_DEADLINE_KEY);
+    const cached = cache?.get<LobbyReadEntry>(key);
+    if (cached && cachedIdle && cachedIdle.at > now) {
       if (userId === null || cached.members.has(userId)) return cached;
       const generation = cache!.generation;
       const member = await loadMembership(ctx, lobbyId, userId);
-      cache!.keepMembership(lobbyId, userId, { generation, value: member });
       // A write since then may have changed the lobby too: only an unchanged cache answers.
-      if (cache!.unchanged('lobbies', generation)) {
+      if (cache!.unchangedSince(['lobbies', 'lobby_members'], generation) && cache!.get(key) === cached) {
         cached.members.set(userId, member);
+        cache!.grow(key, MEMBERSHIP_BYTES);
         return cached;
       }
       continue;
     }
-    const generation = cache?.generation ?? { principals: 0, lobbies: 0, webhooks: 0 };
+    const generation = cache?.generation ?? 0;
     const { entry, idleDeadline } = await loadLobby(ctx, lobbyId, userId);
     if (idleDeadline <= now) {
       // Lobbies past their deadline go first, with their LOBBY_DELETE; then read again.
       await removeIdleLobbies(ctx);
       continue;
     }
-    cache?.keepIdleDeadline({ generation, value: idleDeadline });
-    if (entry) cache?.keepLobby(lobbyId, { generation, value: entry });
+    if (cache) {
+      cache.keep(IDLE_DEADLINE_KEY, generation, idleDeadlineEntry(idleDeadline));
+      if (entry) cache.keep(key, generation, lobbyEntry(lobbyId, entry, cache));
+    }
     return entry;
   }
 }

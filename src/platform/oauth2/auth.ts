@@ -7,6 +7,7 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { scopesFor } from './consent-scopes';
 import { hashSecret } from '../core/secrets';
+import { type Dependency, ENTRY_OVERHEAD_BYTES, type ReadCache, stringBytes, userEntryKey } from '../core/read-cache';
 import type { BearerPrincipal, BotPrincipal, Principal } from './principal';
 
 export type { BearerPrincipal, BotPrincipal, Principal } from './principal';
@@ -36,18 +37,40 @@ export async function authenticate(
   const explicit = authorization ? /^(Bot|Bearer)\s/i.test(authorization.trim()) : false;
   if (!credential || (!explicit && !allowBare)) throw ApiError.of('UNAUTHORIZED');
   const cache = ctx.cache;
-  const key = `${credential.kind} ${credential.secret}`;
-  const cached = cache?.principal(key);
+  const key = `principal:${credential.kind} ${credential.secret}`;
+  const cached = cache?.get<Principal>(key);
   if (cached) {
     if (cached.kind === 'bearer' && isExpired(ctx, cached.token)) throw ApiError.of('UNAUTHORIZED');
-    return cached;
+    // A copy, so that no request changes another's.
+    return structuredClone(cached);
   }
   // Hash before the transaction opens: awaiting anything but its requests would end it.
   const hash = await hashSecret(credential.secret);
-  const generation = cache?.generation ?? { principals: 0, lobbies: 0, webhooks: 0 };
+  const generation = cache?.generation ?? 0;
   const principal = await loadPrincipal(ctx, credential.kind, hash);
-  cache?.keepPrincipal(key, { generation, value: principal });
+  if (cache) keepPrincipal(cache, key, generation, principal);
   return principal;
+}
+
+/**
+ * Keeps the caller under its credential, dropped by any change to its token, application, user
+ * or ban; and its user's record on its own, for cached reads that follow what the user writes.
+ */
+function keepPrincipal(cache: ReadCache, key: string, generation: number, principal: Principal): void {
+  const userId = principal.user.id;
+  const dependencies: Dependency[] = [
+    { store: 'applications', key: principal.application.id },
+    { store: 'users', key: userId },
+    { store: 'bans', key: userId },
+  ];
+  if (principal.kind === 'bearer') dependencies.push({ store: 'tokens', key: principal.token.hash });
+  const bytes = ENTRY_OVERHEAD_BYTES + stringBytes(JSON.stringify(principal));
+  cache.keep(key, generation, { value: structuredClone(principal), bytes, dependencies });
+  cache.keep(userEntryKey(userId), generation, {
+    value: structuredClone(principal.user),
+    bytes: ENTRY_OVERHEAD_BYTES + stringBytes(JSON.stringify(principal.user)),
+    dependencies: [{ store: 'users', key: userId }],
+  });
 }
 
 function isExpired(ctx: PlatformContext, token: TokenRecord): boolean {

@@ -4,13 +4,12 @@
  * worker after a commit that appended events, and lazily on later requests when a retry falls
  * due by the platform clock; an in-memory note of the earliest due time keeps requests that
  * have nothing to deliver from touching the store. So does a run that found no application
- * listening: until a write over the webhook settings or deliveries (the read cache's `webhooks`
- * generation), the events later commits log are not looked at, since events from before a
+ * listening: until a write changes the webhook settings or deliveries (as the read cache
+ * tells: {@link WEBHOOK_STORES}), the events later commits log are not looked at, since events from before a
  * listener was enabled are never delivered. Memory is only a hint: after a restart of the
  * worker the first run looks at the store again. Delivery is at least once: a worker stopped
  * between sending and recording sends again.
  */
-import type { Generation } from '../core/read-cache';
 import type { PlatformContext } from '../core/context';
 import { WEBHOOK_RESPONSE_TIMEOUT_MS } from '../core/limits';
 import type { FetchLike } from '../oauth2/oidc';
@@ -25,6 +24,9 @@ import {
 } from './deliveries';
 import { EVENT_WEBHOOKS_STATUS, type WebhookDeliveryRecord } from '../../store/records/webhooks';
 import { signedWebhookRequest } from './signing';
+
+/** What the outbox reads to learn it has nothing to do: a commit that changes none of them keeps it idle. */
+export const WEBHOOK_STORES = ['event_webhooks', 'webhook_deliveries'] as const;
 
 /** Deliveries sent at the same time. */
 const BATCH = 8;
@@ -83,7 +85,7 @@ export class WebhookOutbox {
   #dirty = true;
   #nextDueAt: number | null = null;
   /** The webhooks generation at which a run found no application listening; null: not known. */
-  #unheardSince: Generation | null = null;
+  #unheardSince: number | null = null;
 
   constructor(
     readonly ctx: PlatformContext,
@@ -99,7 +101,8 @@ export class WebhookOutbox {
 
   /** Whether a run has work: events not looked at yet that someone may listen to, or a retry due by the platform clock. */
   get due(): boolean {
-    const unheard = this.#unheardSince !== null && this.ctx.cache?.unchanged('webhooks', this.#unheardSince) === true;
+    const unheard =
+      this.#unheardSince !== null && this.ctx.cache?.unchangedSince(WEBHOOK_STORES, this.#unheardSince) === true;
     return (this.#dirty && !unheard) || (this.#nextDueAt !== null && this.ctx.clock.now() >= this.#nextDueAt);
   }
 

@@ -4,7 +4,7 @@
  * A migration only adds: data written at version N stays readable at N+1.
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import type { GatewaySessionRecord } from '../schema';
+import type { GatewayResumeMark, GatewayResumePart, GatewaySessionRecord } from '../schema';
 
 /** One migration step, in the upgrade transaction. */
 export type Migration = (db: IDBPDatabase, tx: IDBPTransaction<unknown, string[], 'versionchange'>) => void;
@@ -230,6 +230,28 @@ export const MIGRATIONS: readonly Migration[] = [
   // 19: fixture sets, named records of what a tool seeded (`/sandbox/fixture-sets/{name}`).
   (db) => {
     db.createObjectStore('fixture_sets', { keyPath: 'name' });
+  },
+  // 20: gateway resume points, one record per write of the gateway holding every session's
+  // points it numbered (one put per fan-out instead of one per session), found by
+  // `[session_id, first s]`. Points stored by version 19 are copied, one batch per session.
+  (db, tx) => {
+    const batches = db.createObjectStore('gateway_resume_batches', { keyPath: 'id', autoIncrement: true });
+    batches.createIndex('by_session_point', 'keys', { multiEntry: true });
+    void (async () => {
+      const bySession = new Map<string, GatewayResumePart>();
+      for (
+        let cursor = await tx.objectStore('gateway_resume_marks').openCursor();
+        cursor;
+        cursor = await cursor.continue()
+      ) {
+        const { session_id, ...point } = cursor.value as GatewayResumeMark;
+        const part = bySession.get(session_id) ?? { session_id, from: 0, points: [] };
+        part.points.push(point);
+        bySession.set(session_id, part);
+      }
+      for (const part of bySession.values())
+        void batches.put({ parts: [part], keys: [[part.session_id, part.points[0].s]] });
+    })();
   },
 ];
 

@@ -5,7 +5,7 @@
  * pages import the platform's own modules (GatewaySocket, `<pp-platform>`), so the shared
  * worker they start is built here from `src/hub/hub-worker.ts` with the project's worker format.
  */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'vite';
 
@@ -19,7 +19,7 @@ function htmlFiles(dir) {
 }
 
 /**
- * Builds the pages into `outDir` and copies the three service workers next to their pages.
+ * Builds the pages into `outDir` and copies the bench's service workers next to their pages.
  * @param {{ root: string, outDir: string }} options
  */
 export async function buildBenchPages({ root, outDir }) {
@@ -44,7 +44,12 @@ export async function buildBenchPages({ root, outDir }) {
   mkdirSync(join(outDir, 'floor'), { recursive: true });
   mkdirSync(join(outDir, 'msw'), { recursive: true });
   mkdirSync(join(outDir, 'blank'), { recursive: true });
+  for (const scope of ['pass', 'sw']) mkdirSync(join(outDir, `startup/${scope}`), { recursive: true });
   copyFileSync(resolve(root, 'test/bench/floor-sw.js'), join(outDir, 'floor/floor-sw.js'));
+  copyFileSync(resolve(root, 'test/bench/floor-hub.js'), join(outDir, 'floor/floor-hub.js'));
   copyFileSync(resolve(root, 'test/bench/blank-sw.js'), join(outDir, 'blank/blank-sw.js'));
   copyFileSync(resolve(root, 'node_modules/msw/lib/mockServiceWorker.js'), join(outDir, 'msw/mockServiceWorker.js'));
+  // The start-up frames fetch a small file from the network through the worker of their scope.
+  copyFileSync(resolve(root, 'test/bench/pass-sw.js'), join(outDir, 'startup/pass-sw.js'));
+  for (const scope of ['pass', 'sw']) writeFileSync(join(outDir, `startup/${scope}/data.json`), '{"passed":true}\n');
 }

@@ -15,6 +15,8 @@ const FULL = {
   fanout: { rounds: 300, warmup: 20, tabs: 5, socketsPerTab: 10 },
   members: { rounds: 7, warmup: 1 },
   cold: { rounds: 15, warmup: 1 },
+  cold_read: { rounds: 40, warmup: 2 },
+  memory: { lobbies: 100 },
   voice: { rounds: 6, seconds: 8 },
 };
 
@@ -26,6 +28,8 @@ const QUICK = {
   fanout: { rounds: 30, warmup: 3, tabs: 5, socketsPerTab: 10 },
   members: { rounds: 2, warmup: 1 },
   cold: { rounds: 3, warmup: 1 },
+  cold_read: { rounds: 6, warmup: 1 },
+  memory: { lobbies: 100 },
   voice: { rounds: 2, seconds: 3 },
 };
 

@@ -11,6 +11,10 @@ export const CONTROL_CHANNEL = 'bench-ctl';
 export const ACK_CHANNEL = 'bench-ack';
 /** Driver → tabs: the floor of the fan-out, one message that every tab acknowledges. */
 export const FLOOR_FANOUT_CHANNEL = 'bench-floor-fanout';
+/** Floor service worker → floor hub (`floor-hub.js`): a message was stored. */
+export const FLOOR_GATEWAY_CHANNEL = 'bench-floor-gateway';
+/** Where the floor hub is served. */
+export const FLOOR_HUB = '/bench/floor/floor-hub.js';
 
 /** @param {number} ms */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -40,6 +40,10 @@ async function registerPlatform() {
   return /** @type {ServiceWorker} */ (container.controller).scriptURL;
 }
 
+/** The read frames, once `read` embedded them: the cold reads and the heap reuse them. */
+/** @type {Record<string, import('./control.js').BenchFrame>} */
+const readFrames = {};
+
 /**
  * Phase 1 and the read half of phase 4: every variant fetched `batch` times in a row per round,
  * in the frame that answers it. Returns the raw times per variant (warm-up rounds dropped), what
@@ -47,8 +51,7 @@ async function registerPlatform() {
  * @param {{ frames: { name: string, src: string, body?: string }[], variants: { name: string, frame: string, url: string, init?: RequestInit, before?: { url: string, init: RequestInit } }[], reference: string, rounds: number, warmup: number, batch: number }} options
  */
 async function read({ frames, variants, reference, rounds, warmup, batch }) {
-  /** @type {Record<string, import('./control.js').BenchFrame>} */
-  const byName = {};
+  const byName = readFrames;
   /** @type {Record<string, { isolated: boolean, controller: string | null }>} */
   const about = {};
   for (const spec of frames) {
@@ -91,6 +94,34 @@ async function read({ frames, variants, reference, rounds, warmup, batch }) {
 }
 
 /**
+ * One request from read frame `frame`, timed inside it (run.js stopped the service workers
+ * first: this is the first request of a new start). Resolves to its time in ms.
+ * @param {{ frame: string, url: string, init?: RequestInit }} options
+ */
+async function readOnce({ frame, url, init }) {
+  const result = await readFrames[frame].call('loop', { url, init, warm: false, n: 1, status: 200 });
+  if (result.failures > 0) throw new Error(`${url} did not answer 200 from frame ${frame}`);
+  return result.times[0];
+}
+
+/**
+ * Reads each of `lobbies` once from the platform's read frame, newest 200 messages each.
+ * @param {{ lobbies: { id: string }[], init: RequestInit }} options
+ */
+async function readLobbiesOnce({ lobbies, init }) {
+  for (const lobby of lobbies) {
+    const result = await readFrames.ours.call('loop', {
+      url: `/api/v10/lobbies/${lobby.id}/messages?limit=200`,
+      init,
+      warm: false,
+      n: 1,
+      status: 200,
+    });
+    if (result.failures > 0) throw new Error(`lobby ${lobby.id} did not answer 200`);
+  }
+}
+
+/**
  * Phase 2: each group of tabs sends `batch` POSTs per tab per round, the tabs of a group at
  * once. Latencies come from the tabs; messages per second from this page's clock, from the
  * word go to the last tab's report.
@@ -127,10 +158,12 @@ async function write({ groups, targets, rounds, warmup, batch }) {
 
 /**
  * Phase 3: one lobby message (posted by the bot) until every one of the tabs' sockets has it
- * and each tab said so; beside it, interleaved, two floors until every tab said so: one
- * BroadcastChannel message (nothing stored), and a raw IndexedDB put in the floor service worker
+ * and each tab said so; beside it, interleaved, three floors until every tab said so: one
+ * BroadcastChannel message (nothing stored); a raw IndexedDB put in the floor service worker
  * that then posts that BroadcastChannel message (the least a durable write that tells every tab
- * can do; the put is sent from a frame under the floor worker, one postMessage away).
+ * can do; the put is sent from a frame under the floor worker, one postMessage away); and the
+ * same put telling the floor hub, which stores one record and then posts to every socket's port
+ * (the least a gateway that stores a resume point before it sends can do).
  * @param {{ tabs: string[], tokens: Record<string, string[]>, lobbyId: string, botAuth: string, floorFrame: string, rounds: number, warmup: number }} options
  */
 async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warmup }) {
@@ -144,14 +177,14 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
   const durableFrame = await embedFrame('durable floor', floorFrame);
   await durableFrame.call('setup', { body: '' });
   const floor = new BroadcastChannel(FLOOR_FANOUT_CHANNEL);
-  const put = (/** @type {string} */ key) => ({
-    url: '/bench/floor/put?announce=1',
+  const put = (/** @type {string} */ key, /** @type {string} */ to = 'announce') => ({
+    url: `/bench/floor/put?${to}=1`,
     init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: key }) },
   });
   /** @type {Record<string, number[]>} */
-  const times = { gateway: [], floor: [], durable: [] };
+  const times = { gateway: [], floor: [], durable: [], gatewayFloor: [] };
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const variant of rotated(['gateway', 'floor', 'durable'], round)) {
+    for (const variant of rotated(['gateway', 'floor', 'durable', 'gatewayFloor'], round)) {
       const key = `${variant}-${round}`;
       const done = acknowledged(tabs, key, 30_000);
       const start = performance.now();
@@ -160,11 +193,13 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
       if (variant === 'gateway')
         posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
       else if (variant === 'durable') posted = durableFrame.call('text', put(key));
+      else if (variant === 'gatewayFloor') posted = durableFrame.call('text', put(key, 'gateway'));
       else floor.postMessage({ key });
       await done;
       const elapsed = performance.now() - start;
       const answer = await posted;
-      if (variant === 'durable' && answer.status !== 200) throw new Error(`the floor put answered ${answer.status}`);
+      if ((variant === 'durable' || variant === 'gatewayFloor') && answer.status !== 200)
+        throw new Error(`the floor put answered ${answer.status}`);
       if (round >= warmup) times[variant].push(elapsed);
       // Let the hub finish its own bookkeeping before the next figure starts.
       await sleep(10);
@@ -179,8 +214,47 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
 }
 
 /**
+ * The floor of reading a guild's members: its member records and their users read from the
+ * platform's IndexedDB in one transaction, as few requests as can be (one range read of the
+ * members, and the users in runs of 500 ids, each one range read), nothing else. Resolves to the
+ * time in ms.
+ * @param {string} guildId
+ */
+async function readMembersFloor(guildId) {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open('platformpp');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    /** @template T @param {IDBRequest<T>} request @returns {Promise<T>} */
+    const done = (request) =>
+      new Promise((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const start = performance.now();
+    const tx = /** @type {IDBDatabase} */ (db).transaction(['members', 'users'], 'readonly');
+    const members = await done(tx.objectStore('members').getAll(IDBKeyRange.bound([guildId], [guildId, []])));
+    const ids = members.map((/** @type {{ user_id: string }} */ m) => m.user_id).sort();
+    const runs = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const run = ids.slice(i, i + 500);
+      runs.push(done(tx.objectStore('users').getAll(IDBKeyRange.bound(run[0], run[run.length - 1]), run.length * 4)));
+    }
+    const users = (await Promise.all(runs)).flat();
+    const elapsed = performance.now() - start;
+    if (users.length < members.length - 2) throw new Error(`read ${users.length} users for ${members.length} members`);
+    return elapsed;
+  } finally {
+    /** @type {IDBDatabase} */ (db).close();
+  }
+}
+
+/**
  * Phase 4, Request Guild Members for all members: from the request to the last chunk. The
- * sandbox clock moves 31 s before each request, past the all-members rate limit of 30 s.
+ * sandbox clock moves 31 s before each request, past the all-members rate limit of 30 s. Beside
+ * each request, the floor of reading the same members from IndexedDB (`readMembersFloor`).
  * @param {{ botAuth: string, guilds: { size: number, id: string }[], rounds: number, warmup: number }} options
  */
 async function requestMembers({ botAuth, guilds, rounds, warmup }) {
@@ -190,6 +264,8 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
   let step = 0;
   /** @type {Record<string, number[]>} */
   const times = Object.fromEntries(guilds.map((g) => [String(g.size), []]));
+  /** @type {Record<string, number[]>} */
+  const floors = Object.fromEntries(guilds.map((g) => [String(g.size), []]));
   let rateLimited = 0;
   /** @param {{ size: number, id: string }} guild @param {string} nonce */
   const request = (guild, nonce) =>
@@ -234,6 +310,8 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
           if (round >= warmup) times[String(guild.size)].push(result.elapsed);
           break;
         }
+        const floor = await readMembersFloor(guild.id);
+        if (round >= warmup) floors[String(guild.size)].push(floor);
       }
       progress('request guild members', round, warmup + rounds);
     }
@@ -241,7 +319,7 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
     client.close();
     await call('DELETE', '/sandbox/clock');
   }
-  return { times, rateLimited };
+  return { times, floors, rateLimited };
 }
 
 /** What run.js calls through `page.evaluate`. */
@@ -250,6 +328,8 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
   /** @param {Omit<Parameters<typeof seedWorld>[0], 'log'>} options */
   seed: (options) => seedWorld({ ...options, log: (line) => log(`seed: ${line}`) }),
   read,
+  readOnce,
+  readLobbiesOnce,
   write,
   fanout,
   requestMembers,

@@ -152,10 +152,12 @@ function guildRecords(guilds) {
 }
 
 /**
- * Makes the whole world of a run and resolves to what the phases need.
- * @param {{ lobbySizes: number[], guildSizes: number[], writers: number, fanoutUsers: number, log: (line: string) => void }} options
+ * Makes the whole world of a run and resolves to what the phases need: besides the lobbies
+ * read, one more of the middle size that the reader writes to before reading it, and
+ * `memoryLobbies` lobbies of 200 messages that the reader reads once each (the worker's heap).
+ * @param {{ lobbySizes: number[], guildSizes: number[], writers: number, fanoutUsers: number, memoryLobbies: number, log: (line: string) => void }} options
  */
-export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, log }) {
+export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, memoryLobbies, log }) {
   await must(204, 'POST', '/sandbox/reset');
   // GATEWAY_GUILD_MEMBERS (approved): the 100,000-member guild is over the toggle's threshold.
   const app = await must(201, 'POST', '/sandbox/applications', { name: 'Bench', flags: String(1 << 14) });
@@ -181,6 +183,14 @@ export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, 
     for (const auth of authorAuths.slice(1)) await join(`read-${size}`, auth);
     readLobbies.push({ size, id: lobby.id });
   }
+  const sameSize = lobbySizes[Math.min(1, lobbySizes.length - 1)];
+  const sameLobby = { size: sameSize, id: (await join('read-same', readerAuth)).id };
+  for (const auth of authorAuths.slice(1)) await join('read-same', auth);
+  // A user of their own: a user is a member of at most 100 lobbies.
+  const memoryAuth = await token(await user('memory'));
+  /** @type {{ size: number, id: string }[]} */
+  const heapLobbies = [];
+  for (let i = 0; i < memoryLobbies; i++) heapLobbies.push({ size: 200, id: (await join(`heap-${i}`, memoryAuth)).id });
   const writerUsers = await inParallel(writers, (i) => user(`writer${i}`));
   const writerAuths = await inParallel(writers, (i) => token(writerUsers[i]));
   const writeLobby = await join('write', writerAuths[0]);
@@ -213,6 +223,21 @@ export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, 
         ),
       );
     }
+    const sameProcess = 20 + readLobbies.length;
+    log(`${sameLobby.size.toLocaleString('en')} messages into lobby ${sameLobby.id}, written to before each read`);
+    const authorIds = authors.map((a) => a.id);
+    await putAll(
+      db,
+      'lobby_messages',
+      lobbyMessages(sameLobby.id, app.application.id, authorIds, sameLobby.size, sameProcess),
+    );
+    log(`${heapLobbies.length} lobbies of 200 messages (the worker's heap)`);
+    for (const [index, lobby] of heapLobbies.entries())
+      await putAll(
+        db,
+        'lobby_messages',
+        lobbyMessages(lobby.id, app.application.id, authorIds, 200, (sameProcess + 1 + index) % 32),
+      );
     const { users, members } = guildRecords(guilds);
     log(
       `${users.length.toLocaleString('en')} users and ${members.length.toLocaleString('en')} guild members (IndexedDB)`,
@@ -227,6 +252,9 @@ export async function seedWorld({ lobbySizes, guildSizes, writers, fanoutUsers, 
     botAuth,
     readerAuth,
     readLobbies,
+    sameLobby,
+    heapLobbies,
+    memoryAuth,
     writerAuths,
     writeLobbyId: writeLobby.id,
     fanAuths,

@@ -5,11 +5,12 @@
  * - `configure`: keeps the URL and Authorization of its writes;
  * - `write`: sends `n` POSTs one after the other and reports each one's time;
  * - `sockets`: opens one GatewaySocket per token, each identified as a listener of the fan-out
- *   lobby, and acknowledges every fan-out message once all of its sockets have it;
+ *   lobby, and acknowledges every fan-out message once all of its sockets have it; and as many
+ *   connections to the floor hub, acknowledging each of its messages once all of them have it;
  * - `close`: closes its sockets.
  * It acknowledges each floor fan-out message as soon as it arrives.
  */
-import { ACK_CHANNEL, CONTROL_CHANNEL, FLOOR_FANOUT_CHANNEL } from './control.js';
+import { ACK_CHANNEL, CONTROL_CHANNEL, FLOOR_FANOUT_CHANNEL, FLOOR_HUB } from './control.js';
 import { openGatewayClient } from './gateway-client.js';
 
 const name = new URL(location.href).searchParams.get('name') ?? 'tab';
@@ -23,6 +24,34 @@ let target = { url: '', auth: null };
 let clients = [];
 /** How many of this tab's sockets have each fan-out message. */
 const arrivals = new Map();
+/** This tab's connections to the floor hub, one per socket. */
+/** @type {SharedWorker[]} */
+let floorSockets = [];
+/** How many of them have each floor gateway message. */
+const floorArrivals = new Map();
+
+/** Opens `count` connections to the floor hub and resolves once each is connected. @param {number} count */
+async function openFloorSockets(count) {
+  floorSockets = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolve) => {
+          const worker = new SharedWorker(FLOOR_HUB, { name: 'bench-floor-hub' });
+          worker.port.onmessage = (event) => {
+            if (event.data === 'connected') return resolve(worker);
+            const key = JSON.parse(event.data).d.content;
+            const count = (floorArrivals.get(key) ?? 0) + 1;
+            if (count < floorSockets.length) floorArrivals.set(key, count);
+            else {
+              floorArrivals.delete(key);
+              ack(key);
+            }
+          };
+        }),
+    ),
+  );
+}
 
 /** @param {number} n @param {string} key */
 async function write(n, key) {
@@ -71,6 +100,7 @@ new BroadcastChannel(CONTROL_CHANNEL).addEventListener('message', async (event) 
       const tokens = /** @type {string[]} */ (msg.tokens[name]);
       clients = await Promise.all(tokens.map((token) => openGatewayClient(token, 0)));
       for (const client of clients) client.onDispatch = onDispatch;
+      await openFloorSockets(tokens.length);
       ack(msg.key, { sockets: clients.length });
     } else if (msg.cmd === 'close') {
       for (const client of clients) client.close();

@@ -4,9 +4,10 @@ import { indexedDbOf } from '../store/indexeddb-of';
 import { describe, expect, it } from 'vitest';
 import type { Announcement } from '../../../src/platform/core/announcements';
 import { createGatewayHarness } from './gateway-harness';
+import { findResumePoint } from '../../../src/gateway/resume-marks';
 
-describe('Fan-out: one batch of the event log stores the resume points of every session it numbered for in one transaction', () => {
-  it("a lobby message to N sessions costs one transaction, which stores each session's resume point for what it was sent", async () => {
+describe('Fan-out: one batch of the event log stores the resume points of every session it numbered for as one record', () => {
+  it("a lobby message to N sessions costs one transaction and one record, which holds each session's resume point for what it was sent", async () => {
     const h = await createGatewayHarness();
     const lobby = (await h.api.put('/api/v10/lobbies', { secret: 'fan-out' }, h.world.aliceAuth)).body;
     await h.api.put('/api/v10/lobbies', { secret: 'fan-out' }, h.world.bobAuth);
@@ -14,18 +15,23 @@ describe('Fan-out: one batch of the event log stores the resume points of every 
     for (let i = 0; i < 6; i++) clients.push(await h.identify(h.world.aliceAuth), await h.identify(h.world.bobAuth));
     await h.flush();
     const scopes: string[][] = [];
-    h.ctx.db.onCommit(({ stores }) => scopes.push([...stores]));
+    const puts: number[] = [];
+    h.ctx.db.onCommit(({ stores, changes }) => {
+      scopes.push([...stores]);
+      if (changes.has('gateway_resume_batches')) puts.push(changes.get('gateway_resume_batches')!.length);
+    });
 
     await h.api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content: 'to all' }, h.world.aliceAuth);
     await h.flush();
 
-    expect(scopes.filter((s) => s.includes('gateway_resume_marks'))).toEqual([
-      ['gateway_sessions', 'gateway_resume_marks'],
+    expect(scopes.filter((s) => s.includes('gateway_resume_batches'))).toEqual([
+      ['gateway_sessions', 'gateway_resume_batches'],
     ]);
+    expect(puts, 'one put for the 12 sessions').toEqual([1]);
     for (const client of clients) {
       const sent = client.dispatches('LOBBY_MESSAGE_CREATE');
       expect(sent.map((p) => p.d.content)).toEqual(['to all']);
-      const mark = await h.ctx.db.get('gateway_resume_marks', [client.ready.session_id, sent[0].s!]);
+      const { mark } = await findResumePoint(h.ctx.db, client.ready.session_id, sent[0].s!);
       expect(mark).toMatchObject({ after: expect.any(Number), skip: 0 });
     }
   });

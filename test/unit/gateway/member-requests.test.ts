@@ -6,12 +6,15 @@ import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
 
-/** A guild with the bot and `extra` more members, written straight to the store. */
-async function bigGuild(h: GatewayHarness, extra: number) {
+/**
+ * A guild with the bot and `extra` more members, written straight to the store; with `spread`,
+ * each member's user has `spread - 1` users who are not members between it and the next.
+ */
+async function bigGuild(h: GatewayHarness, extra: number, spread = 1) {
   const { guild } = await h.guildWithBot();
   const users: UserRecord[] = [];
   const members: MemberRecord[] = [];
-  for (let i = 0; i < extra; i++) {
+  for (let i = 0; i < extra * spread; i++) {
     const id = String(1_000_000_000_000n + BigInt(i));
     users.push({
       id,
@@ -25,17 +28,18 @@ async function bigGuild(h: GatewayHarness, extra: number) {
       provisional: false,
       created_at: 0,
     });
-    members.push({
-      guild_id: guild.id,
-      user_id: id,
-      nick: null,
-      roles: [],
-      joined_at: 0,
-      avatar: null,
-      banner: null,
-      bio: null,
-      flags: 0,
-    });
+    if (i % spread === 0)
+      members.push({
+        guild_id: guild.id,
+        user_id: id,
+        nick: null,
+        roles: [],
+        joined_at: 0,
+        avatar: null,
+        banner: null,
+        bio: null,
+        flags: 0,
+      });
   }
   await h.db.putAll('users', users);
   await h.db.putAll('members', members);
@@ -69,6 +73,20 @@ describe('Request Guild Members (opcode 8)', () => {
     expect(got.every((c) => c.d.guild_id === guild.id && c.d.nonce === 'all')).toBe(true);
     const ids = new Set(got.flatMap((c) => c.d.members.map((m: any) => m.user.id)));
     expect(ids.size).toBe(2500);
+  });
+
+  it("gives every member with its user when the guild's users are spread among many others", async () => {
+    const h = await createGatewayHarness();
+    const guild = await bigGuild(h, 1200, 7);
+    const bot = await membersBot(h);
+    const from = bot.received.length;
+    bot.send({ op: 8, d: { guild_id: guild.id, query: '', limit: 0 } });
+    const got = await chunks(bot, from, 2);
+    const members = got.flatMap((c) => c.d.members);
+    expect(members).toHaveLength(1202);
+    const numbered = members.filter((m: any) => /^user\d+$/.test(m.user?.username));
+    expect(numbered).toHaveLength(1200);
+    expect(numbered.every((m: any) => Number(m.user.username.slice(4)) % 7 === 0)).toBe(true);
   });
 
   it('lists the ids that are not members in not_found', async () => {

@@ -374,6 +374,51 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('tells the commit listeners what the write changed, record by record and in order; a store only read is absent', async () => {
+      const db = await storage();
+      await db.write(['things'], (tx) => tx.store('things').put(thing('old', 'g', 0)));
+      const heard: Commit<SuiteDB, LogEntry>[] = [];
+      db.onCommit((commit) => heard.push(commit));
+      const a = thing('a', 'g', 1);
+      await db.write(['things', 'pairs', 'kv', 'log'], async (tx) => {
+        await tx.store('pairs').get(['x', 1]);
+        await tx.store('things').add(a);
+        await tx.store('things').delete('old');
+        await tx.store('kv').put('v', ['k', 2]);
+        await tx.store('kv').delete(keyRange.bound(['k', 3], ['k', 9]));
+        await tx.append({ type: 'NOTED_AS_AN_EVENT' });
+      });
+      await db.write(['kv'], (tx) => tx.store('kv').clear());
+      expect(heard[0].changes).toEqual(
+        new Map<string, unknown>([
+          [
+            'things',
+            [
+              { kind: 'put', key: 'a', value: a },
+              { kind: 'delete', query: 'old' },
+            ],
+          ],
+          [
+            'kv',
+            [
+              { kind: 'put', key: ['k', 2], value: 'v' },
+              { kind: 'delete', query: keyRange.bound(['k', 3], ['k', 9]) },
+            ],
+          ],
+        ]),
+      );
+      expect(heard[1].changes).toEqual(new Map([['kv', [{ kind: 'clear' }]]]));
+      // A body that throws commits nothing, so no listener hears of its changes.
+      await db
+        .write(['kv'], async (tx) => {
+          await tx.store('kv').put('lost', 'k');
+          throw new Error('undone');
+        })
+        .catch(() => undefined);
+      expect(heard).toHaveLength(2);
+      db.close();
+    });
+
     it('hears a commit before the writer does, so what listens is current when the writer answers', async () => {
       const db = await storage();
       const order: string[] = [];

@@ -35,7 +35,7 @@ const userRecord = (id: string): UserRecord =>
   }) as UserRecord;
 
 describe('write(): the change and its events commit together (ARCHITECTURE rules 2 and 3)', () => {
-  it('events emitted inside write() are committed with the change, then announced', async () => {
+  it('events emitted inside write() are committed with the change, then announced with the stores it changed', async () => {
     const ctx = await context();
     const alice = userRecord(ctx.ids.next());
     const result = await write(ctx, ['users'], async (tx, emit) => {
@@ -56,7 +56,7 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
         created_at: NOW,
       },
     ]);
-    expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq, after: 0, events }]);
+    expect(ctx.announcements).toEqual([{ type: 'events', seq: events[0].seq, after: 0, events, stores: ['users'] }]);
   });
 
   it('created_at comes from the platform clock, and channels can name the webhook outbox', async () => {
@@ -81,8 +81,8 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     const all = await readEventsAfter(ctx.db, 0);
     expect(all.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
     expect(ctx.announcements).toEqual([
-      { type: 'events', seq: all[0].seq, after: 0, events: all.slice(0, 1) },
-      { type: 'events', seq: all[3].seq, after: all[0].seq, events: all.slice(1) },
+      { type: 'events', seq: all[0].seq, after: 0, events: all.slice(0, 1), stores: [] },
+      { type: 'events', seq: all[3].seq, after: all[0].seq, events: all.slice(1), stores: [] },
     ]);
     expect(await latestEventSeq(ctx.db)).toBe(all[3].seq);
   });
@@ -94,7 +94,9 @@ describe('write(): the change and its events commit together (ARCHITECTURE rules
     });
     const all = await readEventsAfter(ctx.db, 0);
     expect(all).toHaveLength(ANNOUNCED_EVENTS_MAX + 1);
-    expect(ctx.announcements).toEqual([{ type: 'events', seq: all.at(-1)!.seq, after: 0, events: undefined }]);
+    expect(ctx.announcements).toEqual([
+      { type: 'events', seq: all.at(-1)!.seq, after: 0, events: undefined, stores: [] },
+    ]);
   });
 
   it('a write that emits nothing announces nothing', async () => {

@@ -12,6 +12,7 @@ import { ALL_STORES } from '../../../src/store/platform-catalogue';
 import type { EventRecord, PlatformStorage } from '../../../src/store/schema';
 import { expectEveryRecord, writeSampleRecords } from './sample-records';
 import { placeholderRecord } from './placeholder-events';
+import { findResumePoint } from '../../../src/gateway/resume-marks';
 
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
@@ -167,6 +168,26 @@ describe('store migrations (a migration only adds: data of version N stays reada
       expect(await loadClockState(after)).toEqual(FROZEN);
       after.close();
     }
+  });
+
+  it('version 20 copies the resume points stored by version 19 into gateway_resume_batches, where a Resume finds them', async () => {
+    const name = dbName();
+    const v19 = await openPlatformStorage(name, 19);
+    await v19.write(['gateway_resume_marks'], async (tx) => {
+      const marks = tx.store('gateway_resume_marks');
+      await marks.put({ session_id: 'abc', s: 6, after: 39, skip: 0 });
+      await marks.put({ session_id: 'abc', s: 7, after: 40, skip: 1, hidden: ['9'] });
+      await marks.put({ session_id: 'xyz', s: 2, after: 12, skip: 0 });
+    });
+    v19.close();
+
+    const latest = await openPlatformStorage(name);
+    expect(await findResumePoint(latest, 'abc', 7)).toEqual({
+      mark: { session_id: 'abc', s: 7, after: 40, skip: 1, hidden: ['9'] },
+      last: 7,
+    });
+    expect((await findResumePoint(latest, 'xyz', 2)).mark).toEqual({ session_id: 'xyz', s: 2, after: 12, skip: 0 });
+    latest.close();
   });
 
   it('version 15 moves the resume points of sessions stored by version 14 into gateway_resume_marks', async () => {

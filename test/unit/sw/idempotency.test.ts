@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../sw/app';
-import type { WorkerStarts } from '../../../sw/idempotency';
+import { KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** The same app's context behind a second start of the worker (`running`: the starts still alive). */
@@ -35,6 +35,10 @@ describe('a request dispatched again to a restarted service worker is applied on
   it('the same POST from the same page reaching a new start while the first is gone gets the first answer, and one message is stored', async () => {
     const { client, post, messages, path } = await lobbyWithAlice();
     const first = await start(client, 'start-a')(path, { ...post('once'), clientId: 'page-1' });
+    // The first start stores its answer with its next write, or on its own a moment later.
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).every((record) => record.response))
+      .toBe(true);
     const again = await start(client, 'start-b')(path, { ...post('once'), clientId: 'page-1' });
     expect(again.status).toBe(first.status);
     expect(await again.json()).toEqual(await first.json());
@@ -65,6 +69,69 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(await messages()).toEqual(['gg!', 'gg', 'gg', 'gg', 'gg']);
   });
 
+  it('the answer sent is the one kept: same status, headers and body, and a 204 is kept without a body', async () => {
+    const { client, lobby, post, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    const posted = await a(path, { ...post('kept'), clientId: 'page-1' });
+    expect(posted.status).toBe(200);
+    expect(posted.headers.get('content-type')).toContain('application/json');
+    const sent = await posted.json();
+    expect(sent).toMatchObject({ content: 'kept', lobby_id: lobby.id });
+    const auth = (post('x').headers as Record<string, string>).Authorization;
+    const leave = { method: 'DELETE', headers: { Authorization: auth }, clientId: 'page-1' };
+    const left = await a(`/api/v10/lobbies/${lobby.id}/members/@me`, leave);
+    expect(left.status).toBe(204);
+    expect(await left.text()).toBe('');
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).filter((r) => r.response).length)
+      .toBe(2);
+    const records = await client.app.ctx.db.getAll('request_records');
+    expect(records.map((r) => r.response?.status).sort()).toEqual([200, 204]);
+    expect(JSON.parse(records.find((r) => r.response?.status === 200)?.response?.body ?? '')).toEqual(sent);
+    const again = await start(client, 'start-b')(`/api/v10/lobbies/${lobby.id}/members/@me`, leave);
+    expect(again.status).toBe(204);
+    expect(await again.text()).toBe('');
+  });
+
+  it("an answer waits for the next request's write to be stored with it, or is stored on its own a moment later", async () => {
+    const { client } = await lobbyWithAlice();
+    const answers = new KeptAnswers(client.app.ctx, 50);
+    const record = (key: string) => ({
+      key,
+      hash: key,
+      instance: 'start-a',
+      at: 0,
+      response: { status: 200, headers: [], body: key },
+    });
+    answers.add(record('a'));
+    answers.add(record('b'));
+    expect(
+      answers.take().map((r) => r.key),
+      'what the next write carries',
+    ).toEqual(['a', 'b']);
+    expect(answers.take()).toEqual([]);
+    answers.restore([record('a')]);
+    expect(await client.app.ctx.db.getAll('request_records')).toEqual([]);
+    await expect.poll(async () => (await client.app.ctx.db.getAll('request_records')).map((r) => r.key)).toEqual(['a']);
+  });
+
+  it('the route still reads a body the fingerprint read first: JSON and multipart alike', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const a = start(client, 'start-a');
+    expect((await a(path, { ...post('json read twice'), clientId: 'page-1' })).status).toBe(200);
+    expect(await messages()).toEqual(['json read twice']);
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], { type: 'image/png' }), 'a.png');
+    const auth = (post('x').headers as Record<string, string>).Authorization;
+    const uploaded = await a('/api/v10/rpc/image-uploads', {
+      method: 'POST',
+      headers: { Authorization: auth },
+      body: form,
+      clientId: 'page-1',
+    });
+    expect(uploaded.status).toBe(201);
+  });
+
   it('reads, failed requests and requests outside a service worker (no client) are not recorded', async () => {
     const { client, post, path } = await lobbyWithAlice();
     const a = start(client, 'start-a');
@@ -84,6 +151,7 @@ describe('Idempotency-Key: a retried request is applied once', () => {
       headers: { ...(post(content).headers as Record<string, string>), 'Idempotency-Key': 'k-1' },
     });
     const first = await a(path, keyed('hello'));
+    // At once: the first answer is not stored yet, and the same start answers from memory.
     const retry = await a(path, keyed('hello'));
     expect(await retry.json()).toEqual(await first.json());
     const other = await a(path, keyed('a different message'));

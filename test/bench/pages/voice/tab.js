@@ -6,7 +6,7 @@
  * and records the onsets of the fake microphone's beeps in a participant's measured level, on
  * the clock every tab of the browser shares (`performance.timeOrigin + performance.now()`).
  */
-import { CallStatus } from '../../../../src/sdk/call';
+import { CallStatus } from '../../../../src/sdk/call-status';
 import { Client } from '../../../../src/sdk/client';
 import { AuthorizationTokenType } from '../../../../src/sdk/types';
 
