@@ -15,6 +15,7 @@ import { buildServer } from '../../scripts/build-server.js';
 import { type RunningServer, startServer } from '../../server/start.js';
 import { ROOT } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
+import { joinCall, listen } from './voice-call';
 
 const WORKER_DIR = 'test-results/server-voice-dist';
 
@@ -28,18 +29,6 @@ async function serverApi(base: string, method: string, path: string, body?: unkn
   const text = await response.text();
   if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   return text ? JSON.parse(text) : null;
-}
-
-/** Starts `userId`'s client in the page and joins the lobby `secret`'s call; the call waits on `globalThis.voice`. */
-function joinCall(page: Page, o: { applicationId: string; userId: string; token: string; secret: string }) {
-  return page.evaluate(async (o) => {
-    const { Client, AuthorizationTokenType } = (globalThis as any).platformpp;
-    const client = new Client({ applicationId: o.applicationId, userId: o.userId });
-    await client.updateToken(AuthorizationTokenType.Bearer, o.token);
-    await client.connect();
-    const lobby = await client.createOrJoinLobby(o.secret);
-    (globalThis as any).voice = { client, call: client.startCall(lobby.id) };
-  }, o);
 }
 
 describe('voice between two machines that joined one server', () => {
@@ -103,21 +92,7 @@ describe('voice between two machines that joined one server', () => {
     await joinCall(first, { applicationId: app.id, userId: users[0].id, token: users[0].token, secret: 'machines' });
     await joinCall(second, { applicationId: app.id, userId: users[1].id, token: users[1].token, secret: 'machines' });
 
-    const heard = await second.evaluate(async (speaker) => {
-      const { call } = (globalThis as any).voice;
-      for (let i = 0; i < 750; i++) {
-        const peer = (await call.getMediaStats())?.peers[speaker];
-        if (peer && peer.framesDecrypted > 50) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      let peak = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < 100; i++) {
-        peak = Math.max(peak, call.getAudioLevel(speaker));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const stats = (await call.getMediaStats()).peers[speaker];
-      return { peak, e2ee: stats.e2ee, decrypted: stats.framesDecrypted, undecryptable: stats.framesUndecryptable };
-    }, users[0].id);
+    const heard = await listen(second, users[0].id);
     expect(heard.peak).toBeGreaterThan(-40);
     expect(heard).toMatchObject({ e2ee: true, undecryptable: 0 });
     expect(heard.decrypted).toBeGreaterThan(50);

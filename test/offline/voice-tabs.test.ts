@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, world } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
+import { joinCall, listen } from './voice-call';
 
 /** A JSON call from the page, answered by its service worker. */
 function api(page: Page, method: string, path: string, body?: unknown): Promise<any> {
@@ -25,18 +26,6 @@ function api(page: Page, method: string, path: string, body?: unknown): Promise<
     },
     { method, path, body },
   );
-}
-
-/** Starts `userId`'s client in the page and joins the lobby `secret`'s call; the call waits on `globalThis.voice`. */
-function joinCall(page: Page, o: { applicationId: string; userId: string; token: string; secret: string }) {
-  return page.evaluate(async (o) => {
-    const { Client, AuthorizationTokenType } = (globalThis as any).platformpp;
-    const client = new Client({ applicationId: o.applicationId, userId: o.userId });
-    await client.updateToken(AuthorizationTokenType.Bearer, o.token);
-    await client.connect();
-    const lobby = await client.createOrJoinLobby(o.secret);
-    (globalThis as any).voice = { client, call: client.startCall(lobby.id) };
-  }, o);
 }
 
 describe('voice between two tabs of the built site, with the exports on globalThis.platformpp', () => {
@@ -107,21 +96,7 @@ describe('voice between two tabs of the built site, with the exports on globalTh
     await joinCall(first, { applicationId: app.id, userId: users[0].id, token: users[0].token, secret: 'tabs' });
     await joinCall(second, { applicationId: app.id, userId: users[1].id, token: users[1].token, secret: 'tabs' });
 
-    const heard = await second.evaluate(async (speaker) => {
-      const { call } = (globalThis as any).voice;
-      for (let i = 0; i < 750; i++) {
-        const peer = (await call.getMediaStats())?.peers[speaker];
-        if (peer && peer.framesDecrypted > 50) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      let peak = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < 100; i++) {
-        peak = Math.max(peak, call.getAudioLevel(speaker));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const stats = (await call.getMediaStats()).peers[speaker];
-      return { peak, e2ee: stats.e2ee, decrypted: stats.framesDecrypted, undecryptable: stats.framesUndecryptable };
-    }, users[0].id);
+    const heard = await listen(second, users[0].id);
     expect(heard.peak).toBeGreaterThan(-40);
     expect(heard).toMatchObject({ e2ee: true, undecryptable: 0 });
     expect(heard.decrypted).toBeGreaterThan(50);

@@ -1,0 +1,46 @@
+/**
+ * A lobby call placed from a page of the built site with the game SDK on
+ * `globalThis.platformpp`, and what one of its participants hears: shared by the voice tests of
+ * two tabs and of two machines on a server.
+ */
+import type { Page } from 'playwright-core';
+
+/** Starts `userId`'s client in the page and joins the lobby `secret`'s call; the call waits on `globalThis.voice`. */
+export function joinCall(page: Page, o: { applicationId: string; userId: string; token: string; secret: string }) {
+  return page.evaluate(async (o) => {
+    const { Client, AuthorizationTokenType } = (globalThis as any).platformpp;
+    const client = new Client({ applicationId: o.applicationId, userId: o.userId });
+    await client.updateToken(AuthorizationTokenType.Bearer, o.token);
+    await client.connect();
+    const lobby = await client.createOrJoinLobby(o.secret);
+    (globalThis as any).voice = { client, call: client.startCall(lobby.id) };
+  }, o);
+}
+
+/** What the page's call heard of `speakerId`: the peak level over 2 s, once over 50 frames were decrypted. */
+export interface Heard {
+  /** The loudest level sampled, in dBFS. */
+  peak: number;
+  e2ee: boolean;
+  decrypted: number;
+  undecryptable: number;
+}
+
+/** Waits (up to 15 s) until the page's call has decrypted over 50 frames of `speakerId`, then samples their level for 2 s. */
+export function listen(page: Page, speakerId: string): Promise<Heard> {
+  return page.evaluate(async (speaker) => {
+    const { call } = (globalThis as any).voice;
+    for (let i = 0; i < 750; i++) {
+      const peer = (await call.getMediaStats())?.peers[speaker];
+      if (peer && peer.framesDecrypted > 50) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    let peak = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < 100; i++) {
+      peak = Math.max(peak, call.getAudioLevel(speaker));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const stats = (await call.getMediaStats()).peers[speaker];
+    return { peak, e2ee: stats.e2ee, decrypted: stats.framesDecrypted, undecryptable: stats.framesUndecryptable };
+  }, speakerId);
+}
