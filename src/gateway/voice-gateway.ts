@@ -16,6 +16,7 @@
  * with its token (Resume answers 4006) and the call goes on.
  */
 import type { Announcement } from '../platform/core/announcements';
+import type { EventRecord } from '../store/schema';
 import type { PlatformContext } from '../platform/core/context';
 import { VOICE_RESUME_WINDOW_MS, VOICE_SECRET_KEY_BYTES } from '../platform/core/limits';
 import { negotiateDaveVersion, offeredEncryptionModes } from '../platform/voice/rules';
@@ -30,6 +31,8 @@ import { SpeakingWatch, type SpeakingCall } from './voice-speaking';
 import type { VoiceIdentifyData, VoiceResumeData } from './voice-protocol';
 import { VOICE_CLOSE_CODES as CLOSE, VOICE_OPCODES as OPS } from './voice-protocol';
 import { voiceSessionKey, VoiceSession } from './voice-session';
+
+type EventsAnnouncement = Extract<Announcement, { type: 'events' }>;
 
 /** Events read from the log per step. */
 const LOG_PAGE = 500;
@@ -67,7 +70,7 @@ export class VoiceGateway implements VoiceConnectionHost {
   /** Reacts to announcements: the clock, the log (endings), a reset (every call ends). */
   async announce(message: Announcement): Promise<void> {
     if (message.type === 'clock') this.ctx.clock.set({ frozenAt: message.frozenAt });
-    if (message.type === 'events') await this.#serialized(() => this.#readLog());
+    if (message.type === 'events') await this.#serialized(() => this.#readLog(message));
     if (message.type === 'reset') {
       await this.#serialized(async () => {
         for (const session of [...this.#sessions.values()])
@@ -219,18 +222,31 @@ export class VoiceGateway implements VoiceConnectionHost {
     for (const other of call ?? []) other.deliver(OPS.CLIENT_DISCONNECT, { user_id: session.userId });
   }
 
-  /** Ends the sessions that events committed since the last read end. */
-  async #readLog(): Promise<void> {
+  /**
+   * Ends the sessions that events committed since the last read end. An announcement that
+   * carries its events and continues right where the last read ended is all the log holds up to
+   * its `seq`: its events are taken as they are, without reading them back.
+   */
+  async #readLog(heard?: EventsAnnouncement): Promise<void> {
+    if (heard?.events && heard.after !== undefined && heard.after === (await this.#logPosition)) {
+      this.#logPosition = Promise.resolve(heard.seq);
+      return this.#endFor(heard.events);
+    }
     for (;;) {
       const after = await this.#logPosition;
       const events = await readEventsAfter(this.ctx.db, after, LOG_PAGE);
       if (events.length === 0) return;
       this.#logPosition = Promise.resolve(events[events.length - 1].seq!);
-      for (const ending of events.flatMap(voiceEndingsFor)) {
-        for (const session of [...this.#sessions.values()])
-          if (ending.ends(session)) this.#end(session, ending.code, ending.reason);
-      }
+      this.#endFor(events);
       if (events.length < LOG_PAGE) return;
+    }
+  }
+
+  /** Ends the sessions that `events` end. */
+  #endFor(events: readonly EventRecord[]): void {
+    for (const ending of events.flatMap(voiceEndingsFor)) {
+      for (const session of [...this.#sessions.values()])
+        if (ending.ends(session)) this.#end(session, ending.code, ending.reason);
     }
   }
 
