@@ -133,7 +133,8 @@ class RequestGuard implements WriteGuard {
   ) {}
 
   async check(tx: WriteTx): Promise<void> {
-    if (this.record) return;
+    // A later write of the same request: recorded by the first.
+    if (this.record) return tx.commit();
     const records = tx.store('request_records');
     this.carried = this.answers.take();
     const [stored, stale] = await Promise.all([
@@ -145,7 +146,9 @@ class RequestGuard implements WriteGuard {
     const earlier = this.carried.find((kept) => kept.key === this.key) ?? stored;
     if (earlier && this.isRepeatOf(earlier)) throw new Replay(earlier);
     this.record = { key: this.key, hash: this.hash, instance: this.starts.current, at: this.now };
-    await Promise.all([records.put(this.record), ...stale.map((key) => records.delete(key))]);
+    const recorded = Promise.all([records.put(this.record), ...stale.map((key) => records.delete(key))]);
+    tx.commit();
+    await recorded;
   }
 
   private isRepeatOf(earlier: RequestRecord): boolean {

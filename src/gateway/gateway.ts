@@ -47,7 +47,7 @@ import {
   type Dispatch,
   type GatewayPayload,
 } from './protocol';
-import { findResumePoint, storeResumeBatch } from './resume-marks';
+import { findResumePoint, prunableAfter, storeResumeBatch } from './resume-marks';
 import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PageLiveness, type PresenceUpdate } from './session-presence';
@@ -80,6 +80,8 @@ export class Gateway implements GatewayConnectionHost {
   readonly #presences: SessionPresences;
   /** The events writers handed over with their announcements. */
   readonly #tail = new LogTail(LOG_PAGE);
+  /** Resume batches that may go, deleted by the next batch's write (see `prunableAfter`). */
+  #pruneThrough: number | undefined;
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);
@@ -439,7 +441,8 @@ export class Gateway implements GatewayConnectionHost {
       (s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)),
     );
     if (live.length === 0) return;
-    await this.ctx.db.write(['gateway_sessions', 'gateway_resume_batches'], async (tx) => {
+    const pruneThrough = this.#pruneThrough;
+    const id = await this.ctx.db.write(['gateway_sessions', 'gateway_resume_batches'], async (tx) => {
       const requests: Promise<unknown>[] = [];
       for (const session of live) {
         if (recordChanged(session)) {
@@ -448,13 +451,16 @@ export class Gateway implements GatewayConnectionHost {
           session.storedHidden = record.hidden_channel_ids;
         }
       }
-      requests.push(
-        storeResumeBatch(
-          tx.store('gateway_resume_batches'),
-          live.map((session) => session.marks),
-        ),
+      // Committed as soon as the batch is stored: the dispatches wait for nothing else.
+      const stored = storeResumeBatch(
+        tx.store('gateway_resume_batches'),
+        live.map((session) => session.marks),
+        { pruneThrough, issued: () => tx.commit() },
       );
       await Promise.all(requests);
+      return stored;
     });
+    // What it pruned is gone (writes run one at a time here); a failed write leaves it for the next.
+    this.#pruneThrough = prunableAfter(id);
   }
 }

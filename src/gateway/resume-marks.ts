@@ -117,11 +117,25 @@ async function dropPointsAfter(store: BatchStore, sessionId: string, s: number):
 }
 
 /**
- * Stores, in the transaction of `store`, the points every one of `sessions` numbered since the
- * last write, as one batch; first takes out the points of numberings a Resume went back on.
- * Every PRUNE_EVERY batches, deletes those older than the newest GATEWAY_RESUME_BATCHES_MAX.
+ * The batches that may go once batch `id` is stored: every PRUNE_EVERY batches, those older than
+ * the newest GATEWAY_RESUME_BATCHES_MAX (the ids up to the one returned); otherwise none.
  */
-export async function storeResumeBatch(store: BatchStore, sessions: readonly ResumeMarks[]): Promise<void> {
+export function prunableAfter(id: number | undefined): number | undefined {
+  return id !== undefined && id % PRUNE_EVERY === 0 ? id - GATEWAY_RESUME_BATCHES_MAX : undefined;
+}
+
+/**
+ * Stores, in the transaction of `store`, the points every one of `sessions` numbered since the
+ * last write, as one batch; first takes out the points of numberings a Resume went back on, and
+ * deletes the batches up to `pruneThrough` (see {@link prunableAfter}) beside it. Calls `issued`
+ * once it makes no more requests, so that the transaction may commit without waiting for their
+ * results. Resolves with the batch's id (undefined when nothing was numbered).
+ */
+export async function storeResumeBatch(
+  store: BatchStore,
+  sessions: readonly ResumeMarks[],
+  options: { pruneThrough?: number; issued?: () => void } = {},
+): Promise<number | undefined> {
   const parts: GatewayResumePart[] = [];
   const renumbered: [string, number][] = [];
   for (const marks of sessions) {
@@ -131,9 +145,13 @@ export async function storeResumeBatch(store: BatchStore, sessions: readonly Res
     if (part) parts.push(part);
   }
   for (const [sessionId, after] of renumbered) await dropPointsAfter(store, sessionId, after);
-  if (parts.length === 0) return;
-  const id = await store.put({ parts, keys: parts.map((part) => [part.session_id, part.points[0].s]) });
-  if (id % PRUNE_EVERY === 0) await store.delete(keyRange.upperBound(id - GATEWAY_RESUME_BATCHES_MAX));
+  const requests: Promise<unknown>[] = [];
+  if (options.pruneThrough !== undefined) requests.push(store.delete(keyRange.upperBound(options.pruneThrough)));
+  const stored =
+    parts.length > 0 ? store.put({ parts, keys: parts.map((part) => [part.session_id, part.points[0].s]) }) : undefined;
+  options.issued?.();
+  await Promise.all(requests);
+  return stored;
 }
 
 /**

@@ -85,6 +85,7 @@ export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S
     const changes = new Map<StoreName<S>, Change[]>();
     const result = await this.engine.write(stores, async (tx) => {
       const logTx: LogWriteTransaction<S, N, E> = {
+        commit: () => tx.commit(),
         store: <M extends N>(name: M) => {
           if ((name as string) === this.log) return tx.store(name);
           let noted = changes.get(name);

@@ -12,7 +12,8 @@ export type { WriteTx };
 /**
  * A check that runs in every write of one context (a request's), beside the write's body in the
  * same transaction: it may read and write its own stores there, and throwing aborts the write
- * (its error is the write's, whatever the body did).
+ * (its error is the write's, whatever the body did). Like the body, it says `tx.commit()` once it
+ * makes no more requests; the write commits early only when both have said so.
  */
 export interface WriteGuard {
   stores: readonly PlatformStoreName[];
@@ -22,6 +23,17 @@ export interface WriteGuard {
 /** True for the error a request gets once its transaction was aborted by another's failure. */
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
+}
+
+/** `tx` as one of the parties of a write sees it: its `commit()` counts once, toward `said`. */
+function partyOf(tx: WriteTx, said: () => void): WriteTx {
+  let committed = false;
+  const commit = () => {
+    if (committed) return;
+    committed = true;
+    said();
+  };
+  return Object.create(tx, { commit: { value: commit } }) as WriteTx;
 }
 
 /** What a write needs of its context: the database, the time events are stamped with, and a guard. */
@@ -38,7 +50,8 @@ export type Emit = (event: EmittedEvent) => void;
  * Runs `body` in one transaction over `stores` and the event log; resolves with its result once
  * the transaction has committed. If `body` throws, the transaction aborts and nothing is stored.
  * `body` must await only requests of its transaction: anything else (hashing, fetch) may let the
- * transaction end early, so do that work before calling `write`.
+ * transaction end early, so do that work before calling `write`. A body that says `tx.commit()`
+ * after its last request lets the write commit without waiting to hand it their results first.
  * @example
  * const lobby = await write(ctx, ['lobbies'], async (tx, emit) => { ...; emit({ type: 'LOBBY_UPDATE', data, audience }); return lobby; });
  */
@@ -50,14 +63,21 @@ export function write<T>(
   const { guard } = ctx;
   const scope = new Set<PlatformStoreName>([...stores, 'events', ...(guard?.stores ?? [])]);
   return ctx.db.write([...scope], async (tx) => {
-    const run = body(tx as WriteTx, (event) => {
+    const emit: Emit = (event) => {
       void tx.append({ channels: ['gateway'], ...event, created_at: ctx.clock.now() });
-    });
-    if (!guard) return run;
+    };
+    if (!guard) return body(tx as WriteTx, emit);
+    // The body and the guard make their requests independently: the transaction may commit
+    // early only once neither makes any more.
+    let parties = 2;
+    const commitWhenBoth = () => {
+      if (--parties === 0) tx.commit();
+    };
+    const run = body(partyOf(tx as WriteTx, commitWhenBoth), emit);
     // The guard's reads and the body's go to the engine together, so the transaction holds its
     // stores for the longer of the two, not their sum. A guard that refuses aborts the write
     // (nothing the body did is kept), and its refusal wins over the body's own error.
-    const [checked, done] = await Promise.allSettled([guard.check(tx as WriteTx), run]);
+    const [checked, done] = await Promise.allSettled([guard.check(partyOf(tx as WriteTx, commitWhenBoth)), run]);
     if (checked.status === 'rejected' && !isAbort(checked.reason)) throw checked.reason;
     if (done.status === 'rejected') throw done.reason;
     if (checked.status === 'rejected') throw checked.reason;

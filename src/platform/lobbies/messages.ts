@@ -94,6 +94,8 @@ export async function createLobbyMessage(
       ),
       channels: ['gateway', 'webhook'],
     });
+    // Nothing follows the message and its event: the write may commit as soon as they are stored.
+    tx.commit();
     await added;
     return message;
   });

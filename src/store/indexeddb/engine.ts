@@ -126,6 +126,11 @@ class IdbTransaction {
   store(name: string): IdbStore<unknown, Key> {
     return new IdbStore(this.tx.objectStore(name));
   }
+
+  commit(): void {
+    // Older engines (and a read transaction) have none: they commit once the requests are done.
+    (this.tx as unknown as Partial<Pick<IDBTransaction, 'commit'>>).commit?.();
+  }
 }
 
 /**

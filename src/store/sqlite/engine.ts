@@ -67,6 +67,11 @@ class SqliteWriteTransaction implements WriteScope {
     return new SqliteWriteStore(this.engine.sql, name, definition, this);
   }
 
+  /** The SQL transaction commits once the body is done anyway; what follows is refused, as IndexedDB does. */
+  commit(): void {
+    this.active = false;
+  }
+
   readonly request: ReadGate = <T>(op: () => T | Promise<T>): Promise<T> => {
     if (!this.active)
       return Promise.reject(new DOMException('The transaction has finished.', 'TransactionInactiveError'));

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { findResumePoint, ResumeMarks, storeResumeBatch } from '../../../src/gateway/resume-marks';
+import { findResumePoint, prunableAfter, ResumeMarks, storeResumeBatch } from '../../../src/gateway/resume-marks';
 import { GATEWAY_RESUME_BATCHES_MAX, GATEWAY_RESUME_MARKS_MAX } from '../../../src/platform/core/limits';
 import { openPlatformStorage } from '../../../src/store/indexeddb/open';
 import type { PlatformStorage } from '../../../src/store/schema';
@@ -8,9 +8,18 @@ import type { PlatformStorage } from '../../../src/store/schema';
 let counter = 0;
 const open = () => openPlatformStorage(`resume-marks-${process.pid}-${++counter}`);
 
+/** What each database's next write may prune, carried from one write to the next as the gateway does. */
+const prunable = new WeakMap<PlatformStorage, number | undefined>();
+
 /** One write of the gateway: the points `sessions` numbered since the last. */
-function store(db: PlatformStorage, sessions: ResumeMarks[]) {
-  return db.write(['gateway_resume_batches'], (tx) => storeResumeBatch(tx.store('gateway_resume_batches'), sessions));
+async function store(db: PlatformStorage, sessions: ResumeMarks[]) {
+  const id = await db.write(['gateway_resume_batches'], (tx) =>
+    storeResumeBatch(tx.store('gateway_resume_batches'), sessions, {
+      pruneThrough: prunable.get(db),
+      issued: () => tx.commit(),
+    }),
+  );
+  prunable.set(db, prunableAfter(id));
 }
 
 describe('resume points: one record per write of the gateway (gateway_resume_batches)', () => {
@@ -100,8 +109,8 @@ describe('resume points: one record per write of the gateway (gateway_resume_bat
           keys: [['a', s]],
         });
     });
-    // The next batch that falls on a pruning step deletes what is older.
-    for (let s = total; s < total + 64; s++) {
+    // A batch that falls on a pruning step lets the next one delete what is older.
+    for (let s = total; s < total + 65; s++) {
       a.add(s, s, 0);
       await store(db, [a]);
     }

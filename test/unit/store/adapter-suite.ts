@@ -309,6 +309,33 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('commits a write that said commit() after its last requests, with their results and the commit heard; refuses a request after it', async () => {
+      const db = await storage();
+      const heard: Commit<SuiteDB, LogEntry>[] = [];
+      db.onCommit((commit) => heard.push(commit));
+      const seq = await db.write(['things', 'log'], async (tx) => {
+        const stored = tx.store('things').put(thing('a', 'g', 1));
+        const appended = tx.append({ type: 'A_CREATE' });
+        tx.commit();
+        expect(await stored).toBe('a');
+        return appended;
+      });
+      expect(seq).toBe(1);
+      expect((await db.getAll('things')).map((t) => t.id)).toEqual(['a']);
+      expect(heard.map((commit) => commit.events.map((event) => event.seq))).toEqual([[1]]);
+      await expectFailure(
+        db.write(['things'], async (tx) => {
+          const things = tx.store('things');
+          void things.put(thing('b', 'g', 2)).catch(() => undefined);
+          tx.commit();
+          await things.put(thing('c', 'g', 3));
+        }),
+        'TransactionInactiveError',
+      );
+      expect((await db.getAll('things')).map((t) => t.id)).not.toContain('c');
+      db.close();
+    });
+
     it('runs overlapping writes one after the other: concurrent read-modify-writes all count', async () => {
       const db = await storage();
       await db.write(['kv'], (tx) => tx.store('kv').put(0, 'counter'));
