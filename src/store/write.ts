@@ -73,11 +73,14 @@ export function write<T>(
     const commitWhenBoth = () => {
       if (--parties === 0) tx.commit();
     };
-    const run = body(partyOf(tx as WriteTx, commitWhenBoth), emit);
     // The guard's reads and the body's go to the engine together, so the transaction holds its
-    // stores for the longer of the two, not their sum. A guard that refuses aborts the write
-    // (nothing the body did is kept), and its refusal wins over the body's own error.
-    const [checked, done] = await Promise.allSettled([guard.check(partyOf(tx as WriteTx, commitWhenBoth)), run]);
+    // stores for the longer of the two, not their sum. The guard's go first, so their results
+    // come back first: the guard has made its last request and said commit() by the time the
+    // body makes its own, and the write commits right then. A guard that refuses aborts the write (nothing the body
+    // did is kept), and its refusal wins over the body's own error.
+    const check = guard.check(partyOf(tx as WriteTx, commitWhenBoth));
+    const run = body(partyOf(tx as WriteTx, commitWhenBoth), emit);
+    const [checked, done] = await Promise.allSettled([check, run]);
     if (checked.status === 'rejected' && !isAbort(checked.reason)) throw checked.reason;
     if (done.status === 'rejected') throw done.reason;
     if (checked.status === 'rejected') throw checked.reason;
