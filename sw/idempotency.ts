@@ -137,16 +137,22 @@ class RequestGuard implements WriteGuard {
     if (this.record) return tx.commit();
     const records = tx.store('request_records');
     this.carried = this.answers.take();
+    // Only the two small reads go first, ahead of the route's: the earlier answers this write
+    // carries (their bodies) are stored in the second round, behind the route's reads.
     const [stored, stale] = await Promise.all([
       records.get(this.key),
       records.index('by_at').getAllKeys(keyRange.upperBound(this.now - IDEMPOTENCY_KEY_TTL_MS), PRUNE_BATCH),
-      ...this.carried.map((kept) => records.put(kept)),
     ]);
     // An answer still waiting to be stored is newer than what the store holds for the key.
     const earlier = this.carried.find((kept) => kept.key === this.key) ?? stored;
     if (earlier && this.isRepeatOf(earlier)) throw new Replay(earlier);
     this.record = { key: this.key, hash: this.hash, instance: this.starts.current, at: this.now };
-    const recorded = Promise.all([records.put(this.record), ...stale.map((key) => records.delete(key))]);
+    // The request's own record after the answers it carries: for the same key, it is the newer.
+    const recorded = Promise.all([
+      ...this.carried.map((kept) => records.put(kept)),
+      records.put(this.record),
+      ...stale.map((key) => records.delete(key)),
+    ]);
     tx.commit();
     await recorded;
   }
