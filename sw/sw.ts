@@ -17,6 +17,7 @@ import { ServerClients } from './server-clients';
 import { forwardToServer, serverTarget } from './server-forward';
 import { answerServerJoin } from './server-join';
 import { isServerJoinMessage, type JoinedServer } from '../src/wire/server-join';
+import { openPlatformStorage } from '../src/store/indexeddb/open';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -59,8 +60,9 @@ async function workerStarts(): Promise<WorkerStarts> {
 let appReady: ReturnType<typeof createPlatformApp> | undefined;
 function platformApp(): ReturnType<typeof createPlatformApp> {
   if (!appReady) {
-    appReady = workerStarts().then((starts) =>
-      createPlatformApp({ broadcast: (message: Announcement) => channel.postMessage(message), starts }),
+    // The database opens while the start's lock is looked up: neither waits for the other.
+    appReady = Promise.all([workerStarts(), openPlatformStorage()]).then(([starts, db]) =>
+      createPlatformApp({ db, broadcast: (message: Announcement) => channel.postMessage(message), starts }),
     );
     appReady.catch(() => (appReady = undefined));
   }
@@ -156,12 +158,15 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (ownsPath(url, platformHasRoute)) {
+    // The app starts while the client's server is looked up: almost every client uses the
+    // local sandbox, and after a stop both open a database.
+    const local = platformApp();
     event.respondWith(
       server().then((joined) =>
         joined
           ? forwardToServer(request, serverTarget(url, joined.url, null), joined.url)
           : // The event keeps the worker alive for the webhook deliveries the request starts.
-            platformApp().then((platform) => platform.fetch(request, event), startupFailure),
+            local.then((platform) => platform.fetch(request, event), startupFailure),
       ),
     );
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
