@@ -93,10 +93,26 @@ const precache = new PrecacheController();
 // `vite preview` and other static servers send `Vary: Origin`; module scripts carry `Origin`.
 precache.strategy.matchOptions = { ignoreVary: true };
 // In dev nothing is precached: every asset comes from the dev server.
-precache.precache(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
+precache.addToCacheList(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
+self.addEventListener('install', (event) => event.waitUntil(precacheAll(event)));
+// Drops what an older manifest cached and this one no longer lists (it waits on the event itself).
+self.addEventListener('activate', (event) => void precache.activate(event));
 const router = new Router();
 // Activity pages get frame_id, instance_id... in their query: any query still finds the page.
 router.registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
+
+/**
+ * Fetches and caches every file of the manifest at once: workbox's own `install` takes them one
+ * after the other, and the page waits for the install before the platform starts (a first visit).
+ */
+async function precacheAll(event: ExtendableEvent): Promise<void> {
+  const files = [...precache.getURLsToCacheKeys()].map(([url, cacheKey]) => {
+    const integrity = precache.getIntegrityForCacheKey(cacheKey);
+    const request = new Request(url, { integrity, credentials: 'same-origin' });
+    return Promise.all(precache.strategy.handleAll({ params: { cacheKey }, request, event }));
+  });
+  await Promise.all(files);
+}
 
 /** The same request without the activity proxy prefix (a navigation cannot be re-created as one). */
 async function withoutProxyPrefix(request: Request, url: URL): Promise<Request> {
