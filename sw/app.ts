@@ -4,6 +4,7 @@
  * worker shell and unit tests call alike.
  */
 import { Hono, type ExecutionContext } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { SNOWFLAKE_WORKERS } from '../src/platform/core/snowflake';
 import { createPlatformContext, type PlatformContext } from '../src/platform/core/context';
 import { openPlatformStorage } from '../src/store/indexeddb/open';
@@ -206,7 +207,10 @@ export function buildApp(
 ): Hono<AppEnv> {
   const basePath = options.basePath ?? '';
   const pathOf = (url: string) => stripProxyPrefix(stripBasePath(new URL(url).pathname, basePath));
-  const app = new Hono<AppEnv>({ getPath: (request) => pathOf(request.url) });
+  // hono's default router tries its RegExpRouter first, which refuses routes where two
+  // parameters share a prefix (`/lobbies/:lobby_id/members/:user_id` beside others) and falls back
+  // to the TrieRouter: on every start of the worker, its first request paid for both.
+  const app = new Hono<AppEnv>({ getPath: (request) => pathOf(request.url), router: new TrieRouter() });
   webhooks.serve(async (request) => app.fetch(request), basePath);
   let routes: ReturnType<typeof routeTable> | undefined;
   const stamp = (headers: Headers) => stampHeaders(headers, ctx, options.servedBy);

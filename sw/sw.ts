@@ -17,6 +17,7 @@ import { ServerClients } from './server-clients';
 import { forwardToServer, serverTarget } from './server-forward';
 import { answerServerJoin } from './server-join';
 import { isServerJoinMessage, type JoinedServer } from '../src/wire/server-join';
+import { openPlatformStorage } from '../src/store/indexeddb/open';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -59,8 +60,9 @@ async function workerStarts(): Promise<WorkerStarts> {
 let appReady: ReturnType<typeof createPlatformApp> | undefined;
 function platformApp(): ReturnType<typeof createPlatformApp> {
   if (!appReady) {
-    appReady = workerStarts().then((starts) =>
-      createPlatformApp({ broadcast: (message: Announcement) => channel.postMessage(message), starts }),
+    // The database opens while the start's lock is looked up: neither waits for the other.
+    appReady = Promise.all([workerStarts(), openPlatformStorage()]).then(([starts, db]) =>
+      createPlatformApp({ db, broadcast: (message: Announcement) => channel.postMessage(message), starts }),
     );
     appReady.catch(() => (appReady = undefined));
   }
@@ -91,10 +93,26 @@ const precache = new PrecacheController();
 // `vite preview` and other static servers send `Vary: Origin`; module scripts carry `Origin`.
 precache.strategy.matchOptions = { ignoreVary: true };
 // In dev nothing is precached: every asset comes from the dev server.
-precache.precache(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
+precache.addToCacheList(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
+self.addEventListener('install', (event) => event.waitUntil(precacheAll(event)));
+// Drops what an older manifest cached and this one no longer lists (it waits on the event itself).
+self.addEventListener('activate', (event) => void precache.activate(event));
 const router = new Router();
 // Activity pages get frame_id, instance_id... in their query: any query still finds the page.
 router.registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
+
+/**
+ * Fetches and caches every file of the manifest at once: workbox's own `install` takes them one
+ * after the other, and the page waits for the install before the platform starts (a first visit).
+ */
+async function precacheAll(event: ExtendableEvent): Promise<void> {
+  const files = [...precache.getURLsToCacheKeys()].map(([url, cacheKey]) => {
+    const integrity = precache.getIntegrityForCacheKey(cacheKey);
+    const request = new Request(url, { integrity, credentials: 'same-origin' });
+    return Promise.all(precache.strategy.handleAll({ params: { cacheKey }, request, event }));
+  });
+  await Promise.all(files);
+}
 
 /** The same request without the activity proxy prefix (a navigation cannot be re-created as one). */
 async function withoutProxyPrefix(request: Request, url: URL): Promise<Request> {
@@ -156,12 +174,15 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (ownsPath(url, platformHasRoute)) {
+    // The app starts while the client's server is looked up: almost every client uses the
+    // local sandbox, and after a stop both open a database.
+    const local = platformApp();
     event.respondWith(
       server().then((joined) =>
         joined
           ? forwardToServer(request, serverTarget(url, joined.url, null), joined.url)
           : // The event keeps the worker alive for the webhook deliveries the request starts.
-            platformApp().then((platform) => platform.fetch(request, event), startupFailure),
+            local.then((platform) => platform.fetch(request, event), startupFailure),
       ),
     );
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {

@@ -35,6 +35,13 @@ export interface PlatformStatusDetail {
   error: string | null;
 }
 
+/**
+ * How the service worker script is registered. Built (the site's `/sw.js`, the package's
+ * `sw.js`), it is one classic script, whose compiled code the browser keeps from its install
+ * on; under Vite's dev server `/sw.js` is `sw/sw.ts` with its imports, a module.
+ */
+const SERVICE_WORKER_TYPE: WorkerType = import.meta.env.DEV ? 'module' : 'classic';
+
 /** The tag of {@link PlatformElement}. */
 export const PLATFORM_TAG = 'pp-platform';
 
@@ -170,7 +177,7 @@ export class PlatformElement extends LitElement {
   /** Registers the service worker and waits until it controls this page. */
   async #controlled(): Promise<void> {
     const container = navigator.serviceWorker;
-    const workbox = new Workbox(this.serviceWorkerUrl, { type: 'module', scope: '/' });
+    const workbox = new Workbox(this.serviceWorkerUrl, { type: SERVICE_WORKER_TYPE, scope: '/' });
     let registration: ServiceWorkerRegistration | undefined;
     try {
       registration = await workbox.register();

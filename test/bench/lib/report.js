@@ -698,7 +698,7 @@ export function renderMarkdown(report) {
   }
   if (d.read_cold)
     notes.push(
-      `- First read after a stop: each round stops every service worker through the DevTools protocol (\`ServiceWorker.stopAllWorkers\`, waiting until each reports stopped), then times one request in the read frame: our worker's read of the same lobby (the worker starts, opens the database, authenticates and reads), or the floor worker's answer (it starts and reads the bytes from Cache Storage), or the floor worker's read of the lobby's newest 200 and their authors from the platform's IndexedDB; beside them two start-up probes, each a request for a small file that its worker passes to the network: through dist/sw.js registered a second time for \`/bench/startup/sw/\`, and through a minimal module worker; all in turns, ${d.read_cold.ours.n} each.`,
+      `- First read after a stop: each round stops every service worker through the DevTools protocol (\`ServiceWorker.stopAllWorkers\`, waiting until each reports stopped), then times one request in the read frame: our worker's read of the same lobby (the worker starts, opens the database, authenticates and reads), or the floor worker's answer (it starts and reads the bytes from Cache Storage), or the floor worker's read of the lobby's newest 200 and their authors from the platform's IndexedDB; beside them two start-up probes, each a request for a small file that its worker passes to the network: through dist/sw.js registered a second time for \`/bench/startup/sw/\` (a classic worker, as \`<pp-platform>\` registers it), and through a minimal module worker; all in turns, ${d.read_cold.ours.n} each.`,
     );
   if (d.cold?.worker)
     notes.push(

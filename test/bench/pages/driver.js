@@ -31,7 +31,7 @@ function progress(phase, round, total) {
 /** Registers the built `/sw.js` like `<pp-platform>` does and resolves once it controls the page. */
 async function registerPlatform() {
   const container = navigator.serviceWorker;
-  const registration = await container.register('/sw.js', { type: 'module', scope: '/' });
+  const registration = await container.register('/sw.js', { type: 'classic', scope: '/' });
   if (!container.controller) {
     const changed = new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
     (registration.active ?? (await container.ready).active)?.postMessage({ type: 'claim' });

@@ -16,7 +16,8 @@ async function controlled() {
     const check = () => mine() && resolve(undefined);
     container.addEventListener('controllerchange', check);
   });
-  const registration = await container.register(script, { type: 'module', scope });
+  // As <pp-platform> registers the built worker (a classic script); the minimal one is a module.
+  const registration = await container.register(script, { type: scope.endsWith('/sw/') ? 'classic' : 'module', scope });
   (registration.active ?? (await container.ready).active)?.postMessage({ type: 'claim' });
   await changed;
 }

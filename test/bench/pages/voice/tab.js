@@ -25,7 +25,7 @@ let call = null;
 
 async function register() {
   const container = navigator.serviceWorker;
-  const registration = await container.register('/sw.js', { type: 'module', scope: '/' });
+  const registration = await container.register('/sw.js', { type: 'classic', scope: '/' });
   if (!container.controller) {
     const changed = new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
     (registration.active ?? (await container.ready).active)?.postMessage({ type: 'claim' });
