@@ -11,12 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SANDBOX_BASE } from './options';
+import { readBody, RELAYED, sendJson } from './relay-http';
 import type { Middleware } from './sandbox-server';
 
 /** Where the sandbox page listens for relayed requests, and posts the answers (`<path>/<id>`). */
 export const BRIDGE_PATH = `${SANDBOX_BASE}bridge`;
-/** The platform paths a backend may call through the bridge, under `/__platformpp/`. */
-const RELAYED = /^\/__platformpp(\/(?:api|sandbox)(?:\/|$).*)$/;
 /** How long a page may take to answer one relayed request. */
 export const BRIDGE_ANSWER_MS = 15_000;
 /** A comment on the event stream this often keeps idle connections open. */
@@ -40,20 +39,6 @@ export interface BridgeResponse {
   status: number;
   headers: [string, string][];
   body: string;
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /**
@@ -97,7 +82,7 @@ export class PlatformBridge {
 
   async #answer(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const resolve = this.#pending.get(id);
-    if (!resolve) return json(res, 404, { code: 0, message: 'No relayed request has this id (it timed out?)' });
+    if (!resolve) return sendJson(res, 404, { code: 0, message: 'No relayed request has this id (it timed out?)' });
     resolve(JSON.parse((await readBody(req)).toString('utf8')) as BridgeResponse);
     res.writeHead(204);
     res.end();
@@ -107,7 +92,7 @@ export class PlatformBridge {
     const page = this.#pages.at(-1);
     const body = await readBody(req);
     if (!page)
-      return json(res, 503, {
+      return sendJson(res, 503, {
         code: 0,
         message: `No sandbox page is open: the platform runs in the browser. Open http://${req.headers.host}${SANDBOX_BASE} and try again.`,
       });
@@ -131,7 +116,7 @@ export class PlatformBridge {
     });
     this.#pending.delete(request.id);
     if (!answer)
-      return json(res, 504, {
+      return sendJson(res, 504, {
         code: 0,
         message: `The sandbox page did not answer within ${this.answerMs / 1000} s (closed, or its platform did not start).`,
       });

@@ -4,12 +4,10 @@
  * process: no sandbox page needs to be open, as it does when the platform runs in the browser
  * (`./platform-bridge.ts`). A backend may as well call the server's URL itself.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SANDBOX_BASE } from './options';
+import { readBody, RELAYED, sendJson } from './relay-http';
 import type { Middleware } from './sandbox-server';
 
-/** The platform paths a backend may call through the plugin, under `/__platformpp/`. */
-const RELAYED = /^\/__platformpp(\/(?:api|sandbox)(?:\/|$).*)$/;
 /** Request headers of the hop to the dev server. */
 const REQUEST_HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'keep-alive', 'transfer-encoding']);
 /** Response headers that describe the hop from the server (`fetch` has already decoded the body). */
@@ -20,20 +18,6 @@ const RESPONSE_HOP_HEADERS = new Set([
   'connection',
   'keep-alive',
 ]);
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
 
 /**
  * The relay to the server `serverUrl()` resolves with; every other path goes on.
@@ -49,7 +33,10 @@ export function serverRelay(serverUrl: () => Promise<string>): Middleware {
       try {
         server = await serverUrl();
       } catch (error) {
-        return json(res, 503, { code: 0, message: `The platform server did not start: ${(error as Error).message}` });
+        return sendJson(res, 503, {
+          code: 0,
+          message: `The platform server did not start: ${(error as Error).message}`,
+        });
       }
       const body = await readBody(req);
       const headers = Object.entries(req.headers).filter(
@@ -63,7 +50,7 @@ export function serverRelay(serverUrl: () => Promise<string>): Middleware {
           body: body.length > 0 ? new Uint8Array(body) : undefined,
         });
       } catch (error) {
-        return json(res, 502, {
+        return sendJson(res, 502, {
           code: 0,
           message: `The platform server ${server} could not be reached: ${(error as Error).message}`,
         });
