@@ -6,14 +6,12 @@
  * server: its HTTP API through each page's service worker, its gateway over real WebSockets. A
  * server that cannot be reached is an error naming it, never "ready".
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildServer } from '../../scripts/build-server.js';
-import { type RunningServer, startServer } from '../../server/start.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../../server/start.js';
 import { lounge, memberEntry, navLink, ROOT } from './demo-page';
-import { launchChromium, serveSite, type SiteServer } from './site-server';
+import { serverHosts } from './server-hosts';
 
 const WORKER_DIR = 'test-results/server-machines-dist';
 
@@ -29,9 +27,7 @@ function pageFetch(page: Page, path: string, init: RequestInit = {}) {
 }
 
 describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () => {
-  let server: RunningServer;
-  let site: SiteServer;
-  let browser: Browser;
+  const hosts = serverHosts(WORKER_DIR);
   const contexts: BrowserContext[] = [];
   const uncaught: string[] = [];
   /** The WebSockets each page opened (frames' included), by the page's query. */
@@ -39,7 +35,10 @@ describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () 
 
   /** A new "machine" (a browser context of its own) with the demo open at `query`. */
   const machine = async (query: string) => {
-    const context = await browser.newContext({ baseURL: site.baseURL, viewport: { width: 1280, height: 800 } });
+    const context = await hosts.browser.newContext({
+      baseURL: hosts.site.baseURL,
+      viewport: { width: 1280, height: 800 },
+    });
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (error) => uncaught.push(`${query}: ${error.message}`));
@@ -49,22 +48,8 @@ describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () 
     return page;
   };
 
-  beforeAll(async () => {
-    const workerPath = await buildServer({ quiet: true, outDir: WORKER_DIR });
-    server = await startServer({ port: 0, workerPath });
-    site = await serveSite(ROOT, inject('offlineSiteDir'));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.server.close();
-    await server?.stop();
-    rmSync(join(ROOT, WORKER_DIR), { recursive: true, force: true });
-  });
-
   it('alice and bob on two machines share the world and see each other’s lobby messages, live', async () => {
-    const joined = `?server=${encodeURIComponent(server.url)}`;
+    const joined = `?server=${encodeURIComponent(hosts.server.url)}`;
     const alice = await machine(`${joined}&as=alice`);
     await lounge(alice).getByText('Sure, launch it and I will join from my tab.').waitFor({ timeout: 60_000 });
     expect(await alice.locator('html').getAttribute('data-status')).toBe('ready');
@@ -87,7 +72,7 @@ describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () 
     // Stored on the server, not in either browser: a program reads them over the network.
     const token = world.users[0].token as string;
     const messages = (await (
-      await fetch(`${server.url}/api/v10/lobbies/${world.lobby.id}/messages`, {
+      await fetch(`${hosts.server.url}/api/v10/lobbies/${world.lobby.id}/messages`, {
         headers: { Authorization: `Bearer ${token}` },
       })
     ).json()) as { content: string }[];
@@ -95,13 +80,13 @@ describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () 
       expect.arrayContaining(['Hello from machine A', 'Hello back from machine B']),
     );
     // Each page's gateway was a real WebSocket to the server's gateway URL.
-    const gateway = `${server.url.replace('http', 'ws')}/gateway?v=10&encoding=json`;
+    const gateway = `${hosts.server.url.replace('http', 'ws')}/gateway?v=10&encoding=json`;
     for (const query of [`${joined}&as=alice`, `${joined}&as=bob`]) expect(sockets.get(query)).toContain(gateway);
     expect(uncaught).toEqual([]);
   });
 
   it('an activity in the page runs on the server too: its frame’s requests and gateway, and the presence it sets reaches the other machine', async () => {
-    const joined = `?server=${encodeURIComponent(server.url)}`;
+    const joined = `?server=${encodeURIComponent(hosts.server.url)}`;
     const [alice, bob] = contexts.map((c) => c.pages()[0]);
     const world = JSON.parse((await pageFetch(alice, '/sandbox/fixture-sets/platformpp-demo-world')).body).fixture_set
       .value;
@@ -113,18 +98,18 @@ describe('pages joining a server (CONTRACT §7): two machines, one sandbox', () 
     // SET_ACTIVITY went to the server, which dispatched the presence to the other machine.
     await memberEntry(bob, world.users[0].id).getByText('Playing Tic-Tac-Toe').waitFor({ timeout: 15_000 });
     // The frame (the activity's page) opened its own gateway socket on the server.
-    const gateway = `${server.url.replace('http', 'ws')}/gateway?v=10&encoding=json`;
+    const gateway = `${hosts.server.url.replace('http', 'ws')}/gateway?v=10&encoding=json`;
     expect(sockets.get(`${joined}&as=alice`)!.filter((url) => url === gateway).length).toBeGreaterThanOrEqual(2);
     expect(uncaught).toEqual([]);
   });
 
   it('the service worker forwards the platform paths, /.proxy ones and the real platform origins of that page to the server', async () => {
-    const page = await machine(`?server=${encodeURIComponent(server.url)}&as=chen`);
+    const page = await machine(`?server=${encodeURIComponent(hosts.server.url)}&as=chen`);
     await page.locator('html[data-status="ready"]').waitFor({ timeout: 60_000 });
     for (const path of ['/api/v10/gateway', '/.proxy/api/v10/gateway', 'https://discord.com/api/v10/gateway']) {
       const answer = await pageFetch(page, path);
       expect([path, answer.status, answer.servedBy]).toEqual([path, 200, 'platformpp-server']);
-      expect(JSON.parse(answer.body).url).toBe(`${server.url.replace('http', 'ws')}/gateway`);
+      expect(JSON.parse(answer.body).url).toBe(`${hosts.server.url.replace('http', 'ws')}/gateway`);
     }
     const avatar = await page.evaluate(async () => {
       const response = await fetch('https://cdn.discordapp.com/embed/avatars/0.png?size=64');

@@ -7,14 +7,9 @@
  * other over WebRTC, end-to-end encrypted. Levels are sampled over time (the fake microphone
  * beeps).
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildServer } from '../../scripts/build-server.js';
-import { type RunningServer, startServer } from '../../server/start.js';
-import { ROOT } from './demo-page';
-import { launchChromium, serveSite, type SiteServer } from './site-server';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { serverHosts } from './server-hosts';
 import { joinCall, listen } from './voice-call';
 
 const WORKER_DIR = 'test-results/server-voice-dist';
@@ -32,9 +27,7 @@ async function serverApi(base: string, method: string, path: string, body?: unkn
 }
 
 describe('voice between two machines that joined one server', () => {
-  let server: RunningServer;
-  let site: SiteServer;
-  let browser: Browser;
+  const hosts = serverHosts(WORKER_DIR);
   const contexts: BrowserContext[] = [];
   const uncaught: string[] = [];
   /** The WebSockets each machine's page opened, by machine. */
@@ -42,7 +35,7 @@ describe('voice between two machines that joined one server', () => {
 
   /** A new "machine" (a browser context of its own) with the site joined to `sandbox`. */
   const machine = async (name: string, sandbox: string): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: site.baseURL });
+    const context = await hosts.browser.newContext({ baseURL: hosts.site.baseURL });
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (error) => uncaught.push(`${name}: ${error.message}`));
@@ -60,22 +53,8 @@ describe('voice between two machines that joined one server', () => {
     return page;
   };
 
-  beforeAll(async () => {
-    const workerPath = await buildServer({ quiet: true, outDir: WORKER_DIR });
-    server = await startServer({ port: 0, workerPath });
-    site = await serveSite(ROOT, inject('offlineSiteDir'));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.server.close();
-    await server?.stop();
-    rmSync(join(ROOT, WORKER_DIR), { recursive: true, force: true });
-  });
-
   it("a lobby call between two machines: the server's voice gateway signals, the receiver hears the sender, every frame decrypted", async () => {
-    const sandbox = `${server.url}/s/calls`;
+    const sandbox = `${hosts.server.url}/s/calls`;
     const app = (await serverApi(sandbox, 'POST', '/sandbox/applications', { name: 'Machine Voice' })).application;
     const users = [];
     for (const username of ['caller', 'listener']) {
