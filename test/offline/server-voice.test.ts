@@ -10,7 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { serverHosts } from './server-hosts';
-import { joinCall, listen } from './voice-call';
+import { joinCall, listen, platformReady } from './voice-call';
 
 const WORKER_DIR = 'test-results/server-voice-dist';
 
@@ -42,14 +42,7 @@ describe('voice between two machines that joined one server', () => {
     sockets.set(name, []);
     page.on('websocket', (socket) => sockets.get(name)!.push(socket.url()));
     await page.goto(`/?server=${encodeURIComponent(sandbox)}&as=${name}`);
-    await page.waitForFunction(
-      () => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null,
-      undefined,
-      { timeout: 60_000 },
-    );
-    await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, {
-      timeout: 10_000,
-    });
+    await platformReady(page, 60_000);
     return page;
   };
 

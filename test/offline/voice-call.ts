@@ -5,6 +5,21 @@
  */
 import type { Page } from 'playwright-core';
 
+/**
+ * Waits until `page`'s platform is ready (its service worker controls it) and the exports are
+ * on `globalThis.platformpp`, as a page must be before it places a call.
+ */
+export async function platformReady(page: Page, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    () => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null,
+    undefined,
+    { timeout },
+  );
+  await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, {
+    timeout: 10_000,
+  });
+}
+
 /** Starts `userId`'s client in the page and joins the lobby `secret`'s call; the call waits on `globalThis.voice`. */
 export function joinCall(page: Page, o: { applicationId: string; userId: string; token: string; secret: string }) {
   return page.evaluate(async (o) => {

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, world } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
-import { joinCall, listen } from './voice-call';
+import { joinCall, listen, platformReady } from './voice-call';
 
 /** A JSON call from the page, answered by its service worker. */
 function api(page: Page, method: string, path: string, body?: unknown): Promise<any> {
@@ -38,14 +38,7 @@ describe('voice between two tabs of the built site, with the exports on globalTh
     const page = await context.newPage();
     page.on('pageerror', (error) => uncaught.push(`${path}: ${error.message}`));
     await page.goto(path);
-    await page.waitForFunction(
-      () => document.documentElement.dataset.status === 'ready' && navigator.serviceWorker.controller !== null,
-      undefined,
-      { timeout: 30_000 },
-    );
-    await page.waitForFunction(() => typeof (globalThis as any).platformpp?.Client === 'function', undefined, {
-      timeout: 10_000,
-    });
+    await platformReady(page, 30_000);
     return page;
   };
 
