@@ -10,7 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { serverHosts } from './server-hosts';
-import { joinCall, listen, platformReady } from './voice-call';
+import { hangUp, joinTwo, listen, platformReady } from './voice-call';
 
 const WORKER_DIR = 'test-results/server-voice-dist';
 
@@ -48,21 +48,13 @@ describe('voice between two machines that joined one server', () => {
 
   it("a lobby call between two machines: the server's voice gateway signals, the receiver hears the sender, every frame decrypted", async () => {
     const sandbox = `${hosts.server.url}/s/calls`;
-    const app = (await serverApi(sandbox, 'POST', '/sandbox/applications', { name: 'Machine Voice' })).application;
-    const users = [];
-    for (const username of ['caller', 'listener']) {
-      const user = (await serverApi(sandbox, 'POST', '/sandbox/users', { username })).user;
-      const tokens = await serverApi(sandbox, 'POST', '/sandbox/tokens', {
-        application_id: app.id,
-        user_id: user.id,
-        scopes: 'openid sdk.social_layer',
-      });
-      users.push({ id: user.id, token: tokens.access_token as string });
-    }
     const first = await machine('alice', sandbox);
     const second = await machine('bob', sandbox);
-    await joinCall(first, { applicationId: app.id, userId: users[0].id, token: users[0].token, secret: 'machines' });
-    await joinCall(second, { applicationId: app.id, userId: users[1].id, token: users[1].token, secret: 'machines' });
+    const users = await joinTwo((method, path, body) => serverApi(sandbox, method, path, body), [first, second], {
+      name: 'Machine Voice',
+      usernames: ['caller', 'listener'],
+      secret: 'machines',
+    });
 
     const heard = await listen(second, users[0].id);
     expect(heard.peak).toBeGreaterThan(-40);
@@ -72,7 +64,7 @@ describe('voice between two machines that joined one server', () => {
     // The call's signaling went through the server: each machine opened its voice gateway.
     const voice = `${sandbox.replace('http', 'ws')}/voice?v=8`;
     for (const name of ['alice', 'bob']) expect(sockets.get(name)).toContain(voice);
-    for (const page of [first, second]) await page.evaluate(() => (globalThis as any).voice.client.destroy());
+    await hangUp([first, second]);
     expect(uncaught).toEqual([]);
   });
 });

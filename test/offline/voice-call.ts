@@ -59,3 +59,38 @@ export function listen(page: Page, speakerId: string): Promise<Heard> {
     return { peak, e2ee: stats.e2ee, decrypted: stats.framesDecrypted, undecryptable: stats.framesUndecryptable };
   }, speakerId);
 }
+
+/** A call to the sandbox control API (CONTRACT §3), made from a page or from the test's own process. */
+export type SandboxCall = (method: string, path: string, body?: unknown) => Promise<any>;
+
+/**
+ * Creates an application called `o.name` and one user per username with an access token of it
+ * (`openid sdk.social_layer`), and joins the first page to the lobby `o.secret`'s call as the
+ * first user and the second page as the second. Resolves to the users, in that order.
+ */
+export async function joinTwo(
+  call: SandboxCall,
+  pages: [Page, Page],
+  o: { name: string; usernames: [string, string]; secret: string },
+): Promise<{ id: string; token: string }[]> {
+  const app = (await call('POST', '/sandbox/applications', { name: o.name })).application;
+  const users = [];
+  for (const username of o.usernames) {
+    const user = (await call('POST', '/sandbox/users', { username })).user;
+    const tokens = await call('POST', '/sandbox/tokens', {
+      application_id: app.id,
+      user_id: user.id,
+      scopes: 'openid sdk.social_layer',
+    });
+    users.push({ id: user.id as string, token: tokens.access_token as string });
+  }
+  for (const [i, page] of pages.entries()) {
+    await joinCall(page, { applicationId: app.id, userId: users[i].id, token: users[i].token, secret: o.secret });
+  }
+  return users;
+}
+
+/** Ends each page's call by destroying its client. */
+export async function hangUp(pages: Page[]): Promise<void> {
+  for (const page of pages) await page.evaluate(() => (globalThis as any).voice.client.destroy());
+}

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, world } from './demo-page';
 import { launchChromium, serveSite, type SiteServer } from './site-server';
-import { joinCall, listen, platformReady } from './voice-call';
+import { hangUp, joinTwo, listen, platformReady } from './voice-call';
 
 /** A JSON call from the page, answered by its service worker. */
 function api(page: Page, method: string, path: string, body?: unknown): Promise<any> {
@@ -75,26 +75,18 @@ describe('voice between two tabs of the built site, with the exports on globalTh
     // The demo seeds its own world on a first visit: wait for it, so our fixtures are not raced.
     await expect.poll(() => world(first), { timeout: 30_000 }).not.toBeNull();
     const second = await open('/?as=bob');
-    const app = (await api(first, 'POST', '/sandbox/applications', { name: 'Tab Voice' })).application;
-    const users = [];
-    for (const username of ['tab-one', 'tab-two']) {
-      const user = (await api(first, 'POST', '/sandbox/users', { username })).user;
-      const tokens = await api(first, 'POST', '/sandbox/tokens', {
-        application_id: app.id,
-        user_id: user.id,
-        scopes: 'openid sdk.social_layer',
-      });
-      users.push({ id: user.id, token: tokens.access_token });
-    }
-    await joinCall(first, { applicationId: app.id, userId: users[0].id, token: users[0].token, secret: 'tabs' });
-    await joinCall(second, { applicationId: app.id, userId: users[1].id, token: users[1].token, secret: 'tabs' });
+    const users = await joinTwo((method, path, body) => api(first, method, path, body), [first, second], {
+      name: 'Tab Voice',
+      usernames: ['tab-one', 'tab-two'],
+      secret: 'tabs',
+    });
 
     const heard = await listen(second, users[0].id);
     expect(heard.peak).toBeGreaterThan(-40);
     expect(heard).toMatchObject({ e2ee: true, undecryptable: 0 });
     expect(heard.decrypted).toBeGreaterThan(50);
 
-    for (const page of [first, second]) await page.evaluate(() => (globalThis as any).voice.client.destroy());
+    await hangUp([first, second]);
     expect(uncaught).toEqual([]);
   });
 });
