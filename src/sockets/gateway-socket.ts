@@ -8,8 +8,8 @@
  * Where the gateway is depends on the page (`./platform-server`):
  * - the local sandbox (the default): the hub (the shared worker every page shares), over the
  *   page's one gateway link to it (`./gateway-link`), which carries all of the page's sockets;
- *   a voice socket is a `MessagePort` of its own, opened through the hub's comlink API. Frames are text; the close
- *   handshake works as a WebSocket's. When the hub is gone (the browser stopped or lost the
+ *   a voice socket is a `MessagePort` of its own, opened through the hub's comlink API. Frames
+ *   are text; the close handshake works as a WebSocket's. When the hub is gone (the browser stopped or lost the
  *   worker) the socket closes as a dropped WebSocket does (1006, not clean): the client connects
  *   again and resumes. In a dedicated worker, the page that created it opens the port
  *   (`serveGatewaySockets(worker)` there).
