@@ -16,6 +16,7 @@ import {
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
 import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
+import { payloadText } from './payload-text';
 import {
   HeartbeatSchema,
   IdentifySchema,
@@ -235,7 +236,7 @@ export class GatewayConnection implements SessionSink {
   }
 
   #send(payload: GatewayPayload): void {
-    this.transport.send(JSON.stringify(payload));
+    this.transport.send(payloadText(payload));
   }
 
   #armHeartbeat(): void {

@@ -1,7 +1,8 @@
 /**
  * One gateway (or voice gateway) connection over a `MessagePort`: the hub's side of
  * `GatewaySocket` and `VoiceGatewaySocket`. The port carries the socket wire of `./protocol`;
- * the gateway does the rest.
+ * the gateway does the rest. {@link serveSocket} is one connection on any wire, which a page's
+ * gateway link (`./gateway-link`) carries several of.
  */
 import type { ClientData, GatewayTransport } from '../gateway/connection';
 import type { GatewaySocketEvent, GatewaySocketRequest } from './protocol';
@@ -24,19 +25,26 @@ const ABNORMAL_CLOSURE = 1006;
  */
 export type HoldForPage = (abandon: () => void) => () => void;
 
+/** One served connection: the page's requests in, and what to do when its page is gone. */
+export interface ServedSocket {
+  request(request: GatewaySocketRequest): void;
+  /** The page went away without closing: as a dropped WebSocket, the session stays for Resume. */
+  abandon(): void;
+}
+
 /**
- * Serves a gateway connection for `url` on `port` until either side closes it, or the page is
- * gone (`holdForPage`, when the page said who it is: `owner`).
- * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon), owner);
+ * Serves a gateway connection for `url` whose events go out through `post`, until either side
+ * closes it or the page is gone (`holdForPage`, when the page said who it is: `owner`);
+ * `finished` runs once, after its last event.
  */
-export function bridgeGatewayPort(
+export function serveSocket(
   gateway: SocketEndpoint,
-  port: MessagePort,
   url: string,
+  post: (event: GatewaySocketEvent) => void,
+  finished: () => void,
   holdForPage?: HoldForPage,
   owner?: string,
-): void {
-  const post = (event: GatewaySocketEvent) => port.postMessage(event);
+): ServedSocket {
   let open = true;
   let letGo = () => {};
   const finish = (event: GatewaySocketEvent & { type: 'close' }) => {
@@ -44,9 +52,8 @@ export function bridgeGatewayPort(
     open = false;
     letGo();
     post(event);
-    port.close();
+    finished();
   };
-  // The page went away without closing: as a dropped WebSocket, the session stays for Resume.
   // A page that only sleeps in the back/forward cache reads the close when it wakes up.
   const abandon = () => {
     if (!open) return;
@@ -62,17 +69,43 @@ export function bridgeGatewayPort(
     },
     { owner },
   );
-  port.addEventListener('message', (event: MessageEvent<GatewaySocketRequest>) => {
-    const request = event.data;
-    if (request?.type === 'send') connection.receive(request.data);
-    if (request?.type === 'close') {
-      connection.clientClosed(request.code);
-      finish({ type: 'close', code: request.code, reason: request.reason, wasClean: true });
-    }
-  });
+  if (open && holdForPage) letGo = holdForPage(abandon);
+  return {
+    request(request) {
+      if (!open) return;
+      if (request?.type === 'send') connection.receive(request.data);
+      if (request?.type === 'close') {
+        connection.clientClosed(request.code);
+        finish({ type: 'close', code: request.code, reason: request.reason, wasClean: true });
+      }
+    },
+    abandon,
+  };
+}
+
+/**
+ * Serves a gateway connection for `url` on `port` until either side closes it, or the page is
+ * gone (`holdForPage`, when the page said who it is: `owner`).
+ * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon), owner);
+ */
+export function bridgeGatewayPort(
+  gateway: SocketEndpoint,
+  port: MessagePort,
+  url: string,
+  holdForPage?: HoldForPage,
+  owner?: string,
+): void {
+  const socket = serveSocket(
+    gateway,
+    url,
+    (event) => port.postMessage(event),
+    () => port.close(),
+    holdForPage,
+    owner,
+  );
+  port.addEventListener('message', (event: MessageEvent<GatewaySocketRequest>) => socket.request(event.data));
   // Chromium fires `close` on a port whose other end is gone (the page closed or crashed);
   // other browsers do not, and the page's lock (`holdForPage`) tells in every browser.
-  port.addEventListener('close', abandon);
-  if (open && holdForPage) letGo = holdForPage(abandon);
+  port.addEventListener('close', () => socket.abandon());
   port.start();
 }

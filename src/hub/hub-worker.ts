@@ -17,6 +17,7 @@ import { redactSecrets } from '../platform/core/secrets';
 import { SNOWFLAKE_WORKERS } from '../platform/core/snowflake';
 import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
 import { PageOwners } from '../rpc/page-owners';
+import { bridgeGatewayLink, refuseGatewayLink } from './gateway-link';
 import { bridgeGatewayPort } from './gateway-port';
 import { bridgeSpeakingPort } from './speaking-port';
 import { hubLockName, ownerLockName, type HubApi } from './protocol';
@@ -108,6 +109,15 @@ const api: HubApi = {
       .catch((error) => {
         report(error);
         port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
+      });
+  },
+  openGatewayLink(port, owner) {
+    const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
+    gateway
+      .then((g) => bridgeGatewayLink(g, port, holdForPage, owner))
+      .catch((error) => {
+        report(error);
+        refuseGatewayLink(port, 'The gateway could not start.');
       });
   },
   openVoiceGateway(port, url, owner) {

@@ -3,6 +3,9 @@
  * - {@link HubApi}: what a page reaches through comlink on the worker's port;
  * - the gateway socket wire: one `MessagePort` per `GatewaySocket`, carrying what a WebSocket
  *   would (text frames, the close handshake);
+ * - the gateway link wire: one `MessagePort` per page carrying the socket wire of every
+ *   `GatewaySocket` the page opens, each under its id, so that a dispatch to a page's sockets
+ *   is one message to the page;
  * - the speaking wire: one `MessagePort` per watched voice call, carrying its starts and stops;
  * - the Web Locks each end holds for its life, so that the other learns when it is gone
  *   ({@link ownerLockName}, {@link hubLockName}): a MessagePort has no reliable close signal.
@@ -49,6 +52,12 @@ export interface HubApi {
    */
   openVoiceGateway(port: MessagePort, url: string, owner?: string): void;
   /**
+   * Opens a page's gateway link on `port` (the gateway link wire below): every gateway
+   * connection the page opens on it is served as one on {@link HubApi.openGateway}'s port would
+   * be; `owner` as there.
+   */
+  openGatewayLink(port: MessagePort, owner?: string): void;
+  /**
    * Watches who speaks in a voice call (a guild voice channel's id, or a lobby's id) on `port`:
    * the hub posts a {@link SpeakingPortEvent} for each start and stop until the page posts
    * `{type: 'close'}`, or is gone (`owner` as in {@link HubApi.openGateway}).
@@ -88,6 +97,15 @@ export type GatewaySocketEvent =
   | { type: 'message'; data: string }
   /** The connection is closed, by the gateway (its close code) or in answer to the page's close. */
   | { type: 'close'; code: number; reason: string; wasClean: boolean };
+
+/** Page → hub on a gateway link: a socket's request, or `open` for a new socket (ids are the page's). */
+export type GatewayLinkRequest = { id: number; type: 'open'; url: string } | ({ id: number } & GatewaySocketRequest);
+
+/**
+ * Hub → page on a gateway link: the events of its sockets, each with the socket's id, in the
+ * order they happened; everything the hub sent in one turn travels as one message.
+ */
+export type GatewayLinkEvents = [id: number, event: GatewaySocketEvent][];
 
 /** Hub → page on a speaking watch's port: a user started or stopped speaking in the call. */
 export type SpeakingPortEvent = SpeakingChange;

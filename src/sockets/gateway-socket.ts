@@ -6,9 +6,10 @@
  *   ws.onmessage = (event) => handle(JSON.parse(event.data));
  *
  * Where the gateway is depends on the page (`./platform-server`):
- * - the local sandbox (the default): each socket is a `MessagePort` to the hub (the shared
- *   worker every page shares), opened through the hub's comlink API. Frames are text; the close
- *   handshake works as a WebSocket's. When the hub is gone (the browser stopped or lost the
+ * - the local sandbox (the default): the hub (the shared worker every page shares), over the
+ *   page's one gateway link to it (`./gateway-link`), which carries all of the page's sockets;
+ *   a voice socket is a `MessagePort` of its own, opened through the hub's comlink API. Frames
+ *   are text; the close handshake works as a WebSocket's. When the hub is gone (the browser stopped or lost the
  *   worker) the socket closes as a dropped WebSocket does (1006, not clean): the client connects
  *   again and resumes. In a dedicated worker, the page that created it opens the port
  *   (`serveGatewaySockets(worker)` there).
@@ -21,6 +22,7 @@
  */
 import { HUB_WORKER_NAME, type GatewaySocketEvent, type GatewaySocketRequest } from '../hub/protocol';
 import type { JoinedServer } from '../wire/server-join';
+import { openLinkedSocket } from './gateway-link';
 import { gatewayOfThisDocument } from './platform-server';
 import { openServerSocket, serverSocketUrl, type ServerSocket } from './server-socket';
 import { inDedicatedWorker, openHubSocket, openHubSocketThroughPage, type HubSocketService } from './worker-sockets';
@@ -148,12 +150,16 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.#transport = this.#overServer(serverSocketUrl(where, absolute, service));
       return;
     }
-    const { port, closed } = connectToHub(
-      options.hubName ?? HUB_WORKER_NAME,
-      `${absolute.pathname}${absolute.search}`,
-      () => this.#onEvent(DROPPED),
-      service,
-    );
+    const name = options.hubName ?? HUB_WORKER_NAME;
+    const path = `${absolute.pathname}${absolute.search}`;
+    const dropped = () => this.#onEvent(DROPPED);
+    // A page's gateway sockets share its link to the hub; a dedicated worker's, and voice sockets, have a port each.
+    if (service === 'gateway' && !inDedicatedWorker()) {
+      const socket = openLinkedSocket(name, path, (event) => this.#onEvent(event), dropped);
+      this.#transport = { post: socket.post, bufferedAmount: 0, dispose: socket.closed };
+      return;
+    }
+    const { port, closed } = connectToHub(name, path, dropped, service);
     this.#transport = this.#overPort(port, closed);
   }
 
