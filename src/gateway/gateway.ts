@@ -251,7 +251,7 @@ export class Gateway implements GatewayConnectionHost {
     session: GatewaySession,
     d: v.InferOutput<typeof RequestGuildMembersSchema>,
   ): Promise<void> {
-    await this.#answer(session, await requestGuildMembers(this.ctx, session, d));
+    await requestGuildMembers(this.ctx, session, d, (dispatches) => this.#answer(session, dispatches));
   }
 
   /** Request Channel Info for an identified session. */

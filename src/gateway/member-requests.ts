@@ -21,12 +21,11 @@ import { inForce, RULE_DATES } from '../platform/core/dates';
 import { serializeMember } from '../platform/guilds/wire';
 import { INTENTS } from '../platform/core/intents';
 import {
-  GUILD_MEMBERS_CHUNK_MAX,
   GUILD_MEMBERS_NONCE_MAX_BYTES,
   GUILD_MEMBERS_QUERY_MAX,
   REQUEST_ALL_MEMBERS_WINDOW_MS,
 } from '../platform/core/limits';
-import { type PresenceRecord } from '../store/records/presence';
+import type { PresenceRecord } from '../store/records/presence';
 import { listedPresences } from '../platform/presence/shown';
 import type { MemberRecord, UserRecord } from '../store/records/core';
 import { write } from '../store/write';
@@ -34,7 +33,7 @@ import type { RequestGuildMembersSchema } from './payload-schemas';
 import { GATEWAY_OPCODES, type Dispatch } from './protocol';
 import type { GatewaySession } from './session';
 import { keyRange } from '../store/port';
-import type { ReadTx } from '../store/schema';
+import { ChunkSender, type FoundMember, presencesOf, readMemberChunks, usersOf } from './member-chunks';
 
 type Request = v.InferOutput<typeof RequestGuildMembersSchema>;
 
@@ -74,69 +73,69 @@ export async function takeAllMembersSlot(ctx: PlatformContext, requester: string
   });
 }
 
-/** Users read per range when a request reads many: consecutive ids in key order. */
-const USERS_PER_RANGE = 500;
-/** A range read returns at most this many times as many users as it looks for. */
-const RANGE_SPREAD = 4;
-
-/**
- * The user records of `ids` (in that order), read in `tx`. A few ids are read one by one; many
- * are sorted into runs of {@link USERS_PER_RANGE} and each run is one range read, so that all
- * members of a large guild cost a few hundred reads instead of one per member. A run whose
- * range holds many other users is read only up to {@link RANGE_SPREAD} times its size, and the
- * ids past that are read one by one.
- */
-async function usersOf(tx: ReadTx, ids: readonly string[]): Promise<(UserRecord | undefined)[]> {
-  const users = tx.store('users');
-  if (ids.length <= USERS_PER_RANGE) return Promise.all(ids.map((id) => users.get(id)));
-  const sorted = [...new Set(ids)].sort();
-  const found = new Map<string, UserRecord>();
-  const runs: Promise<void>[] = [];
-  for (let i = 0; i < sorted.length; i += USERS_PER_RANGE) {
-    const run = sorted.slice(i, i + USERS_PER_RANGE);
-    const cap = run.length * RANGE_SPREAD;
-    runs.push(
-      users.getAll(keyRange.bound(run[0], run[run.length - 1]), cap).then(async (records) => {
-        for (const user of records) found.set(user.id, user);
-        if (records.length < cap) return;
-        const last = records[records.length - 1].id;
-        const rest = run.filter((id) => id > last);
-        for (const [k, user] of (await Promise.all(rest.map((id) => users.get(id)))).entries())
-          if (user) found.set(rest[k], user);
-      }),
-    );
-  }
-  await Promise.all(runs);
-  return ids.map((id) => found.get(id));
-}
-
 /** The members matching a username / global name / nickname prefix, case-insensitively. */
 function matchesQuery(member: MemberRecord, user: UserRecord, query: string): boolean {
   const q = query.toLowerCase();
   return [user.username, user.global_name, member.nick].some((name) => name?.toLowerCase().startsWith(q));
 }
 
+/** What each chunk of one answer carries beside its members. */
+interface ChunkExtras {
+  guildId: string;
+  notFound?: string[];
+  /** The presences of the chunk's members who have one; absent when not asked for. */
+  presences?: Map<string, PresenceRecord>;
+  nonce?: string;
+}
+
+/** One GUILD_MEMBERS_CHUNK dispatch. */
+function chunkDispatch(found: FoundMember[], index: number, count: number, extras: ChunkExtras): Dispatch {
+  return {
+    t: 'GUILD_MEMBERS_CHUNK',
+    d: {
+      guild_id: extras.guildId,
+      members: found.map(({ member, user }) => serializeMember(member, user)),
+      chunk_index: index,
+      chunk_count: count,
+      ...(extras.notFound ? { not_found: extras.notFound } : {}),
+      ...(extras.presences
+        ? {
+            presences: listedPresences(
+              found.map(({ user }) => user.id),
+              extras.presences,
+            ),
+          }
+        : {}),
+      ...(extras.nonce !== undefined ? { nonce: extras.nonce } : {}),
+    },
+  };
+}
+
 /**
- * The dispatches answering a Request Guild Members: chunks, a RATE_LIMITED, or nothing.
- * @example await requestGuildMembers(ctx, session, { guild_id, query: '', limit: 0, nonce: 'a' })
+ * Answers a Request Guild Members through `send`: chunks, a RATE_LIMITED, or nothing. All
+ * members of a guild are read and sent chunk by chunk, each chunk sent while the next is read;
+ * `send` is called in order, never twice at once, with the chunks built meanwhile. The chunks
+ * stop when the session has no connection any more.
+ * @example await requestGuildMembers(ctx, session, { guild_id, query: '', limit: 0, nonce: 'a' }, send)
  */
 export async function requestGuildMembers(
   ctx: PlatformContext,
   session: GatewaySession,
   request: Request,
-): Promise<Dispatch[]> {
+  send: (dispatches: Dispatch[]) => Promise<void>,
+): Promise<void> {
   const r = session.record;
   const guildId = request.guild_id;
-  if (!r.guild_events || !(await ctx.db.get('members', [guildId, r.user_id]))) return [];
+  if (!r.guild_events || !(await ctx.db.get('members', [guildId, r.user_id]))) return;
   const nonce = acceptedNonce(request.nonce);
   const query = request.query ?? '';
   const byIds = request.user_ids === undefined ? null : [...new Set([request.user_ids].flat())];
   const all = byIds === null && query === '';
-  if (all && (r.intents & INTENTS.GUILD_MEMBERS) === 0) return [];
+  if (all && (r.intents & INTENTS.GUILD_MEMBERS) === 0) return;
   if (all && request.limit === 0 && inForce(RULE_DATES.REQUEST_ALL_MEMBERS_LIMITED, ctx.clock.now())) {
     const retryAfter = await takeAllMembersSlot(ctx, allMembersRequester(r), guildId);
     if (retryAfter > 0) {
-      return [
+      return send([
         {
           t: 'RATE_LIMITED',
           d: {
@@ -145,11 +144,24 @@ export async function requestGuildMembers(
             meta: { guild_id: guildId, ...(nonce !== undefined ? { nonce } : {}) },
           },
         },
-      ];
+      ]);
     }
   }
   const withPresences = request.presences === true && (r.intents & INTENTS.GUILD_PRESENCES) !== 0;
   const tx = ctx.db.read(['members', 'users', 'presences']);
+  if (all) {
+    const sender = new ChunkSender(send);
+    await readMemberChunks(
+      tx,
+      guildId,
+      { limit: request.limit || Infinity, presences: withPresences },
+      ({ found, presences, index, count }) => {
+        sender.push(chunkDispatch(found, index, count, { guildId, presences, nonce }));
+        return session.sink !== null && !sender.failed;
+      },
+    );
+    return sender.done();
+  }
   let members: MemberRecord[];
   if (byIds) {
     members = (await Promise.all(byIds.map((id) => tx.store('members').get([guildId, id])))).filter(
@@ -158,43 +170,13 @@ export async function requestGuildMembers(
   } else {
     members = await tx.store('members').getAll(keyRange.bound([guildId], [guildId, []]));
   }
-  const users = await usersOf(
-    tx,
-    members.map((m) => m.user_id),
-  );
-  const presences = new Map<string, PresenceRecord>();
-  if (withPresences) {
-    for (const p of await Promise.all(members.map((m) => tx.store('presences').get(m.user_id))))
-      if (p) presences.set(p.user_id, p);
-  }
+  const ids = members.map((m) => m.user_id);
+  const users = await usersOf(tx, ids);
+  const presences = withPresences ? await presencesOf(tx, ids) : undefined;
   let found = members.flatMap((m, i) => (users[i] ? [{ member: m, user: users[i]! }] : []));
-  if (!byIds && query !== '') found = found.filter(({ member, user }) => matchesQuery(member, user, query));
-  const cap = all
-    ? request.limit || Infinity
-    : Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX);
-  found = found.slice(0, cap);
+  if (!byIds) found = found.filter(({ member, user }) => matchesQuery(member, user, query));
+  found = found.slice(0, Math.min(request.limit || GUILD_MEMBERS_QUERY_MAX, GUILD_MEMBERS_QUERY_MAX));
   const notFound = byIds ? byIds.filter((id) => !members.some((m) => m.user_id === id)) : undefined;
-  const count = Math.max(1, Math.ceil(found.length / GUILD_MEMBERS_CHUNK_MAX));
-  return Array.from({ length: count }, (_, index) => {
-    const chunk = found.slice(index * GUILD_MEMBERS_CHUNK_MAX, (index + 1) * GUILD_MEMBERS_CHUNK_MAX);
-    return {
-      t: 'GUILD_MEMBERS_CHUNK',
-      d: {
-        guild_id: guildId,
-        members: chunk.map(({ member, user }) => serializeMember(member, user)),
-        chunk_index: index,
-        chunk_count: count,
-        ...(notFound ? { not_found: notFound } : {}),
-        ...(withPresences
-          ? {
-              presences: listedPresences(
-                chunk.map(({ user }) => user.id),
-                presences,
-              ),
-            }
-          : {}),
-        ...(nonce !== undefined ? { nonce } : {}),
-      },
-    };
-  });
+  // At most 100 members: one chunk.
+  return send([chunkDispatch(found, 0, 1, { guildId, notFound, presences, nonce })]);
 }
