@@ -12,7 +12,7 @@ import type { PlatformStorage } from '../src/store/schema';
 import type { Announcement } from '../src/platform/core/announcements';
 import { ApiError } from '../src/platform/core/errors';
 import { errorResponse, type AppEnv } from './http';
-import { stripBasePath, stripProxyPrefix } from './paths';
+import { stripBasePath, stripProxyPrefix, withoutApiVersion } from './paths';
 import { gatewayInfoRoutes } from './routes/gateway-info';
 import { apiRoutes } from './routes/api';
 import { sandboxRoutes } from './routes/sandbox';
@@ -108,9 +108,10 @@ export function routeTable(app: Hono<AppEnv>): {
       return [method, new RegExp(`^(?:${sources.join('|') || '(?!)'})/?$`)] as const;
     }),
   );
-  // hono answers HEAD with the GET route.
+  // hono answers HEAD with the GET route; the routes are registered without the API's version.
   const allows = (method: string, path: string) =>
-    byMethod.get(method === 'HEAD' ? 'GET' : (method as (typeof METHODS)[number]))?.test(path) ?? false;
+    byMethod.get(method === 'HEAD' ? 'GET' : (method as (typeof METHODS)[number]))?.test(withoutApiVersion(path)) ??
+    false;
   return { allows, methodsFor: (path) => METHODS.filter((method) => allows(method, path)) };
 }
 
@@ -140,29 +141,27 @@ export interface AppOptions {
 }
 
 /**
- * Mounts every route of the platform on `app`. `send` is how webhook tests and PINGs reach
- * their URL (the app's outbox transport).
+ * Mounts every route of the platform on `app`, the API's once under `/api`: the app routes
+ * `/api/v10/...` as `/api/...` (see `withoutApiVersion`). `send` is how webhook tests and PINGs
+ * reach their URL (the app's outbox transport).
  */
 function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: AppOptions['gatewayUrl']): void {
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
-  app.route('/api/v10/oauth2', oauth2Routes());
   app.route('/api/oauth2', oauth2Routes());
   app.route('/oauth2', oauth2Routes());
   app.route('/', openidDiscoveryRoutes());
   // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
-  app.route('/api/v10/partner-sdk', partnerSdkRoutes());
   app.route('/api/partner-sdk', partnerSdkRoutes());
   // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
-  for (const base of ['/api/v10', '/api']) app.route(`${base}/interactions`, interactionRoutes());
-  for (const base of ['/api/v10', '/api']) app.route(`${base}/webhooks`, interactionWebhookRoutes());
-  if (gatewayUrl) {
-    const info = gatewayInfoRoutes((c) => gatewayUrl(c.get('publicOrigin')));
-    for (const base of ['/api/v10', '/api']) app.route(base, info);
-  }
-  const api = apiRoutes(send);
-  app.route('/api/v10', api);
-  app.route('/api', api);
+  app.route('/api/interactions', interactionRoutes());
+  app.route('/api/webhooks', interactionWebhookRoutes());
+  if (gatewayUrl)
+    app.route(
+      '/api',
+      gatewayInfoRoutes((c) => gatewayUrl(c.get('publicOrigin'))),
+    );
+  app.route('/api', apiRoutes(send));
   app.route('/attachments', attachmentRoutes());
   app.route('/sandbox', sandboxRoutes());
   app.route('/sandbox', sandboxAccountRoutes());
@@ -206,11 +205,15 @@ export function buildApp(
   options: AppOptions = {},
 ): Hono<AppEnv> {
   const basePath = options.basePath ?? '';
+  // The table folds the API's version itself: it is given the path as requested.
   const pathOf = (url: string) => stripProxyPrefix(stripBasePath(new URL(url).pathname, basePath));
   // hono's default router tries its RegExpRouter first, which refuses routes where two
   // parameters share a prefix (`/lobbies/:lobby_id/members/:user_id` beside others) and falls back
   // to the TrieRouter: on every start of the worker, its first request paid for both.
-  const app = new Hono<AppEnv>({ getPath: (request) => pathOf(request.url), router: new TrieRouter() });
+  const app = new Hono<AppEnv>({
+    getPath: (request) => withoutApiVersion(pathOf(request.url)),
+    router: new TrieRouter(),
+  });
   webhooks.serve(async (request) => app.fetch(request), basePath);
   let routes: ReturnType<typeof routeTable> | undefined;
   const stamp = (headers: Headers) => stampHeaders(headers, ctx, options.servedBy);

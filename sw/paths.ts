@@ -10,6 +10,19 @@ export { PROXY_PREFIX, stripProxyPrefix };
 /** `/api/v<N>` and everything under it: the versioned API, whatever the version. */
 const VERSIONED_API = /^\/api\/v\d+(?:\/|$)/;
 
+/** The versioned API's base: its routes are the unversioned `/api` ones. */
+const API_V10 = '/api/v10';
+
+/**
+ * The path as the app routes it: `/api/v10/...` is `/api/...`, so that every API route is
+ * registered once and answers under both bases (built once on each start of the worker).
+ * @example withoutApiVersion('/api/v10/users/@me') // '/api/users/@me'
+ */
+export function withoutApiVersion(path: string): string {
+  if (path === API_V10) return '/api';
+  return path.startsWith(API_V10 + '/') ? '/api' + path.slice(API_V10.length) : path;
+}
+
 /**
  * The path with the base path a server serves a sandbox under removed (`/s/team-a/api/v10` →
  * `/api/v10`); a path outside the base is left as it is.
