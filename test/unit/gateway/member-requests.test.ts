@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { APPLICATION_FLAGS, type MemberRecord, type UserRecord } from '../../../src/store/records/core';
+import { type MemberChunk, type MembersReadTx, readMemberChunks } from '../../../src/gateway/member-chunks';
+import type { PlatformStorage } from '../../../src/store/schema';
+import { itInProcess } from '../app-harness';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 
 const AFTER_ROLLOUT = '2025-10-01T00:00:00.000Z';
@@ -88,6 +91,40 @@ describe('Request Guild Members (opcode 8)', () => {
     expect(numbered).toHaveLength(1200);
     expect(numbered.every((m: any) => Number(m.user.username.slice(4)) % 7 === 0)).toBe(true);
   });
+
+  // Reads the store directly, as the gateway in this process does.
+  itInProcess(
+    'stops reading and handing on chunks once nobody takes them (the session closed mid-answer)',
+    async () => {
+      const h = await createGatewayHarness();
+      const guild = await bigGuild(h, 12_000);
+      // In this process the harness's store is the platform's own storage.
+      const tx = (h.db as unknown as PlatformStorage).read(['members', 'users', 'presences']);
+      // What happened, in order: each read of the members store asked for, and each chunk taken.
+      const happened: string[] = [];
+      const counted = {
+        store: (name: string) => {
+          const store = tx.store(name as 'members');
+          if (name !== 'members') return store;
+          return new Proxy(store, {
+            get: (target, key) =>
+              key === 'getAll'
+                ? (...args: Parameters<typeof target.getAll>) => (happened.push('read'), target.getAll(...args))
+                : Reflect.get(target, key),
+          });
+        },
+      } as unknown as MembersReadTx;
+      const taken: MemberChunk[] = [];
+      await readMemberChunks(counted, guild.id, { limit: Infinity, presences: false }, (chunk) => {
+        taken.push(chunk);
+        happened.push('taken');
+        return false;
+      });
+      expect(taken.map((c) => [c.index, c.count, c.found.length])).toEqual([[0, 13, 1000]]);
+      // Reads asked for while the first chunk was on its way may finish; none is asked for after it.
+      expect(happened.slice(happened.indexOf('taken'))).toEqual(['taken']);
+    },
+  );
 
   it('lists the ids that are not members in not_found', async () => {
     const h = await createGatewayHarness();
