@@ -154,6 +154,11 @@ export class PlatformElement extends LitElement {
           'this browser has no service workers (or the page is not in a secure context): the platform cannot run here',
         );
       const controlled = this.#controlled();
+      // The hub starts beside the service worker: neither needs the other to start.
+      const hub = this.#connectHub();
+      const hubUp = hub ? hubStarted(this.hubName) : undefined;
+      // Its failure is awaited below, once the service worker is there (or has failed first).
+      hubUp?.catch(() => undefined);
       if (this.server) {
         const url = normalizeServerUrl(this.server);
         const joined = controlled.then(() => joinServer(url));
@@ -161,9 +166,9 @@ export class PlatformElement extends LitElement {
         setPageServer(url, joined);
         this.joinedServer = await joined;
       } else await controlled;
-      this.hub = this.#connectHub();
       // Never "ready" while the gateway and the activity hub cannot run.
-      if (this.hub) await hubStarted(this.hubName);
+      await hubUp;
+      this.hub = hub;
       this.#setStatus(navigator.onLine || this.joinedServer ? 'ready' : 'offline');
       this.#settle.resolve();
     } catch (error) {
@@ -180,7 +185,8 @@ export class PlatformElement extends LitElement {
     const workbox = new Workbox(this.serviceWorkerUrl, { type: SERVICE_WORKER_TYPE, scope: '/' });
     let registration: ServiceWorkerRegistration | undefined;
     try {
-      registration = await workbox.register();
+      // A page the worker already controls has its registration: no need to wait for the load event.
+      registration = await workbox.register({ immediate: container.controller !== null });
     } catch (error) {
       // The browser's words name the cause (a 404, a page served instead of a script, a scope
       // the script may not control); say where the worker should come from.

@@ -440,7 +440,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
           unit: 'ms',
           value: summarize(c.platform[visit]),
           baseline: {
-            name: `a page that registers dist/sw.js, then starts a minimal shared worker and waits for its answer, ${visit} visit`,
+            name: `a page that registers dist/sw.js and starts a minimal shared worker at once, ready once both answer, ${visit} visit`,
             summary: worker,
           },
         });
@@ -702,7 +702,7 @@ export function renderMarkdown(report) {
     );
   if (d.cold?.worker)
     notes.push(
-      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js and, once controlled, starts the floor hub (a minimal shared worker) and waits for its answer.",
+      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js and at once starts the floor hub (a minimal shared worker), ready once the worker controls it and the hub answered.",
     );
   if (d.memory)
     notes.push(
