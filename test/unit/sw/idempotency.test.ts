@@ -45,6 +45,25 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(await messages()).toEqual(['once']);
   });
 
+  it('a start that has written already recognizes it too: its write finds the first record, runs again and answers as the first time', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const first = await start(client, 'start-a')(path, { ...post('once'), clientId: 'page-1' });
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).every((record) => record.response))
+      .toBe(true);
+    const b = start(client, 'start-b');
+    // Its first write looks for expired records; the next ones record their request without a read.
+    await b(path, { ...post('first at b'), clientId: 'page-2' });
+    await b(path, { ...post('second at b'), clientId: 'page-2' });
+    const again = await b(path, { ...post('once'), clientId: 'page-1' });
+    expect(again.status).toBe(first.status);
+    expect(await again.json()).toEqual(await first.json());
+    // A new request after it is applied as usual.
+    const third = await b(path, { ...post('third at b'), clientId: 'page-2' });
+    expect(third.status).toBe(200);
+    expect(await messages()).toEqual(['third at b', 'second at b', 'first at b', 'once']);
+  });
+
   it('answers 409 and applies nothing when the first start stopped before its answer was kept', async () => {
     const { client, post, messages, path } = await lobbyWithAlice();
     const first = start(client, 'start-a');
