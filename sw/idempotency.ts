@@ -35,9 +35,9 @@ const KEPT_ANSWER_MAX_BYTES = 64 * 1024;
 /** Records forgotten per write at most, so pruning never makes one write slow. */
 const PRUNE_BATCH = 16;
 /**
- * How often (real time) a request's write also forgets expired records. The answers' own write
- * (`KeptAnswers.flush`) forgets them whenever the worker pauses; this keeps pruning going under
- * a load that never pauses, without a read in every request's write.
+ * How often (real time) a write forgets expired records: the first write after a start, then the
+ * first one (a request's, or the kept answers' own) once this much time has passed, instead of a
+ * read in every request's write.
  */
 export const PRUNE_INTERVAL_MS = 1000;
 /** How long a kept answer waits for a request's write to be stored with, in ms. */
@@ -120,17 +120,17 @@ export class KeptAnswers {
     return true;
   }
 
-  /** Stores the waiting answers in a write of their own, and forgets expired records. */
+  /** Stores the waiting answers in a write of their own, and forgets expired records when due. */
   async flush(): Promise<void> {
     this.#flushing = null;
     const records = this.take();
     if (records.length === 0) return;
     const now = this.ctx.clock.elapsedNow();
-    this.#prunedAt = now;
+    const prune = this.pruneDue(now);
     await this.ctx.db
       .write(['request_records'], async (tx) => {
         const store = tx.store('request_records');
-        const stale = await expiredRecords(tx, now);
+        const stale = prune ? await expiredRecords(tx, now) : [];
         await Promise.all([...records.map((record) => store.put(record)), ...stale.map((key) => store.delete(key))]);
       })
       .catch(() => undefined);

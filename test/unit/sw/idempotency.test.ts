@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../sw/app';
-import { KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
+import { IDEMPOTENCY_KEY_TTL_MS, KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** The same app's context behind a second start of the worker (`running`: the starts still alive). */
@@ -62,6 +62,20 @@ describe('a request dispatched again to a restarted service worker is applied on
     const third = await b(path, { ...post('third at b'), clientId: 'page-2' });
     expect(third.status).toBe(200);
     expect(await messages()).toEqual(['third at b', 'second at b', 'first at b', 'once']);
+  });
+
+  it('records older than an Idempotency-Key is remembered are forgotten by the first write after a start; newer ones stay', async () => {
+    const { client, post, path } = await lobbyWithAlice();
+    const day = IDEMPOTENCY_KEY_TTL_MS;
+    const old = { key: 'key:old', hash: 'old', instance: 'start-0', at: Date.now() - day - 60_000 };
+    const recent = { key: 'key:recent', hash: 'recent', instance: 'start-0', at: Date.now() - day / 2 };
+    await client.app.ctx.db.put('request_records', old);
+    await client.app.ctx.db.put('request_records', recent);
+    expect((await start(client, 'start-a')(path, { ...post('prunes'), clientId: 'page-1' })).status).toBe(200);
+    const keys = (await client.app.ctx.db.getAll('request_records')).map((record) => record.key);
+    expect(keys).toContain('key:recent');
+    expect(keys).not.toContain('key:old');
+    expect(keys).toHaveLength(2);
   });
 
   it('answers 409 and applies nothing when the first start stopped before its answer was kept', async () => {
