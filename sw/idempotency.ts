@@ -23,7 +23,7 @@ import type { PlatformContext } from '../src/platform/core/context';
 import { keyRange } from '../src/store/port';
 import type { RequestRecord } from '../src/store/records/requests';
 import type { PlatformStoreName, WriteTx } from '../src/store/schema';
-import type { WriteGuard } from '../src/store/write';
+import { type WriteGuard, WriteAgain } from '../src/store/write';
 import { type AppEnv, errorResponse } from './http';
 
 /** How long after a write a re-dispatch of it is recognized (real time): the browser re-dispatches at once. */
@@ -34,6 +34,12 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEPT_ANSWER_MAX_BYTES = 64 * 1024;
 /** Records forgotten per write at most, so pruning never makes one write slow. */
 const PRUNE_BATCH = 16;
+/**
+ * How often (real time) a write forgets expired records: the first write after a start, then the
+ * first one (a request's, or the kept answers' own) once this much time has passed, instead of a
+ * read in every request's write.
+ */
+export const PRUNE_INTERVAL_MS = 1000;
 /** How long a kept answer waits for a request's write to be stored with, in ms. */
 export const KEPT_ANSWER_DELAY_MS = 25;
 
@@ -76,6 +82,8 @@ async function sha256Hex(parts: (string | ArrayBuffer)[]): Promise<string> {
 export class KeptAnswers {
   readonly #pending = new Map<string, RequestRecord>();
   #flushing: ReturnType<typeof setTimeout> | null = null;
+  /** When expired records were last looked for (real time); never, after a start. */
+  #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: PlatformContext,
@@ -102,18 +110,39 @@ export class KeptAnswers {
     if (this.#pending.size > 0) this.#flushing ??= setTimeout(() => void this.flush(), this.delayMs);
   }
 
-  /** Stores the waiting answers in a write of their own. */
+  /**
+   * Whether a write at `now` should forget expired records: the first after a start, then one
+   * every {@link PRUNE_INTERVAL_MS}. Saying yes counts as pruning.
+   */
+  pruneDue(now: number): boolean {
+    if (now - this.#prunedAt < PRUNE_INTERVAL_MS) return false;
+    this.#prunedAt = now;
+    return true;
+  }
+
+  /** Stores the waiting answers in a write of their own, and forgets expired records when due. */
   async flush(): Promise<void> {
     this.#flushing = null;
     const records = this.take();
     if (records.length === 0) return;
+    const now = this.ctx.clock.elapsedNow();
+    const prune = this.pruneDue(now);
     await this.ctx.db
       .write(['request_records'], async (tx) => {
         const store = tx.store('request_records');
-        await Promise.all(records.map((record) => store.put(record)));
+        const stale = prune ? await expiredRecords(tx, now) : [];
+        await Promise.all([...records.map((record) => store.put(record)), ...stale.map((key) => store.delete(key))]);
       })
       .catch(() => undefined);
   }
+}
+
+/** The keys of up to {@link PRUNE_BATCH} records older than an `Idempotency-Key` is remembered. */
+function expiredRecords(tx: Pick<WriteTx, 'store'>, now: number): Promise<string[]> {
+  return tx
+    .store('request_records')
+    .index('by_at')
+    .getAllKeys(keyRange.upperBound(now - IDEMPOTENCY_KEY_TTL_MS), PRUNE_BATCH);
 }
 
 /** The guard of one request: its first write records it, after checking it is not a repeat. */
@@ -122,6 +151,8 @@ class RequestGuard implements WriteGuard {
   record: RequestRecord | null = null;
   /** Earlier requests' answers this request's write stored. */
   carried: RequestRecord[] = [];
+  /** Set once a record of the key was found stored: the write looks at it before it records. */
+  private lookFirst = false;
 
   constructor(
     private readonly key: string,
@@ -137,24 +168,52 @@ class RequestGuard implements WriteGuard {
     if (this.record) return tx.commit();
     const records = tx.store('request_records');
     this.carried = this.answers.take();
-    // Only the two small reads go first, ahead of the route's: the earlier answers this write
+    // An answer still waiting to be stored is newer than what the store holds for the key.
+    const waiting = this.carried.find((kept) => kept.key === this.key);
+    if (waiting && this.isRepeatOf(waiting)) throw new Replay(waiting);
+    const record: RequestRecord = { key: this.key, hash: this.hash, instance: this.starts.current, at: this.now };
+    const prune = this.answers.pruneDue(this.now);
+    if (!waiting && !this.lookFirst && !prune) return this.claim(tx, record);
+    // Only the small reads go first, ahead of the route's: the earlier answers this write
     // carries (their bodies) are stored in the second round, behind the route's reads.
     const [stored, stale] = await Promise.all([
-      records.get(this.key),
-      records.index('by_at').getAllKeys(keyRange.upperBound(this.now - IDEMPOTENCY_KEY_TTL_MS), PRUNE_BATCH),
+      waiting ? undefined : records.get(this.key),
+      prune ? expiredRecords(tx, this.now) : [],
     ]);
-    // An answer still waiting to be stored is newer than what the store holds for the key.
-    const earlier = this.carried.find((kept) => kept.key === this.key) ?? stored;
-    if (earlier && this.isRepeatOf(earlier)) throw new Replay(earlier);
-    this.record = { key: this.key, hash: this.hash, instance: this.starts.current, at: this.now };
+    if (stored && this.isRepeatOf(stored)) throw new Replay(stored);
+    this.record = record;
     // The request's own record after the answers it carries: for the same key, it is the newer.
     const recorded = Promise.all([
       ...this.carried.map((kept) => records.put(kept)),
-      records.put(this.record),
+      records.put(record),
       ...stale.map((key) => records.delete(key)),
     ]);
     tx.commit();
     await recorded;
+  }
+
+  /**
+   * Records the request with requests whose results the write does not wait for: `add` fails
+   * when a record of the key is stored (the request may have come before), and then the write
+   * runs again and looks that record up first. A request seen for the first time, nearly every
+   * one, so adds no read to its write and no second round of requests.
+   */
+  private async claim(tx: WriteTx, record: RequestRecord): Promise<void> {
+    const records = tx.store('request_records');
+    const recorded = Promise.all([...this.carried.map((kept) => records.put(kept)), records.add(record)]);
+    this.record = record;
+    tx.commit();
+    try {
+      await recorded;
+    } catch (error) {
+      this.record = null;
+      // Nothing of this run is stored: the answers it carried wait for the next write again.
+      this.answers.restore(this.carried);
+      this.carried = [];
+      if (!(error instanceof Error && error.name === 'ConstraintError')) throw error;
+      this.lookFirst = true;
+      throw new WriteAgain();
+    }
   }
 
   private isRepeatOf(earlier: RequestRecord): boolean {

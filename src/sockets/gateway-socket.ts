@@ -63,6 +63,11 @@ function closeEvent(code: number, reason: string, wasClean: boolean): CloseEvent
   return Object.assign(new Event('close'), { code, reason, wasClean }) as CloseEvent;
 }
 
+/** The origin a `message` event names for a socket of `url`: the gateway's, in its http(s) form. */
+function originOf(url: string): string {
+  return new URL(url).origin.replace(/^ws/, 'http');
+}
+
 type Handler<E extends Event> = ((this: WebSocket, event: E) => unknown) | null;
 
 /** How a socket's frames and close reach its gateway: a hub port, or a real WebSocket. */
@@ -88,6 +93,8 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   readonly extensions = '';
   binaryType: BinaryType = 'blob';
   #url: string;
+  /** The `origin` of its `message` events, worked out once: parsing the URL for each message cost more than building the event. */
+  #origin: string;
   #readyState: WebSocket['readyState'] = GatewaySocket.CONNECTING;
   /** Null while the socket learns where its gateway is; a close asked meanwhile waits in `#closing`. */
   #transport: SocketTransport | null = null;
@@ -114,6 +121,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
     if (absolute.hash)
       throw new DOMException(`The URL contains a fragment identifier ('${absolute.hash}').`, 'SyntaxError');
     this.#url = absolute.href;
+    this.#origin = originOf(this.#url);
     if (options.connect) {
       this.#transport = this.#overPort(options.connect(`${absolute.pathname}${absolute.search}`));
       return;
@@ -180,6 +188,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
   #overServer(url: string): SocketTransport {
     const socket: ServerSocket = openServerSocket(url, (event) => this.#onEvent(event));
     this.#url = socket.url;
+    this.#origin = originOf(this.#url);
     return {
       post: (request) =>
         request.type === 'send'
@@ -269,9 +278,7 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.#readyState = GatewaySocket.OPEN;
       this.dispatchEvent(new Event('open'));
     } else if (event.type === 'message' && this.#readyState === GatewaySocket.OPEN) {
-      this.dispatchEvent(
-        new MessageEvent('message', { data: event.data, origin: new URL(this.#url).origin.replace(/^ws/, 'http') }),
-      );
+      this.dispatchEvent(new MessageEvent('message', { data: event.data, origin: this.#origin }));
     } else if (event.type === 'close' && this.#readyState !== GatewaySocket.CLOSED) {
       this.#readyState = GatewaySocket.CLOSED;
       this.#transport?.dispose();

@@ -56,6 +56,21 @@ describe('GatewaySocket (CONTRACT §4: the WebSocket interface)', () => {
     ws.close(1000);
   });
 
+  it("names the gateway's origin in its http form on every message event, as a WebSocket names its server's", async () => {
+    const h = await createGatewayHarness();
+    const plain = socket(h);
+    const secure = socket(h, 'wss://gateway.example:8443/gateway?v=10&encoding=json');
+    const [hello, secureHello] = await Promise.all([
+      next<MessageEvent>(plain, 'message'),
+      next<MessageEvent>(secure, 'message'),
+    ]);
+    expect(hello.origin).toBe('http://localhost');
+    expect(secureHello.origin).toBe('https://gateway.example:8443');
+    expect(JSON.parse(hello.data).op).toBe(10);
+    plain.close(1000);
+    secure.close(1000);
+  });
+
   it('accepts UTF-8 JSON sent as bytes', async () => {
     const h = await createGatewayHarness();
     const ws = socket(h);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../sw/app';
-import { KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
+import { IDEMPOTENCY_KEY_TTL_MS, KeptAnswers, type WorkerStarts } from '../../../sw/idempotency';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
 
 /** The same app's context behind a second start of the worker (`running`: the starts still alive). */
@@ -43,6 +43,39 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(again.status).toBe(first.status);
     expect(await again.json()).toEqual(await first.json());
     expect(await messages()).toEqual(['once']);
+  });
+
+  it('a start that has written already recognizes it too: its write finds the first record, runs again and answers as the first time', async () => {
+    const { client, post, messages, path } = await lobbyWithAlice();
+    const first = await start(client, 'start-a')(path, { ...post('once'), clientId: 'page-1' });
+    await expect
+      .poll(async () => (await client.app.ctx.db.getAll('request_records')).every((record) => record.response))
+      .toBe(true);
+    const b = start(client, 'start-b');
+    // Its first write looks for expired records; the next ones record their request without a read.
+    await b(path, { ...post('first at b'), clientId: 'page-2' });
+    await b(path, { ...post('second at b'), clientId: 'page-2' });
+    const again = await b(path, { ...post('once'), clientId: 'page-1' });
+    expect(again.status).toBe(first.status);
+    expect(await again.json()).toEqual(await first.json());
+    // A new request after it is applied as usual.
+    const third = await b(path, { ...post('third at b'), clientId: 'page-2' });
+    expect(third.status).toBe(200);
+    expect(await messages()).toEqual(['third at b', 'second at b', 'first at b', 'once']);
+  });
+
+  it('records older than an Idempotency-Key is remembered are forgotten by the first write after a start; newer ones stay', async () => {
+    const { client, post, path } = await lobbyWithAlice();
+    const day = IDEMPOTENCY_KEY_TTL_MS;
+    const old = { key: 'key:old', hash: 'old', instance: 'start-0', at: Date.now() - day - 60_000 };
+    const recent = { key: 'key:recent', hash: 'recent', instance: 'start-0', at: Date.now() - day / 2 };
+    await client.app.ctx.db.put('request_records', old);
+    await client.app.ctx.db.put('request_records', recent);
+    expect((await start(client, 'start-a')(path, { ...post('prunes'), clientId: 'page-1' })).status).toBe(200);
+    const keys = (await client.app.ctx.db.getAll('request_records')).map((record) => record.key);
+    expect(keys).toContain('key:recent');
+    expect(keys).not.toContain('key:old');
+    expect(keys).toHaveLength(2);
   });
 
   it('answers 409 and applies nothing when the first start stopped before its answer was kept', async () => {
