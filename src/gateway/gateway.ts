@@ -47,8 +47,9 @@ import {
   type Dispatch,
   type GatewayPayload,
 } from './protocol';
-import { findResumePoint, prunableAfter, storeResumeBatch } from './resume-marks';
-import { recordChanged, sessionFromRecord, sessionRecord, type GatewaySession } from './session';
+import { findResumePoint } from './resume-marks';
+import { ResumeWriter } from './resume-writer';
+import { sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PageLiveness, type PresenceUpdate } from './session-presence';
 import { REAL_TIMERS, type GatewayTimers } from './timers';
@@ -80,8 +81,7 @@ export class Gateway implements GatewayConnectionHost {
   readonly #presences: SessionPresences;
   /** The events writers handed over with their announcements. */
   readonly #tail = new LogTail(LOG_PAGE);
-  /** Resume batches that may go, deleted by the next batch's write (see `prunableAfter`). */
-  #pruneThrough: number | undefined;
+  readonly #resumes: ResumeWriter;
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);
@@ -101,6 +101,7 @@ export class Gateway implements GatewayConnectionHost {
       () => void this.pump().catch(report),
       report,
     );
+    this.#resumes = new ResumeWriter(ctx.db, this.#presences.incarnation);
     // Sessions an earlier start left connected: their pages resume them here meanwhile, or they
     // are gone, and so are the calls they were in.
     const sweep = async () => {
@@ -430,37 +431,8 @@ export class Gateway implements GatewayConnectionHost {
     });
   }
 
-  /**
-   * Stores what the live ones of `sessions` numbered (their resume points, and the record of a
-   * session that is new, resumed or hides other channels now) in one transaction and waits for
-   * its commit, so nothing is sent that a Resume could not continue from. It writes no event:
-   * the log stays out of its scope, and the service worker's writes do not wait for it.
-   */
-  async #persist(sessions: GatewaySession[]): Promise<void> {
-    const live = sessions.filter(
-      (s) => this.#sessions.get(s.record.session_id) === s && (s.marks.pending || recordChanged(s)),
-    );
-    if (live.length === 0) return;
-    const pruneThrough = this.#pruneThrough;
-    const id = await this.ctx.db.write(['gateway_sessions', 'gateway_resume_batches'], async (tx) => {
-      const requests: Promise<unknown>[] = [];
-      for (const session of live) {
-        if (recordChanged(session)) {
-          const record = sessionRecord(session);
-          requests.push(tx.store('gateway_sessions').put(record));
-          session.storedHidden = record.hidden_channel_ids;
-        }
-      }
-      // Committed as soon as the batch is stored: the dispatches wait for nothing else.
-      const stored = storeResumeBatch(
-        tx.store('gateway_resume_batches'),
-        live.map((session) => session.marks),
-        { pruneThrough, issued: () => tx.commit() },
-      );
-      await Promise.all(requests);
-      return stored;
-    });
-    // What it pruned is gone (writes run one at a time here); a failed write leaves it for the next.
-    this.#pruneThrough = prunableAfter(id);
+  /** Stores what the live ones of `sessions` numbered and waits for the commit (see `ResumeWriter.persist`). */
+  #persist(sessions: GatewaySession[]): Promise<void> {
+    return this.#resumes.persist(sessions.filter((s) => this.#sessions.get(s.record.session_id) === s));
   }
 }

@@ -44,7 +44,10 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   gateway_resume_batches: {
     keyPath: 'id',
     autoIncrement: true,
-    indexes: { by_session_point: { keyPath: 'keys', multiEntry: true } },
+    indexes: {
+      by_session_point: { keyPath: 'keys', multiEntry: true },
+      by_start_batch: { keyPath: ['start', 'n'] },
+    },
   },
   gateway_rate_limits: { keyPath: ['application_id', 'guild_id'], indexes: {} },
   presences: { keyPath: 'user_id', indexes: {} },

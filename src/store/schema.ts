@@ -173,12 +173,18 @@ export interface GatewayResumePart {
 /**
  * The resume points of every session one write of the gateway numbered (a batch of events, an
  * Identify, a request's answers): one record, so that storing them costs one put however many
- * sessions a message goes to. `keys` indexes each part by `[session_id, its first s]`.
+ * sessions a message goes to. `keys` indexes some parts by `[session_id, its first s]` (the
+ * session's anchors); a part left out of it lies in one of the start's batches `n + 1` to
+ * `n + GATEWAY_RESUME_ANCHOR_EVERY - 1` after the session's anchor (`by_start_batch`).
  */
 export interface GatewayResumeBatch {
   id?: number;
   parts: GatewayResumePart[];
   keys: [string, number][];
+  /** The start of the gateway that wrote it (absent before version 21, when every part had a key). */
+  start?: string;
+  /** Its place among that start's batches: 1, 2, 3... */
+  n?: number;
 }
 
 /** When a requester last asked for all members of a guild (platform clock, epoch ms). */
@@ -331,7 +337,11 @@ export type PlatformDB = {
   events: { key: number; value: EventRecord };
   gateway_sessions: { key: string; value: GatewaySessionRecord };
   gateway_resume_marks: { key: [string, number]; value: GatewayResumeMark };
-  gateway_resume_batches: { key: number; value: GatewayResumeBatch; indexes: { by_session_point: [string, number] } };
+  gateway_resume_batches: {
+    key: number;
+    value: GatewayResumeBatch;
+    indexes: { by_session_point: [string, number]; by_start_batch: [string, number] };
+  };
   gateway_rate_limits: { key: [string, string]; value: GatewayRateLimitRecord };
   presences: { key: string; value: PresenceRecord };
   external_identities: { key: [string, string, string]; value: ExternalIdentityRecord; indexes: { by_user: string } };

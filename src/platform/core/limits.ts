@@ -129,6 +129,11 @@ export const GATEWAY_RESUME_MARKS_MAX = 5000;
  */
 export const GATEWAY_RESUME_BATCHES_MAX = 5000;
 /**
+ * A session's part of a batch is keyed in the index (an anchor) at least every this many batches
+ * of a start of the gateway: a Resume reads the batches after an anchor, at most this many less one.
+ */
+export const GATEWAY_RESUME_ANCHOR_EVERY = 16;
+/**
  * After the shared worker restarted, how long the sessions its previous start left connected
  * still count for presence: their pages resume meanwhile. As long as a connection may go
  * without a heartbeat before it is closed (4009).

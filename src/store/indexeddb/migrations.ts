@@ -253,6 +253,12 @@ export const MIGRATIONS: readonly Migration[] = [
         void batches.put({ parts: [part], keys: [[part.session_id, part.points[0].s]] });
     })();
   },
+  // 21: a session's resume points keyed in the index only every few batches (its anchors); the
+  // batches in between are found by their start of the gateway and their place among its
+  // batches. Batches stored by version 20 key every part, so they are read as they are.
+  (_db, tx) => {
+    tx.objectStore('gateway_resume_batches').createIndex('by_start_batch', ['start', 'n']);
+  },
 ];
 
 /** The schema version this code writes. */

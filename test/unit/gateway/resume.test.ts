@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { itInProcess } from '../app-harness';
-import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../../src/platform/core/limits';
+import { GATEWAY_HEARTBEAT_INTERVAL_MS, GATEWAY_RESUME_ANCHOR_EVERY } from '../../../src/platform/core/limits';
+import { keyRange } from '../../../src/store/port';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { createGatewayHarness, type GatewayHarness } from './gateway-harness';
 import { findResumePoint } from '../../../src/gateway/resume-marks';
@@ -54,6 +55,37 @@ describe('Resume (opcode 6) replays from the durable event log', () => {
       await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: 'after', type: 0 });
       await restarted.announce({ type: 'events', seq: 0 });
       expect((await again.waitFor((p) => p.d?.name === 'after')).s).toBe(live.s! + 3);
+    },
+  );
+
+  itInProcess(
+    `finds, after the shared worker restarted, a point many batches after the session's last index entry (one every ${GATEWAY_RESUME_ANCHOR_EVERY} batches)`,
+    async () => {
+      const h = await createGatewayHarness();
+      const { guild, bot, sessionId } = await session(h);
+      const count = GATEWAY_RESUME_ANCHOR_EVERY + 5;
+      const sent: number[] = [];
+      for (let i = 0; i < count; i++) {
+        await h.api.post(`/sandbox/guilds/${guild.id}/channels`, { name: `c${i}`, type: 0 });
+        sent.push((await bot.waitFor((p) => p.d?.name === `c${i}`)).s!);
+      }
+      // One dispatch per batch: the session's part is keyed in the index every so many of them only.
+      const anchors = await h.ctx.db.countFromIndex(
+        'gateway_resume_batches',
+        'by_session_point',
+        keyRange.bound([sessionId, -Infinity], [sessionId, Infinity]),
+      );
+      expect(anchors).toBeLessThanOrEqual(3);
+      bot.disconnect(4000);
+      const restarted = await h.restartedGateway();
+      const from = GATEWAY_RESUME_ANCHOR_EVERY + 2;
+      const again = h.connect(undefined, restarted);
+      again.send({ op: 6, d: { token: h.world.botAuth, session_id: sessionId, seq: sent[from] } });
+      await again.waitForDispatch('RESUMED');
+      expect(again.dispatches().map((p) => [p.s, p.d.name])).toEqual([
+        ...sent.slice(from + 1).map((s, i) => [s, `c${from + 1 + i}`]),
+        [sent[count - 1] + 1, undefined],
+      ]);
     },
   );
 

@@ -12,7 +12,7 @@ import { ALL_STORES } from '../../../src/store/platform-catalogue';
 import type { EventRecord, PlatformStorage } from '../../../src/store/schema';
 import { expectEveryRecord, writeSampleRecords } from './sample-records';
 import { placeholderRecord } from './placeholder-events';
-import { findResumePoint } from '../../../src/gateway/resume-marks';
+import { findResumePoint, ResumeMarks, storeResumeBatch } from '../../../src/gateway/resume-marks';
 
 let dbCounter = 0;
 const dbName = () => `migrations-test-${process.pid}-${++dbCounter}`;
@@ -187,6 +187,56 @@ describe('store migrations (a migration only adds: data of version N stays reada
       last: 7,
     });
     expect((await findResumePoint(latest, 'xyz', 2)).mark).toEqual({ session_id: 'xyz', s: 2, after: 12, skip: 0 });
+    latest.close();
+  });
+
+  it('version 21 reads the resume batches stored by version 20 (every part keyed) as they are, and a session continues after them', async () => {
+    const name = dbName();
+    const v20 = await openPlatformStorage(name, 20);
+    await v20.write(['gateway_resume_batches'], async (tx) => {
+      const batches = tx.store('gateway_resume_batches');
+      await batches.put({
+        parts: [
+          {
+            session_id: 'abc',
+            from: 0,
+            points: [
+              { s: 6, after: 39, skip: 0 },
+              { s: 7, after: 40, skip: 1 },
+            ],
+          },
+          { session_id: 'xyz', from: 0, points: [{ s: 2, after: 40, skip: 0 }] },
+        ],
+        keys: [
+          ['abc', 6],
+          ['xyz', 2],
+        ],
+      });
+      await batches.put({
+        parts: [{ session_id: 'abc', from: 0, points: [{ s: 8, after: 41, skip: 0 }] }],
+        keys: [['abc', 8]],
+      });
+    });
+    v20.close();
+
+    const latest = await openPlatformStorage(name);
+    expect(await findResumePoint(latest, 'abc', 7)).toEqual({
+      mark: { session_id: 'abc', s: 7, after: 40, skip: 1 },
+      last: 8,
+    });
+    expect((await findResumePoint(latest, 'xyz', 2)).mark).toEqual({ session_id: 'xyz', s: 2, after: 40, skip: 0 });
+    // The session resumed from 7 in a start of the gateway after the upgrade: 8 goes, 8 again follows.
+    const marks = new ResumeMarks('abc');
+    marks.resumedAt(7);
+    marks.add(8, 50, 0);
+    await latest.write(['gateway_resume_batches'], (tx) =>
+      storeResumeBatch(tx.store('gateway_resume_batches'), [marks], { start: 'after-upgrade', n: 1 }),
+    );
+    expect(await findResumePoint(latest, 'abc', 8)).toEqual({
+      mark: { session_id: 'abc', s: 8, after: 50, skip: 0 },
+      last: 8,
+    });
+    expect((await findResumePoint(latest, 'abc', 6)).mark?.after).toBe(39);
     latest.close();
   });
 
