@@ -124,8 +124,14 @@ export function parseJsonBody(text: string, maxBytes = JSON_BODY_MAX_BYTES): unk
  * naming the field.
  */
 export async function readJson<S extends AnySchema>(c: AppContext, schema: S): Promise<v.InferOutput<S>> {
-  return validate(schema, parseJsonBody(await c.req.text()));
+  // Decoded from the bytes the request's body cache holds (the exactly-once guard read them):
+  // `c.req.text()` would wrap them in a new Response and read that stream, about 50 µs more.
+  const text = UTF8.decode(await c.req.arrayBuffer());
+  return validate(schema, parseJsonBody(text));
 }
+
+/** Decodes request bodies as `Request.text()` does: UTF-8, a leading BOM dropped, bad bytes replaced. */
+const UTF8 = new TextDecoder();
 
 /** Validates the request's query string (every value a string). */
 export function readQuery<S extends AnySchema>(c: AppContext, schema: S): v.InferOutput<S> {
