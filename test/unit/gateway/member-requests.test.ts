@@ -106,11 +106,14 @@ describe('Request Guild Members (opcode 8)', () => {
         store: (name: string) => {
           const store = tx.store(name as 'members');
           if (name !== 'members') return store;
+          // Every other method runs on the store itself: an engine's store may keep private state.
           return new Proxy(store, {
-            get: (target, key) =>
-              key === 'getAll'
-                ? (...args: Parameters<typeof target.getAll>) => (happened.push('read'), target.getAll(...args))
-                : Reflect.get(target, key),
+            get: (target, key) => {
+              if (key === 'getAll')
+                return (...args: Parameters<typeof target.getAll>) => (happened.push('read'), target.getAll(...args));
+              const value = Reflect.get(target, key);
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
           });
         },
       } as unknown as MembersReadTx;
