@@ -1,6 +1,4 @@
 // @vitest-environment node
-import { indexedDbOf } from '../store/indexeddb-of';
-import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
   WEBHOOK_DELIVERY_ATTEMPTS_MAX,
@@ -19,6 +17,7 @@ import {
   webhookWorld,
 } from './webhook-fixtures';
 import { placeholderEvent } from '../store/placeholder-events';
+import { countTransactions } from '../store/count-transactions';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -30,23 +29,6 @@ async function emitWebhookEvent(client: TestClient, applicationId: string, type:
   // A domain write happens inside a request: the next request's end runs the outbox.
   await client.get('/sandbox/clock');
   await client.app.webhooks.settled();
-}
-
-/** Counts the transactions the app's connection opens over `store` from now on. */
-function readsOf(client: TestClient, store: string): () => number {
-  const connection = unwrap(indexedDbOf(client.app.ctx.db));
-  const open = connection.transaction;
-  let count = 0;
-  connection.transaction = function transaction(
-    this: IDBDatabase,
-    names: string | string[],
-    mode?: IDBTransactionMode,
-    options?: IDBTransactionOptions,
-  ) {
-    if ((typeof names === 'string' ? [names] : [...names]).includes(store)) count++;
-    return open.call(this, names, mode, options);
-  } as typeof open;
-  return () => count;
 }
 
 describe('webhook outbox: events delivered from the log (ARCHITECTURE rule 3)', () => {
@@ -193,7 +175,7 @@ describe('webhook outbox: events delivered from the log (ARCHITECTURE rule 3)', 
     const { client, world, endpoint } = await webhookWorld();
     await authorizeNewUser(client, world.application.id, 'first');
     await client.app.webhooks.settled();
-    const read = readsOf(client, 'event_webhooks');
+    const read = countTransactions(client.app.ctx.db, { store: 'event_webhooks' });
     await authorizeNewUser(client, world.application.id, 'second');
     await client.app.webhooks.settled();
     expect(read()).toBe(0);
