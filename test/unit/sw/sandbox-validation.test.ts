@@ -7,9 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadClockState } from '../../../src/store/meta';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
-import { writeSampleRecords } from '../store/sample-records';
+import { catalogueOf, writeSampleRecords } from '../store/sample-records';
 import { expectError, expectInvalidField } from './lobby-fixtures';
-import { indexedDbOf } from '../store/indexeddb-of';
 import type { PlatformStoreName } from '../../../src/store/schema';
 
 const UNKNOWN = '123456789012345678';
@@ -211,13 +210,13 @@ describe('POST /sandbox/reset (CONTRACT §3: every store emptied, clock back to 
     await w.client.put('/api/v10/lobbies', { secret: 'reset-me' }, w.aliceAuth);
     await w.client.put('/sandbox/clock', { now: '2031-01-01T00:00:00Z' });
     // One record in every store the database has, including any a later version adds.
+    const stores = Object.keys(catalogueOf(db)) as PlatformStoreName[];
     await writeSampleRecords(db, { clock: { frozenAt: Date.parse('2031-01-01T00:00:00Z') } });
-    for (const name of indexedDbOf(db).objectStoreNames as unknown as PlatformStoreName[])
-      expect(await db.count(name), `${name} holds something before`).toBeGreaterThan(0);
+    for (const name of stores) expect(await db.count(name), `${name} holds something before`).toBeGreaterThan(0);
 
     const reply = await w.client.post('/sandbox/reset');
     expect(reply.status).toBe(204);
-    for (const name of indexedDbOf(db).objectStoreNames as unknown as PlatformStoreName[]) {
+    for (const name of stores) {
       if (name === 'meta') expect(await db.getAllKeys('meta')).toEqual(['snowflake']);
       else expect(await db.count(name), `${name} after the reset`).toBe(0);
     }
