@@ -17,8 +17,10 @@
  *   were started; a read started after a write resolved sees it.
  * - **Failures by name.** A request fails with an `Error` (a `DOMException` on both engines)
  *   named as IndexedDB names it: `ConstraintError` for a primary key `add` finds taken or a
- *   unique index would repeat, `DataError` for a value without its key, `QuotaExceededError`
- *   when the engine is full. The HTTP edge maps them once.
+ *   unique index would repeat, `DataError` for a value without its key or a `get`, `getKey` or
+ *   `delete` without a query, `QuotaExceededError` when the engine is full. A record count is
+ *   a whole number (a fraction is cut, 0 is every record, a negative one a `TypeError`). The HTTP
+ *   edge maps them once.
  * - **Bodies await only the port.** A transaction stays open while its body awaits requests of
  *   the same transaction. Awaiting anything else (hashing, `fetch`, a timer) may end it, so do
  *   that work before the transaction starts.

@@ -7,6 +7,17 @@ import { type Direction, isKeyRange, type Query } from '../port';
 import { encodeKey } from './key-codec';
 import type { SqlValue } from './sql';
 
+/**
+ * `query`, refused as IndexedDB refuses it (`DataError`) when it is missing where a request
+ * needs one (`get`, `getKey`, `delete`): selecting every record there would read, or delete,
+ * what the caller never named.
+ */
+export function requiredQuery(query: Query | null | undefined): Query {
+  if (query === null || query === undefined)
+    throw new DOMException('The request needs a key or a key range.', 'DataError');
+  return query;
+}
+
 /** A WHERE clause (`1` when there is none) and its parameters. */
 export interface Condition {
   where: string;
@@ -43,5 +54,13 @@ export function condition(column: string, query: Query | null | undefined): Cond
 /** SQL's name for a direction. */
 export const order = (direction: Direction): 'ASC' | 'DESC' => (direction === 'prev' ? 'DESC' : 'ASC');
 
-/** A LIMIT value: SQLite takes -1 as none. */
-export const limit = (count: number | undefined): number => (count === undefined || count <= 0 ? -1 : count);
+/**
+ * A LIMIT value (SQLite takes -1 as none) for a record count as IndexedDB takes it, a WebIDL
+ * `unsigned long`: a fraction is cut to a whole number, 0 means every record, anything outside
+ * the range is a `TypeError`.
+ */
+export function limit(count: number | undefined): number {
+  if (count === undefined) return -1;
+  if (!(count >= 0 && count <= 0xffff_ffff)) throw new TypeError(`${count} is not a record count.`);
+  return Math.trunc(count) || -1;
+}

@@ -7,7 +7,7 @@
 import type { IndexDefinition } from '../catalogue';
 import type { Direction, Entry, Key, Query, ReadableRange } from '../port';
 import { decodeKey } from './key-codec';
-import { condition, limit, order } from './ranges';
+import { condition, limit, order, requiredQuery } from './ranges';
 import type { SqlConnection, SqlRow } from './sql';
 import { indexTable, readParts, recordTable } from './tables';
 import { decodeValue } from './value-codec';
@@ -67,14 +67,14 @@ export class SqliteRange<V, K extends Key, IK extends Key> implements ReadableRa
 
   get(query: Query): Promise<V | undefined> {
     return this.gate(() => {
-      const [row] = this.#rows(query, 1, 'next');
+      const [row] = this.#rows(requiredQuery(query), 1, 'next');
       return row && (rowValue(this.sql, this.store, row) as V);
     });
   }
 
   getKey(query: Query): Promise<K | undefined> {
     return this.gate(() => {
-      const [row] = this.#rows(query, 1, 'next', 'r.k AS k');
+      const [row] = this.#rows(requiredQuery(query), 1, 'next', 'r.k AS k');
       return row && (decodeKey(row.k as Uint8Array) as K);
     });
   }

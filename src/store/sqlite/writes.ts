@@ -7,7 +7,7 @@
 import { type StoreDefinition, valueAtKeyPath } from '../catalogue';
 import type { Key, Query, WritableStore } from '../port';
 import { encodeKey, isValidKey } from './key-codec';
-import { condition } from './ranges';
+import { condition, requiredQuery } from './ranges';
 import { type ReadGate, SqliteRange } from './reads';
 import type { SqlConnection, SqlValue } from './sql';
 import { indexKeysOf, indexTable, recordTable } from './tables';
@@ -71,7 +71,7 @@ export class SqliteWriteStore<V, K extends Key> extends SqliteRange<V, K, K> imp
 
   delete(query: Query): Promise<void> {
     return this.scope.request(() => {
-      const { where, params } = condition('k', query);
+      const { where, params } = condition('k', requiredQuery(query));
       const selected = `SELECT k FROM ${recordTable(this.name)} WHERE ${where}`;
       for (const index of Object.keys(this.definition.indexes)) {
         this.db.exec(`DELETE FROM ${indexTable(this.name, index)} WHERE pk IN (${selected})`, ...params);

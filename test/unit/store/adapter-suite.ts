@@ -101,6 +101,33 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('refuses a missing key (undefined or null) where a request needs one, as DataError: it reads and deletes nothing', async () => {
+      const db = await storage();
+      await db.write(['things'], (tx) => tx.store('things').put(thing('a', 'g', 1, [], 'A')));
+      // Only getAll, getAllKeys, count and iterate read every record without a query.
+      for (const missing of [undefined, null] as unknown as Key[]) {
+        await expectFailure((async () => db.get('things', missing))(), 'DataError');
+        await expectFailure((async () => db.getKey('things', missing))(), 'DataError');
+        await expectFailure((async () => db.getFromIndex('things', 'by_code', missing))(), 'DataError');
+        await expectFailure(db.delete('things', missing), 'DataError');
+      }
+      expect(await db.getAllKeys('things')).toEqual(['a']);
+      db.close();
+    });
+
+    it('takes a record count as IndexedDB does: a fraction cut to a whole number, 0 for every record; a negative one refused as TypeError', async () => {
+      const db = await storage();
+      await db.write(['kv'], async (tx) => {
+        for (const key of [1, 2, 3]) await tx.store('kv').put(key * 10, key);
+      });
+      const kv = db.read('kv').store('kv');
+      expect(await kv.getAll(null, 1.5)).toEqual([10]);
+      expect(await kv.getAllKeys(null, 2.9)).toEqual([1, 2]);
+      expect(await kv.getAll(null, 0)).toEqual([10, 20, 30]);
+      await expectFailure((async () => kv.getAll(null, -1))(), 'TypeError');
+      db.close();
+    });
+
     it('orders keys: numbers, then strings by code unit, then arrays element by element, a prefix first', async () => {
       const db = await storage();
       const keys: Key[] = [['a', 'b'], 'b', 10, ['a'], 'a', -1, ['a', 1], 'B', 2.5, [], ['b'], 'é', '\uffff', ''];
