@@ -1,5 +1,6 @@
 /**
- * Test projects: `unit` (node or happy-dom, fake-indexeddb), `browser` (vitest browser mode in
+ * Test projects: `unit` (node or happy-dom, fake-indexeddb), `unit-sqlite` (the same files on the
+ * server's SQLite adapter), `browser` (vitest browser mode in
  * Debian's Chromium, served by the project's dev server so `/sw.js` exists), `offline` (node
  * tests that build the site, preview it and drive Chromium with playwright-core), `server` (the
  * server on workerd through Miniflare, with real clients) and `server-host` (a named part of
@@ -19,7 +20,7 @@ import { sharedConfig } from './vite.config.js';
  * in this process (timers, a restarted gateway object, the read cache) are `itInProcess`.
  *
  * Not run there, each for one reason (the whole unit suite also runs on the server's SQLite
- * adapter in Node: `PLATFORMPP_STORE=sqlite npx vitest run --project unit`):
+ * adapter in Node: the `unit-sqlite` project):
  * - `sw/lobby-message-reads`: it looks into the service worker's read cache object itself.
  * - `gateway/fan-out`: it counts the store's transactions and announcements inside the process.
  * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`: units of one class, no host.
@@ -61,6 +62,19 @@ export default defineConfig({
           setupFiles: ['fake-indexeddb/auto'],
           // Some tests drive whole flows (uploads, many sessions) on fake-indexeddb: on a loaded
           // 2-core machine they need more than the default 5 s, which says nothing about speed.
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The same files on the server's engine: SQLite (better-sqlite3, in memory), one storage
+          // shared by the app and the gateway as in a Durable Object.
+          name: 'unit-sqlite',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['fake-indexeddb/auto'],
+          env: { PLATFORMPP_STORE: 'sqlite' },
           testTimeout: 20_000,
         },
       },
