@@ -97,8 +97,12 @@ export async function listAuditLog(
   const tx = ctx.db.read(['audit_log_entries', 'users']);
   // Filtering by user reads the whole range: the count only applies once the filter has run.
   const count = query.user_id ? undefined : query.limit;
-  const entries =
-    query.action_type === undefined
+  // `before` at or below `after` leaves no entry between them: an empty page, not a key range
+  // the store refuses.
+  const empty = low > high || (low === high && (lowOpen || highOpen));
+  const entries = empty
+    ? []
+    : query.action_type === undefined
       ? await tx
           .store('audit_log_entries')
           .getAll(keyRange.bound([guildId, low], [guildId, high], lowOpen, highOpen), count)

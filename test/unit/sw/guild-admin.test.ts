@@ -183,6 +183,34 @@ describe('GET /guilds/{guild.id}/audit-logs (VIEW_AUDIT_LOG)', () => {
     ).toEqual([]);
     expect((await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs?limit=101`, w.botAuth)).body.code).toBe(50035);
   });
+
+  it('before at or below after is an empty page, not an error; before above after keeps the entries between', async () => {
+    const client = await createTestClient();
+    const w = await guildWorld(
+      client,
+      PERMISSIONS.SET_VOICE_CHANNEL_STATUS | PERMISSIONS.MANAGE_CHANNELS | PERMISSIONS.VIEW_AUDIT_LOG,
+    );
+    for (const status of ['a', 'b', 'c'])
+      await client.put(`/api/v10/channels/${w.voice.id}/voice-status`, { status }, w.botAuth);
+    const all = await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs`, w.botAuth);
+    const [c, b, a] = all.body.audit_log_entries.map((e: { id: string }) => e.id);
+    expect(all.body.audit_log_entries).toHaveLength(3);
+    for (const [before, after] of [
+      [a, c],
+      [b, b],
+    ]) {
+      for (const type of ['', '&action_type=192']) {
+        const page = await client.get(
+          `/api/v10/guilds/${w.guild.id}/audit-logs?before=${before}&after=${after}${type}`,
+          w.botAuth,
+        );
+        expect(page.status).toBe(200);
+        expect(page.body.audit_log_entries).toEqual([]);
+      }
+    }
+    const between = await client.get(`/api/v10/guilds/${w.guild.id}/audit-logs?before=${c}&after=${a}`, w.botAuth);
+    expect(between.body.audit_log_entries.map((e: { id: string }) => e.id)).toEqual([b]);
+  });
 });
 
 describe('user primary_guild (spec: guild tag of 1 to 4 characters)', () => {
