@@ -41,14 +41,23 @@ export function condition(column: string, query: Query | null | undefined): Cond
     parts.push(`${column} ${query.upperOpen ? '<' : '<='} ?`);
     params.push(encodeKey(query.upper));
   }
-  if (query.lower !== undefined && query.upper !== undefined && !query.lowerOpen && !query.upperOpen) {
-    // `only(key)`: one comparison, so SQLite seeks instead of scanning a range.
+  if (query.lower !== undefined && query.upper !== undefined) {
     const [lower, upper] = params as Uint8Array[];
-    if (lower.length === upper.length && lower.every((byte, i) => byte === upper[i])) {
-      return { where: `${column} = ?`, params: [lower] };
-    }
+    const order = compareBytes(lower, upper);
+    // IndexedDB cannot build a range that holds no key (`IDBKeyRange.bound` throws): neither can we.
+    if (order > 0 || (order === 0 && (query.lowerOpen || query.upperOpen)))
+      throw new DOMException('The key range holds no key: its lower bound is above its upper bound.', 'DataError');
+    // `only(key)`: one comparison, so SQLite seeks instead of scanning a range.
+    if (order === 0) return { where: `${column} = ?`, params: [lower] };
   }
   return { where: parts.length > 0 ? parts.join(' AND ') : '1', params };
+}
+
+/** The order of two encoded keys, as SQLite compares BLOBs (byte by byte, then by length). */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 /** SQL's name for a direction. */

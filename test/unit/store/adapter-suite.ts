@@ -115,6 +115,21 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('refuses a key range that holds no key (lower above upper, or equal with an open end) as DataError', async () => {
+      const db = await storage();
+      await db.write(['kv'], async (tx) => {
+        for (const key of [1, 2, 3]) await tx.store('kv').put(key * 10, key);
+      });
+      const kv = db.read('kv').store('kv');
+      await expectFailure((async () => kv.getAll(keyRange.bound(3, 1)))(), 'DataError');
+      await expectFailure((async () => kv.count(keyRange.bound(['a', 2], ['a', 1])))(), 'DataError');
+      await expectFailure((async () => kv.getAllKeys(keyRange.bound(2, 2, true)))(), 'DataError');
+      await expectFailure((async () => kv.getAll(keyRange.bound(2, 2, false, true)))(), 'DataError');
+      expect(await kv.getAll(keyRange.bound(2, 2))).toEqual([20]);
+      expect(await kv.getAll(keyRange.bound(1, 2, true))).toEqual([20]);
+      db.close();
+    });
+
     it('takes a record count as IndexedDB does: a fraction cut to a whole number, 0 for every record; a negative one refused as TypeError', async () => {
       const db = await storage();
       await db.write(['kv'], async (tx) => {
