@@ -94,6 +94,30 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
     expect(await audienceOf(w, 'second')).toEqual([[w.alice.id, w.bob.id].sort()]);
   });
 
+  it('POSTs in flight at once do not hold each other back: none of them reads lobbies or members', async () => {
+    const w = await postedLobby();
+    const requests = recordRequests(w.ctx);
+    const posts = ['a', 'b', 'c'].map((content) => createLobbyMessage(w.ctx, w.asBot, w.lobby.id, { content }));
+    await Promise.all(posts);
+    expect(requests.filter((r) => r.startsWith('lobbies') || r.startsWith('lobby_members'))).toEqual([]);
+    expect(await lobbyMessageCount(w)).toBe(4);
+  });
+
+  it("an idle deadline that came due is swept in the POST's own write: the other lobby goes with its LOBBY_DELETE", async () => {
+    const w = await postedLobby();
+    const empty = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
+    await w.client.post(w.messages, { content: 'before' }, w.botAuth);
+    await w.client.put('/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() });
+    const requests = recordRequests(w.ctx);
+    expect((await w.client.post(w.messages, { content: 'due' }, w.botAuth)).status).toBe(200);
+    expect(requests, 'the sweep ran in the transaction').toContain('lobbies.index.getAll');
+    expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([
+      empty.id,
+    ]);
+    expect(await w.client.db.get('lobbies', empty.id)).toBeUndefined();
+    expect(await audienceOf(w, 'due')).toEqual([[w.alice.id, w.bob.id].sort()]);
+  });
+
   it('a member removed by an earlier request is 403 50001, and the next message does not reach them', async () => {
     const w = await postedLobby();
     expect((await w.client.delete(`${LOBBIES}/${w.lobby.id}/members/@me`, w.bobAuth)).status).toBe(204);
