@@ -21,7 +21,8 @@ import { sharedConfig } from './vite.config.js';
  *
  * Not run there, each for one reason (the whole unit suite also runs on the server's SQLite
  * adapter in Node: the `unit-sqlite` project):
- * - `sw/lobby-message-reads`: it looks into the service worker's read cache object itself.
+ * - `sw/lobby-message-reads`, `sw/lobby-message-write-cache`: they look into the service worker's
+ *   read cache object itself (and the second calls the lobby operations in this process).
  * - `gateway/fan-out`: it counts the store's transactions and announcements inside the process.
  * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`: units of one class, no host.
  * - `gateway/voice-speaking`: it watches the voice gateway's own speaking watchers in this process.

@@ -57,6 +57,8 @@ type Value<S extends Schema, N extends StoreName<S>> = S[N]['value'];
  */
 export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S, L> = Value<S, L>> {
   readonly #listeners = new Set<CommitListener<S, E>>();
+  /** How many writes over each store have begun and not finished (committed and heard, or failed). */
+  readonly #writing = new Map<string, number>();
 
   constructor(
     readonly engine: StorageEngine<S>,
@@ -73,10 +75,36 @@ export class Storage<S extends Schema, L extends StoreName<S>, E extends Value<S
    * Runs `body` in one read-write transaction over `stores`, resolves once committed, after the
    * commit listeners ran. When `body` throws, nothing it did is stored and no listener hears of
    * it. `append` needs the log among `stores`: a write that never appends leaves it out, so it
-   * does not wait for writes that do.
+   * does not wait for writes that do. `changes` are the stores it may change, when fewer than
+   * `stores` (it only reads the others): see {@link Storage.isWriting}.
    * @example await storage.write(['lobbies', 'events'], async (tx) => { await tx.store('lobbies').put(lobby); tx.append(event); });
    */
   async write<N extends StoreName<S>, T>(
+    stores: readonly N[],
+    body: (tx: LogWriteTransaction<S, N, E>) => Promise<T>,
+    changes: readonly N[] = stores,
+  ): Promise<T> {
+    // Counted before the engine orders the write (it does so as it is called): see `isWriting`.
+    for (const store of changes) this.#writing.set(store, (this.#writing.get(store) ?? 0) + 1);
+    try {
+      return await this.#write(stores, body);
+    } finally {
+      for (const store of changes) this.#writing.set(store, this.#writing.get(store)! - 1);
+    }
+  }
+
+  /**
+   * True while a write of this storage that may change one of `stores` (those it named as
+   * `changes`, by default all it writes over) has begun and not finished, so its commit listeners
+   * have not heard of it yet. A write begun while this is false is ordered after every write of
+   * this storage that changed them (writes over common stores run as they were begun), and their
+   * listeners have all run.
+   */
+  isWriting(stores: readonly StoreName<S>[]): boolean {
+    return stores.some((store) => (this.#writing.get(store) ?? 0) > 0);
+  }
+
+  async #write<N extends StoreName<S>, T>(
     stores: readonly N[],
     body: (tx: LogWriteTransaction<S, N, E>) => Promise<T>,
   ): Promise<T> {

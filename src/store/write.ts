@@ -68,6 +68,8 @@ export type Emit = (event: EmittedEvent) => void;
  * after its last request lets the write commit without waiting to hand it their results first.
  * When the context's guard asks for it ({@link WriteAgain}), `body` runs a second time in a new
  * transaction, its first run having left nothing: a body acts through `tx` and `emit` only.
+ * `reads` names stores of `stores` that the first run only reads, never changes
+ * (`PlatformStorage.isWriting` does not count it for them); a run again may change any.
  * @example
  * const lobby = await write(ctx, ['lobbies'], async (tx, emit) => { ...; emit({ type: 'LOBBY_UPDATE', data, audience }); return lobby; });
  */
@@ -75,9 +77,10 @@ export function write<T>(
   ctx: WriteContext,
   stores: readonly PlatformStoreName[],
   body: (tx: WriteTx, emit: Emit) => Promise<T>,
+  reads?: readonly PlatformStoreName[],
 ): Promise<T> {
   const run = { again: false };
-  const first = writeOnce(ctx, stores, body, run);
+  const first = writeOnce(ctx, stores, body, run, reads);
   if (!ctx.guard) return first;
   // Known from the guard itself: an engine may fail the write with the request's own error.
   return first.catch((error: unknown) => {
@@ -92,32 +95,38 @@ function writeOnce<T>(
   stores: readonly PlatformStoreName[],
   body: (tx: WriteTx, emit: Emit) => Promise<T>,
   run: { again: boolean },
+  reads: readonly PlatformStoreName[] = [],
 ): Promise<T> {
   const { guard } = ctx;
   const scope = new Set<PlatformStoreName>([...stores, 'events', ...(guard?.stores ?? [])]);
-  return ctx.db.write([...scope], async (tx) => {
-    const emit: Emit = (event) => {
-      void tx.append({ channels: ['gateway'], ...event, created_at: ctx.clock.now() });
-    };
-    if (!guard) return body(tx as WriteTx, emit);
-    // The body and the guard make their requests independently: the transaction may commit
-    // early only once neither makes any more.
-    let parties = 2;
-    const commitWhenBoth = () => {
-      if (--parties === 0) tx.commit();
-    };
-    // The guard's requests and the body's go to the engine together, so the transaction holds
-    // its stores for the longer of the two, not their sum. The guard's go first, so their results
-    // come back first: the guard has made its last request and said commit() by the time the
-    // body makes its own, and the write commits right then. A guard that refuses aborts the
-    // write (nothing the body did is kept), and its refusal wins over the body's own error.
-    const check = guard.check(partyOf(tx as WriteTx, commitWhenBoth));
-    const ran = body(partyOf(tx as WriteTx, commitWhenBoth), emit);
-    const [checked, done] = await Promise.allSettled([check, ran]);
-    if (checked.status === 'rejected' && checked.reason instanceof WriteAgain) run.again = true;
-    if (checked.status === 'rejected' && !isAbort(checked.reason)) throw checked.reason;
-    if (done.status === 'rejected') throw done.reason;
-    if (checked.status === 'rejected') throw checked.reason;
-    return done.value;
-  });
+  const changes = [...scope].filter((store) => !reads.includes(store));
+  return ctx.db.write(
+    [...scope],
+    async (tx) => {
+      const emit: Emit = (event) => {
+        void tx.append({ channels: ['gateway'], ...event, created_at: ctx.clock.now() });
+      };
+      if (!guard) return body(tx as WriteTx, emit);
+      // The body and the guard make their requests independently: the transaction may commit
+      // early only once neither makes any more.
+      let parties = 2;
+      const commitWhenBoth = () => {
+        if (--parties === 0) tx.commit();
+      };
+      // The guard's requests and the body's go to the engine together, so the transaction holds
+      // its stores for the longer of the two, not their sum. The guard's go first, so their results
+      // come back first: the guard has made its last request and said commit() by the time the
+      // body makes its own, and the write commits right then. A guard that refuses aborts the
+      // write (nothing the body did is kept), and its refusal wins over the body's own error.
+      const check = guard.check(partyOf(tx as WriteTx, commitWhenBoth));
+      const ran = body(partyOf(tx as WriteTx, commitWhenBoth), emit);
+      const [checked, done] = await Promise.allSettled([check, ran]);
+      if (checked.status === 'rejected' && checked.reason instanceof WriteAgain) run.again = true;
+      if (checked.status === 'rejected' && !isAbort(checked.reason)) throw checked.reason;
+      if (done.status === 'rejected') throw done.reason;
+      if (checked.status === 'rejected') throw checked.reason;
+      return done.value;
+    },
+    changes,
+  );
 }

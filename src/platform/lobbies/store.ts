@@ -98,7 +98,10 @@ export async function findLobby(tx: LobbyTx, principal: Principal, lobbyId: stri
   return addressableLobby(await tx.store('lobbies').get(lobbyId), principal, now);
 }
 
-function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, now: number): LobbyRecord {
+/**
+ * `lobby` (as read) if `principal` may address it at `now`, else 404 10031 (see {@link findLobby}).
+ */
+export function addressableLobby(lobby: LobbyRecord | undefined, principal: Principal, now: number): LobbyRecord {
   if (!lobby || !isLobbyLive(lobby, now) || lobby.application_id !== principal.application.id)
     throw ApiError.of('UNKNOWN_LOBBY');
   return lobby;
@@ -117,25 +120,6 @@ export async function requireLobbyAccess(
   const member = await tx.store('lobby_members').get([lobby.id, principal.user.id]);
   if (!member) throw ApiError.of('MISSING_ACCESS');
   return member;
-}
-
-/**
- * {@link findLobby} then {@link requireLobbyAccess}, with both reads issued at once: one round
- * trip inside the transaction instead of two, the same errors in the same order.
- */
-export async function findLobbyWithAccess(
-  tx: LobbyTx,
-  principal: Principal,
-  lobbyId: string,
-  now: number,
-): Promise<{ lobby: LobbyRecord; member: LobbyMemberRecord | null }> {
-  const [found, member] = await Promise.all([
-    tx.store('lobbies').get(lobbyId),
-    principal.kind === 'bot' ? null : tx.store('lobby_members').get([lobbyId, principal.user.id]),
-  ]);
-  const lobby = addressableLobby(found, principal, now);
-  if (member === undefined) throw ApiError.of('MISSING_ACCESS');
-  return { lobby, member };
 }
 
 /** Removes a lobby with its members and messages, and emits LOBBY_DELETE to its members. */
