@@ -24,7 +24,7 @@ import {
   stringBytes,
   userEntryKey,
 } from '../core/read-cache';
-import { serializeLobbyMessage } from './messages';
+import { serializeLobbyMessage } from './message-wire';
 
 /** What a lobby read needs of one lobby, as of one snapshot. */
 export interface LobbyReadEntry {

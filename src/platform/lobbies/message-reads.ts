@@ -11,7 +11,8 @@ import { LOBBY_MESSAGES_DEFAULT, LOBBY_MESSAGES_MAX } from '../core/limits';
 import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import { newestLobbyMessages, serializeLobbyMessage } from './messages';
+import { newestLobbyMessages } from './messages';
+import { serializeLobbyMessage } from './message-wire';
 import { isLobbyLive, readLobbies, removeIdleLobbies } from './store';
 import {
   IDLE_DEADLINE_KEY,

@@ -27,35 +27,9 @@ import {
   readLobbyAudience,
 } from './lobby-write-cache';
 import { ApiError } from '../core/errors';
-import type { LobbyMessageRecord, Message, UserRecord } from '../../store/records/core';
-import { serializeUser } from '../accounts/users';
+import type { Message } from '../../store/records/core';
+import { serializeLobbyMessage } from './message-wire';
 import { keyRange } from '../../store/port';
-
-/** The message type of a plain message. */
-const DEFAULT_MESSAGE_TYPE = 0;
-
-/** The message object of a lobby message: `channel_id` is the lobby's id unless a channel is linked. */
-export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserRecord | undefined): Message {
-  return {
-    id: message.id,
-    type: DEFAULT_MESSAGE_TYPE,
-    content: message.content,
-    lobby_id: message.lobby_id,
-    channel_id: message.channel_id,
-    author: author ? serializeUser(author) : deletedUser(message.author_id),
-    timestamp: new Date(message.created_at).toISOString(),
-    edited_timestamp: null,
-    metadata: message.metadata,
-    flags: 0,
-    application_id: message.application_id,
-    ...(message.moderation_metadata ? { moderation_metadata: message.moderation_metadata } : {}),
-  };
-}
-
-/** How an author whose user record no longer exists is shown. */
-function deletedUser(id: string): Message['author'] {
-  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
-}
 
 /**
  * `POST /lobbies/{id}/messages`: a member sends a message on their own behalf, or the bot of

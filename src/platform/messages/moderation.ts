@@ -11,7 +11,7 @@ import type { BotPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { DM_STORES, dmPair, findDmChannel, serializeDmChannel, serializeDmMessage } from './direct-messages';
 import { ApiError } from '../core/errors';
-import { serializeLobbyMessage } from '../lobbies/messages';
+import { serializeLobbyMessage } from '../lobbies/message-wire';
 import { findLobby, lobbyAudience, lobbyKeyRange, lobbyMessageOrderKey, writeLobbies } from '../lobbies/store';
 import type { Metadata } from '../../store/records/core';
 
