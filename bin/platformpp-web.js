@@ -13,7 +13,7 @@ const USAGE = `Usage: platformpp-web serve [--port 8787] [--host 127.0.0.1] [--p
   --host      address to listen on (default 127.0.0.1)
   --persist   keep the data in DIR across restarts (default: in memory)
 
-The control API (/sandbox/...) is open; set PLATFORMPP_CONTROL_SECRET to require that secret
+The control API (/sandbox/..., the consent decision) is open; set PLATFORMPP_CONTROL_SECRET to require that secret
 in the X-Sandbox-Secret header, as a deployment does. PLATFORMPP_WORKER serves another build of
 the Worker than the package's.`;
 

@@ -5,8 +5,9 @@ export interface ServerEnv {
   /** The sandboxes' Durable Object class. */
   SANDBOXES: DurableObjectNamespace;
   /**
-   * When set (a deployment), `/sandbox/...` needs this secret in `X-Sandbox-Secret`: the control
-   * API resets data and mints tokens. Unset (local), it is open, as in the browser.
+   * When set (a deployment), every control route (the access table's `sandbox` routes:
+   * `/sandbox/...` and the consent decision) needs this secret in `X-Sandbox-Secret`: they reset
+   * data and mint tokens. Unset (local), they are open, as in the browser.
    */
   SANDBOX_CONTROL_SECRET?: string;
   /**

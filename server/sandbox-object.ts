@@ -20,6 +20,7 @@ import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf, socketServiceOf } from './s
 import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform, voiceGatewayUrlOf } from './sandbox-platform';
 import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
+import { discardUnreadBody } from './request-body';
 
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';
@@ -53,6 +54,14 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   readonly #connections = new Map<WebSocket, SocketConnection>();
 
   async fetch(request: Request): Promise<Response> {
+    const response = await this.#answer(request);
+    // Whoever answered before reading the body (a 401, 404 or 413, the CDN, a refused upgrade):
+    // the rest is read and dropped, so the client's connection stays usable.
+    await discardUnreadBody(request);
+    return response;
+  }
+
+  async #answer(request: Request): Promise<Response> {
     const name = request.headers.get(SANDBOX_HEADER) ?? DEFAULT_SANDBOX;
     const platform = await this.#open(name);
     const url = new URL(request.url);
@@ -64,9 +73,6 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
       return answerTestHook(platform, request, target.path);
     }
     const response = await platform.app.fetch(request, { waitUntil: (promise) => this.ctx.waitUntil(promise) });
-    // An answer given before the body was read (401, 404, 413): the rest of the body is read and
-    // dropped, or the client's connection is left mid-request and its next request fails.
-    if (request.body && !request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
     this.ctx.waitUntil(this.#scheduleRetries(platform));
     return response;
   }
@@ -111,7 +117,12 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     if (!this.#platform) {
       const opening = this.ctx.blockConcurrencyWhile(async () => {
         await this.ctx.storage.put(NAME_KEY, name);
-        return openSandboxPlatform(name, durableObjectSqlConnection(this.ctx.storage));
+        return openSandboxPlatform(name, durableObjectSqlConnection(this.ctx.storage), {
+          control: {
+            secret: this.env.SANDBOX_CONTROL_SECRET || undefined,
+            required: this.env.SANDBOX_CONTROL_REQUIRES_SECRET === 'true',
+          },
+        });
       });
       this.#platform = opening;
       opening.catch(() => (this.#platform = null));

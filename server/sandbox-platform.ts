@@ -18,6 +18,7 @@ import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import type { SqlConnection } from '../src/store/sqlite/sql';
 import { openSqlitePlatformStorage } from '../src/store/sqlite/open';
 import { type PlatformApp, platformAppOver } from '../sw/app';
+import type { ControlGuard } from '../sw/control-door';
 import { basePathOf } from './sandbox-routing';
 
 /** What answers `X-Served-By` on the server. */
@@ -56,7 +57,13 @@ export function voiceGatewayUrlOf(publicOrigin: string): string {
 export async function openSandboxPlatform(
   name: string,
   sql: SqlConnection,
-  options: { timers?: GatewayTimers; webhookFetch?: FetchLike; log?: (line: string) => void } = {},
+  options: {
+    timers?: GatewayTimers;
+    webhookFetch?: FetchLike;
+    log?: (line: string) => void;
+    /** The deployment's guard of the control routes (`sw/control-door.ts`). */
+    control?: ControlGuard;
+  } = {},
 ): Promise<SandboxPlatform> {
   const log = options.log ?? console.error;
   const report = (error: unknown) =>
@@ -81,6 +88,7 @@ export async function openSandboxPlatform(
     servedBy: SERVER_SERVED_BY,
     gatewayUrl: gatewayUrlOf,
     webhookFetch: options.webhookFetch,
+    control: options.control,
   });
   return { name, ctx, app, gateway, voiceGateway };
 }

@@ -16,9 +16,6 @@ export const SANDBOX_PATH_PREFIX = '/s/';
 /** The header the Worker names the sandbox in when it hands a request to its object; a client's own is replaced. */
 export const SANDBOX_HEADER = 'X-Platformpp-Sandbox';
 
-/** The header a deployed sandbox's control API (`/sandbox/...`) wants its secret in. */
-export const CONTROL_SECRET_HEADER = 'X-Sandbox-Secret';
-
 const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A request's sandbox: its name, the path it is served under, and the request's path inside it. */
@@ -53,28 +50,10 @@ export function basePathOf(name: string): string {
   return name === DEFAULT_SANDBOX ? '' : `${SANDBOX_PATH_PREFIX}${name}`;
 }
 
-/** Whether a path inside a sandbox is its control API. */
-export function isControlPath(path: string): boolean {
-  return path === '/sandbox' || path.startsWith('/sandbox/');
-}
-
 /** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
 export function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
   if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
   if (path === '/gateway') return 'gateway';
   if (path === VOICE_SERVER_ENDPOINT) return 'voice';
   return null;
-}
-
-/**
- * Whether `given` is the control secret, compared in time that does not depend on where they
- * differ.
- */
-export function controlSecretMatches(given: string | null, secret: string): boolean {
-  if (given === null) return false;
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(secret);
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) difference |= (a[i] ?? 0) ^ b[i];
-  return difference === 0;
 }

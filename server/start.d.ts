@@ -20,7 +20,7 @@ export interface ServerOptions {
   host?: string;
   /** Directory that keeps the data across restarts; without it, data lives in memory. */
   persist?: string;
-  /** When set, `/sandbox/...` needs it in `X-Sandbox-Secret`. */
+  /** When set, every control route (`/sandbox/...`, the consent decision) needs it in `X-Sandbox-Secret`. */
   controlSecret?: string;
   /** The built Worker (default: the package's). */
   workerPath?: string;

@@ -37,7 +37,7 @@ export class MissingEngineError extends Error {
  * @property {number} [port] TCP port (default 8787; 0 picks a free one).
  * @property {string} [host] Address to listen on (default 127.0.0.1).
  * @property {string} [persist] Directory that keeps the data across restarts; without it, data lives in memory.
- * @property {string} [controlSecret] When set, `/sandbox/...` needs it in `X-Sandbox-Secret` (as a deployment does).
+ * @property {string} [controlSecret] When set, every control route (`/sandbox/...`, the consent decision) needs it in `X-Sandbox-Secret` (as a deployment does).
  * @property {string} [workerPath] The built Worker (default: the package's).
  * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
  * @property {boolean} [testHooks] For the repository's tests only: serve the hooks through which a test reads a sandbox's store (`server/test-hooks.ts`).

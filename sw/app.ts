@@ -38,6 +38,7 @@ import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
 import { admitCaller } from './access';
+import { type ControlGuard, guardControl } from './control-door';
 import type { FetchLike } from '../src/platform/oauth2/oidc';
 import type { WebhookOutbox } from '../src/platform/webhooks/outbox';
 
@@ -138,6 +139,8 @@ export interface AppOptions {
   gatewayUrl?: (publicOrigin: string) => string;
   /** This start of the service worker and which others still run (see `idempotency.ts`). */
   starts?: WorkerStarts;
+  /** A deployed server's guard of its control routes (`control-door.ts`); none: they are open. */
+  control?: ControlGuard;
 }
 
 /**
@@ -180,6 +183,25 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: Ap
 
 let platformRoutes: ReturnType<typeof routeTable> | undefined;
 
+/** The routes alone, mounted on an app with no database; the gateway's discovery routes with `withGateway` (the server's). */
+function routesOnlyApp(withGateway: boolean): Hono<AppEnv> {
+  const routesOnly = new Hono<AppEnv>();
+  const unused = () => Promise.reject(new Error('only the route table is read'));
+  mountPlatformRoutes(routesOnly, unused, withGateway ? () => '' : undefined);
+  return routesOnly;
+}
+
+/**
+ * Every route of the platform (with the server's gateway discovery routes), by method and path
+ * as the app registers them (`GET /api/lobbies/:lobby_id`): what tests and generated docs walk.
+ * @example platformRouteList().filter((r) => r.method === 'GET')
+ */
+export function platformRouteList(): { method: string; path: string }[] {
+  return routesOnlyApp(true)
+    .routes.filter((r) => r.method !== 'ALL')
+    .map(({ method, path }) => ({ method, path }));
+}
+
 /**
  * Whether the platform has a route for `path` (without `/.proxy`), whatever the method: the
  * service worker asks before it takes an unversioned `/api/...` path from the activity's own
@@ -187,11 +209,7 @@ let platformRoutes: ReturnType<typeof routeTable> | undefined;
  * @example platformHasRoute('/api/users/@me') // true; platformHasRoute('/api/token') // false
  */
 export function platformHasRoute(path: string): boolean {
-  if (!platformRoutes) {
-    const routesOnly = new Hono<AppEnv>();
-    mountPlatformRoutes(routesOnly, () => Promise.reject(new Error('only the route table is read')));
-    platformRoutes = routeTable(routesOnly);
-  }
+  platformRoutes ??= routeTable(routesOnlyApp(false));
   return platformRoutes.methodsFor(path).length > 0;
 }
 
@@ -214,7 +232,7 @@ export function buildApp(
     getPath: (request) => withoutApiVersion(pathOf(request.url)),
     router: new TrieRouter(),
   });
-  webhooks.serve(async (request) => app.fetch(request), basePath);
+  webhooks.serve(async (request) => app.fetch(request, { internal: true }), basePath);
   let routes: ReturnType<typeof routeTable> | undefined;
   const stamp = (headers: Headers) => stampHeaders(headers, ctx, options.servedBy);
   // The activity proxy first: a mapped `/.proxy/<prefix>/...` (or an activity frame's
@@ -243,6 +261,7 @@ export function buildApp(
     // After the answer is ready: deliveries of the events it committed, and retries now due.
     webhooks.kick(c);
   });
+  app.use('*', guardControl(options.control));
   app.use('*', applyOnce(options.starts ?? ONE_START));
   app.use('*', admitCaller());
   mountPlatformRoutes(app, webhooks.send, options.gatewayUrl);

@@ -16,8 +16,11 @@ import { snowflakeSchema } from '../src/platform/core/schema-parts';
 /** The hono environment of the platform app. */
 export interface AppEnv {
   Variables: { ctx: PlatformContext; principal: Principal; publicOrigin: string };
-  /** What the host tells about a request: the FetchEvent's client in the service worker. */
-  Bindings: { clientId?: string } | undefined;
+  /**
+   * What the host tells about a request: the FetchEvent's client in the service worker;
+   * `internal` for the app's calls to itself (deliveries to its own webhook sinks).
+   */
+  Bindings: { clientId?: string; internal?: boolean } | undefined;
 }
 
 /** A hono context of the platform app. */

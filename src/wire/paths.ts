@@ -56,3 +56,10 @@ export function platformPathCollision(prefix: string): string | null {
   const path = stripProxyPrefix(`/${prefix.replace(/^\/+/, '')}`);
   return PLATFORM_PATH_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`)) ?? null;
 }
+
+/**
+ * The header a deployed server's control routes want its secret in (`sw/control-door.ts`): the
+ * sandbox control API and the consent decision. Programs that call them send it; the Vite
+ * plugin's relay adds it for the pages it serves, which never hold the secret.
+ */
+export const CONTROL_SECRET_HEADER = 'X-Sandbox-Secret';
