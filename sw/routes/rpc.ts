@@ -39,7 +39,7 @@ export function rpcRoutes(): Hono<AppEnv> {
 
   r.get('/lobbies/:lobby_id', async (c) => {
     const lobby_id = snowflakeParam(c, 'lobby_id');
-    return c.json(await rpcLobby(c.get('ctx'), bearerOf(c).user.id, lobby_id));
+    return c.json(await rpcLobby(c.get('ctx'), bearerOf(c), lobby_id));
   });
 
   return r;

@@ -17,6 +17,7 @@ import {
 import { countOnlineMembers } from '../presence/presence';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
+import { isLobbyLive } from '../lobbies/store';
 
 /** The latest instant a Date can hold: the expiry of a token that never expires. */
 const MAX_DATE_MS = 8.64e15;
@@ -113,11 +114,17 @@ export async function rpcGuildStatus(ctx: PlatformContext, userId: string, guild
 }
 
 /**
- * A lobby `userId` is a member of (whose call they may hear about): `{id}`. An unknown lobby
- * answers as one the user is not in (50001): the client does not tell which lobbies exist.
+ * A lobby of the token's application that its user is a member of (whose call they may hear
+ * about): `{id}`. A lobby belongs to one application, as the lobby routes have it: another
+ * application's lobby, an unknown or expired one all answer as a lobby the user is not in (50001),
+ * so an activity learns nothing of lobbies that are not its own.
  */
-export async function rpcLobby(ctx: PlatformContext, userId: string, lobbyId: string) {
-  const member = await ctx.db.get('lobby_members', [lobbyId, userId]);
-  if (!member) throw ApiError.of('MISSING_ACCESS');
+export async function rpcLobby(ctx: PlatformContext, principal: BearerPrincipal, lobbyId: string) {
+  const [lobby, member] = await Promise.all([
+    ctx.db.get('lobbies', lobbyId),
+    ctx.db.get('lobby_members', [lobbyId, principal.user.id]),
+  ]);
+  const ours = lobby && lobby.application_id === principal.application.id && isLobbyLive(lobby, ctx.clock.now());
+  if (!ours || !member) throw ApiError.of('MISSING_ACCESS');
   return { id: lobbyId };
 }

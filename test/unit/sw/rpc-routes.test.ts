@@ -82,3 +82,28 @@ describe('the RPC host routes (/api/v10/rpc)', () => {
     expect((await client.get(`/api/v10/rpc/guilds/${guild.id}/status`, world.bobAuth)).body.code).toBe(50001);
   });
 });
+
+describe('GET /rpc/lobbies/{lobby_id}: a lobby belongs to one application', () => {
+  it("answers a member's lobby of the token's own application, and 50001 for another application's lobby, as for an unknown one", async () => {
+    const client = await createTestClient();
+    const world = await createWorld(client, 'openid sdk.social_layer');
+    const lobby = (await client.post('/api/v10/lobbies', { members: [{ id: world.alice.id }] }, world.botAuth)).body;
+    expect((await client.get(`/api/v10/rpc/lobbies/${lobby.id}`, world.aliceAuth)).body).toEqual({ id: lobby.id });
+
+    // Alice is a member, but her token is another application's.
+    const other = (await client.post('/sandbox/applications', { name: 'Other', owner_id: world.alice.id })).body;
+    const otherToken = (
+      await client.post('/sandbox/tokens', {
+        application_id: other.application.id,
+        user_id: world.alice.id,
+        scopes: 'openid sdk.social_layer',
+      })
+    ).body.access_token;
+    const crossed = await client.get(`/api/v10/rpc/lobbies/${lobby.id}`, `Bearer ${otherToken}`);
+    const unknown = await client.get('/api/v10/rpc/lobbies/123456789012345678', `Bearer ${otherToken}`);
+    expect([crossed.status, crossed.body.code]).toEqual([403, 50001]);
+    expect([unknown.status, unknown.body]).toEqual([crossed.status, crossed.body]);
+    // A member's own application still reads it; a non-member does not.
+    expect((await client.get(`/api/v10/rpc/lobbies/${lobby.id}`, world.bobAuth)).body.code).toBe(50001);
+  });
+});
