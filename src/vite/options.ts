@@ -12,6 +12,15 @@ export const SANDBOX_USERS = ['alice', 'bob', 'chen'] as const;
 /** Where the plugin serves the sandbox's host page, service worker and scripts. */
 export const SANDBOX_BASE = '/__platformpp/';
 
+/**
+ * Where the host page reaches a platform server through the plugin when the server wants a
+ * control secret: the plugin's relay adds the secret, so the page never holds it.
+ */
+export const SERVER_RELAY_PATH = `${SANDBOX_BASE}server`;
+
+/** The env name of a deployed platform server's control secret, as `platformpp-web serve` reads it too. */
+export const CONTROL_SECRET_ENV = 'PLATFORMPP_CONTROL_SECRET';
+
 /** The application's name when neither the options nor the env give one. */
 export const DEFAULT_APPLICATION_NAME = 'My Activity';
 
@@ -50,6 +59,13 @@ export interface PlatformppOptions {
    * (`<url>/api/oauth2/token`). Default: none, the platform runs in the browser.
    */
   server?: boolean | string;
+  /**
+   * The control secret of the platform server `server: '<url>'` names, when it is deployed with
+   * one (CONTRACT §7): the plugin sends it with the requests it relays to that server, from the
+   * host page and from the activity's backend, and never puts it in a page. Default: the
+   * project's env `PLATFORMPP_CONTROL_SECRET`.
+   */
+  controlSecret?: string;
 }
 
 /** What the sandbox page is told (served inside its HTML). */
@@ -61,6 +77,11 @@ export interface SandboxPageConfig {
   problem: string | null;
   /** The platform server the page joins (`platformpp({ server })`), or null for the browser's own sandbox. */
   server: string | null;
+  /**
+   * The path of this origin the page reaches that server through ({@link SERVER_RELAY_PATH},
+   * when it wants a control secret), or null to reach it directly.
+   */
+  serverPath: string | null;
   /** Why the platform server of `platformpp({ server: true })` is not there: the page then does not start. */
   serverError: string | null;
 }
@@ -80,6 +101,23 @@ export function platformServerOption(options: PlatformppOptions): { start: true 
   } catch (error) {
     throw new Error(`platformpp({ server }): ${(error as Error).message}`);
   }
+}
+
+/**
+ * The control secret the plugin sends to the platform server it uses, or null: from the options,
+ * else the project's env. Only a server given by URL can want one (a server the plugin starts has none).
+ * @example controlSecretOf({ server: 'https://sandbox.example.com' }, { PLATFORMPP_CONTROL_SECRET: 's3cret' }) // 's3cret'
+ */
+export function controlSecretOf(options: PlatformppOptions, env: Record<string, string | undefined>): string | null {
+  const server = platformServerOption(options);
+  if (!server || !('use' in server)) return null;
+  const secret = options.controlSecret ?? env[CONTROL_SECRET_ENV]?.trim();
+  if (secret === undefined || secret === '') return null;
+  if (!/^[\x21-\x7e]+$/.test(secret))
+    throw new Error(
+      `platformpp: the control secret (${CONTROL_SECRET_ENV}) must be printable characters without spaces`,
+    );
+  return secret;
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
@@ -122,6 +160,7 @@ export function sandboxPageConfig(
     activity: options.activity ?? base,
     users: SANDBOX_USERS,
     server: server && 'use' in server ? server.use : null,
+    serverPath: controlSecretOf(options, env) === null ? null : SERVER_RELAY_PATH,
     serverError: null,
     problem:
       id === undefined

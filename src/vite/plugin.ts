@@ -15,6 +15,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin, type PreviewServer, type ResolvedConfig, type ViteDevServer } from 'vite';
 import {
+  controlSecretOf,
   platformServerOption,
   SANDBOX_BASE,
   sandboxPageConfig,
@@ -45,6 +46,8 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
   const serverOption = platformServerOption(options);
   let config: ResolvedConfig;
   let page: SandboxPageConfig;
+  /** A deployed server's control secret: sent by the relay, never put in a page. */
+  let controlSecret: string | null = null;
   /** Each dev or preview server's hold on the platform server it started. */
   const holds = new Set<PlatformServerHold>();
 
@@ -72,7 +75,7 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
         (error: unknown) => ({ ...page, serverError: (error as Error).message }),
       );
     };
-    const backend = platformServer ? serverRelay(() => platformServer) : new PlatformBridge().middleware;
+    const backend = platformServer ? serverRelay(() => platformServer, controlSecret) : new PlatformBridge().middleware;
     server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, pageConfig, backend));
     const printUrls = server.printUrls.bind(server);
     server.printUrls = () => {
@@ -112,7 +115,9 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       config = resolved;
       const envDir = resolved.envDir === false ? resolved.root : (resolved.envDir ?? resolved.root);
       // Every variable, not only VITE_ ones: CLIENT_SECRET is for the sandbox, never the activity's bundle.
-      page = sandboxPageConfig(options, loadEnv(resolved.mode, envDir, ''), resolved.base);
+      const env = loadEnv(resolved.mode, envDir, '');
+      page = sandboxPageConfig(options, env, resolved.base);
+      controlSecret = controlSecretOf(options, env);
       if (page.problem) resolved.logger.warn(`platformpp: ${page.problem}`);
     },
     configureServer: serve,

@@ -211,4 +211,37 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
     const world = await fetch(`${external.url}/sandbox/fixture-sets/platformpp-vite-sandbox-world`);
     expect(world.status).toBe(200);
   });
+
+  it("a server deployed with a control secret: the page works through the plugin's relay, which holds the secret", async () => {
+    await vite?.stop();
+    vite = undefined;
+    const secret = 'deployed-control-secret-42';
+    const deployed = await startServer({
+      port: 0,
+      controlSecret: secret,
+      workerPath: join(projectDir, 'node_modules/platformpp-web/dist/server/worker.js'),
+    });
+    try {
+      writeFiles(projectDir, {
+        'vite.config.js': viteConfig(JSON.stringify(deployed.url), (backend.address() as AddressInfo).port),
+        '.env.local': `PLATFORMPP_CONTROL_SECRET=${secret}\n`,
+      });
+      const port = await freePort();
+      vite = await startVite(projectDir, [], port);
+      backendApi = printed(vite, 'platformpp API for your backend');
+      const { page, frame } = await authorizeAsAlice(browser, `http://localhost:${port}`);
+      expect([await text(frame, 'user'), await text(frame, 'served-by')]).toEqual(['alice', 'platformpp-server']);
+      expect(await page.content()).not.toContain(secret);
+      // The world and the consent were made with the secret; without it the server refuses them.
+      const world = `${deployed.url}/sandbox/fixture-sets/platformpp-vite-sandbox-world`;
+      expect((await fetch(world)).status).toBe(401);
+      expect((await fetch(world, { headers: { 'X-Sandbox-Secret': secret } })).status).toBe(200);
+      await page.context().close();
+    } finally {
+      await vite?.stop();
+      vite = undefined;
+      writeFiles(projectDir, { '.env.local': '' });
+      await deployed.stop();
+    }
+  });
 });

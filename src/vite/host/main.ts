@@ -20,7 +20,8 @@ const current = new URL(location.href).searchParams.get('as') ?? config.users[0]
 const header = document.createElement('header');
 const platform = document.createElement('pp-platform') as PlatformElement;
 platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
-platform.server = config.server;
+// A server that wants a control secret is reached through the plugin's relay, which holds it.
+platform.server = config.serverPath ? new URL(config.serverPath, location.origin).href : config.server;
 document.body.append(header);
 // A platform server that did not start: never the browser's own sandbox in its place.
 if (!config.serverError) document.body.append(platform);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  controlSecretOf,
   DEFAULT_APPLICATION_NAME,
   platformServerOption,
   SANDBOX_USERS,
@@ -23,6 +24,7 @@ describe('the sandbox application from the project’s env and the plugin’s op
       users: ['alice', 'bob', 'chen'],
       problem: null,
       server: null,
+      serverPath: null,
       serverError: null,
     });
     expect(SANDBOX_USERS).toEqual(['alice', 'bob', 'chen']);
@@ -80,5 +82,20 @@ describe('the sandbox application from the project’s env and the plugin’s op
     expect(() => platformServerOption({ server: 'ws://127.0.0.1:8787' })).toThrow(/platformpp\(\{ server \}\).*http/);
     expect(() => platformServerOption({ server: '127.0.0.1:8787' })).toThrow(/platformpp\(\{ server \}\)/);
     expect(() => platformServerOption({ server: 8787 as never })).toThrow(/true .* or the URL/);
+  });
+
+  it("a deployed server's control secret (option or PLATFORMPP_CONTROL_SECRET) stays out of the page: the page reaches the server through the plugin's relay", () => {
+    const server = 'https://sandbox.example.com';
+    const env = { VITE_CLIENT_ID: ID, PLATFORMPP_CONTROL_SECRET: 'from-the-env' };
+    expect(controlSecretOf({ server }, env)).toBe('from-the-env');
+    expect(controlSecretOf({ server, controlSecret: 'from-the-option' }, env)).toBe('from-the-option');
+    const page = sandboxPageConfig({ server }, env, '/');
+    expect(page).toMatchObject({ server, serverPath: '/__platformpp/server' });
+    expect(JSON.stringify(page)).not.toContain('from-the-env');
+    // No secret, or a server started here (which has none): the page reaches the server itself.
+    expect(sandboxPageConfig({ server }, { VITE_CLIENT_ID: ID }, '/').serverPath).toBeNull();
+    expect(controlSecretOf({ server: true }, env)).toBeNull();
+    expect(controlSecretOf({}, env)).toBeNull();
+    expect(() => controlSecretOf({ server, controlSecret: 'has a space' }, env)).toThrow(/PLATFORMPP_CONTROL_SECRET/);
   });
 });

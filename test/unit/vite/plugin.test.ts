@@ -126,6 +126,70 @@ describe("platformpp({ server: '<url>' }) on a project's dev server (CONTRACT §
   });
 });
 
+describe("platformpp({ server: '<url>' }) of a server deployed with a control secret", () => {
+  let platform: Server;
+  let platformUrl: string;
+  let dev: ViteDevServer;
+  let devBase: string;
+  const seen: { method: string; url: string; secret: string | undefined }[] = [];
+
+  beforeAll(async () => {
+    // Stands in for the deployed server: it says what reached it, and redirects its consent route.
+    platform = createHttpServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, secret: req.headers['x-sandbox-secret'] as string | undefined });
+      req.resume();
+      if (req.url?.includes('/oauth2/authorize')) {
+        res.writeHead(302, { Location: 'https://app.example/callback?code=c' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'X-Served-By': 'platformpp-server' });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+    writeFileSync(join(project, '.env.deployed'), 'PLATFORMPP_CONTROL_SECRET=never-in-a-page\n');
+    dev = await createServer({
+      root: project,
+      mode: 'deployed',
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [platformpp({ server: platformUrl })],
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await dev.listen();
+    devBase = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await dev?.close();
+    platform?.close();
+  });
+
+  it('the page never holds the secret: it reaches the server through /__platformpp/server/, whose relay sends it', async () => {
+    const html = await (await fetch(`${devBase}/__platformpp/`)).text();
+    expect(html).not.toContain('never-in-a-page');
+    const json = /<script type="application\/json" id="platformpp-sandbox">(.*?)<\/script>/s.exec(html)![1];
+    expect(JSON.parse(json)).toMatchObject({ server: platformUrl, serverPath: '/__platformpp/server' });
+
+    const relayed = await fetch(`${devBase}/__platformpp/server/sandbox/clock?x=1`);
+    expect([relayed.status, relayed.headers.get('X-Served-By')]).toEqual([200, 'platformpp-server']);
+    expect(seen.at(-1)).toEqual({ method: 'GET', url: '/sandbox/clock?x=1', secret: 'never-in-a-page' });
+    // The backend addresses send it too.
+    await fetch(`${devBase}/__platformpp/sandbox/users`, { method: 'POST', body: '{}' });
+    expect(seen.at(-1)).toEqual({ method: 'POST', url: '/sandbox/users', secret: 'never-in-a-page' });
+  });
+
+  it("the server's redirects reach the page as they are (the consent decision's), not followed by the relay", async () => {
+    const decision = await fetch(`${devBase}/__platformpp/server/api/oauth2/authorize?client_id=1`, {
+      method: 'POST',
+      body: '{}',
+      redirect: 'manual',
+    });
+    expect([decision.status, decision.headers.get('Location')]).toEqual([302, 'https://app.example/callback?code=c']);
+  });
+});
+
 describe('the sandbox middleware', () => {
   const dir = resolve('test-results', `sandbox-files-${process.pid}`);
   const config = sandboxPageConfig({}, { VITE_CLIENT_ID: '1', CLIENT_SECRET: 'a-secret-123' }, '/');
