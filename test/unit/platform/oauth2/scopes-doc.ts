@@ -15,7 +15,7 @@ const OPEN_WORDS: Record<OpenAccess, string> = {
   client: 'the client authenticates itself (OAuth2 client credentials, or `client_id` in the body)',
   'interaction token': 'the interaction token in the path',
   'parent token': "the parent application's access token in the body",
-  sandbox: 'none: sandbox control',
+  sandbox: 'none: sandbox control (a deployed server wants its secret in `X-Sandbox-Secret`)',
 };
 
 /** A route path as the platform's docs write it: `{lobby_id}` for `:lobby_id`. */
@@ -54,6 +54,11 @@ a test fails when the two differ.
   umbrella scopes count as the scopes they expand to (\`sdk.social_layer\` → \`lobbies.write\`,
   \`relationships.read\`, ...; see [the HTTP API](http-api.md)).
 - **Without a token**: routes that take neither token, and how they know their caller.
+- **Sandbox control**: the control API and the consent decision (\`POST /oauth2/authorize\`, the
+  simulated user's click). In the browser and on a local server they are open to the developer;
+  on a deployed server (its control secret set, or deployed without one) each answers \`401\`
+  unless the request carries the deployment's secret in \`X-Sandbox-Secret\`. The guard reads
+  this table, whatever the route's path.
 
 Refusals, in this order: a missing, malformed or unknown token is \`401 {"message": "401:
 Unauthorized", "code": 0}\`; a route removed for applications answers its own error; a user's
