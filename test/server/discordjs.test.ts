@@ -3,9 +3,10 @@
  * CONTRACT §7: an unmodified bot library, configured with only its REST base, logs in to the
  * server, receives events and answers them. discord.js 14 follows `GET /api/v10/gateway/bot`
  * to the server's WebSocket, identifies with the bot token, gets READY and GUILD_CREATE, hears
- * a user's message under the message-content rules and replies; the user reads the reply.
+ * a user's message under the message-content rules and replies; the user reads the reply; and
+ * `user.send` opens a DM (`POST /users/@me/channels`) and posts in it, which the user finds.
  */
-import { Client, Events, GatewayIntentBits, type Message } from 'discord.js';
+import { ChannelType, Client, Events, GatewayIntentBits, type Message } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_FLAGS } from '../../src/store/records/core';
 import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
@@ -113,6 +114,37 @@ describe('discord.js 14 against the server', () => {
         w.aliceAuth,
       );
       expect((await mentioned).content).toBe(`hey <@${w.created.bot.id}>`);
+    } finally {
+      await client.destroy();
+    }
+  });
+
+  it("user.send('hi') opens the DM with the user and posts in it; the bot hears it with DirectMessages, and the user finds the channel and the message", async () => {
+    const w = await world();
+    const client = await readyClient(w.api.base, w.created.bot_token, [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.DirectMessages,
+    ]);
+    try {
+      const user = await client.users.fetch(w.alice.id);
+      expect(user.username).toBe('alice');
+      const heard = nextMessage(client, (m) => m.channel.type === ChannelType.DM);
+      const sent = await user.send('hi alice');
+      expect(sent.content).toBe('hi alice');
+      expect(sent.channel.type).toBe(ChannelType.DM);
+      expect((await heard).id).toBe(sent.id);
+      // The same DM channel for the same pair: a second send lands in it.
+      const again = await user.send('still here');
+      expect(again.channelId).toBe(sent.channelId);
+      const channels = await w.api.get('/api/v10/users/@me/channels', w.aliceAuth);
+      expect(channels.body).toEqual([
+        expect.objectContaining({
+          id: sent.channelId,
+          type: 1,
+          last_message_id: again.id,
+          recipients: [expect.objectContaining({ id: w.created.bot.id })],
+        }),
+      ]);
     } finally {
       await client.destroy();
     }
