@@ -50,7 +50,7 @@ export class DemoNav extends LitElement {
     const guild = client.state.guilds.get(client.world.guild.id);
     const me = client.user.id;
     return html`
-      <header><h2>${guild?.name ?? client.world.guild.name}</h2></header>
+      <div class="guild-head"><h2>${guild?.name ?? client.world.guild.name}</h2></div>
       <nav aria-label="Channels and lobbies">
         ${
           guild
