@@ -140,11 +140,11 @@ export class DemoNav extends LitElement {
     const name = displayName(client.user);
     const status =
       client.status === 'ready' ? (client.state.presences.get(client.user.id)?.status ?? 'online') : 'offline';
-    return html`<footer class="me" aria-label="You">
+    return html`<section class="me" aria-label="You">
       <span class="avatar medium" style="background:${avatarColour(client.user.id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
       <span class="who"><strong>${name}</strong><span class="muted">@${client.user.username}</span></span>
       <demo-voice-toggles .voice=${client.voice}></demo-voice-toggles>
-    </footer>`;
+    </section>`;
   }
 
   async #join(event: SubmitEvent): Promise<void> {
