@@ -145,18 +145,18 @@ describe("the Vite plugin's host page with axe-core and the keyboard (issue 30)"
     180_000,
   );
 
-  it('the check sees the host page itself: a line of text too pale to read, put in its header, is a color-contrast violation', async () => {
+  it('the check sees the host page itself: a line of text too pale to read, put in it, is a color-contrast violation', async () => {
     const context = await browser.newContext({ viewport: WIDE });
     try {
       const page = await context.newPage();
       await page.goto(`${base}/__platformpp/`);
-      await page.getByRole('banner').waitFor({ timeout: 30_000 });
+      await page.locator('pp-platform').waitFor({ timeout: 30_000 });
       await page.evaluate(() => {
         const pale = document.createElement('p');
         pale.id = 'too-pale';
         pale.textContent = 'Hard to read';
         pale.style.cssText = 'color: #c8c8c8; background: #ffffff; margin: 0;';
-        document.querySelector('header')!.append(pale);
+        document.body.prepend(pale);
       });
       const found = blocking(await runAxe(page));
       expect(found.find((v) => v.rule === 'color-contrast')?.nodes.map((n) => n.target)).toContain('#too-pale');
