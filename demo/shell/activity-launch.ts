@@ -151,9 +151,9 @@ const { code } = await sdk.commands.authorize({ client_id: clientId, scope: ['id
     return html`<details class="card embed">
       <summary>Embed your own activity</summary>
       <p>The host page (this one) puts the activity in a frame:</p>
-      <pre><code>${host}</code></pre>
+      <pre tabindex="0"><code>${host}</code></pre>
       <p>The activity's page talks to it with the activity SDK (see demo/activities/tic-tac-toe/main.ts):</p>
-      <pre><code>${activity}</code></pre>
+      <pre tabindex="0"><code>${activity}</code></pre>
     </details>`;
   }
 

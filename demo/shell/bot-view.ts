@@ -89,7 +89,7 @@ export class DemoBotView extends LitElement {
           ${
             privateChannels.length === 0
               ? html`<p class="muted">No private channels.</p>`
-              : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Who may view the private channels"><table>
+              : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Who may view the private channels, scrollable table"><table>
                 <thead><tr><th scope="col">Member</th>${privateChannels.map((c) => html`<th scope="col">#${c.name}</th>`)}</tr></thead>
                 <tbody>${[...(userGuild?.members.values() ?? [])].map(
                   (m) => html`<tr>

@@ -93,7 +93,7 @@ export class DemoClockPanel extends LitElement {
       }
       <section class="card stack rules" aria-labelledby="rules-title">
         <h3 id="rules-title">The spec's dated rules</h3>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="The spec's dated rules"><table>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The spec's dated rules, scrollable table"><table>
           <caption class="visually-hidden">The spec's dated rules at this clock</caption>
           <thead><tr><th scope="col">From</th><th scope="col">Rule</th><th scope="col">At this clock</th></tr></thead>
           <tbody>${RULES.map(({ key, text }) => {

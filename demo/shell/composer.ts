@@ -35,7 +35,8 @@ export class DemoComposer extends LitElement {
     css`
     :host { display: block; padding: 0 1rem 1rem; }
     .box { border-radius: 8px; background: var(--elev); border: 1px solid var(--line); }
-    .box:focus-within { border-color: var(--link); }
+    /* The field draws no outline of its own: the whole box is ringed instead, 2px as everywhere else. */
+    .box:focus-within { border-color: var(--link); box-shadow: 0 0 0 1px var(--link); }
     .reply { display: flex; align-items: center; gap: 0.5rem; padding: 0.35rem 0.5rem 0.35rem 0.75rem; font-size: 0.85rem; color: var(--ink-muted); border-bottom: 1px solid var(--line); }
     .reply span { flex: 1; }
     .reply button { min-height: 1.6rem; width: 1.6rem; padding: 0; display: grid; place-items: center; background: transparent; border: 0; }

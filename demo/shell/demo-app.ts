@@ -100,9 +100,9 @@ export class DemoApp extends LitElement {
         ${
           client && route
             ? html`
-            <demo-nav class="pane nav" .client=${client} route=${routeKey(route)} @click=${this.#onNavClick}></demo-nav>
+            <demo-nav class="pane nav" role="region" aria-label="Guild" .client=${client} route=${routeKey(route)} @click=${this.#onNavClick}></demo-nav>
             <main class="pane main" id="main">${this.#view(client, route)}</main>
-            <demo-members class="pane members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''} dm-user-id=${route.view === 'dm' ? route.id : ''}></demo-members>
+            <demo-members class="pane members" role="complementary" aria-label="Members" .client=${client} lobby-id=${route.view === 'lobby' ? route.id : ''} dm-user-id=${route.view === 'dm' ? route.id : ''}></demo-members>
             <nav class="tabs" aria-label="Panels">
               ${(['nav', 'main', 'members'] as const).map(
                 (

@@ -102,7 +102,7 @@ export class DemoEventStream extends LitElement {
           ${entry.seq !== null ? html`<span class="muted">s=${entry.seq}</span>` : nothing}
           <time class="muted" datetime=${new Date(entry.at).toISOString()}>${TIME.format(entry.at)}</time>
         </summary>
-        ${open ? html`<pre>${JSON.stringify(entry.data, null, 2)}</pre>` : nothing}
+        ${open ? html`<pre tabindex="0">${JSON.stringify(entry.data, null, 2)}</pre>` : nothing}
       </details>
     </li>`;
   }

@@ -51,7 +51,7 @@ export class DemoFixtures extends LitElement {
     return html`
       <section class="card stack" aria-labelledby="users-title">
         <h3 id="users-title">Simulated users</h3>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Simulated users"><table>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Simulated users, scrollable table"><table>
           <thead><tr><th scope="col">User</th><th scope="col">Id</th><th scope="col">Open as</th></tr></thead>
           <tbody>${w.users.map(
             (u) => html`<tr>
@@ -65,7 +65,7 @@ export class DemoFixtures extends LitElement {
       </section>
       <section class="card stack" aria-labelledby="data-title">
         <h3 id="data-title">Seeded data</h3>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Seeded data"><table><tbody>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Seeded data, scrollable table"><table><tbody>
           ${row('Client application', w.client.application_id)}
           ${row(`${w.game.name} application`, w.game.application_id, html`<span class="note muted">activity page /activities/tic-tac-toe/</span>`)}
           ${row(`${w.game.name} bot user`, w.game.bot_user_id, html`<span class="note muted">bot token: kept by this page, never shown</span>`)}

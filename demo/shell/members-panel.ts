@@ -58,7 +58,8 @@ export class DemoMembers extends LitElement {
     h3 { padding: 0 0.5rem 0.35rem; }
     li { display: flex; gap: 0.65rem; padding: 0.35rem 0.5rem; align-items: center; border-radius: 6px; }
     li:hover { background: var(--hover); }
-    li.offline { opacity: 0.55; }
+    /* Offline reads muted, never faded: a faded avatar's initials lose their contrast and its colour would change with presence. */
+    li.offline .name, li.offline .name.coloured { color: var(--ink-muted); font-weight: 500; }
     .who { min-width: 0; flex: 1; }
     .line { display: flex; align-items: baseline; gap: 0.3rem; min-width: 0; }
     .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -9,6 +9,7 @@ import { css } from 'lit';
 export const messageListStyles = css`
   :host { display: block; min-height: 0; position: relative; }
   .scroller { height: 100%; overflow-y: auto; display: flex; flex-direction: column; overscroll-behavior: contain; }
+  .scroller:focus-visible { outline-offset: -2px; }
   ol { margin-top: auto; padding: 0.75rem 0 0.5rem; }
   .intro { padding: 1rem 1rem 0.75rem; }
   .intro h3 { font-size: 1.45rem; text-transform: none; letter-spacing: 0; color: var(--ink); margin-bottom: 0.2rem; }
@@ -33,7 +34,8 @@ export const messageListStyles = css`
   .reply-to .snippet { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
   .divider { display: flex; align-items: center; gap: 0.5rem; margin: 1rem 1rem 0.25rem; font-size: 0.72rem; font-weight: 600; color: var(--ink-muted); }
   .divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid var(--line); }
-  .divider.new { color: var(--dnd); }
+  /* The words in --danger: --dnd's red is too light for small text on the dark theme. */
+  .divider.new { color: var(--danger); }
   .divider.new::before, .divider.new::after { border-color: var(--dnd); }
   .actions {
     position: absolute; right: 1rem; top: -0.9rem; display: none; gap: 0.1rem; padding: 0.15rem;

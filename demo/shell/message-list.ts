@@ -107,8 +107,9 @@ export class DemoMessageList extends LitElement {
 
   override render() {
     const rows = messageRows(this.messages, { newFrom: this.newFrom });
-    return html`<div class="scroller" @scroll=${this.#onScroll}>
-      <ol role="log" aria-live="polite" aria-label=${`Messages in ${this.label}`}>
+    // The log is the scroller (focusable, so the keyboard scrolls the history); its list stays a list.
+    return html`<div class="scroller" role="log" aria-live="polite" aria-label=${`Messages in ${this.label}`} tabindex="0" @scroll=${this.#onScroll}>
+      <ol>
         ${this.intro ? html`<li class="intro">${this.intro}</li>` : nothing}
         ${this.messages.length === 0 ? html`<li class="empty muted">${this.loading ? 'Loading the history…' : this.empty}</li>` : nothing}
         ${repeat(
@@ -116,9 +117,9 @@ export class DemoMessageList extends LitElement {
           (row) => row.key,
           (row) =>
             row.kind === 'day'
-              ? html`<li class="divider" role="separator"><span>${DAY.format(row.date)}</span></li>`
+              ? html`<li class="divider"><span role="separator" aria-label=${DAY.format(row.date)}>${DAY.format(row.date)}</span></li>`
               : row.kind === 'new'
-                ? html`<li class="divider new" role="separator" aria-label="New messages"><span>New</span></li>`
+                ? html`<li class="divider new"><span role="separator" aria-label="New messages">New</span></li>`
                 : this.#message(row.message, row.head),
         )}
       </ol>

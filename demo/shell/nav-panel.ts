@@ -50,7 +50,7 @@ export class DemoNav extends LitElement {
     const guild = client.state.guilds.get(client.world.guild.id);
     const me = client.user.id;
     return html`
-      <header><h2>${guild?.name ?? client.world.guild.name}</h2></header>
+      <div class="guild-head"><h2>${guild?.name ?? client.world.guild.name}</h2></div>
       <nav aria-label="Channels and lobbies">
         ${
           guild
@@ -140,11 +140,11 @@ export class DemoNav extends LitElement {
     const name = displayName(client.user);
     const status =
       client.status === 'ready' ? (client.state.presences.get(client.user.id)?.status ?? 'online') : 'offline';
-    return html`<footer class="me" aria-label="You">
+    return html`<section class="me" aria-label="You">
       <span class="avatar medium" style="background:${avatarColour(client.user.id)}" aria-hidden="true">${initials(name)}${status === 'offline' ? nothing : html`<span class="presence-dot ${status}"></span>`}</span>
       <span class="who"><strong>${name}</strong><span class="muted">@${client.user.username}</span></span>
       <demo-voice-toggles .voice=${client.voice}></demo-voice-toggles>
-    </footer>`;
+    </section>`;
   }
 
   async #join(event: SubmitEvent): Promise<void> {

@@ -8,8 +8,9 @@ import { css } from 'lit';
 /** The left column's styles. */
 export const navStyles = css`
   :host { display: flex; flex-direction: column; background: var(--side); color: var(--side-ink); min-height: 0; --dot-ring: var(--side); }
-  header { display: flex; align-items: center; min-height: 3.25rem; padding: 0 1rem; border-bottom: 1px solid var(--line); box-shadow: 0 1px 2px rgb(0 0 0 / 0.06); }
-  header h2 { font-size: 1rem; }
+  /* Not a <header>: inside a shadow root it would be a second banner landmark beside the page's. */
+  .guild-head { display: flex; align-items: center; min-height: 3.25rem; padding: 0 1rem; border-bottom: 1px solid var(--line); box-shadow: 0 1px 2px rgb(0 0 0 / 0.06); }
+  .guild-head h2 { font-size: 1rem; }
   nav { flex: 1; overflow-y: auto; overflow-x: hidden; padding: 0.6rem 0.5rem 1rem; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-content: start; }
   h3 { color: var(--side-muted); padding: 0 0.5rem 0.3rem; font-size: 0.7rem; }
   a {
@@ -25,7 +26,6 @@ export const navStyles = css`
   .label { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .tag-muted { font-size: 0.7rem; color: var(--side-muted); font-weight: 400; }
   a.person { padding-top: 0.25rem; padding-bottom: 0.25rem; }
-  a.person[data-status='offline'] .avatar { opacity: 0.55; }
   a:hover .presence-dot, a[aria-current='page'] .presence-dot { --dot-ring: var(--side-active); }
   .voice-members { margin-bottom: 0.15rem; }
   .waiting { padding: 0 0.5rem; color: var(--side-muted); }

@@ -22,7 +22,7 @@ export const shellStyles = css`
   .status { font-size: 0.72rem; font-weight: 600; padding: 0.1rem 0.55rem; border-radius: 999px; background: var(--elev); color: var(--ink-muted); }
   .status[data-status='ready'] { background: transparent; color: var(--ok); border: 1px solid currentColor; }
   .status[data-status='offline'] { background: var(--warn-bg); color: var(--warn-ink); }
-  .status[data-status='error'] { background: var(--danger); color: #fff; }
+  .status[data-status='error'] { background: var(--danger); color: var(--paper); }
   .user { display: flex; align-items: center; gap: 0.5rem; flex-wrap: wrap; margin-left: auto; font-size: 0.8rem; }
   .user select { min-height: 1.8rem; padding: 0.1rem 0.4rem; background: var(--paper); }
   .you-are { color: var(--ink-muted); }

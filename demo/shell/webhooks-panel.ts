@@ -105,7 +105,8 @@ export class DemoWebhooks extends LitElement {
 
   override render() {
     return html`
-      <section class="card stack" aria-labelledby="webhooks-title">
+      <!-- Not a region of its own: the developer tools' panel around it already bears this name. -->
+      <section class="card stack">
         <div class="row" style="justify-content: space-between">
           <h3 id="webhooks-title">Webhook deliveries</h3>
           <button type="button" @click=${() => this.reload()} ?disabled=${this.loading}>Refresh</button>
@@ -128,7 +129,7 @@ export class DemoWebhooks extends LitElement {
                   <span class="show">${this.#open.has(d.id) ? 'Hide payload' : 'Show payload'}</span>
                   <span class="detail"><span class="status ${d.status}">${d.status}</span><span class="muted">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span><span class="muted url">${d.url}</span></span>
                 </summary>
-                <pre>${JSON.stringify(redact(d.payload), null, 2)}</pre>
+                <pre tabindex="0">${JSON.stringify(redact(d.payload), null, 2)}</pre>
               </details></li>`,
                 )}</ul>`
         }
