@@ -88,16 +88,29 @@ export class DiscordpyBot {
     else this.events.push(parsed);
   }
 
-  /** The next event named `name` that `match` accepts (one already written counts). */
-  async event(name: string, match: (e: BotEvent) => boolean = () => true): Promise<BotEvent> {
+  /**
+   * The next event named `name` that `match` accepts (one already written counts). Fails with
+   * the bot's stderr when the process ends first or after `timeoutMs` (discord.py retries a
+   * closed gateway forever: the log says why).
+   */
+  async event(name: string, match: (e: BotEvent) => boolean = () => true, timeoutMs = 30_000): Promise<BotEvent> {
     const accepts = (e: BotEvent) => e.event === name && match(e);
     const queued = this.events.findIndex(accepts);
-    const found =
-      queued >= 0
-        ? this.events.splice(queued, 1)[0]!
-        : this.exited
-          ? { event: 'exit', error: this.exited }
-          : await new Promise<BotEvent>((resolve) => this.eventWaiters.push({ match: accepts, resolve }));
+    if (queued >= 0) return this.events.splice(queued, 1)[0]!;
+    if (this.exited) throw new Error(this.exited);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const found = await new Promise<BotEvent>((resolve) => {
+      const waiter = { match: accepts, resolve };
+      this.eventWaiters.push(waiter);
+      timer = setTimeout(() => {
+        this.eventWaiters.splice(this.eventWaiters.indexOf(waiter), 1);
+        resolve({
+          event: 'exit',
+          error: `no ${name} within ${timeoutMs} ms; the bot's stderr:\n${this.stderr.slice(-4000)}`,
+        });
+      }, timeoutMs);
+    });
+    clearTimeout(timer);
     if (found.event === 'exit') throw new Error(found.error);
     return found;
   }
