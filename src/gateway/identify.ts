@@ -62,9 +62,9 @@ function parseIntents(value: unknown, principal: Principal): number | null {
   return (value & ~ALL_INTENTS) === 0 ? value : null;
 }
 
-/** Validates Identify's `shard`: `[shard_id, num_shards]` with `0 <= shard_id < num_shards`. */
+/** Validates Identify's `shard`: `[shard_id, num_shards]` with `0 <= shard_id < num_shards`; null is none. */
 function parseShard(value: unknown): [number, number] | null | false {
-  if (value === undefined) return null;
+  if (value === undefined || value === null) return null;
   if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isInteger(n))) return false;
   const [id, count] = value as [number, number];
   return count >= 1 && id >= 0 && id < count ? [id, count] : false;
@@ -121,7 +121,7 @@ export async function identifySession(
     token_hash: credentialHash(principal),
   };
   const session = sessionFromRecord(record);
-  await presence?.connected(record, d.presence);
+  await presence?.connected(record, d.presence ?? undefined);
   const { guildCreates, friendPresences } = await readInitialState(ctx, session);
   // A token deleted after it was checked but before the snapshot's log position would never be
   // questioned by the log: look again (deletions are final, so once is enough).
