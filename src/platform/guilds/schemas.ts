@@ -50,6 +50,17 @@ export const CurrentUserGuildsQuerySchema = v.object({
   ),
 });
 
+/** `GET /guilds/{guild.id}`: `with_counts` as the platform reads a boolean query string (`true`/`True`/`1`, `false`/`False`/`0`). */
+export const GetGuildQuerySchema = v.object({
+  with_counts: v.optional(
+    v.pipe(
+      v.picklist(['true', 'True', '1', 'false', 'False', '0'], 'Must be true or false.'),
+      v.transform((s) => s === 'true' || s === 'True' || s === '1'),
+    ),
+    'false',
+  ),
+});
+
 const color = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffff));
 
 /** `PATCH /guilds/{guild.id}/roles/{role.id}`: what changes (permissions as a decimal string, gradient colors). */
