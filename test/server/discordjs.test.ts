@@ -118,12 +118,24 @@ describe('discord.js 14 against the server (rest.api only)', () => {
     expect(stored).toEqual([expect.objectContaining({ name: 'ping', description: 'Answers pong', type: 1 })]);
   });
 
-  it('sends a DM with its own user.send; the user reads it in her DMs', async () => {
-    const alice = await client.users.fetch(w.alice.id);
-    const dm = await alice.send('hello from discord.js');
-    expect(dm.channel.isDMBased()).toBe(true);
-    const [newest] = await w.aliceReadsDms(5);
-    expect(newest).toMatchObject({ id: dm.id, content: 'hello from discord.js', author: { id: w.bot.id } });
+  it('sends a DM with its own user.send; the user receives it on her gateway and finds the DM channel', async () => {
+    const online = await w.aliceOnline();
+    try {
+      const alice = await client.users.fetch(w.alice.id);
+      const dm = await alice.send('hello from discord.js');
+      expect(dm.channel.isDMBased()).toBe(true);
+      const event = await online.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.id === dm.id);
+      expect(event.d).toMatchObject({
+        channel_id: dm.channelId,
+        content: 'hello from discord.js',
+        author: { id: w.bot.id },
+      });
+      expect(await w.aliceDmChannels()).toContainEqual(
+        expect.objectContaining({ id: dm.channelId, last_message_id: dm.id }),
+      );
+    } finally {
+      online.socket.close();
+    }
   });
 });
 

@@ -102,10 +102,22 @@ describe('discord.py 2.2.2 against the server (Route.BASE and DEFAULT_GATEWAY on
     expect(stored).toEqual([expect.objectContaining({ id: synced[0].id, name: 'ping', type: 1 })]);
   });
 
-  it('sends a DM with user.send; the user reads it in her DMs', async () => {
-    const dm = await bot.command('dm', { user_id: w.alice.id, content: 'hello from discord.py' });
-    expect(dm).toMatchObject({ dm: true, content: 'hello from discord.py', author_id: w.bot.id });
-    const [newest] = await w.aliceReadsDms(5);
-    expect(newest).toMatchObject({ id: dm.id, content: 'hello from discord.py', author: { id: w.bot.id } });
+  it('sends a DM with user.send; the user receives it on her gateway and finds the DM channel', async () => {
+    const online = await w.aliceOnline();
+    try {
+      const dm = await bot.command('dm', { user_id: w.alice.id, content: 'hello from discord.py' });
+      expect(dm).toMatchObject({ dm: true, content: 'hello from discord.py', author_id: w.bot.id });
+      const event = await online.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.id === dm.id);
+      expect(event.d).toMatchObject({
+        channel_id: dm.channel_id,
+        content: 'hello from discord.py',
+        author: { id: w.bot.id },
+      });
+      expect(await w.aliceDmChannels()).toContainEqual(
+        expect.objectContaining({ id: dm.channel_id, last_message_id: dm.id }),
+      );
+    } finally {
+      online.socket.close();
+    }
   });
 });

@@ -7,10 +7,12 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { INTENTS } from '../../src/platform/core/intents';
 import { APPLICATION_FLAGS } from '../../src/store/records/core';
+import { identifyWire } from './gateway-client';
 import { freshSandbox, sandboxClient, type TestServer } from './server-harness';
 
-/** What alice's token may do: post and read guild messages, read her DMs. */
+/** What alice's token may do: post and read guild messages, list her DM channels. */
 const ALICE_SCOPES = 'openid sdk.social_layer messages.read messages.write';
 
 /** The file the library tests write their figures to. */
@@ -65,10 +67,20 @@ export async function libraryWorld(server: TestServer) {
       if (read.status !== 200) throw new Error(`alice could not read: ${read.status} ${JSON.stringify(read.body)}`);
       return read.body as any[];
     },
-    /** The newest messages of alice's DM with the bot, as she reads them. */
-    async aliceReadsDms(limit = 10) {
-      const read = await api.get(`/api/v10/users/@me/dms/${created.bot.id}/messages?limit=${limit}`, aliceAuth);
-      if (read.status !== 200) throw new Error(`alice could not read DMs: ${read.status} ${JSON.stringify(read.body)}`);
+    /**
+     * Alice's client online on the gateway (her Bearer token), for what reaches her as events:
+     * a bot's DM arrives as MESSAGE_CREATE in her DM channel with it. Close it when done.
+     */
+    async aliceOnline() {
+      const gateway = await api.get('/api/v10/gateway');
+      return identifyWire(`${gateway.body.url}?v=10&encoding=json`, aliceAuth, {
+        intents: INTENTS.DIRECT_MESSAGES | INTENTS.MESSAGE_CONTENT,
+      });
+    },
+    /** Alice's DM channels (`GET /users/@me/channels`), most recent message first. */
+    async aliceDmChannels() {
+      const read = await api.get('/api/v10/users/@me/channels', aliceAuth);
+      if (read.status !== 200) throw new Error(`alice could not list DMs: ${read.status} ${JSON.stringify(read.body)}`);
       return read.body as any[];
     },
     /** The application's global commands, as the platform stored them. */

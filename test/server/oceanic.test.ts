@@ -133,12 +133,24 @@ describe('Oceanic.js 1.15 against the server (rest.baseURL only)', () => {
     expect(stored).toEqual([expect.objectContaining({ name: 'ping', description: 'Answers pong', type: 1 })]);
   });
 
-  it('sends a DM with user.createDM(); the user reads it in her DMs', async () => {
-    const alice = await client.rest.users.get(w.alice.id);
-    const channel = await alice.createDM();
-    const dm = await (channel as AnyTextableChannel).createMessage({ content: 'hello from Oceanic.js' });
-    expect(dm.channelID).toBe(channel.id);
-    const [newest] = await w.aliceReadsDms(5);
-    expect(newest).toMatchObject({ id: dm.id, content: 'hello from Oceanic.js', author: { id: w.bot.id } });
+  it('sends a DM with user.createDM(); the user receives it on her gateway and finds the DM channel', async () => {
+    const online = await w.aliceOnline();
+    try {
+      const alice = await client.rest.users.get(w.alice.id);
+      const channel = await alice.createDM();
+      const dm = await (channel as AnyTextableChannel).createMessage({ content: 'hello from Oceanic.js' });
+      expect(dm.channelID).toBe(channel.id);
+      const event = await online.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.id === dm.id);
+      expect(event.d).toMatchObject({
+        channel_id: channel.id,
+        content: 'hello from Oceanic.js',
+        author: { id: w.bot.id },
+      });
+      expect(await w.aliceDmChannels()).toContainEqual(
+        expect.objectContaining({ id: channel.id, last_message_id: dm.id }),
+      );
+    } finally {
+      online.socket.close();
+    }
   });
 });
