@@ -157,6 +157,10 @@ export interface ChannelRecord {
   application_id?: Snowflake | null;
   /** Slowmode: seconds a user waits between two messages (0-21600); absent means 0. */
   rate_limit_per_user?: number;
+  /** Voice and stage channels: bits per second; absent means the default, 64000. */
+  bitrate?: number;
+  /** Voice and stage channels: how many users may be in it, 0 for no limit; absent means 0. */
+  user_limit?: number;
   /** Ephemeral voice fields (Request Channel Info); never part of the channel object on the wire. */
   voice_status?: string | null;
   voice_start_time?: number | null;
@@ -169,7 +173,7 @@ export type Role = Omit<RoleRecord, 'guild_id'>;
  * The channel object of a guild channel. The ephemeral voice fields (`status`,
  * `voice_start_time`) are never part of it: Request Channel Info answers them.
  */
-export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'> & { rtc_region?: string | null };
 
 /** A guild member. */
 export interface MemberRecord {
