@@ -62,6 +62,7 @@ describe('discord.py 2.2.2 against the server (Route.BASE and DEFAULT_GATEWAY on
     const sent = await w.alicePosts(w.general.id, 'hello bot');
     const replied = await bot.event('replied', (e) => e.heard.id === sent.id);
     messageToReply = performance.now() - started;
+    expect(replied.error).toBeUndefined();
     expect(replied.heard).toMatchObject({ content: 'hello bot', author_id: w.alice.id });
     reply = replied.reply;
     expect(reply).toMatchObject({ content: 'echo: hello bot', author_id: w.bot.id, reference_id: sent.id });

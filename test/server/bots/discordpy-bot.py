@@ -10,6 +10,7 @@ Environment: PLATFORMPP_API (``<sandbox>/api/v10``), PLATFORMPP_GATEWAY (the ``u
 Lines written to stdout, one JSON object each:
   {"event": "ready", "ready_ms", "user", "application_id", "guilds": [{id, name, text_channels, voice_channels}]}
   {"event": "replied", "heard": {id, content, author_id}, "reply": {id, content, reference_id}}
+      (or "error" instead of "reply" when the platform refused the reply)
   {"reply_to": n, "ok": true, "result": ...} or {"reply_to": n, "ok": false, "error": "..."}
 Commands read from stdin, one JSON object each, with an "id" the answer repeats as "reply_to":
   {"op": "edit", "channel_id", "message_id", "content"}
@@ -92,7 +93,12 @@ async def on_ready() -> None:
 async def on_message(message: discord.Message) -> None:
     if message.author.bot or message.guild is None:
         return
-    reply = await message.reply(f'echo: {message.content}')
+    try:
+        reply = await message.reply(f'echo: {message.content}')
+    except discord.HTTPException as error:
+        # The test waits for this line: say why there is no reply instead of leaving it waiting.
+        emit({'event': 'replied', 'heard': message_json(message), 'error': f'{type(error).__name__}: {error}'})
+        return
     emit({'event': 'replied', 'heard': message_json(message), 'reply': message_json(reply)})
 
 
