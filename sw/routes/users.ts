@@ -2,7 +2,7 @@
  * `/users` routes: the current user.
  */
 import { Hono } from 'hono';
-import { serializeUser } from '../../src/platform/accounts/users';
+import { serializeCurrentUser } from '../../src/platform/accounts/users';
 import type { AppEnv } from '../http';
 
 /** The `/users` routes. */
@@ -10,7 +10,7 @@ export function userRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/@me', (c) => {
     const principal = c.get('principal');
-    return c.json(serializeUser(principal.user, principal));
+    return c.json(serializeCurrentUser(principal));
   });
   return r;
 }
