@@ -11,7 +11,7 @@
  */
 import type * as v from 'valibot';
 import { authenticate, type Principal } from '../platform/oauth2/auth';
-import { serializeApplication } from '../platform/accounts/applications';
+import { wireApplicationFlags } from '../platform/accounts/applications';
 import type { PlatformContext } from '../platform/core/context';
 import { ApiError } from '../platform/core/errors';
 import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds/wire';
@@ -20,7 +20,7 @@ import { serializeVoiceState } from '../platform/voice/states';
 import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/core/intents';
 import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/core/limits';
 import type { MemberRecord, UserRecord } from '../store/records/core';
-import { serializeUser } from '../platform/accounts/users';
+import { serializeCurrentUser } from '../platform/accounts/users';
 import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
@@ -133,14 +133,14 @@ export async function identifySession(
     t: 'READY',
     d: {
       v: version,
-      user: serializeUser(principal.user, principal),
+      user: serializeCurrentUser(principal),
       guilds: guildCreates.map((g) => ({ id: (g.d as { id: string }).id, unavailable: true })),
       session_id: record.session_id,
       session_type: 'normal',
       resume_gateway_url: resumeGatewayUrl,
       private_channels: [],
       ...(friendPresences ? { presences: friendPresences } : {}),
-      application: { id: principal.application.id, flags: serializeApplication(principal.application).flags },
+      application: { id: principal.application.id, flags: wireApplicationFlags(principal.application).flags },
       ...(shard ? { shard } : {}),
     },
   };

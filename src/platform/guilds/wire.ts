@@ -30,7 +30,7 @@ export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]): Guild {
 /** The role object; `color` is deprecated but still returned (it mirrors `colors.primary_color`). */
 export function serializeRole(role: RoleRecord): Role {
   const { guild_id: _guild, ...wire } = role;
-  return wire;
+  return { ...wire, flags: role.flags ?? 0 };
 }
 
 /**
@@ -58,5 +58,7 @@ export function serializeMember(member: MemberRecord, user: UserRecord): GuildMe
     mute: member.mute ?? false,
     communication_disabled_until:
       member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
+    pending: member.pending ?? false,
+    premium_since: member.premium_since == null ? null : new Date(member.premium_since).toISOString(),
   };
 }
