@@ -41,6 +41,7 @@ const SERVER_HOST_SUITE = [
   ...['voice-states', 'game-relationships', 'sandbox-fixture-sets', 'api-versions'].map(
     (f) => `test/unit/sw/${f}.test.ts`,
   ),
+  ...['applications', 'users-get', 'guild-object', 'create-dm'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/gateway/*.test.ts',
 ];
 

@@ -49,6 +49,7 @@ beforeAll(async () => {
     GatewayIntentBits.Guilds,
     GatewayIntentBits.GuildMessages,
     GatewayIntentBits.MessageContent,
+    GatewayIntentBits.DirectMessages,
   ]);
   timeToReady = performance.now() - started;
 });
@@ -118,21 +119,32 @@ describe('discord.js 14 against the server (rest.api only)', () => {
     expect(stored).toEqual([expect.objectContaining({ name: 'ping', description: 'Answers pong', type: 1 })]);
   });
 
-  it('sends a DM with its own user.send; the user receives it on her gateway and finds the DM channel', async () => {
+  it('sends a DM with its own user.send (the bot hears it with DirectMessages); the user receives it on her gateway and finds the DM channel, the same one for a second send', async () => {
     const online = await w.aliceOnline();
     try {
       const alice = await client.users.fetch(w.alice.id);
+      expect(alice.username).toBe('alice');
+      const heard = nextMessage(client, (m) => m.channel.type === ChannelType.DM);
       const dm = await alice.send('hello from discord.js');
-      expect(dm.channel.isDMBased()).toBe(true);
+      expect(dm.channel.type).toBe(ChannelType.DM);
+      expect((await heard).id).toBe(dm.id);
       const event = await online.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.id === dm.id);
       expect(event.d).toMatchObject({
         channel_id: dm.channelId,
         content: 'hello from discord.js',
         author: { id: w.bot.id },
       });
-      expect(await w.aliceDmChannels()).toContainEqual(
-        expect.objectContaining({ id: dm.channelId, last_message_id: dm.id }),
-      );
+      // One DM channel per pair: a second send lands in it.
+      const again = await alice.send('still here');
+      expect(again.channelId).toBe(dm.channelId);
+      expect(await w.aliceDmChannels()).toEqual([
+        expect.objectContaining({
+          id: dm.channelId,
+          type: 1,
+          last_message_id: again.id,
+          recipients: [expect.objectContaining({ id: w.bot.id })],
+        }),
+      ]);
     } finally {
       online.socket.close();
     }
