@@ -2,7 +2,7 @@
  * `/users` routes: the current user, and Get User by id.
  */
 import { Hono } from 'hono';
-import { serializeUser } from '../../src/platform/accounts/users';
+import { serializeCurrentUser } from '../../src/platform/accounts/users';
 import { readUser } from '../../src/platform/accounts/user-reads';
 import { snowflakeParam, type AppEnv } from '../http';
 
@@ -11,7 +11,7 @@ export function userRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/@me', (c) => {
     const principal = c.get('principal');
-    return c.json(serializeUser(principal.user, principal));
+    return c.json(serializeCurrentUser(principal));
   });
   // After `/@me`, which the parameter would otherwise take.
   r.get('/:user_id', async (c) =>

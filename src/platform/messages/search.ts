@@ -6,6 +6,7 @@
  * MESSAGE_CONTENT privileged intent; a guild whose index is not ready is 400 110000.
  */
 import * as v from 'valibot';
+import { snowflakeSchema } from '../core/schema-parts';
 import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -24,7 +25,7 @@ import { isIndexReady } from './search-index';
 import type { ChannelMessage } from './wire';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 
-const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 const ids = v.optional(
   v.pipe(
     v.array(snowflake),
@@ -63,11 +64,14 @@ export const MessageSearchQuerySchema = v.object({
 });
 export type MessageSearchQuery = v.InferOutput<typeof MessageSearchQuerySchema>;
 
+/** A message as a search answers it: `hit` marks the message that matched (every one here). */
+export type SearchHit = ChannelMessage & { hit: true };
+
 /** The answer: `messages` is an array of one-message arrays, as the platform answers it. */
 export interface MessageSearchResult {
   doing_deep_historical_index: boolean;
   total_results: number;
-  messages: ChannelMessage[][];
+  messages: SearchHit[][];
   threads: never[];
   members: never[];
 }
@@ -184,7 +188,7 @@ export async function searchGuildMessages(
   return {
     doing_deep_historical_index: false,
     total_results: scored.length,
-    messages: messages.map((m) => [m]),
+    messages: messages.map((m) => [{ ...m, hit: true as const }]),
     threads: [],
     members: [],
   };

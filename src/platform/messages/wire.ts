@@ -5,23 +5,21 @@
  * `embeds`, `attachments` and `components` are empty and `poll` is left out.
  */
 import { serializeAttachment } from './attachments';
-import { exposedAttachmentNames, resolveComponentMedia } from '../interactions/component-rules';
+import { serializeEmbed } from './embeds';
+import { exposedAttachmentNames } from '../interactions/component-rules';
+import { wireComponents } from './component-wire';
 import {
   CHANNEL_MESSAGE_FLAGS,
   type ChannelMessage,
   type ChannelMessageRecord,
   type SnapshotMessage,
+  type StoredPoll,
 } from '../../store/records/messages';
 import type { MessageTx } from './access';
 import type { User, UserRecord } from '../../store/records/core';
-import { serializeUser } from '../accounts/users';
+import { deletedUser, serializeUser } from '../accounts/users';
 
 export type { ChannelMessage };
-
-/** How an author or mentioned user whose record no longer exists is shown. */
-function deletedUser(id: string): User {
-  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
-}
 
 /** The users a message names (author and mentions), to load before serializing it. */
 export function userIdsOf(records: readonly ChannelMessageRecord[]): string[] {
@@ -41,7 +39,7 @@ function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments'
   const attachments = record.attachments
     .filter((a) => exposed === null || exposed.has(a.filename))
     .map(serializeAttachment);
-  return { attachments, components: resolveComponentMedia(record.components, record.attachments) };
+  return { attachments, components: wireComponents(record.components, record.attachments) };
 }
 
 /**
@@ -72,7 +70,7 @@ export function serializeChannelMessage(
     mentions: record.mention_ids.map(user),
     mention_roles: record.mention_roles,
     attachments,
-    embeds: record.embeds,
+    embeds: record.embeds.map(serializeEmbed),
     components,
     pinned: record.pinned_at !== undefined,
     flags: record.flags,
@@ -84,8 +82,17 @@ export function serializeChannelMessage(
   if (record.message_snapshots) message.message_snapshots = record.message_snapshots;
   if (options.referenced !== undefined) message.referenced_message = options.referenced;
   if (record.interaction_metadata) message.interaction_metadata = record.interaction_metadata;
-  if (record.poll) message.poll = { ...record.poll, results: { is_finalized: false, answer_counts: [] } };
+  if (record.poll) message.poll = { ...wirePoll(record.poll), results: { is_finalized: false, answer_counts: [] } };
   return message;
+}
+
+/** A poll as answered: an answer's emoji names both its id and its name (null for what it lacks). */
+function wirePoll(poll: StoredPoll): StoredPoll {
+  const answers = poll.answers.map(({ answer_id, poll_media: { emoji, ...media } }) => ({
+    answer_id,
+    poll_media: emoji ? { ...media, emoji: { ...emoji, id: emoji.id ?? null, name: emoji.name ?? null } } : media,
+  }));
+  return { ...poll, answers };
 }
 
 /**
@@ -98,7 +105,7 @@ export function snapshotOf(record: ChannelMessageRecord, users: ReadonlyMap<stri
   return {
     type: record.type,
     content: record.content,
-    embeds: record.embeds,
+    embeds: record.embeds.map(serializeEmbed),
     attachments,
     timestamp: new Date(record.created_at).toISOString(),
     edited_timestamp: record.edited_at === null ? null : new Date(record.edited_at).toISOString(),
