@@ -7,7 +7,7 @@
  * zstd (`compress=zstd-stream`) is not offered: neither workerd's `node:zlib` nor Node 20's has it.
  */
 import { constants, createDeflate, deflateSync } from 'node:zlib';
-import { type GatewayZlib, type PayloadStream, ZLIB_SUFFIX } from '../src/gateway/compressed-transport';
+import { type GatewayZlib, joinedChunks, type PayloadStream, ZLIB_SUFFIX } from '../src/gateway/compressed-transport';
 
 /** The transport compressions this server offers in the gateway URL's `compress`. */
 export const SERVER_TRANSPORT_COMPRESSIONS = ['zlib-stream'] as const;
@@ -20,18 +20,6 @@ function endsFlushed(chunks: readonly Uint8Array[]): boolean {
   return tail.every((byte, i) => byte === ZLIB_SUFFIX[i]);
 }
 
-/** Joins chunks into one message. */
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
-
 /** One connection's zlib stream. Its caller deflates one payload at a time (the transport waits for each). */
 function openStream(): PayloadStream {
   const deflate = createDeflate();
@@ -40,7 +28,7 @@ function openStream(): PayloadStream {
   let current: { flushed: boolean; resolve(bytes: Uint8Array): void } | null = null;
   const settle = () => {
     if (!current?.flushed || !endsFlushed(chunks)) return;
-    const message = joined(chunks);
+    const message = joinedChunks(chunks);
     chunks = [];
     const { resolve } = current;
     current = null;

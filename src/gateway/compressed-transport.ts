@@ -17,6 +17,21 @@ export type TransportCompression = 'zlib-stream' | 'zstd-stream';
 /** The last four bytes of a payload flushed with Z_SYNC_FLUSH (an empty stored block). */
 export const ZLIB_SUFFIX = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 
+/**
+ * The chunks a zlib wrote for one payload, as one message.
+ * @example sink.sendBinary(joinedChunks(chunks));
+ */
+export function joinedChunks(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
 /** One connection's zlib stream: `deflate` resolves with one payload, flushed. */
 export interface PayloadStream {
   deflate(text: string): Promise<Uint8Array>;

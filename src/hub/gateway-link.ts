@@ -6,11 +6,18 @@
  * per socket, and the page wakes once for it.
  */
 import type { GatewayLinkEvents, GatewayLinkRequest, GatewaySocketEvent } from './protocol';
-import { serveSocket, type HoldForPage, type ServedSocket, type SocketEndpoint } from './gateway-port';
+import {
+  serveSocket,
+  type HoldForPage,
+  type ServedSocket,
+  type SocketCompression,
+  type SocketEndpoint,
+} from './gateway-port';
 
 /**
  * Serves the gateway sockets a page opens on `port` until the page is gone (the port closes,
- * or `holdForPage` says so for each socket, when the page said who it is: `owner`).
+ * or `holdForPage` says so for each socket, when the page said who it is: `owner`), with the
+ * gateway's `compression` for the sockets that ask for it.
  * @example bridgeGatewayLink(gateway, port, (abandon) => owners.hold(owner, abandon), owner);
  */
 export function bridgeGatewayLink(
@@ -18,6 +25,7 @@ export function bridgeGatewayLink(
   port: MessagePort,
   holdForPage?: HoldForPage,
   owner?: string,
+  compression?: SocketCompression,
 ): void {
   const sockets = new Map<number, ServedSocket>();
   let outgoing: GatewayLinkEvents = [];
@@ -46,6 +54,7 @@ export function bridgeGatewayLink(
         },
         holdForPage,
         owner,
+        compression,
       );
       if (!finished) sockets.set(id, socket);
     } else if (request) sockets.get(request.id)?.request(request);

@@ -4,6 +4,7 @@
  * the gateway does the rest. {@link serveSocket} is one connection on any wire, which a page's
  * gateway link (`./gateway-link`) carries several of.
  */
+import { compressedTransport, type GatewayZlib, type TransportCompression } from '../gateway/compressed-transport';
 import type { ClientData, GatewayTransport } from '../gateway/connection';
 import type { GatewaySocketEvent, GatewaySocketRequest } from './protocol';
 
@@ -12,8 +13,20 @@ export interface SocketEndpoint {
   connect(
     url: string,
     transport: GatewayTransport,
-    options?: { owner?: string },
+    options?: { owner?: string; compressions?: readonly TransportCompression[] },
   ): { receive(data: ClientData): void; clientClosed(code: number): void };
+}
+
+/** The compressions a gateway endpoint offers (the URL's `compress`, Identify's `compress`), over a zlib. */
+export interface SocketCompression {
+  zlib: GatewayZlib;
+  offered: readonly TransportCompression[];
+}
+
+/** The transport compression `url` asks for, when `compression` offers it. */
+function askedCompression(url: string, compression: SocketCompression): TransportCompression | null {
+  const asked = new URL(url, 'http://gateway.invalid/').searchParams.get('compress');
+  return compression.offered.find((offered) => offered === asked) ?? null;
 }
 
 /** Close code of a connection whose page went away without closing it (as a dropped WebSocket). */
@@ -35,7 +48,8 @@ export interface ServedSocket {
 /**
  * Serves a gateway connection for `url` whose events go out through `post`, until either side
  * closes it or the page is gone (`holdForPage`, when the page said who it is: `owner`);
- * `finished` runs once, after its last event.
+ * `finished` runs once, after its last event. With `compression` (the gateway's, not the voice
+ * gateway's), a client that asks for it gets binary messages, as from a WebSocket gateway.
  */
 export function serveSocket(
   gateway: SocketEndpoint,
@@ -44,6 +58,7 @@ export function serveSocket(
   finished: () => void,
   holdForPage?: HoldForPage,
   owner?: string,
+  compression?: SocketCompression,
 ): ServedSocket {
   let open = true;
   let letGo = () => {};
@@ -57,24 +72,35 @@ export function serveSocket(
   // A page that only sleeps in the back/forward cache reads the close when it wakes up.
   const abandon = () => {
     if (!open) return;
+    transport.dispose?.();
     connection.clientClosed(ABNORMAL_CLOSURE);
     finish({ type: 'close', code: ABNORMAL_CLOSURE, reason: '', wasClean: false });
   };
   post({ type: 'open' });
-  const connection = gateway.connect(
-    url,
-    {
-      send: (data) => open && post({ type: 'message', data }),
-      close: (code, reason) => finish({ type: 'close', code, reason, wasClean: true }),
-    },
-    { owner },
-  );
+  const plain: GatewayTransport = {
+    send: (data) => open && post({ type: 'message', data }),
+    close: (code, reason) => finish({ type: 'close', code, reason, wasClean: true }),
+  };
+  const transport: GatewayTransport & { dispose?(): void } = compression
+    ? compressedTransport(
+        {
+          sendText: plain.send,
+          // A copy of its own, so the port may transfer or clone it as an ArrayBuffer.
+          sendBinary: (bytes) => open && post({ type: 'message', data: bytes.slice().buffer }),
+          close: plain.close,
+        },
+        compression.zlib,
+        askedCompression(url, compression),
+      )
+    : plain;
+  const connection = gateway.connect(url, transport, { owner, compressions: compression?.offered });
   if (open && holdForPage) letGo = holdForPage(abandon);
   return {
     request(request) {
       if (!open) return;
       if (request?.type === 'send') connection.receive(request.data);
       if (request?.type === 'close') {
+        transport.dispose?.();
         connection.clientClosed(request.code);
         finish({ type: 'close', code: request.code, reason: request.reason, wasClean: true });
       }
@@ -85,7 +111,7 @@ export function serveSocket(
 
 /**
  * Serves a gateway connection for `url` on `port` until either side closes it, or the page is
- * gone (`holdForPage`, when the page said who it is: `owner`).
+ * gone (`holdForPage`, when the page said who it is: `owner`); `compression` as for {@link serveSocket}.
  * @example bridgeGatewayPort(gateway, port, '/gateway?v=10&encoding=json', (abandon) => owners.hold(owner, abandon), owner);
  */
 export function bridgeGatewayPort(
@@ -94,6 +120,7 @@ export function bridgeGatewayPort(
   url: string,
   holdForPage?: HoldForPage,
   owner?: string,
+  compression?: SocketCompression,
 ): void {
   const socket = serveSocket(
     gateway,
@@ -102,6 +129,7 @@ export function bridgeGatewayPort(
     () => port.close(),
     holdForPage,
     owner,
+    compression,
   );
   port.addEventListener('message', (event: MessageEvent<GatewaySocketRequest>) => socket.request(event.data));
   // Chromium fires `close` on a port whose other end is gone (the page closed or crashed);

@@ -18,7 +18,8 @@ import { SNOWFLAKE_WORKERS } from '../platform/core/snowflake';
 import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
 import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayLink, refuseGatewayLink } from './gateway-link';
-import { bridgeGatewayPort } from './gateway-port';
+import { bridgeGatewayPort, type SocketCompression } from './gateway-port';
+import { HUB_TRANSPORT_COMPRESSIONS, hubGatewayZlib } from './gateway-zlib';
 import { bridgeSpeakingPort } from './speaking-port';
 import { hubLockName, ownerLockName, type HubApi } from './protocol';
 
@@ -101,11 +102,14 @@ function clearLeftPresence(left: FrameLeft): void {
     .catch(report);
 }
 
+/** The gateway's compressions (not the voice gateway's): zlib-stream, and Identify's `compress`. */
+const gatewayCompression: SocketCompression = { zlib: hubGatewayZlib, offered: HUB_TRANSPORT_COMPRESSIONS };
+
 const api: HubApi = {
   openGateway(port, url, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
     gateway
-      .then((g) => bridgeGatewayPort(g, port, url, holdForPage, owner))
+      .then((g) => bridgeGatewayPort(g, port, url, holdForPage, owner, gatewayCompression))
       .catch((error) => {
         report(error);
         port.postMessage({ type: 'close', code: 1011, reason: 'The gateway could not start.', wasClean: false });
@@ -114,7 +118,7 @@ const api: HubApi = {
   openGatewayLink(port, owner) {
     const holdForPage = owner === undefined ? undefined : (abandon: () => void) => owners.hold(owner, abandon);
     gateway
-      .then((g) => bridgeGatewayLink(g, port, holdForPage, owner))
+      .then((g) => bridgeGatewayLink(g, port, holdForPage, owner, gatewayCompression))
       .catch((error) => {
         report(error);
         refuseGatewayLink(port, 'The gateway could not start.');

@@ -93,8 +93,8 @@ export type GatewaySocketRequest =
 export type GatewaySocketEvent =
   /** The connection is open (Hello follows as a message). */
   | { type: 'open' }
-  /** A text frame: one gateway payload as JSON. */
-  | { type: 'message'; data: string }
+  /** A text frame (one gateway payload as JSON), or a binary one (compressed, when the client asked). */
+  | { type: 'message'; data: string | ArrayBuffer }
   /** The connection is closed, by the gateway (its close code) or in answer to the page's close. */
   | { type: 'close'; code: number; reason: string; wasClean: boolean };
 

@@ -278,7 +278,9 @@ export class GatewaySocket extends EventTarget implements WebSocket {
       this.#readyState = GatewaySocket.OPEN;
       this.dispatchEvent(new Event('open'));
     } else if (event.type === 'message' && this.#readyState === GatewaySocket.OPEN) {
-      this.dispatchEvent(new MessageEvent('message', { data: event.data, origin: this.#origin }));
+      // A binary message (a compressed payload) as a WebSocket hands it: per `binaryType`.
+      const data = typeof event.data !== 'string' && this.binaryType === 'blob' ? new Blob([event.data]) : event.data;
+      this.dispatchEvent(new MessageEvent('message', { data, origin: this.#origin }));
     } else if (event.type === 'close' && this.#readyState !== GatewaySocket.CLOSED) {
       this.#readyState = GatewaySocket.CLOSED;
       this.#transport?.dispose();

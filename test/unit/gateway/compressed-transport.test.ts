@@ -1,12 +1,14 @@
 // @vitest-environment node
 /**
- * The gateway's compression over the server's zlib (`server/gateway-zlib.ts`, Node's `node:zlib`
- * here): zlib-stream messages in order, each ending in `00 00 ff ff`, the close after them;
- * Identify's payload compression; text when nothing was asked.
+ * The gateway's compression over each host's zlib (the server's `node:zlib`, Node's here; the
+ * shared worker's pako): zlib-stream messages in order, each ending in `00 00 ff ff`, the close
+ * after them; Identify's payload compression; text when nothing was asked. Node's own inflate
+ * reads both, as a client's zlib does.
  */
 import { constants, createInflate, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { serverGatewayZlib } from '../../../server/gateway-zlib';
+import { hubGatewayZlib } from '../../../src/hub/gateway-zlib';
 import { compressedTransport, type MessageSink } from '../../../src/gateway/compressed-transport';
 
 /** A sink that records what went out, in order. */
@@ -41,10 +43,13 @@ async function inflateStream(messages: Uint8Array[]): Promise<string[]> {
   return texts;
 }
 
-describe('gateway compression (zlib-stream and payload compression)', () => {
+describe.each([
+  ['the server (node:zlib)', serverGatewayZlib],
+  ['the shared worker (pako)', hubGatewayZlib],
+])('gateway compression (zlib-stream and payload compression) on %s', (_host, zlib) => {
   it('zlib-stream: payloads sent at once go out in order, one message each ending in 00 00 ff ff, and the close after them', async () => {
     const { out, sink } = recordingSink();
-    const transport = compressedTransport(sink, serverGatewayZlib, 'zlib-stream');
+    const transport = compressedTransport(sink, zlib, 'zlib-stream');
     const texts = Array.from({ length: 50 }, (_, i) => JSON.stringify({ op: 0, d: { i, pad: 'x'.repeat(i * 40) } }));
     for (const text of texts) transport.send(text);
     transport.close(4000, 'bye');
@@ -59,7 +64,7 @@ describe('gateway compression (zlib-stream and payload compression)', () => {
 
   it("Identify's compress: true makes each later payload a zlib stream of its own; text before it", () => {
     const { out, sink } = recordingSink();
-    const transport = compressedTransport(sink, serverGatewayZlib, null);
+    const transport = compressedTransport(sink, zlib, null);
     transport.send('{"op":10}');
     transport.compressPayloads();
     transport.send('{"op":0,"t":"READY"}');
@@ -69,7 +74,7 @@ describe('gateway compression (zlib-stream and payload compression)', () => {
 
   it('without compression the payloads are text and the close is at once', () => {
     const { out, sink } = recordingSink();
-    const transport = compressedTransport(sink, serverGatewayZlib, null);
+    const transport = compressedTransport(sink, zlib, null);
     transport.send('{"op":10}');
     transport.close(1000, '');
     expect(out).toEqual([{ text: '{"op":10}' }, { close: 1000 }]);
@@ -77,7 +82,7 @@ describe('gateway compression (zlib-stream and payload compression)', () => {
 
   it('a connection disposed of (the client closed) sends nothing more', async () => {
     const { out, sink } = recordingSink();
-    const transport = compressedTransport(sink, serverGatewayZlib, 'zlib-stream');
+    const transport = compressedTransport(sink, zlib, 'zlib-stream');
     transport.dispose();
     transport.send('{"op":11}');
     await new Promise((r) => setTimeout(r, 20));

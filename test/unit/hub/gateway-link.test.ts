@@ -24,7 +24,8 @@ function pageEnd(port: MessagePort) {
   return { messages, of, waitFor, post };
 }
 
-const isDispatch = (t: string) => (e: GatewaySocketEvent) => e.type === 'message' && e.data.includes(`"t":"${t}"`);
+const isDispatch = (t: string) => (e: GatewaySocketEvent) =>
+  e.type === 'message' && typeof e.data === 'string' && e.data.includes(`"t":"${t}"`);
 
 describe("the hub's end of a page's gateway link", () => {
   it("carries each of the page's sockets under its id, and what the gateway sends them in one turn as one message", async () => {

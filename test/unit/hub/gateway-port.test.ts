@@ -1,6 +1,8 @@
 // @vitest-environment node
+import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bridgeGatewayPort } from '../../../src/hub/gateway-port';
+import { HUB_TRANSPORT_COMPRESSIONS, hubGatewayZlib } from '../../../src/hub/gateway-zlib';
 import type { GatewaySocketEvent } from '../../../src/hub/protocol';
 import { createGatewayHarness } from '../gateway/gateway-harness';
 
@@ -37,7 +39,11 @@ describe("the hub's end of a gateway socket", () => {
     const page = pageEnd(port1);
     page.send({ op: 2, d: { token: h.world.aliceAuth, properties: { os: 'linux', browser: 'test', device: 'test' } } });
     const ready = JSON.parse(
-      ((await page.waitFor((e) => e.type === 'message' && e.data.includes('"READY"'))) as { data: string }).data,
+      (
+        (await page.waitFor(
+          (e) => e.type === 'message' && typeof e.data === 'string' && e.data.includes('"READY"'),
+        )) as { data: string }
+      ).data,
     ).d;
     abandon();
     expect(await page.waitFor((e) => e.type === 'close')).toEqual({
@@ -72,5 +78,89 @@ describe("the hub's end of a gateway socket", () => {
       { type: 'close', code: 1000, reason: 'bye', wasClean: true },
     ]);
     port1.close();
+  });
+});
+
+describe("the shared worker's gateway compression (CONTRACT §4: zlib-stream on both hosts)", () => {
+  /** Inflates a connection's binary messages with one context, as a client does: each message's text. */
+  function streamReader() {
+    const inflate = createInflate();
+    let text = '';
+    inflate.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    return (message: ArrayBuffer) =>
+      new Promise<string>((resolve) => {
+        inflate.write(Buffer.from(message));
+        inflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+          const whole = text;
+          text = '';
+          resolve(whole);
+        });
+      });
+  }
+
+  it('compress=zlib-stream: Hello, READY and every payload come as binary messages of one zlib stream, each ending in 00 00 ff ff', async () => {
+    const h = await createGatewayHarness();
+    const { port1, port2 } = new MessageChannel();
+    const compression = { zlib: hubGatewayZlib, offered: HUB_TRANSPORT_COMPRESSIONS };
+    bridgeGatewayPort(
+      h.gateway,
+      port2,
+      '/gateway?v=10&encoding=json&compress=zlib-stream',
+      undefined,
+      undefined,
+      compression,
+    );
+    const page = pageEnd(port1);
+    const read = streamReader();
+    const messages = async (count: number) => {
+      await page.waitFor(() => page.received.filter((e) => e.type === 'message').length >= count);
+      return page.received.filter((e) => e.type === 'message').map((e) => (e as { data: ArrayBuffer }).data);
+    };
+    const [hello] = await messages(1);
+    expect(hello).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint8Array(hello).slice(-4)]).toEqual([0, 0, 0xff, 0xff]);
+    expect(JSON.parse(await read(hello)).op).toBe(10);
+    page.send({ op: 2, d: { token: h.world.aliceAuth, properties: { os: 'linux', browser: 'test', device: 'test' } } });
+    const [, ready] = await messages(2);
+    expect([...new Uint8Array(ready).slice(-4)]).toEqual([0, 0, 0xff, 0xff]);
+    expect(JSON.parse(await read(ready))).toMatchObject({ op: 0, t: 'READY' });
+    port1.close();
+  });
+
+  it("Identify's compress: true makes each later payload a zlib stream of its own; without compression the gateway speaks text", async () => {
+    const h = await createGatewayHarness();
+    const { port1, port2 } = new MessageChannel();
+    const compression = { zlib: hubGatewayZlib, offered: HUB_TRANSPORT_COMPRESSIONS };
+    bridgeGatewayPort(h.gateway, port2, '/gateway?v=10&encoding=json', undefined, undefined, compression);
+    const page = pageEnd(port1);
+    const hello = await page.waitFor((e) => e.type === 'message');
+    expect(typeof (hello as { data: unknown }).data).toBe('string');
+    page.send({
+      op: 2,
+      d: { token: h.world.aliceAuth, compress: true, properties: { os: 'linux', browser: 'test', device: 'test' } },
+    });
+    const ready = await page.waitFor((e) => e.type === 'message' && typeof e.data !== 'string');
+    expect(JSON.parse(inflateSync(Buffer.from((ready as { data: ArrayBuffer }).data)).toString('utf8'))).toMatchObject({
+      t: 'READY',
+    });
+    port1.close();
+  });
+
+  it('zstd-stream, which the shared worker has no zlib for, closes 4002 naming what is offered', async () => {
+    const h = await createGatewayHarness();
+    const { port1, port2 } = new MessageChannel();
+    const compression = { zlib: hubGatewayZlib, offered: HUB_TRANSPORT_COMPRESSIONS };
+    bridgeGatewayPort(
+      h.gateway,
+      port2,
+      '/gateway?v=10&encoding=json&compress=zstd-stream',
+      undefined,
+      undefined,
+      compression,
+    );
+    const page = pageEnd(port1);
+    const closed = (await page.waitFor((e) => e.type === 'close')) as { code: number; reason: string };
+    expect(closed.code).toBe(4002);
+    expect(closed.reason).toContain('zlib-stream');
   });
 });
