@@ -13,8 +13,11 @@ import { createActivityWorld, FIXTURES, mountPlatform, nextEvent } from './activ
 /** Every scope the cockpit's tests need. */
 export const COCKPIT_SCOPES = 'identify guilds guilds.members.read rpc.activities.write';
 
-/** A world of alice, bob and chen (who plays in no frame), the cockpit, and a player per `usernames`. */
-export async function mountCockpitPage(usernames: string[] = ['alice']) {
+/**
+ * A world of alice, bob and chen (who plays in no frame), the cockpit, and a player per
+ * `usernames` running the activity page `fixture` (of the fixtures folder).
+ */
+export async function mountCockpitPage(usernames: string[] = ['alice'], fixture = 'activity-discord-sdk.html') {
   const world = await createActivityWorld(COCKPIT_SCOPES);
   const chen = (await world.sandbox.createUser({ username: 'chen' })).user;
   await world.sandbox.putGuildMember(world.guild.id, chen.id);
@@ -52,7 +55,7 @@ export async function mountCockpitPage(usernames: string[] = ['alice']) {
     players,
     reset: () => undefined,
   });
-  const src = `${FIXTURES}/activity-discord-sdk.html?client_id=${world.application.id}`;
+  const src = `${FIXTURES}/${fixture}?client_id=${world.application.id}`;
   for (const name of usernames)
     players.push(
       createPlayer(
@@ -65,7 +68,15 @@ export async function mountCockpitPage(usernames: string[] = ['alice']) {
       ),
     );
   cockpit.clientEvents.adopt(players);
-  return { world, users, platform, players, cockpit, sdks: await Promise.all(players.map((p) => readySdk(world, p))) };
+  return {
+    world,
+    users,
+    platform,
+    players,
+    cockpit,
+    layout,
+    sdks: await Promise.all(players.map((p) => readySdk(world, p))),
+  };
 }
 
 /** The public SDK of a player's activity, ready and authenticated as its user (its platform session listening). */
