@@ -24,7 +24,7 @@ describe('every player in one tab', () => {
     }
     await expect.element(page.getByRole('region', { name: 'Alice' })).toBeVisible();
     await expect.element(page.getByRole('region', { name: 'Bob' })).toBeVisible();
-  });
+  }, 45_000);
 });
 
 describe('the simulated client events reach an activity using the public SDK 2.5.0 unchanged', () => {
@@ -131,6 +131,27 @@ describe('the simulated client events reach an activity using the public SDK 2.5
     expect(entitlements).toMatchObject([{ sku_id: sku.id }]);
     await expect.poll(() => created, { timeout: 5000 }).toMatchObject([{ sku_id: sku.id }]);
   });
+
+  it('launched in a DM: no guild, the DM channel, its location; back in the guild voice channel', async () => {
+    const { world, players, users } = await mountCockpitPage();
+    const frame = players[0].frame;
+    const guildFrame = frame.frameId;
+    const guildInstance = frame.instance?.instance_id;
+    await panel().getByRole('combobox', { name: 'Launch in' }).selectOptions('dm:bob');
+    await expect.element(panel().getByRole('status')).toHaveTextContent('Launched in a DM');
+    await expect.poll(() => frame.guildId, { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => frame.frameId !== guildFrame && frame.status === 'running', { timeout: 10_000 }).toBe(true);
+    const sdk = await readySdk(world, players[0]);
+    expect(sdk.guildId).toBeNull();
+    expect(sdk.channelId).toBe(frame.channelId);
+    expect(sdk.locationId).toBe(`c-${frame.channelId}`);
+    // A new instance, of the DM's channel, with the player in it.
+    expect(sdk.instanceId).not.toBe(guildInstance);
+    const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+    expect(participants.map((p: { id: string }) => p.id)).toEqual([users.alice]);
+    await panel().getByRole('combobox', { name: 'Launch in' }).selectOptions('guild');
+    await expect.poll(() => frame.guildId, { timeout: 10_000 }).toBe(world.guild.id);
+  }, 60_000);
 
   it('closing the instance: the activity receives CLOSE 1000 and the frame closes', async () => {
     const { players } = await mountCockpitPage();

@@ -84,7 +84,8 @@ export async function readySdk(world: Awaited<ReturnType<typeof createActivityWo
   const { frame } = player;
   await expect.poll(() => frame.status, { timeout: 10_000 }).toBe('running');
   const window = () => frame.iframe!.contentWindow as Window & Record<string, any>;
-  await expect.poll(() => window().discordSdk, { timeout: 10_000 }).toBeTruthy();
+  // The iframe's window outlives a navigation: wait for the SDK of the page the frame runs now.
+  await expect.poll(() => window().discordSdk?.frameId === frame.frameId, { timeout: 10_000 }).toBe(true);
   const discordSdk = window().discordSdk;
   await discordSdk.ready();
   const listening = nextEvent(frame, 'pp-platform-events');

@@ -16,7 +16,8 @@ import { InstanceMembership } from '../../components/instance-membership';
 import { PlatformClient } from '../../rpc/platform-client';
 import type { InstanceDirectory } from '../../rpc/instances';
 import { DEVICES, type DeviceId } from './device-frames';
-import { changeDevice, displayName, type Player } from './players';
+import { directMessagePlace } from './launch-places';
+import { changeDevice, displayName, placeFrame, type Player } from './players';
 import type { SandboxWorld } from './world';
 
 /** How START_PURCHASE is answered. */
@@ -34,6 +35,8 @@ export interface ClientEventsState {
   simulated: Map<string, InstanceMembership>;
   /** Who speaks now, by user id. */
   speaking: Set<string>;
+  /** Where the activities run: the world's voice channel, or a DM with a user (by username). */
+  launch: 'guild' | `dm:${string}`;
   /** What the last action did (or why it failed). */
   notice: string;
 }
@@ -58,6 +61,7 @@ export class ClientEventsPanel {
     purchase: 'complete',
     simulated: new Map(),
     speaking: new Set(),
+    launch: 'guild',
     notice: '',
   };
 
@@ -170,6 +174,22 @@ export class ClientEventsPanel {
     );
   }
 
+  /**
+   * Launches the activities again in `place`: the guild's voice channel, or a DM of the first
+   * player with `dm:<username>` (the DM is opened as the platform opens one, by a first message).
+   */
+  async launchIn(place: ClientEventsState['launch']): Promise<void> {
+    const { world, players, sandbox } = this.context;
+    await this.#act(place === 'guild' ? 'Launched in the guild voice channel' : `Launched in a DM`, async () => {
+      const target =
+        place === 'guild'
+          ? { guild_id: world.guild_id, channel_id: world.channel_id }
+          : await directMessagePlace(sandbox, world, players[0].userId, world.users[place.slice(3)]);
+      this.state.launch = place;
+      for (const { frame } of players) placeFrame(frame, target);
+    });
+  }
+
   /** Closes every player's activity (CLOSE, as the platform's client does when the user leaves it). */
   closeInstance(): void {
     for (const { frame } of this.context.players) frame.host?.close();
@@ -211,6 +231,11 @@ export class ClientEventsPanel {
           <label><input type="radio" name="purchase" .checked=${state.purchase === 'cancel'} @change=${() => this.setPurchaseAnswer('cancel')} />Cancel</label>
           <button type="button" @click=${() => this.addSku()}>Add a test SKU</button>
         </fieldset>
+        <label>Launch in
+          <select @change=${(e: Event) => this.launchIn((e.target as HTMLSelectElement).value as ClientEventsState['launch'])}>
+            <option value="guild" ?selected=${state.launch === 'guild'}>The guild's voice channel</option>
+            ${others.map(([name]) => html`<option value=${`dm:${name}`} ?selected=${state.launch === `dm:${name}`}>A DM with ${displayName(name)}</option>`)}
+          </select></label>
         <button type="button" @click=${() => this.closeInstance()}>Close the activities</button>
         ${state.notice ? html`<p role="status">${state.notice}</p>` : nothing}`,
       this.container,
