@@ -9,7 +9,7 @@
  * entitlement arrives as the platform's ENTITLEMENT_CREATE; the device decides the orientation
  * (ORIENTATION_UPDATE from the frame's size) and the platform; closing sends CLOSE.
  */
-import { html, nothing, render } from 'lit';
+import { html, render } from 'lit';
 import type { PlatformElement } from '../../components/platform-element';
 import type { SandboxClient } from '../../components/sandbox-client';
 import { InstanceMembership } from '../../components/instance-membership';
@@ -237,7 +237,7 @@ export class ClientEventsPanel {
             ${others.map(([name]) => html`<option value=${`dm:${name}`} ?selected=${state.launch === `dm:${name}`}>A DM with ${displayName(name)}</option>`)}
           </select></label>
         <button type="button" @click=${() => this.closeInstance()}>Close the activities</button>
-        ${state.notice ? html`<p role="status">${state.notice}</p>` : nothing}`,
+        <p role="status">${state.notice}</p>`,
       this.container,
     );
   }

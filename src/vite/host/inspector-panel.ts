@@ -87,7 +87,8 @@ export class RpcInspector {
               html`<label><input type="checkbox" name="kind" value=${kind} .checked=${state.kinds.has(kind)} @change=${(e: Event) => this.#toggleKind(kind, (e.target as HTMLInputElement).checked)} />${KIND_LABELS[kind]}</label>`,
           )}
         </fieldset>
-        <p class="count" role="status">${shown.length} of ${log.entries.length} entries shown${state.notice ? html` · ${state.notice}` : nothing}</p>
+        <p class="count">${shown.length} of ${log.entries.length} entries shown</p>
+        <p class="count" role="status">${state.notice}</p>
         <ol class="rpc-log" tabindex="0" aria-label="RPC messages, newest first">${shown.map((e) => this.#entry(e))}</ol>`,
       this.container,
     );

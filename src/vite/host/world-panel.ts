@@ -4,7 +4,7 @@
  * rich presence their activity set). Presence is read as the application reads it, with a token
  * the page mints once per user and keeps in memory only.
  */
-import { html, nothing, render } from 'lit';
+import { html, render } from 'lit';
 import type { SandboxClient } from '../../components/sandbox-client';
 import { displayName } from './players';
 import type { SandboxWorld } from './world';
@@ -85,7 +85,7 @@ export class WorldPanel {
           <button type="button" @click=${() => this.refresh()}>Refresh</button>
           <button type="button" @click=${context.reset} title="Empty every store of the sandbox and seed it again">Reset sandbox</button>
         </div>
-        ${state.notice ? html`<p role="status">${state.notice}</p>` : nothing}`,
+        <p role="status">${state.notice}</p>`,
       this.container,
     );
   }
