@@ -34,6 +34,7 @@ import { sandboxUrlMappingRoutes } from './routes/sandbox-url-mappings';
 import { sandboxActivityRoutes } from './routes/sandbox-activities';
 import { sandboxFixtureSetRoutes } from './routes/sandbox-fixture-sets';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
+import { MAPPED_TARGET_HEADER } from '../src/wire/proxy-log';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
@@ -240,6 +241,7 @@ export function buildApp(
   // platform owns is never mapped, and goes on at once.
   app.use('*', async (c, next) => {
     const forwarded = await forwardUrlMapping(ctx, c.req.raw);
+    forwarded?.headers.delete(MAPPED_TARGET_HEADER);
     if (forwarded) return forwarded;
     await next();
   });

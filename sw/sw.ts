@@ -18,6 +18,8 @@ import { forwardToServer, serverTarget } from './server-forward';
 import { answerServerJoin } from './server-join';
 import { isServerJoinMessage, type JoinedServer } from '../src/wire/server-join';
 import { openPlatformStorage } from '../src/store/indexeddb/open';
+import { PROXY_LOG_CHANNEL } from '../src/wire/proxy-log';
+import { logProxied } from './proxy-log';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -26,6 +28,8 @@ declare const __PRECACHE_MANIFEST__: Array<{ url: string; revision: string | nul
 
 /** The shared worker and pages listen here: a message only says "look again in the store". */
 const channel = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
+/** The host page's RPC inspector hears here of each request an activity made through the proxy. */
+const proxyLog = new BroadcastChannel(PROXY_LOG_CHANNEL);
 
 /** The Web Lock each start of the worker holds while it runs: the browser lets go of it when it stops the worker. */
 const START_LOCK_PREFIX = 'platformpp-sw-start:';
@@ -157,11 +161,16 @@ self.addEventListener('fetch', (event) => {
   if (entered) event.waitUntil(entered.catch(() => undefined));
   // Looked up only where it matters: precached assets are the same for every client.
   const server = (): Promise<JoinedServer | null> => entered ?? servers.serverOf(event.clientId);
+  // An activity's requests (through `/.proxy/`, or from its frame) are recorded for the inspector.
+  const proxied = url.pathname.startsWith(PROXY_PREFIX + '/');
+  const activity = proxied || fromActivityFrame(request);
+  const respond = (answer: Promise<Response>) =>
+    event.respondWith(activity ? logProxied(request, answer, proxied, (r) => proxyLog.postMessage(r)) : answer);
   if (url.origin !== self.location.origin) {
     // The real platform's API and CDN, as an activity written for it calls them (CONTRACT §6).
     const outside = platformOriginOf(url);
     if (!outside) return;
-    event.respondWith(
+    respond(
       server().then((joined) => {
         if (joined) return forwardToServer(request, serverTarget(url, joined.url, outside), joined.url);
         if (outside === 'cdn') return platformApp().then((platform) => platform.cdn(request), startupFailure);
@@ -177,7 +186,7 @@ self.addEventListener('fetch', (event) => {
     // The app starts while the client's server is looked up: almost every client uses the
     // local sandbox, and after a stop both open a database.
     const local = platformApp();
-    event.respondWith(
+    respond(
       server().then((joined) =>
         joined
           ? forwardToServer(request, serverTarget(url, joined.url, null), joined.url)
@@ -187,7 +196,7 @@ self.addEventListener('fetch', (event) => {
     );
   } else if (url.pathname.startsWith(PROXY_PREFIX + '/')) {
     // A URL mapping first (the activity proxy), then the path as without the prefix.
-    event.respondWith(
+    respond(
       mapped(request, server()).then(
         (forwarded) =>
           forwarded ??
@@ -196,9 +205,9 @@ self.addEventListener('fetch', (event) => {
           ),
       ),
     );
-  } else if (fromActivityFrame(request)) {
+  } else if (activity) {
     // An activity's own requests may use its URL mappings without `/.proxy` too.
-    event.respondWith(
+    respond(
       mapped(request, server()).then(
         (forwarded) => forwarded ?? router.handleRequest({ request, event }) ?? fetch(request),
       ),

@@ -5,27 +5,13 @@
  * one (Identify's token, VOICE_SERVER_UPDATE's, an interaction's).
  */
 import type { GatewayPayload } from '../../src/gateway/protocol';
+import { redact } from '../../src/wire/redact-credentials';
+
+/** The redaction every developer panel shares (`src/wire/redact-credentials.ts`). */
+export { redact };
 
 /** How many entries the journal keeps. */
 export const JOURNAL_MAX = 500;
-
-/** Keys whose values are never kept. */
-const SECRET_KEY = /token|secret|password|authorization|code_verifier|^code$/i;
-/** A whole value that is an Authorization header's credential. */
-const SECRET_VALUE = /^(Bearer|Bot|Basic)\s+\S+$/i;
-/**
- * Credentials written inside a text: a scheme and a token-length credential, a `key=value` of a
- * secret, and the platform's bot token shape (base64 user id, 6 and 36 random characters).
- * Ordinary words after "bot" ("the bot sees it") are too short to be a token and stay.
- */
-const IN_TEXT: [RegExp, string][] = [
-  [/\b(Bearer|Bot|Basic)(\s+)[A-Za-z0-9._~+/=-]{20,}/gi, '$1$2[redacted]'],
-  [
-    /\b(access_token|refresh_token|client_secret|bot_token|token|code_verifier)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=%-]+/gi,
-    '$1$2[redacted]',
-  ],
-  [/[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g, '[redacted]'],
-];
 
 /** One received payload. */
 export interface JournalEntry {
@@ -56,24 +42,6 @@ const OP_NAMES: Record<number, string> = {
   10: 'HELLO',
   11: 'HEARTBEAT_ACK',
 };
-
-/**
- * A deep copy of `value` with credentials replaced by "[redacted]": the value of every key that
- * names one (token, secret, password, authorization, code), a whole value that is a credential
- * (`Bearer …`), and a token written inside a text (a bot token pasted into a message).
- * @example redact({ access_token: 'x', user: { id: '1' } }) // { access_token: '[redacted]', user: { id: '1' } }
- */
-export function redact(value: unknown, key = ''): unknown {
-  if (SECRET_KEY.test(key) && value !== null && value !== undefined) return '[redacted]';
-  if (typeof value === 'string')
-    return SECRET_VALUE.test(value)
-      ? '[redacted]'
-      : IN_TEXT.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), value);
-  if (Array.isArray(value)) return value.map((v) => redact(v));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
-  return value;
-}
 
 /** The journal; fires `change` when an entry arrives. */
 export class EventJournal extends EventTarget {

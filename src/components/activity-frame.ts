@@ -18,12 +18,14 @@ import { RpcHost, type HandshakeOutcome } from '../rpc/host';
 import { ActivityInstanceRegistry, type InstanceDirectory, type InstanceSnapshot } from '../rpc/instances';
 import { PlatformClient } from '../rpc/platform-client';
 import { OPCODES, type ActivityPlatform } from '../rpc/protocol';
+import type { HostUi } from '../rpc/context';
 import { createHostUi } from './activity-host-ui';
 import { frameUrl } from './frame-url';
 import { HandshakeWatch, type FrameRpcStatus } from './handshake-watch';
 import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
 import { SpeakingWatches } from './speaking-watches';
+import { tapRpcWire } from './rpc-wire-tap';
 import type { PlatformElement } from './platform-element';
 
 /** A frame's state, reflected as its `status` attribute. */
@@ -62,6 +64,7 @@ export class ActivityFrame extends LitElement {
     src: { type: String },
     platform: { type: String },
     layoutMode: { type: Number, attribute: 'layout-mode' },
+    locale: { type: String },
     status: { type: String, reflect: true },
     rpcStatus: { type: String, attribute: 'rpc-status', reflect: true },
     error: { attribute: false },
@@ -83,6 +86,13 @@ export class ActivityFrame extends LitElement {
   declare platform: ActivityPlatform;
   /** 0 focused, 1 picture-in-picture, 2 grid: changes reach the activity as ACTIVITY_LAYOUT_MODE_UPDATE. */
   declare layoutMode: 0 | 1 | 2;
+  /** The user's locale as USER_SETTINGS_GET_LOCALE answers it (default: the browser's). */
+  declare locale: string | null;
+  /**
+   * START_PURCHASE's purchase dialog: resolves true to buy, false to close it. Without one the
+   * purchase completes at once, as the platform's application test mode does.
+   */
+  confirmPurchase: HostUi['confirmPurchase'] | null = null;
   declare status: ActivityFrameStatus;
   /** The RPC of the page in the frame: `connecting` until its HANDSHAKE, then `ready` (or `refused`); null when stopped. */
   declare rpcStatus: FrameRpcStatus | null;
@@ -103,6 +113,8 @@ export class ActivityFrame extends LitElement {
   #stopPlatformEvents: (() => void) | null = null;
   #speakingWatches: SpeakingWatches | null = null;
   #handshakes: HandshakeWatch | null = null;
+  /** The user the running activity runs as (for the RPC wire's records). */
+  #runUserId: string | null = null;
 
   constructor() {
     super();
@@ -113,6 +125,7 @@ export class ActivityFrame extends LitElement {
     this.src = null;
     this.platform = 'desktop';
     this.layoutMode = 0;
+    this.locale = null;
     this.status = 'idle';
     this.rpcStatus = null;
     this.error = null;
@@ -183,6 +196,7 @@ export class ActivityFrame extends LitElement {
       const directory = (): InstanceDirectory =>
         explicit ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
       const frameId = crypto.randomUUID();
+      const appId = this.applicationId;
       const request = {
         application_id: this.applicationId,
         channel_id: this.channelId,
@@ -197,6 +211,7 @@ export class ActivityFrame extends LitElement {
       const instance = await membership.join();
       if (run !== this.#run) return membership.leave();
       Object.assign(this, { frameId, instance });
+      this.#runUserId = user.id;
       this.#membership = membership;
       this.#platform = platformElement;
       platformElement?.addEventListener('pp-hub-restart', this.#onHubRestart);
@@ -221,7 +236,10 @@ export class ActivityFrame extends LitElement {
         },
         source: iframe.contentWindow,
         origin: page.origin,
-        post: (message) => iframe.contentWindow?.postMessage(message, page.origin),
+        post: (message) => {
+          tapRpcWire({ frame_id: frameId, user_id: user.id, application_id: appId, direction: 'sent', message });
+          iframe.contentWindow?.postMessage(message, page.origin);
+        },
         platform: client,
         ui: createHostUi(this),
         participants: () => this.instance?.participants ?? [],
@@ -248,6 +266,9 @@ export class ActivityFrame extends LitElement {
         },
       });
       this.host.setLayoutMode(this.layoutMode);
+      // The host starts where the frame is now: a later resize reports only a real change.
+      const { width, height } = this.getBoundingClientRect();
+      if (width > 0 && height > 0) this.host.setOrientation(height > width ? 0 : 1);
       // On a platform server, the frame's requests and gateway go there too: the service worker
       // learns it before the frame's navigation, which carries the frame's id.
       await platformElement?.shareServerWithFrame(frameId);
@@ -315,6 +336,14 @@ export class ActivityFrame extends LitElement {
     // Sibling frames' traffic is theirs; anything not shaped like the RPC and not from our
     // activity is some other script's business. Neither is worth a drop report.
     if (!ours && event.source && activityWindows.has(event.source)) return;
+    if (ours && this.frameId && this.applicationId)
+      tapRpcWire({
+        frame_id: this.frameId,
+        user_id: this.#runUserId ?? '',
+        application_id: this.applicationId,
+        direction: 'received',
+        message: event.data,
+      });
     if (
       !ours &&
       !(

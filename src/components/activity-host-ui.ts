@@ -42,7 +42,9 @@ function hardwareAccelerated(): boolean {
  * The page's {@link HostUi} for the frame element `element`.
  * @example new RpcHost({ ..., ui: createHostUi(this) })
  */
-export function createHostUi(element: HTMLElement): HostUi {
+export function createHostUi(
+  element: HTMLElement & { locale?: string | null; confirmPurchase?: HostUi['confirmPurchase'] | null },
+): HostUi {
   const fire = <K extends keyof ActivityFrameEventMap>(
     type: K,
     detail: ActivityFrameEventMap[K]['detail'],
@@ -78,7 +80,11 @@ export function createHostUi(element: HTMLElement): HostUi {
     async hardwareAcceleration() {
       return hardwareAccelerated();
     },
-    locale: () => navigator.language,
+    locale: () => element.locale || navigator.language,
+    // Read at each purchase: the page may set or change the dialog while the activity runs.
+    get confirmPurchase() {
+      return element.confirmPurchase ?? undefined;
+    },
     pickImage: ({ application }) => requestImage(application),
     chooseShareTarget: (request) => requestShareTarget(request),
     confirmActivityInvite: (request) => requestInviteConfirmation(request),

@@ -228,6 +228,14 @@ export class SandboxClient {
     return this.#call<{ enrollment: Json }>('POST', `/sandbox/quests/${encodeURIComponent(questId)}/enrollments`, body);
   }
 
+  /** A SKU of an application (type 2 durable, 3 consumable, 5 subscription; flags 1 << 2 to sell it): `{sku}`. */
+  createSku(
+    applicationId: string,
+    body: { name: string; type: 2 | 3 | 5; flags?: number; price?: { amount: number; currency: string } | null },
+  ): Promise<{ sku: Json }> {
+    return this.#call('POST', `/sandbox/applications/${encodeURIComponent(applicationId)}/skus`, body);
+  }
+
   /** Sets the thermal state of the user's simulated device (THERMAL_STATE_UPDATE): `{device}`. */
   setThermalState(userId: string, thermalState: 0 | 1 | 2 | 3): Promise<{ device: Json }> {
     return this.#call('PUT', `/sandbox/users/${encodeURIComponent(userId)}/device`, { thermal_state: thermalState });

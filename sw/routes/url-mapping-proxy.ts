@@ -23,6 +23,7 @@ import { mapRequestPath, urlMappingsOf, type MappedTarget } from '../../src/plat
 import { PROXY_TICKET_PARAM, proxyTicketHolder } from '../../src/platform/activities/proxy-tickets';
 import { errorResponse } from '../http';
 import { ownsPath, PROXY_PREFIX, stripProxyPrefix } from '../paths';
+import { MAPPED_TARGET_HEADER } from '../../src/wire/proxy-log';
 
 /** How a forwarded request reaches its target (the network's `fetch` by default). */
 export type TargetFetch = (request: Request) => Promise<Response>;
@@ -133,7 +134,10 @@ export async function forwardUrlMapping(
   try {
     const response = await fetchTarget(outgoing);
     // A fetched response's headers are immutable: copy it so the app may add its own.
-    return new Response(response.body, response);
+    const copy = new Response(response.body, response);
+    // For the worker's proxy log only: the app and the worker's log take it off again.
+    copy.headers.set(MAPPED_TARGET_HEADER, target.url.href);
+    return copy;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return errorResponse(

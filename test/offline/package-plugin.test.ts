@@ -214,6 +214,22 @@ describe('platformpp-web packed, installed into a new Vite project, with platfor
     await expect.poll(() => text(aliceFrame, 'participants'), { timeout: 15_000 }).toBe('alice,bob');
   });
 
+  it('the cockpit: ?as=alice,bob runs both players in one tab, and its RPC inspector lists their session', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/__platformpp/?as=alice,bob`);
+    await expect
+      .poll(() => page.frames().filter((f) => f.url().includes('frame_id=')).length, { timeout: 30_000 })
+      .toBe(2);
+    // Both authorized in the tests before: the activities authenticate without a dialog.
+    for (const frame of page.frames().filter((f) => f.url().includes('frame_id=')))
+      await expect.poll(() => text(frame, 'status'), { timeout: 30_000 }).toBe('authenticated');
+    const inspector = page.getByRole('region', { name: 'RPC inspector' });
+    await expect.poll(() => inspector.getByText('HANDSHAKE', { exact: true }).count(), { timeout: 15_000 }).toBe(2);
+    expect(await inspector.getByText('AUTHENTICATE', { exact: true }).count()).toBe(2);
+    expect(await page.getByRole('region', { name: "What the platform's clients do" }).isVisible()).toBe(true);
+    await page.close();
+  });
+
   it('a hot reload (an edited module) reloads both activities, which handshake again and keep working', async () => {
     const [alice, bob] = context.pages();
     writeFiles(projectDir, { 'src/label.js': `export const label = 'second version';\n` });

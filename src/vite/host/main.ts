@@ -1,36 +1,55 @@
 /**
  * The sandbox host page of `platformpp()` (served at `/__platformpp/`): runs the platform in
- * this browser, seeds its world, and embeds the dev server's activity page as the user named by
- * `?as=` (alice when absent). Two tabs as two users run one activity instance. Built into the
- * package as one self-contained script (`dist/sandbox/host.js`) with the shared worker beside it.
- * With `platformpp({ server })` the page joins that platform server instead (`config.server`).
+ * this browser, seeds its world, and embeds the dev server's activity page as the users named by
+ * `?as=` (alice when absent; `?as=alice,bob` runs both side by side in this tab). Two tabs as two
+ * users run one activity instance too. Beside the players, the cockpit (`./cockpit.ts`): the RPC
+ * inspector, what the platform's clients do, the clock and the world. Built into the package as
+ * one self-contained script (`dist/sandbox/host.js`) with the shared worker beside it. With
+ * `platformpp({ server })` the page joins that platform server instead (`config.server`).
  */
 import '../../components/index';
-import type { ActivityFrame } from '../../components/activity-frame';
 import type { PlatformElement } from '../../components/platform-element';
 import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
 import { BRIDGE_PATH } from '../platform-bridge';
 import { serveBackendBridge } from './bridge-client';
+import { mountCockpit } from './cockpit';
+import { COCKPIT_CSS } from './cockpit-style';
 import { renderHostView, type HostViewState } from './host-view';
+import { createPlayer, playersOf, type Player } from './players';
 import { browserWorldRecord, ensureSandboxWorld, sandboxWorldRecord, WORLD_KEY, type SandboxWorld } from './world';
 
 const config = JSON.parse(document.getElementById('platformpp-sandbox')!.textContent!) as SandboxPageConfig;
-const current = new URL(location.href).searchParams.get('as') ?? config.users[0];
+const asked = playersOf(new URL(location.href).searchParams.get('as'), config.users);
 
+const style = document.createElement('style');
+style.textContent = COCKPIT_CSS;
+document.head.append(style);
 const header = document.createElement('header');
+const layout = document.createElement('div');
+layout.className = 'layout';
+const main = document.createElement('main');
+main.setAttribute('aria-label', 'Activities');
+const aside = document.createElement('aside');
+aside.className = 'cockpit';
+aside.setAttribute('aria-label', 'Cockpit');
 const platform = document.createElement('pp-platform') as PlatformElement;
 platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
 // A server that wants a control secret is reached through the plugin's relay, which holds it.
 platform.server = config.serverPath ? new URL(config.serverPath, location.origin).href : config.server;
+const stage = document.createElement('div');
+stage.className = 'stage';
+platform.append(stage);
+main.append(platform);
+layout.append(main, aside);
 document.body.append(header);
 // A platform server that did not start: never the browser's own sandbox in its place.
-if (!config.serverError) document.body.append(platform);
+if (!config.serverError) document.body.append(layout);
 
 const state: HostViewState = {
   applicationName: config.application.name,
   applicationId: config.application.id,
   users: config.users,
-  current,
+  current: asked.players,
   frame: null,
   problem: config.problem,
   onReset: () => void reset(),
@@ -44,7 +63,7 @@ async function reset(): Promise<void> {
   location.reload();
 }
 
-/** Embeds the activity as the tab's user once the platform runs and the world exists. */
+/** Embeds the activity as each of the tab's users once the platform runs and the world exists. */
 async function start(): Promise<void> {
   if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
   await platform.whenReady();
@@ -54,23 +73,32 @@ async function start(): Promise<void> {
   const record = config.server ? sandboxWorldRecord(platform.sandbox) : browserWorldRecord(localStorage);
   const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, record);
   show({ applicationId: world.application_id });
-  const userId = world.users[current];
-  if (!userId) {
-    show({ problem: `There is no user "${current}" in the sandbox: use ?as=${config.users.join(', ?as=')}.` });
+  if (asked.unknown.length > 0 || asked.players.length === 0) {
+    const unknown = asked.unknown.join(', ') || '(nobody)';
+    show({ problem: `There is no user "${unknown}" in the sandbox: use ?as=${config.users.join(', ?as=')}.` });
     return;
   }
-  platform.currentUserId = userId;
-  const frame = document.createElement('pp-activity-frame') as ActivityFrame;
-  frame.setAttribute('application-id', world.application_id);
-  frame.setAttribute('guild-id', world.guild_id);
-  frame.setAttribute('channel-id', world.channel_id);
-  frame.setAttribute('src', config.activity);
+  platform.currentUserId = world.users[asked.players[0]];
+  const players: Player[] = [];
+  const cockpit = mountCockpit(aside, { world, sandbox: platform.sandbox, platform, players, reset });
+  for (const username of asked.players)
+    players.push(
+      createPlayer(
+        stage,
+        username,
+        world.users[username],
+        { application_id: world.application_id, src: config.activity },
+        { guild_id: world.guild_id, channel_id: world.channel_id },
+        'desktop',
+      ),
+    );
+  cockpit.clientEvents.adopt(players);
+  const frame = players[0].frame;
   const follow = () => show({ frame: { status: frame.status, rpc: frame.rpcStatus, error: frame.error } });
   frame.addEventListener('pp-activity-status', () => queueMicrotask(follow));
   frame.addEventListener('pp-activity-handshake', () => queueMicrotask(follow));
-  platform.append(frame);
   // For the browser console and for tests driving the sandbox.
-  Object.assign(globalThis, { platformppSandbox: { platform, frame, world, config } });
+  Object.assign(globalThis, { platformppSandbox: { platform, frame, players, world, config, cockpit } });
 }
 
 start().catch((error: unknown) => {
