@@ -12,6 +12,7 @@ import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
 import { BRIDGE_PATH } from '../platform-bridge';
 import { serveBackendBridge } from './bridge-client';
 import { renderHostView, type HostViewState } from './host-view';
+import { faultsPanel } from './faults-panel';
 import { browserWorldRecord, ensureSandboxWorld, sandboxWorldRecord, WORLD_KEY, type SandboxWorld } from './world';
 
 const config = JSON.parse(document.getElementById('platformpp-sandbox')!.textContent!) as SandboxPageConfig;
@@ -60,6 +61,7 @@ async function start(): Promise<void> {
     return;
   }
   platform.currentUserId = userId;
+  document.body.insertBefore(faultsPanel(platform.sandbox, { userId, browser: !config.server }), platform);
   const frame = document.createElement('pp-activity-frame') as ActivityFrame;
   frame.setAttribute('application-id', world.application_id);
   frame.setAttribute('guild-id', world.guild_id);
