@@ -24,7 +24,8 @@ import { sharedConfig } from './vite.config.js';
  * - `sw/lobby-message-reads`, `sw/lobby-message-write-cache`: they look into the service worker's
  *   read cache object itself (and the second calls the lobby operations in this process).
  * - `gateway/fan-out`: it counts the store's transactions and announcements inside the process.
- * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`: units of one class, no host.
+ * - `gateway/client`, `gateway/log-tail`, `gateway/resume-marks`, `gateway/compressed-transport`:
+ *   units of one class, no host (the server's compression is tested over real sockets in `test/server`).
  * - `gateway/voice-speaking`: it watches the voice gateway's own speaking watchers in this process.
  * - the other `sw/` files still read the app's internals directly; they run on SQLite in Node.
  */
@@ -37,7 +38,10 @@ const SERVER_HOST_SUITE = [
   'test/unit/sw/messages-*.test.ts',
   'test/unit/sw/message-moderation.test.ts',
   ...['commands', 'modals', 'interactions-callback', 'interactions-webhooks'].map((f) => `test/unit/sw/${f}.test.ts`),
-  ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),
+  ...['voice-states', 'game-relationships', 'sandbox-fixture-sets', 'api-versions'].map(
+    (f) => `test/unit/sw/${f}.test.ts`,
+  ),
+  ...['applications', 'users-get', 'guild-object', 'create-dm'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/gateway/*.test.ts',
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),
 ];
@@ -49,6 +53,7 @@ const NOT_ON_SERVER_HOST = [
   'test/unit/gateway/log-tail.test.ts',
   'test/unit/gateway/resume-marks.test.ts',
   'test/unit/gateway/voice-speaking.test.ts',
+  'test/unit/gateway/compressed-transport.test.ts',
 ];
 
 export default defineConfig({

@@ -28,7 +28,8 @@ export async function buildServer({ quiet = false, outDir = 'dist/server' } = {}
       minify: false,
       sourcemap: false,
       lib: { entry: 'server/worker.ts', formats: ['es'], fileName: () => 'worker.js' },
-      rolldownOptions: { external: ['cloudflare:workers'] },
+      // The runtime's own modules: workerd's (and its Node compatibility's `node:zlib`).
+      rolldownOptions: { external: ['cloudflare:workers', /^node:/] },
     },
   });
   return resolve(root, outDir, 'worker.js');

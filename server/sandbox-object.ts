@@ -10,12 +10,14 @@
  * token, which is durable, as after the shared worker restarted in the browser.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { ClientData, GatewayTransport } from '../src/gateway/connection';
+import { type CompressingTransport, compressedTransport, type MessageSink } from '../src/gateway/compressed-transport';
+import type { ClientData } from '../src/gateway/connection';
 import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
 import { VOICE_CLOSE_CODES } from '../src/gateway/voice-protocol';
 import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
 import { SERVER_CDN_PATH } from '../src/wire/paths';
+import { SERVER_TRANSPORT_COMPRESSIONS, serverGatewayZlib } from './gateway-zlib';
 import { DEFAULT_SANDBOX, SANDBOX_HEADER, sandboxOf, socketServiceOf } from './sandbox-routing';
 import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform, voiceGatewayUrlOf } from './sandbox-platform';
 import { answerTestHook, isTestHookPath } from './test-hooks';
@@ -30,6 +32,9 @@ type WorkerdWebSocket = WebSocket & { accept(): void };
 
 /** The tag a voice gateway socket is accepted with, so that an evicted object still tells it from a gateway socket. */
 const VOICE_TAG = 'voice';
+
+/** The tag of a gateway socket with transport compression, whose zlib stream an evicted object no longer has. */
+const ZLIB_STREAM_TAG = 'zlib-stream';
 
 /** One open connection of either gateway, as a socket's events drive it. */
 interface SocketConnection {
@@ -52,6 +57,8 @@ function cdnRequest(request: Request, url: URL, path: string): Request {
 export class PlatformSandbox extends DurableObject<ServerEnv> {
   #platform: Promise<SandboxPlatform> | null = null;
   readonly #connections = new Map<WebSocket, SocketConnection>();
+  /** The gateway sockets' transports, which hold their zlib streams. */
+  readonly #transports = new Map<WebSocket, CompressingTransport>();
 
   async fetch(request: Request): Promise<Response> {
     const response = await this.#answer(request);
@@ -85,13 +92,17 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
       socket.close(VOICE_CLOSE_CODES.VOICE_SERVER_CRASHED, 'The voice server restarted: connect again.');
       return;
     }
-    socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
+    // A compressed socket's zlib stream went with the object: a RECONNECT outside it would not
+    // inflate, so the close alone (4000, which a client answers by resuming) says it.
+    if (!this.ctx.getTags(socket).includes(ZLIB_STREAM_TAG)) {
+      socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
+    }
     socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
   }
 
   async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
     this.#connections.get(socket)?.clientClosed(code);
-    this.#connections.delete(socket);
+    this.#forget(socket);
     // Completes the closing handshake, which the client waits for (1005 and 1006 cannot be sent).
     try {
       socket.close(code === 1005 || code === 1006 ? 1000 : code, reason);
@@ -102,7 +113,14 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
 
   async webSocketError(socket: WebSocket): Promise<void> {
     this.#connections.get(socket)?.clientClosed(1006);
+    this.#forget(socket);
+  }
+
+  /** Lets go of a closed socket's connection and its zlib stream. */
+  #forget(socket: WebSocket): void {
     this.#connections.delete(socket);
+    this.#transports.get(socket)?.dispose();
+    this.#transports.delete(socket);
   }
 
   /** The webhook outbox's retries, now due by the platform clock. */
@@ -143,28 +161,36 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     // What the connection says while it opens (Hello, or a close for a bad version or encoding)
     // waits until the socket is accepted, which depends on whether it stays open.
     let opening: (() => void)[] | null = [];
-    const transport: GatewayTransport = {
-      send: (text) => (opening ? opening.push(() => server.send(text)) : server.send(text)),
+    const whenOpen = (act: () => void) => (opening ? opening.push(act) : act());
+    const sink: MessageSink = {
+      sendText: (text) => whenOpen(() => server.send(text)),
+      // Bytes from zlib are never in shared memory; the DOM typing of `send` cannot know it.
+      sendBinary: (bytes) => whenOpen(() => server.send(bytes as Uint8Array<ArrayBuffer>)),
       close: (code, reason) => {
-        this.#connections.delete(server);
-        if (opening) opening.push(() => server.close(code, reason));
-        else server.close(code, reason);
+        this.#forget(server);
+        whenOpen(() => server.close(code, reason));
       },
     };
+    const compress = url.searchParams.get('compress');
+    const zlibStream = service === 'gateway' && compress === 'zlib-stream';
+    const transport = compressedTransport(sink, serverGatewayZlib, zlibStream ? 'zlib-stream' : null);
     const connection: SocketConnection =
       service === 'voice'
         ? platform.voiceGateway.connect(`${VOICE_SERVER_ENDPOINT}${url.search}`, transport)
         : platform.gateway.connect(`/gateway${url.search}`, transport, {
             resumeGatewayUrl: gatewayUrlOf(publicOrigin),
             voiceEndpoint: voiceGatewayUrlOf(publicOrigin),
+            compressions: SERVER_TRANSPORT_COMPRESSIONS,
           });
     if (connection.closed) {
       // Refused at once: a plain accepted socket, closed. Through the hibernation API the client's
       // TCP connection stayed open for its 30-second close timeout after the close handshake.
       (server as WorkerdWebSocket).accept();
     } else {
-      this.ctx.acceptWebSocket(server, service === 'voice' ? [VOICE_TAG] : []);
+      const tags = service === 'voice' ? [VOICE_TAG] : zlibStream ? [ZLIB_STREAM_TAG] : [];
+      this.ctx.acceptWebSocket(server, tags);
       this.#connections.set(server, connection);
+      this.#transports.set(server, transport);
     }
     for (const act of opening) act();
     opening = null;

@@ -50,10 +50,15 @@ export function basePathOf(name: string): string {
   return name === DEFAULT_SANDBOX ? '' : `${SANDBOX_PATH_PREFIX}${name}`;
 }
 
-/** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
+/**
+ * Which gateway a WebSocket upgrade is for: `/gateway` or `/voice`, with or without a trailing
+ * `/` (libraries append one to the URL `GET /gateway/bot` names, where the platform's has no
+ * path), any query; else null.
+ */
 export function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
-  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
-  if (path === '/gateway') return 'gateway';
-  if (path === VOICE_SERVER_ENDPOINT) return 'voice';
+  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket' || path === undefined) return null;
+  const service = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  if (service === '/gateway') return 'gateway';
+  if (service === VOICE_SERVER_ENDPOINT) return 'voice';
   return null;
 }

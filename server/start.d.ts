@@ -4,6 +4,8 @@
 export declare const MINIFLARE_RANGE: string;
 /** The workerd compatibility date the Worker is written against. */
 export declare const COMPATIBILITY_DATE: string;
+/** workerd's compatibility flags the Worker needs (`nodejs_compat`: `node:zlib`). */
+export declare const COMPATIBILITY_FLAGS: string[];
 /** The built Worker. */
 export declare const WORKER_PATH: string;
 /** The default directory of `--persist`. */

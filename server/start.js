@@ -19,6 +19,9 @@ export const MINIFLARE_RANGE = '3.20250718.3';
 /** The workerd compatibility date the Worker is written against (also in wrangler.jsonc). */
 export const COMPATIBILITY_DATE = '2025-07-01';
 
+/** workerd's compatibility flags (also in wrangler.jsonc): `nodejs_compat` gives the gateway `node:zlib`. */
+export const COMPATIBILITY_FLAGS = ['nodejs_compat'];
+
 /** The built Worker. */
 export const WORKER_PATH = fileURLToPath(new URL('../dist/server/worker.js', import.meta.url));
 
@@ -81,6 +84,7 @@ export async function startServer(options = {}) {
     // (workerd refuses `..` out of the root it was given, the working directory by default).
     modulesRoot: dirname(workerPath),
     compatibilityDate: COMPATIBILITY_DATE,
+    compatibilityFlags: COMPATIBILITY_FLAGS,
     durableObjects: { SANDBOXES: { className: 'PlatformSandbox', useSQLite: true } },
     durableObjectsPersist: persist,
     // No request.cf data: fetching it would reach out to the network.

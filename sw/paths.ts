@@ -10,17 +10,21 @@ export { PROXY_PREFIX, stripProxyPrefix };
 /** `/api/v<N>` and everything under it: the versioned API, whatever the version. */
 const VERSIONED_API = /^\/api\/v\d+(?:\/|$)/;
 
-/** The versioned API's base: its routes are the unversioned `/api` ones. */
-const API_V10 = '/api/v10';
+/**
+ * The versions the platform still serves (v10, and v9 that older libraries use): their routes are
+ * the unversioned `/api` ones. Any other version is an unknown route.
+ */
+const SERVED_API = /^\/api\/v(?:9|10)(?=\/|$)/;
 
 /**
- * The path as the app routes it: `/api/v10/...` is `/api/...`, so that every API route is
- * registered once and answers under both bases (built once on each start of the worker).
+ * The path as the app routes it: `/api/v10/...` and `/api/v9/...` are `/api/...`, so that every
+ * API route is registered once and answers under every base (built once on each start of the worker).
  * @example withoutApiVersion('/api/v10/users/@me') // '/api/users/@me'
+ * @example withoutApiVersion('/api/v9/users/@me') // '/api/users/@me'
  */
 export function withoutApiVersion(path: string): string {
-  if (path === API_V10) return '/api';
-  return path.startsWith(API_V10 + '/') ? '/api' + path.slice(API_V10.length) : path;
+  const served = SERVED_API.exec(path);
+  return served === null ? path : '/api' + path.slice(served[0].length);
 }
 
 /**

@@ -36,6 +36,7 @@ import {
   type GatewayCloseCode,
   type GatewayPayload,
 } from './protocol';
+import type { TransportCompression } from './compressed-transport';
 import type { GatewaySession, SessionSink } from './session';
 import type { PresenceUpdate } from './session-presence';
 import type { GatewayTimers } from './timers';
@@ -68,6 +69,11 @@ export interface GatewayConnectionHost {
 export interface GatewayTransport {
   send(text: string): void;
   close(code: number, reason: string): void;
+  /**
+   * Identify asked for payload compression (`compress: true`): the payloads after it go out
+   * compressed. A host without a zlib leaves this out and sends text, which such a client reads too.
+   */
+  compressPayloads?(): void;
 }
 
 /** What a client may send: text, or bytes / a Blob holding UTF-8 JSON. */
@@ -89,9 +95,13 @@ const CLIENT_OPS = new Set<number>([
 
 /**
  * The gateway version the URL asks for, or the close code to refuse it with: `v` must be 10 or
- * 9 (absent means 10); `encoding` must be json (etf is not offered); `compress` is not offered.
+ * 9 (absent means 10); `encoding` must be json (etf is not offered); `compress`, when given, one
+ * of the host's `compressions` (the server's is zlib-stream; the browser's shared worker has none).
  */
-export function parseGatewayUrl(url: string): { version: number } | { code: GatewayCloseCode; reason: string } {
+export function parseGatewayUrl(
+  url: string,
+  compressions: readonly TransportCompression[] = [],
+): { version: number } | { code: GatewayCloseCode; reason: string } {
   const params = new URL(url, 'http://gateway.invalid/').searchParams;
   const version = Number(params.get('v') ?? '10');
   if (!(GATEWAY_VERSIONS as readonly number[]).includes(version))
@@ -99,8 +109,11 @@ export function parseGatewayUrl(url: string): { version: number } | { code: Gate
   const encoding = params.get('encoding') ?? 'json';
   if (encoding !== 'json')
     return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: `Unsupported encoding: ${encoding} (only json).` };
-  if (params.has('compress'))
-    return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: 'Transport compression is not supported.' };
+  const compress = params.get('compress');
+  if (compress !== null && !(compressions as readonly string[]).includes(compress)) {
+    const offered = compressions.length ? `offered: ${compressions.join(', ')}` : 'this gateway offers none';
+    return { code: GATEWAY_CLOSE_CODES.DECODE_ERROR, reason: `Unsupported transport compression (${offered}).` };
+  }
   return { version };
 }
 
@@ -127,6 +140,8 @@ export interface GatewayConnectionOptions {
   resumeGatewayUrl?: string;
   owner?: string;
   voiceEndpoint?: string;
+  /** The transport compressions the host's transport does (the URL's `compress`). */
+  compressions?: readonly TransportCompression[];
 }
 
 /** A client connection to the gateway. */
@@ -158,7 +173,7 @@ export class GatewayConnection implements SessionSink {
     this.resumeGatewayUrl = options.resumeGatewayUrl;
     this.owner = options.owner;
     this.voiceEndpoint = options.voiceEndpoint;
-    const parsed = parseGatewayUrl(url);
+    const parsed = parseGatewayUrl(url, options.compressions);
     if ('code' in parsed) {
       this.closeWith(parsed.code, parsed.reason);
       return;
@@ -323,6 +338,7 @@ export class GatewayConnection implements SessionSink {
         this.#state = 'identifying';
         if (op === OPS.IDENTIFY) {
           const identify = this.#valid(IdentifySchema, d);
+          if (identify?.compress === true) this.transport.compressPayloads?.();
           if (identify) await this.gateway.identify(this, identify, this.#version);
         } else {
           const resume = this.#valid(ResumeSchema, d);

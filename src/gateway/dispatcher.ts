@@ -2,7 +2,8 @@
  * Which dispatches one event of the log becomes for one session.
  *
  * Audience (`EventRecord.audience`): an event names the users it concerns (`user_ids`: they
- * receive it whatever their intents, e.g. lobby members), and/or a guild and the intent needed
+ * receive it whatever their intents, e.g. lobby members; a bot among them needs `bot_intent`
+ * when one is named, as a DM needs DIRECT_MESSAGES), and/or a guild and the intent needed
  * (`guild_id` + `intent`: sessions whose user is in the guild and that asked for the intent).
  * An `application_id` restricts it to sessions of that application, `client` to the platform's
  * own client sessions (capability CAPABILITY_PLATFORM_CLIENT). A GUILD_MEMBER_UPDATE
@@ -55,7 +56,8 @@ async function addressed(session: GatewaySession, event: EventRecord, reader: Gu
   if (audience.application_id && audience.application_id !== r.application_id) return false;
   if (audience.client && (r.capabilities & CAPABILITY_PLATFORM_CLIENT) === 0) return false;
   if (!onShard(r.shard, eventGuildId(event))) return false;
-  if (audience.user_ids?.includes(r.user_id)) return true;
+  if (audience.user_ids?.includes(r.user_id))
+    return r.kind !== 'bot' || audience.bot_intent === undefined || (r.intents & audience.bot_intent) !== 0;
   if (!audience.guild_id || !r.guild_events) return false;
   if (!(await reader.member(audience.guild_id, r.user_id))) return false;
   return audience.intent === undefined || (r.intents & audience.intent) !== 0 || isSelfMemberUpdate(event, r.user_id);

@@ -11,7 +11,7 @@
  */
 import type * as v from 'valibot';
 import { authenticate, type Principal } from '../platform/oauth2/auth';
-import { serializeApplication } from '../platform/accounts/applications';
+import { wireApplicationFlags } from '../platform/accounts/applications';
 import type { PlatformContext } from '../platform/core/context';
 import { ApiError } from '../platform/core/errors';
 import { serializeChannel, serializeGuild, serializeMember } from '../platform/guilds/wire';
@@ -20,7 +20,7 @@ import { serializeVoiceState } from '../platform/voice/states';
 import { ALL_INTENTS, INTENTS, PRIVILEGED_INTENTS } from '../platform/core/intents';
 import { GATEWAY_LARGE_THRESHOLD_DEFAULT } from '../platform/core/limits';
 import type { MemberRecord, UserRecord } from '../store/records/core';
-import { serializeUser } from '../platform/accounts/users';
+import { serializeCurrentUser } from '../platform/accounts/users';
 import type { GatewaySessionRecord } from '../store/schema';
 import { channelForSession } from './dispatcher';
 import type { IdentifySchema } from './payload-schemas';
@@ -62,9 +62,9 @@ function parseIntents(value: unknown, principal: Principal): number | null {
   return (value & ~ALL_INTENTS) === 0 ? value : null;
 }
 
-/** Validates Identify's `shard`: `[shard_id, num_shards]` with `0 <= shard_id < num_shards`. */
+/** Validates Identify's `shard`: `[shard_id, num_shards]` with `0 <= shard_id < num_shards`; null is none. */
 function parseShard(value: unknown): [number, number] | null | false {
-  if (value === undefined) return null;
+  if (value === undefined || value === null) return null;
   if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isInteger(n))) return false;
   const [id, count] = value as [number, number];
   return count >= 1 && id >= 0 && id < count ? [id, count] : false;
@@ -121,7 +121,7 @@ export async function identifySession(
     token_hash: credentialHash(principal),
   };
   const session = sessionFromRecord(record);
-  await presence?.connected(record, d.presence);
+  await presence?.connected(record, d.presence ?? undefined);
   const { guildCreates, friendPresences } = await readInitialState(ctx, session);
   // A token deleted after it was checked but before the snapshot's log position would never be
   // questioned by the log: look again (deletions are final, so once is enough).
@@ -133,14 +133,14 @@ export async function identifySession(
     t: 'READY',
     d: {
       v: version,
-      user: serializeUser(principal.user, principal),
+      user: serializeCurrentUser(principal),
       guilds: guildCreates.map((g) => ({ id: (g.d as { id: string }).id, unavailable: true })),
       session_id: record.session_id,
       session_type: 'normal',
       resume_gateway_url: resumeGatewayUrl,
       private_channels: [],
       ...(friendPresences ? { presences: friendPresences } : {}),
-      application: { id: principal.application.id, flags: serializeApplication(principal.application).flags },
+      application: { id: principal.application.id, flags: wireApplicationFlags(principal.application).flags },
       ...(shard ? { shard } : {}),
     },
   };

@@ -33,26 +33,41 @@ const GatewayActivitySchema = v.object({
   state: v.nullish(v.pipe(v.string(), v.maxLength(RICH_PRESENCE_TEXT_MAX))),
 });
 
-/** Presence Update's `d` (opcode 3, and Identify's `presence`). */
+/**
+ * Presence Update's `d` (opcode 3, and Identify's `presence`), as leniently as the platform takes
+ * it: `since` may be left out or null (Oceanic.js leaves it out), `activities` may be null (Eris
+ * starts with `activities: null`) or left out for none, `status` defaults to online and `afk`
+ * to false.
+ */
 export const PresenceUpdateSchema = v.object({
-  since: v.nullable(v.number()),
-  activities: v.array(GatewayActivitySchema),
-  status: v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']),
-  afk: v.boolean(),
+  since: v.nullish(v.number(), null),
+  activities: v.optional(
+    v.pipe(
+      v.nullable(v.array(GatewayActivitySchema)),
+      v.transform((activities) => activities ?? []),
+    ),
+    [],
+  ),
+  status: v.optional(v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']), 'online'),
+  afk: v.nullish(v.boolean(), false),
 });
 
-/** Identify's `d`. */
+/**
+ * Identify's `d`. Only `token` is required: `properties` (any keys: `os`, `browser`, `device`,
+ * or discord.py's `$os`...), `compress`, `large_threshold`, `shard` and `presence` are optional,
+ * and a null stands for a field left out, as the platform takes them.
+ */
 export const IdentifySchema = v.object({
   token: v.pipe(v.string(), v.minLength(1)),
   intents: v.optional(v.unknown()),
-  properties: v.optional(dictionary(v.unknown())),
-  capabilities: v.optional(uint),
-  compress: v.optional(v.boolean()),
-  large_threshold: v.optional(
+  properties: v.nullish(dictionary(v.unknown())),
+  capabilities: v.nullish(uint),
+  compress: v.nullish(v.boolean()),
+  large_threshold: v.nullish(
     v.pipe(uint, v.minValue(GATEWAY_LARGE_THRESHOLD_MIN), v.maxValue(GATEWAY_LARGE_THRESHOLD_MAX)),
   ),
-  shard: v.optional(v.unknown()),
-  presence: v.optional(PresenceUpdateSchema),
+  shard: v.nullish(v.unknown()),
+  presence: v.nullish(PresenceUpdateSchema),
 });
 
 /** Resume's `d`. */

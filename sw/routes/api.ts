@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../http';
+import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
@@ -48,6 +49,8 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());
+  api.route('/applications', applicationRoutes());
+  api.route('/oauth2/applications', oauth2ApplicationRoutes());
   api.route('/applications', applicationMonetizationRoutes());
   api.route('/applications', commandRoutes());
   api.route('/skus', skuSubscriptionRoutes());

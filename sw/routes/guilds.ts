@@ -12,9 +12,11 @@ import {
 } from '../../src/platform/guilds/reads';
 import { getGuildMember, listGuildMembers, removeGuildMember, setMemberRole } from '../../src/platform/guilds/members';
 import { modifyGuildRole } from '../../src/platform/guilds/roles';
+import { getGuild, listGuildRoles } from '../../src/platform/guilds/guild-object';
 import { botOf, noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   CurrentUserGuildsQuerySchema,
+  GetGuildQuerySchema,
   GuildMembersQuerySchema,
   GuildPathSchema,
   ModifyRoleSchema,
@@ -29,6 +31,12 @@ const reader = (c: AppContext) => c.get('principal');
 /** The `/guilds` routes. */
 export function guildRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
+  r.get('/:guild_id', async (c) => {
+    const { guild_id } = ids(c);
+    const { with_counts } = readQuery(c, GetGuildQuerySchema);
+    return c.json(await getGuild(c.get('ctx'), botOf(c), guild_id, { withCounts: with_counts }));
+  });
+  r.get('/:guild_id/roles', async (c) => c.json(await listGuildRoles(c.get('ctx'), botOf(c), ids(c).guild_id)));
   r.get('/:guild_id/channels', async (c) => c.json(await listGuildChannels(c.get('ctx'), reader(c), ids(c).guild_id)));
   // Registered before `/roles/:role_id` so that `member-counts` is not read as a role id.
   r.get('/:guild_id/roles/member-counts', async (c) =>

@@ -37,7 +37,7 @@ export function lobbyRoutes(): Hono<AppEnv> {
   r.post('/', async (c) => {
     const principal = botOf(c);
     const body = await readJson(c, LobbySettingsSchema);
-    return c.json(await createLobby(c.get('ctx'), principal, body));
+    return c.json(await createLobby(c.get('ctx'), principal, body), 201);
   });
 
   r.get('/:lobby_id', async (c) => {
@@ -93,7 +93,7 @@ export function lobbyRoutes(): Hono<AppEnv> {
   r.post('/:lobby_id/messages', async (c) => {
     const { lobby_id } = pathIds(c);
     const body = await readJson(c, LobbyMessageSchema);
-    return c.json(await createLobbyMessage(c.get('ctx'), c.get('principal'), lobby_id, body));
+    return c.json(await createLobbyMessage(c.get('ctx'), c.get('principal'), lobby_id, body), 201);
   });
 
   r.get('/:lobby_id/messages', async (c) => {

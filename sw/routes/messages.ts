@@ -8,6 +8,7 @@
 import { Hono } from 'hono';
 import type { Principal } from '../../src/platform/oauth2/auth';
 import { createMessage, type MessageAuthor } from '../../src/platform/messages/create';
+import { createDmChannelMessage, isDmChannel } from '../../src/platform/messages/dm-channel-messages';
 import { deleteMessage, editMessage } from '../../src/platform/messages/edits';
 import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/messages/pins';
 import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
@@ -41,9 +42,13 @@ export function messageRoutes(): Hono<AppEnv> {
   r.post('/:channel_id/messages', async (c) => {
     const author = caller(c);
     const { body, files } = await readMessageRequest(c, MessageCreateSchema);
+    const channelId = ids(c).channel_id;
+    // A DM channel (a bot library's `user.send`) is kept with the pair's direct messages.
+    if (await isDmChannel(c.get('ctx'), channelId))
+      return c.json(await createDmChannelMessage(c.get('ctx'), author.principal, channelId, body, files.length));
     return c.json(
       await createMessage(c.get('ctx'), {
-        channelId: ids(c).channel_id,
+        channelId,
         author,
         input: body,
         files,

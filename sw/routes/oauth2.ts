@@ -28,6 +28,7 @@ import { refuseDeprecatedRefresh } from '../../src/platform/accounts/provisional
 import { redeemAuthorizationCodeWithMerge } from '../../src/platform/accounts/provisional-merge';
 import { bearerOf, errorResponse, readJson, readQuery, type AppContext, type AppEnv, publicOrigin } from '../http';
 import { networkFetch } from './partner-sdk';
+import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
 import {
   AuthorizeDecisionSchema,
   AuthorizeQuerySchema,
@@ -151,7 +152,9 @@ export function oauth2Routes(): Hono<AppEnv> {
   r.get('/keys', async (c) => c.json(await platformKeySet(c.get('ctx')), 200, { 'Cache-Control': 'no-cache' }));
 
   r.get('/@me', async (c) => {
-    return c.json(currentAuthorization(bearerOf(c)));
+    const principal = bearerOf(c);
+    const { verify_key } = await ensureEventWebhooks(c.get('ctx'), principal.application.id);
+    return c.json(currentAuthorization(principal, verify_key));
   });
 
   return r;

@@ -14,7 +14,7 @@ import { exchangeChildToken } from '../../src/platform/accounts/child-tokens';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { botIdentity, issueProvisionalToken, resolveExternalIdentity } from '../../src/platform/accounts/provisional';
 import { unmergeProvisionalAccount } from '../../src/platform/accounts/provisional-merge';
-import { botOf, noContent, readJson, type AppEnv } from '../http';
+import { botOf, noContent, publicOrigin, readJson, type AppEnv } from '../http';
 import {
   BotProvisionalTokenSchema,
   BotUnmergeSchema,
@@ -57,6 +57,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
       // Only OIDC exchanged by a server gets a refresh token (whose grant is deprecated).
       refreshable: origin === 'provisional_oidc' && client.confidential,
       publicClient: !client.confidential,
+      issuer: publicOrigin(c),
     });
     return c.json(tokens, 200, NO_STORE);
   });
@@ -69,6 +70,7 @@ export function partnerSdkRoutes(fetch: FetchLike = networkFetch): Hono<AppEnv> 
       origin: 'provisional_bot',
       refreshable: false,
       publicClient: false,
+      issuer: publicOrigin(c),
     });
     return c.json(tokens, 200, NO_STORE);
   });

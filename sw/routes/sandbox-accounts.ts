@@ -11,7 +11,9 @@ import { approveChildApplication, serializeApplicationLink } from '../../src/pla
 import { serializeApplication } from '../../src/platform/accounts/applications';
 import { addConnection, serializeConnection } from '../../src/platform/accounts/connections';
 import { ApiError } from '../../src/platform/core/errors';
+import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
 import type { ApplicationRecord } from '../../src/store/records/core';
+import type { PlatformContext } from '../../src/platform/core/context';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import {
   createSandboxIdentityProvider,
@@ -80,9 +82,9 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
     );
     return c.json({ identity_provider: serializeIdentityProvider(config) });
   });
-  const sandboxView = (application: ApplicationRecord) => ({
+  const sandboxView = async (ctx: PlatformContext, application: ApplicationRecord) => ({
     application: {
-      ...serializeApplication(application),
+      ...serializeApplication(application, (await ensureEventWebhooks(ctx, application.id)).verify_key),
       approvals: application.approvals,
       channel_obfuscation: application.channel_obfuscation,
     },
@@ -91,12 +93,15 @@ export function sandboxAccountRoutes(fetch: FetchLike = networkFetch): Hono<AppE
   r.get('/applications/:application_id', async (c) => {
     const application = await c.get('ctx').db.get('applications', snowflakeParam(c, 'application_id'));
     if (!application) throw ApiError.of('UNKNOWN_APPLICATION');
-    return c.json(sandboxView(application));
+    return c.json(await sandboxView(c.get('ctx'), application));
   });
   r.patch('/applications/:application_id', async (c) => {
     const id = snowflakeParam(c, 'application_id');
     return c.json(
-      sandboxView(await patchApplication(c.get('ctx'), id, await readJson(c, SandboxApplicationPatchSchema))),
+      await sandboxView(
+        c.get('ctx'),
+        await patchApplication(c.get('ctx'), id, await readJson(c, SandboxApplicationPatchSchema)),
+      ),
     );
   });
   r.put('/applications/:parent_id/children/:child_id', async (c) => {

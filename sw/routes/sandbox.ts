@@ -9,6 +9,7 @@ import { createApplication, createUser, getSandboxUser } from '../../src/platfor
 import { SandboxApplicationSchema, SandboxUserSchema } from '../../src/platform/accounts/schemas';
 import { serializeApplication } from '../../src/platform/accounts/applications';
 import { serializeUser } from '../../src/platform/accounts/users';
+import { ensureEventWebhooks } from '../../src/platform/webhooks/config';
 import { resetPlatform } from '../../src/platform/core/fixtures';
 import { SandboxClockSchema, setSandboxClock } from '../../src/platform/core/sandbox-clock';
 import { createChannel, createGuild, createRole, putGuildMember } from '../../src/platform/guilds/fixtures';
@@ -47,9 +48,10 @@ export function sandboxRoutes(): Hono<AppEnv> {
   r.post('/applications', async (c) => {
     const body = await readJson(c, SandboxApplicationSchema);
     const created = await createApplication(c.get('ctx'), body);
+    const { verify_key } = await ensureEventWebhooks(c.get('ctx'), created.application.id);
     return c.json(
       {
-        application: serializeApplication(created.application, created.bot),
+        application: serializeApplication(created.application, verify_key, created.bot),
         bot: serializeUser(created.bot),
         bot_token: created.bot_token,
         client_secret: created.client_secret,

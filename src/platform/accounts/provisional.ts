@@ -13,6 +13,8 @@ import type { PlatformContext } from '../core/context';
 import { ApiError, OAuth2Error } from '../core/errors';
 import { PROVISIONAL_ACCESS_TOKEN_TTL_S, PROVISIONAL_DISPLAY_NAME_MAX } from '../core/limits';
 import { verifyIdToken, type FetchLike } from '../oauth2/oidc';
+import { mintPlatformIdToken } from '../oauth2/oidc-provider';
+import type { ProvisionalTokenResponse as OfficialProvisionalTokenResponse } from 'discord-api-spec';
 import { requireIdentityProvider, resolveIssuerKeys, type ExternalAuthType } from './provisional-config';
 import type { ApplicationRecord, UserRecord } from '../../store/records/core';
 import type { EmittedEvent } from '../../store/records/events';
@@ -33,13 +35,7 @@ export interface ExternalIdentity {
 }
 
 /** A provisional token answer: RFC 6749 §5.1, with a refresh token only for OIDC and a confidential client. */
-export interface ProvisionalTokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-  refresh_token?: string;
-}
+export type ProvisionalTokenResponse = OfficialProvisionalTokenResponse;
 
 /** The description of the refused refresh_token grant for an OIDC provisional token. */
 export const OIDC_REFRESH_DEPRECATED =
@@ -154,13 +150,19 @@ export async function isBanned(tx: WriteTx, userId: string): Promise<boolean> {
  * Answers a token for the provisional account of `identity`, creating the account on first
  * use. An identity merged into a full account is 530010 (use the OAuth2 flow); a banned
  * provisional account gets no token.
- * @example await issueProvisionalToken(ctx, app, identity, { origin: 'provisional_bot', refreshable: false, publicClient: false });
+ * @example await issueProvisionalToken(ctx, app, identity, { origin: 'provisional_bot', refreshable: false, publicClient: false, issuer });
  */
 export async function issueProvisionalToken(
   ctx: PlatformContext,
   application: ApplicationRecord,
   identity: ExternalIdentity,
-  options: { origin: NonNullable<TokenRecord['origin']>; refreshable: boolean; publicClient: boolean },
+  options: {
+    origin: NonNullable<TokenRecord['origin']>;
+    refreshable: boolean;
+    publicClient: boolean;
+    /** The origin the request came to: the issuer of the answer's ID token. */
+    issuer: string;
+  },
 ): Promise<ProvisionalTokenResponse> {
   const access = generateSecret(30);
   const refresh = options.refreshable ? generateSecret(30) : null;
@@ -170,7 +172,7 @@ export async function issueProvisionalToken(
   ]);
   const candidate = newProvisionalUser(ctx, identity.display_name);
   const now = ctx.clock.now();
-  await write(ctx, ['applications', 'users', 'tokens', 'external_identities', 'bans'], async (tx) => {
+  const userId = await write(ctx, ['applications', 'users', 'tokens', 'external_identities', 'bans'], async (tx) => {
     if (!(await tx.store('applications').getKey(application.id))) throw ApiError.of('UNKNOWN_APPLICATION');
     const identities = tx.store('external_identities');
     const existing = await identities.get([application.id, identity.provider, identity.subject]);
@@ -210,12 +212,22 @@ export async function issueProvisionalToken(
       await tx
         .store('tokens')
         .add({ ...base, hash: refreshHash, kind: 'refresh', expires_at: null, pair_hash: accessHash });
+    return user.id;
+  });
+  // The account is known only inside the write, and WebCrypto cannot be awaited there: the ID
+  // token (the platform's own, naming the provisional account) is signed once it committed.
+  const idToken = await mintPlatformIdToken(ctx, {
+    issuer: options.issuer,
+    userId,
+    clientId: application.id,
+    nonce: null,
   });
   const response: ProvisionalTokenResponse = {
     access_token: access,
     token_type: 'Bearer',
     expires_in: PROVISIONAL_ACCESS_TOKEN_TTL_S,
     scope: PROVISIONAL_SCOPES.join(' '),
+    id_token: idToken,
   };
   if (refresh !== null) response.refresh_token = refresh;
   return response;

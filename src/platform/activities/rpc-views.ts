@@ -27,7 +27,7 @@ export function rpcSession(principal: BearerPrincipal) {
   const { application, token } = principal;
   return {
     application: { id: application.id, name: application.name, description: application.description, icon: null },
-    user: { ...serializeUser(principal.user, principal), public_flags: 0 },
+    user: serializeUser(principal.user, principal),
     scopes: token.scopes,
     expires: new Date(token.expires_at ?? MAX_DATE_MS).toISOString(),
     /** What the scopes let the activity do now (`scopesFor`): the RPC host checks commands and subscriptions against it. */

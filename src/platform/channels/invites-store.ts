@@ -95,12 +95,22 @@ export async function serializeInvite(tx: InviteTx, invite: InviteRecord, withMe
   return {
     type: 0,
     code: invite.code,
+    guild_id: invite.guild_id,
     guild: guild && {
       id: guild.id,
       name: guild.name,
       icon: guild.icon,
       banner: guild.banner,
       features: guild.features,
+      // The guild's public profile: the sandbox's guilds have no splash, description, vanity
+      // URL or verification and content levels beyond the defaults (0: none, default).
+      splash: null,
+      description: null,
+      verification_level: 0,
+      vanity_url_code: null,
+      nsfw_level: 0,
+      nsfw: false,
+      premium_subscription_count: guild.premium_subscription_count ?? 0,
     },
     channel: channel ? { id: channel.id, name: channel.name, type: channel.type } : null,
     ...(inviter ? { inviter: serializeUser(inviter) } : {}),

@@ -19,6 +19,7 @@ import { ApiError } from '../core/errors';
 import { INTENTS } from '../core/intents';
 import { DEFAULT_EVERYONE_PERMISSIONS, serializePermissions } from '../core/permissions';
 import { NO_ROLE_COLORS, resolveRoleColors, type RoleColorInput } from './role-colors';
+import { requireVoiceSettings } from './voice-channel-settings';
 import { serializeChannel, serializeGuild, serializeMember, serializeRole } from './wire';
 
 /** A guild with its @everyone role (id = guild id), default channels and its owner as member. */
@@ -171,10 +172,14 @@ export async function createChannel(
     parent_id?: string | null;
     permission_overwrites?: OverwriteRecord[];
     rate_limit_per_user?: number;
+    bitrate?: number;
+    user_limit?: number;
   },
 ): Promise<ChannelRecord> {
   return write(ctx, ['guilds', 'channels'], async (tx, emit) => {
-    if (!(await tx.store('guilds').get(guildId))) throw ApiError.of('UNKNOWN_GUILD');
+    const guild = await tx.store('guilds').get(guildId);
+    if (!guild) throw ApiError.of('UNKNOWN_GUILD');
+    requireVoiceSettings(input.type, guild.premium_tier ?? 0, input);
     if (input.parent_id) {
       const parent = await tx.store('channels').get(input.parent_id);
       if (!parent || parent.guild_id !== guildId || parent.type !== CHANNEL_TYPES.GUILD_CATEGORY) {
@@ -237,6 +242,8 @@ function newChannel(
     position: number;
     permission_overwrites?: OverwriteRecord[];
     rate_limit_per_user?: number;
+    bitrate?: number;
+    user_limit?: number;
   },
 ): ChannelRecord {
   return {
@@ -250,6 +257,8 @@ function newChannel(
     permission_overwrites: input.permission_overwrites ?? [],
     topic: null,
     ...(input.rate_limit_per_user ? { rate_limit_per_user: input.rate_limit_per_user } : {}),
+    ...(input.bitrate !== undefined ? { bitrate: input.bitrate } : {}),
+    ...(input.user_limit !== undefined ? { user_limit: input.user_limit } : {}),
   };
 }
 

@@ -59,6 +59,8 @@ export function serializeScheduledEvent(event: ScheduledEventRecord, creator?: U
     entity_metadata: event.entity_metadata,
     ...(creator ? { creator: serializeUser(creator) } : {}),
     image: null,
+    recurrence_rule: null,
+    guild_scheduled_event_exceptions: [],
   };
 }
 

@@ -22,6 +22,7 @@ import { parsePermissions } from '../core/permissions';
 import { jsonObject } from '../core/json-object';
 import { bitSetSchema, bodyInt, flagsInt, isoInstant, queryInt, snowflakeSchema } from '../core/schema-parts';
 import { EmojiImageSchema, EmojiNameSchema } from '../accounts/schemas';
+import { STAGE_USER_LIMIT_MAX, VOICE_BITRATE_MAX, VOICE_BITRATE_MIN } from './voice-channel-settings';
 
 /** A guild route's path: the guild, and the member or role it names. */
 export const GuildPathSchema = v.object({
@@ -45,6 +46,17 @@ export const CurrentUserGuildsQuerySchema = v.object({
     v.pipe(
       v.picklist(['true', 'false']),
       v.transform((s) => s === 'true'),
+    ),
+    'false',
+  ),
+});
+
+/** `GET /guilds/{guild.id}`: `with_counts` as the platform reads a boolean query string (`true`/`True`/`1`, `false`/`False`/`0`). */
+export const GetGuildQuerySchema = v.object({
+  with_counts: v.optional(
+    v.pipe(
+      v.picklist(['true', 'True', '1', 'false', 'False', '0'], 'Must be true or false.'),
+      v.transform((s) => s === 'true' || s === 'True' || s === '1'),
     ),
     'false',
   ),
@@ -244,4 +256,7 @@ export const SandboxChannelSchema = jsonObject({
     v.array(jsonObject({ id: snowflakeSchema, type: v.picklist([0, 1]), allow: bitSetSchema, deny: bitSetSchema })),
   ),
   rate_limit_per_user: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SLOWMODE_MAX_S))),
+  // The type and the guild's boost level narrow these further (voice-channel-settings.ts).
+  bitrate: v.optional(v.pipe(v.number(), v.integer(), v.minValue(VOICE_BITRATE_MIN), v.maxValue(VOICE_BITRATE_MAX))),
+  user_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(STAGE_USER_LIMIT_MAX))),
 });

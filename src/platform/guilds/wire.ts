@@ -12,6 +12,7 @@ import type {
 } from '../../store/records/core';
 import type { Guild, GuildMember } from '../../store/records/dispatches';
 import { serializeUser } from '../accounts/users';
+import { voiceChannelSettings } from './voice-channel-settings';
 
 /** The guild object (roles included, as the gateway sends it). */
 export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]): Guild {
@@ -29,16 +30,17 @@ export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]): Guild {
 /** The role object; `color` is deprecated but still returned (it mirrors `colors.primary_color`). */
 export function serializeRole(role: RoleRecord): Role {
   const { guild_id: _guild, ...wire } = role;
-  return wire;
+  return { ...wire, flags: role.flags ?? 0 };
 }
 
 /**
  * The channel object. The ephemeral voice fields (`status`, `voice_start_time`) are never part
- * of it: they are answered by Request Channel Info only.
+ * of it: they are answered by Request Channel Info only. Voice and stage channels always carry
+ * their `bitrate`, `user_limit` and `rtc_region`.
  */
 export function serializeChannel(channel: ChannelRecord): Channel {
   const { voice_status: _status, voice_start_time: _start, ...wire } = channel;
-  return wire;
+  return { ...wire, ...voiceChannelSettings(channel) };
 }
 
 /** The guild member object with its user (`avatar` / `banner` are image hashes; the images stay in the store). */
@@ -56,5 +58,7 @@ export function serializeMember(member: MemberRecord, user: UserRecord): GuildMe
     mute: member.mute ?? false,
     communication_disabled_until:
       member.communication_disabled_until == null ? null : new Date(member.communication_disabled_until).toISOString(),
+    pending: member.pending ?? false,
+    premium_since: member.premium_since == null ? null : new Date(member.premium_since).toISOString(),
   };
 }

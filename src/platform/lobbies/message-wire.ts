@@ -3,7 +3,7 @@
  * its LOBBY_MESSAGE_CREATE, the read path and its cache.
  */
 import type { LobbyMessageRecord, Message, UserRecord } from '../../store/records/core';
-import { serializeUser } from '../accounts/users';
+import { deletedUser, serializeUser } from '../accounts/users';
 
 /** The message type of a plain message. */
 const DEFAULT_MESSAGE_TYPE = 0;
@@ -19,14 +19,10 @@ export function serializeLobbyMessage(message: LobbyMessageRecord, author: UserR
     author: author ? serializeUser(author) : deletedUser(message.author_id),
     timestamp: new Date(message.created_at).toISOString(),
     edited_timestamp: null,
-    metadata: message.metadata,
+    // The description has no null here: a message without metadata leaves the field out.
+    ...(message.metadata ? { metadata: message.metadata } : {}),
     flags: 0,
     application_id: message.application_id,
     ...(message.moderation_metadata ? { moderation_metadata: message.moderation_metadata } : {}),
   };
-}
-
-/** How an author whose user record no longer exists is shown. */
-function deletedUser(id: string): Message['author'] {
-  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
 }

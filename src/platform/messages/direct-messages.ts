@@ -22,7 +22,7 @@ import { lobbyMessageOrderKey } from '../lobbies/store';
 import type { Message, UserRecord } from '../../store/records/core';
 import { areFriends, eitherBlocked, hasPlayed, type RelationshipTx } from '../relationships/store';
 import { snowflakeAt, snowflakeKey } from '../core/snowflake';
-import { serializeUser } from '../accounts/users';
+import { deletedUser, serializeUser } from '../accounts/users';
 import { keyRange, type KeyRange } from '../../store/port';
 
 /** Every store a DM write reads or touches (the event log is added by `write`). */
@@ -56,9 +56,7 @@ export function serializeDmMessage(
     content: message.content,
     channel_id: message.channel_id,
     recipient_id: message.recipient_id,
-    author: author
-      ? serializeUser(author)
-      : { id: message.author_id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null },
+    author: author ? serializeUser(author) : deletedUser(message.author_id),
     timestamp: new Date(message.created_at).toISOString(),
     edited_timestamp: null,
     flags: 0,

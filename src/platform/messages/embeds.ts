@@ -86,3 +86,9 @@ export function toStoredEmbed(input: EmbedInput): Embed {
   const { type: _type, ...rest } = input;
   return { type: 'rich', ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) };
 }
+
+/** An embed on the wire: every field has its `inline` (false unless set), as the platform answers it. */
+export function serializeEmbed(embed: Embed): Embed {
+  if (!embed.fields) return embed;
+  return { ...embed, fields: embed.fields.map((f) => ({ ...f, inline: f.inline ?? false })) };
+}

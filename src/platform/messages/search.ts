@@ -63,11 +63,14 @@ export const MessageSearchQuerySchema = v.object({
 });
 export type MessageSearchQuery = v.InferOutput<typeof MessageSearchQuerySchema>;
 
+/** A message as a search answers it: `hit` marks the message that matched (every one here). */
+export type SearchHit = ChannelMessage & { hit: true };
+
 /** The answer: `messages` is an array of one-message arrays, as the platform answers it. */
 export interface MessageSearchResult {
   doing_deep_historical_index: boolean;
   total_results: number;
-  messages: ChannelMessage[][];
+  messages: SearchHit[][];
   threads: never[];
   members: never[];
 }
@@ -184,7 +187,7 @@ export async function searchGuildMessages(
   return {
     doing_deep_historical_index: false,
     total_results: scored.length,
-    messages: messages.map((m) => [m]),
+    messages: messages.map((m) => [{ ...m, hit: true as const }]),
     threads: [],
     members: [],
   };

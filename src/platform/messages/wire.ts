@@ -5,7 +5,9 @@
  * `embeds`, `attachments` and `components` are empty and `poll` is left out.
  */
 import { serializeAttachment } from './attachments';
-import { exposedAttachmentNames, resolveComponentMedia } from '../interactions/component-rules';
+import { serializeEmbed } from './embeds';
+import { exposedAttachmentNames } from '../interactions/component-rules';
+import { wireComponents } from './component-wire';
 import {
   CHANNEL_MESSAGE_FLAGS,
   type ChannelMessage,
@@ -14,14 +16,9 @@ import {
 } from '../../store/records/messages';
 import type { MessageTx } from './access';
 import type { User, UserRecord } from '../../store/records/core';
-import { serializeUser } from '../accounts/users';
+import { deletedUser, serializeUser } from '../accounts/users';
 
 export type { ChannelMessage };
-
-/** How an author or mentioned user whose record no longer exists is shown. */
-function deletedUser(id: string): User {
-  return { id, username: 'Deleted User', global_name: null, discriminator: '0', avatar: null };
-}
 
 /** The users a message names (author and mentions), to load before serializing it. */
 export function userIdsOf(records: readonly ChannelMessageRecord[]): string[] {
@@ -41,7 +38,7 @@ function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments'
   const attachments = record.attachments
     .filter((a) => exposed === null || exposed.has(a.filename))
     .map(serializeAttachment);
-  return { attachments, components: resolveComponentMedia(record.components, record.attachments) };
+  return { attachments, components: wireComponents(record.components, record.attachments) };
 }
 
 /**
@@ -72,7 +69,7 @@ export function serializeChannelMessage(
     mentions: record.mention_ids.map(user),
     mention_roles: record.mention_roles,
     attachments,
-    embeds: record.embeds,
+    embeds: record.embeds.map(serializeEmbed),
     components,
     pinned: record.pinned_at !== undefined,
     flags: record.flags,
@@ -98,7 +95,7 @@ export function snapshotOf(record: ChannelMessageRecord, users: ReadonlyMap<stri
   return {
     type: record.type,
     content: record.content,
-    embeds: record.embeds,
+    embeds: record.embeds.map(serializeEmbed),
     attachments,
     timestamp: new Date(record.created_at).toISOString(),
     edited_timestamp: record.edited_at === null ? null : new Date(record.edited_at).toISOString(),

@@ -22,6 +22,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /oauth2/token/revoke': open('client'),
   'GET /oauth2/keys': open('public'),
   'GET /oauth2/@me': user(),
+  // Get Current Bot Application Information: a bot library's first call at login.
+  'GET /oauth2/applications/@me': BOT,
   'GET /.well-known/openid-configuration': open('public'),
 
   // Gateway discovery (the server host only).
@@ -53,6 +55,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /users/@me/activities': user('activities.write', 'rpc.activities.write'),
   'GET /users/@me/connections': user('connections'),
   'GET /users/@me/guilds': botOrUser('guilds'),
+  // Get User: any user by id; the docs name no scope for a user's token.
+  'GET /users/:user_id': botOrUser(),
+  // Create DM: a bot opens its DM channel with a user.
+  'POST /users/@me/channels': BOT,
 
   // Relationships and direct messages: users only (bots have no friends).
   'GET /users/@me/relationships': user('relationships.read'),
@@ -86,6 +92,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
 
   // Guilds. Reads of channels, roles and voice states are open to a member's `guilds` token
   // (the game SDK's Client::GetGuildChannels reads them so); everything else is for bots.
+  'GET /guilds/:guild_id': BOT,
+  'GET /guilds/:guild_id/roles': BOT,
   'POST /guilds': { ...BOT, removed: { from: 'CREATE_GUILD_REMOVED', error: 'GUILD_CREATION_REMOVED' } },
   'GET /guilds/:guild_id/channels': botOrUser('guilds'),
   'GET /guilds/:guild_id/roles/member-counts': botOrUser('guilds'),
@@ -149,6 +157,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': botOrUser('applications.entitlements'),
   'GET /skus/:sku_id/subscriptions': botOrUser('applications.entitlements'),
   'GET /skus/:sku_id/subscriptions/:subscription_id': botOrUser('applications.entitlements'),
+
+  // The application object, for its own bot.
+  'GET /applications/@me': BOT,
+  'GET /applications/:application_id': BOT,
 
   // Application commands and application emoji: the application's bot.
   'GET /applications/:application_id/commands': BOT,

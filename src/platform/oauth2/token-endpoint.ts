@@ -13,7 +13,7 @@ import type { PlatformContext } from '../core/context';
 import { OAuth2Error } from '../core/errors';
 import { OAUTH2_ACCESS_TOKEN_TTL_S } from '../core/limits';
 import { mintPlatformIdToken } from './oidc-provider';
-import { serializeConsentApplication } from './authorize';
+import { serializeApplication } from '../accounts/applications';
 import { constantTimeEqual, requireConfidential, type OAuth2Client } from './client-auth';
 import { scopeRefusal } from './consent-scopes';
 import { parseScopes } from './scopes';
@@ -206,13 +206,13 @@ export async function revokeToken(ctx: PlatformContext, client: OAuth2Client, to
 }
 
 /**
- * `GET /oauth2/@me`: the application, the granted scopes, when the access token expires, and
- * the user when the grant includes `identify`.
+ * `GET /oauth2/@me`: the application (with `verifyKey`, its Ed25519 public key), the granted
+ * scopes, when the access token expires, and the user when the grant includes `identify`.
  */
-export function currentAuthorization(principal: BearerPrincipal) {
+export function currentAuthorization(principal: BearerPrincipal, verifyKey: string) {
   const { token } = principal;
   return {
-    application: serializeConsentApplication(principal.application),
+    application: serializeApplication(principal.application, verifyKey),
     scopes: token.scopes,
     expires: token.expires_at === null ? null : new Date(token.expires_at).toISOString(),
     ...(principal.scopes.has('identify') ? { user: serializeUser(principal.user, principal) } : {}),

@@ -3,6 +3,7 @@
  * platform needs; the API forms are what routes serialize. Field rules of the spec are noted
  * on the fields they govern. Snowflakes and bit sets are decimal strings.
  */
+import type { GuildRoleResponse, UserResponse } from 'discord-api-spec';
 import type { UrlMapping } from '../../wire/paths';
 
 /** Snowflake id, as a decimal string. */
@@ -29,6 +30,19 @@ export interface UserRecord {
   } | null;
   provisional: boolean;
   created_at: number;
+  /**
+   * User flags in the platform's public bit positions (`public_flags` and `flags` on the wire);
+   * absent in records written before the field existed, which means 0.
+   */
+  flags?: number;
+  /** The account's email address (answered with the `email` scope); absent or null: none. */
+  email?: string | null;
+  /** Whether the email address is verified; absent: verified when there is one. */
+  verified?: boolean;
+  /** The language the user chose in the client (`locale` of `/users/@me`); absent: `en-US`. */
+  locale?: string;
+  /** Whether two-factor authentication is on; absent: off. */
+  mfa_enabled?: boolean;
 }
 
 /** Application flags in their public bit positions (CONTRACT §4). */
@@ -92,6 +106,8 @@ export interface GuildRecord {
   created_at: number;
   /** Server boost level 0-3 (raises the upload limit from level 2); absent means 0. */
   premium_tier?: number;
+  /** How many boosts the guild has (`premium_subscription_count`); absent means 0. */
+  premium_subscription_count?: number;
 }
 
 /** Gradient role colors; `color` on the role is deprecated but still returned and honored. */
@@ -115,6 +131,8 @@ export interface RoleRecord {
   mentionable: boolean;
   icon: string | null;
   unicode_emoji: string | null;
+  /** Role flags (IN_PROMPT 1 << 0); absent in records written before the field existed, which means 0. */
+  flags?: number;
 }
 
 /** Channel types the sandbox creates. */
@@ -157,19 +175,23 @@ export interface ChannelRecord {
   application_id?: Snowflake | null;
   /** Slowmode: seconds a user waits between two messages (0-21600); absent means 0. */
   rate_limit_per_user?: number;
+  /** Voice and stage channels: bits per second; absent means the default, 64000. */
+  bitrate?: number;
+  /** Voice and stage channels: how many users may be in it, 0 for no limit; absent means 0. */
+  user_limit?: number;
   /** Ephemeral voice fields (Request Channel Info); never part of the channel object on the wire. */
   voice_status?: string | null;
   voice_start_time?: number | null;
 }
 
 /** The role object: the stored role without its guild (`color` is deprecated but still sent). */
-export type Role = Omit<RoleRecord, 'guild_id'>;
+export type Role = GuildRoleResponse;
 
 /**
  * The channel object of a guild channel. The ephemeral voice fields (`status`,
  * `voice_start_time`) are never part of it: Request Channel Info answers them.
  */
-export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'>;
+export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'> & { rtc_region?: string | null };
 
 /** A guild member. */
 export interface MemberRecord {
@@ -187,6 +209,10 @@ export interface MemberRecord {
   deaf?: boolean;
   /** When the member's timeout ends (epoch ms), or null / absent when not timed out. */
   communication_disabled_until?: number | null;
+  /** Whether the member has yet to pass the guild's membership screening; absent: passed. */
+  pending?: boolean;
+  /** When the member started boosting the guild (epoch ms); absent or null: not boosting. */
+  premium_since?: number | null;
   /** The member's own avatar and banner images as data URIs (`avatar` / `banner` hold their hashes). */
   avatar_data?: string | null;
   banner_data?: string | null;
@@ -251,17 +277,11 @@ export interface LobbyMember {
   flags: number;
 }
 
-/** The user object on the wire. */
-export interface User {
-  id: Snowflake;
-  username: string;
-  global_name: string | null;
-  discriminator: string;
-  avatar: string | null;
-  bot?: boolean;
-  premium_type?: number;
-  primary_guild?: UserRecord['primary_guild'];
-}
+/**
+ * The user object on the wire: the official description's `UserResponse` (every field it
+ * requires), with `premium_type`, which the platform answers for the `identify.premium` scope.
+ */
+export type User = UserResponse & { premium_type?: number };
 
 /** A message on the wire (the fields the platform sets so far). */
 export interface Message {

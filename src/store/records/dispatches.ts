@@ -9,6 +9,7 @@
  * the bottom floor, so every layer above can import the map without importing up. Payload
  * shapes follow the platform's public gateway; where the spec shows no shape, ours (and says so).
  */
+import type { GuildMemberResponse } from 'discord-api-spec';
 import type { Channel, GuildRecord, Lobby, LobbyMember, MemberRecord, Message, Role, Snowflake, User } from './core';
 import type { DmChannel } from './direct-messages';
 import type { ChannelMessage } from './messages';
@@ -20,13 +21,7 @@ import type { GameRelationship, Relationship } from './relationships';
 export type Guild = Pick<GuildRecord, 'id' | 'name' | 'icon' | 'banner' | 'owner_id' | 'features'> & { roles: Role[] };
 
 /** The guild member object with its user (`avatar` and `banner` are image hashes). */
-export interface GuildMember extends Pick<MemberRecord, 'nick' | 'roles' | 'avatar' | 'banner' | 'bio' | 'flags'> {
-  user: User;
-  joined_at: string;
-  deaf: boolean;
-  mute: boolean;
-  communication_disabled_until: string | null;
-}
+export type GuildMember = GuildMemberResponse & Pick<MemberRecord, 'bio'> & { user: User };
 
 /** A member event's member: GUILD_MEMBER_ADD and GUILD_MEMBER_UPDATE name the guild. */
 export type GuildMemberEvent = GuildMember & { guild_id: Snowflake };
@@ -113,6 +108,10 @@ export interface ScheduledEvent {
   entity_metadata: { location: string } | null;
   creator?: User;
   image: null;
+  /** The event repeats by this rule; the platform's events here are one-time (null). */
+  recurrence_rule: null;
+  /** Occurrences of a repeating event moved or cancelled: none for a one-time event. */
+  guild_scheduled_event_exceptions: never[];
 }
 
 /** The interaction object as INTERACTION_CREATE (and an interactions endpoint) receives it. */

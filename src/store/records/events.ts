@@ -12,6 +12,11 @@ import type { GatewayDispatchName, GatewayDispatchPayloads } from './dispatches'
 export interface EventAudience {
   /** Users who receive it whatever their intents (lobby members, the user concerned). */
   user_ids?: string[];
+  /**
+   * Bot sessions among `user_ids` receive it only with this intent (a direct message reaches a
+   * bot with DIRECT_MESSAGES, as on the platform); users' sessions are not affected.
+   */
+  bot_intent?: number;
   /** Guild events reach sessions whose user is in the guild and whose intents include `intent`. */
   guild_id?: string;
   intent?: number;

@@ -3,6 +3,7 @@
  * them: attachment files, guild search indexes, AutoMod keyword rules and forward counters.
  * Type declarations only; the operations live in `messages/create.ts` and its neighbours.
  */
+import type { MessageResponse } from 'discord-api-spec';
 import type { Snowflake, User } from './core';
 
 /** Message types the platform creates (the platform's public values). */
@@ -166,24 +167,27 @@ export interface ChannelMessageRecord {
   created_at: number;
 }
 
-/** The message object of a guild channel message. */
-export interface ChannelMessage {
-  id: Snowflake;
+/** The message object of a guild channel message: the fields the official `MessageResponse` requires, with their types. */
+export interface ChannelMessage
+  extends Pick<
+    MessageResponse,
+    | 'id'
+    | 'channel_id'
+    | 'content'
+    | 'timestamp'
+    | 'edited_timestamp'
+    | 'tts'
+    | 'mention_everyone'
+    | 'mention_roles'
+    | 'pinned'
+    | 'flags'
+  > {
   type: number;
-  channel_id: Snowflake;
   author: User;
-  content: string;
-  timestamp: string;
-  edited_timestamp: string | null;
-  tts: boolean;
-  mention_everyone: boolean;
   mentions: User[];
-  mention_roles: Snowflake[];
   attachments: WireAttachment[];
   embeds: Embed[];
   components: unknown[];
-  pinned: boolean;
-  flags: number;
   nonce?: string | number;
   application_id?: Snowflake;
   webhook_id?: Snowflake;

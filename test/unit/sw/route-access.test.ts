@@ -45,8 +45,11 @@ function refusedAtTheDoor(reply: JsonReply): boolean {
   return [20001, 20002].includes(reply.body?.code) || /^Missing OAuth2 scope/.test(reply.body?.message ?? '');
 }
 
-/** Routes any application may read with the resource's key: an invite is read by whoever holds its code. */
-const READABLE_BY_ANY_APPLICATION: RouteKey[] = ['GET /invites/:code'];
+/**
+ * Routes any application may read with the resource's key: an invite is read by whoever holds
+ * its code, and a user (Get User) by any bot or token, as on the platform.
+ */
+const READABLE_BY_ANY_APPLICATION: RouteKey[] = ['GET /invites/:code', 'GET /users/:user_id'];
 
 describe('every route refuses who the access table refuses, and changes nothing', () => {
   let w: RouteWorld;

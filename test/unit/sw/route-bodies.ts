@@ -69,7 +69,11 @@ import {
   LobbySettingsSchema,
   PutLobbyMemberSchema,
 } from '../../../src/platform/lobbies/schemas';
-import { DmMessageSchema, ModerationMetadataSchema } from '../../../src/platform/messages/direct-message-schemas';
+import {
+  CreateDmSchema,
+  DmMessageSchema,
+  ModerationMetadataSchema,
+} from '../../../src/platform/messages/direct-message-schemas';
 import { AutoModKeywordsSchema, MessageCreateSchema, MessageEditSchema } from '../../../src/platform/messages/schemas';
 import {
   ClientPurchaseSchema,
@@ -224,6 +228,7 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: DmMessageSchema,
     valid: () => ({ content: 'hi', metadata: { kind: 'chat' } }),
   },
+  'POST /users/@me/channels': { schema: CreateDmSchema, valid: (w) => ({ recipient_id: w.bob.id }) },
   'PUT /partner-sdk/dms/:user_id_1/:user_id_2/messages/:message_id/moderation-metadata': {
     schema: ModerationMetadataSchema,
     valid: () => ({ verdict: 'clean' }),
