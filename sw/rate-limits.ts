@@ -61,6 +61,9 @@ export function rateLimitedResponse(
   const retryAfter = Math.round(retryAfterSeconds * 1000) / 1000;
   const headers = new Headers({
     'Content-Type': 'application/json',
+    // The platform's 429s pass its edge proxy, which says so: discord.py takes a 429 without `Via`
+    // for a block by the CDN and gives up instead of waiting `retry_after`.
+    Via: '1.1 google',
     'Retry-After': String(Math.ceil(retryAfterSeconds)),
     'X-RateLimit-Scope': options.scope ?? (options.global ? 'global' : 'user'),
   });

@@ -49,6 +49,8 @@ describe('HTTP faults on demand (POST /sandbox/faults)', () => {
     expect(limited.body).toEqual({ message: 'You are being rate limited.', retry_after: 2.5, global: false });
     expect(limited.headers.get('Retry-After')).toBe('3');
     expect(limited.headers.get('X-RateLimit-Scope')).toBe('user');
+    // As the platform's edge answers it (discord.py waits only for a 429 that passed a proxy).
+    expect(limited.headers.get('Via')).toBe('1.1 google');
   });
 
   it('a delay fault holds the request for the time asked, then the route answers', async () => {
