@@ -118,15 +118,16 @@ export class FaultBook {
   }
 }
 
-const books = new WeakMap<PlatformContext, FaultBook>();
+const books = new WeakMap<object, FaultBook>();
 
 /**
- * The fault book of a context (one per context, so the app's middleware, its routes and its
- * webhook outbox share one copy).
+ * The fault book of a context's store: one per database, so the app's middleware, its routes and
+ * its webhook outbox share one copy, also through the copies of the context a request makes (its
+ * own write guard on the same database: `sw/idempotency.ts`).
  * @example const fault = await faultBookOf(ctx).takeHttp('POST', '/api/v10/channels/1/messages');
  */
 export function faultBookOf(ctx: PlatformContext): FaultBook {
-  let book = books.get(ctx);
-  if (!book) books.set(ctx, (book = new FaultBook(ctx)));
+  let book = books.get(ctx.db);
+  if (!book) books.set(ctx.db, (book = new FaultBook(ctx)));
   return book;
 }

@@ -75,7 +75,7 @@ export class RateLimitSetting {
   }
 }
 
-const settings = new WeakMap<PlatformContext, RateLimitSetting>();
+const settings = new WeakMap<object, RateLimitSetting>();
 
 /**
  * The rate-limit setting of a context's sandbox; `hostDefault` is whether a new sandbox of this
@@ -83,7 +83,8 @@ const settings = new WeakMap<PlatformContext, RateLimitSetting>();
  * @example if ((await rateLimitSettingOf(ctx, false).current()).enabled) ...
  */
 export function rateLimitSettingOf(ctx: PlatformContext, hostDefault: boolean): RateLimitSetting {
-  let setting = settings.get(ctx);
-  if (!setting) settings.set(ctx, (setting = new RateLimitSetting(ctx, hostDefault)));
+  // One per database: a request's copy of the context (its write guard) shares it.
+  let setting = settings.get(ctx.db);
+  if (!setting) settings.set(ctx.db, (setting = new RateLimitSetting(ctx, hostDefault)));
   return setting;
 }

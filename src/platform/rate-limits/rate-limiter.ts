@@ -71,11 +71,12 @@ export class RateLimiter {
 const limiters = new WeakMap<object, RateLimiter>();
 
 /**
- * The windows of a context's sandbox (one per context: the app's middleware and its reset share them).
+ * The windows of a context's sandbox (one per database: the app's middleware and its reset share them).
  * @example rateLimiterOf(ctx).take(key, 5, 5000, ctx.clock.now())
  */
-export function rateLimiterOf(ctx: object): RateLimiter {
-  let limiter = limiters.get(ctx);
-  if (!limiter) limiters.set(ctx, (limiter = new RateLimiter()));
+export function rateLimiterOf(ctx: { db: object }): RateLimiter {
+  // One per database: a request's copy of the context (its write guard) shares it.
+  let limiter = limiters.get(ctx.db);
+  if (!limiter) limiters.set(ctx.db, (limiter = new RateLimiter()));
   return limiter;
 }

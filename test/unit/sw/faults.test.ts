@@ -114,6 +114,37 @@ describe('HTTP faults on demand (POST /sandbox/faults)', () => {
     expect((await client.get('/sandbox/faults')).body.history).toEqual([fault]);
   });
 
+  itInProcess(
+    "a fault injected from a page (a request with the page's client id, applied once) takes effect at once",
+    async () => {
+      const client = await createTestClient();
+      const { botAuth } = await createWorld(client);
+      // The app has read its (empty) faults before: what it keeps of them must follow the injection.
+      expect((await client.get('/sandbox/faults')).body.pending).toEqual([]);
+      const fromPage = (request: Request) =>
+        client.app.fetch(request, { waitUntil: () => undefined, clientId: 'page-1' });
+      const injected = await fromPage(
+        new Request('http://platform.test/sandbox/faults', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ type: 'http_error', path: ME, status: 502 }),
+        }),
+      );
+      expect(injected.status).toBe(201);
+      expect((await client.get('/sandbox/faults')).body.pending).toHaveLength(1);
+      expect((await client.get(ME, botAuth)).status).toBe(502);
+      const limits = await fromPage(
+        new Request('http://platform.test/sandbox/rate-limits', {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ enabled: true }),
+        }),
+      );
+      expect(limits.status).toBe(200);
+      expect((await client.get(ME, botAuth)).headers.get('X-RateLimit-Limit')).toBe('5');
+    },
+  );
+
   itInProcess('a fault is stored: a worker restarted after the injection still applies it', async () => {
     const client = await createTestClient();
     const { botAuth } = await createWorld(client);
