@@ -54,6 +54,18 @@ describe('faults on demand in the browser host (service worker → shared worker
     expect((await closed).code).toBe(4000);
   });
 
+  it('an HTTP fault injected from the page answers the next matching request, served by the service worker', async () => {
+    const app = (await call('POST', '/sandbox/applications', { name: 'Game' })).body;
+    const me = () => fetch('/api/v10/users/@me', { headers: { Authorization: `Bot ${app.bot_token}` } });
+    expect((await me()).status).toBe(200);
+    const fault = { type: 'http_error', method: 'GET', path: '/api/v10/users/@me', status: 503, count: 2 };
+    expect((await call('POST', '/sandbox/faults', fault)).status).toBe(201);
+    const failed = await me();
+    expect([failed.status, failed.headers.get('X-Served-By')]).toEqual([503, 'platformpp-sw']);
+    expect((await me()).status).toBe(503);
+    expect((await me()).status).toBe(200);
+  });
+
   it('stop_shared_worker stops the hub now: the socket drops (1006), a new hub starts and the session resumes', async () => {
     const hubName = freshHub();
     const bot = await botOnHub(hubName);
