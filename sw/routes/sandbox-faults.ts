@@ -60,7 +60,7 @@ export function sandboxFaultRoutes(options: SandboxFaultOptions): Hono<AppEnv> {
     const spec = (await readJson(c, FaultSchema)) as FaultSpec;
     checkFault(spec, options);
     const ctx = c.get('ctx');
-    const fault = await faultBookOf(ctx).inject(spec);
+    const fault = await faultBookOf(ctx).inject(spec, ctx);
     ctx.announce({ type: 'fault', fault });
     return c.json({ fault }, 201);
   });
@@ -71,7 +71,7 @@ export function sandboxFaultRoutes(options: SandboxFaultOptions): Hono<AppEnv> {
   });
 
   r.delete('/faults', async (c) => {
-    await faultBookOf(c.get('ctx')).clear();
+    await faultBookOf(c.get('ctx')).clear(c.get('ctx'));
     return noContent();
   });
 
@@ -79,7 +79,7 @@ export function sandboxFaultRoutes(options: SandboxFaultOptions): Hono<AppEnv> {
 
   r.put('/rate-limits', async (c) => {
     const change = await readJson(c, RateLimitSettingsSchema);
-    const next = await settingOf(c).change(change);
+    const next = await settingOf(c).change(change, c.get('ctx'));
     // New numbers start with full buckets rather than judging old counts by them.
     rateLimiterOf(c.get('ctx')).clear();
     return c.json(settingsJson(next));

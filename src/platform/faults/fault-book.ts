@@ -9,6 +9,7 @@
 import type { PlatformContext } from '../core/context';
 import { FAULT_HISTORY_MAX } from '../core/limits';
 import type { FaultRecord, FaultSpec, FaultsState } from '../../store/records/faults';
+import { write } from '../../store/write';
 import { pathMatches, pathSegments } from './route-patterns';
 
 export type { FaultRecord, FaultSpec, FaultsState };
@@ -41,10 +42,11 @@ export class FaultBook {
 
   /**
    * Records a fault: pending when it has uses (HTTP, webhook), and in the history in any case.
+   * `via` is the request's context, whose write guard applies the injection once.
    * @example await book.inject({ type: 'http_error', method: 'POST', path: '/api/channels/*\/messages', count: 1, status: 502, retry_after: 1 });
    */
-  inject(spec: FaultSpec): Promise<FaultRecord> {
-    return this.#update((state) => {
+  inject(spec: FaultSpec, via: PlatformContext = this.ctx): Promise<FaultRecord> {
+    return this.#update(via, (state) => {
       const uses = usesOf(spec);
       const fault: FaultRecord = {
         ...spec,
@@ -57,9 +59,9 @@ export class FaultBook {
     });
   }
 
-  /** Drops every pending fault (the history stays until a reset). */
-  clear(): Promise<void> {
-    return this.#update((state) => [{ pending: [], history: state.history }, undefined]);
+  /** Drops every pending fault (the history stays until a reset); `via` as for {@link inject}. */
+  clear(via: PlatformContext = this.ctx): Promise<void> {
+    return this.#update(via, (state) => [{ pending: [], history: state.history }, undefined]);
   }
 
   /**
@@ -85,7 +87,7 @@ export class FaultBook {
   }
 
   #take(matches: (fault: FaultRecord) => boolean): Promise<FaultRecord | null> {
-    return this.#update((state) => {
+    return this.#update(this.ctx, (state) => {
       const fault = state.pending.find(matches);
       if (!fault) return [null, null];
       const remaining = (fault.remaining ?? 1) - 1;
@@ -104,11 +106,11 @@ export class FaultBook {
    * Changes the state one change at a time, committing before the copy in memory moves on;
    * `change` answers the new state (null: unchanged) and the result.
    */
-  #update<T>(change: (state: FaultsState) => [FaultsState | null, T]): Promise<T> {
+  #update<T>(via: PlatformContext, change: (state: FaultsState) => [FaultsState | null, T]): Promise<T> {
     const run = this.#chain.then(async () => {
       const [next, result] = change(await this.state());
       if (next) {
-        await this.ctx.db.write(['meta'], (tx) => tx.store('meta').put(next, 'faults'));
+        await write(via, ['meta'], async (tx) => void (await tx.store('meta').put(next, 'faults')));
         this.#state = Promise.resolve(next);
       }
       return result;

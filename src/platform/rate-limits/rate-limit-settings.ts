@@ -11,6 +11,7 @@ import {
   RATE_LIMIT_ROUTE_WINDOW_MS_DEFAULT,
 } from '../core/limits';
 import type { RateLimitSettings } from '../../store/records/faults';
+import { write } from '../../store/write';
 
 export type { RateLimitSettings };
 
@@ -55,10 +56,11 @@ export class RateLimitSetting {
   }
 
   /**
-   * Stores a change (fields left out keep their value) and resolves with the new setting once committed.
+   * Stores a change (fields left out keep their value) and resolves with the new setting once
+   * committed; `via` is the request's context, whose write guard applies it once.
    * @example await setting.change({ enabled: true, route_limit: 2 });
    */
-  async change(change: RateLimitChange): Promise<RateLimitSettings> {
+  async change(change: RateLimitChange, via: PlatformContext = this.ctx): Promise<RateLimitSettings> {
     const before = await this.current();
     const next: RateLimitSettings = {
       enabled: change.enabled,
@@ -69,7 +71,7 @@ export class RateLimitSetting {
           : Math.round(change.route_window_seconds * 1000),
       global_per_second: change.global_per_second ?? before.global_per_second,
     };
-    await this.ctx.db.write(['meta'], (tx) => tx.store('meta').put(next, 'rate_limits'));
+    await write(via, ['meta'], async (tx) => void (await tx.store('meta').put(next, 'rate_limits')));
     this.#current = Promise.resolve(next);
     return next;
   }
