@@ -37,10 +37,9 @@ const SERVER_HOST_SUITE = [
   ),
   'test/unit/sw/messages-*.test.ts',
   'test/unit/sw/message-moderation.test.ts',
+  'test/unit/sw/api-versions.test.ts',
   ...['commands', 'modals', 'interactions-callback', 'interactions-webhooks'].map((f) => `test/unit/sw/${f}.test.ts`),
-  ...['voice-states', 'game-relationships', 'sandbox-fixture-sets', 'api-versions'].map(
-    (f) => `test/unit/sw/${f}.test.ts`,
-  ),
+  ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['applications', 'users-get', 'guild-object', 'create-dm'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/gateway/*.test.ts',
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),

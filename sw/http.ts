@@ -9,6 +9,7 @@ import type { BearerPrincipal, BotPrincipal, Principal } from '../src/platform/o
 import { requireBearer, requireBot } from '../src/platform/oauth2/auth';
 import type { PlatformContext } from '../src/platform/core/context';
 import { ApiError, OAuth2Error } from '../src/platform/core/errors';
+import { holdsExactIntegers, parseExactJson, withPlainNumbers } from '../src/platform/core/exact-json';
 import { JSON_BODY_MAX_BYTES, JSON_BODY_MAX_DEPTH } from '../src/platform/core/limits';
 import { redactSecrets } from '../src/platform/core/secrets';
 import { snowflakeSchema } from '../src/platform/core/schema-parts';
@@ -76,7 +77,9 @@ export function invalidFormFromIssues(issues: readonly v.BaseIssue<unknown>[]): 
 export function validate<S extends AnySchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
   if (!result.success) throw invalidFormFromIssues(result.issues);
-  return result.output;
+  // A large integer the schema did not read as an id (a free-form field) is kept as the number
+  // it always was: no bigint reaches the store or an answer.
+  return holdsExactIntegers(input) ? withPlainNumbers(result.output) : result.output;
 }
 
 /**
@@ -103,7 +106,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
 /**
  * Parses a JSON request body. Not JSON is 400 / 50109; over `maxBytes` is 413; nested deeper
  * than {@link JSON_BODY_MAX_DEPTH} is 400 / 50035; an empty body is `{}`, so schemas with only
- * optional fields accept it.
+ * optional fields accept it. An integer beyond 2^53 is read exactly (`parseExactJson`), so that
+ * an id sent as a JSON number keeps its digits.
  * @example const json = parseJsonBody(form.get('payload_json'));
  */
 export function parseJsonBody(text: string, maxBytes = JSON_BODY_MAX_BYTES): unknown {
@@ -115,7 +119,7 @@ export function parseJsonBody(text: string, maxBytes = JSON_BODY_MAX_BYTES): unk
     });
   }
   try {
-    return JSON.parse(text);
+    return parseExactJson(text);
   } catch {
     throw ApiError.of('INVALID_JSON');
   }

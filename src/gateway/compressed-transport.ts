@@ -11,8 +11,6 @@
  * The zlib is the host's (the server's `node:zlib`): a stream is memory of the connection, lost
  * when the server's object is evicted, so such a connection must then reconnect.
  */
-import type { GatewayTransport } from './connection';
-
 /** The transport compressions the URL's `compress` may name. */
 export type TransportCompression = 'zlib-stream' | 'zstd-stream';
 
@@ -41,8 +39,13 @@ export interface MessageSink {
   close(code: number, reason: string): void;
 }
 
-/** A gateway transport that can switch to payload compression and be let go of. */
-export interface CompressingTransport extends GatewayTransport {
+/**
+ * A gateway transport (the connection's `GatewayTransport`) that can switch to payload
+ * compression and be let go of.
+ */
+export interface CompressingTransport {
+  send(text: string): void;
+  close(code: number, reason: string): void;
   compressPayloads(): void;
   /** The connection ended without a close from this side (the client closed): frees the stream. */
   dispose(): void;

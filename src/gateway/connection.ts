@@ -15,6 +15,7 @@ import {
   GATEWAY_SEND_LIMIT,
   GATEWAY_SEND_WINDOW_MS,
 } from '../platform/core/limits';
+import { parseExactJson } from '../platform/core/exact-json';
 import { PAYLOAD_TOO_LARGE_REASON, payloadTooLarge } from './payload-limit';
 import { payloadText } from './payload-text';
 import {
@@ -311,7 +312,8 @@ export class GatewayConnection implements SessionSink {
   async #handle(text: string): Promise<void> {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      // Ids beyond 2^53 sent as numbers (op 8's user_ids, op 4's channel_id) keep their digits.
+      json = parseExactJson(text);
     } catch {
       this.closeWith(GATEWAY_CLOSE_CODES.DECODE_ERROR, 'Payload is not valid JSON.');
       return;

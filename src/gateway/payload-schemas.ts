@@ -4,7 +4,7 @@
  * shards are checked apart because they have close codes of their own (4013, 4010).
  */
 import * as v from 'valibot';
-import { dictionary } from '../platform/core/schema-parts';
+import { dictionary, snowflakeSchema } from '../platform/core/schema-parts';
 import {
   GATEWAY_LARGE_THRESHOLD_MAX,
   GATEWAY_LARGE_THRESHOLD_MIN,
@@ -13,7 +13,8 @@ import {
   RICH_PRESENCE_URL_MAX,
 } from '../platform/core/limits';
 
-const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+/** An id, as a string or a JSON number (read exactly beyond 2^53), always output as its string. */
+const snowflake = snowflakeSchema;
 const uint = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** Every payload: a JSON object with an integer `op`. */

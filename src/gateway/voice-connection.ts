@@ -14,6 +14,7 @@
  * the gateway's timers (real, monotonic time), as the main gateway's do.
  */
 import * as v from 'valibot';
+import { parseExactJson } from '../platform/core/exact-json';
 import {
   GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
   GATEWAY_PAYLOAD_MAX_BYTES,
@@ -205,7 +206,7 @@ export class VoiceConnection implements VoiceSink {
   async #handle(text: string): Promise<void> {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseExactJson(text);
     } catch {
       return this.closeWith(CLOSE.FAILED_TO_DECODE, 'Payload is not valid JSON.');
     }

@@ -6,9 +6,11 @@
  */
 import * as v from 'valibot';
 import { VOICE_RELAY_MESSAGE_MAX } from '../platform/core/limits';
+import { snowflakeSchema } from '../platform/core/schema-parts';
 import { SPEAKING_FLAGS } from './voice-protocol';
 
-const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+/** An id, as a string or a JSON number (read exactly beyond 2^53), always output as its string. */
+const snowflake = snowflakeSchema;
 const uint = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** A sequence number a client acknowledges: -1 (none yet) or a 16-bit value. */
 const seqAck = v.pipe(v.number(), v.integer(), v.minValue(-1), v.maxValue(0xffff));

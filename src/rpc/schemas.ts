@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { ApiError } from '../platform/core/errors';
+import { snowflakeSchema } from '../platform/core/schema-parts';
 import { ActivityInputSchema } from '../platform/presence/presence';
 import {
   RPC_GET_USER_ID_MAX,
@@ -17,7 +18,11 @@ import {
 } from '../platform/core/limits';
 import type { Command, SubscribableEvent } from './protocol';
 
-const snowflake = v.pipe(v.string('Must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'));
+/**
+ * An id: a string, or a number as the platform takes it. Frames arrive as structured values, not
+ * JSON text: a number beyond 2^53 already lost its digits in the activity, and is refused saying so.
+ */
+const snowflake = snowflakeSchema;
 /** Commands without arguments take nothing: the public SDK sends `args: undefined` or `{}`. */
 const none = v.optional(v.looseObject({}), {});
 const lockState = v.picklist([1, 2, 3], 'Must be 1 (unlocked), 2 (portrait) or 3 (landscape).');

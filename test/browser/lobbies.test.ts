@@ -49,7 +49,7 @@ describe('lobby API in the service worker, on real IndexedDB', () => {
     const posted = await Promise.all(
       Array.from({ length: 50 }, (_, i) => call('POST', path, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth)),
     );
-    expect(posted.every((p) => p.status === 200)).toBe(true);
+    expect(posted.every((p) => p.status === 201)).toBe(true);
     expect(new Set(posted.map((p) => p.body.id)).size).toBe(50);
     const all = (await call('GET', `${path}?limit=200`, undefined, w.bobAuth)).body as { id: string }[];
     expect(all.length).toBe(50);

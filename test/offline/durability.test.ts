@@ -126,7 +126,7 @@ describe('nothing acknowledged is lost (ARCHITECTURE rule 2): two pages, a reloa
       postMany(first, world, world.aliceAuth, 'alice', 25),
       postMany(second, world, world.bobAuth, 'bob', 25),
     ]);
-    expect([...a, ...b].every((status) => status === 200)).toBe(true);
+    expect([...a, ...b].every((status) => status === 201)).toBe(true);
 
     const read = await readMessages(first, world);
     expect(read).toMatchObject({ status: 200, servedBy: 'platformpp-sw' });

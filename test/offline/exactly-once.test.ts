@@ -56,7 +56,7 @@ function postAll(page: Page, lobbyId: string, auth: string, label: string): Prom
               signal: AbortSignal.timeout(answerWithin),
             });
             const body = await response.json().catch(() => null);
-            outcomes.push({ content, status: response.status, id: response.status === 200 ? body.id : null });
+            outcomes.push({ content, status: response.status, id: response.status === 201 ? body.id : null });
             (globalThis as { answered?: number }).answered = ((globalThis as { answered?: number }).answered ?? 0) + 1;
           } catch (error) {
             const unanswered = error instanceof DOMException && error.name === 'TimeoutError';
@@ -171,7 +171,7 @@ describe('exactly once under service worker stops: a request the browser dispatc
     for (const message of stored) copies.set(message.content, (copies.get(message.content) ?? 0) + 1);
     const storedIds = new Set(stored.map((m) => m.id));
     const duplicated = [...copies.values()].filter((n) => n > 1).length;
-    const acknowledged = outcomes.filter((o) => o.status === 200);
+    const acknowledged = outcomes.filter((o) => o.status === 201);
     const lost = acknowledged.filter((o) => !storedIds.has(o.id!)).length;
     const byStatus: Record<string, number> = {};
     for (const o of outcomes) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;

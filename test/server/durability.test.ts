@@ -95,7 +95,7 @@ describe('server durability (--persist)', () => {
         const content = `w${n}-${i}`;
         try {
           const reply = await api.post(`/api/v10/lobbies/${lobby.id}/messages`, { content }, auth);
-          if (reply.status === 200) acknowledged.push(content);
+          if (reply.status === 201) acknowledged.push(content);
         } catch {
           return; // the server is gone
         }

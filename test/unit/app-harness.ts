@@ -9,6 +9,10 @@
  * (`server/test-hooks.ts`); `fetch` answers a URL the platform handed out; `settled()` waits
  * for the gateway's dispatches and the webhook outbox. The app's other internals (`app`) are in
  * reach on the browser host only.
+ *
+ * Every answer a test receives through `request` (and `get`, `post`...) is checked against the
+ * platform's official API description (`wire-schema/response-check.ts`): an answer that does not
+ * match fails the test that received it, naming the path, the status and each wrong field.
  */
 import { createPlatformApp, type PlatformApp } from '../../sw/app';
 import type { Announcement } from '../../src/platform/core/announcements';
@@ -19,6 +23,7 @@ import { freshSandbox } from '../server/server-harness';
 import { type HookedStorage, putAll } from '../../server/test-hooks';
 import type { PlatformStorage, PlatformStoreName } from '../../src/store/schema';
 import { decodeValue, encodeValue } from '../../src/store/sqlite/value-codec';
+import { checkAnswer } from './wire-schema/response-check';
 
 /** Which host the HTTP suite runs against. */
 export const TEST_HOST: 'browser' | 'server' = process.env.PLATFORMPP_HOST === 'server' ? 'server' : 'browser';
@@ -174,6 +179,13 @@ function clientOver(
     } catch {
       // Not JSON (CSV, HTML): the text itself.
     }
+    const json = (response.headers.get('Content-Type') ?? '').includes('json') && parsed !== text;
+    const mismatch = checkAnswer(method, path, response.status, parsed, json);
+    if (mismatch)
+      throw new Error(
+        `${method} ${path} answered ${mismatch.status}, which does not match the official description of ` +
+          `${mismatch.operation}:\n  ${mismatch.issues.join('\n  ')}`,
+      );
     return { status: response.status, headers: response.headers, body: parsed as any };
   };
   return {

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { jsonObject } from '../core/json-object';
+import { snowflakeSchema } from '../core/schema-parts';
 import { write } from '../../store/write';
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
@@ -26,8 +27,8 @@ export const INVITE_LINK_BASE = 'https://discord.gg/';
 
 /** `POST /rpc/activity-invites`: whom to invite, from which channel, with what words. */
 export const ActivityInviteSchema = jsonObject({
-  user_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
-  channel_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
+  user_id: snowflakeSchema,
+  channel_id: snowflakeSchema,
   content: v.optional(v.pipe(v.string(), v.maxLength(RPC_INVITE_CONTENT_MAX))),
 });
 

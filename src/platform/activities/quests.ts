@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { jsonObject } from '../core/json-object';
-import { isoInstant } from '../core/schema-parts';
+import { isoInstant, snowflakeSchema } from '../core/schema-parts';
 import { write } from '../../store/write';
 import type { QuestEnrollmentRecord } from '../../store/schema';
 import type { PlatformContext } from '../core/context';
@@ -18,7 +18,7 @@ import { serializeUser } from '../accounts/users';
 import { clientAudience } from './client-events';
 import type { QuestRecord } from '../../store/records/activities';
 
-const snowflake = v.pipe(v.string('Must be a snowflake string.'), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'));
+const snowflake = snowflakeSchema;
 
 /** `POST /sandbox/quests`. */
 export const QuestCreateSchema = jsonObject({

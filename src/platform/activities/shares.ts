@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { jsonObject } from '../core/json-object';
+import { snowflakeSchema } from '../core/schema-parts';
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -110,8 +111,8 @@ export async function isPlatformMedia(ctx: PlatformContext, mediaUrl: string, or
 export const SharedMomentSchema = v.pipe(
   jsonObject({
     media_url: v.pipe(v.string('Must be a URL.'), v.maxLength(2048)),
-    channel_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'))),
-    user_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.'))),
+    channel_id: v.optional(snowflakeSchema),
+    user_id: v.optional(snowflakeSchema),
   }),
   v.check((b) => (b.channel_id === undefined) !== (b.user_id === undefined), 'Name either channel_id or user_id.'),
 );
@@ -145,7 +146,7 @@ export async function shareMoment(
 
 /** `POST /rpc/shared-interactions`: the command, its options as the SDK gives them, and the channel. */
 export const SharedInteractionSchema = jsonObject({
-  channel_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Must be a snowflake string.')),
+  channel_id: snowflakeSchema,
   command: v.pipe(v.string('Must be a command name.'), v.minLength(1, 'Required.'), v.maxLength(32)),
   options: v.optional(v.array(jsonObject({ name: v.string(), value: v.string() }))),
 });

@@ -8,10 +8,35 @@ import { APPLICATION_FLAGS_NUMBER_MAX, FLAGS_32_MAX } from './limits';
 import { parsePermissions } from './permissions';
 import { isSnowflake } from './snowflake';
 
-/** A snowflake as a decimal string below 2^64. */
+/** Why a number is not taken as a snowflake when JavaScript could not hold its digits. */
+const ROUNDED_SNOWFLAKE = 'Value is not snowflake: a number beyond 2^53 lost its digits, send it as a string.';
+
+/**
+ * A snowflake as a decimal string below 2^64, given as a string or, as the platform takes it, a
+ * JSON number: an integer JavaScript holds exactly, or a `bigint` that `parseExactJson` read
+ * from the request's text. The output is always the decimal string.
+ * @example v.object({ message_id: snowflakeSchema }) // takes "1311830588542947409" and 1311830588542947409
+ */
 export const snowflakeSchema = v.pipe(
-  v.string('Value must be a snowflake string.'),
-  v.check((s: string) => isSnowflake(s), 'Value is not snowflake.'),
+  // Typed by its usual form, a string, so that it also fits pipes of strings (a query's
+  // comma-separated ids); a number or bigint is taken all the same.
+  v.custom<string>(
+    (input) => typeof input === 'string' || typeof input === 'number' || typeof input === 'bigint',
+    'Value must be a snowflake string.',
+  ),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const value: string | number | bigint = dataset.value;
+    if (typeof value !== 'number') {
+      const text = String(value);
+      if (isSnowflake(text)) return text;
+      addIssue({ message: 'Value is not snowflake.', expected: 'snowflake' });
+      return NEVER;
+    }
+    if (Number.isSafeInteger(value) && value >= 0) return String(value);
+    const rounded = Number.isInteger(value) && value > Number.MAX_SAFE_INTEGER;
+    addIssue({ message: rounded ? ROUNDED_SNOWFLAKE : 'Value is not snowflake.', expected: 'snowflake' });
+    return NEVER;
+  }),
 );
 
 /**

@@ -125,7 +125,7 @@ const commandFields = {
 export const CommandCreateSchema = jsonObject({
   ...commandFields,
   type: v.optional(v.picklist([1, 2, 3, 4], 'Value must be one of (1, 2, 3, 4).'), 1),
-  id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'))),
+  id: v.optional(snowflakeSchema),
 });
 
 export type CommandCreateInput = v.InferOutput<typeof CommandCreateSchema>;

@@ -6,6 +6,7 @@
  * the rules that span a whole message (counts, ids, V2 flag) are in `interactions/component-rules.ts`.
  */
 import * as v from 'valibot';
+import { snowflakeSchema } from '../core/schema-parts';
 import { jsonObject } from '../core/json-object';
 import {
   BUTTON_LABEL_MAX,
@@ -51,10 +52,7 @@ export const BUTTON_STYLES = { PRIMARY: 1, SECONDARY: 2, SUCCESS: 3, DANGER: 4, 
 
 const max = <T extends v.LengthInput>(n: number) =>
   v.maxLength<T, number, string>(n, `Must be ${n} or fewer in length.`);
-const snowflake = v.pipe(
-  v.string('Value must be a snowflake string.'),
-  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
-);
+const snowflake = snowflakeSchema;
 
 /** The optional 32-bit `id` every component may carry (0 counts as absent). */
 export const ComponentIdSchema = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 31 - 1)));

@@ -10,6 +10,7 @@
  * launches and the app is not asked.
  */
 import * as v from 'valibot';
+import { snowflakeSchema } from '../core/schema-parts';
 import { jsonObject } from '../core/json-object';
 import { write } from '../../store/write';
 import { COMMAND_TYPES, ENTRY_POINT_HANDLERS } from '../../store/records/commands';
@@ -27,10 +28,7 @@ import type { FetchLike } from '../oauth2/oidc';
 import { modalSubmitData } from './modal-submit';
 import { serializeUser } from '../accounts/users';
 
-const snowflake = v.pipe(
-  v.string('Value must be a snowflake string.'),
-  v.regex(/^\d{1,20}$/, 'Value is not snowflake.'),
-);
+const snowflake = snowflakeSchema;
 /** `POST /sandbox/interactions`. */
 export const SandboxInteractionSchema = jsonObject({
   application_id: snowflake,

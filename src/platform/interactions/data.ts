@@ -7,6 +7,7 @@
  * or which component of which message of the app, and the values picked.
  */
 import * as v from 'valibot';
+import { snowflakeSchema } from '../core/schema-parts';
 import { jsonObject } from '../core/json-object';
 import { COMMAND_TYPES, INTERACTION_CONTEXTS, type ApplicationCommandRecord } from '../../store/records/commands';
 import { COMPONENT_TYPES } from './components';
@@ -30,7 +31,7 @@ import { MESSAGE_TYPES, type ChannelMessageRecord } from '../../store/records/me
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from '../messages/wire';
 import { PERMISSIONS, hasPermission, parsePermissions } from '../core/permissions';
 
-const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 /** What the sandbox takes to invoke a command. */
 export const CommandDataSchema = jsonObject({
   id: v.optional(snowflake),

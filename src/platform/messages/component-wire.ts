@@ -2,7 +2,7 @@
  * Message components as the platform answers them: what a request may leave out comes back
  * with its default, as the platform's own answers carry it (a select's `min_values` and
  * `max_values` of 1, a media item's `description` null and `spoiler` false, a container's
- * `accent_color` null), and a File component names its file and size, read from the attachment
+ * `accent_color` null, a separator's visible divider with small spacing), and a File component names its file and size, read from the attachment
  * it shows. Media of an attachment carry the attachment's id as the unfurled media item's id.
  */
 import type { AttachmentMeta, StoredComponent } from '../../store/records/messages';
@@ -12,9 +12,10 @@ type Node = Record<string, unknown>;
 
 /** The select menu types (string, user, role, mentionable, channel). */
 const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
-/** Thumbnail, Media Gallery, File, Container. */
+/** Thumbnail, File, Separator, Container. */
 const THUMBNAIL = 11;
 const FILE = 13;
+const SEPARATOR = 14;
 const CONTAINER = 17;
 
 /** A media item with its attachment's id, when it shows an attachment. */
@@ -43,6 +44,11 @@ function withDefaults(node: Node, byId: ReadonlyMap<string, AttachmentMeta>): No
     out.name ??= attachment?.filename ?? null;
     out.size ??= attachment?.size ?? null;
     out.spoiler ??= false;
+  }
+  if (type === SEPARATOR) {
+    // The platform's defaults: a visible divider with small spacing (1).
+    out.divider ??= true;
+    out.spacing ??= 1;
   }
   if (type === CONTAINER) {
     out.accent_color ??= null;

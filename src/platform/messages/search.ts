@@ -6,6 +6,7 @@
  * MESSAGE_CONTENT privileged intent; a guild whose index is not ready is 400 110000.
  */
 import * as v from 'valibot';
+import { snowflakeSchema } from '../core/schema-parts';
 import type { Principal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -24,7 +25,7 @@ import { isIndexReady } from './search-index';
 import type { ChannelMessage } from './wire';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 
-const snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'Value is not snowflake.'));
+const snowflake = snowflakeSchema;
 const ids = v.optional(
   v.pipe(
     v.array(snowflake),

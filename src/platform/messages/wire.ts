@@ -13,6 +13,7 @@ import {
   type ChannelMessage,
   type ChannelMessageRecord,
   type SnapshotMessage,
+  type StoredPoll,
 } from '../../store/records/messages';
 import type { MessageTx } from './access';
 import type { User, UserRecord } from '../../store/records/core';
@@ -81,8 +82,17 @@ export function serializeChannelMessage(
   if (record.message_snapshots) message.message_snapshots = record.message_snapshots;
   if (options.referenced !== undefined) message.referenced_message = options.referenced;
   if (record.interaction_metadata) message.interaction_metadata = record.interaction_metadata;
-  if (record.poll) message.poll = { ...record.poll, results: { is_finalized: false, answer_counts: [] } };
+  if (record.poll) message.poll = { ...wirePoll(record.poll), results: { is_finalized: false, answer_counts: [] } };
   return message;
+}
+
+/** A poll as answered: an answer's emoji names both its id and its name (null for what it lacks). */
+function wirePoll(poll: StoredPoll): StoredPoll {
+  const answers = poll.answers.map(({ answer_id, poll_media: { emoji, ...media } }) => ({
+    answer_id,
+    poll_media: emoji ? { ...media, emoji: { ...emoji, id: emoji.id ?? null, name: emoji.name ?? null } } : media,
+  }));
+  return { ...poll, answers };
 }
 
 /**

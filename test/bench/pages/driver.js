@@ -191,7 +191,7 @@ async function fanout({ tabs, tokens, lobbyId, botAuth, floorFrame, rounds, warm
       /** @type {Promise<any> | undefined} */
       let posted;
       if (variant === 'gateway')
-        posted = must(200, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
+        posted = must(201, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: key }, botAuth);
       else if (variant === 'durable') posted = durableFrame.call('text', put(key));
       else if (variant === 'gatewayFloor') posted = durableFrame.call('text', put(key, 'gateway'));
       else floor.postMessage({ key });

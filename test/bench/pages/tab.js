@@ -68,7 +68,7 @@ async function write(n, key) {
     const response = await fetch(target.url, { method: 'POST', headers, body });
     await response.arrayBuffer();
     times.push(performance.now() - start);
-    if (response.status !== 200) failures++;
+    if (!response.ok) failures++;
   }
   return { times, failures };
 }

@@ -159,10 +159,22 @@ describe('RPC host: commands', () => {
     const { activity, world } = await setup();
     activity.handshake();
     await activity.authenticate(world.aliceTokens.access_token);
-    const reply = await activity.command('GET_CHANNEL', { channel_id: 42 });
+    const reply = await activity.command('GET_CHANNEL', { channel_id: true });
     expect(reply.data).toEqual({
       code: 4000,
-      message: 'Invalid payload: args.channel_id: Must be a snowflake string.',
+      message: 'Invalid payload: args.channel_id: Value must be a snowflake string.',
+    });
+  });
+
+  it('an id may be a number, as the platform takes it; one beyond 2^53 lost its digits in the frame and is ERROR 4000 saying so', async () => {
+    const { activity, world } = await setup();
+    activity.handshake();
+    await activity.authenticate(world.aliceTokens.access_token);
+    const reply = await activity.command('GET_CHANNEL', { channel_id: 1311830588542947409 });
+    expect(reply.data).toEqual({
+      code: 4000,
+      message:
+        'Invalid payload: args.channel_id: Value is not snowflake: a number beyond 2^53 lost its digits, send it as a string.',
     });
   });
 

@@ -329,6 +329,6 @@ describe('ban: the replacement provisional account is restricted cross-platform 
     const lobby = await client.put('/api/v10/lobbies', { secret: 'after-the-ban' }, auth);
     expect(lobby.status).toBe(200);
     const sent = await client.post(`/api/v10/lobbies/${lobby.body.id}/messages`, { content: 'still here' }, auth);
-    expect(sent.status).toBe(200);
+    expect(sent.status).toBe(201);
   });
 });

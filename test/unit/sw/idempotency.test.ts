@@ -60,7 +60,7 @@ describe('a request dispatched again to a restarted service worker is applied on
     expect(await again.json()).toEqual(await first.json());
     // A new request after it is applied as usual.
     const third = await b(path, { ...post('third at b'), clientId: 'page-2' });
-    expect(third.status).toBe(200);
+    expect(third.status).toBe(201);
     expect(await messages()).toEqual(['third at b', 'second at b', 'first at b', 'once']);
   });
 
@@ -71,7 +71,7 @@ describe('a request dispatched again to a restarted service worker is applied on
     const recent = { key: 'key:recent', hash: 'recent', instance: 'start-0', at: Date.now() - day / 2 };
     await client.app.ctx.db.put('request_records', old);
     await client.app.ctx.db.put('request_records', recent);
-    expect((await start(client, 'start-a')(path, { ...post('prunes'), clientId: 'page-1' })).status).toBe(200);
+    expect((await start(client, 'start-a')(path, { ...post('prunes'), clientId: 'page-1' })).status).toBe(201);
     const keys = (await client.app.ctx.db.getAll('request_records')).map((record) => record.key);
     expect(keys).toContain('key:recent');
     expect(keys).not.toContain('key:old');
@@ -106,7 +106,7 @@ describe('a request dispatched again to a restarted service worker is applied on
     const { client, lobby, post, path } = await lobbyWithAlice();
     const a = start(client, 'start-a');
     const posted = await a(path, { ...post('kept'), clientId: 'page-1' });
-    expect(posted.status).toBe(200);
+    expect(posted.status).toBe(201);
     expect(posted.headers.get('content-type')).toContain('application/json');
     const sent = await posted.json();
     expect(sent).toMatchObject({ content: 'kept', lobby_id: lobby.id });
@@ -119,8 +119,8 @@ describe('a request dispatched again to a restarted service worker is applied on
       .poll(async () => (await client.app.ctx.db.getAll('request_records')).filter((r) => r.response).length)
       .toBe(2);
     const records = await client.app.ctx.db.getAll('request_records');
-    expect(records.map((r) => r.response?.status).sort()).toEqual([200, 204]);
-    expect(JSON.parse(records.find((r) => r.response?.status === 200)?.response?.body ?? '')).toEqual(sent);
+    expect(records.map((r) => r.response?.status).sort()).toEqual([201, 204]);
+    expect(JSON.parse(records.find((r) => r.response?.status === 201)?.response?.body ?? '')).toEqual(sent);
     const again = await start(client, 'start-b')(`/api/v10/lobbies/${lobby.id}/members/@me`, leave);
     expect(again.status).toBe(204);
     expect(await again.text()).toBe('');
@@ -151,7 +151,7 @@ describe('a request dispatched again to a restarted service worker is applied on
   it('the route still reads a body the fingerprint read first: JSON and multipart alike', async () => {
     const { client, post, messages, path } = await lobbyWithAlice();
     const a = start(client, 'start-a');
-    expect((await a(path, { ...post('json read twice'), clientId: 'page-1' })).status).toBe(200);
+    expect((await a(path, { ...post('json read twice'), clientId: 'page-1' })).status).toBe(201);
     expect(await messages()).toEqual(['json read twice']);
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], { type: 'image/png' }), 'a.png');

@@ -230,7 +230,7 @@ describe('PUT /lobbies: create or join by secret', () => {
 });
 
 describe("POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application's bot)", () => {
-  it('the bot creates a lobby with up to 25 members; 26 is 50035 naming members; an unknown user is 404 10013', async () => {
+  it('the bot creates a lobby (201 Created) with up to 25 members; 26 is 50035 naming members; an unknown user is 404 10013', async () => {
     const w = await lobbyWorld();
     const created = await w.client.post(
       LOBBIES,
@@ -244,7 +244,7 @@ describe("POST /lobbies and GET/PATCH/DELETE /lobbies/{id} (the application's bo
       },
       w.botAuth,
     );
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body.members).toEqual([
       { id: w.alice.id, metadata: null, flags: 1 },
       { id: w.bob.id, metadata: { x: 'y' }, flags: 0 },

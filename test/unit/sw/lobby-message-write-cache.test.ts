@@ -62,7 +62,7 @@ async function postedLobby() {
   const lobby = (await w.client.put(LOBBIES, { secret: 'chat' }, w.aliceAuth)).body;
   await w.client.put(LOBBIES, { secret: 'chat' }, w.bobAuth);
   const messages = `${LOBBIES}/${lobby.id}/messages`;
-  expect((await w.client.post(messages, { content: 'first' }, w.botAuth)).status).toBe(200);
+  expect((await w.client.post(messages, { content: 'first' }, w.botAuth)).status).toBe(201);
   const ctx = w.client.app.ctx;
   const cache = ctx.cache!;
   expect(cache.get(lobbyAudienceKey(lobby.id)), 'the post kept the lobby and its members').toBeDefined();
@@ -88,7 +88,7 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
   it('with the lobby, its members and the idle deadline known, the POST reads neither lobbies nor members', async () => {
     const w = await postedLobby();
     const requests = recordRequests(w.ctx);
-    expect((await w.client.post(w.messages, { content: 'second' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'second' }, w.botAuth)).status).toBe(201);
     expect(requests.filter((r) => r.startsWith('lobbies') || r.startsWith('lobby_members'))).toEqual([]);
     expect(requests).toContain('lobby_messages.add');
     expect(await audienceOf(w, 'second')).toEqual([[w.alice.id, w.bob.id].sort()]);
@@ -109,7 +109,7 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
     await w.client.post(w.messages, { content: 'before' }, w.botAuth);
     await w.client.put('/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() });
     const requests = recordRequests(w.ctx);
-    expect((await w.client.post(w.messages, { content: 'due' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'due' }, w.botAuth)).status).toBe(201);
     expect(requests, 'the sweep ran in the transaction').toContain('lobbies.index.getAll');
     expect((await loggedEvents(w.client, 'LOBBY_DELETE')).map((e) => (e.data as { id: string }).id)).toEqual([
       empty.id,
@@ -122,7 +122,7 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
     const w = await postedLobby();
     expect((await w.client.delete(`${LOBBIES}/${w.lobby.id}/members/@me`, w.bobAuth)).status).toBe(204);
     expectError(await w.client.post(w.messages, { content: 'late' }, w.bobAuth), 403, 50001);
-    expect((await w.client.post(w.messages, { content: 'after' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'after' }, w.botAuth)).status).toBe(201);
     expect(await audienceOf(w, 'after')).toEqual([[w.alice.id]]);
   });
 
@@ -147,7 +147,7 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
   it('a member who joined since the last POST hears the next one', async () => {
     const w = await postedLobby();
     await w.client.put(LOBBIES, { secret: 'chat' }, w.carolAuth);
-    expect((await w.client.post(w.messages, { content: 'hello carol' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'hello carol' }, w.botAuth)).status).toBe(201);
     expect(await audienceOf(w, 'hello carol')).toEqual([[w.alice.id, w.bob.id, w.carol.id].sort()]);
   });
 
@@ -183,9 +183,9 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
     const ctx = w.client.app.ctx;
     const lobby = (await w.client.post(LOBBIES, { idle_timeout_seconds: 5 }, w.botAuth)).body;
     const messages = `${LOBBIES}/${lobby.id}/messages`;
-    expect((await w.client.post(messages, { content: 'one' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(messages, { content: 'one' }, w.botAuth)).status).toBe(201);
     expect(ctx.cache!.get(lobbyAudienceKey(lobby.id)), 'the post kept the lobby').toBeDefined();
-    expect((await w.client.post(messages, { content: 'two' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(messages, { content: 'two' }, w.botAuth)).status).toBe(201);
     await w.client.put('/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() });
     expectError(await w.client.post(messages, { content: 'three' }, w.botAuth), 404, 10031);
     expectError(await w.client.get(messages, w.botAuth), 404, 10031);
@@ -202,7 +202,7 @@ describe('a lobby message POST takes what the read cache knows, and nothing a wr
     await w.ctx.db.engine.write(['lobby_members'], (tx) => tx.store('lobby_members').delete([w.lobby.id, w.bob.id]));
     w.ctx.cache!.forget(['lobby_members']);
     expect(await refusal(createLobbyMessage(w.ctx, w.asBob, w.lobby.id, { content: 'stale' }))).toEqual([403, 50001]);
-    expect((await w.client.post(w.messages, { content: 'fresh' }, w.botAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'fresh' }, w.botAuth)).status).toBe(201);
     expect(await audienceOf(w, 'fresh')).toEqual([[w.alice.id]]);
   });
 });

@@ -12,11 +12,11 @@ async function lobbyWithAliceAndBob() {
 }
 
 describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () => {
-  it('answers the message object: id, type 0, content, lobby_id, channel_id = lobby id, author, timestamp, metadata, flags 0, application_id', async () => {
+  it('answers 201 Created with the message object: id, type 0, content, lobby_id, channel_id = lobby id, author, timestamp, metadata when set, flags 0, application_id', async () => {
     const w = await lobbyWithAliceAndBob();
     await w.client.put('/sandbox/clock', { now: '2026-02-03T04:05:06.000Z' });
     const reply = await w.client.post(w.messages, { content: 'gg', metadata: { kind: 'chat' } }, w.aliceAuth);
-    expect(reply.status).toBe(200);
+    expect(reply.status).toBe(201);
     expect(reply.body).toEqual({
       id: expect.stringMatching(/^\d+$/),
       type: 0,
@@ -33,6 +33,9 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     const [event] = await loggedEvents(w.client, 'LOBBY_MESSAGE_CREATE');
     expect(event.data).toEqual(reply.body);
     expect([...event.audience.user_ids!].sort()).toEqual([w.alice.id, w.bob.id].sort());
+    // Without metadata the field is left out (the official description has no null there).
+    const plain = await w.client.post(w.messages, { content: 'no metadata' }, w.aliceAuth);
+    expect(plain.body).not.toHaveProperty('metadata');
   });
 
   it('a non-member is 403 50001; another application is 404 10031; nothing is stored', async () => {
@@ -51,7 +54,7 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     await w.client.put('/sandbox/clock', { now: '2026-02-03T04:05:06.000Z' });
     expectError(await w.client.post(`${LOBBIES}/${empty.id}/messages`, { content: 'late' }, w.botAuth), 404, 10031);
     expect(await w.client.db.get('lobbies', empty.id)).toBeDefined();
-    expect((await w.client.post(w.messages, { content: 'on time' }, w.aliceAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'on time' }, w.aliceAuth)).status).toBe(201);
     expect(await w.client.db.get('lobbies', empty.id)).toBeUndefined();
     const last = (await loggedEvents(w.client)).slice(-2);
     expect(
@@ -68,9 +71,9 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     expectInvalidField(await w.client.post(w.messages, { content: 'x'.repeat(4001) }, w.aliceAuth), 'content');
     expectInvalidField(await w.client.post(w.messages, {}, w.aliceAuth), 'content');
     expect(await w.client.db.count('lobby_messages')).toBe(0);
-    expect((await w.client.post(w.messages, { content: 'x'.repeat(4000) }, w.aliceAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: 'x'.repeat(4000) }, w.aliceAuth)).status).toBe(201);
     // Characters, not UTF-16 units: 4000 emoji are 4000 characters.
-    expect((await w.client.post(w.messages, { content: '🎲'.repeat(4000) }, w.aliceAuth)).status).toBe(200);
+    expect((await w.client.post(w.messages, { content: '🎲'.repeat(4000) }, w.aliceAuth)).status).toBe(201);
   });
 
   it('message metadata: at most 25 keys, each key and value at most 1024 characters', async () => {
@@ -83,7 +86,7 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
     );
     expect(
       (await w.client.post(w.messages, { content: 'x', metadata: { k: 'v'.repeat(1024) } }, w.aliceAuth)).status,
-    ).toBe(200);
+    ).toBe(201);
   });
 
   it('message metadata is a dictionary: an array is 50035 naming metadata and nothing is stored', async () => {
@@ -100,7 +103,7 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
   it("the application's bot may post to its lobby, as the bot", async () => {
     const w = await lobbyWithAliceAndBob();
     const reply = await w.client.post(w.messages, { content: 'server says hi' }, w.botAuth);
-    expect(reply.status).toBe(200);
+    expect(reply.status).toBe(201);
     expect(reply.body.author).toEqual(expect.objectContaining({ id: w.bot.id, bot: true }));
   });
 
@@ -111,7 +114,7 @@ describe('POST /lobbies/{id}/messages: a member sends on their own behalf', () =
         w.client.post(w.messages, { content: `m${i}` }, i % 2 ? w.aliceAuth : w.bobAuth),
       ),
     );
-    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(replies.every((r) => r.status === 201)).toBe(true);
     const ids = replies.map((r) => BigInt(r.body.id));
     expect(new Set(ids).size).toBe(50);
     const stored = (await w.client.get(`${w.messages}?limit=200`, w.aliceAuth)).body as {

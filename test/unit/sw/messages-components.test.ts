@@ -130,6 +130,7 @@ describe('IS_COMPONENTS_V2 = 1 << 15 (spec: content and embeds do not work; poll
     expect(reply.body.attachments.map((a: any) => a.filename).sort()).toEqual(['notes.txt', 'shown.png']);
     const shown = reply.body.attachments.find((a: any) => a.filename === 'shown.png');
     expect(reply.body.components[0].items[0].media).toEqual({
+      id: shown.id,
       url: shown.url,
       proxy_url: shown.url,
       content_type: 'image/png',

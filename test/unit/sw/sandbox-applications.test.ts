@@ -60,7 +60,8 @@ describe('sandbox applications with the developer’s own id and client secret (
     const client = await createTestClient();
     for (const [body, field] of [
       [{ name: 'A', id: 'my-app' }, 'id'],
-      [{ name: 'A', id: 42 }, 'id'],
+      // A number is an id as the platform takes it (CONTRACT §2), but not a fraction.
+      [{ name: 'A', id: 42.5 }, 'id'],
       [{ name: 'A', client_secret: 'has spaces in it' }, 'client_secret'],
       [{ name: 'A', client_secret: 'short' }, 'client_secret'],
     ] as const) {

@@ -78,7 +78,8 @@ export function shapeOf(schema: v.GenericSchema): FieldShape {
   } else {
     shape = baseShape(s);
   }
-  if (s === snowflakeSchema) shape.format = 'snowflake';
+  // A snowflake is a string or a JSON number (CONTRACT §2); its check says nothing the walk can read.
+  if (s === snowflakeSchema) shape = { kinds: new Set(['string', 'number']), format: 'snowflake', schema };
   if (s === isoInstant || s === isoInstantText) shape.format = 'instant';
   if (s === bitSetSchema) shape.format = 'bitset';
   return shape;
@@ -220,6 +221,16 @@ const notSnowflake: fc.Arbitrary<string> = fc.oneof(
   fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/^\d+$/.test(s)),
 );
 
+/**
+ * Numbers that are no snowflake: fractions, negatives, 2^64 and past. (An integer from 2^53 to
+ * 2^64 - 1 is one: the body's text holds its exact digits.)
+ */
+const notSnowflakeNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Number.isInteger(x)),
+  fc.integer({ min: -(2 ** 31), max: -1 }),
+  fc.constantFrom(2 ** 64, 2 ** 70, 1e300),
+);
+
 /** Strings that are no 64-bit bit set. */
 const notBitSet: fc.Arbitrary<string> = fc.constantFrom('-1', 'abc', '18446744073709551616', '1.5', '');
 
@@ -236,7 +247,8 @@ export function wrongValuesFor(shape: FieldShape, valid: unknown): fc.Arbitrary<
   }
   if (shape.choices) out.push(...wrongChoices(shape));
   if (shape.options) return out;
-  if (shape.kinds.has('number') && !shape.choices) out.push(...wrongNumbers(shape));
+  if (shape.format === 'snowflake') out.push(notSnowflakeNumber);
+  else if (shape.kinds.has('number') && !shape.choices) out.push(...wrongNumbers(shape));
   if (shape.kinds.has('string') && !shape.choices) out.push(...wrongStrings(shape));
   if (shape.kinds.has('array') && shape.item) {
     const inner = wrongValuesFor(shape.item, Array.isArray(valid) ? valid[0] : undefined);
