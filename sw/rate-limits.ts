@@ -69,7 +69,8 @@ export function rateLimitedResponse(
   });
   if (options.global) headers.set('X-RateLimit-Global', 'true');
   if (options.bucket) bucketHeaders(headers, options.bucket.state, options.bucket.id);
-  const body = { message: 'You are being rate limited.', retry_after: retryAfter, global: options.global };
+  // `code` 0: the official description requires one, and the platform sends 0 for an ordinary limit.
+  const body = { message: 'You are being rate limited.', retry_after: retryAfter, global: options.global, code: 0 };
   return new Response(JSON.stringify(body), { status: 429, headers });
 }
 

@@ -46,7 +46,7 @@ describe('HTTP faults on demand (POST /sandbox/faults)', () => {
     await client.post('/sandbox/faults', { type: 'http_error', path: ME, status: 429, retry_after: 2.5 });
     const limited = await client.get(ME, botAuth);
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ message: 'You are being rate limited.', retry_after: 2.5, global: false });
+    expect(limited.body).toEqual({ message: 'You are being rate limited.', retry_after: 2.5, global: false, code: 0 });
     expect(limited.headers.get('Retry-After')).toBe('3');
     expect(limited.headers.get('X-RateLimit-Scope')).toBe('user');
     // As the platform's edge answers it (discord.py waits only for a 429 that passed a proxy).
