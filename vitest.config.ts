@@ -42,6 +42,7 @@ const SERVER_HOST_SUITE = [
   ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['applications', 'users-get', 'guild-object', 'create-dm'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/gateway/*.test.ts',
+  ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),
 ];
 
 /** The files of {@link SERVER_HOST_SUITE}'s globs that do not run there (see above). */

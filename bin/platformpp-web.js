@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR]`: the platform as a
+ * `platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR] [--rate-limits]`: the platform as a
  * server on this machine (CONTRACT §7). Prints its URL; Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util';
 import { MissingEngineError, startServer } from '../server/start.js';
 
-const USAGE = `Usage: platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR]
+const USAGE = `Usage: platformpp-web serve [--port 8787] [--host 127.0.0.1] [--persist DIR] [--rate-limits]
 
-  --port      TCP port to listen on (default 8787; 0 picks a free one)
-  --host      address to listen on (default 127.0.0.1)
-  --persist   keep the data in DIR across restarts (default: in memory)
+  --port         TCP port to listen on (default 8787; 0 picks a free one)
+  --host         address to listen on (default 127.0.0.1)
+  --persist      keep the data in DIR across restarts (default: in memory)
+  --rate-limits  every sandbox starts with the platform's HTTP rate limits on (default: off;
+                 PUT /sandbox/rate-limits changes one sandbox)
 
 The control API (/sandbox/..., the consent decision) is open; set PLATFORMPP_CONTROL_SECRET to require that secret
 in the X-Sandbox-Secret header, as a deployment does. PLATFORMPP_WORKER serves another build of
@@ -24,6 +26,7 @@ async function main() {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       persist: { type: 'string' },
+      'rate-limits': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -44,6 +47,7 @@ async function main() {
       port,
       host: values.host,
       persist: values.persist,
+      rateLimits: values['rate-limits'],
       controlSecret: process.env.PLATFORMPP_CONTROL_SECRET || undefined,
       workerPath: process.env.PLATFORMPP_WORKER || undefined,
     });
@@ -56,6 +60,7 @@ async function main() {
   console.log(`  HTTP API   ${server.url}/api/v10   (sandbox control: ${server.url}/sandbox/)`);
   console.log(`  gateway    ${server.url.replace(/^http/, 'ws')}/gateway`);
   console.log(values.persist ? `  data kept in ${values.persist}` : '  data in memory (use --persist DIR to keep it)');
+  if (values['rate-limits']) console.log('  rate limits on in every new sandbox');
   console.log('  Press Ctrl-C to stop.');
   let stopping = false;
   const stop = () => {

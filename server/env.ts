@@ -16,6 +16,11 @@ export interface ServerEnv {
    */
   SANDBOX_CONTROL_REQUIRES_SECRET?: string;
   /**
+   * `"true"` (`platformpp-web serve --rate-limits`): every sandbox starts with the platform's HTTP
+   * rate limits on; `PUT /sandbox/rate-limits` still changes one sandbox. Unset: off, as in the browser.
+   */
+  PLATFORMPP_RATE_LIMITS?: string;
+  /**
    * `"true"` only for the repository's tests (`startServer({ testHooks: true })`): serves the
    * hooks of `test-hooks.ts`, through which a test reads a sandbox's store. Never set by
    * `platformpp-web serve` nor in a deployment.

@@ -140,6 +140,7 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
             secret: this.env.SANDBOX_CONTROL_SECRET || undefined,
             required: this.env.SANDBOX_CONTROL_REQUIRES_SECRET === 'true',
           },
+          rateLimits: this.env.PLATFORMPP_RATE_LIMITS === 'true',
         });
       });
       this.#platform = opening;

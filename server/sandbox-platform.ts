@@ -63,6 +63,8 @@ export async function openSandboxPlatform(
     log?: (line: string) => void;
     /** The deployment's guard of the control routes (`sw/control-door.ts`). */
     control?: ControlGuard;
+    /** Whether the sandbox starts with HTTP rate limits on (`serve --rate-limits`). */
+    rateLimits?: boolean;
   } = {},
 ): Promise<SandboxPlatform> {
   const log = options.log ?? console.error;
@@ -89,6 +91,7 @@ export async function openSandboxPlatform(
     gatewayUrl: gatewayUrlOf,
     webhookFetch: options.webhookFetch,
     control: options.control,
+    rateLimits: options.rateLimits,
   });
   return { name, ctx, app, gateway, voiceGateway };
 }

@@ -28,6 +28,8 @@ export interface ServerOptions {
   workerPath?: string;
   /** Behave as a deployment: the control API needs a secret even when none is set. */
   deployed?: boolean;
+  /** Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`). */
+  rateLimits?: boolean;
   /** For the repository's tests only: serve the hooks through which a test reads a sandbox's store. */
   testHooks?: boolean;
 }

@@ -43,6 +43,7 @@ export class MissingEngineError extends Error {
  * @property {string} [controlSecret] When set, every control route (`/sandbox/...`, the consent decision) needs it in `X-Sandbox-Secret` (as a deployment does).
  * @property {string} [workerPath] The built Worker (default: the package's).
  * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
+ * @property {boolean} [rateLimits] Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`); `PUT /sandbox/rate-limits` changes one sandbox.
  * @property {boolean} [testHooks] For the repository's tests only: serve the hooks through which a test reads a sandbox's store (`server/test-hooks.ts`).
  */
 
@@ -92,6 +93,7 @@ export async function startServer(options = {}) {
       ...(options.controlSecret ? { SANDBOX_CONTROL_SECRET: options.controlSecret } : {}),
       ...(options.deployed ? { SANDBOX_CONTROL_REQUIRES_SECRET: 'true' } : {}),
       ...(options.testHooks ? { PLATFORMPP_TEST_HOOKS: 'true' } : {}),
+      ...(options.rateLimits ? { PLATFORMPP_RATE_LIMITS: 'true' } : {}),
     },
     host,
     port: options.port ?? 8787,

@@ -24,6 +24,7 @@ export {
   type GatewayPayload,
 } from './gateway/protocol';
 export { SandboxClient, SandboxError } from './components/sandbox-client';
+export type { FaultRequest, InjectedFault, RateLimitSettingsView } from './components/sandbox-faults';
 export * from './sdk/index';
 export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/core/errors';
 export {

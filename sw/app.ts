@@ -35,6 +35,9 @@ import { sandboxActivityRoutes } from './routes/sandbox-activities';
 import { sandboxFixtureSetRoutes } from './routes/sandbox-fixture-sets';
 import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { MAPPED_TARGET_HEADER } from '../src/wire/proxy-log';
+import { forgetControlsAfterReset, sandboxFaultRoutes } from './routes/sandbox-faults';
+import { injectHttpFaults } from './http-faults';
+import { limitRates } from './rate-limits';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
 import { applyOnce, repeatAnswer, type WorkerStarts } from './idempotency';
@@ -142,6 +145,11 @@ export interface AppOptions {
   starts?: WorkerStarts;
   /** A deployed server's guard of its control routes (`control-door.ts`); none: they are open. */
   control?: ControlGuard;
+  /**
+   * Whether a new sandbox has HTTP rate limits on (`serve --rate-limits`); default off, and
+   * `PUT /sandbox/rate-limits` changes it for one sandbox (`rate-limits.ts`).
+   */
+  rateLimits?: boolean;
 }
 
 /**
@@ -149,7 +157,12 @@ export interface AppOptions {
  * `/api/v10/...` as `/api/...` (see `withoutApiVersion`). `send` is how webhook tests and PINGs
  * reach their URL (the app's outbox transport).
  */
-function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: AppOptions['gatewayUrl']): void {
+function mountPlatformRoutes(
+  app: Hono<AppEnv>,
+  send: FetchLike,
+  gatewayUrl?: AppOptions['gatewayUrl'],
+  rateLimits = false,
+): void {
   // OAuth2 first: its endpoints authenticate clients themselves, and the API's Bot/Bearer
   // middleware (registered for `/api/*`) must not run before them.
   app.route('/api/oauth2', oauth2Routes());
@@ -180,9 +193,14 @@ function mountPlatformRoutes(app: Hono<AppEnv>, send: FetchLike, gatewayUrl?: Ap
   app.route('/sandbox', sandboxFixtureSetRoutes());
   app.route('/sandbox', sandboxWebhookRoutes(send));
   app.route('/sandbox', sandboxInteractionRoutes(send));
+  app.route(
+    '/sandbox',
+    sandboxFaultRoutes({ routes: platformRouteList, rateLimitsByDefault: rateLimits, browser: !gatewayUrl }),
+  );
 }
 
 let platformRoutes: ReturnType<typeof routeTable> | undefined;
+let routeList: { method: string; path: string }[] | undefined;
 
 /** The routes alone, mounted on an app with no database; the gateway's discovery routes with `withGateway` (the server's). */
 function routesOnlyApp(withGateway: boolean): Hono<AppEnv> {
@@ -198,9 +216,10 @@ function routesOnlyApp(withGateway: boolean): Hono<AppEnv> {
  * @example platformRouteList().filter((r) => r.method === 'GET')
  */
 export function platformRouteList(): { method: string; path: string }[] {
-  return routesOnlyApp(true)
+  routeList ??= routesOnlyApp(true)
     .routes.filter((r) => r.method !== 'ALL')
     .map(({ method, path }) => ({ method, path }));
+  return routeList.map((r) => ({ ...r }));
 }
 
 /**
@@ -264,9 +283,14 @@ export function buildApp(
     webhooks.kick(c);
   });
   app.use('*', guardControl(options.control));
+  // A fault stands for the platform's edge failing: it answers before anything else runs.
+  app.use('*', injectHttpFaults(pathOf));
   app.use('*', applyOnce(options.starts ?? ONE_START));
   app.use('*', admitCaller());
-  mountPlatformRoutes(app, webhooks.send, options.gatewayUrl);
+  // After the caller is known: buckets and the global limit are the caller's.
+  app.use('*', limitRates(pathOf, options.rateLimits ?? false));
+  app.use('/sandbox/reset', forgetControlsAfterReset(options.rateLimits ?? false));
+  mountPlatformRoutes(app, webhooks.send, options.gatewayUrl, options.rateLimits);
 
   app.notFound((c) => {
     // Reached only when a route's pattern matched but hono found no handler (kept as a safety net).

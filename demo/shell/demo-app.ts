@@ -51,7 +51,11 @@ export class DemoApp extends LitElement {
   readonly #phase = new StateController(this, () => this.session);
   // The header says how the client's gateway session is doing.
   readonly #clientStatus = new StateController(this, () => this.#running, 'status');
-  readonly #announcements = new AnnouncementController(this, (a) => a.type === 'reset' && void this.session.start());
+  readonly #announcements = new AnnouncementController(this, (a) => {
+    if (a.type === 'reset') void this.session.start();
+    // The event stream shows each injected fault beside what the sessions received after it.
+    if (a.type === 'fault') this.journal.recordFault(a.fault);
+  });
   #nextError = 1;
 
   constructor() {

@@ -1,7 +1,7 @@
 /**
  * `<demo-dev-panels>`: the developer's side of the platform, one panel at a time: the gateway
- * event stream, the sandbox clock with its dated rules, the seeded fixtures with the reset, and
- * the webhook outbox. Each panel has its own route (`#/dev/<panel>`).
+ * event stream, the sandbox clock with its dated rules, the seeded fixtures with the reset,
+ * the webhook outbox, and faults and rate limits on demand. Each panel has its own route (`#/dev/<panel>`).
  */
 import { LitElement, css, html } from 'lit';
 import type { DemoClient } from './demo-client';
@@ -9,6 +9,7 @@ import type { EventJournal } from './event-journal';
 import { icon } from './icons';
 import { sharedStyles } from './styles';
 import './clock-panel';
+import './faults-panel';
 import './event-stream';
 import './fixtures-panel';
 import './webhooks-panel';
@@ -20,6 +21,7 @@ export const DEV_PANELS = [
   { id: 'clock', label: 'Clock and dated rules' },
   { id: 'fixtures', label: 'Fixtures and reset' },
   { id: 'webhooks', label: 'Webhook deliveries' },
+  { id: 'faults', label: 'Faults and limits' },
 ] as const;
 
 /** A panel's id. */
@@ -77,6 +79,8 @@ export class DemoDevPanels extends LitElement {
         return html`<demo-fixtures .client=${this.client}></demo-fixtures>`;
       case 'webhooks':
         return html`<demo-webhooks></demo-webhooks>`;
+      case 'faults':
+        return html`<demo-faults-panel .client=${this.client}></demo-faults-panel>`;
       default:
         return html`<demo-event-stream .journal=${this.journal}></demo-event-stream>`;
     }

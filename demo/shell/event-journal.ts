@@ -68,6 +68,25 @@ export class EventJournal extends EventTarget {
     this.dispatchEvent(new Event('change'));
   }
 
+  /**
+   * Records a fault injected into the sandbox (`POST /sandbox/faults`), so the stream shows what
+   * was done to the sessions next to what they then received.
+   */
+  recordFault(fault: { type: string }): void {
+    this.entries.push({
+      n: this.#next++,
+      source: 'sandbox',
+      direction: 'received',
+      op: -1,
+      type: `FAULT ${fault.type}`,
+      seq: null,
+      at: Date.now(),
+      data: redact(fault),
+    });
+    if (this.entries.length > JOURNAL_MAX) this.entries.splice(0, this.entries.length - JOURNAL_MAX);
+    this.dispatchEvent(new Event('change'));
+  }
+
   /** Empties the journal. */
   clear(): void {
     this.entries.length = 0;

@@ -16,6 +16,8 @@ export class SandboxError extends Error {
   }
 }
 
+import type { FaultRequest, InjectedFault, RateLimitSettingsView } from './sandbox-faults';
+
 type Json = Record<string, any>;
 
 /**
@@ -283,6 +285,41 @@ export class SandboxClient {
   ): Promise<{ fixture_set: { name: string; value: Json; updated_at: string } }> {
     const headers: Record<string, string> = options.createOnly ? { 'If-None-Match': '*' } : {};
     return this.#call('PUT', `/sandbox/fixture-sets/${encodeURIComponent(name)}`, { value }, headers);
+  }
+
+  /**
+   * Injects a fault (docs/faults.md): the next matching HTTP requests fail or wait, a webhook
+   * sink's deliveries fail, or the gateway sends RECONNECT, INVALID_SESSION, stops acknowledging
+   * heartbeats, closes, or holds dispatches.
+   * @example await sandbox.injectFault({ type: 'http_error', status: 429, method: 'POST', path: '/api/v10/channels/*\/messages' });
+   * @example await sandbox.injectFault({ type: 'reconnect', user_id: bot.id });
+   */
+  async injectFault(fault: FaultRequest): Promise<InjectedFault> {
+    return (await this.#call<{ fault: InjectedFault }>('POST', '/sandbox/faults', fault)).fault;
+  }
+
+  /** The faults still pending (HTTP and webhook uses left) and the latest injected. */
+  listFaults(): Promise<{ pending: InjectedFault[]; history: InjectedFault[] }> {
+    return this.#call('GET', '/sandbox/faults');
+  }
+
+  /** Drops every pending fault. */
+  clearFaults(): Promise<void> {
+    return this.#call('DELETE', '/sandbox/faults');
+  }
+
+  /** The sandbox's HTTP rate-limit setting. */
+  getRateLimits(): Promise<RateLimitSettingsView> {
+    return this.#call('GET', '/sandbox/rate-limits');
+  }
+
+  /**
+   * Turns the platform's HTTP rate limits on or off for this sandbox, optionally with a route
+   * bucket's size and window and the global limit per second.
+   * @example await sandbox.setRateLimits({ enabled: true, route_limit: 2, route_window_seconds: 1 });
+   */
+  setRateLimits(settings: Partial<RateLimitSettingsView> & { enabled: boolean }): Promise<RateLimitSettingsView> {
+    return this.#call('PUT', '/sandbox/rate-limits', settings);
   }
 
   async #call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {

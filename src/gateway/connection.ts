@@ -153,6 +153,10 @@ export class GatewayConnection implements SessionSink {
   #heartbeat: unknown = undefined;
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
+  /** A `zombie` fault: heartbeats are taken but never acknowledged, until the client gives up on the connection. */
+  #zombie = false;
+  /** A `hold_dispatches` fault: dispatches wait here until the hold ends, then go in order. */
+  #held: { payloads: GatewayPayload[]; timer: unknown } | null = null;
 
   /** READY's `resume_gateway_url` for sessions identified here (default: the browser's). */
   readonly resumeGatewayUrl?: string;
@@ -231,18 +235,46 @@ export class GatewayConnection implements SessionSink {
     this.gateway.detach(this, { invalidate: this.gateway.invalidatesSession(code) });
   }
 
-  /** The session is gone (sandbox reset): Invalid Session, after which a new Identify may follow. */
-  invalidateSession(): void {
+  /**
+   * The session leaves this connection with Invalid Session (a sandbox reset, or a fault), after
+   * which a new Identify may follow here; `resumable` tells the client it may Resume instead.
+   */
+  invalidateSession(resumable = false): void {
     if (this.#state !== 'ready' || !this.#session) return;
     this.#session.sink = null;
     this.#session = null;
     this.#state = 'open';
-    this.#send(opPayload(OPS.INVALID_SESSION, false));
+    this.#send(opPayload(OPS.INVALID_SESSION, resumable));
+  }
+
+  /** Stops acknowledging heartbeats (a `zombie` fault): the client should notice, close and resume. */
+  zombie(): void {
+    this.#zombie = true;
+  }
+
+  /**
+   * Holds dispatches for `ms` (a `hold_dispatches` fault), then sends them in order; other
+   * payloads (heartbeat ACKs) go on meanwhile. A second hold restarts the time.
+   */
+  hold(ms: number): void {
+    if (this.#state === 'closed') return;
+    const timers = this.gateway.timers;
+    const payloads = this.#held?.payloads ?? [];
+    if (this.#held) timers.clearTimeout(this.#held.timer);
+    this.#held = {
+      payloads,
+      timer: timers.setTimeout(() => {
+        this.#held = null;
+        for (const payload of payloads) this.sendPayload(payload);
+      }, ms),
+    };
   }
 
   /** Sends a payload (the session's dispatches come through here). */
   sendPayload(payload: GatewayPayload): void {
-    if (this.#state !== 'closed') this.#send(payload);
+    if (this.#state === 'closed') return;
+    if (this.#held && payload.op === OPS.DISPATCH) this.#held.payloads.push(payload);
+    else this.#send(payload);
   }
 
   /** Attaches the session that Identify or Resume produced. */
@@ -299,6 +331,7 @@ export class GatewayConnection implements SessionSink {
         if (seq === undefined) return;
         this.#armHeartbeat();
         if (this.#session && typeof seq === 'number') this.gateway.acknowledge(this.#session, seq);
+        if (this.#zombie) return;
         return this.#send(opPayload(OPS.HEARTBEAT_ACK));
       }
       case OPS.IDENTIFY:

@@ -48,6 +48,7 @@ import {
   type GatewayPayload,
 } from './protocol';
 import { findResumePoint } from './resume-marks';
+import { applyGatewayFault } from './gateway-faults';
 import { ResumeWriter } from './resume-writer';
 import { sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
@@ -132,6 +133,12 @@ export class Gateway implements GatewayConnectionHost {
     if (message.type === 'events') {
       this.#tail.heard(message);
       await this.#serialized(() => this.#advance(this.#listening(), 0, true));
+    }
+    if (message.type === 'fault') {
+      const { fault } = message;
+      await this.#serialized(async () => {
+        applyGatewayFault(fault, this.#connections, (session, ended) => this.#release(session, ended));
+      });
     }
     if (message.type === 'reset') {
       await this.#serialized(async () => {
@@ -296,13 +303,21 @@ export class Gateway implements GatewayConnectionHost {
     this.#connections.delete(connection);
     const session = connection.session;
     if (!session || session.sink !== connection) return;
+    this.#release(session, options.invalidate);
+  }
+
+  /**
+   * A session lost its connection: it waits in the store for a Resume, or, `ended`, is deleted and
+   * its user leaves the calls it joined.
+   */
+  #release(session: GatewaySession, ended: boolean): void {
     session.sink = null;
     this.#presences.disconnected(session.record);
     const id = session.record.session_id;
     // A detached session lives on in the store only: Resume loads it from there.
     if (this.#sessions.get(id) === session) this.#sessions.delete(id);
     const report = (error: unknown) => this.reportError(error);
-    if (options.invalidate) {
+    if (ended) {
       // The session ended for good: its user leaves the calls it joined.
       void this.#serialized(() => this.#forget(id))
         .then(() => this.#endVoice(() => endVoiceOfSessions(this.ctx, new Set([id]))))

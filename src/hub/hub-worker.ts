@@ -60,6 +60,9 @@ voiceGateway.catch(report);
 
 const announcements = new BroadcastChannel(ANNOUNCEMENT_CHANNEL);
 announcements.addEventListener('message', (event: MessageEvent<Announcement>) => {
+  // A `stop_shared_worker` fault: the hub stops as the browser would stop it; pages see their
+  // lock freed, start another hub and resume there.
+  if (event.data.type === 'fault' && event.data.fault.type === 'stop_shared_worker') return self.close();
   gateway.then((g) => g.announce(event.data)).catch(report);
   voiceGateway.then((g) => g.announce(event.data)).catch(report);
 });

@@ -7,6 +7,7 @@
 import type { ReadTransaction, StoreName } from './port';
 import type { LogWriteTransaction, Storage } from './storage';
 import type { ClockState } from './records/clock';
+import type { FaultsState, RateLimitSettings } from './records/faults';
 import type { EventRecord } from './records/events';
 import type { RequestRecord } from './records/requests';
 import type {
@@ -297,6 +298,10 @@ export interface MetaValues {
   snowflake: { next_process: number; high_water?: number; floor?: number };
   /** The platform's own OpenID Connect signing key (`oidc-provider.ts`). */
   oidc_signing_key: PlatformSigningKeyRecord;
+  /** Faults injected through the sandbox control API (`platform/faults`); a reset forgets them. */
+  faults: FaultsState;
+  /** The sandbox's HTTP rate-limit setting; absent: the host's default. A reset forgets it. */
+  rate_limits: RateLimitSettings;
 }
 
 /**

@@ -8,7 +8,7 @@
  *
  *   npm run bench                 everything, full size (about 10 minutes on 2 cores)
  *   npm run bench -- --quick      every phase, small
- *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, voice, size, server
+ *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, voice, size, server, ratelimit
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,6 +20,7 @@ import { describeMachine } from './lib/machine.js';
 import { parseOptions } from './lib/options.js';
 import { buildReport, renderMarkdown, renderTerminal } from './lib/report.js';
 import { serverPhase } from './lib/server-phase.js';
+import { rateLimitPhase } from './lib/rate-limit-phase.js';
 import { servePeer, serveSite } from './lib/servers.js';
 import { measureSizes } from './lib/sizes.js';
 import { voicePhase } from './lib/voice.js';
@@ -198,6 +199,7 @@ async function main() {
     raw.size = await measureSizes({ root, cacheDir, benchSiteDir });
   }
   if (options.phases.has('server')) raw.server = await serverPhase({ root, cacheDir, quick: options.quick, say });
+  if (options.phases.has('ratelimit')) raw.ratelimit = await rateLimitPhase({ cacheDir, quick: options.quick, say });
 
   const report = buildReport({ raw, options, about, summarize, durationS: Math.round((Date.now() - started) / 1000) });
   console.log('');

@@ -42,9 +42,12 @@ export class DiscordpyBot {
   private stderr = '';
   private exited: string | undefined;
 
-  /** Starts the bot against the REST base `api` and the gateway `gateway` with `botToken`. */
-  constructor(api: string, gateway: string, botToken: string) {
-    this.child = spawn(DISCORDPY_PYTHON, [BOT_SCRIPT], {
+  /**
+   * Starts the bot against the REST base `api` and the gateway `gateway` with `botToken`;
+   * `script` is another bot of `bots/` speaking the same JSON lines.
+   */
+  constructor(api: string, gateway: string, botToken: string, script = BOT_SCRIPT) {
+    this.child = spawn(DISCORDPY_PYTHON, [script], {
       // Not the repository: a `discord` folder in the working directory would shadow the package.
       cwd: '/',
       env: {

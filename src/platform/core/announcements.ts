@@ -4,6 +4,7 @@
  * the committed events themselves, so that the gateway need not read back what it was just told.
  */
 import type { EventRecord } from '../../store/schema';
+import type { FaultRecord } from '../../store/records/faults';
 
 /** The channel every platform context listens on. */
 export const ANNOUNCEMENT_CHANNEL = 'platformpp';
@@ -21,7 +22,12 @@ export type Announcement =
   /** The sandbox clock changed; `frozenAt` is its new state. */
   | { type: 'clock'; frozenAt: number | null }
   /** The sandbox was reset: every store emptied. */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /**
+   * A fault was injected (`POST /sandbox/faults`): the gateway acts on its own kinds, pages
+   * show it in their event stream.
+   */
+  | { type: 'fault'; fault: FaultRecord };
 
 /** A write announces its events themselves up to this many; a larger write only says where they are. */
 export const ANNOUNCED_EVENTS_MAX = 32;

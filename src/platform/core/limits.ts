@@ -474,3 +474,25 @@ export const IMAGE_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as co
  * arrives first (the public API's Trigger Typing Indicator: "about 10 seconds").
  */
 export const TYPING_INDICATOR_MS = 10_000;
+/**
+ * HTTP rate limits (when a sandbox has them on): the platform's global limit, 50 requests per
+ * second per bot (published), and a route bucket's size and window, which the platform does not
+ * publish per route: the sandbox's choice is 5 requests per 5 s, as the platform's message routes
+ * answer in their headers; `PUT /sandbox/rate-limits` changes both.
+ */
+export const RATE_LIMIT_GLOBAL_PER_SECOND = 50;
+export const RATE_LIMIT_ROUTE_DEFAULT = 5;
+export const RATE_LIMIT_ROUTE_WINDOW_MS_DEFAULT = 5_000;
+/** What `PUT /sandbox/rate-limits` accepts: a bucket of 1 to 10,000 requests, a window of 0.1 s to an hour. */
+export const RATE_LIMIT_BUCKET_MAX = 10_000;
+export const RATE_LIMIT_WINDOW_MS_MIN = 100;
+export const RATE_LIMIT_WINDOW_MS_MAX = 3_600_000;
+/** Faults on demand: an HTTP or webhook fault applies to at most this many requests or deliveries. */
+export const FAULT_COUNT_MAX = 100;
+/** Faults on demand: the longest delay of an HTTP request, and the longest hold of a session's dispatches. */
+export const FAULT_DELAY_MS_MAX = 60_000;
+export const FAULT_HOLD_MS_MAX = 300_000;
+/** Faults on demand: a 429 fault's `retry_after` at most, in seconds. */
+export const FAULT_RETRY_AFTER_MAX = 60;
+/** Faults on demand: how many injected faults `GET /sandbox/faults` remembers (a reset forgets them all). */
+export const FAULT_HISTORY_MAX = 50;

@@ -24,6 +24,7 @@ import {
 } from './deliveries';
 import { EVENT_WEBHOOKS_STATUS, type WebhookDeliveryRecord } from '../../store/records/webhooks';
 import { signedWebhookRequest } from './signing';
+import { faultBookOf } from '../faults/fault-book';
 
 /** What the outbox reads to learn it has nothing to do: a commit that changes none of them keeps it idle. */
 export const WEBHOOK_STORES = ['event_webhooks', 'webhook_deliveries'] as const;
@@ -63,6 +64,15 @@ export async function attemptWebhookDelivery(
     return;
   }
   let outcome: WebhookAttemptOutcome;
+  // A `webhook_failure` fault (`POST /sandbox/faults`): this attempt fails unsent, and is retried as any failure.
+  const fault = await faultBookOf(ctx).takeWebhook(delivery.application_id);
+  if (fault?.type === 'webhook_failure') {
+    await recordWebhookAttempt(ctx, delivery.id, config.url, {
+      status: fault.status,
+      error: `Failed by a sandbox fault (${fault.status}).`,
+    });
+    return;
+  }
   try {
     const init = await signedWebhookRequest(config.private_key, JSON.stringify(delivery.payload), ctx.clock.now());
     const response = await send(config.url, { ...init, signal: AbortSignal.timeout(WEBHOOK_RESPONSE_TIMEOUT_MS) });

@@ -15,6 +15,7 @@ import { serveBackendBridge } from './bridge-client';
 import { mountCockpit } from './cockpit';
 import { COCKPIT_CSS } from './cockpit-style';
 import { renderHostView, type HostViewState } from './host-view';
+import { faultsPanel } from './faults-panel';
 import { createPlayer, playersOf, type Player } from './players';
 import { browserWorldRecord, ensureSandboxWorld, sandboxWorldRecord, WORLD_KEY, type SandboxWorld } from './world';
 
@@ -81,6 +82,7 @@ async function start(): Promise<void> {
   platform.currentUserId = world.users[asked.players[0]];
   const players: Player[] = [];
   const cockpit = mountCockpit(aside, { world, sandbox: platform.sandbox, platform, players, reset });
+  aside.append(faultsPanel(platform.sandbox, { userId: platform.currentUserId, browser: !config.server }));
   for (const username of asked.players)
     players.push(
       createPlayer(

@@ -5,7 +5,17 @@
  */
 
 /** Every phase, in the order they run. */
-export const PHASES = /** @type {const} */ (['read', 'write', 'fanout', 'members', 'cold', 'voice', 'size', 'server']);
+export const PHASES = /** @type {const} */ ([
+  'read',
+  'write',
+  'fanout',
+  'members',
+  'cold',
+  'voice',
+  'size',
+  'server',
+  'ratelimit',
+]);
 
 const FULL = {
   lobbySizes: [1_000, 10_000, 100_000],

@@ -499,6 +499,18 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     });
     details.server = v;
   }
+  if (raw.ratelimit) {
+    const v = raw.ratelimit;
+    row({
+      id: 'server.rate_limit_accounting',
+      section: '7. Server (workerd through Miniflare, loopback)',
+      figure: 'GET /users/@me with the rate-limit accounting on (route bucket + global limit, X-RateLimit-* headers)',
+      unit: 'ms',
+      value: summarize(v.limited),
+      baseline: { name: 'the same request in a sandbox with rate limits off', summary: summarize(v.plain) },
+    });
+    details.ratelimit = v;
+  }
   if (raw.size) {
     const z = raw.size;
     const kb = (/** @type {number} */ bytes) => bytes / 1000;

@@ -126,3 +126,23 @@ describe('EventJournal', () => {
     expect(journal.entries[0].type).toBe('HEARTBEAT_ACK');
   });
 });
+
+describe('the event stream records injected faults (docs/faults.md: each fault is in the stream)', () => {
+  it('a fault is an entry of the sandbox, named FAULT <type>, with its fields', () => {
+    const journal = new EventJournal();
+    let changes = 0;
+    journal.addEventListener('change', () => changes++);
+    journal.recordFault({ type: 'reconnect', user_id: '42', id: '7', created_at: 0, remaining: null } as {
+      type: string;
+    });
+    expect(journal.entries).toEqual([
+      expect.objectContaining({
+        source: 'sandbox',
+        type: 'FAULT reconnect',
+        seq: null,
+        data: expect.objectContaining({ user_id: '42' }),
+      }),
+    ]);
+    expect(changes).toBe(1);
+  });
+});

@@ -21,6 +21,8 @@ type Listener = (event: any) => void;
 export class HarnessSocket implements WebSocketLike {
   readyState = 0;
   readonly sent: any[] = [];
+  /** What the gateway sent, parsed, in order. */
+  readonly received: any[] = [];
   #connection: GatewayConnection | null = null;
   readonly #listeners = new Map<string, Listener[]>();
 
@@ -31,7 +33,10 @@ export class HarnessSocket implements WebSocketLike {
       this.readyState = 1;
       this.#emit('open', {});
       this.#connection = gateway.connect(url, {
-        send: (text) => setTimeout(() => this.readyState === 1 && this.#emit('message', { data: text })),
+        send: (text) => {
+          this.received.push(JSON.parse(text));
+          setTimeout(() => this.readyState === 1 && this.#emit('message', { data: text }));
+        },
         close: (code, reason) => this.#closed(code, reason),
       });
     });
