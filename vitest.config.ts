@@ -38,6 +38,7 @@ const SERVER_HOST_SUITE = [
   'test/unit/sw/message-moderation.test.ts',
   ...['commands', 'modals', 'interactions-callback', 'interactions-webhooks'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),
+  'test/unit/sw/activity-instances.test.ts',
   'test/unit/gateway/*.test.ts',
 ];
 
