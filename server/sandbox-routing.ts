@@ -5,6 +5,7 @@
  * 63). Pure: the Worker and unit tests call it alike.
  */
 import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
+import { INSTANCE_SOCKET_PATH } from '../src/wire/instance-socket';
 import { stripProxyPrefix } from '../sw/paths';
 
 /** The sandbox a request reaches when its path names none. */
@@ -50,10 +51,17 @@ export function basePathOf(name: string): string {
   return name === DEFAULT_SANDBOX ? '' : `${SANDBOX_PATH_PREFIX}${name}`;
 }
 
-/** Which gateway a WebSocket upgrade is for: `/gateway` or `/voice` (any query), else null. */
-export function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
+/** The WebSocket services of a sandbox. */
+export type SocketService = 'gateway' | 'voice' | 'instances';
+
+/**
+ * Which service a WebSocket upgrade is for: `/gateway`, `/voice` or the pages' instance socket
+ * (`/activity-instances`), any query; else null.
+ */
+export function socketServiceOf(request: Request, path: string | undefined): SocketService | null {
   if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return null;
   if (path === '/gateway') return 'gateway';
   if (path === VOICE_SERVER_ENDPOINT) return 'voice';
+  if (path === INSTANCE_SOCKET_PATH) return 'instances';
   return null;
 }

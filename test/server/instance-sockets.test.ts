@@ -1,0 +1,171 @@
+/**
+ * Activity instances on the server: two pages (two devices) keep their frames in one sandbox's
+ * instances through their instance sockets (`<sandbox>/activity-instances`), over real
+ * WebSockets. Frames of one application and channel share one instance whichever device they
+ * run on; each device hears the other join and leave; a socket that drops takes its frames with
+ * it; the instance is what `GET /applications/{id}/activity-instances/{instance_id}` answers.
+ */
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstanceSocketEvent, InstanceSocketRequest } from '../../src/wire/instance-socket';
+import { instanceSocketUrl } from '../../src/wire/instance-socket';
+import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
+
+/** A page's instance socket, with what it heard. */
+interface PageSocket {
+  socket: WebSocket;
+  heard: InstanceSocketEvent[];
+  send(request: InstanceSocketRequest): void;
+  /** The first event after `from` that `match` accepts. */
+  next(match: (event: InstanceSocketEvent) => boolean, from?: number): Promise<InstanceSocketEvent>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+async function openPage(base: string): Promise<PageSocket> {
+  const socket = new WebSocket(instanceSocketUrl(base));
+  const heard: InstanceSocketEvent[] = [];
+  const waiters = new Set<() => void>();
+  socket.on('message', (data) => {
+    heard.push(JSON.parse(String(data)));
+    for (const wake of waiters) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return {
+    socket,
+    heard,
+    closed,
+    send: (request) => socket.send(JSON.stringify(request)),
+    next: (match, from = 0) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not heard; heard ${JSON.stringify(heard)}`)), 10_000);
+        const look = () => {
+          const found = heard.slice(from).find(match);
+          if (!found) return;
+          clearTimeout(timer);
+          waiters.delete(look);
+          resolve(found);
+        };
+        waiters.add(look);
+        look();
+      }),
+  };
+}
+
+function participant(user: { id: string; username: string }) {
+  return {
+    id: user.id,
+    username: user.username,
+    global_name: null,
+    discriminator: '0',
+    avatar: null,
+    bot: false,
+    flags: 0,
+    premium_type: null,
+  };
+}
+
+async function world(base: string) {
+  const api = sandboxClient(base);
+  const alice = (await api.post('/sandbox/users', { username: 'alice' })).body.user;
+  const bob = (await api.post('/sandbox/users', { username: 'bob' })).body.user;
+  const app = (await api.post('/sandbox/applications', { name: 'Game', owner_id: alice.id })).body;
+  return { api, alice, bob, applicationId: app.application.id as string, botAuth: `Bot ${app.bot_token}` };
+}
+
+const CHANNEL = '1300000000000000011';
+const GUILD = '1300000000000000012';
+
+describe('activity instances on the server: every device in one instance', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('two devices launching one activity in one channel get one instance_id, and each hears the other join and leave', async () => {
+    const base = freshSandbox(server.url);
+    const w = await world(base);
+    const laptop = await openPage(base);
+    const phone = await openPage(base);
+    const join = (frame_id: string, user: { id: string; username: string }) => ({
+      application_id: w.applicationId,
+      channel_id: CHANNEL,
+      guild_id: GUILD,
+      frame_id,
+      user: participant(user),
+    });
+    laptop.send({ op: 'join', nonce: 1, join: join('laptop-frame', w.alice) });
+    const first = (await laptop.next((e) => e.op === 'joined')) as Extract<InstanceSocketEvent, { op: 'joined' }>;
+    expect(first.instance.participants.map((p) => p.id)).toEqual([w.alice.id]);
+    phone.send({ op: 'join', nonce: 1, join: join('phone-frame', w.bob) });
+    const second = (await phone.next((e) => e.op === 'joined')) as Extract<InstanceSocketEvent, { op: 'joined' }>;
+    expect(second.instance.instance_id).toBe(first.instance.instance_id);
+    expect(second.instance.participants.map((p) => p.id)).toEqual([w.alice.id, w.bob.id]);
+    // The laptop may hear its own join too (its page skips the frame that caused it).
+    const heardJoin = await laptop.next((e) => e.op === 'participants' && e.frame_id === 'phone-frame');
+    expect(heardJoin).toMatchObject({ op: 'participants', frame_id: 'phone-frame', ended: false });
+    const path = `/api/v10/applications/${w.applicationId}/activity-instances/${first.instance.instance_id}`;
+    const read = await w.api.get(path, w.botAuth);
+    expect(read.body).toMatchObject({ users: [w.alice.id, w.bob.id], location: { kind: 'gc', guild_id: GUILD } });
+
+    // The phone's page goes away without a word: its socket's end takes its frame along.
+    const from = laptop.heard.length;
+    phone.socket.terminate();
+    const heardLeave = (await laptop.next(
+      (e) => e.op === 'participants' && e.frame_id === 'phone-frame',
+      from,
+    )) as Extract<InstanceSocketEvent, { op: 'participants' }>;
+    expect(heardLeave.instance.participants.map((p) => p.id)).toEqual([w.alice.id]);
+    laptop.send({ op: 'leave', frame_id: 'laptop-frame' });
+    await expect.poll(async () => (await w.api.get(path, w.botAuth)).status).toBe(404);
+    laptop.socket.close();
+  });
+
+  it('a rejoin after the socket dropped keeps the instance id while no other instance runs there', async () => {
+    const base = freshSandbox(server.url);
+    const w = await world(base);
+    const page = await openPage(base);
+    const join = {
+      application_id: w.applicationId,
+      channel_id: CHANNEL,
+      guild_id: null,
+      frame_id: 'f',
+      user: participant(w.alice),
+    };
+    page.send({ op: 'join', nonce: 1, join });
+    const joined = (await page.next((e) => e.op === 'joined')) as Extract<InstanceSocketEvent, { op: 'joined' }>;
+    page.socket.terminate();
+    const again = await openPage(base);
+    again.send({ op: 'join', nonce: 2, join: { ...join, instance_id: joined.instance.instance_id } });
+    const rejoined = (await again.next((e) => e.op === 'joined')) as Extract<InstanceSocketEvent, { op: 'joined' }>;
+    expect(rejoined.instance.instance_id).toBe(joined.instance.instance_id);
+    again.socket.close();
+  });
+
+  it('a malformed message closes the socket with 4000 naming the field, and joins nothing', async () => {
+    const base = freshSandbox(server.url);
+    const w = await world(base);
+    const page = await openPage(base);
+    page.socket.send(
+      JSON.stringify({
+        op: 'join',
+        nonce: 1,
+        join: {
+          application_id: 'nope',
+          channel_id: CHANNEL,
+          guild_id: null,
+          frame_id: 'f',
+          user: participant(w.alice),
+        },
+      }),
+    );
+    const closed = await page.closed;
+    expect(closed.code).toBe(4000);
+    expect(closed.reason).toContain('join.application_id');
+  });
+});
