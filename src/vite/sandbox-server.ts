@@ -6,8 +6,11 @@
  * prebuilt scripts shipped in the package, and the backend bridge (`./platform-bridge.ts`);
  * every other path goes on to Vite untouched.
  *
- * The host page carries the application's client secret, so it is served only to this machine
- * (a `localhost` or loopback Host): a tunnel that exposes the dev server does not expose it.
+ * When the platform runs in the browser, the host page carries the application's client secret
+ * (the browser's sandbox needs it), so it is served only to this machine (a `localhost` or
+ * loopback Host): a tunnel that exposes the dev server does not expose it. On a platform server
+ * the page holds no secret (the plugin sets it on the server), and it is served to any host the
+ * dev server answers: a phone or a teammate on the network.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -85,15 +88,19 @@ export function sandboxMiddleware(
       return;
     }
     if (!path.startsWith(SANDBOX_BASE)) return next();
-    if (!isLoopbackHost(req.headers.host)) {
+    if (isLoopbackHost(req.headers.host)) return serve(req, res, next, path);
+    Promise.resolve(config()).then((settings) => {
+      if (settings.application.secret === null) return serve(req, res, next, path);
       send(
         res,
         403,
         'text/plain; charset=utf-8',
-        `The platformpp sandbox carries your application's client secret, so it is served only to this machine: open it at http://localhost:<port>${SANDBOX_BASE} on the computer that runs the dev server.\n`,
+        `The platformpp sandbox carries your application's client secret, so it is served only to this machine: open it at http://localhost:<port>${SANDBOX_BASE} on the computer that runs the dev server (or run the platform on a server, platformpp({ server: true }), to open it from other devices).\n`,
       );
-      return;
-    }
+    }, next);
+  };
+
+  function serve(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void, path: string): void {
     const file = path.slice(SANDBOX_BASE.length);
     // The bridge answers its own paths (later) and passes every other one on at once.
     let bridged = true;
@@ -120,5 +127,5 @@ export function sandboxMiddleware(
       },
       () => send(res, 404, 'text/plain; charset=utf-8', `No ${path} in the platformpp sandbox.\n`),
     );
-  };
+  }
 }

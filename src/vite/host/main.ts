@@ -8,7 +8,8 @@
 import '../../components/index';
 import type { ActivityFrame } from '../../components/activity-frame';
 import type { PlatformElement } from '../../components/platform-element';
-import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { APPLICATION_SECRET_PATH, SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { insecureOriginProblem } from './insecure-origin';
 import { BRIDGE_PATH } from '../platform-bridge';
 import { serveBackendBridge } from './bridge-client';
 import { renderHostView, type HostViewState } from './host-view';
@@ -47,12 +48,16 @@ async function reset(): Promise<void> {
 /** Embeds the activity as the tab's user once the platform runs and the world exists. */
 async function start(): Promise<void> {
   if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
+  const insecure = insecureOriginProblem(window);
+  if (insecure) return show({ problem: insecure });
   await platform.whenReady();
   // The activity's backend reaches the platform through the dev server and this tab (on a
   // platform server, it reaches the server itself).
   if (!config.server) serveBackendBridge(BRIDGE_PATH);
   const record = config.server ? sandboxWorldRecord(platform.sandbox) : browserWorldRecord(localStorage);
   const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, record);
+  // The plugin holds the client secret (this page may be open on other devices): it sets it on the server.
+  if (config.secretHeldByPlugin) await applySecretThroughPlugin(world.application_id);
   show({ applicationId: world.application_id });
   const userId = world.users[current];
   if (!userId) {
@@ -71,6 +76,16 @@ async function start(): Promise<void> {
   platform.append(frame);
   // For the browser console and for tests driving the sandbox.
   Object.assign(globalThis, { platformppSandbox: { platform, frame, world, config } });
+}
+
+/** Has the plugin set the client secret it holds on the server's application. */
+async function applySecretThroughPlugin(applicationId: string): Promise<void> {
+  const response = await fetch(APPLICATION_SECRET_PATH, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ application_id: applicationId }),
+  });
+  if (!response.ok) throw new Error(`the client secret could not be set on the platform server (${response.status})`);
 }
 
 start().catch((error: unknown) => {
