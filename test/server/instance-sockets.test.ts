@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstanceSocketEvent, InstanceSocketRequest } from '../../src/wire/instance-socket';
 import { instanceSocketUrl } from '../../src/wire/instance-socket';
+import { VOICE_OPCODES } from '../../src/gateway/voice-protocol';
+import { connectWire, identifyWire } from './gateway-client';
 import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
 
 /** A page's instance socket, with what it heard. */
@@ -76,17 +78,17 @@ async function world(base: string) {
 }
 
 const CHANNEL = '1300000000000000011';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
 const GUILD = '1300000000000000012';
 
 describe('activity instances on the server: every device in one instance', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
   it('two devices launching one activity in one channel get one instance_id, and each hears the other join and leave', async () => {
     const base = freshSandbox(server.url);
     const w = await world(base);
@@ -167,5 +169,62 @@ describe('activity instances on the server: every device in one instance', () =>
     const closed = await page.closed;
     expect(closed.code).toBe(4000);
     expect(closed.reason).toContain('join.application_id');
+  });
+});
+
+describe("speaking in a server call reaches the activities of every device (the instance socket's speaking watches)", () => {
+  it("a page watching a lobby's call hears SPEAKING start and stop from a client on another device", async () => {
+    const base = freshSandbox(server.url);
+    const w = await world(base);
+    const app = (await w.api.post('/sandbox/applications', { name: 'Call', owner_id: w.alice.id })).body;
+    const scopes = 'openid sdk.social_layer';
+    const token = (
+      await w.api.post('/sandbox/tokens', { application_id: app.application.id, user_id: w.alice.id, scopes })
+    ).body.access_token;
+    const auth = `Bearer ${token}`;
+    const lobby = (await w.api.put('/api/v10/lobbies', { secret: 'call' }, auth)).body;
+
+    // Bob's phone watches the call for its activity.
+    const phone = await openPage(base);
+    phone.send({ op: 'watch_speaking', watch_id: 7, call_id: lobby.id });
+
+    // Alice's laptop joins the call and speaks, through the server's gateway and voice gateway.
+    const main = await identifyWire(`${base.replace(/^http/, 'ws')}/gateway?v=10&encoding=json`, auth);
+    main.send({ op: 4, d: { guild_id: null, channel_id: lobby.id, self_mute: false, self_deaf: false } });
+    const voiceServer = (await main.waitForDispatch('VOICE_SERVER_UPDATE')).d;
+    const voice = await connectWire(`${voiceServer.endpoint}?v=8`, VOICE_OPCODES.HELLO);
+    voice.send({
+      op: VOICE_OPCODES.IDENTIFY,
+      d: {
+        server_id: lobby.id,
+        user_id: w.alice.id,
+        session_id: main.ready.session_id,
+        token: voiceServer.token,
+        max_dave_protocol_version: 1,
+      },
+    });
+    const ready = (await voice.waitFor((p) => p.op === VOICE_OPCODES.READY)).d;
+    voice.send({ op: VOICE_OPCODES.SELECT_PROTOCOL, d: { protocol: 'webrtc', data: { mode: ready.modes[0] } } });
+    await voice.waitFor((p) => p.op === VOICE_OPCODES.SESSION_DESCRIPTION);
+    voice.send({ op: VOICE_OPCODES.SPEAKING, d: { speaking: 1, delay: 0, ssrc: ready.ssrc } });
+    const started = await phone.next((e) => e.op === 'speaking' && e.change.speaking);
+    expect(started).toEqual({
+      op: 'speaking',
+      watch_id: 7,
+      change: { user_id: w.alice.id, speaking: true, lobby_id: lobby.id },
+    });
+    voice.send({ op: VOICE_OPCODES.SPEAKING, d: { speaking: 0, delay: 0, ssrc: ready.ssrc } });
+    const stopped = await phone.next((e) => e.op === 'speaking' && !e.change.speaking);
+    expect(stopped).toMatchObject({ watch_id: 7, change: { user_id: w.alice.id, speaking: false } });
+
+    // Unwatched: nothing more reaches the page.
+    phone.send({ op: 'unwatch_speaking', watch_id: 7 });
+    const heard = phone.heard.length;
+    voice.send({ op: VOICE_OPCODES.SPEAKING, d: { speaking: 1, delay: 0, ssrc: ready.ssrc } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(phone.heard.length).toBe(heard);
+    voice.socket.close();
+    main.socket.close();
+    phone.socket.close();
   });
 });
