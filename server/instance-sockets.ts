@@ -14,7 +14,9 @@ import {
   joinStoredInstance,
   leaveHolderInstances,
   leaveStoredInstance,
+  runsApplication,
 } from '../src/platform/activities/activity-instances';
+import { clearActivity } from '../src/platform/presence/presence';
 import { latestEventSeq, readEventsAfter } from '../src/store/event-log';
 import type { EventRecord } from '../src/store/schema';
 import {
@@ -30,14 +32,21 @@ export interface InstanceSocketTransport {
   close(code: number, reason: string): void;
 }
 
+/** A frame that joined on a socket. */
+interface JoinedFrame {
+  instance_id: string;
+  user_id: string;
+  application_id: string;
+}
+
 /** Events read from the log per page. */
 const LOG_PAGE = 500;
 
 /** One page's socket: the frames it holds (by instance) and its speaking watches. */
 export class InstanceSocket {
   readonly holder = `socket-${crypto.randomUUID()}`;
-  /** The instance of each frame that joined on this socket. */
-  readonly frames = new Map<string, string>();
+  /** Each frame that joined on this socket: its instance, user and application. */
+  readonly frames = new Map<string, JoinedFrame>();
   readonly #watches = new Map<number, () => void>();
   closed = false;
 
@@ -48,7 +57,7 @@ export class InstanceSocket {
 
   /** Whether a frame of `instanceId` joined on this socket. */
   holds(instanceId: string): boolean {
-    for (const instance of this.frames.values()) if (instance === instanceId) return true;
+    for (const frame of this.frames.values()) if (frame.instance_id === instanceId) return true;
     return false;
   }
 
@@ -129,13 +138,20 @@ export class InstanceSockets {
         const instance = await joinStoredInstance(this.ctx, { ...request.join, holder: socket.holder });
         // The page went away while the write ran: what it joined leaves with it.
         if (socket.closed) return void (await leaveHolderInstances(this.ctx, socket.holder));
-        socket.frames.set(request.join.frame_id, instance.instance_id);
+        socket.frames.set(request.join.frame_id, {
+          instance_id: instance.instance_id,
+          user_id: request.join.user.id,
+          application_id: request.join.application_id,
+        });
         return socket.send({ op: 'joined', nonce: request.nonce, instance });
       }
-      case 'leave':
-        if (!socket.frames.delete(request.frame_id)) return;
+      case 'leave': {
+        const frame = socket.frames.get(request.frame_id);
+        if (!frame) return;
+        socket.frames.delete(request.frame_id);
         await leaveStoredInstance(this.ctx, request.frame_id);
-        return;
+        return this.#clearPresences([frame]);
+      }
       case 'watch_speaking': {
         const { watch_id, call_id } = request;
         socket.watch(
@@ -152,8 +168,22 @@ export class InstanceSockets {
   /** A socket ended: its frames leave. */
   ended(socket: InstanceSocket): void {
     this.#sockets.delete(socket);
+    const frames = [...socket.frames.values()];
     socket.frames.clear();
-    leaveHolderInstances(this.ctx, socket.holder).catch((error) => this.report(error));
+    leaveHolderInstances(this.ctx, socket.holder)
+      .then(() => this.#clearPresences(frames))
+      .catch((error) => this.report(error));
+  }
+
+  /**
+   * The rich presence an activity set goes with its user's last frame of the application, as in
+   * the browser's hub: a page that went away cannot clear it itself.
+   */
+  async #clearPresences(frames: JoinedFrame[]): Promise<void> {
+    for (const frame of frames) {
+      if (await runsApplication(this.ctx, frame.user_id, frame.application_id)) continue;
+      await clearActivity(this.ctx, frame.user_id, frame.application_id);
+    }
   }
 
   /** Reacts to the sandbox's commits: instance updates reach the sockets holding frames of them. */

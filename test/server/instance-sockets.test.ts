@@ -128,6 +128,32 @@ describe('activity instances on the server: every device in one instance', () =>
     laptop.socket.close();
   });
 
+  it("the rich presence an activity set goes with its user's last frame when the page goes away", async () => {
+    const base = freshSandbox(server.url);
+    const w = await world(base);
+    const scopes = 'openid activities.write';
+    const token = (
+      await w.api.post('/sandbox/tokens', { application_id: w.applicationId, user_id: w.alice.id, scopes })
+    ).body.access_token;
+    const auth = `Bearer ${token}`;
+    const page = await openPage(base);
+    const join = {
+      application_id: w.applicationId,
+      channel_id: CHANNEL,
+      guild_id: null,
+      frame_id: 'f',
+      user: participant(w.alice),
+    };
+    page.send({ op: 'join', nonce: 1, join });
+    await page.next((e) => e.op === 'joined');
+    const set = await w.api.put('/api/v10/users/@me/activities', { activity: { type: 0, state: 'In a match' } }, auth);
+    expect(set.status).toBe(200);
+    const shown = async () => JSON.stringify((await w.api.get('/api/v10/users/@me/activities', auth)).body);
+    expect(await shown()).toContain('In a match');
+    page.socket.terminate();
+    await expect.poll(shown, { timeout: 10_000 }).not.toContain('In a match');
+  });
+
   it('a rejoin after the socket dropped keeps the instance id while no other instance runs there', async () => {
     const base = freshSandbox(server.url);
     const w = await world(base);

@@ -126,6 +126,13 @@ export async function leaveHolderInstances(ctx: PlatformContext, holder: string)
   });
 }
 
+/** True while a frame of `userId` runs `applicationId` in any stored instance. */
+export async function runsApplication(ctx: PlatformContext, userId: string, applicationId: string): Promise<boolean> {
+  for (const record of await ctx.db.getAll('activity_instances'))
+    if (record.application_id === applicationId && record.members.some((m) => m.user.id === userId)) return true;
+  return false;
+}
+
 /**
  * Forgets every stored instance. The hub (or a server's sandbox object) that starts holds no
  * connection of its predecessor's, whose frames join again naming their instance.
