@@ -181,7 +181,7 @@ export class ActivityFrame extends LitElement {
       const user = await client.participant(userId);
       const explicit = this.instances;
       // On a platform server, instances are the server's, shared by every device.
-      const server = platformElement?.joinedServer ? serverInstances(platformElement.joinedServer.url) : null;
+      const server = platformElement?.joinedServer ? serverInstances(platformElement.joinedServer.gateway_url) : null;
       // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
       const directory = (): InstanceDirectory =>
         explicit ?? server ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;

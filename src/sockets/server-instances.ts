@@ -31,7 +31,7 @@ interface Watch {
 /**
  * The server's instances, as one page reaches them.
  * @example
- * const directory = serverInstances('http://127.0.0.1:8787');
+ * const directory = serverInstances('ws://127.0.0.1:8787/gateway');
  * const instance = await directory.join({ application_id, channel_id, guild_id, frame_id, user }, (s) => show(s));
  */
 export class ServerInstanceDirectory implements InstanceDirectory {
@@ -43,8 +43,8 @@ export class ServerInstanceDirectory implements InstanceDirectory {
   #nonce = 0;
   #watchId = 0;
 
-  /** @param server the server's URL (with a sandbox's `/s/<name>` prefix). */
-  constructor(readonly server: string) {}
+  /** @param gatewayUrl the gateway URL the server names: the instance socket is next to it. */
+  constructor(readonly gatewayUrl: string) {}
 
   /** Joins the frame to the server's instance of its application and channel. */
   async join(request: InstanceJoin, listener?: ParticipantsListener): Promise<InstanceSnapshot> {
@@ -94,7 +94,7 @@ export class ServerInstanceDirectory implements InstanceDirectory {
   #connect(): Promise<WebSocket> {
     if (this.#open) return this.#open;
     this.#open = new Promise((resolve, reject) => {
-      const socket = new WebSocket(instanceSocketUrl(this.server));
+      const socket = new WebSocket(instanceSocketUrl(this.gatewayUrl));
       socket.addEventListener('open', () => {
         this.#socket = socket;
         resolve(socket);
@@ -104,7 +104,8 @@ export class ServerInstanceDirectory implements InstanceDirectory {
         const wasOpen = this.#socket === socket;
         this.#socket = null;
         this.#open = null;
-        if (!wasOpen) reject(new Error(`the platform server ${this.server} refused the instance socket`));
+        if (!wasOpen)
+          reject(new Error(`the platform server refused the instance socket (${instanceSocketUrl(this.gatewayUrl)})`));
         // Frames and watches live on: once the server is back they join and watch again.
         else if (this.#frames.size > 0 || this.#watches.size > 0) setTimeout(() => this.#reconnect(), RECONNECT_MS);
       });
@@ -156,11 +157,12 @@ export class ServerInstanceDirectory implements InstanceDirectory {
 const directories = new Map<string, ServerInstanceDirectory>();
 
 /**
- * The page's directory of the server at `server` (one per server, shared by the page's frames).
- * @example const directory = serverInstances(platform.joinedServer.url);
+ * The page's directory of the server whose gateway is `gatewayUrl` (one per server, shared by the
+ * page's frames).
+ * @example const directory = serverInstances(platform.joinedServer.gateway_url);
  */
-export function serverInstances(server: string): ServerInstanceDirectory {
-  let directory = directories.get(server);
-  if (!directory) directories.set(server, (directory = new ServerInstanceDirectory(server)));
+export function serverInstances(gatewayUrl: string): ServerInstanceDirectory {
+  let directory = directories.get(gatewayUrl);
+  if (!directory) directories.set(gatewayUrl, (directory = new ServerInstanceDirectory(gatewayUrl)));
   return directory;
 }

@@ -81,9 +81,13 @@ export type InstanceSocketEvent =
   | { op: 'speaking'; watch_id: number; change: InstanceSocketSpeaking };
 
 /**
- * The instance socket's URL on the server at `server` (`http://127.0.0.1:8787/s/a` → `ws://127.0.0.1:8787/s/a/activity-instances`).
- * @example instanceSocketUrl('https://sandbox.example.com') // 'wss://sandbox.example.com/activity-instances'
+ * The instance socket's URL next to the gateway URL a server names (`GET <url>/api/v10/gateway`):
+ * the page reaches it where it reaches the gateway, also when its HTTP requests go through a relay.
+ * @example instanceSocketUrl('ws://127.0.0.1:8787/s/a/gateway') // 'ws://127.0.0.1:8787/s/a/activity-instances'
  */
-export function instanceSocketUrl(server: string): string {
-  return `${server.replace(/\/+$/, '').replace(/^http/, 'ws')}${INSTANCE_SOCKET_PATH}`;
+export function instanceSocketUrl(gatewayUrl: string): string {
+  const url = new URL(gatewayUrl);
+  url.search = '';
+  url.pathname = `${url.pathname.replace(/\/gateway\/?$/, '')}${INSTANCE_SOCKET_PATH}`;
+  return url.href;
 }

@@ -24,7 +24,7 @@ interface PageSocket {
 }
 
 async function openPage(base: string): Promise<PageSocket> {
-  const socket = new WebSocket(instanceSocketUrl(base));
+  const socket = new WebSocket(instanceSocketUrl(`${base.replace(/^http/, 'ws')}/gateway`));
   const heard: InstanceSocketEvent[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data) => {
