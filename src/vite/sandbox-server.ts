@@ -15,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { insecureOriginProblem } from './host/insecure-origin';
 import { SANDBOX_BASE, type SandboxPageConfig } from './options';
 
 /** The connect middleware shape Vite's dev and preview servers take. */
@@ -46,8 +47,17 @@ function scriptJson(value: unknown): string {
  * The host page: the settings as JSON, then the host script, which builds the page.
  * @example sandboxPageHtml(config) // '<!doctype html>…'
  */
-export function sandboxPageHtml(config: SandboxPageConfig): string {
-  const title = `${config.application.name} · platformpp sandbox`.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:5173'): string {
+  const escape = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const title = escape(`${config.application.name} · platformpp sandbox`);
+  // Said before any script of the sandbox runs: on such an origin some of them cannot.
+  const insecure = escape(
+    insecureOriginProblem({
+      isSecureContext: false,
+      location: { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' },
+      navigator: {},
+    })!,
+  );
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -58,7 +68,10 @@ export function sandboxPageHtml(config: SandboxPageConfig): string {
     <script type="application/json" id="platformpp-sandbox">${scriptJson(config)}</script>
     <script type="module" src="${SANDBOX_BASE}host.js"></script>
   </head>
-  <body></body>
+  <body>
+    <p role="alert" id="platformpp-insecure-origin" hidden>${insecure}</p>
+    <script>if (!isSecureContext || !('serviceWorker' in navigator)) document.getElementById('platformpp-insecure-origin').hidden = false;</script>
+  </body>
 </html>
 `;
 }
@@ -112,7 +125,7 @@ export function sandboxMiddleware(
     if (file === '' || file === 'index.html') {
       // The settings may wait for the platform server the page joins to start.
       Promise.resolve(config()).then(
-        (settings) => send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(settings)),
+        (settings) => send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(settings, req.headers.host)),
         next,
       );
       return;

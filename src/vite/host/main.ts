@@ -24,8 +24,9 @@ platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
 // A server that wants a control secret is reached through the plugin's relay, which holds it.
 platform.server = config.serverPath ? new URL(config.serverPath, location.origin).href : config.server;
 document.body.append(header);
-// A platform server that did not start: never the browser's own sandbox in its place.
-if (!config.serverError) document.body.append(platform);
+// A platform server that did not start: never the browser's own sandbox in its place. Without a
+// service worker (an insecure origin) the platform cannot run: the page says so instead.
+if (!config.serverError && !insecureOriginProblem(window)) document.body.append(platform);
 
 const state: HostViewState = {
   applicationName: config.application.name,
@@ -48,8 +49,8 @@ async function reset(): Promise<void> {
 /** Embeds the activity as the tab's user once the platform runs and the world exists. */
 async function start(): Promise<void> {
   if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
-  const insecure = insecureOriginProblem(window);
-  if (insecure) return show({ problem: insecure });
+  // The page says it already (its HTML shows the same words before any script runs).
+  if (insecureOriginProblem(window)) return;
   await platform.whenReady();
   // The activity's backend reaches the platform through the dev server and this tab (on a
   // platform server, it reaches the server itself).
