@@ -23,6 +23,7 @@ import { gatewayUrlOf, openSandboxPlatform, type SandboxPlatform, voiceGatewayUr
 import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
 import { discardUnreadBody } from './request-body';
+import { acceptInstanceSocket } from './instance-socket-accept';
 
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';
@@ -74,6 +75,7 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
     const url = new URL(request.url);
     const target = sandboxOf(url);
     const service = socketServiceOf(request, target?.path);
+    if (service === 'instances') return acceptInstanceSocket(platform);
     if (service) return this.#acceptSocket(platform, url, service);
     if (target && isCdnPath(target.path)) return platform.app.cdn(cdnRequest(request, url, target.path));
     if (target && this.env.PLATFORMPP_TEST_HOOKS === 'true' && isTestHookPath(target.path)) {

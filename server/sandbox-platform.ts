@@ -1,6 +1,6 @@
 /**
- * One sandbox of the server: the platform context, the HTTP app, the gateway and the voice
- * gateway over one SQLite database, in one isolate. Every commit (the app's, the gateway's
+ * One sandbox of the server: the platform context, the HTTP app, the gateway, the voice
+ * gateway and the pages' instance sockets over one SQLite database, in one isolate. Every commit (the app's, the gateway's
  * Voice State Updates and session ends) is announced to both gateways directly (there is no
  * other context to tell), so they read the durable log as the shared worker's do in the
  * browser: the gateway dispatches, the voice gateway ends the voice sessions whose voice state
@@ -19,6 +19,8 @@ import type { SqlConnection } from '../src/store/sqlite/sql';
 import { openSqlitePlatformStorage } from '../src/store/sqlite/open';
 import { type PlatformApp, platformAppOver } from '../sw/app';
 import type { ControlGuard } from '../sw/control-door';
+import { clearStoredInstances } from '../src/platform/activities/activity-instances';
+import { InstanceSockets } from './instance-sockets';
 import { basePathOf } from './sandbox-routing';
 
 /** What answers `X-Served-By` on the server. */
@@ -31,6 +33,8 @@ export interface SandboxPlatform {
   app: PlatformApp;
   gateway: Gateway;
   voiceGateway: VoiceGateway;
+  /** The pages' instance sockets: activity instances shared by every device. */
+  instances: InstanceSockets;
 }
 
 /**
@@ -73,18 +77,24 @@ export async function openSandboxPlatform(
   const db = await openSqlitePlatformStorage(sql);
   let gateway: Gateway | undefined;
   let voiceGateway: VoiceGateway | undefined;
+  let instances: InstanceSockets | undefined;
   const ctx = await createPlatformContext({
     db,
     workerId: SNOWFLAKE_WORKERS.server,
     announce: (message) => {
       gateway?.announce(message).catch(report);
       voiceGateway?.announce(message).catch(report);
+      instances?.announce(message).catch(report);
     },
     // Every writer of this sandbox writes through this context: its cache sees every commit.
     readCache: true,
   });
   gateway = new Gateway(ctx, options.timers, log);
   voiceGateway = new VoiceGateway(ctx, options.timers, log);
+  // The frames of an earlier start of this sandbox were held by sockets that ended with it: their
+  // pages join again, naming their instances, which are kept.
+  await clearStoredInstances(ctx);
+  instances = new InstanceSockets(ctx, voiceGateway.speakers, log);
   const app = platformAppOver(ctx, {
     basePath: basePathOf(name),
     servedBy: SERVER_SERVED_BY,
@@ -93,5 +103,5 @@ export async function openSandboxPlatform(
     control: options.control,
     rateLimits: options.rateLimits,
   });
-  return { name, ctx, app, gateway, voiceGateway };
+  return { name, ctx, app, gateway, voiceGateway, instances };
 }

@@ -5,6 +5,7 @@
  * 63). Pure: the Worker and unit tests call it alike.
  */
 import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
+import { INSTANCE_SOCKET_PATH } from '../src/wire/instance-socket';
 import { stripProxyPrefix } from '../sw/paths';
 
 /** The sandbox a request reaches when its path names none. */
@@ -50,15 +51,19 @@ export function basePathOf(name: string): string {
   return name === DEFAULT_SANDBOX ? '' : `${SANDBOX_PATH_PREFIX}${name}`;
 }
 
+/** The WebSocket services of a sandbox. */
+export type SocketService = 'gateway' | 'voice' | 'instances';
+
 /**
- * Which gateway a WebSocket upgrade is for: `/gateway` or `/voice`, with or without a trailing
- * `/` (libraries append one to the URL `GET /gateway/bot` names, where the platform's has no
- * path), any query; else null.
+ * Which service a WebSocket upgrade is for: `/gateway`, `/voice` or the pages' instance socket
+ * (`/activity-instances`), with or without a trailing `/` (libraries append one to the URL
+ * `GET /gateway/bot` names, where the platform's has no path), any query; else null.
  */
-export function socketServiceOf(request: Request, path: string | undefined): 'gateway' | 'voice' | null {
+export function socketServiceOf(request: Request, path: string | undefined): SocketService | null {
   if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket' || path === undefined) return null;
   const service = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   if (service === '/gateway') return 'gateway';
   if (service === VOICE_SERVER_ENDPOINT) return 'voice';
+  if (service === INSTANCE_SOCKET_PATH) return 'instances';
   return null;
 }

@@ -16,6 +16,7 @@ import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
 import { ServerClients } from './server-clients';
 import { forwardToServer, serverTarget } from './server-forward';
 import { answerServerJoin } from './server-join';
+import { forwardMappedOnServer } from './server-mappings';
 import { isServerJoinMessage, type JoinedServer } from '../src/wire/server-join';
 import { openPlatformStorage } from '../src/store/indexeddb/open';
 import { PROXY_LOG_CHANNEL } from '../src/wire/proxy-log';
@@ -220,10 +221,11 @@ self.addEventListener('fetch', (event) => {
 
 /**
  * The request forwarded by its URL mapping, or undefined (none applies, or the app could not
- * start). The mappings are the local sandbox's: a client on a server has none applied here.
+ * start). A client on a server has the server's mappings applied, the request sent from here.
  */
 async function mapped(request: Request, server: Promise<JoinedServer | null>): Promise<Response | undefined> {
-  if (await server.catch(() => null)) return undefined;
+  const joined = await server.catch(() => null);
+  if (joined) return forwardMappedOnServer(request, joined);
   return platformApp().then(
     (platform) => platform.forwardMapped(request),
     () => undefined,

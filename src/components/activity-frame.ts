@@ -26,6 +26,7 @@ import { InstanceMembership } from './instance-membership';
 import { listenToPlatform } from './platform-events';
 import { SpeakingWatches } from './speaking-watches';
 import { tapRpcWire } from './rpc-wire-tap';
+import { serverInstances } from '../sockets/server-instances';
 import type { PlatformElement } from './platform-element';
 
 /** A frame's state, reflected as its `status` attribute. */
@@ -192,9 +193,11 @@ export class ActivityFrame extends LitElement {
       const client = new PlatformClient((request) => fetch(request), location.origin);
       const user = await client.participant(userId);
       const explicit = this.instances;
+      // On a platform server, instances are the server's, shared by every device.
+      const server = platformElement?.joinedServer ? serverInstances(platformElement.joinedServer.gateway_url) : null;
       // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
       const directory = (): InstanceDirectory =>
-        explicit ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
+        explicit ?? server ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
       const frameId = crypto.randomUUID();
       const appId = this.applicationId;
       const request = {
@@ -251,7 +254,9 @@ export class ActivityFrame extends LitElement {
           handshakes.handshake(outcome);
           this.#handshook(outcome);
         },
-        watchSpeaking: (callId, onChange) => speaking.open(callId, onChange),
+        // A server's calls are heard from the server's voice gateway, this browser's from the hub's.
+        watchSpeaking: (callId, onChange) =>
+          server ? server.watchSpeaking(callId, onChange) : speaking.open(callId, onChange),
         onAuthenticated: (session) => {
           presenceClearers.set(frameId, () => client.setActivity(session.access_token, null));
           this.#stopPlatformEvents?.();

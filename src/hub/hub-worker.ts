@@ -15,7 +15,8 @@ import { openPlatformStorage } from '../store/indexeddb/open';
 import { clearActivity } from '../platform/presence/presence';
 import { redactSecrets } from '../platform/core/secrets';
 import { SNOWFLAKE_WORKERS } from '../platform/core/snowflake';
-import { ActivityInstanceRegistry, type FrameLeft } from '../rpc/instances';
+import { ActivityInstanceRegistry, type FrameLeft, type InstanceSnapshot } from '../rpc/instances';
+import { clearStoredInstances, mirrorInstance } from '../platform/activities/activity-instances';
 import { PageOwners } from '../rpc/page-owners';
 import { bridgeGatewayLink, refuseGatewayLink } from './gateway-link';
 import { bridgeGatewayPort, type SocketCompression } from './gateway-port';
@@ -73,8 +74,17 @@ const owners = new PageOwners(
   (owner) => instances.leaveOwner(owner),
 );
 const instances = Comlink.proxy(
-  new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner), clearLeftPresence),
+  new ActivityInstanceRegistry(undefined, (owner) => owners.watch(owner), clearLeftPresence, mirrorToStore),
 );
+
+// The store mirrors the registry, so the HTTP API answers for instances (GET
+// /applications/{id}/activity-instances/{instance_id}). What an earlier start of the hub left
+// there is gone with its memory: its frames join this one again. Mirrors apply in order.
+let mirrored: Promise<unknown> = context.then((ctx) => clearStoredInstances(ctx)).catch(report);
+
+function mirrorToStore(snapshot: InstanceSnapshot, ended: boolean): void {
+  mirrored = mirrored.then(() => context.then((ctx) => mirrorInstance(ctx, snapshot, ended))).catch(report);
+}
 
 /** True while the start of the hub `other` runs: it holds its lock (the presence of its sessions counts). */
 async function hubRuns(other: string): Promise<boolean> {

@@ -100,11 +100,14 @@ export class ActivityInstanceRegistry {
    * @param newInstanceId mints the id of a new instance.
    * @param watchOwner hears the owner of every join, so the hub can watch that the page lives.
    * @param onFrameLeft hears every frame that left, after its instance's participants did.
+   * @param onInstanceChange hears every instance whose participants changed, and every one that
+   *   ended (the hub mirrors them into the store, where the HTTP API reads them).
    */
   constructor(
     private readonly newInstanceId: () => string = randomInstanceId,
     private readonly watchOwner: (owner: string) => void = () => undefined,
     private readonly onFrameLeft: (left: FrameLeft) => void = () => undefined,
+    private readonly onInstanceChange: (instance: InstanceSnapshot, ended: boolean) => void = () => undefined,
   ) {}
 
   /**
@@ -133,7 +136,10 @@ export class ActivityInstanceRegistry {
     instance.members.push({ frame_id: request.frame_id, user: { ...request.user }, owner: request.owner, listener });
     this.#byFrame.set(request.frame_id, instance);
     // The frame that joins learns the instance from the answer; the others hear of the change.
-    if (participantIds(instance) !== before) this.#notify(instance, request.frame_id);
+    if (participantIds(instance) !== before) {
+      this.#notify(instance, request.frame_id);
+      this.#changed(instance, false);
+    }
     return snapshot(instance);
   }
 
@@ -150,8 +156,13 @@ export class ActivityInstanceRegistry {
     const userId = instance.members.find((m) => m.frame_id === frameId)!.user.id;
     instance.members = instance.members.filter((m) => m.frame_id !== frameId);
     const ended = instance.members.length === 0;
-    if (ended) this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
-    else if (participantIds(instance) !== before) this.#notify(instance);
+    if (ended) {
+      this.#byKey.delete(instanceKey(instance.application_id, instance.channel_id));
+      this.#changed(instance, true);
+    } else if (participantIds(instance) !== before) {
+      this.#notify(instance);
+      this.#changed(instance, false);
+    }
     if (leaving)
       this.#frameLeft({
         frame_id: frameId,
@@ -200,6 +211,14 @@ export class ActivityInstanceRegistry {
       this.onFrameLeft(left);
     } catch {
       // What listens to leaving cannot keep a frame in its instance.
+    }
+  }
+
+  #changed(instance: Instance, ended: boolean): void {
+    try {
+      this.onInstanceChange(snapshot(instance), ended);
+    } catch {
+      // What mirrors instances cannot keep a frame out of one.
     }
   }
 

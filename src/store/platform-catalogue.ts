@@ -158,6 +158,10 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   ephemeral_attachments: { keyPath: 'id', indexes: {} },
   dm_voice_states: { keyPath: ['application_id', 'user_id'], indexes: { by_channel: { keyPath: 'channel_id' } } },
   fixture_sets: { keyPath: 'name', indexes: {} },
+  activity_instances: {
+    keyPath: 'instance_id',
+    indexes: { by_application_channel: { keyPath: ['application_id', 'channel_id'], unique: true } },
+  },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

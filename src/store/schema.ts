@@ -13,6 +13,7 @@ import type { RequestRecord } from './records/requests';
 import type {
   ActivityJoinRecord,
   ClientDeviceRecord,
+  ActivityInstanceRecord,
   EphemeralAttachmentRecord,
   ProxyTicketRecord,
   QuestRecord,
@@ -447,6 +448,12 @@ export type PlatformDB = {
   /** Keyed by the ticket's hash; `by_user_application` finds a user's tickets of an application. */
   proxy_tickets: { key: string; value: ProxyTicketRecord; indexes: { by_user_application: [string, string] } };
   ephemeral_attachments: { key: string; value: EphemeralAttachmentRecord };
+  /** Running activity instances by id; `by_application_channel` finds the one of a channel. */
+  activity_instances: {
+    key: string;
+    value: ActivityInstanceRecord;
+    indexes: { by_application_channel: [string, string] };
+  };
 };
 
 /** A user's enrollment in a quest of an application. */

@@ -84,6 +84,23 @@ export interface SandboxPageConfig {
   serverPath: string | null;
   /** Why the platform server of `platformpp({ server: true })` is not there: the page then does not start. */
   serverError: string | null;
+  /**
+   * True when the page joins a platform server and the developer gave a client secret: the
+   * plugin holds it and sets it on the server's application itself (`POST
+   * /__platformpp/application-secret`), so the page, which other devices may open, never carries it.
+   */
+  secretHeldByPlugin: boolean;
+}
+
+/** Where the page asks the plugin to set the client secret it holds on the server's application. */
+export const APPLICATION_SECRET_PATH = `${SANDBOX_BASE}application-secret`;
+
+/**
+ * The client secret the developer gave (options or `.env`), or null.
+ * @example clientSecretOf({}, { CLIENT_SECRET: 's3cret-value' }) // 's3cret-value'
+ */
+export function clientSecretOf(options: PlatformppOptions, env: Record<string, string | undefined>): string | null {
+  return options.application?.secret ?? firstOf(env, ENV_NAMES.secret) ?? null;
 }
 
 /**
@@ -154,7 +171,8 @@ export function sandboxPageConfig(
   return {
     application: {
       id: id ?? null,
-      secret: secret ?? null,
+      // On a platform server the page may be opened from other devices: the plugin keeps the secret.
+      secret: server ? null : (secret ?? null),
       name: options.application?.name ?? firstOf(env, ENV_NAMES.name) ?? DEFAULT_APPLICATION_NAME,
     },
     activity: options.activity ?? base,
@@ -162,6 +180,7 @@ export function sandboxPageConfig(
     server: server && 'use' in server ? server.use : null,
     serverPath: controlSecretOf(options, env) === null ? null : SERVER_RELAY_PATH,
     serverError: null,
+    secretHeldByPlugin: server !== null && secret !== undefined,
     problem:
       id === undefined
         ? `No application id: set VITE_CLIENT_ID in your project's .env (your application's id, or any snowflake such as 1234567890123456789), or pass platformpp({ application: { id } }). The activity hands it to new DiscordSDK(...), and the sandbox creates its application with it.`

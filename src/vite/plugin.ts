@@ -14,7 +14,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin, type PreviewServer, type ResolvedConfig, type ViteDevServer } from 'vite';
+import { applicationSecretRelay } from './application-secret';
 import {
+  clientSecretOf,
   controlSecretOf,
   platformServerOption,
   SANDBOX_BASE,
@@ -48,6 +50,8 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
   let page: SandboxPageConfig;
   /** A deployed server's control secret: sent by the relay, never put in a page. */
   let controlSecret: string | null = null;
+  /** The application's client secret: on a platform server, set there by the plugin, never put in a page. */
+  let clientSecret: string | null = null;
   /** Each dev or preview server's hold on the platform server it started. */
   const holds = new Set<PlatformServerHold>();
 
@@ -76,6 +80,8 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       );
     };
     const backend = platformServer ? serverRelay(() => platformServer, controlSecret) : new PlatformBridge().middleware;
+    if (platformServer && clientSecret !== null)
+      server.middlewares.use(applicationSecretRelay(() => platformServer, clientSecret, controlSecret));
     server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, pageConfig, backend));
     const printUrls = server.printUrls.bind(server);
     server.printUrls = () => {
@@ -84,6 +90,9 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       if (!local) return;
       const url = new URL(SANDBOX_BASE, local).href;
       config.logger.info(`  ➜  platformpp: ${url}  (as Bob: ${url}?as=bob)`);
+      // On a platform server the page holds no secret: phones and teammates on the network may open it.
+      for (const network of platformServer ? (server.resolvedUrls?.network ?? []) : [])
+        config.logger.info(`  ➜  platformpp on your network (a phone): ${new URL(SANDBOX_BASE, network).href}?as=bob`);
       if (!platformServer) {
         config.logger.info(`  ➜  platformpp API for your backend: ${url}api  (the sandbox page must be open)`);
         return;
@@ -118,6 +127,7 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
       const env = loadEnv(resolved.mode, envDir, '');
       page = sandboxPageConfig(options, env, resolved.base);
       controlSecret = controlSecretOf(options, env);
+      clientSecret = clientSecretOf(options, env);
       if (page.problem) resolved.logger.warn(`platformpp: ${page.problem}`);
     },
     configureServer: serve,

@@ -6,12 +6,16 @@
  * prebuilt scripts shipped in the package, and the backend bridge (`./platform-bridge.ts`);
  * every other path goes on to Vite untouched.
  *
- * The host page carries the application's client secret, so it is served only to this machine
- * (a `localhost` or loopback Host): a tunnel that exposes the dev server does not expose it.
+ * When the platform runs in the browser, the host page carries the application's client secret
+ * (the browser's sandbox needs it), so it is served only to this machine (a `localhost` or
+ * loopback Host): a tunnel that exposes the dev server does not expose it. On a platform server
+ * the page holds no secret (the plugin sets it on the server), and it is served to any host the
+ * dev server answers: a phone or a teammate on the network.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { insecureOriginProblem } from './host/insecure-origin';
 import { SANDBOX_BASE, type SandboxPageConfig } from './options';
 
 /** The connect middleware shape Vite's dev and preview servers take. */
@@ -43,8 +47,17 @@ function scriptJson(value: unknown): string {
  * The host page: the settings as JSON, then the host script, which builds the page.
  * @example sandboxPageHtml(config) // '<!doctype html>…'
  */
-export function sandboxPageHtml(config: SandboxPageConfig): string {
-  const title = `${config.application.name} · platformpp sandbox`.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:5173'): string {
+  const escape = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const title = escape(`${config.application.name} · platformpp sandbox`);
+  // Said before any script of the sandbox runs: on such an origin some of them cannot.
+  const insecure = escape(
+    insecureOriginProblem({
+      isSecureContext: false,
+      location: { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' },
+      navigator: {},
+    })!,
+  );
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -55,7 +68,10 @@ export function sandboxPageHtml(config: SandboxPageConfig): string {
     <script type="application/json" id="platformpp-sandbox">${scriptJson(config)}</script>
     <script type="module" src="${SANDBOX_BASE}host.js"></script>
   </head>
-  <body></body>
+  <body>
+    <p role="alert" id="platformpp-insecure-origin" hidden>${insecure}</p>
+    <script>if (!isSecureContext || !('serviceWorker' in navigator)) document.getElementById('platformpp-insecure-origin').hidden = false;</script>
+  </body>
 </html>
 `;
 }
@@ -85,15 +101,19 @@ export function sandboxMiddleware(
       return;
     }
     if (!path.startsWith(SANDBOX_BASE)) return next();
-    if (!isLoopbackHost(req.headers.host)) {
+    if (isLoopbackHost(req.headers.host)) return serve(req, res, next, path);
+    Promise.resolve(config()).then((settings) => {
+      if (settings.application.secret === null) return serve(req, res, next, path);
       send(
         res,
         403,
         'text/plain; charset=utf-8',
-        `The platformpp sandbox carries your application's client secret, so it is served only to this machine: open it at http://localhost:<port>${SANDBOX_BASE} on the computer that runs the dev server.\n`,
+        `The platformpp sandbox carries your application's client secret, so it is served only to this machine: open it at http://localhost:<port>${SANDBOX_BASE} on the computer that runs the dev server (or run the platform on a server, platformpp({ server: true }), to open it from other devices).\n`,
       );
-      return;
-    }
+    }, next);
+  };
+
+  function serve(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void, path: string): void {
     const file = path.slice(SANDBOX_BASE.length);
     // The bridge answers its own paths (later) and passes every other one on at once.
     let bridged = true;
@@ -105,7 +125,7 @@ export function sandboxMiddleware(
     if (file === '' || file === 'index.html') {
       // The settings may wait for the platform server the page joins to start.
       Promise.resolve(config()).then(
-        (settings) => send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(settings)),
+        (settings) => send(res, 200, CONTENT_TYPES['.html'], sandboxPageHtml(settings, req.headers.host)),
         next,
       );
       return;
@@ -120,5 +140,5 @@ export function sandboxMiddleware(
       },
       () => send(res, 404, 'text/plain; charset=utf-8', `No ${path} in the platformpp sandbox.\n`),
     );
-  };
+  }
 }

@@ -9,6 +9,7 @@ import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
+import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
@@ -58,6 +59,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
   api.route('/', emojiRoutes());
+  api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());
   return api;
 }

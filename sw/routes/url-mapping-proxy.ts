@@ -88,40 +88,60 @@ function ticketOf(url: URL, referrer: string): string | null {
   }
 }
 
+/** Where a request goes under its URL mappings: a target, or the answer that refuses it. */
+export type MappingResolution = { target: MappedTarget } | { refused: Response };
+
 /**
- * Forwards `request` to its URL mapping's target; undefined when no mapping applies.
- * @example const forwarded = await forwardUrlMapping(ctx, request); if (forwarded) return forwarded;
+ * The target of a request to `url` sent by the page `referrer`, under the mappings that apply;
+ * null when none applies (or the path is the platform's). A request with an unknown or expired
+ * proxy ticket, or one that several applications map differently, is refused.
+ * @example const resolved = await resolveUrlMapping(ctx, new URL(request.url), request.referrer);
  */
-export async function forwardUrlMapping(
+export async function resolveUrlMapping(
   ctx: PlatformContext,
-  request: Request,
-  fetchTarget: TargetFetch = (r) => fetch(r),
-): Promise<Response | undefined> {
-  const url = new URL(request.url);
-  if (ownsPath(url)) return undefined;
+  url: URL,
+  referrer: string,
+): Promise<MappingResolution | null> {
+  if (ownsPath(url)) return null;
   const proxied = url.pathname.startsWith(`${PROXY_PREFIX}/`);
-  const referred = sourceOf(request.referrer, url.origin);
-  if (!proxied && !referred.frame) return undefined;
-  const ticket = ticketOf(url, request.referrer);
+  const referred = sourceOf(referrer, url.origin);
+  if (!proxied && !referred.frame) return null;
+  const ticket = ticketOf(url, referrer);
+  const bare = new URL(url);
   // Deleting re-serializes the query: only when the ticket is there, so other queries pass as sent.
-  if (url.searchParams.has(PROXY_TICKET_PARAM)) url.searchParams.delete(PROXY_TICKET_PARAM);
+  if (bare.searchParams.has(PROXY_TICKET_PARAM)) bare.searchParams.delete(PROXY_TICKET_PARAM);
   // A valid ticket names whose mappings apply; an unknown or expired one refuses only what is mapped.
   const holder = ticket === null ? null : await proxyTicketHolder(ctx, ticket, referred.applicationId);
   const source = holder ? { ...referred, applicationId: holder.application_id } : referred;
   let target: MappedTarget | null;
   try {
-    target = await targetOf(ctx, stripProxyPrefix(url.pathname), url.search, source);
+    target = await targetOf(ctx, stripProxyPrefix(bare.pathname), bare.search, source);
   } catch (error) {
-    return errorResponse(error);
+    return { refused: errorResponse(error) };
   }
-  if (!target) return undefined;
+  if (!target) return null;
   if (ticket !== null && !holder)
-    return errorResponse(
-      ApiError.of(
-        'UNAUTHORIZED',
-        'The proxy ticket is unknown or has expired: ask the platform for a new one with REQUEST_PROXY_TICKET_REFRESH.',
+    return {
+      refused: errorResponse(
+        ApiError.of(
+          'UNAUTHORIZED',
+          'The proxy ticket is unknown or has expired: ask the platform for a new one with REQUEST_PROXY_TICKET_REFRESH.',
+        ),
       ),
-    );
+    };
+  return { target };
+}
+
+/**
+ * Sends `request` on to its mapping's target over this host's network: a page's, so that a
+ * mapping to `http://localhost:<port>` reaches the developer's machine wherever the platform runs.
+ * @example return forwardToMappedTarget(request, resolved.target);
+ */
+export async function forwardToMappedTarget(
+  request: Request,
+  target: MappedTarget,
+  fetchTarget: TargetFetch = (r) => fetch(r),
+): Promise<Response> {
   const headers = new Headers(request.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
@@ -147,4 +167,18 @@ export async function forwardUrlMapping(
       ),
     );
   }
+}
+
+/**
+ * Forwards `request` to its URL mapping's target; undefined when no mapping applies.
+ * @example const forwarded = await forwardUrlMapping(ctx, request); if (forwarded) return forwarded;
+ */
+export async function forwardUrlMapping(
+  ctx: PlatformContext,
+  request: Request,
+  fetchTarget: TargetFetch = (r) => fetch(r),
+): Promise<Response | undefined> {
+  const resolved = await resolveUrlMapping(ctx, new URL(request.url), request.referrer);
+  if (!resolved) return undefined;
+  return 'refused' in resolved ? resolved.refused : forwardToMappedTarget(request, resolved.target, fetchTarget);
 }

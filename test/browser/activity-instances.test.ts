@@ -40,6 +40,32 @@ describe('activity instances through the hub (CONTRACT §5)', () => {
     await expect.poll(() => seen).toEqual([['alice', 'bob'], ['alice']]);
   });
 
+  it('the service worker answers GET /applications/{id}/activity-instances/{instance_id} for the hub’s instances, 404 once ended', async () => {
+    const world = await createActivityWorld();
+    const platform = await mountPlatform(world.alice.id);
+    const appId = world.application.id;
+    const { frame } = await mountFrame(platform, {
+      'application-id': appId,
+      'guild-id': world.guild.id,
+      'channel-id': world.voice.id,
+      src: `${FIXTURES}/activity-sdk.html?client_id=${appId}`,
+    });
+    const path = `/api/v10/applications/${appId}/activity-instances/${frame.instance!.instance_id}`;
+    const read = async () => {
+      const response = await fetch(path, { headers: { Authorization: `Bot ${world.botToken}` } });
+      return { status: response.status, body: await response.json() };
+    };
+    await expect.poll(async () => (await read()).body.users).toEqual([world.alice.id]);
+    expect((await read()).body.location).toEqual({
+      id: `gc-${world.guild.id}-${world.voice.id}`,
+      kind: 'gc',
+      channel_id: world.voice.id,
+      guild_id: world.guild.id,
+    });
+    frame.remove();
+    await expect.poll(async () => (await read()).status).toBe(404);
+  });
+
   it('two pages in the same instance agree on its id and see each other join and leave', async () => {
     const world = await createActivityWorld();
     const platform = await mountPlatform(world.alice.id);

@@ -6,7 +6,9 @@
  * and the activity (the public embedded-app SDK, unchanged) use it instead of the browser's
  * IndexedDB, and the activity's backend exchanges the code with its client secret at
  * `<url>/api/oauth2/token`, server to server. Stopping the dev server stops the platform server.
- * With `server: '<url>'` a server already running is used.
+ * With `server: '<url>'` a server already running is used. A phone (a mobile viewport with
+ * touch, on localhost as `adb reverse` makes it) and a laptop play in one instance; the page
+ * holds no client secret, and on an origin that is not a secure context it says what is missing.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,8 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { createProject, freePort, packPackage, startVite, writeFiles, type ViteProcess } from './packed-project';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../../scripts/chromium';
 import { launchChromium } from './site-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,12 +68,12 @@ async function setupDiscordSdk() {
 setupDiscordSdk().catch((error) => show('error', error?.message ?? JSON.stringify(error)));
 `;
 
-const viteConfig = (server: string, backendPort: number) => `import { defineConfig } from 'vite';
+const viteConfig = (server: string, backendPort: number, extra = '') => `import { defineConfig } from 'vite';
 import { platformpp } from 'platformpp-web/vite';
 
 export default defineConfig({
   plugins: [platformpp({ server: ${server} })],
-  server: { proxy: { '/api': { target: 'http://127.0.0.1:${backendPort}', changeOrigin: true } } },
+  server: { ${extra}proxy: { '/api': { target: 'http://127.0.0.1:${backendPort}', changeOrigin: true } } },
 });
 `;
 
@@ -211,6 +215,79 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
     const world = await fetch(`${external.url}/sandbox/fixture-sets/platformpp-vite-sandbox-world`);
     expect(world.status).toBe(200);
   });
+
+  it('a phone and a laptop in one instance: the page holds no client secret; on an insecure origin it says what is missing', async () => {
+    await vite?.stop();
+    vite = undefined;
+    writeFiles(projectDir, {
+      'vite.config.js': viteConfig(
+        JSON.stringify(external!.url),
+        (backend.address() as AddressInfo).port,
+        "allowedHosts: ['phone.test'], ",
+      ),
+    });
+    const port = await freePort();
+    vite = await startVite(projectDir, [], port);
+    backendApi = printed(vite, 'platformpp API for your backend');
+    // Alice authorized this application on this server before: her activity asks with prompt none.
+    const laptopContext = await browser.newContext();
+    const laptop = { page: await laptopContext.newPage() };
+    await laptop.page.goto(`http://localhost:${port}/__platformpp/`);
+    await expect
+      .poll(() => laptop.page.frames().find((f) => f.url().includes('frame_id=')), { timeout: 60_000 })
+      .toBeTruthy();
+    const laptopFrame = laptop.page.frames().find((f) => f.url().includes('frame_id='))!;
+    await expect.poll(() => text(laptopFrame, 'status'), { timeout: 30_000 }).toBe('authenticated');
+    expect(await laptop.page.content()).not.toContain(CLIENT_SECRET);
+
+    // The phone, on USB with adb reverse: a localhost page, a mobile viewport and touch.
+    const phoneContext = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const phone = await phoneContext.newPage();
+    await phone.goto(`http://localhost:${port}/__platformpp/?as=bob`);
+    await expect
+      .poll(() => phone.frames().find((f) => f.url().includes('frame_id=')), { timeout: 60_000 })
+      .toBeTruthy();
+    const phoneFrame = phone.frames().find((f) => f.url().includes('frame_id='))!;
+    await phone.getByRole('button', { name: 'Authorize' }).tap({ timeout: 30_000 });
+    await expect.poll(() => text(phoneFrame, 'status'), { timeout: 30_000 }).toBe('authenticated');
+    expect(await text(phoneFrame, 'user')).toBe('bob');
+    // The backend exchanged Bob's code with the client secret the plugin set on the server.
+    expect(exchanged.at(-1)).toBe(`${external!.url}/api/oauth2/token`);
+    const instanceOf = (page: Page) =>
+      page.evaluate(() => {
+        const { frame } = (globalThis as any).platformppSandbox;
+        return { id: frame.instance.instance_id as string, users: frame.instance.participants.length as number };
+      });
+    await expect.poll(() => instanceOf(laptop.page), { timeout: 15_000 }).toMatchObject({ users: 2 });
+    expect((await instanceOf(phone)).id).toBe((await instanceOf(laptop.page)).id);
+
+    // A phone on the network without adb: an origin that is not a secure context (still loopback traffic).
+    const lan = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP phone.test 127.0.0.1'],
+      headless: true,
+    });
+    try {
+      const insecure = await (
+        await lan.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+      ).newPage();
+      const response = await insecure.goto(`http://phone.test:${port}/__platformpp/?as=chen`);
+      expect(response?.status()).toBe(200);
+      expect(await insecure.evaluate(() => [isSecureContext, 'serviceWorker' in navigator])).toEqual([false, false]);
+      expect(await insecure.content()).not.toContain(CLIENT_SECRET);
+      const alert = insecure.locator('#platformpp-insecure-origin');
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(/not a secure context.*no service worker.*adb reverse/s);
+    } finally {
+      await lan.close();
+      await phoneContext.close();
+      await laptopContext.close();
+    }
+  }, 180_000);
 
   it("a server deployed with a control secret: the page works through the plugin's relay, which holds the secret", async () => {
     await vite?.stop();

@@ -61,6 +61,7 @@ export const API_ERRORS = {
   // Guild features: invites, emoji, voice states (the platform's public codes).
   UNKNOWN_INVITE: { status: 404, code: 10006, message: 'Unknown Invite' },
   UNKNOWN_EMOJI: { status: 404, code: 10014, message: 'Unknown Emoji' },
+  UNKNOWN_ACTIVITY_INSTANCE: { status: 404, code: 0, message: 'Unknown Activity Instance' },
   UNKNOWN_VOICE_STATE: { status: 404, code: 10065, message: 'Unknown Voice State' },
   UNKNOWN_INVITE_TARGET_USERS_JOB: { status: 404, code: 10124, message: 'Unknown invite target users job' },
   UNKNOWN_INVITE_TARGET_USERS: { status: 404, code: 10129, message: 'Unknown invite target users' },

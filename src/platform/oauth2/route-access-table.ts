@@ -175,6 +175,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'PATCH /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'DELETE /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
+  'GET /applications/:application_id/activity-instances/:instance_id': BOT,
   'GET /applications/:application_id/emojis': BOT,
   'POST /applications/:application_id/emojis': BOT,
   'GET /applications/:application_id/emojis/:emoji_id': BOT,

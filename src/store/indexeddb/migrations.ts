@@ -259,6 +259,15 @@ export const MIGRATIONS: readonly Migration[] = [
   (_db, tx) => {
     tx.objectStore('gateway_resume_batches').createIndex('by_start_batch', ['start', 'n']);
   },
+  // 22: running activity instances (one per application and channel), so that the HTTP API
+  // answers for them and a server shares them between devices.
+  (db) => {
+    db.createObjectStore('activity_instances', { keyPath: 'instance_id' }).createIndex(
+      'by_application_channel',
+      ['application_id', 'channel_id'],
+      { unique: true },
+    );
+  },
 ];
 
 /** The schema version this code writes. */

@@ -1,8 +1,8 @@
 /**
  * Stored records of what the platform's client does for an activity beyond the public API:
  * quests (sandbox records, since the platform's quests are made by its own staff), activity
- * joins waiting for the activity to hear of them, each user's simulated device, proxy tickets
- * and the images an activity had the user upload.
+ * joins waiting for the activity to hear of them, each user's simulated device, proxy tickets,
+ * the images an activity had the user upload, and the running activity instances.
  */
 import type { Snowflake } from './core';
 
@@ -64,5 +64,41 @@ export interface EphemeralAttachmentRecord {
   content_type: string;
   size: number;
   data: Blob;
+  created_at: number;
+}
+
+/** A user taking part in an activity instance, as the activity's RPC shows them. */
+export interface InstanceParticipantRecord {
+  id: Snowflake;
+  username: string;
+  global_name: string | null;
+  discriminator: string;
+  avatar: string | null;
+  bot: boolean;
+  flags: number;
+  premium_type: number | null;
+  nickname?: string;
+}
+
+/** One activity frame in an instance: which user runs it, and which connection holds it. */
+export interface InstanceMemberRecord {
+  frame_id: string;
+  /** The connection (a page's socket to the server, or the browser's hub) whose end removes the frame. */
+  holder: string;
+  user: InstanceParticipantRecord;
+}
+
+/**
+ * A running activity instance: one per application and channel (or lobby), ended (deleted)
+ * with its last frame. Its members are in join order.
+ */
+export interface ActivityInstanceRecord {
+  instance_id: string;
+  application_id: Snowflake;
+  channel_id: Snowflake;
+  guild_id: Snowflake | null;
+  /** A snowflake minted when the instance started (the public API's `launch_id`). */
+  launch_id: Snowflake;
+  members: InstanceMemberRecord[];
   created_at: number;
 }

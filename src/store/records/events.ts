@@ -6,7 +6,17 @@
  */
 import type { IntegrationType, Message, Snowflake, User } from './core';
 import type { DmChannel } from './direct-messages';
+import type { InstanceParticipantRecord } from './activities';
 import type { GatewayDispatchName, GatewayDispatchPayloads } from './dispatches';
+
+/** An activity instance as the frames in it see it: its participants, each user once, in first-join order. */
+export interface ActivityInstanceView {
+  instance_id: string;
+  application_id: Snowflake;
+  channel_id: Snowflake;
+  guild_id: Snowflake | null;
+  participants: InstanceParticipantRecord[];
+}
 
 /** Who may see an event: the gateway filters dispatches with it. */
 export interface EventAudience {
@@ -62,6 +72,12 @@ export interface LogOnlyEventPayloads {
    * sessions whose own token is gone), never sent (`src/platform/oauth2/tokens.ts`).
    */
   SESSIONS_INVALIDATED: { user_id: Snowflake };
+  /**
+   * An activity instance's participants changed, or it ended: heard by the connections that hold
+   * its frames (a page's socket to the server), never dispatched. `frame_id` is the frame whose
+   * join or leave changed it.
+   */
+  ACTIVITY_INSTANCE_UPDATE: { instance: ActivityInstanceView; frame_id: string; ended: boolean };
 }
 
 /**
@@ -115,6 +131,7 @@ const LOG_ONLY_TYPES: Readonly<Record<keyof LogOnlyEventPayloads, true>> = {
   GAME_DIRECT_MESSAGE_CREATE: true,
   GAME_DIRECT_MESSAGE_UPDATE: true,
   SESSIONS_INVALIDATED: true,
+  ACTIVITY_INSTANCE_UPDATE: true,
 };
 
 /**

@@ -9,7 +9,8 @@
  */
 import '../../components/index';
 import type { PlatformElement } from '../../components/platform-element';
-import { SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { APPLICATION_SECRET_PATH, SANDBOX_BASE, type SandboxPageConfig } from '../options';
+import { insecureOriginProblem } from './insecure-origin';
 import { BRIDGE_PATH } from '../platform-bridge';
 import { serveBackendBridge } from './bridge-client';
 import { mountCockpit } from './cockpit';
@@ -43,8 +44,9 @@ platform.append(stage);
 main.append(platform);
 layout.append(main, aside);
 document.body.append(header);
-// A platform server that did not start: never the browser's own sandbox in its place.
-if (!config.serverError) document.body.append(layout);
+// A platform server that did not start: never the browser's own sandbox in its place. Without a
+// service worker (an insecure origin) the platform cannot run: the page says so instead.
+if (!config.serverError && !insecureOriginProblem(window)) document.body.append(layout);
 
 const state: HostViewState = {
   applicationName: config.application.name,
@@ -67,12 +69,16 @@ async function reset(): Promise<void> {
 /** Embeds the activity as each of the tab's users once the platform runs and the world exists. */
 async function start(): Promise<void> {
   if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
+  // The page says it already (its HTML shows the same words before any script runs).
+  if (insecureOriginProblem(window)) return;
   await platform.whenReady();
   // The activity's backend reaches the platform through the dev server and this tab (on a
   // platform server, it reaches the server itself).
   if (!config.server) serveBackendBridge(BRIDGE_PATH);
   const record = config.server ? sandboxWorldRecord(platform.sandbox) : browserWorldRecord(localStorage);
   const world: SandboxWorld = await ensureSandboxWorld(platform.sandbox, config, record);
+  // The plugin holds the client secret (this page may be open on other devices): it sets it on the server.
+  if (config.secretHeldByPlugin) await applySecretThroughPlugin(world.application_id);
   show({ applicationId: world.application_id });
   if (asked.unknown.length > 0 || asked.players.length === 0) {
     const unknown = asked.unknown.join(', ') || '(nobody)';
@@ -101,6 +107,16 @@ async function start(): Promise<void> {
   frame.addEventListener('pp-activity-handshake', () => queueMicrotask(follow));
   // For the browser console and for tests driving the sandbox.
   Object.assign(globalThis, { platformppSandbox: { platform, frame, players, world, config, cockpit } });
+}
+
+/** Has the plugin set the client secret it holds on the server's application. */
+async function applySecretThroughPlugin(applicationId: string): Promise<void> {
+  const response = await fetch(APPLICATION_SECRET_PATH, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ application_id: applicationId }),
+  });
+  if (!response.ok) throw new Error(`the client secret could not be set on the platform server (${response.status})`);
 }
 
 start().catch((error: unknown) => {

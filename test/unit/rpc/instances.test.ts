@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityInstanceRegistry, type InstanceSnapshot } from '../../../src/rpc/instances';
 import { participant } from './rpc-harness';
+import { mirrorInstance } from '../../../src/platform/activities/activity-instances';
+import { createTestClient, createWorld } from '../app-harness';
 
 const alice = participant({ id: '1', username: 'alice' });
 const bob = participant({ id: '2', username: 'bob' });
@@ -140,5 +142,53 @@ describe('activity instance registry', () => {
     registry.leaveOwner('unknown');
     registry.leave('f1');
     expect(left.at(-1)).toEqual(['f1', '1', 'a1', true]);
+  });
+});
+
+describe('the registry mirrored into the store (the HTTP API answers for the hub’s instances)', () => {
+  it('every change of participants and every end is heard, in order; a frame of a user already in changes nothing', () => {
+    const heard: [string[], boolean][] = [];
+    const registry = new ActivityInstanceRegistry(undefined, undefined, undefined, (s, ended) =>
+      heard.push([s.participants.map((p) => p.id), ended]),
+    );
+    registry.join(join('f1'));
+    registry.join(join('f2', bob));
+    registry.join(join('f3'));
+    registry.leave('f2');
+    registry.leave('f1');
+    registry.leave('f3');
+    expect(heard).toEqual([
+      [['1'], false],
+      [['1', '2'], false],
+      [['1'], false],
+      [[], true],
+    ]);
+  });
+
+  it('mirrorInstance stores what GET /applications/{id}/activity-instances/{instance_id} reads, keeps its launch_id, and deletes it once ended', async () => {
+    const client = await createTestClient();
+    const w = await createWorld(client);
+    const ctx = client.app.ctx;
+    const view = { instance_id: 'i-hub', application_id: w.application.id, channel_id: '11', guild_id: null };
+    const path = `/api/v10/applications/${w.application.id}/activity-instances/i-hub`;
+    await mirrorInstance(ctx, { ...view, participants: [participant({ id: w.alice.id, username: 'alice' })] }, false);
+    const first = await client.get(path, w.botAuth);
+    expect(first.body.users).toEqual([w.alice.id]);
+    await mirrorInstance(
+      ctx,
+      {
+        ...view,
+        participants: [
+          participant({ id: w.alice.id, username: 'alice' }),
+          participant({ id: w.bob.id, username: 'bob' }),
+        ],
+      },
+      false,
+    );
+    const second = await client.get(path, w.botAuth);
+    expect(second.body.users).toEqual([w.alice.id, w.bob.id]);
+    expect(second.body.launch_id).toBe(first.body.launch_id);
+    await mirrorInstance(ctx, { ...view, participants: [] }, true);
+    expect((await client.get(path, w.botAuth)).status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  clientSecretOf,
   controlSecretOf,
   DEFAULT_APPLICATION_NAME,
   platformServerOption,
@@ -26,6 +27,7 @@ describe('the sandbox application from the project’s env and the plugin’s op
       server: null,
       serverPath: null,
       serverError: null,
+      secretHeldByPlugin: false,
     });
     expect(SANDBOX_USERS).toEqual(['alice', 'bob', 'chen']);
   });
@@ -97,5 +99,16 @@ describe('the sandbox application from the project’s env and the plugin’s op
     expect(controlSecretOf({ server: true }, env)).toBeNull();
     expect(controlSecretOf({}, env)).toBeNull();
     expect(() => controlSecretOf({ server, controlSecret: 'has a space' }, env)).toThrow(/PLATFORMPP_CONTROL_SECRET/);
+  });
+
+  it('on a platform server (started or given) the client secret stays with the plugin, never in the page, which other devices may open', () => {
+    const env = { VITE_CLIENT_ID: ID, CLIENT_SECRET: 'from-the-env-123' };
+    for (const server of [true, 'http://127.0.0.1:8787'] as const) {
+      const page = sandboxPageConfig({ server }, env, '/');
+      expect(page).toMatchObject({ application: { secret: null }, secretHeldByPlugin: true });
+      expect(JSON.stringify(page)).not.toContain('from-the-env-123');
+    }
+    expect(clientSecretOf({ server: true }, env)).toBe('from-the-env-123');
+    expect(sandboxPageConfig({ server: true }, { VITE_CLIENT_ID: ID }, '/').secretHeldByPlugin).toBe(false);
   });
 });

@@ -4,10 +4,11 @@
  * `/__platformpp/` (the host page with the application of the project's `.env`, and the
  * service worker allowed to control the whole origin), leaving every other path to Vite. The
  * page carries the client secret, so only this machine gets it. With `server: '<url>'`, the page
- * joins that platform server and the backend addresses lead to it.
+ * joins that platform server and the backend addresses lead to it; the page then holds no secret
+ * (the plugin sets it on the server) and is served to other devices of the network.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,19 @@ import { isLoopbackHost, sandboxMiddleware } from '../../../src/vite/sandbox-ser
 import { sandboxPageConfig } from '../../../src/vite/options';
 
 const project = resolve('test-results', `vite-plugin-${process.pid}`);
+
+/** A GET naming `host` as its Host header (a device of the network reaching the dev server). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers: { host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
 let server: ViteDevServer;
 let base: string;
 
@@ -107,6 +121,36 @@ describe("platformpp({ server: '<url>' }) on a project's dev server (CONTRACT §
     const html = await (await fetch(`${devBase}/__platformpp/`)).text();
     const json = /<script type="application\/json" id="platformpp-sandbox">(.*?)<\/script>/s.exec(html)![1];
     expect(JSON.parse(json)).toMatchObject({ server: `${platformUrl}/s/team`, serverError: null });
+  });
+
+  it('on a server the page holds no client secret, and is served to other devices of the network (a phone)', async () => {
+    const html = await (await fetch(`${devBase}/__platformpp/`)).text();
+    expect(html).not.toContain('secret-of-the-env');
+    const json = /<script type="application\/json" id="platformpp-sandbox">(.*?)<\/script>/s.exec(html)![1];
+    expect(JSON.parse(json)).toMatchObject({ application: { secret: null }, secretHeldByPlugin: true });
+    const fromPhone = await getWithHost(`${devBase}/__platformpp/`, '192.168.1.20:5173');
+    expect(fromPhone.status).toBe(200);
+    expect(fromPhone.body).not.toContain('secret-of-the-env');
+  });
+
+  it("POST /__platformpp/application-secret: the plugin sets the secret it holds on the server's application, and never answers it", async () => {
+    const response = await fetch(`${devBase}/__platformpp/application-secret`, {
+      method: 'POST',
+      body: JSON.stringify({ application_id: '1234567890123456789' }),
+    });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect(seen.at(-1)).toMatchObject({
+      method: 'PATCH',
+      url: '/s/team/sandbox/applications/1234567890123456789',
+      body: JSON.stringify({ client_secret: 'secret-of-the-env' }),
+    });
+    const bad = await fetch(`${devBase}/__platformpp/application-secret`, {
+      method: 'POST',
+      body: '{"application_id":"x"}',
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors.application_id).toBeDefined();
   });
 
   it('the backend addresses /__platformpp/api/... lead to the server itself, no sandbox page needed', async () => {

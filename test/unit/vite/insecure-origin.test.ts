@@ -1,0 +1,27 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { insecureOriginProblem } from '../../../src/vite/host/insecure-origin';
+
+describe('the host page on an origin that is not a secure context (a phone on the LAN)', () => {
+  it('says in words that the service worker, the API, /.proxy/ and offline use are missing there, and how to make it a localhost page', () => {
+    const problem = insecureOriginProblem({
+      isSecureContext: false,
+      location: { host: '192.168.1.20:5173', port: '5173' },
+      navigator: {},
+    });
+    expect(problem).toContain('not a secure context');
+    expect(problem).toContain('no service worker');
+    expect(problem).toContain('/.proxy/');
+    expect(problem).toContain('adb reverse tcp:5173 tcp:5173');
+    expect(problem).toContain('http://localhost:5173/__platformpp/');
+  });
+
+  it('a secure context with service workers (localhost, HTTPS) has nothing to say', () => {
+    const scope = {
+      isSecureContext: true,
+      location: { host: 'localhost:5173', port: '5173' },
+      navigator: { serviceWorker: {} },
+    };
+    expect(insecureOriginProblem(scope)).toBeNull();
+  });
+});
