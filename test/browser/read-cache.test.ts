@@ -74,7 +74,7 @@ describe('the read cache is never stale: a read right after any writer wrote get
   it('another page: what it posts is in this page’s next read', async () => {
     const w = await cachedLobby();
     const other = await anotherPage();
-    expect((await call('POST', w.path, { content: 'from the other page' }, w.aliceAuth, other)).status).toBe(200);
+    expect((await call('POST', w.path, { content: 'from the other page' }, w.aliceAuth, other)).status).toBe(201);
     expect(await w.contents()).toEqual(['from the other page', 'three', 'two', 'one']);
   });
 

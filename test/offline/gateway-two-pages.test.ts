@@ -106,7 +106,7 @@ describe('two pages, two users, one shared worker: each sees all lobby messages 
     const contents = Array.from({ length: 8 }, (_, i) => `m${i}`);
     for (const [i, content] of contents.entries()) {
       const [page, auth] = i % 2 === 0 ? [alicePage, world.aliceAuth] : [bobPage, world.bobAuth];
-      expect(await post(page, world.lobbyId, auth, content)).toBe(200);
+      expect(await post(page, world.lobbyId, auth, content)).toBe(201);
     }
 
     const seenBy = async (page: Page) => {
