@@ -11,19 +11,14 @@
  * `http://localhost:<port>` still reaches the developer's machine.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { resolveUrlMapping } from './url-mapping-proxy';
 import { getUrlMappings, setUrlMappings } from '../../src/platform/activities/url-mappings';
 import { readJson, validate, type AppEnv } from '../http';
-import { ApplicationPathSchema, UrlMappingsSchema } from '../../src/platform/activities/schemas';
-
-const httpUrl = (message: string) =>
-  v.pipe(v.string(), v.url(message), v.regex(/^https?:\/\//i, message), v.maxLength(4096));
-
-const ResolveSchema = v.object({
-  url: httpUrl('Must be an absolute http: or https: URL.'),
-  referrer: v.optional(v.union([v.literal(''), httpUrl('Must be an absolute http: or https: URL, or empty.')])),
-});
+import {
+  ApplicationPathSchema,
+  UrlMappingResolveSchema,
+  UrlMappingsSchema,
+} from '../../src/platform/activities/schemas';
 
 /** The sandbox's URL mapping routes, mounted at `/sandbox`. */
 export function sandboxUrlMappingRoutes(): Hono<AppEnv> {
@@ -38,7 +33,7 @@ export function sandboxUrlMappingRoutes(): Hono<AppEnv> {
     return c.json({ url_mappings: await setUrlMappings(c.get('ctx'), application_id, body.url_mappings) });
   });
   r.post('/url-mappings/resolve', async (c) => {
-    const body = await readJson(c, ResolveSchema);
+    const body = await readJson(c, UrlMappingResolveSchema);
     const resolved = await resolveUrlMapping(c.get('ctx'), new URL(body.url), body.referrer ?? '');
     if (resolved && 'refused' in resolved) return resolved.refused;
     return c.json({ target: resolved ? { url: resolved.target.url.href, prefix: resolved.target.prefix } : null });

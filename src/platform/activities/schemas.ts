@@ -52,3 +52,16 @@ export const ShareTargetsQuerySchema = v.object({
   media_url: v.optional(v.string()),
   command: v.optional(v.string()),
 });
+
+/** An absolute http(s) URL, as a page's request names it. */
+const httpUrl = (message: string) =>
+  v.pipe(v.string(), v.url(message), v.regex(/^https?:\/\//i, message), v.maxLength(4096));
+
+/**
+ * `POST /sandbox/url-mappings/resolve`: a request of a page on a server (`url`, and the page it
+ * came from, `referrer`), whose URL mapping the server resolves.
+ */
+export const UrlMappingResolveSchema = jsonObject({
+  url: httpUrl('Must be an absolute http: or https: URL.'),
+  referrer: v.optional(v.union([v.literal(''), httpUrl('Must be an absolute http: or https: URL, or empty.')])),
+});

@@ -31,7 +31,13 @@ import {
 import { ActivityInviteSchema } from '../../../src/platform/activities/activity-invites';
 import { ClientDeviceSchema } from '../../../src/platform/activities/client-devices';
 import { QuestCreateSchema } from '../../../src/platform/activities/quests';
-import { ActivityJoinSchema, QuestEnrollmentSchema, UrlMappingsSchema } from '../../../src/platform/activities/schemas';
+import {
+  ActivityJoinSchema,
+  QuestEnrollmentSchema,
+  UrlMappingResolveSchema,
+  UrlMappingsSchema,
+} from '../../../src/platform/activities/schemas';
+import { FaultSchema, RateLimitSettingsSchema } from '../../../src/platform/faults/fault-schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
 import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
@@ -439,6 +445,18 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     }),
   },
   'PUT /sandbox/clock': { schema: SandboxClockSchema, valid: () => ({ now: '2026-03-10T12:00:00Z' }) },
+  'POST /sandbox/faults': {
+    schema: FaultSchema,
+    valid: () => ({ type: 'http_error', method: 'GET', path: '/api/v10/users/@me', count: 2, status: 502 }),
+  },
+  'PUT /sandbox/rate-limits': {
+    schema: RateLimitSettingsSchema,
+    valid: () => ({ enabled: true, route_limit: 5, route_window_seconds: 5, global_per_second: 50 }),
+  },
+  'POST /sandbox/url-mappings/resolve': {
+    schema: UrlMappingResolveSchema,
+    valid: () => ({ url: 'http://platform.test/.proxy/backend/ping', referrer: '' }),
+  },
   'POST /sandbox/identity-providers': {
     schema: SandboxIdentityProviderSchema,
     valid: () => ({ audience: 'game-b', alg: 'RS256' }),
