@@ -93,7 +93,7 @@ describe('the shared-worker gateway in real Chromium', () => {
         { content: `m${i}` },
         i % 2 ? w.bobAuth : w.aliceAuth,
       );
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
     }
     for (const c of [alice, bob]) {
       await c.waitFor((p) => p.t === 'LOBBY_MESSAGE_CREATE' && p.d.content === 'm5');
