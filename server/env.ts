@@ -21,6 +21,11 @@ export interface ServerEnv {
    */
   PLATFORMPP_RATE_LIMITS?: string;
   /**
+   * Hello's `heartbeat_interval` in milliseconds (`platformpp-web serve --heartbeat-interval`):
+   * a shorter one makes a client notice a zombie connection sooner. Unset: the platform's 41250.
+   */
+  PLATFORMPP_HEARTBEAT_INTERVAL_MS?: string;
+  /**
    * `"true"` only for the repository's tests (`startServer({ testHooks: true })`): serves the
    * hooks of `test-hooks.ts`, through which a test reads a sandbox's store. Never set by
    * `platformpp-web serve` nor in a deployment.

@@ -143,6 +143,7 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
             required: this.env.SANDBOX_CONTROL_REQUIRES_SECRET === 'true',
           },
           rateLimits: this.env.PLATFORMPP_RATE_LIMITS === 'true',
+          heartbeatIntervalMs: Number(this.env.PLATFORMPP_HEARTBEAT_INTERVAL_MS) || undefined,
         });
       });
       this.#platform = opening;

@@ -69,6 +69,8 @@ export async function openSandboxPlatform(
     control?: ControlGuard;
     /** Whether the sandbox starts with HTTP rate limits on (`serve --rate-limits`). */
     rateLimits?: boolean;
+    /** Hello's `heartbeat_interval` in milliseconds (`serve --heartbeat-interval`; default the platform's). */
+    heartbeatIntervalMs?: number;
   } = {},
 ): Promise<SandboxPlatform> {
   const log = options.log ?? console.error;
@@ -90,6 +92,7 @@ export async function openSandboxPlatform(
     readCache: true,
   });
   gateway = new Gateway(ctx, options.timers, log);
+  if (options.heartbeatIntervalMs) gateway.heartbeatIntervalMs = options.heartbeatIntervalMs;
   voiceGateway = new VoiceGateway(ctx, options.timers, log);
   // The frames of an earlier start of this sandbox were held by sockets that ended with it: their
   // pages join again, naming their instances, which are kept.

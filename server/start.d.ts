@@ -30,6 +30,11 @@ export interface ServerOptions {
   deployed?: boolean;
   /** Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`). */
   rateLimits?: boolean;
+  /**
+   * Hello's `heartbeat_interval` in milliseconds (`serve --heartbeat-interval`): an integer from
+   * 1000 to 600000; default the platform's 41250.
+   */
+  heartbeatIntervalMs?: number;
   /** For the repository's tests only: serve the hooks through which a test reads a sandbox's store. */
   testHooks?: boolean;
 }

@@ -44,6 +44,7 @@ export class MissingEngineError extends Error {
  * @property {string} [workerPath] The built Worker (default: the package's).
  * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
  * @property {boolean} [rateLimits] Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`); `PUT /sandbox/rate-limits` changes one sandbox.
+ * @property {number} [heartbeatIntervalMs] Hello's `heartbeat_interval` in milliseconds (`serve --heartbeat-interval`), an integer from 1000 to 600000; default the platform's 41250.
  * @property {boolean} [testHooks] For the repository's tests only: serve the hooks through which a test reads a sandbox's store (`server/test-hooks.ts`).
  */
 
@@ -66,6 +67,10 @@ export async function startServer(options = {}) {
     miniflare = await import('miniflare');
   } catch {
     throw new MissingEngineError();
+  }
+  const interval = options.heartbeatIntervalMs;
+  if (interval !== undefined && !(Number.isInteger(interval) && interval >= 1000 && interval <= 600_000)) {
+    throw new RangeError(`heartbeatIntervalMs must be an integer from 1000 to 600000 (milliseconds), not ${interval}.`);
   }
   const workerPath = resolve(options.workerPath ?? WORKER_PATH);
   if (!existsSync(workerPath)) {
@@ -94,6 +99,7 @@ export async function startServer(options = {}) {
       ...(options.deployed ? { SANDBOX_CONTROL_REQUIRES_SECRET: 'true' } : {}),
       ...(options.testHooks ? { PLATFORMPP_TEST_HOOKS: 'true' } : {}),
       ...(options.rateLimits ? { PLATFORMPP_RATE_LIMITS: 'true' } : {}),
+      ...(options.heartbeatIntervalMs ? { PLATFORMPP_HEARTBEAT_INTERVAL_MS: String(options.heartbeatIntervalMs) } : {}),
     },
     host,
     port: options.port ?? 8787,

@@ -48,6 +48,8 @@ import type { GatewayTimers } from './timers';
  */
 export interface GatewayConnectionHost {
   readonly timers: GatewayTimers;
+  /** Hello's `heartbeat_interval` for new connections, in milliseconds. */
+  readonly heartbeatIntervalMs: number;
   reportError(error: unknown): void;
   /** The connection closed; `invalidate` ends its session (no Resume). */
   detach(connection: GatewayConnection, options: { invalidate: boolean }): void;
@@ -151,6 +153,8 @@ export class GatewayConnection implements SessionSink {
   #session: GatewaySession | null = null;
   #version = 10;
   #heartbeat: unknown = undefined;
+  /** The heartbeat interval Hello gave this connection. */
+  #interval = GATEWAY_HEARTBEAT_INTERVAL_MS;
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
   /** A `zombie` fault: heartbeats are taken but never acknowledged, until the client gives up on the connection. */
@@ -180,7 +184,8 @@ export class GatewayConnection implements SessionSink {
       return;
     }
     this.#version = parsed.version;
-    this.#send(opPayload(OPS.HELLO, { heartbeat_interval: GATEWAY_HEARTBEAT_INTERVAL_MS }));
+    this.#interval = gateway.heartbeatIntervalMs;
+    this.#send(opPayload(OPS.HELLO, { heartbeat_interval: this.#interval }));
     this.#armHeartbeat();
   }
 
@@ -291,7 +296,7 @@ export class GatewayConnection implements SessionSink {
     this.gateway.timers.clearTimeout(this.#heartbeat);
     this.#heartbeat = this.gateway.timers.setTimeout(
       () => this.closeWith(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT),
-      GATEWAY_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+      this.#interval * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
     );
   }
 

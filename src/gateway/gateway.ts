@@ -14,7 +14,11 @@
 import type * as v from 'valibot';
 import type { Announcement } from '../platform/core/announcements';
 import type { PlatformContext } from '../platform/core/context';
-import { PRESENCE_RESTART_GRACE_MS, VOICE_STATE_SESSION_GRACE_MS } from '../platform/core/limits';
+import {
+  GATEWAY_HEARTBEAT_INTERVAL_MS,
+  PRESENCE_RESTART_GRACE_MS,
+  VOICE_STATE_SESSION_GRACE_MS,
+} from '../platform/core/limits';
 import { redactSecrets } from '../platform/core/secrets';
 import { updateVoiceState, voiceServerUpdate } from '../platform/voice/join';
 import { endVoiceOfDisconnectedSessions, endVoiceOfSessions } from '../platform/voice/session-end';
@@ -83,6 +87,11 @@ export class Gateway implements GatewayConnectionHost {
   /** The events writers handed over with their announcements. */
   readonly #tail = new LogTail(LOG_PAGE);
   readonly #resumes: ResumeWriter;
+  /**
+   * Hello's `heartbeat_interval` for the connections opened from now on: the platform's 41.25 s,
+   * or a server's `--heartbeat-interval`, so that a test meets a zombie connection in seconds.
+   */
+  heartbeatIntervalMs = GATEWAY_HEARTBEAT_INTERVAL_MS;
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);

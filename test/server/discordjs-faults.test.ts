@@ -5,21 +5,54 @@
  * and sends the message once, retries a 502, resumes after RECONNECT without missing an event,
  * identifies again after a non-resumable INVALID_SESSION, and notices a zombie connection (no
  * heartbeat ACK) and resumes. Each test prints how long the bot took to be back to normal
- * (docs/faults.md keeps the figures).
+ * (docs/faults.md keeps the figures). The server asks for a heartbeat every 5 s
+ * (`serve --heartbeat-interval`), so a zombie connection is noticed in seconds.
  */
 import { Client, Events, GatewayIntentBits, type Message, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_FLAGS } from '../../src/store/records/core';
-import { GATEWAY_HEARTBEAT_INTERVAL_MS } from '../../src/platform/core/limits';
+import { GATEWAY_CLOSE_CODES } from '../../src/gateway/protocol';
+import { GATEWAY_HEARTBEAT_TIMEOUT_FACTOR } from '../../src/platform/core/limits';
+import WebSocket from 'ws';
+import { connectWire } from './gateway-client';
 import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
+
+/** Hello's heartbeat interval on this file's server. */
+const HEARTBEAT_MS = 5_000;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ heartbeatIntervalMs: HEARTBEAT_MS });
 });
 afterAll(() => server?.stop());
 
 const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent];
+
+describe('serve --heartbeat-interval', () => {
+  it("Hello's heartbeat_interval is the server's, and a client that stops heartbeating is closed 4009 after 1.5 intervals", async () => {
+    const base = freshSandbox(server.url);
+    const wire = await connectWire(`${base.replace(/^http/, 'ws')}/gateway?v=10&encoding=json`);
+    expect(wire.received[0]).toMatchObject({ op: 10, d: { heartbeat_interval: HEARTBEAT_MS } });
+    // One heartbeat, then silence: the deadline runs from the heartbeat its ACK answered.
+    wire.send({ op: 1, d: null });
+    await wire.waitFor((p) => p.op === 11);
+    const acknowledged = performance.now();
+    // The close frame is the answer: `ws` reports a close once TCP ends, which a hibernatable
+    // socket's server leaves to the client's 30-second close timeout.
+    while (wire.socket.readyState === WebSocket.OPEN) await new Promise((resolve) => setTimeout(resolve, 20));
+    const silentFor = performance.now() - acknowledged;
+    wire.socket.terminate();
+    expect((await wire.closed).code).toBe(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT);
+    const deadline = HEARTBEAT_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR;
+    expect(silentFor).toBeGreaterThanOrEqual(deadline - 250);
+    expect(silentFor).toBeLessThan(deadline + 5_000);
+  });
+
+  it('refuses an interval out of 1000..600000 ms before it starts anything', async () => {
+    for (const heartbeatIntervalMs of [999, 600_001, 1500.5, Number.NaN])
+      await expect(startTestServer({ heartbeatIntervalMs })).rejects.toThrow(/heartbeatIntervalMs/);
+  });
+});
 
 /** A sandbox with alice, her guild, and a logged-in discord.js bot in it. */
 async function botWorld() {
@@ -152,6 +185,6 @@ describe('discord.js 14 survives faults on demand', () => {
         await w.client.destroy();
       }
     },
-    GATEWAY_HEARTBEAT_INTERVAL_MS * 3,
+    HEARTBEAT_MS * 6,
   );
 });

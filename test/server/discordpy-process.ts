@@ -44,9 +44,9 @@ export class DiscordpyBot {
 
   /**
    * Starts the bot against the REST base `api` and the gateway `gateway` with `botToken`;
-   * `script` is another bot of `bots/` speaking the same JSON lines.
+   * `script` is another bot of `bots/` speaking the same JSON lines; `env` adds to its environment.
    */
-  constructor(api: string, gateway: string, botToken: string, script = BOT_SCRIPT) {
+  constructor(api: string, gateway: string, botToken: string, script = BOT_SCRIPT, env: Record<string, string> = {}) {
     this.child = spawn(DISCORDPY_PYTHON, [script], {
       // Not the repository: a `discord` folder in the working directory would shadow the package.
       cwd: '/',
@@ -56,6 +56,7 @@ export class DiscordpyBot {
         PLATFORMPP_GATEWAY: gateway,
         PLATFORMPP_BOT_TOKEN: botToken,
         PYTHONUNBUFFERED: '1',
+        ...env,
       },
     });
     this.child.stderr.on('data', (chunk) => {

@@ -1,7 +1,9 @@
 """A discord.py bot that reports how it lives through faults, driven by the test over JSON lines.
 
 Configured as ``discordpy-bot.py`` is (``Route.BASE`` and ``DEFAULT_GATEWAY`` only). Environment:
-PLATFORMPP_API, PLATFORMPP_GATEWAY, PLATFORMPP_BOT_TOKEN.
+PLATFORMPP_API, PLATFORMPP_GATEWAY, PLATFORMPP_BOT_TOKEN, and PLATFORMPP_HEARTBEAT_TIMEOUT (seconds,
+discord.py's documented ``heartbeat_timeout``: how long it waits hearing nothing before it
+reconnects; its default is 60).
 
 Lines written to stdout, one JSON object each:
   {"event": "ready", "at"}          on_ready: after each new session (an Identify)
@@ -31,7 +33,9 @@ logging.basicConfig(level=logging.INFO, stream=sys.stderr)
 
 intents = discord.Intents.default()
 intents.message_content = True
-client = discord.Client(intents=intents)
+client = discord.Client(
+    intents=intents, heartbeat_timeout=float(os.environ.get('PLATFORMPP_HEARTBEAT_TIMEOUT', '60'))
+)
 
 
 def now_ms() -> float:
