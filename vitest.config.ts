@@ -1,15 +1,50 @@
 /**
- * Test projects: `unit` (node or happy-dom, fake-indexeddb), `unit-sqlite` (the same files on the
- * server's SQLite adapter), `browser` (vitest browser mode in
+ * Test projects: `unit` (node or happy-dom, fake-indexeddb), `unit-sqlite` (the unit files whose
+ * storage is the test store, again on the server's SQLite adapter), `browser` (vitest browser mode in
  * Debian's Chromium, served by the project's dev server so `/sw.js` exists), `offline` (node
  * tests that build the site, preview it and drive Chromium with playwright-core), `server` (the
  * server on workerd through Miniflare, with real clients) and `server-host` (a named part of
  * the unit HTTP suite run again against the server: one suite, two hosts).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.js';
 import { sharedConfig } from './vite.config.js';
+
+/** The module every unit test's storage comes from; `PLATFORMPP_STORE=sqlite` makes it SQLite. */
+const TEST_STORAGE = resolve('test/unit/store/test-storage.ts');
+
+/**
+ * The unit test files that reach {@link TEST_STORAGE} through their relative imports: only they
+ * run differently on SQLite, so only they run again in `unit-sqlite` (a file of pure functions,
+ * components or the Vite plugin would repeat the same run).
+ */
+function testsOnTheTestStore(root = 'test/unit'): string[] {
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => resolve(root, f));
+  const importsOf = (file: string) =>
+    [...readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) =>
+      resolve(dirname(file), `${m[1]}.ts`),
+    );
+  const reaches = new Map<string, boolean>();
+  const reachesStore = (file: string): boolean => {
+    if (file === TEST_STORAGE) return true;
+    if (!reaches.has(file)) {
+      reaches.set(file, false); // an import circle does not reach it through itself
+      reaches.set(
+        file,
+        importsOf(file).some((i) => files.includes(i) && reachesStore(i)),
+      );
+    }
+    return reaches.get(file)!;
+  };
+  return files
+    .filter((f) => f.endsWith('.test.ts') && reachesStore(f))
+    .map((f) => join(root, f.slice(resolve(root).length + 1)));
+}
 
 /**
  * The unit HTTP and gateway test files that also run against the server (CONTRACT §7: the same
@@ -79,7 +114,7 @@ export default defineConfig({
           // The same files on the server's engine: SQLite (better-sqlite3, in memory), one storage
           // shared by the app and the gateway as in a Durable Object.
           name: 'unit-sqlite',
-          include: ['test/unit/**/*.test.ts'],
+          include: testsOnTheTestStore(),
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
           env: { PLATFORMPP_STORE: 'sqlite' },
