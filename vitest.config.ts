@@ -7,6 +7,7 @@
  * the unit HTTP suite run again against the server: one suite, two hosts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
@@ -92,6 +93,14 @@ const NOT_ON_SERVER_HOST = [
   'test/unit/gateway/compressed-transport.test.ts',
 ];
 
+/**
+ * The unit projects' files are CPU-bound JavaScript with nothing to wait for, so they take every
+ * core (vitest's default leaves one free, which on a 2-core machine runs them one at a time). They
+ * run as a group of their own, after the projects that drive browsers and servers, which keep the
+ * default.
+ */
+const UNIT_POOL = { maxWorkers: Math.max(2, availableParallelism()), sequence: { groupOrder: 1 } };
+
 export default defineConfig({
   ...sharedConfig,
   test: {
@@ -101,6 +110,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          ...UNIT_POOL,
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
           // Some tests drive whole flows (uploads, many sessions) on fake-indexeddb: on a loaded
@@ -115,6 +125,7 @@ export default defineConfig({
           // shared by the app and the gateway as in a Durable Object.
           name: 'unit-sqlite',
           include: testsOnTheTestStore(),
+          ...UNIT_POOL,
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
           env: { PLATFORMPP_STORE: 'sqlite' },
