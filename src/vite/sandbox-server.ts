@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { insecureOriginProblem } from './host/insecure-origin';
+import { insecureOriginProblem, withoutServiceWorkerNotice } from './host/insecure-origin';
 import { SANDBOX_BASE, type SandboxPageConfig } from './options';
 
 /** The connect middleware shape Vite's dev and preview servers take. */
@@ -50,13 +50,13 @@ function scriptJson(value: unknown): string {
 export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:5173'): string {
   const escape = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const title = escape(`${config.application.name} · platformpp sandbox`);
-  // Said before any script of the sandbox runs: on such an origin some of them cannot.
+  // Said before any script of the sandbox runs: on such an origin some of them cannot, and on a
+  // platform server the page runs there without a service worker, which changes what works.
+  const location = { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' };
   const insecure = escape(
-    insecureOriginProblem({
-      isSecureContext: false,
-      location: { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' },
-      navigator: {},
-    })!,
+    config.server !== null || config.serverPath !== null
+      ? withoutServiceWorkerNotice(location)
+      : insecureOriginProblem({ isSecureContext: false, location, navigator: {} })!,
   );
   return `<!doctype html>
 <html lang="en">
@@ -69,7 +69,7 @@ export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:517
     <script type="module" src="${SANDBOX_BASE}host.js"></script>
   </head>
   <body>
-    <p role="alert" id="platformpp-insecure-origin" hidden>${insecure}</p>
+    <p role="${config.server !== null || config.serverPath !== null ? 'note' : 'alert'}" id="platformpp-insecure-origin" hidden>${insecure}</p>
     <script>if (!isSecureContext || !('serviceWorker' in navigator)) document.getElementById('platformpp-insecure-origin').hidden = false;</script>
   </body>
 </html>

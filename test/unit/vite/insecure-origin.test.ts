@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { insecureOriginProblem } from '../../../src/vite/host/insecure-origin';
+import { insecureOriginProblem, withoutServiceWorkerNotice } from '../../../src/vite/host/insecure-origin';
 
 describe('the host page on an origin that is not a secure context (a phone on the LAN)', () => {
   it('says in words that the service worker, the API, /.proxy/ and offline use are missing there, and how to make it a localhost page', () => {
@@ -23,5 +23,18 @@ describe('the host page on an origin that is not a secure context (a phone on th
       navigator: { serviceWorker: {} },
     };
     expect(insecureOriginProblem(scope)).toBeNull();
+  });
+});
+
+describe('the host page without a service worker on a platform server (a phone on the LAN)', () => {
+  it('says what works there (the activity, its RPC, /.proxy/, the shared instance) and what does not (offline, the real origins, voice)', () => {
+    const notice = withoutServiceWorkerNotice({ host: '192.168.1.20:5173', port: '5173' });
+    expect(notice).toMatch(/not a secure context.*no service worker/);
+    expect(notice).toMatch(/runs on the platform server through the dev server/);
+    expect(notice).toMatch(/activity instance shared with the other devices work here/);
+    expect(notice).toMatch(/does not work here: offline use/);
+    expect(notice).toContain('https://discord.com/api/');
+    expect(notice).toMatch(/voice/);
+    expect(notice).toContain('adb reverse tcp:5173 tcp:5173');
   });
 });
