@@ -299,6 +299,7 @@ describe('a phone on the LAN without a service worker plays with a laptop throug
     await notice.waitFor();
     expect(await notice.textContent()).toMatch(/not a secure context.*no service worker.*offline.*adb reverse/s);
     expect(await phone.page.content()).not.toContain(CLIENT_SECRET);
+    await phone.page.screenshot({ path: join(root, 'test-results/screenshots/host-page-phone-insecure-origin.png') });
 
     // A move on the phone reaches the laptop, and one on the laptop the phone.
     await phone.frame.getByRole('button', { name: 'Move' }).tap();
