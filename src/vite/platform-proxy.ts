@@ -12,7 +12,7 @@
  *   go to the same path on the server, with the deployed server's control secret when there is
  *   one (the page never holds it);
  * - the gateway, the voice gateway and the pages' instance socket (WebSocket upgrades of
- *   `/gateway`, `/voice`, `/activity-instances`) are piped to the server;
+ *   `/gateway`, `/voice`, `/activity-instances`) are piped to the server (`./platform-socket-proxy.ts`);
  * - another `/.proxy/...` path goes through the activity's URL mappings (the server says where,
  *   `POST /sandbox/url-mappings/resolve`, and the dev server sends it, from the laptop: a mapping
  *   to `http://localhost:<port>` reaches the developer's machine), else it is the same path
@@ -24,7 +24,6 @@
  */
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Duplex } from 'node:stream';
 import { CONTROL_SECRET_HEADER, PLATFORM_DISCOVERY_PATH, PROXY_PREFIX, stripProxyPrefix } from '../wire/paths';
 import { readBody, sendJson } from './relay-http';
 import type { Middleware } from './sandbox-server';
@@ -50,9 +49,6 @@ export const PLATFORM_API_SECTIONS: ReadonlySet<string> = new Set([
   'webhooks',
 ]);
 
-/** The paths of the server's WebSockets: the gateway, the voice gateway, the pages' instance socket. */
-const SOCKET_PATHS = new Set(['/gateway', '/voice', '/activity-instances']);
-
 /** Headers of the hop between the page and the dev server. */
 const HOP_HEADERS = new Set([
   'connection',
@@ -73,7 +69,7 @@ export interface PlatformProxyOptions {
 }
 
 /** The path a sandbox on the server is served under (`/s/team-a`), or `''`. */
-function basePathOf(server: URL): string {
+export function basePathOf(server: URL): string {
   return server.pathname.replace(/\/+$/, '');
 }
 
@@ -94,17 +90,6 @@ export function isPlatformPath(pathname: string): boolean {
   );
 }
 
-/**
- * Whether `pathname` is one of the server's WebSockets (`/gateway`, `/gateway/`, `/voice`,
- * `/activity-instances`), also under the path of the server's sandbox.
- * @example isPlatformSocketPath('/gateway/', '') // true
- */
-export function isPlatformSocketPath(pathname: string, basePath: string): boolean {
-  let path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  if (basePath !== '' && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
-  return SOCKET_PATHS.has(stripProxyPrefix(path));
-}
-
 /** Whether the server runs on this machine: then it may be told the Host the page used. */
 function isLoopbackServer(server: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(server.hostname) || server.hostname.startsWith('127.');
@@ -121,8 +106,11 @@ function upstreamHeaders(req: IncomingMessage, server: URL, controlSecret: strin
   return headers;
 }
 
-/** The request to `path` on the server (its own path: the sandbox's base path in front). */
-function upstream(server: URL, path: string, req: IncomingMessage, controlSecret: string | null) {
+/**
+ * The request to `path` on the server (its own path: the sandbox's base path in front), with the
+ * headers the server gets for `req`.
+ */
+export function upstream(server: URL, path: string, req: IncomingMessage, controlSecret: string | null) {
   const basePath = basePathOf(server);
   const target = path.startsWith(`${basePath}/`) && basePath !== '' ? path : `${basePath}${path}`;
   const send = server.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -230,63 +218,4 @@ async function forwardMapped(
     });
   }
   return true;
-}
-
-/**
- * The WebSocket side: an upgrade of one of the server's sockets is piped to the server; true
- * when it was taken (Vite's own hot-reload socket and every other upgrade are left alone).
- * @example httpServer.on('upgrade', (req, socket, head) => sockets(req, socket, head));
- */
-export function platformSocketProxy(
-  options: PlatformProxyOptions,
-): (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean {
-  let known: URL | null = null;
-  void options.server().then(
-    (url) => (known = new URL(url)),
-    () => undefined,
-  );
-  return (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false;
-    if (!isPlatformSocketPath(url.pathname, known ? basePathOf(known) : '')) return false;
-    void options.server().then(
-      (serverUrl) => pipeSocket(new URL(serverUrl), url.pathname + url.search, req, socket, head, options),
-      () => socket.destroy(),
-    );
-    return true;
-  };
-}
-
-function pipeSocket(
-  server: URL,
-  path: string,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  options: PlatformProxyOptions,
-): void {
-  const outgoing = upstream(server, path, req, options.controlSecret);
-  // The upgrade's own headers are the handshake: kept, not dropped as a hop's.
-  outgoing.setHeader('connection', 'Upgrade');
-  outgoing.setHeader('upgrade', 'websocket');
-  socket.on('error', () => outgoing.destroy());
-  outgoing.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
-    const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage ?? 'Switching Protocols'}`];
-    for (let i = 0; i < answer.rawHeaders.length; i += 2)
-      lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (upstreamHead.length > 0) socket.write(upstreamHead);
-    if (head.length > 0) upstreamSocket.write(head);
-    upstreamSocket.on('error', () => socket.destroy());
-    socket.on('close', () => upstreamSocket.destroy());
-    upstreamSocket.on('close', () => socket.destroy());
-    upstreamSocket.pipe(socket).pipe(upstreamSocket);
-  });
-  outgoing.on('response', (answer) => {
-    // Refused without an upgrade: its answer, as the server gave it.
-    socket.write(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage ?? ''}\r\nConnection: close\r\n\r\n`);
-    answer.pipe(socket);
-  });
-  outgoing.on('error', () => socket.destroy());
-  outgoing.end();
 }

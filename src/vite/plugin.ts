@@ -27,7 +27,8 @@ import {
   type SandboxPageConfig,
 } from './options';
 import { PlatformBridge } from './platform-bridge';
-import { platformProxy, platformSocketProxy } from './platform-proxy';
+import { platformProxy } from './platform-proxy';
+import { platformSocketProxy } from './platform-socket-proxy';
 import { acquirePlatformServer, type PlatformServerHold } from './platform-server';
 import { sandboxMiddleware } from './sandbox-server';
 import { serverRelay } from './server-relay';

@@ -3,12 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { platformRouteList } from '../../../sw/app';
-import {
-  isPlatformPath,
-  isPlatformSocketPath,
-  PLATFORM_API_SECTIONS,
-  platformProxy,
-} from '../../../src/vite/platform-proxy';
+import { isPlatformPath, PLATFORM_API_SECTIONS, platformProxy } from '../../../src/vite/platform-proxy';
+import { isPlatformSocketPath } from '../../../src/vite/platform-socket-proxy';
 
 const servers: Server[] = [];
 afterEach(async () => {
