@@ -28,6 +28,10 @@ export function insecureOriginProblem(scope: {
   );
 }
 
+/** The one line a page without a service worker on a platform server shows, its details folded under it. */
+export const WITHOUT_SERVICE_WORKER_SUMMARY =
+  'Not a secure context, so no service worker: the activity runs on the platform server; offline use, https://discord.com/api and voice do not work here.';
+
 /**
  * What a page without a service worker says when it runs on a platform server through the dev
  * server: what works there, what does not, and how to have everything.
