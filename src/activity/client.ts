@@ -17,6 +17,7 @@ import {
 import { createCommands, type ActivityCommands } from './commands';
 import { RpcError, RpcTimeoutError } from './errors';
 import { dispatchMatches, subscriptionKey, type Subscription } from './subscription-keys';
+import { randomUuid } from '../wire/random-uuid';
 
 /** The SDK's version, sent in the handshake. */
 export const SDK_VERSION = '0.1.0';
@@ -148,7 +149,7 @@ export class ActivitySdk {
   async command<C extends Command>(cmd: C, args?: CommandMap[C]['args'], evt?: string): Promise<CommandMap[C]['data']> {
     await this.#ready;
     if (this.#closed) throw this.#closed;
-    const nonce = crypto.randomUUID();
+    const nonce = randomUuid();
     const dialog = PERSON_ANSWERS.has(cmd);
     const timeoutMs = dialog ? this.#options.authorizeTimeoutMs : this.#options.commandTimeoutMs;
     const reply = new Promise<unknown>((resolve, reject) => {
@@ -220,7 +221,7 @@ export class ActivitySdk {
 
   /** Asks the host to close the activity, and stops listening. */
   close(code = 1000, message = 'The activity closed.'): void {
-    this.#post([OPCODES.CLOSE, { code, message, nonce: crypto.randomUUID() }]);
+    this.#post([OPCODES.CLOSE, { code, message, nonce: randomUuid() }]);
     this.#shutdown(new RpcError(code, message, 'CLOSE'));
   }
 

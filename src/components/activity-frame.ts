@@ -28,6 +28,7 @@ import { SpeakingWatches } from './speaking-watches';
 import { tapRpcWire } from './rpc-wire-tap';
 import { serverInstances } from '../sockets/server-instances';
 import type { PlatformElement } from './platform-element';
+import { randomUuid } from '../wire/random-uuid';
 
 /** A frame's state, reflected as its `status` attribute. */
 export type ActivityFrameStatus = 'idle' | 'starting' | 'running' | 'closed' | 'error';
@@ -198,7 +199,7 @@ export class ActivityFrame extends LitElement {
       // Read at each (re)join: after a restart `<pp-platform>`'s hub is the new one.
       const directory = (): InstanceDirectory =>
         explicit ?? server ?? (platformElement?.hub?.instances as InstanceDirectory | undefined) ?? pageInstances;
-      const frameId = crypto.randomUUID();
+      const frameId = randomUuid();
       const appId = this.applicationId;
       const request = {
         application_id: this.applicationId,

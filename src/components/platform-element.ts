@@ -8,7 +8,9 @@
  * this browser: the service worker sends the page's HTTP API there, `GatewaySocket` opens real
  * WebSockets to its gateway, and the activity RPC stays in the shared worker. The element is
  * ready only once the service worker reached the server; a server it cannot reach is an error
- * naming it.
+ * naming it. A page the browser gives no service worker (not a secure context) runs only on a
+ * server reached through its own origin (`server` = `location.origin`), as the Vite plugin's dev
+ * server offers it to a phone on the LAN.
  */
 import type * as Comlink from 'comlink';
 import { LitElement, css, html } from 'lit';
@@ -93,6 +95,12 @@ export class PlatformElement extends LitElement {
   declare server: string | null;
   /** The server once joined (its URL and gateway URL), else null. */
   joinedServer: JoinedServer | null = null;
+  /**
+   * True once the element runs without a service worker (the browser gives this page none): the
+   * page's platform paths are then answered by its own origin's server, on the platform server,
+   * and nothing works offline.
+   */
+  withoutServiceWorker = false;
   declare status: PlatformStatus;
   /** Why the status is `error`, else null. */
   declare error: string | null;
@@ -149,10 +157,7 @@ export class PlatformElement extends LitElement {
 
   async #start(): Promise<void> {
     try {
-      if (!('serviceWorker' in navigator))
-        throw new Error(
-          'this browser has no service workers (or the page is not in a secure context): the platform cannot run here',
-        );
+      if (!('serviceWorker' in navigator)) return await this.#startWithoutServiceWorker();
       const controlled = this.#controlled();
       // The hub starts beside the service worker: neither needs the other to start.
       const hub = this.#connectHub();
@@ -177,6 +182,33 @@ export class PlatformElement extends LitElement {
       this.#setStatus('error', reason);
       this.#settle.reject(new Error(`the platform did not start: ${reason}`));
     }
+  }
+
+  /**
+   * Without service workers (a page that is not a secure context, such as a phone opening the
+   * laptop's LAN address) nothing in the browser can answer the platform's paths: the element
+   * runs only when `server` is this page's own origin, whose server sends them on to the platform
+   * server (the Vite plugin's dev server does). The gateway is the server's, reached the same way;
+   * the activity RPC stays in the page.
+   */
+  async #startWithoutServiceWorker(): Promise<void> {
+    const url = this.server ? normalizeServerUrl(this.server) : null;
+    if (url === null || new URL(url).origin !== location.origin)
+      throw new Error(
+        'this browser gives this page no service worker (it has none, or the page is not a secure context: http:// on another host than localhost), ' +
+          "and the platform's HTTP API in the browser needs one. Open the page on localhost or over https, or join a platform server through this page's own origin (the Vite plugin with platformpp({ server }) serves it so).",
+      );
+    const hub = this.#connectHub();
+    const hubUp = hub ? hubStarted(this.hubName) : undefined;
+    hubUp?.catch(() => undefined);
+    const joined = joinServerFromPage(url);
+    setPageServer(url, joined);
+    this.joinedServer = await joined;
+    this.withoutServiceWorker = true;
+    await hubUp;
+    this.hub = hub;
+    this.#setStatus('ready');
+    this.#settle.resolve();
   }
 
   /** Registers the service worker and waits until it controls this page. */
@@ -210,7 +242,8 @@ export class PlatformElement extends LitElement {
    * server (its requests and gateway go there too). Nothing to do on the local sandbox.
    */
   async shareServerWithFrame(frameId: string): Promise<void> {
-    if (!this.joinedServer) return;
+    // Without a service worker the frame's requests reach this origin, which sends them on itself.
+    if (!this.joinedServer || this.withoutServiceWorker) return;
     const reply = await askServiceWorker({ type: 'platformpp:frame-server', frame_id: frameId });
     if (!reply.ok) throw new Error(reply.error);
   }
@@ -254,6 +287,27 @@ async function joinServer(url: string): Promise<JoinedServer> {
   const reply = await askServiceWorker({ type: 'platformpp:join-server', server: url });
   if (!reply.ok || !reply.server) throw new Error(reply.ok ? `the service worker did not join ${url}` : reply.error);
   return reply.server;
+}
+
+/**
+ * Joins the server at `url` (this page's own origin) from the page itself, as the service worker
+ * does for the pages it controls: it must answer `GET /api/v10/gateway` as a platformpp server.
+ */
+async function joinServerFromPage(url: string): Promise<JoinedServer> {
+  let response: Response;
+  try {
+    response = await fetch(`${url}/api/v10/gateway`, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Error(
+      `the platform server behind ${url} could not be reached (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const body = (await response.json().catch(() => null)) as { url?: unknown } | null;
+  if (!response.ok || response.headers.get('X-Served-By') !== 'platformpp-server' || typeof body?.url !== 'string')
+    throw new Error(
+      `${url} answered GET /api/v10/gateway with ${response.status}, not as a platformpp server does: its server does not send the platform's paths on to one`,
+    );
+  return { url, gateway_url: body.url };
 }
 
 /** Defines `<pp-platform>` unless it already is (the module may load twice). */

@@ -23,10 +23,11 @@ import { bridgeGatewayPort, type SocketCompression } from './gateway-port';
 import { HUB_TRANSPORT_COMPRESSIONS, hubGatewayZlib } from './gateway-zlib';
 import { bridgeSpeakingPort } from './speaking-port';
 import { hubLockName, ownerLockName, type HubApi } from './protocol';
+import { randomUuid } from '../wire/random-uuid';
 
 declare const self: SharedWorkerGlobalScope;
 
-const incarnation = crypto.randomUUID();
+const incarnation = randomUuid();
 const report = (error: unknown) =>
   console.error(
     redactSecrets(`platformpp hub: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),

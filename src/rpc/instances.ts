@@ -8,6 +8,7 @@
  * the instance keeps its id while its activities run on.
  */
 import type { RpcParticipant } from './protocol';
+import { randomUuid } from '../wire/random-uuid';
 
 /** What a frame says when it joins. */
 export interface InstanceJoin {
@@ -82,7 +83,7 @@ interface Instance {
 
 /** A fresh instance id: opaque, unique per instance. */
 function randomInstanceId(): string {
-  return `i-${crypto.randomUUID()}`;
+  return `i-${randomUuid()}`;
 }
 
 /**

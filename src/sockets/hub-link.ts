@@ -13,6 +13,7 @@
  */
 import * as Comlink from 'comlink';
 import { HUB_WORKER_NAME, hubLockName, ownerLockName, type HubApi } from '../hub/protocol';
+import { randomUuid } from '../wire/random-uuid';
 
 /** One start of a hub, as this page reaches it. */
 interface HubLink {
@@ -33,7 +34,7 @@ const HUB_RESTART_ANSWER_MAX_MS = 30_000;
 const links = new Map<string, HubLink>();
 const restartListeners = new Map<string, Set<(incarnation: string) => void>>();
 /** This page as the hub knows it. */
-const owner = crypto.randomUUID();
+const owner = randomUuid();
 let ownerLock: { held: Promise<string>; release(): void } | null = null;
 
 function lockManager(): LockManager | null {

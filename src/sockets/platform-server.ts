@@ -78,6 +78,21 @@ export function askServiceWorker(
   });
 }
 
+/**
+ * The server of the page that embeds this document, for a frame no service worker can tell it to
+ * (the browser gives none to a page that is not a secure context): the page of the same origin
+ * joined it from itself. Null otherwise, or when the parent is of another origin.
+ */
+function parentPageServer(): PageServer | null {
+  if (typeof window === 'undefined' || window.parent === window || typeof navigator === 'undefined') return null;
+  if (navigator.serviceWorker) return null;
+  try {
+    return (window.parent as unknown as Holder)[KEY] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** How long a frame's socket waits to hear its server before it takes the local gateway. */
 const FRAME_ANSWER_MS = 3_000;
 
@@ -96,7 +111,7 @@ function inControlledFrame(): boolean {
  * when known), or a promise of either (while the page joins, or a frame asks its service worker).
  */
 export function gatewayOfThisDocument(): 'local' | JoinedServer | Promise<'local' | JoinedServer> {
-  const page = pageServer();
+  const page = pageServer() ?? parentPageServer();
   if (page) return page.current ?? page.joined;
   if (!inControlledFrame()) return 'local';
   return askServiceWorker({ type: 'platformpp:which-server' }, FRAME_ANSWER_MS).then(

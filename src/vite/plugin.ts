@@ -10,7 +10,9 @@
  * With `platformpp({ server: true })` the platform server (CONTRACT §7) runs in this process
  * instead (`./platform-server.ts`), and with `server: '<url>'` one already running is used: the
  * sandbox page and the activity join it, and the backend reaches it at its own URL (printed),
- * or at `/__platformpp/api/...` as before (`./server-relay.ts`).
+ * or at `/__platformpp/api/...` as before (`./server-relay.ts`). A page without a service
+ * worker (an origin that is not a secure context: a phone on the LAN) reaches the server through
+ * the dev server's own paths (`./platform-proxy.ts`).
  */
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin, type PreviewServer, type ResolvedConfig, type ViteDevServer } from 'vite';
@@ -25,6 +27,8 @@ import {
   type SandboxPageConfig,
 } from './options';
 import { PlatformBridge } from './platform-bridge';
+import { platformProxy } from './platform-proxy';
+import { platformSocketProxy } from './platform-socket-proxy';
 import { acquirePlatformServer, type PlatformServerHold } from './platform-server';
 import { sandboxMiddleware } from './sandbox-server';
 import { serverRelay } from './server-relay';
@@ -83,6 +87,13 @@ export function platformpp(options: PlatformppOptions = {}): Plugin {
     if (platformServer && clientSecret !== null)
       server.middlewares.use(applicationSecretRelay(() => platformServer, clientSecret, controlSecret));
     server.middlewares.use(sandboxMiddleware(SANDBOX_DIR, pageConfig, backend));
+    if (platformServer) {
+      // Pages without a service worker (a phone on the LAN) reach the server through this origin.
+      const proxy = { server: () => platformServer, controlSecret };
+      server.middlewares.use(platformProxy(proxy));
+      const sockets = platformSocketProxy(proxy);
+      server.httpServer?.on('upgrade', sockets);
+    }
     const printUrls = server.printUrls.bind(server);
     server.printUrls = () => {
       printUrls();

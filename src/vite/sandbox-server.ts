@@ -15,7 +15,11 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { insecureOriginProblem } from './host/insecure-origin';
+import {
+  insecureOriginProblem,
+  WITHOUT_SERVICE_WORKER_SUMMARY,
+  withoutServiceWorkerNotice,
+} from './host/insecure-origin';
 import { SANDBOX_BASE, type SandboxPageConfig } from './options';
 
 /** The connect middleware shape Vite's dev and preview servers take. */
@@ -50,14 +54,14 @@ function scriptJson(value: unknown): string {
 export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:5173'): string {
   const escape = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const title = escape(`${config.application.name} · platformpp sandbox`);
-  // Said before any script of the sandbox runs: on such an origin some of them cannot.
-  const insecure = escape(
-    insecureOriginProblem({
-      isSecureContext: false,
-      location: { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' },
-      navigator: {},
-    })!,
-  );
+  // Said before any script of the sandbox runs: on such an origin some of them cannot, and on a
+  // platform server the page runs there without a service worker, which changes what works.
+  const location = { host, port: /:(\d+)$/.exec(host)?.[1] ?? '' };
+  const onServer = config.server !== null || config.serverPath !== null;
+  // On a server the page runs: the words fold under one line, so that a phone shows the activity.
+  const insecure = onServer
+    ? `<details id="platformpp-insecure-origin" hidden><summary>${escape(WITHOUT_SERVICE_WORKER_SUMMARY)}</summary><p>${escape(withoutServiceWorkerNotice(location))}</p></details>`
+    : `<p role="alert" id="platformpp-insecure-origin" hidden>${escape(insecureOriginProblem({ isSecureContext: false, location, navigator: {} })!)}</p>`;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -69,7 +73,7 @@ export function sandboxPageHtml(config: SandboxPageConfig, host = 'localhost:517
     <script type="module" src="${SANDBOX_BASE}host.js"></script>
   </head>
   <body>
-    <p role="alert" id="platformpp-insecure-origin" hidden>${insecure}</p>
+    ${insecure}
     <script>if (!isSecureContext || !('serviceWorker' in navigator)) document.getElementById('platformpp-insecure-origin').hidden = false;</script>
   </body>
 </html>

@@ -8,7 +8,8 @@
  * `<url>/api/oauth2/token`, server to server. Stopping the dev server stops the platform server.
  * With `server: '<url>'` a server already running is used. A phone (a mobile viewport with
  * touch, on localhost as `adb reverse` makes it) and a laptop play in one instance; the page
- * holds no client secret, and on an origin that is not a secure context it says what is missing.
+ * holds no client secret, and on an origin that is not a secure context it says what works there
+ * and what does not (`package-plugin-phone.test.ts` plays the activity there).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -279,9 +280,9 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
       expect(response?.status()).toBe(200);
       expect(await insecure.evaluate(() => [isSecureContext, 'serviceWorker' in navigator])).toEqual([false, false]);
       expect(await insecure.content()).not.toContain(CLIENT_SECRET);
-      const alert = insecure.locator('#platformpp-insecure-origin');
-      await alert.waitFor({ timeout: 30_000 });
-      expect(await alert.textContent()).toMatch(/not a secure context.*no service worker.*adb reverse/s);
+      const notice = insecure.locator('#platformpp-insecure-origin');
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.textContent()).toMatch(/not a secure context.*no service worker.*offline.*adb reverse/s);
     } finally {
       await lan.close();
       await phoneContext.close();

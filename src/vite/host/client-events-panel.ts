@@ -19,6 +19,7 @@ import { DEVICES, type DeviceId } from './device-frames';
 import { directMessagePlace } from './launch-places';
 import { changeDevice, displayName, placeFrame, type Player } from './players';
 import type { SandboxWorld } from './world';
+import { randomUuid } from '../../wire/random-uuid';
 
 /** How START_PURCHASE is answered. */
 export type PurchaseAnswer = 'complete' | 'cancel';
@@ -135,7 +136,7 @@ export class ClientEventsPanel {
           application_id: frame.applicationId!,
           channel_id: frame.channelId!,
           guild_id: frame.guildId,
-          frame_id: `simulated-${crypto.randomUUID()}`,
+          frame_id: `simulated-${randomUuid()}`,
           user: await client.participant(userId),
         },
         () => undefined,

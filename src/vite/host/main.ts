@@ -36,8 +36,17 @@ aside.className = 'cockpit';
 aside.setAttribute('aria-label', 'Cockpit');
 const platform = document.createElement('pp-platform') as PlatformElement;
 platform.serviceWorkerUrl = `${SANDBOX_BASE}sw.js`;
-// A server that wants a control secret is reached through the plugin's relay, which holds it.
-platform.server = config.serverPath ? new URL(config.serverPath, location.origin).href : config.server;
+/** The browser gives this page no service worker (an insecure origin: a phone on the LAN). */
+const withoutServiceWorker = insecureOriginProblem(window) !== null;
+/** On a platform server the page runs without one too: the dev server sends its platform paths there. */
+const runsHere = !withoutServiceWorker || config.server !== null || config.serverPath !== null;
+// Without a service worker, this origin is the server (the dev server relays it, with any control
+// secret); with one, a server that wants a control secret is reached through the plugin's relay.
+platform.server = withoutServiceWorker
+  ? location.origin
+  : config.serverPath
+    ? new URL(config.serverPath, location.origin).href
+    : config.server;
 const stage = document.createElement('div');
 stage.className = 'stage';
 platform.append(stage);
@@ -45,8 +54,8 @@ main.append(platform);
 layout.append(main, aside);
 document.body.append(header);
 // A platform server that did not start: never the browser's own sandbox in its place. Without a
-// service worker (an insecure origin) the platform cannot run: the page says so instead.
-if (!config.serverError && !insecureOriginProblem(window)) document.body.append(layout);
+// service worker (an insecure origin) the browser's sandbox cannot run: the page says so instead.
+if (!config.serverError && runsHere) document.body.append(layout);
 
 const state: HostViewState = {
   applicationName: config.application.name,
@@ -70,7 +79,7 @@ async function reset(): Promise<void> {
 async function start(): Promise<void> {
   if (config.serverError) throw new Error(`the platform server did not start: ${config.serverError}`);
   // The page says it already (its HTML shows the same words before any script runs).
-  if (insecureOriginProblem(window)) return;
+  if (!runsHere) return;
   await platform.whenReady();
   // The activity's backend reaches the platform through the dev server and this tab (on a
   // platform server, it reaches the server itself).
