@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import {
   AUDIT_LOG_LIMIT_DEFAULT,
+  GUILD_ROLES_MAX,
   AUDIT_LOG_LIMIT_MAX,
   GUILD_MEMBERS_LIST_MAX,
   MEMBER_BIO_MAX,
@@ -86,6 +87,18 @@ export const ModifyRoleSchema = jsonObject({
   hoist: v.optional(v.boolean()),
   mentionable: v.optional(v.boolean()),
 });
+
+/** `POST /guilds/{guild.id}/roles`: the fields of a new role, each optional (defaults as on the platform). */
+export const CreateRoleSchema = ModifyRoleSchema;
+
+/** `PATCH /guilds/{guild.id}/roles`: roles and the positions they move to. */
+export const RolePositionsSchema = v.array(
+  jsonObject({
+    id: snowflakeSchema,
+    position: v.optional(v.nullable(bodyInt(0, GUILD_ROLES_MAX))),
+  }),
+  'Must be an array of {id, position}.',
+);
 
 /** A guild administration route's path: the guild, and the member it names. */
 export const GuildMemberPathSchema = v.object({ guild_id: snowflakeSchema, user_id: v.optional(snowflakeSchema) });

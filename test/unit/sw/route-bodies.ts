@@ -45,12 +45,14 @@ import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
   CreateGuildEmojiSchema,
   CreateGuildSchema,
+  CreateRoleSchema,
   CreateScheduledEventSchema,
   ModifyCurrentMemberSchema,
   ModifyMemberSchema,
   ModifyRoleSchema,
   PremiumTierSchema,
   PruneSchema,
+  RolePositionsSchema,
   SandboxAcceptInviteSchema,
   SandboxChannelSchema,
   SandboxGuildSchema,
@@ -253,6 +255,11 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
       mentionable: false,
     }),
   },
+  'POST /guilds/:guild_id/roles': {
+    schema: CreateRoleSchema,
+    valid: () => ({ name: 'Raiders', permissions: '1024', color: 0x3498db, hoist: true, mentionable: true }),
+  },
+  'PATCH /guilds/:guild_id/roles': { schema: RolePositionsSchema, valid: (w) => [{ id: w.role.id, position: 1 }] },
   'PATCH /guilds/:guild_id/members/@me': {
     schema: ModifyCurrentMemberSchema,
     valid: () => ({ nick: 'Bot', avatar: null, banner: null, bio: 'A bot' }),
