@@ -13,6 +13,7 @@ import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
+import { guildBanRoutes } from './guild-bans';
 import { guildRoleRoutes } from './guild-roles';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
@@ -49,6 +50,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/users/@me/guilds', currentUserGuildRoutes());
   api.route('/guilds', guildRoutes());
   api.route('/guilds', guildRoleRoutes());
+  api.route('/guilds', guildBanRoutes());
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());

@@ -6,6 +6,9 @@
 import * as v from 'valibot';
 import {
   AUDIT_LOG_LIMIT_DEFAULT,
+  BAN_DELETE_MESSAGE_SECONDS_MAX,
+  BULK_BAN_USERS_MAX,
+  GUILD_BANS_LIST_MAX,
   GUILD_ROLES_MAX,
   AUDIT_LOG_LIMIT_MAX,
   GUILD_MEMBERS_LIST_MAX,
@@ -99,6 +102,28 @@ export const RolePositionsSchema = v.array(
   }),
   'Must be an array of {id, position}.',
 );
+
+const deleteMessageSeconds = v.optional(bodyInt(0, BAN_DELETE_MESSAGE_SECONDS_MAX), 0);
+
+/** `PUT /guilds/{guild.id}/bans/{user.id}`: how many seconds of the user's messages to delete. */
+export const BanMemberSchema = jsonObject({ delete_message_seconds: deleteMessageSeconds });
+
+/** `POST /guilds/{guild.id}/bulk-ban`: 1 to 200 users, and the seconds of messages to delete. */
+export const BulkBanSchema = jsonObject({
+  user_ids: v.pipe(
+    v.array(snowflakeSchema, 'This field is required'),
+    v.minLength(1, `Must be between 1 and ${BULK_BAN_USERS_MAX} in length.`),
+    v.maxLength(BULK_BAN_USERS_MAX, `Must be between 1 and ${BULK_BAN_USERS_MAX} in length.`),
+  ),
+  delete_message_seconds: deleteMessageSeconds,
+});
+
+/** `GET /guilds/{guild.id}/bans`: a page of bans by user id. */
+export const GuildBansQuerySchema = v.object({
+  before: v.optional(snowflakeSchema),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, GUILD_BANS_LIST_MAX), String(GUILD_BANS_LIST_MAX)),
+});
 
 /** A guild administration route's path: the guild, and the member it names. */
 export const GuildMemberPathSchema = v.object({ guild_id: snowflakeSchema, user_id: v.optional(snowflakeSchema) });

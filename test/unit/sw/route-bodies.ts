@@ -43,6 +43,8 @@ import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/chann
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
+  BanMemberSchema,
+  BulkBanSchema,
   CreateGuildEmojiSchema,
   CreateGuildSchema,
   CreateRoleSchema,
@@ -260,6 +262,11 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     valid: () => ({ name: 'Raiders', permissions: '1024', color: 0x3498db, hoist: true, mentionable: true }),
   },
   'PATCH /guilds/:guild_id/roles': { schema: RolePositionsSchema, valid: (w) => [{ id: w.role.id, position: 1 }] },
+  'PUT /guilds/:guild_id/bans/:user_id': { schema: BanMemberSchema, valid: () => ({ delete_message_seconds: 3600 }) },
+  'POST /guilds/:guild_id/bulk-ban': {
+    schema: BulkBanSchema,
+    valid: (w) => ({ user_ids: [w.bob.id, w.carol.id], delete_message_seconds: 0 }),
+  },
   'PATCH /guilds/:guild_id/members/@me': {
     schema: ModifyCurrentMemberSchema,
     valid: () => ({ nick: 'Bot', avatar: null, banner: null, bio: 'A bot' }),
