@@ -4,13 +4,7 @@
  * reason is the `X-Audit-Log-Reason` header. Mounted at `/guilds`.
  */
 import { Hono } from 'hono';
-import {
-  banGuildMember,
-  bulkBan,
-  getGuildBan,
-  listGuildBans,
-  unbanGuildMember,
-} from '../../src/platform/guilds/bans';
+import { banGuildMember, bulkBan, getGuildBan, listGuildBans, unbanGuildMember } from '../../src/platform/guilds/bans';
 import { auditLogReason, botOf, noContent, readJson, readQuery, validate, type AppContext, type AppEnv } from '../http';
 import {
   BanMemberSchema,

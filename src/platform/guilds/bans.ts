@@ -90,10 +90,7 @@ export async function listGuildBans(
 export async function getGuildBan(ctx: PlatformContext, principal: BotPrincipal, guildId: string, userId: string) {
   requireBanner(await loadGuildView(dbReader(ctx.db), guildId, principal.user.id));
   const tx = ctx.db.read(['guild_bans', 'users']);
-  const [ban, user] = await Promise.all([
-    tx.store('guild_bans').get([guildId, userId]),
-    tx.store('users').get(userId),
-  ]);
+  const [ban, user] = await Promise.all([tx.store('guild_bans').get([guildId, userId]), tx.store('users').get(userId)]);
   if (!ban || !user) throw ApiError.of('UNKNOWN_BAN');
   return serializeBan(ban, user);
 }

@@ -33,8 +33,7 @@ import type { RoleRecord } from '../../store/records/core';
 const ROLE_STORES = ['guilds', 'roles', 'members', 'audit_log_entries'] as const;
 
 /** Roles by position, then id: the order the platform lists them in. */
-const byPosition = (a: RoleRecord, b: RoleRecord) =>
-  a.position - b.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+const byPosition = (a: RoleRecord, b: RoleRecord) => a.position - b.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
 
 /** The actor's view with MANAGE_ROLES checked; its permissions and the top of its hierarchy. */
 async function roleManager(tx: WriteTx, guildId: string, principal: BotPrincipal) {
@@ -100,7 +99,9 @@ export async function createGuildRole(
       unicode_emoji: null,
       flags: 0,
     };
-    const shifted = view.roles.map((r) => (r.id === guildId || r.position < 1 ? r : { ...r, position: r.position + 1 }));
+    const shifted = view.roles.map((r) =>
+      r.id === guildId || r.position < 1 ? r : { ...r, position: r.position + 1 },
+    );
     await tx.store('roles').add(role);
     emit({
       type: 'GUILD_ROLE_CREATE',
@@ -212,12 +213,7 @@ export async function deleteGuildRole(ctx: PlatformContext, principal: BotPrinci
 }
 
 /** Removes a deleted role from members, emoji and channel overwrites of its guild. */
-async function dropRoleEverywhere(
-  tx: WriteTx,
-  emit: Emit,
-  view: GuildView,
-  roleId: string,
-): Promise<void> {
+async function dropRoleEverywhere(tx: WriteTx, emit: Emit, view: GuildView, roleId: string): Promise<void> {
   const guildId = view.guild.id;
   const members = await tx.store('members').getAll(keyRangeOfGuild(guildId));
   for (const member of members.filter((m) => m.roles.includes(roleId)))

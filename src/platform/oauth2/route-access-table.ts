@@ -93,6 +93,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // Guilds. Reads of channels, roles and voice states are open to a member's `guilds` token
   // (the game SDK's Client::GetGuildChannels reads them so); everything else is for bots.
   'GET /guilds/:guild_id': BOT,
+  'PATCH /guilds/:guild_id': BOT,
   'GET /guilds/:guild_id/roles': BOT,
   'POST /guilds': { ...BOT, removed: { from: 'CREATE_GUILD_REMOVED', error: 'GUILD_CREATION_REMOVED' } },
   'GET /guilds/:guild_id/channels': botOrUser('guilds'),
@@ -108,7 +109,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'DELETE /guilds/:guild_id/bans/:user_id': BOT,
   'POST /guilds/:guild_id/bulk-ban': BOT,
   'GET /guilds/:guild_id/members': BOT,
+  'GET /guilds/:guild_id/members/search': BOT,
   'GET /guilds/:guild_id/members/:user_id': BOT,
+  'PUT /guilds/:guild_id/members/:user_id': BOT,
   'DELETE /guilds/:guild_id/members/:user_id': BOT,
   'PATCH /guilds/:guild_id/members/@me': BOT,
   'PATCH /guilds/:guild_id/members/:user_id': BOT,
@@ -116,6 +119,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'DELETE /guilds/:guild_id/members/:user_id/roles/:role_id': BOT,
   'GET /guilds/:guild_id/voice-states/@me': botOrUser('guilds'),
   'GET /guilds/:guild_id/voice-states/:user_id': botOrUser('guilds'),
+  'PATCH /guilds/:guild_id/voice-states/@me': BOT,
+  'PATCH /guilds/:guild_id/voice-states/:user_id': BOT,
+  'GET /guilds/:guild_id/invites': BOT,
   'GET /guilds/:guild_id/prune': BOT,
   'POST /guilds/:guild_id/prune': BOT,
   'POST /guilds/:guild_id/scheduled-events': BOT,
@@ -123,6 +129,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /guilds/:guild_id/audit-logs': BOT,
   'POST /guilds/:guild_id/emojis': BOT,
   'GET /guilds/:guild_id/emojis': BOT,
+  'GET /guilds/:guild_id/emojis/:emoji_id': BOT,
+  'PATCH /guilds/:guild_id/emojis/:emoji_id': BOT,
+  'DELETE /guilds/:guild_id/emojis/:emoji_id': BOT,
   'GET /guilds/:guild_id/messages/search': botOrUser('messages.read'),
 
   // Channels, their messages and pins. Users read with `messages.read` and change with

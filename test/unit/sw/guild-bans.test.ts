@@ -9,7 +9,11 @@ type World = Awaited<ReturnType<typeof guildWorld>>;
 /** A message bob posts in the text channel with a token of his own. */
 async function bobSays(client: TestClient, w: World, content: string) {
   const token = (
-    await client.post('/sandbox/tokens', { application_id: w.application.id, user_id: w.bob.id, scopes: 'messages.write' })
+    await client.post('/sandbox/tokens', {
+      application_id: w.application.id,
+      user_id: w.bob.id,
+      scopes: 'messages.write',
+    })
   ).body.access_token;
   const res = await client.post(`/api/v10/channels/${w.text.id}/messages`, { content }, `Bearer ${token}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -47,7 +51,8 @@ describe('PUT /guilds/{guild.id}/bans/{user.id} (public docs: BAN_MEMBERS, the r
     const old = await bobSays(client, w, 'two hours ago');
     await client.put('/sandbox/clock', { now: '2026-05-01T11:30:00.000Z' });
     const recent = await bobSays(client, w, 'half an hour ago');
-    const botMessage = (await client.post(`/api/v10/channels/${w.text.id}/messages`, { content: 'bot' }, w.botAuth)).body;
+    const botMessage = (await client.post(`/api/v10/channels/${w.text.id}/messages`, { content: 'bot' }, w.botAuth))
+      .body;
     await client.put('/sandbox/clock', { now: '2026-05-01T12:00:00.000Z' });
     expect((await client.put(`${bans(w)}/${w.bob.id}`, { delete_message_seconds: 3600 }, w.botAuth)).status).toBe(204);
     const read = (id: string) => client.get(`/api/v10/channels/${w.text.id}/messages/${id}`, w.botAuth);
@@ -55,7 +60,7 @@ describe('PUT /guilds/{guild.id}/bans/{user.id} (public docs: BAN_MEMBERS, the r
     expect((await read(recent.id)).body.code).toBe(10008);
     expect((await read(old.id)).status).toBe(200);
     expect((await read(botMessage.id)).status).toBe(200);
-    expect((await eventsOf(client, 'MESSAGE_DELETE')).map((e) => e.data.id)).toEqual([recent.id]);
+    expect((await eventsOf(client, 'MESSAGE_DELETE')).map((e: any) => e.data.id)).toEqual([recent.id]);
   });
 
   it('delete_message_seconds is 0 to 604800 (50035 past it); nothing is banned', async () => {
@@ -111,12 +116,12 @@ describe('GET /guilds/{guild.id}/bans and DELETE .../bans/{user.id}', () => {
     const list = await client.get(bans(w), w.botAuth);
     expect(list.body.map((b: any) => b.user.id)).toEqual(ids);
     expect(list.body[0]).toEqual({ reason: null, user: expect.objectContaining({ id: ids[0] }) });
-    expect((await client.get(`${bans(w)}?after=${ids[0]}&limit=1`, w.botAuth)).body.map((b: any) => b.user.id)).toEqual([
-      ids[1],
-    ]);
-    expect((await client.get(`${bans(w)}?before=${ids[2]}&limit=1`, w.botAuth)).body.map((b: any) => b.user.id)).toEqual([
-      ids[1],
-    ]);
+    expect((await client.get(`${bans(w)}?after=${ids[0]}&limit=1`, w.botAuth)).body.map((b: any) => b.user.id)).toEqual(
+      [ids[1]],
+    );
+    expect(
+      (await client.get(`${bans(w)}?before=${ids[2]}&limit=1`, w.botAuth)).body.map((b: any) => b.user.id),
+    ).toEqual([ids[1]]);
     expect((await client.get(`${bans(w)}?limit=1001`, w.botAuth)).body.code).toBe(50035);
     expect((await client.get(`${bans(w)}/${w.alice.id}`, w.botAuth)).body.code).toBe(10026);
     expect((await client.delete(`${bans(w)}/${w.alice.id}`, w.botAuth)).body.code).toBe(10026);
@@ -149,7 +154,7 @@ describe('POST /guilds/{guild.id}/bulk-ban (BAN_MEMBERS and MANAGE_GUILD, up to 
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ banned_users: [w.bob.id, w.carol.id], failed_users: [w.alice.id, '123'] });
-    expect((await eventsOf(client, 'GUILD_BAN_ADD')).map((e) => e.data.user.id)).toEqual([w.bob.id, w.carol.id]);
+    expect((await eventsOf(client, 'GUILD_BAN_ADD')).map((e: any) => e.data.user.id)).toEqual([w.bob.id, w.carol.id]);
     expect(await client.db.get('members', [w.guild.id, w.bob.id])).toBeUndefined();
   });
 

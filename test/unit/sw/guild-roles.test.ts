@@ -37,7 +37,13 @@ describe('POST /guilds/{guild.id}/roles (public docs: MANAGE_ROLES, GUILD_ROLE_C
     const w = await guildWorld(client, PERMISSIONS.MANAGE_ROLES | PERMISSIONS.KICK_MEMBERS);
     const res = await client.post(
       `/api/v10/guilds/${w.guild.id}/roles`,
-      { name: 'Raiders', permissions: String(PERMISSIONS.KICK_MEMBERS), color: 0x3498db, hoist: true, mentionable: true },
+      {
+        name: 'Raiders',
+        permissions: String(PERMISSIONS.KICK_MEMBERS),
+        color: 0x3498db,
+        hoist: true,
+        mentionable: true,
+      },
       w.botAuth,
     );
     expect(res.body).toMatchObject({
@@ -106,7 +112,7 @@ describe('PATCH /guilds/{guild.id}/roles (positions, with the role hierarchy)', 
       ['high', 4],
     ]);
     const updates = (await eventsOf(client, 'GUILD_ROLE_UPDATE')).slice(before);
-    expect(updates.map((e) => e.data.role.name).sort()).toEqual(['low', 'member']);
+    expect(updates.map((e: any) => e.data.role.name).sort()).toEqual(['low', 'member']);
   });
 
   it('a role at or above the bot’s highest, or a place at or above it, is 403 (50013); the owner may move any; @everyone cannot move', async () => {
