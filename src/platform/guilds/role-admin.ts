@@ -128,8 +128,8 @@ export async function createGuildRole(
 
 /**
  * `PATCH /guilds/{guild.id}/roles`: moves each listed role to its `position` (the others keep
- * their order around it) and answers every role. @everyone stays at 0; a role, and the place it
- * goes to, must be below the bot's highest role.
+ * their order around it) and answers every role. @everyone stays at 0 (listing it there is
+ * allowed); a role that moves, and the place it goes to, must be below the bot's highest role.
  * @example await modifyRolePositions(ctx, bot, guildId, [{ id: roleId, position: 1 }]);
  */
 export async function modifyRolePositions(
@@ -143,11 +143,18 @@ export async function modifyRolePositions(
     const bad: Record<string, string> = {};
     input.forEach((item, i) => {
       if (!view.roles.some((r) => r.id === item.id)) bad[`${i}.id`] = 'Unknown role.';
-      else if (item.id === guildId) bad[`${i}.id`] = 'The @everyone role cannot be moved.';
+      else if (item.id === guildId && item.position != null && item.position !== 0)
+        bad[`${i}.position`] = 'The @everyone role cannot be moved.';
     });
     if (Object.keys(bad).length > 0) throw ApiError.invalidForm(bad);
+    // Libraries send every role with its place (as discord.js does); only the ones that move
+    // are checked against the hierarchy.
     const requested = new Map<string, number>();
-    for (const item of input) if (item.position != null) requested.set(item.id, item.position);
+    for (const item of input) {
+      const current = view.roles.find((r) => r.id === item.id)!;
+      if (item.position != null && item.id !== guildId && item.position !== current.position)
+        requested.set(item.id, item.position);
+    }
     for (const [id, position] of requested) {
       const role = view.roles.find((r) => r.id === id)!;
       if (role.position >= top || position >= top) throw ApiError.of('MISSING_PERMISSIONS');

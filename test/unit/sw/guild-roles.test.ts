@@ -122,6 +122,18 @@ describe('PATCH /guilds/{guild.id}/roles (positions, with the role hierarchy)', 
     expect((await client.patch(path, [{ id: w.highRole.id, position: 1 }], w.botAuth)).body.code).toBe(50013);
     expect((await client.patch(path, [{ id: w.memberRole.id, position: 3 }], w.botAuth)).body.code).toBe(50013);
     expect((await client.patch(path, [{ id: w.guild.id, position: 2 }], w.botAuth)).body.code).toBe(50035);
+    // Every role listed at its place, as libraries send it, with one that moves below the bot's.
+    const all = await client.patch(
+      path,
+      [
+        { id: w.guild.id, position: 0 },
+        { id: w.memberRole.id, position: 1 },
+        { id: w.botRole.id, position: 2 },
+        { id: w.highRole.id, position: 3 },
+      ],
+      w.botAuth,
+    );
+    expect(all.status).toBe(200);
     expect((await client.patch(path, [{ id: '1', position: 2 }], w.botAuth)).body.code).toBe(50035);
     expect(
       (await rolesOf(client, w.guild.id, w.botAuth)).map((r) => r.name),
