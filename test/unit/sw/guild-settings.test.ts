@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
-import { createTestClient } from '../app-harness';
+import { createTestClient, itInProcess } from '../app-harness';
 import { GIF, PERMISSIONS, PNG, eventsOf, guildWorld, otherBot, setRolePermissions } from './guild-admin-fixtures';
 
 describe('PATCH /guilds/{guild.id} (public docs: MANAGE_GUILD, GUILD_UPDATE, audit GUILD_UPDATE)', () => {
@@ -34,6 +34,16 @@ describe('PATCH /guilds/{guild.id} (public docs: MANAGE_GUILD, GUILD_UPDATE, aud
         ],
       },
     ]);
+  });
+
+  itInProcess('the CDN answers the uploaded icon at the guild’s icon URL', async () => {
+    const client = await createTestClient();
+    const w = await guildWorld(client, PERMISSIONS.MANAGE_GUILD);
+    const { icon } = (await client.patch(`/api/v10/guilds/${w.guild.id}`, { icon: PNG }, w.botAuth)).body;
+    const response = await client.app.cdn(new Request(`https://cdn.discordapp.com/icons/${w.guild.id}/${icon}.png`));
+    expect(response.headers.get('Content-Type')).toBe('image/png');
+    const uploaded = Uint8Array.from(atob(PNG.split(',')[1]), (c) => c.charCodeAt(0));
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([...uploaded]);
   });
 
   it('a name outside 2-100 characters is 50035; a setting the sandbox does not keep is 50035 naming it; nothing changes', async () => {
