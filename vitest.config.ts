@@ -68,7 +68,7 @@ function testsOnTheTestStore(root = 'test/unit'): string[] {
 const SERVER_HOST_SUITE = [
   ...['lobbies', 'lobby-linking', 'lobby-members', 'lobby-messages'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['oauth2', 'oauth2-openid', 'accounts-approvals'].map((f) => `test/unit/sw/${f}.test.ts`),
-  ...['guild-admin', 'guild-admin-members', 'guild-admin-prune', 'guild-routes'].map(
+  ...['guild-admin', 'guild-admin-members', 'guild-admin-prune', 'guild-routes', 'guild-roles', 'guild-bans'].map(
     (f) => `test/unit/sw/${f}.test.ts`,
   ),
   'test/unit/sw/messages-*.test.ts',
@@ -78,6 +78,7 @@ const SERVER_HOST_SUITE = [
   ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['applications', 'users-get', 'guild-object', 'create-dm'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/sw/activity-instances.test.ts',
+  'test/unit/sw/guild-settings.test.ts',
   'test/unit/sw/server-mappings.test.ts',
   'test/unit/gateway/*.test.ts',
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),

@@ -145,6 +145,25 @@ export function readQuery<S extends AnySchema>(c: AppContext, schema: S): v.Infe
   return validate(schema, c.req.query());
 }
 
+/** Characters of an audit log reason the platform keeps. */
+const AUDIT_LOG_REASON_MAX = 512;
+
+/**
+ * The `X-Audit-Log-Reason` header (URL-encoded, as the platform's libraries send it), or null:
+ * the reason an audit log entry and a ban record.
+ */
+export function auditLogReason(c: AppContext): string | null {
+  const raw = c.req.header('X-Audit-Log-Reason');
+  if (!raw) return null;
+  let reason = raw;
+  try {
+    reason = decodeURIComponent(raw);
+  } catch {
+    // Not URL-encoded: kept as sent.
+  }
+  return reason.slice(0, AUDIT_LOG_REASON_MAX) || null;
+}
+
 /** A 204 with no body. */
 export function noContent(): Response {
   return new Response(null, { status: 204 });

@@ -98,6 +98,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     },
   },
   emoji_images: { keyPath: 'emoji_id', indexes: {} },
+  guild_bans: { keyPath: ['guild_id', 'user_id'], indexes: {} },
   guild_scheduled_events: { keyPath: 'id', indexes: { by_guild: { keyPath: 'guild_id' } } },
   voice_states: { keyPath: ['guild_id', 'user_id'], indexes: { by_channel: { keyPath: 'channel_id' } } },
   audit_log_entries: {

@@ -39,6 +39,7 @@ import type {
   AuditLogEntryRecord,
   EmojiImageRecord,
   EmojiRecord,
+  GuildBanRecord,
   InviteRecord,
   ScheduledEventRecord,
   VoiceStateRecord,
@@ -382,6 +383,8 @@ export type PlatformDB = {
   };
   /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
   emoji_images: { key: string; value: EmojiImageRecord };
+  /** Guild bans, keyed `[guild_id, user_id]`: a guild's bans are one key range. */
+  guild_bans: { key: [string, string]; value: GuildBanRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
   voice_states: { key: [string, string]; value: VoiceStateRecord; indexes: { by_channel: string } };
   /** Keyed `[guild_id, order_key]`: a guild's newest entries are one bounded `getAll`. */

@@ -13,6 +13,10 @@ import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
+import { guildBanRoutes } from './guild-bans';
+import { guildMemberRoutes } from './guild-members';
+import { guildRoleRoutes } from './guild-roles';
+import { guildSettingsRoutes } from './guild-settings';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
 import { lobbyLinkingRoutes } from './lobby-linking';
@@ -46,7 +50,12 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/lobbies', lobbyRoutes());
   api.route('/', moderationRoutes());
   api.route('/users/@me/guilds', currentUserGuildRoutes());
+  // Before guildRoutes: `/members/search` is not a member's id.
+  api.route('/guilds', guildMemberRoutes());
   api.route('/guilds', guildRoutes());
+  api.route('/guilds', guildRoleRoutes());
+  api.route('/guilds', guildBanRoutes());
+  api.route('/guilds', guildSettingsRoutes());
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());

@@ -57,8 +57,16 @@ export function cdnApp(ctx: PlatformContext, attachments: (request: Request) => 
         if (member?.avatar === wanted.hash && member.avatar_data) return stored(member.avatar_data);
         return image(await generatedImage({ kind: 'generated', seed: `member:${c.req.path}` }, size), 'image/png');
       }
-      default:
+      default: {
+        // A guild's uploaded icon or banner (Modify Guild) as uploaded; anything else is drawn.
+        const owner = wanted.kind === 'generated' && wanted.guild;
+        if (owner) {
+          const guild = await ctx.db.get('guilds', owner.id);
+          const data = owner.field === 'icon' ? guild?.icon_data : guild?.banner_data;
+          if (guild?.[owner.field] === owner.hash && data) return stored(data);
+        }
         return image(await generatedImage(wanted, size), 'image/png');
+      }
     }
   });
   r.all('*', () => notFound());

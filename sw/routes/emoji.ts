@@ -10,10 +10,16 @@ import {
   listApplicationEmojis,
   renameApplicationEmoji,
 } from '../../src/platform/accounts/application-emoji';
-import { createGuildEmoji, listGuildEmojis } from '../../src/platform/guilds/emoji';
+import {
+  createGuildEmoji,
+  deleteGuildEmoji,
+  getGuildEmoji,
+  listGuildEmojis,
+  modifyGuildEmoji,
+} from '../../src/platform/guilds/emoji';
 import { botOf, noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 import { CreateApplicationEmojiSchema, EmojiPathSchema, RenameEmojiSchema } from '../../src/platform/accounts/schemas';
-import { CreateGuildEmojiSchema } from '../../src/platform/guilds/schemas';
+import { CreateGuildEmojiSchema, ModifyGuildEmojiSchema } from '../../src/platform/guilds/schemas';
 
 const ids = (c: AppContext) => validate(EmojiPathSchema, c.req.param());
 
@@ -68,6 +74,22 @@ export function emojiRoutes(): Hono<AppEnv> {
   });
   r.get('/guilds/:guild_id/emojis', async (c) => {
     return c.json(await listGuildEmojis(c.get('ctx'), botOf(c), ids(c).guild_id!));
+  });
+  r.get('/guilds/:guild_id/emojis/:emoji_id', async (c) => {
+    const { guild_id, emoji_id } = ids(c);
+    return c.json(await getGuildEmoji(c.get('ctx'), botOf(c), guild_id!, emoji_id!));
+  });
+  r.patch('/guilds/:guild_id/emojis/:emoji_id', async (c) => {
+    const principal = botOf(c);
+    const { guild_id, emoji_id } = ids(c);
+    const body = await readJson(c, ModifyGuildEmojiSchema);
+    return c.json(await modifyGuildEmoji(c.get('ctx'), principal, guild_id!, emoji_id!, body));
+  });
+  r.delete('/guilds/:guild_id/emojis/:emoji_id', async (c) => {
+    const principal = botOf(c);
+    const { guild_id, emoji_id } = ids(c);
+    await deleteGuildEmoji(c.get('ctx'), principal, guild_id!, emoji_id!);
+    return noContent();
   });
   return r;
 }

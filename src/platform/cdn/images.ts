@@ -27,7 +27,8 @@ const HASH = '((?:a_)?[0-9a-f]{32}|[\\w-]{1,64})';
 /** What a CDN path asks for. */
 export type CdnImage =
   | { kind: 'default-avatar'; index: number }
-  | { kind: 'generated'; seed: string }
+  /** `guild`: a guild's icon or banner, served as uploaded when the guild has that image (Modify Guild). */
+  | { kind: 'generated'; seed: string; guild?: { id: string; field: 'icon' | 'banner'; hash: string } }
   | { kind: 'member-avatar'; guild_id: string; user_id: string; hash: string }
   | { kind: 'emoji'; emoji_id: string };
 
@@ -35,9 +36,15 @@ export type CdnImage =
 const ROUTES: [RegExp, (m: RegExpExecArray) => CdnImage][] = [
   [new RegExp(`^/embed/avatars/([0-5])\\.png$`), (m) => ({ kind: 'default-avatar', index: Number(m[1]) })],
   [new RegExp(`^/avatars/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `user:${m[1]}:${m[2]}` })],
-  [new RegExp(`^/icons/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `guild:${m[1]}:${m[2]}` })],
+  [
+    new RegExp(`^/icons/${ID}/${HASH}\\.${FORMAT}$`),
+    (m) => ({ kind: 'generated', seed: `guild:${m[1]}:${m[2]}`, guild: { id: m[1], field: 'icon', hash: m[2] } }),
+  ],
   [new RegExp(`^/app-icons/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `app:${m[1]}:${m[2]}` })],
-  [new RegExp(`^/banners/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `banner:${m[1]}:${m[2]}` })],
+  [
+    new RegExp(`^/banners/${ID}/${HASH}\\.${FORMAT}$`),
+    (m) => ({ kind: 'generated', seed: `banner:${m[1]}:${m[2]}`, guild: { id: m[1], field: 'banner', hash: m[2] } }),
+  ],
   [new RegExp(`^/splashes/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `splash:${m[1]}:${m[2]}` })],
   [
     new RegExp(`^/guilds/${ID}/users/${ID}/avatars/${HASH}\\.${FORMAT}$`),

@@ -4,7 +4,8 @@
  * The user joins the guild with the invite's roles (GUILD_MEMBER_ADD to the guild, GUILD_CREATE
  * to the user); the invite counts a use and is deleted (INVITE_DELETE) once used up. An invite
  * with target users is unknown (10006) to anyone else, and one that expired or was used up is
- * unknown to everyone. A user who is already a member joins nothing and uses nothing. An
+ * unknown to everyone. A user who is already a member joins nothing and uses nothing; a user
+ * banned from the guild is refused (403 40007) and uses nothing. An
  * activity invite (INVITE_USER_EMBEDDED) also joins the user to the inviter's activity: the
  * activity hears ACTIVITY_JOIN with the invite's join secret, member or not.
  */
@@ -17,6 +18,7 @@ import { INTENTS } from '../core/intents';
 import { INVITE_STORES, findLiveInvite, inviteAudience, isInviteTarget, serializeInvite } from './invites-store';
 import type { MemberRecord } from '../../store/records/core';
 import { recordActivityJoin } from '../activities/activity-joins';
+import { refuseBannedUser } from '../guilds/bans';
 
 /**
  * Accepts invite `code` for `userId`; resolves to the invite (as it was when accepted), the
@@ -44,6 +46,7 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
       });
     const existing = await tx.store('members').get([invite.guild_id, userId]);
     if (existing) return { invite: wire, member: serializeMember(existing, user), joined: false };
+    await refuseBannedUser(tx, invite.guild_id, userId);
 
     const guild = (await tx.store('guilds').get(invite.guild_id))!;
     const roles = await tx.store('roles').index('by_guild').getAll(invite.guild_id);

@@ -24,6 +24,7 @@ export const INVITE_STORES: PlatformStoreName[] = [
   'members',
   'users',
   'audit_log_entries',
+  'guild_bans',
 ];
 
 /** A transaction over at least the invite stores, read-only or read-write. */

@@ -217,3 +217,18 @@ export async function listChannelInvites(ctx: PlatformContext, principal: BotPri
   const invites = (await tx.store('invites').index('by_channel').getAll(channelId)).filter((i) => isInviteLive(i, now));
   return Promise.all(invites.sort((a, b) => a.created_at - b.created_at).map((i) => serializeInvite(tx, i, true)));
 }
+
+/**
+ * `GET /guilds/{guild.id}/invites`: the guild's live invites with their metadata, oldest first;
+ * needs MANAGE_GUILD (public docs).
+ * @example const invites = await listGuildInvites(ctx, bot, guildId);
+ */
+export async function listGuildInvites(ctx: PlatformContext, principal: BotPrincipal, guildId: string) {
+  const tx = ctx.db.read(INVITE_STORES);
+  const view = await loadGuildView(inviteReader(tx), guildId, principal.user.id);
+  requireMember(view);
+  requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_GUILD);
+  const now = ctx.clock.now();
+  const invites = (await tx.store('invites').index('by_guild').getAll(guildId)).filter((i) => isInviteLive(i, now));
+  return Promise.all(invites.sort((a, b) => a.created_at - b.created_at).map((i) => serializeInvite(tx, i, true)));
+}

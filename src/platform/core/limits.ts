@@ -61,6 +61,18 @@ export const EMOJI_NAME_MIN = 2;
 export const EMOJI_NAME_MAX = 32;
 /** Emoji of a guild without boosts (public docs): 50 static and 50 animated. */
 export const GUILD_EMOJI_MAX = 50;
+/** Roles of one guild, @everyone included (public docs: error 30005 past it). */
+export const GUILD_ROLES_MAX = 250;
+/** Guild names (Modify Guild, Create Guild): 2 to 100 characters. */
+export const GUILD_NAME_MIN = 2;
+export const GUILD_NAME_MAX = 100;
+/** Bans: `delete_message_seconds` 0 to 7 days; users per bulk ban; bans per page (1000 unless given). */
+export const BAN_DELETE_MESSAGE_SECONDS_MAX = 604_800;
+export const BULK_BAN_USERS_MAX = 200;
+export const GUILD_BANS_LIST_MAX = 1000;
+/** Search Guild Members: 1 to 1000 members (1 unless given), query up to 100 characters (ours). */
+export const GUILD_MEMBERS_SEARCH_MAX = 1000;
+export const GUILD_MEMBERS_SEARCH_QUERY_MAX = 100;
 /** Guild prune `days`: 1 to 30, 7 unless given. */
 export const PRUNE_DAYS_MIN = 1;
 export const PRUNE_DAYS_MAX = 30;

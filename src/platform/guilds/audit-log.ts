@@ -16,14 +16,23 @@ import { keyRange } from '../../store/port';
 
 /** The audit log events the sandbox records (the platform's public values). */
 export const AUDIT_LOG_EVENTS = {
+  GUILD_UPDATE: 1,
+  MEMBER_KICK: 20,
   MEMBER_PRUNE: 21,
+  MEMBER_BAN_ADD: 22,
+  MEMBER_BAN_REMOVE: 23,
   MEMBER_UPDATE: 24,
   MEMBER_ROLE_UPDATE: 25,
   MEMBER_MOVE: 26,
   MEMBER_DISCONNECT: 27,
   INVITE_CREATE: 40,
   INVITE_DELETE: 42,
+  ROLE_CREATE: 30,
+  ROLE_UPDATE: 31,
+  ROLE_DELETE: 32,
   EMOJI_CREATE: 60,
+  EMOJI_UPDATE: 61,
+  EMOJI_DELETE: 62,
   ...AUDIT_LOG_EVENT,
 } as const;
 

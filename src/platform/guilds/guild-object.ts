@@ -8,7 +8,7 @@ import type { PlatformContext } from '../core/context';
 import type { Principal } from '../oauth2/auth';
 import { countOnlineMembers } from '../presence/presence';
 import { keyRange } from '../../store/port';
-import type { GuildRecord } from '../../store/records/core';
+import type { GuildRecord, RoleRecord } from '../../store/records/core';
 import { dbReader, loadGuildView, requireMember } from './access';
 import { listGuildEmojis } from './emoji';
 import { serializeGuild, serializeRole } from './wire';
@@ -74,12 +74,19 @@ export async function getGuild(
         approximate_presence_count: await countOnlineMembers(ctx, guildId),
       }
     : {};
+  return { ...guildObject(view.guild, view.roles, emojis), ...counts };
+}
+
+/**
+ * The full guild object (as Get Guild, Modify Guild and GUILD_UPDATE carry it) from its record,
+ * roles and serialized emoji.
+ */
+export function guildObject<E>(guild: GuildRecord, roles: RoleRecord[], emojis: E[]) {
   return {
-    ...unchangeableSettings(view.guild),
-    ...serializeGuild(view.guild, sortedRoles(view.roles)),
+    ...unchangeableSettings(guild),
+    ...serializeGuild(guild, sortedRoles(roles)),
     emojis,
     stickers: [],
-    ...counts,
   };
 }
 

@@ -3,7 +3,8 @@
  * is neither owner nor administrator may only edit roles below its highest role and may not
  * grant permissions it lacks. Appends GUILD_ROLE_UPDATE (guild audience, GUILDS intent): a
  * change of permissions can let a bot view channels it could not, which the gateway follows
- * with CHANNEL_UPDATEs for bots that receive channels obfuscated.
+ * with CHANNEL_UPDATEs for bots that receive channels obfuscated. A change is written to the
+ * audit log (ROLE_UPDATE) when a field changed.
  */
 import { write } from '../../store/write';
 import type { BotPrincipal } from '../oauth2/auth';
@@ -18,6 +19,7 @@ import {
   requirePermissions,
   txReader,
 } from './access';
+import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 import { resolveRoleColors, type RoleColorInput } from './role-colors';
 import { serializeRole } from './wire';
 import { INTENTS } from '../core/intents';
@@ -43,7 +45,7 @@ export async function modifyGuildRole(
   roleId: string,
   changes: RoleChanges,
 ) {
-  return write(ctx, ['guilds', 'roles', 'members'], async (tx, emit) => {
+  return write(ctx, ['guilds', 'roles', 'members', 'audit_log_entries'], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
     const role = view.roles.find((r) => r.id === roleId);
@@ -65,7 +67,18 @@ export async function modifyGuildRole(
       color: colors.primary_color,
       colors,
     };
+    const changed = (['name', 'permissions', 'color', 'hoist', 'mentionable'] as const).filter(
+      (key) => role[key] !== updated[key],
+    );
     await tx.store('roles').put(updated);
+    if (changed.length > 0)
+      await appendAuditLogEntry(ctx, tx, {
+        guild_id: guildId,
+        action_type: AUDIT_LOG_EVENTS.ROLE_UPDATE,
+        user_id: principal.user.id,
+        target_id: roleId,
+        changes: changed.map((key) => ({ key, old_value: role[key], new_value: updated[key] })),
+      });
     emit({
       type: 'GUILD_ROLE_UPDATE',
       data: { guild_id: guildId, role: serializeRole(updated) },

@@ -6,6 +6,14 @@
 import * as v from 'valibot';
 import {
   AUDIT_LOG_LIMIT_DEFAULT,
+  GUILD_MEMBERS_SEARCH_MAX,
+  GUILD_MEMBERS_SEARCH_QUERY_MAX,
+  GUILD_NAME_MAX,
+  GUILD_NAME_MIN,
+  BAN_DELETE_MESSAGE_SECONDS_MAX,
+  BULK_BAN_USERS_MAX,
+  GUILD_BANS_LIST_MAX,
+  GUILD_ROLES_MAX,
   AUDIT_LOG_LIMIT_MAX,
   GUILD_MEMBERS_LIST_MAX,
   MEMBER_BIO_MAX,
@@ -87,6 +95,82 @@ export const ModifyRoleSchema = jsonObject({
   mentionable: v.optional(v.boolean()),
 });
 
+/** `POST /guilds/{guild.id}/roles`: the fields of a new role, each optional (defaults as on the platform). */
+export const CreateRoleSchema = ModifyRoleSchema;
+
+/** `PATCH /guilds/{guild.id}/roles`: roles and the positions they move to. */
+export const RolePositionsSchema = v.array(
+  jsonObject({
+    id: snowflakeSchema,
+    position: v.optional(v.nullable(bodyInt(0, GUILD_ROLES_MAX))),
+  }),
+  'Must be an array of {id, position}.',
+);
+
+const deleteMessageSeconds = v.optional(bodyInt(0, BAN_DELETE_MESSAGE_SECONDS_MAX), 0);
+
+/** `PUT /guilds/{guild.id}/bans/{user.id}`: how many seconds of the user's messages to delete. */
+export const BanMemberSchema = jsonObject({ delete_message_seconds: deleteMessageSeconds });
+
+/** `POST /guilds/{guild.id}/bulk-ban`: 1 to 200 users, and the seconds of messages to delete. */
+export const BulkBanSchema = jsonObject({
+  user_ids: v.pipe(
+    v.array(snowflakeSchema, 'This field is required'),
+    v.minLength(1, `Must be between 1 and ${BULK_BAN_USERS_MAX} in length.`),
+    v.maxLength(BULK_BAN_USERS_MAX, `Must be between 1 and ${BULK_BAN_USERS_MAX} in length.`),
+  ),
+  delete_message_seconds: deleteMessageSeconds,
+});
+
+/** `GET /guilds/{guild.id}/bans`: a page of bans by user id. */
+export const GuildBansQuerySchema = v.object({
+  before: v.optional(snowflakeSchema),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, GUILD_BANS_LIST_MAX), String(GUILD_BANS_LIST_MAX)),
+});
+
+/** Modify Guild settings of the public docs that the sandbox's guild object does not keep (yet). */
+export const GUILD_SETTINGS_NOT_KEPT = [
+  'region',
+  'verification_level',
+  'default_message_notifications',
+  'explicit_content_filter',
+  'afk_channel_id',
+  'afk_timeout',
+  'splash',
+  'discovery_splash',
+  'system_channel_id',
+  'system_channel_flags',
+  'rules_channel_id',
+  'public_updates_channel_id',
+  'preferred_locale',
+  'features',
+  'description',
+  'premium_progress_bar_enabled',
+  'safety_alerts_channel_id',
+] as const;
+
+const notKept = v.optional(v.never('The sandbox does not keep this guild setting: see docs/http-api.md.'));
+
+/** `PATCH /guilds/{guild.id}`: name, icon, banner, owner; the other documented settings are refused. */
+export const ModifyGuildSchema = jsonObject({
+  name: v.optional(
+    v.pipe(
+      v.string('Must be a string.'),
+      v.trim(),
+      v.minLength(GUILD_NAME_MIN, `Must be between ${GUILD_NAME_MIN} and ${GUILD_NAME_MAX} in length.`),
+      v.maxLength(GUILD_NAME_MAX, `Must be between ${GUILD_NAME_MIN} and ${GUILD_NAME_MAX} in length.`),
+    ),
+  ),
+  icon: v.optional(v.nullable(v.string('Must be a data URI or null.'))),
+  banner: v.optional(v.nullable(v.string('Must be a data URI or null.'))),
+  owner_id: v.optional(snowflakeSchema),
+  ...(Object.fromEntries(GUILD_SETTINGS_NOT_KEPT.map((key) => [key, notKept])) as Record<
+    (typeof GUILD_SETTINGS_NOT_KEPT)[number],
+    typeof notKept
+  >),
+});
+
 /** A guild administration route's path: the guild, and the member it names. */
 export const GuildMemberPathSchema = v.object({ guild_id: snowflakeSchema, user_id: v.optional(snowflakeSchema) });
 
@@ -160,6 +244,24 @@ export const ModifyMemberSchema = jsonObject({
   flags: v.optional(v.nullable(flagsInt())),
 });
 
+/** `GET /guilds/{guild.id}/members/search`: the name prefix, and 1 to 1000 members (1 unless given). */
+export const GuildMembersSearchQuerySchema = v.object({
+  query: v.pipe(
+    v.string('This field is required'),
+    v.maxLength(GUILD_MEMBERS_SEARCH_QUERY_MAX, `Must be ${GUILD_MEMBERS_SEARCH_QUERY_MAX} or fewer in length.`),
+  ),
+  limit: v.optional(queryInt(1, GUILD_MEMBERS_SEARCH_MAX), '1'),
+});
+
+/** `PUT /guilds/{guild.id}/members/{user.id}`: the user's access token (`guilds.join`) and what they join with. */
+export const AddGuildMemberSchema = jsonObject({
+  access_token: v.pipe(v.string('This field is required'), v.minLength(1, 'This field is required')),
+  nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
+  roles: v.optional(v.nullable(v.array(snowflakeSchema))),
+  mute: v.optional(v.nullable(v.boolean())),
+  deaf: v.optional(v.nullable(v.boolean())),
+});
+
 /** `PATCH /guilds/{guild.id}/members/@me`: bots may set their nick, avatar, banner and bio. */
 export const ModifyCurrentMemberSchema = jsonObject({
   nick: v.optional(v.nullable(text(MEMBER_NICK_MAX))),
@@ -200,6 +302,12 @@ export const CreateGuildEmojiSchema = jsonObject({
   name: EmojiNameSchema,
   image: EmojiImageSchema,
   roles: v.optional(v.nullable(v.array(snowflakeSchema)), []),
+});
+
+/** `PATCH /guilds/{guild.id}/emojis/{emoji.id}`: a new name and/or the roles allowed (null: everyone). */
+export const ModifyGuildEmojiSchema = jsonObject({
+  name: v.optional(EmojiNameSchema),
+  roles: v.optional(v.nullable(v.array(snowflakeSchema))),
 });
 
 /** `POST /sandbox/invites/{code}/accept`: the user who accepts it. */

@@ -12,6 +12,7 @@ export const SCOPES = [
   'email',
   'guilds',
   'guilds.members.read',
+  'guilds.join',
   'connections',
   'identify.premium',
   'relationships.read',

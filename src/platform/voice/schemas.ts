@@ -3,7 +3,7 @@
  */
 import * as v from 'valibot';
 import { jsonObject } from '../core/json-object';
-import { snowflakeSchema } from '../core/schema-parts';
+import { isoInstant, snowflakeSchema } from '../core/schema-parts';
 
 /** `PUT /channels/{channel.id}/voice-status`: a status string, or null to clear it (the 500-character limit is checked by the rule). */
 export const VoiceStatusSchema = jsonObject({ status: v.nullish(v.string('Must be a string or null.'), null) });
@@ -16,3 +16,16 @@ export const SandboxVoiceStateSchema = jsonObject({ channel_id: v.nullable(snowf
 
 /** `PUT /sandbox/guilds/{guild.id}/voice-states/{user.id}`: the guild and the member. */
 export const SandboxVoiceStatePathSchema = v.object({ guild_id: snowflakeSchema, user_id: snowflakeSchema });
+
+/** `PATCH /guilds/{guild.id}/voice-states/@me`: the stage channel, whether suppressed, a request to speak. */
+export const ModifyCurrentVoiceStateSchema = jsonObject({
+  channel_id: v.optional(snowflakeSchema),
+  suppress: v.optional(v.boolean()),
+  request_to_speak_timestamp: v.optional(v.nullable(isoInstant)),
+});
+
+/** `PATCH /guilds/{guild.id}/voice-states/{user.id}`: the stage channel the user is in, and whether suppressed. */
+export const ModifyUserVoiceStateSchema = jsonObject({
+  channel_id: snowflakeSchema,
+  suppress: v.optional(v.boolean()),
+});

@@ -268,6 +268,11 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // Guild bans (`/guilds/{guild.id}/bans`), keyed `[guild_id, user_id]`; apart from `bans`,
+  // the platform-wide account bans.
+  (db) => {
+    db.createObjectStore('guild_bans', { keyPath: ['guild_id', 'user_id'] });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -108,6 +108,9 @@ export interface GuildRecord {
   premium_tier?: number;
   /** How many boosts the guild has (`premium_subscription_count`); absent means 0. */
   premium_subscription_count?: number;
+  /** The icon and banner images set by Modify Guild, as data URIs (`icon` / `banner` hold their hashes). */
+  icon_data?: string | null;
+  banner_data?: string | null;
 }
 
 /** Gradient role colors; `color` on the role is deprecated but still returned and honored. */

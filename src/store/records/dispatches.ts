@@ -237,6 +237,10 @@ export interface GatewayDispatchPayloads {
   USER_UPDATE: User;
   GUILD_CREATE: GuildCreate;
   GUILD_DELETE: { id: Snowflake };
+  /** The guild after a change (Modify Guild), with its roles and emoji. */
+  GUILD_UPDATE: Guild & Record<string, unknown>;
+  GUILD_BAN_ADD: { guild_id: Snowflake; user: User };
+  GUILD_BAN_REMOVE: { guild_id: Snowflake; user: User };
   GUILD_ROLE_CREATE: { guild_id: Snowflake; role: Role };
   GUILD_ROLE_UPDATE: { guild_id: Snowflake; role: Role };
   GUILD_ROLE_DELETE: { guild_id: Snowflake; role_id: Snowflake };

@@ -104,3 +104,14 @@ export interface AuditLogEntryRecord {
   reason?: string;
   created_at: number;
 }
+
+/**
+ * A user banned from a guild (the platform's guild ban, apart from the platform-wide account
+ * bans of `bans`): keyed `[guild_id, user_id]`; `reason` is the audit log reason given.
+ */
+export interface GuildBanRecord {
+  guild_id: Snowflake;
+  user_id: Snowflake;
+  reason: string | null;
+  created_at: number;
+}

@@ -17,6 +17,11 @@ Commands read from stdin, one JSON object each, with an "id" the answer repeats 
   {"op": "history", "channel_id", "limit"}
   {"op": "sync"}                          the command tree's global commands
   {"op": "dm", "user_id", "content"}      user.send
+  {"op": "create_role", "guild_id", "name"}                 guild.create_role
+  {"op": "add_role", "guild_id", "user_id", "role_id"}      member.add_roles
+  {"op": "ban", "guild_id", "user_id"} / {"op": "unban", ...}   guild.ban / guild.unban
+  {"op": "bans", "guild_id"}                                 the ids of guild.bans()
+Events of a guild's bans: {"event": "member_ban" | "member_unban", "guild_id", "user_id"}.
   {"op": "close"}
 """
 
@@ -102,6 +107,37 @@ async def on_message(message: discord.Message) -> None:
     emit({'event': 'replied', 'heard': message_json(message), 'reply': message_json(reply)})
 
 
+@client.event
+async def on_member_ban(guild: discord.Guild, user: discord.User) -> None:
+    emit({'event': 'member_ban', 'guild_id': str(guild.id), 'user_id': str(user.id)})
+
+
+@client.event
+async def on_member_unban(guild: discord.Guild, user: discord.User) -> None:
+    emit({'event': 'member_unban', 'guild_id': str(guild.id), 'user_id': str(user.id)})
+
+
+async def run_guild_command(command: dict):
+    guild = client.get_guild(int(command['guild_id']))
+    op = command['op']
+    if op == 'create_role':
+        role = await guild.create_role(name=command['name'], hoist=True)
+        return {'id': str(role.id), 'name': role.name, 'position': role.position, 'hoist': role.hoist}
+    if op == 'add_role':
+        member = await guild.fetch_member(int(command['user_id']))
+        await member.add_roles(discord.Object(id=int(command['role_id'])))
+        return [str(r.id) for r in (await guild.fetch_member(int(command['user_id']))).roles]
+    if op == 'ban':
+        await guild.ban(discord.Object(id=int(command['user_id'])), delete_message_seconds=0)
+        return None
+    if op == 'unban':
+        await guild.unban(discord.Object(id=int(command['user_id'])))
+        return None
+    if op == 'bans':
+        return [str(entry.user.id) async for entry in guild.bans()]
+    raise ValueError(f'unknown op {op}')
+
+
 async def run_command(command: dict):
     op = command['op']
     if op == 'edit':
@@ -120,6 +156,8 @@ async def run_command(command: dict):
     if op == 'close':
         await client.close()
         return None
+    if 'guild_id' in command:
+        return await run_guild_command(command)
     raise ValueError(f'unknown op {op}')
 
 

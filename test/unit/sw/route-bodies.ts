@@ -43,14 +43,21 @@ import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/chann
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
+  AddGuildMemberSchema,
+  BanMemberSchema,
+  BulkBanSchema,
   CreateGuildEmojiSchema,
   CreateGuildSchema,
+  CreateRoleSchema,
+  ModifyGuildEmojiSchema,
+  ModifyGuildSchema,
   CreateScheduledEventSchema,
   ModifyCurrentMemberSchema,
   ModifyMemberSchema,
   ModifyRoleSchema,
   PremiumTierSchema,
   PruneSchema,
+  RolePositionsSchema,
   SandboxAcceptInviteSchema,
   SandboxChannelSchema,
   SandboxGuildSchema,
@@ -96,7 +103,12 @@ import {
   PutRelationshipSchema,
   SandboxRelationshipSchema,
 } from '../../../src/platform/relationships/schemas';
-import { SandboxVoiceStateSchema, VoiceStatusSchema } from '../../../src/platform/voice/schemas';
+import {
+  ModifyCurrentVoiceStateSchema,
+  ModifyUserVoiceStateSchema,
+  SandboxVoiceStateSchema,
+  VoiceStatusSchema,
+} from '../../../src/platform/voice/schemas';
 import { EventWebhooksSchema, WebhookSinkSchema } from '../../../src/platform/webhooks/schemas';
 import { PNG } from './guild-admin-fixtures';
 import type { RouteWorld } from './route-world';
@@ -253,6 +265,24 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
       mentionable: false,
     }),
   },
+  'PATCH /guilds/:guild_id': {
+    schema: ModifyGuildSchema,
+    valid: (w) => ({ name: 'Renamed guild', icon: PNG, banner: null, owner_id: w.alice.id }),
+  },
+  'POST /guilds/:guild_id/roles': {
+    schema: CreateRoleSchema,
+    valid: () => ({ name: 'Raiders', permissions: '1024', color: 0x3498db, hoist: true, mentionable: true }),
+  },
+  'PATCH /guilds/:guild_id/roles': { schema: RolePositionsSchema, valid: (w) => [{ id: w.role.id, position: 1 }] },
+  'PUT /guilds/:guild_id/bans/:user_id': { schema: BanMemberSchema, valid: () => ({ delete_message_seconds: 3600 }) },
+  'POST /guilds/:guild_id/bulk-ban': {
+    schema: BulkBanSchema,
+    valid: (w) => ({ user_ids: [w.bob.id, w.carol.id], delete_message_seconds: 0 }),
+  },
+  'PUT /guilds/:guild_id/members/:user_id': {
+    schema: AddGuildMemberSchema,
+    valid: (w) => ({ access_token: w.aliceAccessToken, nick: 'Bobby', roles: [w.role.id], mute: false, deaf: false }),
+  },
   'PATCH /guilds/:guild_id/members/@me': {
     schema: ModifyCurrentMemberSchema,
     valid: () => ({ nick: 'Bot', avatar: null, banner: null, bio: 'A bot' }),
@@ -288,6 +318,18 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   'POST /guilds/:guild_id/emojis': {
     schema: CreateGuildEmojiSchema,
     valid: (w) => ({ name: 'wave', image: PNG, roles: [w.role.id] }),
+  },
+  'PATCH /guilds/:guild_id/emojis/:emoji_id': {
+    schema: ModifyGuildEmojiSchema,
+    valid: (w) => ({ name: 'wave_hello', roles: [w.role.id] }),
+  },
+  'PATCH /guilds/:guild_id/voice-states/@me': {
+    schema: ModifyCurrentVoiceStateSchema,
+    valid: (w) => ({ channel_id: w.voice.id, suppress: true, request_to_speak_timestamp: '2026-03-10T12:00:00Z' }),
+  },
+  'PATCH /guilds/:guild_id/voice-states/:user_id': {
+    schema: ModifyUserVoiceStateSchema,
+    valid: (w) => ({ channel_id: w.voice.id, suppress: true }),
   },
   'PUT /channels/:channel_id/permissions/:overwrite_id': {
     schema: OverwriteSchema,
