@@ -12,6 +12,7 @@ import { directMessageRoutes } from './direct-messages';
 import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
+import { guildSettingsRoutes } from './guild-settings';
 import { currentUserGuildRoutes, guildRoutes } from './guilds';
 import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
@@ -58,6 +59,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
+  api.route('/', guildSettingsRoutes());
   api.route('/', emojiRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());

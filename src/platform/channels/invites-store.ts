@@ -24,6 +24,8 @@ export const INVITE_STORES: PlatformStoreName[] = [
   'members',
   'users',
   'audit_log_entries',
+  // Incident actions: nobody joins through an invite while the guild's invites are paused.
+  'guild_settings',
 ];
 
 /** A transaction over at least the invite stores, read-only or read-write. */

@@ -16,6 +16,7 @@ import { keyRange } from '../../store/port';
 
 /** The audit log events the sandbox records (the platform's public values). */
 export const AUDIT_LOG_EVENTS = {
+  GUILD_UPDATE: 1,
   MEMBER_PRUNE: 21,
   MEMBER_UPDATE: 24,
   MEMBER_ROLE_UPDATE: 25,
@@ -24,6 +25,12 @@ export const AUDIT_LOG_EVENTS = {
   INVITE_CREATE: 40,
   INVITE_DELETE: 42,
   EMOJI_CREATE: 60,
+  INTEGRATION_DELETE: 82,
+  ONBOARDING_PROMPT_CREATE: 163,
+  ONBOARDING_PROMPT_UPDATE: 164,
+  ONBOARDING_PROMPT_DELETE: 165,
+  ONBOARDING_CREATE: 166,
+  ONBOARDING_UPDATE: 167,
   ...AUDIT_LOG_EVENT,
 } as const;
 

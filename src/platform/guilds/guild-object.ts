@@ -11,6 +11,7 @@ import { keyRange } from '../../store/port';
 import type { GuildRecord } from '../../store/records/core';
 import { dbReader, loadGuildView, requireMember } from './access';
 import { listGuildEmojis } from './emoji';
+import { guildSettingsFields, readGuildSettings } from './guild-settings';
 import { serializeGuild, serializeRole } from './wire';
 
 /**
@@ -77,6 +78,7 @@ export async function getGuild(
   return {
     ...unchangeableSettings(view.guild),
     ...serializeGuild(view.guild, sortedRoles(view.roles)),
+    ...guildSettingsFields(view.guild, await readGuildSettings(ctx.db, guildId), ctx.clock.now()),
     emojis,
     stickers: [],
     ...counts,

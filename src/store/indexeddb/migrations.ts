@@ -268,6 +268,11 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // 23: guild settings a bot reads and edits (widget, welcome screen, onboarding, incident
+  // actions), one record per guild.
+  (db) => {
+    db.createObjectStore('guild_settings', { keyPath: 'guild_id' });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -245,6 +245,10 @@ export interface GatewayDispatchPayloads {
   GUILD_MEMBER_REMOVE: { guild_id: Snowflake; user: User };
   GUILD_MEMBERS_CHUNK: GuildMembersChunk;
   GUILD_EMOJIS_UPDATE: { guild_id: Snowflake; emojis: Emoji[] };
+  /** The guild object after a change of its settings (widget, welcome screen, onboarding, incident actions). */
+  GUILD_UPDATE: Guild & Record<string, unknown>;
+  GUILD_INTEGRATIONS_UPDATE: { guild_id: Snowflake };
+  INTEGRATION_DELETE: { id: Snowflake; guild_id: Snowflake; application_id: Snowflake };
   GUILD_SCHEDULED_EVENT_CREATE: ScheduledEvent;
   /** A guild channel, or a DM channel to each of its two users when it is created. */
   CHANNEL_CREATE: Channel | DmChannel;
