@@ -47,14 +47,14 @@ export function serializeIncidents(settings: GuildSettingsRecord, now: number) {
 /**
  * The guild object's fields that follow the stored settings: the widget's, `incidents_data`
  * (null when nothing is paused), and the features the settings turn on (WELCOME_SCREEN_ENABLED,
- * GUILD_ONBOARDING, INVITES_DISABLED while invites are paused).
+ * INVITES_DISABLED while invites are paused). GUILD_ONBOARDING is not among them: the official
+ * API description does not list that feature.
  */
 export function guildSettingsFields(guild: GuildRecord, settings: GuildSettingsRecord, now: number) {
   const incidents = serializeIncidents(settings, now);
-  const derived = new Set(['WELCOME_SCREEN_ENABLED', 'GUILD_ONBOARDING', 'INVITES_DISABLED']);
+  const derived = new Set(['WELCOME_SCREEN_ENABLED', 'INVITES_DISABLED']);
   const features = guild.features.filter((f) => !derived.has(f));
   if (settings.welcome_screen.enabled) features.push('WELCOME_SCREEN_ENABLED');
-  if (settings.onboarding.enabled) features.push('GUILD_ONBOARDING');
   if (incidents.invites_disabled_until !== null) features.push('INVITES_DISABLED');
   return {
     widget_enabled: settings.widget.enabled,

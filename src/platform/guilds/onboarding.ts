@@ -5,7 +5,7 @@
  * channels, 5 of them where @everyone may send messages (in advanced mode the channels the
  * prompts' options grant count too): enabling below that is 400 (350000), changing an enabled
  * onboarding to below it 400 (350001). Audit entries: ONBOARDING_UPDATE for the settings,
- * ONBOARDING_PROMPT_CREATE / UPDATE / DELETE per prompt; GUILD_UPDATE follows (GUILD_ONBOARDING).
+ * ONBOARDING_PROMPT_CREATE / UPDATE / DELETE per prompt; GUILD_UPDATE follows.
  */
 import { write } from '../../store/write';
 import type { WriteTx } from '../../store/write';

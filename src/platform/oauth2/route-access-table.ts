@@ -22,8 +22,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /oauth2/token/revoke': open('client'),
   'GET /oauth2/keys': open('public'),
   'GET /oauth2/@me': user(),
-  // OpenID Connect UserInfo: a user's token with `openid`.
-  'GET /oauth2/userinfo': user('openid'),
+  // OpenID Connect UserInfo: any user's token at the door; the route itself asks for `openid`.
+  'GET /oauth2/userinfo': user(),
   // Get Current Bot Application Information: a bot library's first call at login.
   'GET /oauth2/applications/@me': BOT,
   'GET /.well-known/openid-configuration': open('public'),

@@ -2,8 +2,9 @@
  * OpenID Connect UserInfo (`GET /oauth2/userinfo`, OIDC Core §5.3) for a user's token with the
  * `openid` scope: `sub` (the user id, as in the ID tokens the platform issues), the username as
  * `preferred_username`, the display name as `nickname`, the avatar's URL as `picture`, `locale`,
- * and with the `email` scope `email` and `email_verified`.
+ * and with the `email` scope `email` and `email_verified`. A token without `openid` is 403 (50001).
  */
+import { ApiError } from '../core/errors';
 import type { BearerPrincipal } from './principal';
 
 /** The platform's CDN, where avatar URLs point (a page's service worker answers them). */
@@ -14,6 +15,7 @@ const CDN = 'https://cdn.discordapp.com';
  * @example const { sub } = userInfoOf(principal);
  */
 export function userInfoOf(principal: BearerPrincipal) {
+  if (!principal.scopes.has('openid')) throw ApiError.of('MISSING_ACCESS', 'Missing OAuth2 scope: openid');
   const user = principal.user;
   const picture = user.avatar
     ? `${CDN}/avatars/${user.id}/${user.avatar}.png`
