@@ -4,7 +4,7 @@
  * an invite's target users. Mounted at the API root.
  */
 import { Hono } from 'hono';
-import { editTargetUsers } from '../../src/platform/channels/invites-target-users-edit';
+import { editTargetUser, editTargetUsers } from '../../src/platform/channels/invites-target-users-edit';
 import { InviteCodePathSchema } from '../../src/platform/channels/schemas';
 import { snowflakeSchema } from '../../src/platform/core/schema-parts';
 import { getGuildPreview, getVanityUrl } from '../../src/platform/guilds/guild-preview';
@@ -102,12 +102,12 @@ export function guildSettingsRoutes(): Hono<AppEnv> {
   });
   r.put('/invites/:code/target-users/:user_id', async (c) => {
     const { code, user_id } = validate(TargetUserPathSchema, c.req.param());
-    await editTargetUsers(c.get('ctx'), botOf(c), code, [user_id], true, 'user_id');
+    await editTargetUser(c.get('ctx'), botOf(c), code, user_id, true);
     return noContent();
   });
   r.delete('/invites/:code/target-users/:user_id', async (c) => {
     const { code, user_id } = validate(TargetUserPathSchema, c.req.param());
-    await editTargetUsers(c.get('ctx'), botOf(c), code, [user_id], false, 'user_id');
+    await editTargetUser(c.get('ctx'), botOf(c), code, user_id, false);
     return noContent();
   });
 

@@ -14,17 +14,17 @@ import { PERMISSIONS } from '../core/permissions';
 import { guildPermissions, loadGuildView, requireMember, requirePermissions, txReader } from '../guilds/access';
 import { findLiveInvite, INVITE_STORES } from './invites-store';
 
-/**
- * Adds (`add`) or removes the users `userIds` from invite `code`'s target users.
- * @example await editTargetUsers(ctx, bot, 'aB3dE5gH7j', [userId], true);
- */
-export async function editTargetUsers(
+/** What to do with the users a change names that do not exist. */
+type UnknownUsers = (unknown: { id: string; index: number }[]) => ApiError;
+
+/** Inside one write: checks the caller and the users, then adds or removes them. */
+async function changeTargetUsers(
   ctx: PlatformContext,
   principal: BotPrincipal,
   code: string,
   userIds: readonly string[],
   add: boolean,
-  field = 'user_ids',
+  unknownUsers: UnknownUsers,
 ): Promise<void> {
   await write(ctx, INVITE_STORES, async (tx) => {
     const now = ctx.clock.now();
@@ -34,23 +34,45 @@ export async function editTargetUsers(
       requireMember(view);
       requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_GUILD);
     }
-    const ids = [...new Set(userIds)];
     if (add) {
-      const users = await Promise.all(ids.map((id) => tx.store('users').getKey(id)));
-      const bad: Record<string, string> = {};
-      ids.forEach((id, i) => {
-        if (users[i] === undefined)
-          bad[field === 'user_id' ? field : `${field}.${userIds.indexOf(id)}`] = 'Unknown user.';
-      });
-      if (Object.keys(bad).length > 0) {
-        if (field === 'user_id') throw ApiError.of('UNKNOWN_USER');
-        throw ApiError.invalidForm(bad);
-      }
+      const keys = await Promise.all(userIds.map((id) => tx.store('users').getKey(id)));
+      const unknown = userIds.flatMap((id, index) => (keys[index] === undefined ? [{ id, index }] : []));
+      if (unknown.length > 0) throw unknownUsers(unknown);
     }
-    const current = invite.target_user_ids ?? [];
-    const next = add ? [...new Set([...current, ...ids])] : current.filter((id) => !ids.includes(id));
     // Removing from an invite anyone may accept changes nothing.
     if (!add && invite.target_user_ids === null) return;
+    const current = invite.target_user_ids ?? [];
+    const next = add ? [...new Set([...current, ...userIds])] : current.filter((id) => !userIds.includes(id));
     await tx.store('invites').put({ ...invite, target_user_ids: next, target_users_updated_at: now });
   });
+}
+
+/**
+ * `PUT` (`add`) or `DELETE /invites/{code}/target-users/{user.id}`: an unknown user is 404 (10013).
+ * @example await editTargetUser(ctx, bot, 'aB3dE5gH7j', userId, true);
+ */
+export async function editTargetUser(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  code: string,
+  userId: string,
+  add: boolean,
+): Promise<void> {
+  await changeTargetUsers(ctx, principal, code, [userId], add, () => ApiError.of('UNKNOWN_USER'));
+}
+
+/**
+ * `POST /invites/{code}/target-users/bulk-add` (`add`) or `bulk-delete`: unknown users are
+ * 400 (50035), each named by its index in `user_ids`.
+ */
+export async function editTargetUsers(
+  ctx: PlatformContext,
+  principal: BotPrincipal,
+  code: string,
+  userIds: readonly string[],
+  add: boolean,
+): Promise<void> {
+  await changeTargetUsers(ctx, principal, code, userIds, add, (unknown) =>
+    ApiError.invalidForm(Object.fromEntries(unknown.map((u) => [`user_ids.${u.index}`, 'Unknown user.']))),
+  );
 }

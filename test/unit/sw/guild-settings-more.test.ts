@@ -218,10 +218,11 @@ describe('invite target users edited in place (inviter or MANAGE_GUILD; bulk 1 t
     expect((await csv(invite.code)).body).toBe(`user_id\n${w.bob.id}\n`);
   });
 
-  it('another bot without MANAGE_GUILD is 403 (50013); an unknown invite 404 (10006)', async () => {
+  it('another bot without MANAGE_GUILD is 403 (50013); an unknown invite 404 (10006), an unknown user 404 (10013)', async () => {
     const { client, w, base } = await inviteWorld();
     const other = await otherBot(client, w.guild.id, 0n);
     expect((await client.put(`${base}/${w.bob.id}`, undefined, other.auth)).body.code).toBe(50013);
+    expect((await client.put(`${base}/1`, undefined, w.botAuth)).body.code).toBe(10013);
     expect((await client.put(`/api/v10/invites/nope/target-users/${w.bob.id}`, undefined, w.botAuth)).body.code).toBe(
       10006,
     );
