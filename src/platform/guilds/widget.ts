@@ -3,7 +3,8 @@
  * change emits GUILD_UPDATE and writes a GUILD_UPDATE audit entry with the `widget_enabled` /
  * `widget_channel_id` changes) and the public widget (`GET /guilds/{guild.id}/widget.json`, no
  * token): the voice channels @everyone can see and the online members, from the stored
- * presences, at most 100. A disabled widget answers 403 (50004).
+ * presences, at most 100, with their voice state in a listed channel. A disabled widget answers
+ * 403 (50004).
  */
 import { write } from '../../store/write';
 import { keyRange } from '../../store/port';
@@ -12,7 +13,14 @@ import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { WIDGET_MEMBERS_MAX } from '../core/limits';
 import { PERMISSIONS, computeChannelPermissions, hasPermission, parsePermissions } from '../core/permissions';
-import { CHANNEL_TYPES, type ChannelRecord, type GuildRecord, type RoleRecord } from '../../store/records/core';
+import {
+  CHANNEL_TYPES,
+  type ChannelRecord,
+  type GuildRecord,
+  type MemberRecord,
+  type RoleRecord,
+} from '../../store/records/core';
+import type { VoiceStateRecord } from '../../store/records/guilds';
 import { shownStatus } from '../presence/shown';
 import {
   dbReader,
@@ -101,9 +109,31 @@ function defaultAvatarUrl(userId: string): string {
   return `https://cdn.discordapp.com/embed/avatars/${Number((BigInt(userId) >> 22n) % 6n)}.png`;
 }
 
+/** A member's voice state as the widget shows it: only in a channel the widget lists. */
+function voiceFields(member: MemberRecord, state: VoiceStateRecord | undefined, listed: Set<string>) {
+  if (!state || !listed.has(state.channel_id)) return {};
+  return {
+    channel_id: state.channel_id,
+    deaf: member.deaf ?? false,
+    mute: member.mute ?? false,
+    self_deaf: state.self_deaf,
+    self_mute: state.self_mute,
+    suppress: state.suppress,
+  };
+}
+
 /** The widget's data: a disabled widget or an unknown guild refuses it. */
 export async function readWidget(ctx: PlatformContext, guildId: string) {
-  const tx = ctx.db.read(['guilds', 'roles', 'channels', 'members', 'users', 'presences', 'guild_settings']);
+  const tx = ctx.db.read([
+    'guilds',
+    'roles',
+    'channels',
+    'members',
+    'users',
+    'presences',
+    'voice_states',
+    'guild_settings',
+  ]);
   const guild = await tx.store('guilds').get(guildId);
   if (!guild) throw ApiError.of('UNKNOWN_GUILD');
   const settings = (await tx.store('guild_settings').get(guildId))?.widget;
@@ -119,7 +149,8 @@ export async function readWidget(ctx: PlatformContext, guildId: string) {
     .map((m, i) => ({ member: m, status: shownStatus(presences[i]?.sessions) }))
     .filter((m) => m.status !== 'offline');
   const users = await Promise.all(online.map((m) => tx.store('users').get(m.member.user_id)));
-  return { guild, channels, online, users, channel_id: settings.channel_id };
+  const voice = await Promise.all(online.map((m) => tx.store('voice_states').get([guildId, m.member.user_id])));
+  return { guild, channels, online, users, voice, channel_id: settings.channel_id };
 }
 
 /**
@@ -128,7 +159,8 @@ export async function readWidget(ctx: PlatformContext, guildId: string) {
  * @example const widget = await getWidget(ctx, guildId);
  */
 export async function getWidget(ctx: PlatformContext, guildId: string) {
-  const { guild, channels, online, users } = await readWidget(ctx, guildId);
+  const { guild, channels, online, users, voice } = await readWidget(ctx, guildId);
+  const listed = new Set(channels.map((c) => c.id));
   return {
     id: guild.id,
     name: guild.name,
@@ -145,6 +177,7 @@ export async function getWidget(ctx: PlatformContext, guildId: string) {
           avatar: null,
           status: m.status,
           avatar_url: defaultAvatarUrl(user.id),
+          ...voiceFields(m.member, voice[i], listed),
         },
       ];
     }),

@@ -116,7 +116,7 @@ describe('widget (settings: MANAGE_GUILD; widget.json and widget.png: public)', 
     expect((await client.get('/api/v10/guilds/1/widget.json')).body.code).toBe(10004);
   });
 
-  it('widget.json lists the voice channels @everyone sees and the online members from the stored presences', async () => {
+  it('widget.json lists the voice channels @everyone sees and the online members from the stored presences, with their voice state', async () => {
     const { client, w, base } = await world();
     await client.patch(`${base}/widget`, { enabled: true }, w.botAuth);
     await online(client, w.bob.id, 'idle');
@@ -135,6 +135,10 @@ describe('widget (settings: MANAGE_GUILD; widget.json and widget.png: public)', 
       ['bob', 'idle'],
     ]);
     expect(res.body.members.map((m: any) => m.id).sort()).toEqual(['0', '1']);
+    // A member in a listed voice channel carries its voice state.
+    await client.put(`/sandbox/guilds/${w.guild.id}/voice-states/${w.bob.id}`, { channel_id: w.voice.id });
+    const bob = (await client.get(`${base}/widget.json`)).body.members.find((m: any) => m.username === 'bob');
+    expect(bob).toMatchObject({ channel_id: w.voice.id, self_mute: false, self_deaf: false, suppress: false });
   });
 
   it('widget.png is a real PNG whose size follows the style (shield by default); a bad style is 400', async () => {
