@@ -34,6 +34,7 @@ import {
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 import { readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
 import { GUILD_SETTINGS_STORES } from './welcome-screen';
+import { widgetInviteUrl } from './widget-invite';
 
 /**
  * `GET /guilds/{guild.id}/widget`: `{enabled, channel_id}`.
@@ -43,7 +44,8 @@ export async function getWidgetSettings(ctx: PlatformContext, principal: BotPrin
   const view = await loadGuildView(dbReader(ctx.db), guildId, principal.user.id);
   requireMember(view);
   requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_GUILD);
-  return { ...(await readGuildSettings(ctx.db, guildId)).widget };
+  const { enabled, channel_id } = (await readGuildSettings(ctx.db, guildId)).widget;
+  return { enabled, channel_id };
 }
 
 /**
@@ -65,6 +67,7 @@ export async function modifyWidgetSettings(
     }
     const settings = await txGuildSettings(tx, guildId);
     const widget = {
+      ...settings.widget,
       enabled: change.enabled ?? settings.widget.enabled,
       channel_id: change.channel_id === undefined ? settings.widget.channel_id : change.channel_id,
     };
@@ -76,7 +79,8 @@ export async function modifyWidgetSettings(
         ? [{ key: 'widget_channel_id', old_value: settings.widget.channel_id, new_value: widget.channel_id }]
         : []),
     ];
-    if (changes.length === 0) return widget;
+    const answer = { enabled: widget.enabled, channel_id: widget.channel_id };
+    if (changes.length === 0) return answer;
     await storeGuildSettings(tx, emit, view.guild, view.roles, { ...settings, widget }, ctx.clock.now());
     await appendAuditLogEntry(ctx, tx, {
       guild_id: guildId,
@@ -85,7 +89,7 @@ export async function modifyWidgetSettings(
       target_id: guildId,
       changes,
     });
-    return widget;
+    return answer;
   });
 }
 
@@ -155,7 +159,7 @@ export async function readWidget(ctx: PlatformContext, guildId: string) {
 
 /**
  * `GET /guilds/{guild.id}/widget.json`. Member ids are the list's own indexes, not user ids,
- * as on the platform; `instant_invite` is null (no invite is generated for the widget).
+ * as on the platform; `instant_invite` is an invite to the widget's invite channel, or null.
  * @example const widget = await getWidget(ctx, guildId);
  */
 export async function getWidget(ctx: PlatformContext, guildId: string) {
@@ -164,7 +168,7 @@ export async function getWidget(ctx: PlatformContext, guildId: string) {
   return {
     id: guild.id,
     name: guild.name,
-    instant_invite: null,
+    instant_invite: await widgetInviteUrl(ctx, guildId),
     channels: channels.map((c) => ({ id: c.id, name: c.name ?? '', position: c.position })),
     members: online.slice(0, WIDGET_MEMBERS_MAX).flatMap((m, i) => {
       const user = users[i];

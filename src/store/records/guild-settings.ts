@@ -40,7 +40,8 @@ export interface OnboardingPromptRecord {
 /** A guild's settings record, keyed by `guild_id`. */
 export interface GuildSettingsRecord {
   guild_id: Snowflake;
-  widget: { enabled: boolean; channel_id: Snowflake | null };
+  /** `invite_code`: the invite `widget.json` last handed out for the invite channel. */
+  widget: { enabled: boolean; channel_id: Snowflake | null; invite_code?: string };
   welcome_screen: { enabled: boolean; description: string | null; welcome_channels: WelcomeChannelRecord[] };
   onboarding: {
     enabled: boolean;

@@ -141,6 +141,20 @@ describe('widget (settings: MANAGE_GUILD; widget.json and widget.png: public)', 
     expect(bob).toMatchObject({ channel_id: w.voice.id, self_mute: false, self_deaf: false, suppress: false });
   });
 
+  it('widget.json hands out one invite to the invite channel (INVITE_CREATE once), and a new one once it expired', async () => {
+    const { client, w, base } = await world();
+    await client.patch(`${base}/widget`, { enabled: true, channel_id: w.text.id }, w.botAuth);
+    const first = (await client.get(`${base}/widget.json`)).body.instant_invite;
+    expect(first).toMatch(/^https:\/\/discord\.com\/invite\/\w+$/);
+    expect((await client.get(`${base}/widget.json`)).body.instant_invite).toBe(first);
+    const created = await eventsOf(client, 'INVITE_CREATE');
+    expect(created.map((e) => (e.data as any).code)).toEqual([first.split('/').at(-1)]);
+    expect(created[0].data).toMatchObject({ channel_id: w.text.id, max_age: 86400 });
+    const now = Date.parse((await client.get('/sandbox/clock')).body.now);
+    await client.put('/sandbox/clock', { now: new Date(now + 86_400_000 + 1000).toISOString() });
+    expect((await client.get(`${base}/widget.json`)).body.instant_invite).not.toBe(first);
+  });
+
   it('widget.png is a real PNG whose size follows the style (shield by default); a bad style is 400', async () => {
     const { client, w, base } = await world();
     const png = () => client.fetch(`${client.origin}${base}/widget.png`);
