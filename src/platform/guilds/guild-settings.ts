@@ -11,6 +11,17 @@ import { serializeEmoji } from '../accounts/application-emoji';
 import { INTENTS } from '../core/intents';
 import { serializeGuild } from './wire';
 
+/** The stores a guild settings change writes in. */
+export const GUILD_SETTINGS_STORES = [
+  'guilds',
+  'roles',
+  'members',
+  'channels',
+  'emojis',
+  'guild_settings',
+  'audit_log_entries',
+] as const;
+
 /** The settings of a guild that never changed any: what the platform answers for a new guild. */
 export function defaultGuildSettings(guildId: string): GuildSettingsRecord {
   return {

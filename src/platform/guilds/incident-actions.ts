@@ -11,8 +11,7 @@ import { ApiError } from '../core/errors';
 import { INCIDENT_ACTION_MAX_MS } from '../core/limits';
 import { PERMISSIONS } from '../core/permissions';
 import { guildPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './access';
-import { serializeIncidents, storeGuildSettings, txGuildSettings } from './guild-settings';
-import { GUILD_SETTINGS_STORES } from './welcome-screen';
+import { GUILD_SETTINGS_STORES, serializeIncidents, storeGuildSettings, txGuildSettings } from './guild-settings';
 
 /** Instants in epoch ms, null to lift, absent to keep. */
 export interface IncidentActionsChange {

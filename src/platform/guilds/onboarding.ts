@@ -27,8 +27,7 @@ import {
   type GuildView,
 } from './access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
-import { readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
-import { GUILD_SETTINGS_STORES } from './welcome-screen';
+import { GUILD_SETTINGS_STORES, readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
 
 /** The onboarding object on the wire. */
 function serializeOnboarding(guildId: string, onboarding: GuildSettingsRecord['onboarding']) {

@@ -9,20 +9,9 @@ import type { WelcomeChannelRecord } from '../../store/records/guild-settings';
 import type { BotPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
-import { PERMISSIONS, hasPermission } from '../core/permissions';
+import { PERMISSIONS } from '../core/permissions';
 import { dbReader, guildPermissions, loadGuildView, requireMember, requirePermissions, txReader } from './access';
-import { readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
-
-/** The stores a guild settings change writes in. */
-export const GUILD_SETTINGS_STORES = [
-  'guilds',
-  'roles',
-  'members',
-  'channels',
-  'emojis',
-  'guild_settings',
-  'audit_log_entries',
-] as const;
+import { GUILD_SETTINGS_STORES, readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
 
 /** The welcome screen on the wire. */
 function serializeWelcomeScreen(screen: { description: string | null; welcome_channels: WelcomeChannelRecord[] }) {
@@ -66,7 +55,7 @@ export async function modifyWelcomeScreen(
   return write(ctx, [...GUILD_SETTINGS_STORES], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
-    if (!hasPermission(guildPermissions(view), PERMISSIONS.MANAGE_GUILD)) throw ApiError.of('MISSING_PERMISSIONS');
+    requirePermissions(guildPermissions(view), PERMISSIONS.MANAGE_GUILD);
     const settings = await txGuildSettings(tx, guildId);
     const screen = { ...settings.welcome_screen };
     if (change.enabled != null) screen.enabled = change.enabled;

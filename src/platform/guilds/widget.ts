@@ -32,8 +32,7 @@ import {
   txReader,
 } from './access';
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
-import { readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
-import { GUILD_SETTINGS_STORES } from './welcome-screen';
+import { GUILD_SETTINGS_STORES, readGuildSettings, storeGuildSettings, txGuildSettings } from './guild-settings';
 import { widgetInviteUrl } from './widget-invite';
 
 /**
