@@ -163,6 +163,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     keyPath: 'instance_id',
     indexes: { by_application_channel: { keyPath: ['application_id', 'channel_id'], unique: true } },
   },
+  guild_settings: { keyPath: 'guild_id', indexes: {} },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

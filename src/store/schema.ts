@@ -10,6 +10,7 @@ import type { ClockState } from './records/clock';
 import type { FaultsState, RateLimitSettings } from './records/faults';
 import type { EventRecord } from './records/events';
 import type { RequestRecord } from './records/requests';
+import type { GuildSettingsRecord } from './records/guild-settings';
 import type {
   ActivityJoinRecord,
   ClientDeviceRecord,
@@ -457,6 +458,8 @@ export type PlatformDB = {
     value: ActivityInstanceRecord;
     indexes: { by_application_channel: [string, string] };
   };
+  /** A guild's widget, welcome screen, onboarding and incident actions, by guild id. */
+  guild_settings: { key: string; value: GuildSettingsRecord };
 };
 
 /** A user's enrollment in a quest of an application. */

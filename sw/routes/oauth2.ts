@@ -5,6 +5,7 @@
  * `/@me` is the current authorization of a Bearer token; `/keys` and the discovery document
  * publish what verifies the platform's ID tokens (`oidc-provider.ts`).
  */
+import { userInfoOf } from '../../src/platform/oauth2/userinfo';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { OAuth2Error } from '../../src/platform/core/errors';
@@ -156,6 +157,9 @@ export function oauth2Routes(): Hono<AppEnv> {
     const { verify_key } = await ensureEventWebhooks(c.get('ctx'), principal.application.id);
     return c.json(currentAuthorization(principal, verify_key));
   });
+
+  // OpenID Connect UserInfo: the claims of the token's user (the access table asks for `openid`).
+  r.get('/userinfo', async (c) => c.json(userInfoOf(bearerOf(c))));
 
   return r;
 }

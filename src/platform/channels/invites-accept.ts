@@ -15,6 +15,7 @@ import { ApiError } from '../core/errors';
 import type { InviteRecord } from '../../store/records/guilds';
 import { serializeChannel, serializeGuild, serializeMember } from '../guilds/wire';
 import { INTENTS } from '../core/intents';
+import { invitesPaused } from '../guilds/guild-settings';
 import { INVITE_STORES, findLiveInvite, inviteAudience, isInviteTarget, serializeInvite } from './invites-store';
 import type { MemberRecord } from '../../store/records/core';
 import { recordActivityJoin } from '../activities/activity-joins';
@@ -46,6 +47,7 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
       });
     const existing = await tx.store('members').get([invite.guild_id, userId]);
     if (existing) return { invite: wire, member: serializeMember(existing, user), joined: false };
+    if (invitesPaused(await tx.store('guild_settings').get(invite.guild_id), now)) throw ApiError.of('INVITES_PAUSED');
     await refuseBannedUser(tx, invite.guild_id, userId);
 
     const guild = (await tx.store('guilds').get(invite.guild_id))!;

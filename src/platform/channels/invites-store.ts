@@ -25,6 +25,8 @@ export const INVITE_STORES: PlatformStoreName[] = [
   'users',
   'audit_log_entries',
   'guild_bans',
+  // Incident actions: nobody joins through an invite while the guild's invites are paused.
+  'guild_settings',
 ];
 
 /** A transaction over at least the invite stores, read-only or read-write. */

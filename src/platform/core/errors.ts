@@ -65,6 +65,21 @@ export const API_ERRORS = {
   UNKNOWN_VOICE_STATE: { status: 404, code: 10065, message: 'Unknown Voice State' },
   UNKNOWN_INVITE_TARGET_USERS_JOB: { status: 404, code: 10124, message: 'Unknown invite target users job' },
   UNKNOWN_INVITE_TARGET_USERS: { status: 404, code: 10129, message: 'Unknown invite target users' },
+  // Guild settings (widget, integrations, onboarding, incident actions): the platform's public codes.
+  UNKNOWN_INTEGRATION: { status: 404, code: 10005, message: 'Unknown Integration' },
+  WIDGET_DISABLED: { status: 403, code: 50004, message: 'Widget Disabled' },
+  ONBOARDING_REQUIREMENTS_NOT_MET: {
+    status: 400,
+    code: 350000,
+    message: 'Cannot enable onboarding, requirements are not met',
+  },
+  ONBOARDING_BELOW_REQUIREMENTS: {
+    status: 400,
+    code: 350001,
+    message: 'Cannot update onboarding while below requirements',
+  },
+  // The public docs name no code for an invite refused while the guild's invites are paused.
+  INVITES_PAUSED: { status: 403, code: 0, message: 'Invites are currently paused for this server' },
   GUILD_CREATION_REMOVED: {
     status: 403,
     code: 20001,

@@ -508,3 +508,37 @@ export const FAULT_HOLD_MS_MAX = 300_000;
 export const FAULT_RETRY_AFTER_MAX = 60;
 /** Faults on demand: how many injected faults `GET /sandbox/faults` remembers (a reset forgets them all). */
 export const FAULT_HISTORY_MAX = 50;
+
+// Guild settings (the platform's public docs and its official API description).
+/** A welcome screen's description, in characters. */
+export const WELCOME_SCREEN_DESCRIPTION_MAX = 140;
+/** Channels a welcome screen shows. */
+export const WELCOME_SCREEN_CHANNELS_MAX = 5;
+/** A welcome screen channel's description, in characters (1 at least). */
+export const WELCOME_CHANNEL_DESCRIPTION_MAX = 50;
+/** Onboarding prompts of a guild. */
+export const ONBOARDING_PROMPTS_MAX = 15;
+/** Options of one onboarding prompt (1 at least). */
+export const ONBOARDING_OPTIONS_MAX = 50;
+/** An onboarding prompt's title, in characters (1 at least). */
+export const ONBOARDING_PROMPT_TITLE_MAX = 100;
+/** An onboarding option's title, in characters (1 at least). */
+export const ONBOARDING_OPTION_TITLE_MAX = 50;
+/** An onboarding option's description, in characters. */
+export const ONBOARDING_OPTION_DESCRIPTION_MAX = 100;
+/** Roles, and channels, one onboarding option grants. */
+export const ONBOARDING_OPTION_IDS_MAX = 50;
+/** Default channels of onboarding. */
+export const ONBOARDING_DEFAULT_CHANNELS_MAX = 500;
+/** Enabled onboarding needs at least this many default channels... */
+export const ONBOARDING_DEFAULT_CHANNELS_MIN = 7;
+/** ...of which at least this many @everyone may send messages in. */
+export const ONBOARDING_SENDABLE_CHANNELS_MIN = 5;
+/** How far ahead incident actions may pause invites or DMs: 24 hours. */
+export const INCIDENT_ACTION_MAX_MS = 24 * 60 * 60 * 1000;
+/** Users one bulk-add or bulk-delete of invite target users names. */
+export const INVITE_TARGET_USERS_BULK_MAX = 1000;
+/** Integrations Get Guild Integrations answers at most. */
+export const GUILD_INTEGRATIONS_MAX = 50;
+/** Online members a guild widget lists at most. */
+export const WIDGET_MEMBERS_MAX = 100;

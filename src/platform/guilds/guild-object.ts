@@ -9,8 +9,10 @@ import type { Principal } from '../oauth2/auth';
 import { countOnlineMembers } from '../presence/presence';
 import { keyRange } from '../../store/port';
 import type { GuildRecord, RoleRecord } from '../../store/records/core';
+import type { GuildSettingsRecord } from '../../store/records/guild-settings';
 import { dbReader, loadGuildView, requireMember } from './access';
 import { listGuildEmojis } from './emoji';
+import { guildSettingsFields, readGuildSettings } from './guild-settings';
 import { serializeGuild, serializeRole } from './wire';
 
 /**
@@ -74,17 +76,25 @@ export async function getGuild(
         approximate_presence_count: await countOnlineMembers(ctx, guildId),
       }
     : {};
-  return { ...guildObject(view.guild, view.roles, emojis), ...counts };
+  const settings = await readGuildSettings(ctx.db, guildId);
+  return { ...guildObject(view.guild, view.roles, emojis, settings, ctx.clock.now()), ...counts };
 }
 
 /**
  * The full guild object (as Get Guild, Modify Guild and GUILD_UPDATE carry it) from its record,
- * roles and serialized emoji.
+ * roles, serialized emoji and settings, with the incident actions in force at `now`.
  */
-export function guildObject<E>(guild: GuildRecord, roles: RoleRecord[], emojis: E[]) {
+export function guildObject<E>(
+  guild: GuildRecord,
+  roles: RoleRecord[],
+  emojis: E[],
+  settings: GuildSettingsRecord,
+  now: number,
+) {
   return {
     ...unchangeableSettings(guild),
     ...serializeGuild(guild, sortedRoles(roles)),
+    ...guildSettingsFields(guild, settings, now),
     emojis,
     stickers: [],
   };

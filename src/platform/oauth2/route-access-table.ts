@@ -22,6 +22,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /oauth2/token/revoke': open('client'),
   'GET /oauth2/keys': open('public'),
   'GET /oauth2/@me': user(),
+  // OpenID Connect UserInfo: any user's token at the door; the route itself asks for `openid`.
+  'GET /oauth2/userinfo': user(),
   // Get Current Bot Application Information: a bot library's first call at login.
   'GET /oauth2/applications/@me': BOT,
   'GET /.well-known/openid-configuration': open('public'),
@@ -132,6 +134,20 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /guilds/:guild_id/emojis/:emoji_id': BOT,
   'PATCH /guilds/:guild_id/emojis/:emoji_id': BOT,
   'DELETE /guilds/:guild_id/emojis/:emoji_id': BOT,
+  // Guild settings; the widget itself is public, as on the platform.
+  'GET /guilds/:guild_id/welcome-screen': BOT,
+  'PATCH /guilds/:guild_id/welcome-screen': BOT,
+  'GET /guilds/:guild_id/widget': BOT,
+  'PATCH /guilds/:guild_id/widget': BOT,
+  'GET /guilds/:guild_id/widget.json': open('public'),
+  'GET /guilds/:guild_id/widget.png': open('public'),
+  'GET /guilds/:guild_id/onboarding': BOT,
+  'PUT /guilds/:guild_id/onboarding': BOT,
+  'PUT /guilds/:guild_id/incident-actions': BOT,
+  'GET /guilds/:guild_id/integrations': BOT,
+  'DELETE /guilds/:guild_id/integrations/:integration_id': BOT,
+  'GET /guilds/:guild_id/preview': BOT,
+  'GET /guilds/:guild_id/vanity-url': BOT,
   'GET /guilds/:guild_id/messages/search': botOrUser('messages.read'),
 
   // Channels, their messages and pins. Users read with `messages.read` and change with
@@ -164,6 +180,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /invites/:code/target-users': BOT,
   'PUT /invites/:code/target-users': BOT,
   'GET /invites/:code/target-users/job-status': BOT,
+  'PUT /invites/:code/target-users/:user_id': BOT,
+  'DELETE /invites/:code/target-users/:user_id': BOT,
+  'POST /invites/:code/target-users/bulk-add': BOT,
+  'POST /invites/:code/target-users/bulk-delete': BOT,
 
   // Monetization: users see their own entitlements and subscriptions with `applications.entitlements`.
   'GET /applications/:application_id/skus': botOrUser(),

@@ -268,10 +268,15 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
-  // Guild bans (`/guilds/{guild.id}/bans`), keyed `[guild_id, user_id]`; apart from `bans`,
+  // 23: guild bans (`/guilds/{guild.id}/bans`), keyed `[guild_id, user_id]`; apart from `bans`,
   // the platform-wide account bans.
   (db) => {
     db.createObjectStore('guild_bans', { keyPath: ['guild_id', 'user_id'] });
+  },
+  // 24: guild settings a bot reads and edits (widget, welcome screen, onboarding, incident
+  // actions), one record per guild.
+  (db) => {
+    db.createObjectStore('guild_settings', { keyPath: 'guild_id' });
   },
 ];
 

@@ -237,7 +237,7 @@ export interface GatewayDispatchPayloads {
   USER_UPDATE: User;
   GUILD_CREATE: GuildCreate;
   GUILD_DELETE: { id: Snowflake };
-  /** The guild after a change (Modify Guild), with its roles and emoji. */
+  /** The guild after a change (Modify Guild, its settings), with its roles and emoji. */
   GUILD_UPDATE: Guild & Record<string, unknown>;
   GUILD_BAN_ADD: { guild_id: Snowflake; user: User };
   GUILD_BAN_REMOVE: { guild_id: Snowflake; user: User };
@@ -249,6 +249,8 @@ export interface GatewayDispatchPayloads {
   GUILD_MEMBER_REMOVE: { guild_id: Snowflake; user: User };
   GUILD_MEMBERS_CHUNK: GuildMembersChunk;
   GUILD_EMOJIS_UPDATE: { guild_id: Snowflake; emojis: Emoji[] };
+  GUILD_INTEGRATIONS_UPDATE: { guild_id: Snowflake };
+  INTEGRATION_DELETE: { id: Snowflake; guild_id: Snowflake; application_id: Snowflake };
   GUILD_SCHEDULED_EVENT_CREATE: ScheduledEvent;
   /** A guild channel, or a DM channel to each of its two users when it is created. */
   CHANNEL_CREATE: Channel | DmChannel;

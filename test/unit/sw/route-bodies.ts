@@ -40,6 +40,13 @@ import {
 import { FaultSchema, RateLimitSettingsSchema } from '../../../src/platform/faults/fault-schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
 import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
+import {
+  IncidentActionsSchema,
+  ModifyOnboardingSchema,
+  ModifyWelcomeScreenSchema,
+  ModifyWidgetSchema,
+  TargetUsersBulkSchema,
+} from '../../../src/platform/guilds/settings-schemas';
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
@@ -331,6 +338,58 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: ModifyUserVoiceStateSchema,
     valid: (w) => ({ channel_id: w.voice.id, suppress: true }),
   },
+  'PATCH /guilds/:guild_id/welcome-screen': {
+    schema: ModifyWelcomeScreenSchema,
+    valid: (w) => ({
+      enabled: true,
+      description: 'Welcome',
+      welcome_channels: [{ channel_id: w.text.id, description: 'Say hi', emoji_id: null, emoji_name: 'wave' }],
+    }),
+  },
+  'PATCH /guilds/:guild_id/widget': {
+    schema: ModifyWidgetSchema,
+    valid: (w) => ({ enabled: true, channel_id: w.text.id }),
+  },
+  'PUT /guilds/:guild_id/onboarding': {
+    schema: ModifyOnboardingSchema,
+    valid: (w) => ({
+      enabled: false,
+      mode: 0,
+      default_channel_ids: [w.text.id],
+      prompts: [
+        {
+          id: w.role.id,
+          title: 'What do you play?',
+          type: 0,
+          single_select: false,
+          required: false,
+          in_onboarding: true,
+          options: [
+            {
+              title: 'Raids',
+              description: 'Weekly raids',
+              emoji_name: 'sword',
+              emoji_animated: false,
+              role_ids: [w.role.id],
+              channel_ids: [w.text.id],
+            },
+          ],
+        },
+      ],
+    }),
+  },
+  'PUT /guilds/:guild_id/incident-actions': {
+    schema: IncidentActionsSchema,
+    valid: () => ({ invites_disabled_until: '2026-03-10T13:00:00Z', dms_disabled_until: null }),
+  },
+  'POST /invites/:code/target-users/bulk-add': {
+    schema: TargetUsersBulkSchema,
+    valid: (w) => ({ user_ids: [w.bob.id] }),
+  },
+  'POST /invites/:code/target-users/bulk-delete': {
+    schema: TargetUsersBulkSchema,
+    valid: (w) => ({ user_ids: [w.bob.id] }),
+  },
   'PUT /channels/:channel_id/permissions/:overwrite_id': {
     schema: OverwriteSchema,
     valid: () => ({ type: 0, allow: '1024', deny: '0' }),
@@ -598,6 +657,7 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'POST /oauth2/token/revoke': 'application/x-www-form-urlencoded (RFC 7009)',
   'POST /rpc/image-uploads': 'multipart/form-data: the picked file',
   'PUT /invites/:code/target-users': 'multipart/form-data: the target users CSV',
+  'PUT /invites/:code/target-users/:user_id': 'no body: everything is in the path',
   'POST /sandbox/webhook-sinks/:sink_id': 'a webhook receiver: it keeps whatever body a delivery sends',
   'POST /rpc/quests/:quest_id/timer': 'no body: the quest is in the path',
   'POST /rpc/proxy-tickets': 'no body: the ticket is for the token',

@@ -204,6 +204,9 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return path.includes('/guilds/') ? w.guildCommand.id : w.command.id;
     case 'emoji_id':
       return w.emoji.id;
+    case 'integration_id':
+      // A guild's bot integration has its application's id.
+      return w.application.id;
     case 'code':
       return w.invite.code;
     case 'quest_id':
