@@ -41,6 +41,7 @@ import type {
   EmojiRecord,
   InviteRecord,
   ScheduledEventRecord,
+  ScheduledEventUserRecord,
   VoiceStateRecord,
 } from './records/guilds';
 import type {
@@ -383,6 +384,12 @@ export type PlatformDB = {
   /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
   emoji_images: { key: string; value: EmojiImageRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
+  /** Keyed `[event id, padded user id]`: an event's users in id order; `by_guild_user` finds a leaver's. */
+  guild_scheduled_event_users: {
+    key: [string, string];
+    value: ScheduledEventUserRecord;
+    indexes: { by_guild_user: [string, string] };
+  };
   voice_states: { key: [string, string]; value: VoiceStateRecord; indexes: { by_channel: string } };
   /** Keyed `[guild_id, order_key]`: a guild's newest entries are one bounded `getAll`. */
   audit_log_entries: {

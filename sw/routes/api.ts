@@ -23,6 +23,7 @@ import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
 import { rpcActivityRoutes } from './rpc-activities';
+import { scheduledEventRoutes } from './scheduled-events';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
@@ -58,6 +59,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
+  api.route('/', scheduledEventRoutes());
   api.route('/', emojiRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());

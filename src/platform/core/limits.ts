@@ -77,6 +77,8 @@ export const AUDIT_LOG_LIMIT_DEFAULT = 50;
 export const SCHEDULED_EVENT_NAME_MAX = 100;
 export const SCHEDULED_EVENT_DESCRIPTION_MAX = 1000;
 export const SCHEDULED_EVENT_LOCATION_MAX = 100;
+/** `GET .../scheduled-events/{id}/users`: users per page (the default is the maximum). */
+export const SCHEDULED_EVENT_USERS_LIMIT_MAX = 100;
 
 /** Default upload limit per attachment from `RULE_DATES.UPLOAD_LIMIT_10_MIB` (10 MiB). */
 export const UPLOAD_LIMIT_DEFAULT_BYTES = 10 * 1024 * 1024;

@@ -268,6 +268,12 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // Users interested in a guild scheduled event, in user id order per event.
+  (db) => {
+    db.createObjectStore('guild_scheduled_event_users', {
+      keyPath: ['guild_scheduled_event_id', 'order_key'],
+    }).createIndex('by_guild_user', ['guild_id', 'user_id']);
+  },
 ];
 
 /** The schema version this code writes. */

@@ -58,6 +58,7 @@ import {
   SandboxPrimaryGuildSchema,
   SandboxRoleSchema,
 } from '../../../src/platform/guilds/schemas';
+import { ModifyScheduledEventSchema } from '../../../src/platform/guilds/scheduled-event-schemas';
 import { InteractionResponseSchema } from '../../../src/platform/interactions/callback';
 import {
   CommandBulkSchema,
@@ -283,6 +284,22 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
       channel_id: w.voice.id,
       scheduled_start_time: '2026-03-12T20:00:00Z',
       scheduled_end_time: '2026-03-12T22:00:00Z',
+    }),
+  },
+  'PATCH /guilds/:guild_id/scheduled-events/:event_id': {
+    schema: ModifyScheduledEventSchema,
+    valid: (w) => ({
+      name: 'Raid II',
+      description: null,
+      privacy_level: 2,
+      entity_type: 2,
+      channel_id: w.voice.id,
+      entity_metadata: null,
+      scheduled_start_time: '2026-03-12T21:00:00Z',
+      scheduled_end_time: '2026-03-12T23:00:00Z',
+      status: 1,
+      image: null,
+      recurrence_rule: null,
     }),
   },
   'POST /guilds/:guild_id/emojis': {
@@ -575,4 +592,5 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'POST /sandbox/subscriptions/:subscription_id/expire': 'no body: everything is in the path',
   'POST /sandbox/subscriptions/:subscription_id/migrate': 'no body: everything is in the path',
   'POST /sandbox/guilds/:guild_id/index': 'no body: everything is in the path',
+  'PUT /sandbox/guilds/:guild_id/scheduled-events/:event_id/users/:user_id': 'no body: everything is in the path',
 };

@@ -87,6 +87,15 @@ export async function routeWorld(client?: TestClient) {
     'guild command',
   );
   const emoji = await ok(c.post(`${commands}/emojis`, { name: 'cheer', image: PNG }, bot), 'emoji');
+  const scheduledEvent = await ok(
+    c.post(
+      `/api/v10/guilds/${guild.id}/scheduled-events`,
+      { name: 'Raid', entity_type: 2, channel_id: voice.id, scheduled_start_time: '2026-03-12T20:00:00Z' },
+      bot,
+    ),
+    'scheduled event',
+  );
+  await ok(c.put(`/sandbox/guilds/${guild.id}/scheduled-events/${scheduledEvent.id}/users/${bob.id}`), 'interest');
 
   for (const [from, to] of [
     [alice.id, bob.id],
@@ -153,6 +162,7 @@ export async function routeWorld(client?: TestClient) {
     command,
     guildCommand,
     emoji,
+    scheduledEvent,
     dm,
     quest: quest.quest,
     unanswered,
@@ -204,6 +214,8 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return path.includes('/guilds/') ? w.guildCommand.id : w.command.id;
     case 'emoji_id':
       return w.emoji.id;
+    case 'event_id':
+      return w.scheduledEvent.id;
     case 'code':
       return w.invite.code;
     case 'quest_id':
