@@ -8,6 +8,7 @@ import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
+import { currentUserRoutes } from './current-user';
 import { directMessageRoutes } from './direct-messages';
 import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
@@ -43,6 +44,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/users/@me/relationships', relationshipRoutes(false));
   api.route('/users/@me/game-relationships', relationshipRoutes(true));
   api.route('/users/@me', directMessageRoutes());
+  api.route('/users/@me', currentUserRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   api.route('/', moderationRoutes());

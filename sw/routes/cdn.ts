@@ -57,6 +57,13 @@ export function cdnApp(ctx: PlatformContext, attachments: (request: Request) => 
         if (member?.avatar === wanted.hash && member.avatar_data) return stored(member.avatar_data);
         return image(await generatedImage({ kind: 'generated', seed: `member:${c.req.path}` }, size), 'image/png');
       }
+      case 'user-image': {
+        // A user's uploaded image when the hash is its current one; else drawn from the URL.
+        const user = await ctx.db.get('users', wanted.user_id);
+        const data = wanted.field === 'avatar' ? user?.avatar_data : user?.banner_data;
+        if (user?.[wanted.field] === wanted.hash && data) return stored(data);
+        return image(await generatedImage({ kind: 'generated', seed: wanted.seed }, size), 'image/png');
+      }
       default:
         return image(await generatedImage(wanted, size), 'image/png');
     }

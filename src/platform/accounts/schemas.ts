@@ -203,3 +203,17 @@ export const SandboxApplicationSchema = jsonObject({
 
 /** `DELETE /sandbox/users/{user.id}/authorizations/{application.id}`: the user and the application. */
 export const UserApplicationPathSchema = v.object({ user_id: snowflakeSchema, application_id: snowflakeSchema });
+
+/** `PATCH /users/@me`: a bot's username, avatar and banner (data URIs; null clears the image). */
+export const ModifyCurrentUserSchema = jsonObject({
+  username: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(2, 'Must be between 2 and 32 in length.'),
+      v.maxLength(32, 'Must be between 2 and 32 in length.'),
+    ),
+  ),
+  avatar: v.optional(v.nullable(v.string())),
+  banner: v.optional(v.nullable(v.string())),
+});

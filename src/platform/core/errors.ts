@@ -86,6 +86,7 @@ export const API_ERRORS = {
   LOBBY_MEMBERS_MAX: { status: 400, code: 30059, message: 'Maximum number of lobby members reached' },
   LOBBIES_PER_USER_MAX: { status: 400, code: 30060, message: 'Maximum number of lobbies reached' },
   REQUEST_TOO_LARGE: { status: 413, code: 40005, message: 'Request entity too large' },
+  INVALID_GUILD: { status: 400, code: 50055, message: 'Invalid Guild' },
   MISSING_ACCESS: { status: 403, code: 50001, message: 'Missing Access' },
   CANNOT_EXECUTE_ON_CHANNEL_TYPE: { status: 400, code: 50024, message: 'Cannot execute action on this channel type' },
   INVALID_ACCOUNT_TYPE: { status: 403, code: 50002, message: 'Invalid account type' },

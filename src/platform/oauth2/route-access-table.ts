@@ -55,6 +55,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /users/@me/activities': user('activities.write', 'rpc.activities.write'),
   'GET /users/@me/connections': user('connections'),
   'GET /users/@me/guilds': botOrUser('guilds'),
+  // A bot changes its own user and leaves guilds; the docs give a user's token no scope for either.
+  'PATCH /users/@me': BOT,
+  'DELETE /users/@me/guilds/:guild_id': BOT,
+  'GET /users/@me/guilds/:guild_id/member': user('guilds.members.read'),
   // Get User: any user by id; the docs name no scope for a user's token.
   'GET /users/:user_id': botOrUser(),
   // Create DM: a bot opens its DM channel with a user.

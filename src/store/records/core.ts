@@ -43,6 +43,11 @@ export interface UserRecord {
   locale?: string;
   /** Whether two-factor authentication is on; absent: off. */
   mfa_enabled?: boolean;
+  /** An uploaded avatar as a data URI (`avatar` holds its hash); absent: the CDN draws one. */
+  avatar_data?: string | null;
+  /** The profile banner's hash, and the uploaded image as a data URI; absent: none. */
+  banner?: string | null;
+  banner_data?: string | null;
 }
 
 /** Application flags in their public bit positions (CONTRACT §4). */

@@ -18,6 +18,7 @@ import {
   CreateApplicationEmojiSchema,
   ExternalAuthTokenSchema,
   IdentityProviderConfigSchema,
+  ModifyCurrentUserSchema,
   PrivilegedIntentsDecisionSchema,
   RenameEmojiSchema,
   SandboxApplicationPatchSchema,
@@ -301,6 +302,10 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
       image: null,
       recurrence_rule: null,
     }),
+  },
+  'PATCH /users/@me': {
+    schema: ModifyCurrentUserSchema,
+    valid: () => ({ username: 'Game A Bot', avatar: PNG, banner: null }),
   },
   'POST /guilds/:guild_id/emojis': {
     schema: CreateGuildEmojiSchema,
