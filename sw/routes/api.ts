@@ -53,7 +53,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());
-  api.route('/applications', applicationRoutes());
+  api.route('/applications', applicationRoutes(send));
   api.route('/oauth2/applications', oauth2ApplicationRoutes());
   api.route('/applications', applicationMonetizationRoutes());
   api.route('/applications', commandRoutes());

@@ -6,6 +6,9 @@
  */
 import * as v from 'valibot';
 import {
+  APPLICATION_DESCRIPTION_MAX,
+  APPLICATION_TAG_MAX,
+  APPLICATION_TAGS_MAX,
   CONNECTION_NAME_MAX,
   EMOJI_NAME_MAX,
   EMOJI_NAME_MIN,
@@ -14,7 +17,7 @@ import {
   PROVISIONAL_DISPLAY_NAME_MAX,
 } from '../core/limits';
 import { jsonObject } from '../core/json-object';
-import { applicationFlagsSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
+import { applicationFlagsSchema, bitSetSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
 import { EXTERNAL_AUTH_TYPES, ISSUER_AUTH_TYPES } from './provisional-config';
 import { CONNECTION_TYPES } from './connections';
 
@@ -216,4 +219,54 @@ export const ModifyCurrentUserSchema = jsonObject({
   ),
   avatar: v.optional(v.nullable(v.string())),
   banner: v.optional(v.nullable(v.string())),
+});
+
+const installParams = jsonObject({
+  scopes: v.pipe(
+    v.array(v.picklist(['bot', 'applications.commands'], 'Install scopes are "bot" and "applications.commands".')),
+    v.minLength(1, 'At least one scope.'),
+  ),
+  permissions: bitSetSchema,
+});
+
+const notTaken = (what: string) => v.optional(v.never(`The sandbox does not take ${what} here.`));
+
+/** `PATCH /applications/@me` and `PATCH /applications/{id}`: the fields the docs let an app edit that the sandbox keeps. */
+export const ModifyApplicationSchema = jsonObject({
+  description: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(APPLICATION_DESCRIPTION_MAX, `Must be ${APPLICATION_DESCRIPTION_MAX} or fewer in length.`),
+      ),
+    ),
+  ),
+  tags: v.optional(
+    v.nullable(
+      v.pipe(
+        v.array(text(1, APPLICATION_TAG_MAX)),
+        v.maxLength(APPLICATION_TAGS_MAX, `Must be ${APPLICATION_TAGS_MAX} or fewer in length.`),
+      ),
+    ),
+  ),
+  custom_install_url: v.optional(v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048)))),
+  role_connections_verification_url: v.optional(
+    v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048))),
+  ),
+  install_params: v.optional(v.nullable(installParams)),
+  integration_types_config: v.optional(
+    v.nullable(
+      jsonObject({
+        '0': v.optional(v.nullable(jsonObject({ oauth2_install_params: v.optional(v.nullable(installParams)) }))),
+        '1': v.optional(v.nullable(jsonObject({ oauth2_install_params: v.optional(v.nullable(installParams)) }))),
+      }),
+    ),
+  ),
+  interactions_endpoint_url: v.optional(v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048)))),
+  flags: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+  icon: notTaken('an icon'),
+  cover_image: notTaken('a cover image'),
+  event_webhooks_url: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
+  event_webhooks_status: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
+  event_webhooks_types: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
 });

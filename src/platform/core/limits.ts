@@ -498,3 +498,8 @@ export const FAULT_HOLD_MS_MAX = 300_000;
 export const FAULT_RETRY_AFTER_MAX = 60;
 /** Faults on demand: how many injected faults `GET /sandbox/faults` remembers (a reset forgets them all). */
 export const FAULT_HISTORY_MAX = 50;
+
+/** `PATCH /applications/@me`: characters of the description, tags and characters of a tag. */
+export const APPLICATION_DESCRIPTION_MAX = 400;
+export const APPLICATION_TAGS_MAX = 5;
+export const APPLICATION_TAG_MAX = 20;

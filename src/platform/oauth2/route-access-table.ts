@@ -170,6 +170,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // The application object, for its own bot.
   'GET /applications/@me': BOT,
   'GET /applications/:application_id': BOT,
+  'PATCH /applications/@me': BOT,
+  'PATCH /applications/:application_id': BOT,
 
   // Application commands and application emoji: the application's bot.
   'GET /applications/:application_id/commands': BOT,

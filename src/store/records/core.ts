@@ -97,6 +97,11 @@ export interface ApplicationRecord {
   channel_obfuscation: boolean;
   /** The activity proxy's URL mappings (`src/platform/activities/url-mappings.ts`); absent until set. */
   url_mappings?: UrlMapping[];
+  /** Set by `PATCH /applications/@me`; absent: none. */
+  tags?: string[];
+  custom_install_url?: string | null;
+  role_connections_verification_url?: string | null;
+  install_params?: { scopes: string[]; permissions: string } | null;
   created_at: number;
 }
 

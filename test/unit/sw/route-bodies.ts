@@ -18,6 +18,7 @@ import {
   CreateApplicationEmojiSchema,
   ExternalAuthTokenSchema,
   IdentityProviderConfigSchema,
+  ModifyApplicationSchema,
   ModifyCurrentUserSchema,
   PrivilegedIntentsDecisionSchema,
   RenameEmojiSchema,
@@ -182,6 +183,17 @@ const command = {
 };
 
 /** Every route that takes a JSON body, by its key in the access table. */
+/** An application edit with every field the sandbox takes. */
+const applicationEdit = () => ({
+  description: 'Rolls dice',
+  tags: ['dice', 'games'],
+  custom_install_url: 'https://game.example/install',
+  role_connections_verification_url: 'https://game.example/verify',
+  install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' },
+  integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot'], permissions: '0' } }, '1': {} },
+  flags: 1 << 19,
+});
+
 export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   // Lobbies.
   'PUT /lobbies': {
@@ -307,6 +319,8 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: ModifyCurrentUserSchema,
     valid: () => ({ username: 'Game A Bot', avatar: PNG, banner: null }),
   },
+  'PATCH /applications/@me': { schema: ModifyApplicationSchema, valid: applicationEdit },
+  'PATCH /applications/:application_id': { schema: ModifyApplicationSchema, valid: applicationEdit },
   'POST /guilds/:guild_id/emojis': {
     schema: CreateGuildEmojiSchema,
     valid: (w) => ({ name: 'wave', image: PNG, roles: [w.role.id] }),
