@@ -53,7 +53,7 @@ import type {
 } from './records/messages';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
 import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
-import type { ApplicationCommandRecord } from './records/commands';
+import type { ApplicationCommandRecord, CommandPermissionsRecord } from './records/commands';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
@@ -384,6 +384,8 @@ export type PlatformDB = {
   /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
   emoji_images: { key: string; value: EmojiImageRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
+  /** Keyed `[application_id, guild_id, command_id]`: an application's command permissions in a guild are one range. */
+  application_command_permissions: { key: [string, string, string]; value: CommandPermissionsRecord };
   /** Keyed `[event id, padded user id]`: an event's users in id order; `by_guild_user` finds a leaver's. */
   guild_scheduled_event_users: {
     key: [string, string];

@@ -7,6 +7,7 @@ import type { AppEnv } from '../http';
 import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
+import { commandPermissionRoutes } from './command-permissions';
 import { connectionRoutes } from './connections';
 import { currentUserRoutes } from './current-user';
 import { directMessageRoutes } from './direct-messages';
@@ -56,6 +57,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/applications', applicationRoutes(send));
   api.route('/oauth2/applications', oauth2ApplicationRoutes());
   api.route('/applications', applicationMonetizationRoutes());
+  api.route('/applications', commandPermissionRoutes());
   api.route('/applications', commandRoutes());
   api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());

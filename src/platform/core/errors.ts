@@ -180,6 +180,11 @@ export const API_ERRORS = {
   // Application commands and interactions (the platform's public codes).
   UNKNOWN_WEBHOOK: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UNKNOWN_INTERACTION: { status: 404, code: 10062, message: 'Unknown interaction' },
+  UNKNOWN_APPLICATION_COMMAND_PERMISSIONS: {
+    status: 404,
+    code: 10066,
+    message: 'Unknown application command permissions',
+  },
   UNKNOWN_APPLICATION_COMMAND: { status: 404, code: 10063, message: 'Unknown application command' },
   APPLICATION_COMMANDS_MAX: { status: 400, code: 30032, message: 'Maximum number of application commands reached' },
   INTERACTION_ALREADY_ACKNOWLEDGED: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },

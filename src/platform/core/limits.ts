@@ -503,3 +503,5 @@ export const FAULT_HISTORY_MAX = 50;
 export const APPLICATION_DESCRIPTION_MAX = 400;
 export const APPLICATION_TAGS_MAX = 5;
 export const APPLICATION_TAG_MAX = 20;
+/** Permissions of one application command in a guild. */
+export const COMMAND_PERMISSIONS_MAX = 100;

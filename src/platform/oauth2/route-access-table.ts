@@ -186,6 +186,12 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'PATCH /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'DELETE /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
+  'GET /applications/:application_id/guilds/:guild_id/commands/permissions': BOT,
+  'GET /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': BOT,
+  // The docs: a user's Bearer token with this scope, never a bot token.
+  'PUT /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': user(
+    'applications.commands.permissions.update',
+  ),
   'GET /applications/:application_id/activity-instances/:instance_id': BOT,
   'GET /applications/:application_id/emojis': BOT,
   'POST /applications/:application_id/emojis': BOT,

@@ -268,11 +268,14 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
-  // Users interested in a guild scheduled event, in user id order per event.
+  // Users interested in a guild scheduled event, in user id order per event; application command
+  // permissions.
   (db) => {
     db.createObjectStore('guild_scheduled_event_users', {
       keyPath: ['guild_scheduled_event_id', 'order_key'],
     }).createIndex('by_guild_user', ['guild_id', 'user_id']);
+    // Application command permissions per guild (`command_id` = the application's id: all its commands).
+    db.createObjectStore('application_command_permissions', { keyPath: ['application_id', 'guild_id', 'command_id'] });
   },
 ];
 

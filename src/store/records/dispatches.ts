@@ -116,6 +116,14 @@ export interface ScheduledEvent {
   guild_scheduled_event_exceptions: never[];
 }
 
+/** A command's permissions in a guild (`id` is the command's, or the application's for all its commands). */
+export interface GuildCommandPermissions {
+  id: Snowflake;
+  application_id: Snowflake;
+  guild_id: Snowflake;
+  permissions: { id: Snowflake; type: 1 | 2 | 3; permission: boolean }[];
+}
+
 /** A user added or removed their interest in a scheduled event. */
 export interface ScheduledEventUserEvent {
   guild_scheduled_event_id: Snowflake;
@@ -259,6 +267,7 @@ export interface GatewayDispatchPayloads {
   GUILD_SCHEDULED_EVENT_DELETE: ScheduledEvent;
   GUILD_SCHEDULED_EVENT_USER_ADD: ScheduledEventUserEvent;
   GUILD_SCHEDULED_EVENT_USER_REMOVE: ScheduledEventUserEvent;
+  APPLICATION_COMMAND_PERMISSIONS_UPDATE: GuildCommandPermissions;
   /** A guild channel, or a DM channel to each of its two users when it is created. */
   CHANNEL_CREATE: Channel | DmChannel;
   CHANNEL_UPDATE: Channel;

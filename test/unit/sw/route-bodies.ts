@@ -65,6 +65,7 @@ import { InteractionResponseSchema } from '../../../src/platform/interactions/ca
 import {
   CommandBulkSchema,
   CommandCreateSchema,
+  CommandPermissionsSchema,
   CommandEditSchema,
 } from '../../../src/platform/interactions/command-schemas';
 import { SandboxInteractionSchema } from '../../../src/platform/interactions/create';
@@ -354,6 +355,16 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     valid: (w) => ({ sku_id: w.gold.id, owner_id: w.bob.id, owner_type: 2 }),
   },
   'POST /applications/:application_id/commands': { schema: CommandCreateSchema, valid: () => command },
+  'PUT /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': {
+    schema: CommandPermissionsSchema,
+    valid: (w) => ({
+      permissions: [
+        { id: w.role.id, type: 1, permission: true },
+        { id: w.bob.id, type: 2, permission: false },
+        { id: w.text.id, type: 3, permission: true },
+      ],
+    }),
+  },
   'PUT /applications/:application_id/commands': { schema: CommandBulkSchema, valid: () => [command] },
   'PATCH /applications/:application_id/commands/:command_id': {
     schema: CommandEditSchema,

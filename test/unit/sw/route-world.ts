@@ -22,6 +22,7 @@ export const ALL_SCOPES = [
   'activities.write activities.invites.write presences.read lobbies.write dm_channels.read',
   'dm_channels.messages.read dm_channels.messages.write messages.read messages.write rpc rpc.activities.write',
   'rpc.voice.read applications.commands applications.entitlements sdk.social_layer',
+  'applications.commands.permissions.update role_connections.write',
 ].join(' ');
 
 async function ok(reply: Promise<JsonReply>, what: string): Promise<any> {
