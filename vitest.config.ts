@@ -46,6 +46,8 @@ const SERVER_HOST_SUITE = [
   'test/unit/sw/current-user.test.ts',
   'test/unit/sw/application-edits.test.ts',
   'test/unit/sw/command-permissions.test.ts',
+  'test/unit/sw/voice-regions.test.ts',
+  'test/unit/sw/role-connections.test.ts',
   'test/unit/sw/server-mappings.test.ts',
   'test/unit/gateway/*.test.ts',
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),

@@ -99,6 +99,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   },
   emoji_images: { keyPath: 'emoji_id', indexes: {} },
   guild_scheduled_events: { keyPath: 'id', indexes: { by_guild: { keyPath: 'guild_id' } } },
+  role_connections: { keyPath: ['application_id', 'user_id'], indexes: {} },
   application_command_permissions: { keyPath: ['application_id', 'guild_id', 'command_id'], indexes: {} },
   guild_scheduled_event_users: {
     keyPath: ['guild_scheduled_event_id', 'order_key'],

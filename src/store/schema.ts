@@ -28,6 +28,7 @@ import type {
   LobbyMessageRecord,
   LobbyRecord,
   MemberRecord,
+  RoleConnectionRecord,
   RoleRecord,
   UserRecord,
 } from './records/core';
@@ -384,6 +385,8 @@ export type PlatformDB = {
   /** Each emoji's image (a data URI), apart so that listing emoji reads no image. */
   emoji_images: { key: string; value: EmojiImageRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
+  /** A user's role connection to an application, keyed `[application_id, user_id]`. */
+  role_connections: { key: [string, string]; value: RoleConnectionRecord };
   /** Keyed `[application_id, guild_id, command_id]`: an application's command permissions in a guild are one range. */
   application_command_permissions: { key: [string, string, string]; value: CommandPermissionsRecord };
   /** Keyed `[event id, padded user id]`: an event's users in id order; `by_guild_user` finds a leaver's. */

@@ -23,12 +23,14 @@ import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
+import { roleConnectionRoutes } from './role-connections';
 import { rpcRoutes } from './rpc';
 import { rpcActivityRoutes } from './rpc-activities';
 import { scheduledEventRoutes } from './scheduled-events';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
+import { voiceRegionRoutes } from './voice-regions';
 
 /**
  * The API routes; who may call each is the access table's (`sw/access.ts` admits the caller
@@ -64,6 +66,8 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
   api.route('/', scheduledEventRoutes());
+  api.route('/', voiceRegionRoutes());
+  api.route('/', roleConnectionRoutes());
   api.route('/', emojiRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());

@@ -505,3 +505,11 @@ export const APPLICATION_TAGS_MAX = 5;
 export const APPLICATION_TAG_MAX = 20;
 /** Permissions of one application command in a guild. */
 export const COMMAND_PERMISSIONS_MAX = 100;
+/** Role connections: metadata records per application, and the lengths the docs give. */
+export const ROLE_CONNECTION_METADATA_MAX = 5;
+export const ROLE_CONNECTION_KEY_MAX = 50;
+export const ROLE_CONNECTION_NAME_MAX = 100;
+export const ROLE_CONNECTION_DESCRIPTION_MAX = 200;
+export const ROLE_CONNECTION_PLATFORM_NAME_MAX = 50;
+export const ROLE_CONNECTION_PLATFORM_USERNAME_MAX = 100;
+export const ROLE_CONNECTION_VALUE_MAX = 100;

@@ -116,6 +116,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /guilds/:guild_id/prune': BOT,
   'POST /guilds/:guild_id/scheduled-events': BOT,
   'GET /guilds/:guild_id/scheduled-events': BOT,
+  'GET /guilds/:guild_id/regions': BOT,
+  'GET /voice/regions': BOT,
   'GET /guilds/:guild_id/scheduled-events/:event_id': BOT,
   'PATCH /guilds/:guild_id/scheduled-events/:event_id': BOT,
   'DELETE /guilds/:guild_id/scheduled-events/:event_id': BOT,
@@ -171,6 +173,11 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /applications/@me': BOT,
   'GET /applications/:application_id': BOT,
   'PATCH /applications/@me': BOT,
+  'GET /applications/:application_id/role-connections/metadata': BOT,
+  'PUT /applications/:application_id/role-connections/metadata': BOT,
+  'GET /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
+  'PUT /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
+  'DELETE /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
   'PATCH /applications/:application_id': BOT,
 
   // Application commands and application emoji: the application's bot.

@@ -64,6 +64,26 @@ export const APPLICATION_FLAGS = {
   APPLICATION_COMMAND_BADGE: 1 << 23,
 } as const;
 
+/** One role connection metadata record of an application (the platform's public shape). */
+export interface RoleConnectionMetadataRecord {
+  /** 1-4 integer comparisons, 5-6 datetime comparisons, 7-8 boolean equal / not equal. */
+  type: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  key: string;
+  name: string;
+  name_localizations?: Record<string, string> | null;
+  description: string;
+  description_localizations?: Record<string, string> | null;
+}
+
+/** A user's role connection to an application, keyed `[application_id, user_id]`. */
+export interface RoleConnectionRecord {
+  application_id: Snowflake;
+  user_id: Snowflake;
+  platform_name: string | null;
+  platform_username: string | null;
+  metadata: Record<string, string>;
+}
+
 /** Installation contexts: 0 guild install, 1 user install. */
 export type IntegrationType = 0 | 1;
 
@@ -102,6 +122,8 @@ export interface ApplicationRecord {
   custom_install_url?: string | null;
   role_connections_verification_url?: string | null;
   install_params?: { scopes: string[]; permissions: string } | null;
+  /** The application's role connection metadata records (at most 5); absent: none. */
+  role_connections_metadata?: RoleConnectionMetadataRecord[];
   created_at: number;
 }
 

@@ -60,6 +60,10 @@ import {
   SandboxPrimaryGuildSchema,
   SandboxRoleSchema,
 } from '../../../src/platform/guilds/schemas';
+import {
+  RoleConnectionMetadataSchema,
+  RoleConnectionSchema,
+} from '../../../src/platform/accounts/role-connection-schemas';
 import { ModifyScheduledEventSchema } from '../../../src/platform/guilds/scheduled-event-schemas';
 import { InteractionResponseSchema } from '../../../src/platform/interactions/callback';
 import {
@@ -322,6 +326,23 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   },
   'PATCH /applications/@me': { schema: ModifyApplicationSchema, valid: applicationEdit },
   'PATCH /applications/:application_id': { schema: ModifyApplicationSchema, valid: applicationEdit },
+  'PUT /applications/:application_id/role-connections/metadata': {
+    schema: RoleConnectionMetadataSchema,
+    valid: () => [
+      {
+        type: 2,
+        key: 'level',
+        name: 'Level',
+        name_localizations: { fr: 'Niveau' },
+        description: 'Level reached',
+        description_localizations: { fr: 'Niveau atteint' },
+      },
+    ],
+  },
+  'PUT /users/@me/applications/:application_id/role-connection': {
+    schema: RoleConnectionSchema,
+    valid: () => ({ platform_name: 'Game', platform_username: 'alice', metadata: {} }),
+  },
   'POST /guilds/:guild_id/emojis': {
     schema: CreateGuildEmojiSchema,
     valid: (w) => ({ name: 'wave', image: PNG, roles: [w.role.id] }),
