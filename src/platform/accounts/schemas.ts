@@ -17,7 +17,14 @@ import {
   PROVISIONAL_DISPLAY_NAME_MAX,
 } from '../core/limits';
 import { jsonObject } from '../core/json-object';
-import { applicationFlagsSchema, bitSetSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
+import {
+  applicationFlagsSchema,
+  bitSetSchema,
+  clientSecretSchema,
+  flagsInt,
+  snowflakeSchema,
+} from '../core/schema-parts';
+import { APPLICATION_FLAGS } from '../../store/records/core';
 import { EXTERNAL_AUTH_TYPES, ISSUER_AUTH_TYPES } from './provisional-config';
 import { CONNECTION_TYPES } from './connections';
 
@@ -263,7 +270,17 @@ export const ModifyApplicationSchema = jsonObject({
     ),
   ),
   interactions_endpoint_url: v.optional(v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048)))),
-  flags: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+  // Only the limited privileged intent flags may change (the platform's docs).
+  flags: v.optional(
+    v.nullable(
+      flagsInt(
+        APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED |
+          APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED |
+          APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED,
+        'Only the limited intent flags can be changed.',
+      ),
+    ),
+  ),
   icon: notTaken('an icon'),
   cover_image: notTaken('a cover image'),
   event_webhooks_url: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
