@@ -1,8 +1,7 @@
 /**
  * Role connections: `GET` / `PUT /applications/{id}/role-connections/metadata` (the bot) and
  * `GET` / `PUT` / `DELETE /users/@me/applications/{id}/role-connection` (a user's Bearer token
- * with `role_connections.write`), and the user's entitlements of the application
- * (`GET /users/@me/applications/{id}/entitlements`, `applications.entitlements`). Mounted at the API root.
+ * with `role_connections.write`). Mounted at the API root.
  */
 import { Hono } from 'hono';
 import {
@@ -16,9 +15,7 @@ import {
   RoleConnectionMetadataSchema,
   RoleConnectionSchema,
 } from '../../src/platform/accounts/role-connection-schemas';
-import { currentUserEntitlements } from '../../src/platform/monetization/entitlements';
-import { CurrentUserEntitlementsQuerySchema } from '../../src/platform/monetization/schemas';
-import { bearerOf, botOf, noContent, readJson, readQuery, snowflakeParam, type AppEnv } from '../http';
+import { bearerOf, botOf, noContent, readJson, snowflakeParam, type AppEnv } from '../http';
 
 /** The role connection routes. */
 export function roleConnectionRoutes(): Hono<AppEnv> {
@@ -42,12 +39,6 @@ export function roleConnectionRoutes(): Hono<AppEnv> {
     const principal = bearerOf(c);
     const id = snowflakeParam(c, 'application_id');
     return c.json(await putRoleConnection(c.get('ctx'), principal, id, await readJson(c, RoleConnectionSchema)));
-  });
-  r.get('/users/@me/applications/:application_id/entitlements', async (c) => {
-    const principal = bearerOf(c);
-    const id = snowflakeParam(c, 'application_id');
-    const query = readQuery(c, CurrentUserEntitlementsQuerySchema);
-    return c.json(await currentUserEntitlements(c.get('ctx'), principal, id, query));
   });
   r.delete(connection, async (c) => {
     await deleteRoleConnection(c.get('ctx'), bearerOf(c), snowflakeParam(c, 'application_id'));

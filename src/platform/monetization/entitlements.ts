@@ -233,20 +233,3 @@ export async function clientEntitlements(ctx: PlatformContext, principal: Bearer
   const held = await tx.store('entitlements').index('by_user').getAll(range);
   return held.filter((e) => !e.deleted && !hasEnded(e, now)).map(serializeEntitlement);
 }
-
-/**
- * `GET /users/@me/applications/{id}/entitlements`: what the token's user holds of the token's
- * own application now, optionally only of `skuIds` and without consumed ones.
- */
-export async function currentUserEntitlements(
-  ctx: PlatformContext,
-  principal: BearerPrincipal,
-  applicationId: string,
-  query: { sku_ids?: string[]; exclude_consumed?: boolean },
-) {
-  requireOwnApplication(principal, applicationId);
-  const skuIds = query.sku_ids ? new Set(query.sku_ids) : null;
-  return (await clientEntitlements(ctx, principal)).filter(
-    (e) => (skuIds === null || skuIds.has(e.sku_id)) && !(query.exclude_consumed && e.consumed),
-  );
-}

@@ -141,15 +141,3 @@ export const ClientPurchaseSchema = jsonObject({
   sku_id: snowflake,
   guild_id: v.optional(v.nullable(snowflake)),
 });
-
-/** `GET /users/@me/applications/{id}/entitlements`: `sku_ids` (comma-delimited) and `exclude_consumed`. */
-export const CurrentUserEntitlementsQuerySchema = v.object({
-  sku_ids: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => s.split(',').map((id) => id.trim())),
-      v.check((ids) => ids.every((id) => isSnowflake(id)), 'Value is not a comma-delimited set of snowflakes.'),
-    ),
-  ),
-  exclude_consumed: v.optional(queryBoolean),
-});

@@ -176,7 +176,6 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /applications/:application_id/role-connections/metadata': BOT,
   'PUT /applications/:application_id/role-connections/metadata': BOT,
   'GET /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
-  'GET /users/@me/applications/:application_id/entitlements': user('applications.entitlements'),
   'PUT /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
   'DELETE /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
   'PATCH /applications/:application_id': BOT,

@@ -106,29 +106,3 @@ describe('GET /users/@me/guilds/{guild.id}/member (scope guilds.members.read)', 
     );
   });
 });
-
-describe('GET /users/@me/applications/{id}/entitlements (scope applications.entitlements)', () => {
-  it('lists what the user holds of the token’s application, filtered by sku_ids and exclude_consumed; another application is 403', async () => {
-    const { client, w } = await world();
-    const skus = `/sandbox/applications/${w.application.id}/skus`;
-    const price = { amount: 499, currency: 'usd' };
-    const gold = (await client.post(skus, { name: 'Gold', type: 3, price })).body.sku;
-    const gems = (await client.post(skus, { name: 'Gems', type: 3, price })).body.sku;
-    await client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: gold.id });
-    await client.post('/sandbox/purchases', { user_id: w.bob.id, sku_id: gems.id });
-    const bob = `Bearer ${(await client.post('/sandbox/tokens', { application_id: w.application.id, user_id: w.bob.id, scopes: 'identify applications.entitlements' })).body.access_token}`;
-    const url = `/api/v10/users/@me/applications/${w.application.id}/entitlements`;
-    const all = (await client.get(url, bob)).body;
-    expect(all.map((e: any) => e.sku_id).sort()).toEqual([gold.id, gems.id].sort());
-    expect((await client.get(`${url}?sku_ids=${gold.id}`, bob)).body.map((e: any) => e.sku_id)).toEqual([gold.id]);
-    const gemsEntitlement = all.find((e: any) => e.sku_id === gems.id);
-    await client.post(
-      `/api/v10/applications/${w.application.id}/entitlements/${gemsEntitlement.id}/consume`,
-      undefined,
-      bob,
-    );
-    expect((await client.get(`${url}?exclude_consumed=true`, bob)).body.map((e: any) => e.sku_id)).toEqual([gold.id]);
-    const other = (await client.post('/sandbox/applications', { name: 'Other' })).body.application;
-    expect((await client.get(`/api/v10/users/@me/applications/${other.id}/entitlements`, bob)).status).toBe(403);
-  });
-});
