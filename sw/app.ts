@@ -22,6 +22,7 @@ import { sandboxAccountRoutes } from './routes/sandbox-accounts';
 import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
 import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
+import { sandboxScheduledEventRoutes } from './routes/sandbox-scheduled-events';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
 import { interactionRoutes } from './routes/interactions';
 import { interactionWebhookRoutes } from './routes/webhooks';
@@ -185,6 +186,7 @@ function mountPlatformRoutes(
   app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
   app.route('/sandbox', sandboxGuildAdminRoutes());
+  app.route('/sandbox', sandboxScheduledEventRoutes());
   app.route('/sandbox', sandboxMessageRoutes());
   app.route('/sandbox', sandboxReviewRoutes());
   app.route('/sandbox', sandboxUserRoutes());

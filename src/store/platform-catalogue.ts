@@ -100,6 +100,12 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   emoji_images: { keyPath: 'emoji_id', indexes: {} },
   guild_bans: { keyPath: ['guild_id', 'user_id'], indexes: {} },
   guild_scheduled_events: { keyPath: 'id', indexes: { by_guild: { keyPath: 'guild_id' } } },
+  role_connections: { keyPath: ['application_id', 'user_id'], indexes: {} },
+  application_command_permissions: { keyPath: ['application_id', 'guild_id', 'command_id'], indexes: {} },
+  guild_scheduled_event_users: {
+    keyPath: ['guild_scheduled_event_id', 'order_key'],
+    indexes: { by_guild_user: { keyPath: ['guild_id', 'user_id'] } },
+  },
   voice_states: { keyPath: ['guild_id', 'user_id'], indexes: { by_channel: { keyPath: 'channel_id' } } },
   audit_log_entries: {
     keyPath: ['guild_id', 'order_key'],

@@ -29,6 +29,7 @@ import type {
   LobbyMessageRecord,
   LobbyRecord,
   MemberRecord,
+  RoleConnectionRecord,
   RoleRecord,
   UserRecord,
 } from './records/core';
@@ -43,6 +44,7 @@ import type {
   GuildBanRecord,
   InviteRecord,
   ScheduledEventRecord,
+  ScheduledEventUserRecord,
   VoiceStateRecord,
 } from './records/guilds';
 import type {
@@ -54,7 +56,7 @@ import type {
 } from './records/messages';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
 import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
-import type { ApplicationCommandRecord } from './records/commands';
+import type { ApplicationCommandRecord, CommandPermissionsRecord } from './records/commands';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
@@ -387,6 +389,16 @@ export type PlatformDB = {
   /** Guild bans, keyed `[guild_id, user_id]`: a guild's bans are one key range. */
   guild_bans: { key: [string, string]; value: GuildBanRecord };
   guild_scheduled_events: { key: string; value: ScheduledEventRecord; indexes: { by_guild: string } };
+  /** A user's role connection to an application, keyed `[application_id, user_id]`. */
+  role_connections: { key: [string, string]; value: RoleConnectionRecord };
+  /** Keyed `[application_id, guild_id, command_id]`: an application's command permissions in a guild are one range. */
+  application_command_permissions: { key: [string, string, string]; value: CommandPermissionsRecord };
+  /** Keyed `[event id, padded user id]`: an event's users in id order; `by_guild_user` finds a leaver's. */
+  guild_scheduled_event_users: {
+    key: [string, string];
+    value: ScheduledEventUserRecord;
+    indexes: { by_guild_user: [string, string] };
+  };
   voice_states: { key: [string, string]; value: VoiceStateRecord; indexes: { by_channel: string } };
   /** Keyed `[guild_id, order_key]`: a guild's newest entries are one bounded `getAll`. */
   audit_log_entries: {

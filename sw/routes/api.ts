@@ -7,7 +7,9 @@ import type { AppEnv } from '../http';
 import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
 import { commandRoutes } from './commands';
+import { commandPermissionRoutes } from './command-permissions';
 import { connectionRoutes } from './connections';
+import { currentUserRoutes } from './current-user';
 import { directMessageRoutes } from './direct-messages';
 import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
@@ -26,11 +28,14 @@ import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
 import { relationshipRoutes } from './relationships';
+import { roleConnectionRoutes } from './role-connections';
 import { rpcRoutes } from './rpc';
 import { rpcActivityRoutes } from './rpc-activities';
+import { scheduledEventRoutes } from './scheduled-events';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
+import { voiceRegionRoutes } from './voice-regions';
 
 /**
  * The API routes; who may call each is the access table's (`sw/access.ts` admits the caller
@@ -47,6 +52,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/users/@me/relationships', relationshipRoutes(false));
   api.route('/users/@me/game-relationships', relationshipRoutes(true));
   api.route('/users/@me', directMessageRoutes());
+  api.route('/users/@me', currentUserRoutes());
   api.route('/users', userRoutes());
   api.route('/lobbies', lobbyRoutes());
   api.route('/', moderationRoutes());
@@ -60,15 +66,19 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/guilds', messageSearchRoutes());
-  api.route('/applications', applicationRoutes());
+  api.route('/applications', applicationRoutes(send));
   api.route('/oauth2/applications', oauth2ApplicationRoutes());
   api.route('/applications', applicationMonetizationRoutes());
+  api.route('/applications', commandPermissionRoutes());
   api.route('/applications', commandRoutes());
   api.route('/skus', skuSubscriptionRoutes());
   api.route('/', inviteRoutes());
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
   api.route('/', guildCommunityRoutes());
+  api.route('/', scheduledEventRoutes());
+  api.route('/', voiceRegionRoutes());
+  api.route('/', roleConnectionRoutes());
   api.route('/', emojiRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());

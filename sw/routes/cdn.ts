@@ -57,16 +57,19 @@ export function cdnApp(ctx: PlatformContext, attachments: (request: Request) => 
         if (member?.avatar === wanted.hash && member.avatar_data) return stored(member.avatar_data);
         return image(await generatedImage({ kind: 'generated', seed: `member:${c.req.path}` }, size), 'image/png');
       }
-      default: {
-        // A guild's uploaded icon or banner (Modify Guild) as uploaded; anything else is drawn.
-        const owner = wanted.kind === 'generated' && wanted.guild;
-        if (owner) {
-          const guild = await ctx.db.get('guilds', owner.id);
-          const data = owner.field === 'icon' ? guild?.icon_data : guild?.banner_data;
-          if (guild?.[owner.field] === owner.hash && data) return stored(data);
+      case 'uploaded': {
+        // A guild's or user's upload as uploaded while its hash is the current one; else drawn.
+        for (const owner of wanted.owners) {
+          const record = (await ctx.db.get(owner === 'guild' ? 'guilds' : 'users', wanted.id)) as
+            | Record<string, unknown>
+            | undefined;
+          const data = record?.[`${wanted.field}_data`];
+          if (record?.[wanted.field] === wanted.hash && typeof data === 'string') return stored(data);
         }
-        return image(await generatedImage(wanted, size), 'image/png');
+        return image(await generatedImage({ kind: 'generated', seed: wanted.seed }, size), 'image/png');
       }
+      default:
+        return image(await generatedImage(wanted, size), 'image/png');
     }
   });
   r.all('*', () => notFound());

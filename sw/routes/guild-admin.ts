@@ -21,6 +21,7 @@ import {
   PruneQuerySchema,
   PruneSchema,
 } from '../../src/platform/guilds/schemas';
+import { ScheduledEventQuerySchema } from '../../src/platform/guilds/scheduled-event-schemas';
 
 const ids = (c: AppContext) => validate(GuildMemberPathSchema, c.req.param());
 
@@ -76,7 +77,9 @@ export function guildAdminRoutes(): Hono<AppEnv> {
     );
   });
   r.get('/guilds/:guild_id/scheduled-events', async (c) => {
-    return c.json(await listScheduledEvents(c.get('ctx'), botOf(c), ids(c).guild_id));
+    const principal = botOf(c);
+    const { with_user_count } = readQuery(c, ScheduledEventQuerySchema);
+    return c.json(await listScheduledEvents(c.get('ctx'), principal, ids(c).guild_id, with_user_count));
   });
 
   r.get('/guilds/:guild_id/audit-logs', async (c) => {

@@ -45,6 +45,10 @@ export function serializeApplication(app: ApplicationRecord, verifyKey: string, 
     redirect_uris: app.redirect_uris,
     integration_types_config: app.integration_types_config,
     approximate_user_install_count: app.approximate_user_install_count,
+    ...(app.tags?.length ? { tags: app.tags } : {}),
+    ...(app.custom_install_url ? { custom_install_url: app.custom_install_url } : {}),
+    // Stored scopes are the description's install scopes (the schema takes no others).
+    ...(app.install_params ? { install_params: app.install_params as WireApplication['install_params'] } : {}),
     ...(bot ? { bot: serializeUser(bot) } : {}),
   };
 }
@@ -104,7 +108,7 @@ export function serializePrivateApplication(app: ApplicationRecord, parts: Priva
     team: null,
     rpc_origins: [],
     interactions_endpoint_url: parts.interactionsEndpointUrl,
-    role_connections_verification_url: null,
+    role_connections_verification_url: app.role_connections_verification_url ?? null,
     approximate_guild_count: parts.guildCount,
     approximate_user_authorization_count: parts.authorizationCount,
     explicit_content_filter: 0,

@@ -6,6 +6,9 @@
  */
 import * as v from 'valibot';
 import {
+  APPLICATION_DESCRIPTION_MAX,
+  APPLICATION_TAG_MAX,
+  APPLICATION_TAGS_MAX,
   CONNECTION_NAME_MAX,
   EMOJI_NAME_MAX,
   EMOJI_NAME_MIN,
@@ -14,7 +17,14 @@ import {
   PROVISIONAL_DISPLAY_NAME_MAX,
 } from '../core/limits';
 import { jsonObject } from '../core/json-object';
-import { applicationFlagsSchema, clientSecretSchema, snowflakeSchema } from '../core/schema-parts';
+import {
+  applicationFlagsSchema,
+  bitSetSchema,
+  clientSecretSchema,
+  flagsInt,
+  snowflakeSchema,
+} from '../core/schema-parts';
+import { APPLICATION_FLAGS } from '../../store/records/core';
 import { EXTERNAL_AUTH_TYPES, ISSUER_AUTH_TYPES } from './provisional-config';
 import { CONNECTION_TYPES } from './connections';
 
@@ -203,3 +213,77 @@ export const SandboxApplicationSchema = jsonObject({
 
 /** `DELETE /sandbox/users/{user.id}/authorizations/{application.id}`: the user and the application. */
 export const UserApplicationPathSchema = v.object({ user_id: snowflakeSchema, application_id: snowflakeSchema });
+
+/** `PATCH /users/@me`: a bot's username, avatar and banner (data URIs; null clears the image). */
+export const ModifyCurrentUserSchema = jsonObject({
+  username: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(2, 'Must be between 2 and 32 in length.'),
+      v.maxLength(32, 'Must be between 2 and 32 in length.'),
+    ),
+  ),
+  avatar: v.optional(v.nullable(v.string())),
+  banner: v.optional(v.nullable(v.string())),
+});
+
+const installParams = jsonObject({
+  scopes: v.pipe(
+    v.array(v.picklist(['bot', 'applications.commands'], 'Install scopes are "bot" and "applications.commands".')),
+    v.minLength(1, 'At least one scope.'),
+  ),
+  permissions: bitSetSchema,
+});
+
+const notTaken = (what: string) => v.optional(v.never(`The sandbox does not take ${what} here.`));
+
+/** `PATCH /applications/@me` and `PATCH /applications/{id}`: the fields the docs let an app edit that the sandbox keeps. */
+export const ModifyApplicationSchema = jsonObject({
+  description: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(APPLICATION_DESCRIPTION_MAX, `Must be ${APPLICATION_DESCRIPTION_MAX} or fewer in length.`),
+      ),
+    ),
+  ),
+  tags: v.optional(
+    v.nullable(
+      v.pipe(
+        v.array(text(1, APPLICATION_TAG_MAX)),
+        v.maxLength(APPLICATION_TAGS_MAX, `Must be ${APPLICATION_TAGS_MAX} or fewer in length.`),
+      ),
+    ),
+  ),
+  custom_install_url: v.optional(v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048)))),
+  role_connections_verification_url: v.optional(
+    v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048))),
+  ),
+  install_params: v.optional(v.nullable(installParams)),
+  integration_types_config: v.optional(
+    v.nullable(
+      jsonObject({
+        '0': v.optional(v.nullable(jsonObject({ oauth2_install_params: v.optional(v.nullable(installParams)) }))),
+        '1': v.optional(v.nullable(jsonObject({ oauth2_install_params: v.optional(v.nullable(installParams)) }))),
+      }),
+    ),
+  ),
+  interactions_endpoint_url: v.optional(v.nullable(v.pipe(v.string(), v.url('Must be a URL.'), v.maxLength(2048)))),
+  // Only the limited privileged intent flags may change (the platform's docs).
+  flags: v.optional(
+    v.nullable(
+      flagsInt(
+        APPLICATION_FLAGS.GATEWAY_PRESENCE_LIMITED |
+          APPLICATION_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED |
+          APPLICATION_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED,
+        'Only the limited intent flags can be changed.',
+      ),
+    ),
+  ),
+  icon: notTaken('an icon'),
+  cover_image: notTaken('a cover image'),
+  event_webhooks_url: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
+  event_webhooks_status: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
+  event_webhooks_types: notTaken('event webhooks (PUT /sandbox/applications/{id}/event-webhooks sets them)'),
+});

@@ -32,6 +32,7 @@ export function serializeUser(user: UserRecord, viewer?: Principal): User {
     premium_type: premiumVisible ? user.premium_type : 0,
   };
   if (user.bot) out.bot = true;
+  if (user.banner) out.banner = user.banner;
   return out;
 }
 

@@ -5,7 +5,7 @@
  * avatar) is served as uploaded; every other one is generated from its URL, so the same URL
  * always draws the same picture and two users or guilds look different: a symmetric 5 × 5
  * pattern in a colour of its own, like a code host's identicons. Every format asked for
- * (`.png`, `.jpg`, `.webp`, `.gif`) answers a PNG, which every browser draws whatever the name.
+ * (`.png`, `.jpg`, `.webp`, `.gif`) answers a PNG (a bot's uploaded avatar or banner is served as uploaded), which every browser draws whatever the name.
  */
 import { encodePng } from './png';
 
@@ -28,22 +28,59 @@ const HASH = '((?:a_)?[0-9a-f]{32}|[\\w-]{1,64})';
 export type CdnImage =
   | { kind: 'default-avatar'; index: number }
   /** `guild`: a guild's icon or banner, served as uploaded when the guild has that image (Modify Guild). */
-  | { kind: 'generated'; seed: string; guild?: { id: string; field: 'icon' | 'banner'; hash: string } }
+  | { kind: 'generated'; seed: string }
   | { kind: 'member-avatar'; guild_id: string; user_id: string; hash: string }
+  /**
+   * An image a guild or user may have uploaded (Modify Guild, Modify Current User): served as
+   * uploaded while `hash` is the owner's current one, drawn from `seed` otherwise.
+   */
+  | {
+      kind: 'uploaded';
+      owners: ('guild' | 'user')[];
+      field: 'avatar' | 'icon' | 'banner';
+      id: string;
+      hash: string;
+      seed: string;
+    }
   | { kind: 'emoji'; emoji_id: string };
 
 /** The CDN's paths, as the platform's public image formatting documents them. */
 const ROUTES: [RegExp, (m: RegExpExecArray) => CdnImage][] = [
   [new RegExp(`^/embed/avatars/([0-5])\\.png$`), (m) => ({ kind: 'default-avatar', index: Number(m[1]) })],
-  [new RegExp(`^/avatars/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `user:${m[1]}:${m[2]}` })],
   [
-    new RegExp(`^/icons/${ID}/${HASH}\\.${FORMAT}$`),
-    (m) => ({ kind: 'generated', seed: `guild:${m[1]}:${m[2]}`, guild: { id: m[1], field: 'icon', hash: m[2] } }),
+    new RegExp(`^/avatars/${ID}/${HASH}\.${FORMAT}$`),
+    (m) => ({
+      kind: 'uploaded',
+      owners: ['user'],
+      field: 'avatar',
+      id: m[1],
+      hash: m[2],
+      seed: `user:${m[1]}:${m[2]}`,
+    }),
   ],
-  [new RegExp(`^/app-icons/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `app:${m[1]}:${m[2]}` })],
   [
-    new RegExp(`^/banners/${ID}/${HASH}\\.${FORMAT}$`),
-    (m) => ({ kind: 'generated', seed: `banner:${m[1]}:${m[2]}`, guild: { id: m[1], field: 'banner', hash: m[2] } }),
+    new RegExp(`^/icons/${ID}/${HASH}\.${FORMAT}$`),
+    (m) => ({
+      kind: 'uploaded',
+      owners: ['guild'],
+      field: 'icon',
+      id: m[1],
+      hash: m[2],
+      seed: `guild:${m[1]}:${m[2]}`,
+    }),
+  ],
+  [new RegExp(`^/app-icons/${ID}/${HASH}\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `app:${m[1]}:${m[2]}` })],
+  [
+    // A guild's banner and a user's banner share the path: the id says whose it is.
+    new RegExp(`^/banners/${ID}/${HASH}\.${FORMAT}$`),
+    (m) => ({
+      kind: 'uploaded',
+      owners: ['guild', 'user'],
+      field: 'banner',
+      id: m[1],
+      hash: m[2],
+      seed: `banner:${m[1]}:${m[2]}`,
+    }),
   ],
   [new RegExp(`^/splashes/${ID}/${HASH}\\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `splash:${m[1]}:${m[2]}` })],
   [

@@ -89,6 +89,8 @@ export const AUDIT_LOG_LIMIT_DEFAULT = 50;
 export const SCHEDULED_EVENT_NAME_MAX = 100;
 export const SCHEDULED_EVENT_DESCRIPTION_MAX = 1000;
 export const SCHEDULED_EVENT_LOCATION_MAX = 100;
+/** `GET .../scheduled-events/{id}/users`: users per page (the default is the maximum). */
+export const SCHEDULED_EVENT_USERS_LIMIT_MAX = 100;
 
 /** Default upload limit per attachment from `RULE_DATES.UPLOAD_LIMIT_10_MIB` (10 MiB). */
 export const UPLOAD_LIMIT_DEFAULT_BYTES = 10 * 1024 * 1024;
@@ -542,3 +544,17 @@ export const INVITE_TARGET_USERS_BULK_MAX = 1000;
 export const GUILD_INTEGRATIONS_MAX = 50;
 /** Online members a guild widget lists at most. */
 export const WIDGET_MEMBERS_MAX = 100;
+/** `PATCH /applications/@me`: characters of the description, tags and characters of a tag. */
+export const APPLICATION_DESCRIPTION_MAX = 400;
+export const APPLICATION_TAGS_MAX = 5;
+export const APPLICATION_TAG_MAX = 20;
+/** Permissions of one application command in a guild. */
+export const COMMAND_PERMISSIONS_MAX = 100;
+/** Role connections: metadata records per application, and the lengths the docs give. */
+export const ROLE_CONNECTION_METADATA_MAX = 5;
+export const ROLE_CONNECTION_KEY_MAX = 50;
+export const ROLE_CONNECTION_NAME_MAX = 100;
+export const ROLE_CONNECTION_DESCRIPTION_MAX = 200;
+export const ROLE_CONNECTION_PLATFORM_NAME_MAX = 50;
+export const ROLE_CONNECTION_PLATFORM_USERNAME_MAX = 100;
+export const ROLE_CONNECTION_VALUE_MAX = 100;

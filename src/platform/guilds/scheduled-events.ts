@@ -1,7 +1,7 @@
 /**
  * Guild scheduled events, as far as the spec's permission split needs them to be real: create
  * (`POST /guilds/{guild.id}/scheduled-events`, emitting GUILD_SCHEDULED_EVENT_CREATE to the
- * GUILD_SCHEDULED_EVENTS intent) and list. Creating needs CREATE_EVENTS from 2026-02-23 and
+ * GUILD_SCHEDULED_EVENTS intent, with its GUILD_SCHEDULED_EVENT_CREATE audit entry) and list. Creating needs CREATE_EVENTS from 2026-02-23 and
  * MANAGE_EVENTS (or CREATE_EVENTS) before; for a stage or voice event the bits are read in its
  * channel, which the bot must be able to view.
  */
@@ -24,6 +24,8 @@ import type { ScheduledEvent } from '../../store/records/dispatches';
 import { INTENTS } from '../core/intents';
 import { CHANNEL_TYPES, type UserRecord } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
+import { keyRange } from '../../store/port';
+import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from './audit-log';
 
 /** Entity types: 1 STAGE_INSTANCE, 2 VOICE, 3 EXTERNAL. */
 export const SCHEDULED_EVENT_ENTITY_TYPES = { STAGE_INSTANCE: 1, VOICE: 2, EXTERNAL: 3 } as const;
@@ -88,7 +90,8 @@ export async function createScheduledEvent(
   if (external && end === null) throw ApiError.invalidForm({ scheduled_end_time: 'Required for an external event.' });
   if (!external && !input.channel_id)
     throw ApiError.invalidForm({ channel_id: 'Required for a stage or voice event.' });
-  return write(ctx, ['guilds', 'roles', 'members', 'channels', 'guild_scheduled_events'], async (tx, emit) => {
+  const stores = ['guilds', 'roles', 'members', 'channels', 'guild_scheduled_events', 'audit_log_entries'] as const;
+  return write(ctx, [...stores], async (tx, emit) => {
     const view = await loadGuildView(txReader(tx), guildId, principal.user.id);
     requireMember(view);
     let bits = guildPermissions(view);
@@ -126,13 +129,45 @@ export async function createScheduledEvent(
       data: wire,
       audience: { guild_id: guildId, intent: INTENTS.GUILD_SCHEDULED_EVENTS },
     });
+    await appendAuditLogEntry(ctx, tx, {
+      guild_id: guildId,
+      action_type: AUDIT_LOG_EVENTS.GUILD_SCHEDULED_EVENT_CREATE,
+      user_id: principal.user.id,
+      target_id: event.id,
+      changes: [
+        { key: 'name', new_value: event.name },
+        { key: 'entity_type', new_value: event.entity_type },
+        { key: 'status', new_value: event.status },
+      ],
+    });
     return wire;
   });
 }
 
-/** `GET /guilds/{guild.id}/scheduled-events`: the guild's events in id order, for a member. */
-export async function listScheduledEvents(ctx: PlatformContext, principal: Principal, guildId: string) {
+/**
+ * `GET /guilds/{guild.id}/scheduled-events`: the guild's events in id order, for a member, with
+ * each event's `user_count` when asked.
+ */
+export async function listScheduledEvents(
+  ctx: PlatformContext,
+  principal: Principal,
+  guildId: string,
+  withUserCount = false,
+) {
   requireMember(await loadGuildView(dbReader(ctx.db), guildId, principal.user.id));
-  const events = await ctx.db.getAllFromIndex('guild_scheduled_events', 'by_guild', guildId);
-  return events.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).map((e) => serializeScheduledEvent(e));
+  const tx = ctx.db.read(['guild_scheduled_events', 'guild_scheduled_event_users']);
+  const events = await tx.store('guild_scheduled_events').index('by_guild').getAll(guildId);
+  const sorted = events.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  return Promise.all(
+    sorted.map(async (e) =>
+      withUserCount
+        ? {
+            ...serializeScheduledEvent(e),
+            user_count: await tx
+              .store('guild_scheduled_event_users')
+              .count(keyRange.bound([e.id, ''], [e.id, '\uffff'])),
+          }
+        : serializeScheduledEvent(e),
+    ),
+  );
 }

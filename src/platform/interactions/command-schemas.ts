@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { CommandOption } from '../../store/records/commands';
 import {
+  COMMAND_PERMISSIONS_MAX,
   COMMAND_CHOICE_TEXT_MAX,
   COMMAND_CHOICES_MAX,
   COMMAND_DESCRIPTION_MAX,
@@ -148,4 +149,25 @@ export const CommandPathSchema = v.object({
 /** `with_localizations` is accepted: the sandbox always answers the full localization dictionaries. */
 export const CommandListQuerySchema = v.object({
   with_localizations: v.optional(v.picklist(['true', 'false', '1', '0', 'True', 'False'])),
+});
+
+/** `PUT .../commands/{command.id}/permissions`: the command's whole list in the guild (at most 100). */
+export const CommandPermissionsSchema = jsonObject({
+  permissions: v.pipe(
+    v.array(
+      jsonObject({
+        id: snowflakeSchema,
+        type: v.picklist([1, 2, 3], 'Must be 1 (role), 2 (user) or 3 (channel).'),
+        permission: v.boolean('Must be a boolean.'),
+      }),
+    ),
+    v.maxLength(COMMAND_PERMISSIONS_MAX, `Must be ${COMMAND_PERMISSIONS_MAX} or fewer in length.`),
+  ),
+});
+
+/** The path of a command permissions route. */
+export const CommandPermissionsPathSchema = v.object({
+  application_id: snowflakeSchema,
+  guild_id: snowflakeSchema,
+  command_id: v.optional(snowflakeSchema),
 });

@@ -35,6 +35,9 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'applications.commands': 'Use the application\u2019s commands',
   'application.commands': 'Use the application\u2019s commands',
   'applications.entitlements': 'Read what you have bought from the application',
+  'applications.commands.permissions.update':
+    'Update the permissions of the application\u2019s commands in servers you manage',
+  'role_connections.write': 'Update your role connection and metadata for the application',
   'sdk.social_layer': 'Use social features in the game: friends, presence, lobbies, voice and direct messages',
   'sdk.social_layer_presence': 'Show your friends and your rich presence in the game',
 };

@@ -57,6 +57,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /users/@me/activities': user('activities.write', 'rpc.activities.write'),
   'GET /users/@me/connections': user('connections'),
   'GET /users/@me/guilds': botOrUser('guilds'),
+  // A bot changes its own user and leaves guilds; the docs give a user's token no scope for either.
+  'PATCH /users/@me': BOT,
+  'DELETE /users/@me/guilds/:guild_id': BOT,
+  'GET /users/@me/guilds/:guild_id/member': user('guilds.members.read'),
   // Get User: any user by id; the docs name no scope for a user's token.
   'GET /users/:user_id': botOrUser(),
   // Create DM: a bot opens its DM channel with a user.
@@ -128,6 +132,13 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /guilds/:guild_id/prune': BOT,
   'POST /guilds/:guild_id/scheduled-events': BOT,
   'GET /guilds/:guild_id/scheduled-events': BOT,
+  'GET /guilds/:guild_id/regions': BOT,
+  'GET /voice/regions': BOT,
+  'GET /guilds/:guild_id/scheduled-events/:event_id': BOT,
+  'PATCH /guilds/:guild_id/scheduled-events/:event_id': BOT,
+  'DELETE /guilds/:guild_id/scheduled-events/:event_id': BOT,
+  'GET /guilds/:guild_id/scheduled-events/:event_id/users': BOT,
+  'GET /guilds/:guild_id/scheduled-events/:event_id/users/counts': BOT,
   'GET /guilds/:guild_id/audit-logs': BOT,
   'POST /guilds/:guild_id/emojis': BOT,
   'GET /guilds/:guild_id/emojis': BOT,
@@ -198,6 +209,13 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // The application object, for its own bot.
   'GET /applications/@me': BOT,
   'GET /applications/:application_id': BOT,
+  'PATCH /applications/@me': BOT,
+  'GET /applications/:application_id/role-connections/metadata': BOT,
+  'PUT /applications/:application_id/role-connections/metadata': BOT,
+  'GET /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
+  'PUT /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
+  'DELETE /users/@me/applications/:application_id/role-connection': user('role_connections.write'),
+  'PATCH /applications/:application_id': BOT,
 
   // Application commands and application emoji: the application's bot.
   'GET /applications/:application_id/commands': BOT,
@@ -212,6 +230,12 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'PATCH /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
   'DELETE /applications/:application_id/guilds/:guild_id/commands/:command_id': BOT,
+  'GET /applications/:application_id/guilds/:guild_id/commands/permissions': BOT,
+  'GET /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': BOT,
+  // The docs: a user's Bearer token with this scope, never a bot token.
+  'PUT /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': user(
+    'applications.commands.permissions.update',
+  ),
   'GET /applications/:application_id/activity-instances/:instance_id': BOT,
   'GET /applications/:application_id/emojis': BOT,
   'POST /applications/:application_id/emojis': BOT,

@@ -34,6 +34,8 @@ export const SCOPES = [
   'applications.commands',
   'application.commands',
   'applications.entitlements',
+  'applications.commands.permissions.update',
+  'role_connections.write',
   'sdk.social_layer',
   'sdk.social_layer_presence',
 ] as const;

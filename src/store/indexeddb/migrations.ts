@@ -278,6 +278,17 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.createObjectStore('guild_settings', { keyPath: 'guild_id' });
   },
+  // 25: users interested in a guild scheduled event, in user id order per event; application command
+  // permissions; users' role connections.
+  (db) => {
+    db.createObjectStore('guild_scheduled_event_users', {
+      keyPath: ['guild_scheduled_event_id', 'order_key'],
+    }).createIndex('by_guild_user', ['guild_id', 'user_id']);
+    // Application command permissions per guild (`command_id` = the application's id: all its commands).
+    db.createObjectStore('application_command_permissions', { keyPath: ['application_id', 'guild_id', 'command_id'] });
+    // Users' role connections to applications.
+    db.createObjectStore('role_connections', { keyPath: ['application_id', 'user_id'] });
+  },
 ];
 
 /** The schema version this code writes. */

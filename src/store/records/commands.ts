@@ -114,3 +114,21 @@ export interface ApplicationCommand {
   handler?: number;
   version: Snowflake;
 }
+
+/** One entry of a command's permissions in a guild: a role (1), a user (2) or a channel (3), allowed or not. */
+export interface CommandPermission {
+  id: Snowflake;
+  type: 1 | 2 | 3;
+  permission: boolean;
+}
+
+/**
+ * A command's permissions in one guild, keyed `[application_id, guild_id, command_id]`; a
+ * `command_id` equal to the application's id holds the permissions of all its commands there.
+ */
+export interface CommandPermissionsRecord {
+  application_id: Snowflake;
+  guild_id: Snowflake;
+  command_id: Snowflake;
+  permissions: CommandPermission[];
+}

@@ -43,6 +43,11 @@ export interface UserRecord {
   locale?: string;
   /** Whether two-factor authentication is on; absent: off. */
   mfa_enabled?: boolean;
+  /** An uploaded avatar as a data URI (`avatar` holds its hash); absent: the CDN draws one. */
+  avatar_data?: string | null;
+  /** The profile banner's hash, and the uploaded image as a data URI; absent: none. */
+  banner?: string | null;
+  banner_data?: string | null;
 }
 
 /** Application flags in their public bit positions (CONTRACT §4). */
@@ -58,6 +63,26 @@ export const APPLICATION_FLAGS = {
   GATEWAY_MESSAGE_CONTENT_LIMITED: 1 << 19,
   APPLICATION_COMMAND_BADGE: 1 << 23,
 } as const;
+
+/** One role connection metadata record of an application (the platform's public shape). */
+export interface RoleConnectionMetadataRecord {
+  /** 1-4 integer comparisons, 5-6 datetime comparisons, 7-8 boolean equal / not equal. */
+  type: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  key: string;
+  name: string;
+  name_localizations?: Record<string, string> | null;
+  description: string;
+  description_localizations?: Record<string, string> | null;
+}
+
+/** A user's role connection to an application, keyed `[application_id, user_id]`. */
+export interface RoleConnectionRecord {
+  application_id: Snowflake;
+  user_id: Snowflake;
+  platform_name: string | null;
+  platform_username: string | null;
+  metadata: Record<string, string>;
+}
 
 /** Installation contexts: 0 guild install, 1 user install. */
 export type IntegrationType = 0 | 1;
@@ -92,6 +117,13 @@ export interface ApplicationRecord {
   channel_obfuscation: boolean;
   /** The activity proxy's URL mappings (`src/platform/activities/url-mappings.ts`); absent until set. */
   url_mappings?: UrlMapping[];
+  /** Set by `PATCH /applications/@me`; absent: none. */
+  tags?: string[];
+  custom_install_url?: string | null;
+  role_connections_verification_url?: string | null;
+  install_params?: { scopes: string[]; permissions: string } | null;
+  /** The application's role connection metadata records (at most 5); absent: none. */
+  role_connections_metadata?: RoleConnectionMetadataRecord[];
   created_at: number;
 }
 

@@ -107,11 +107,28 @@ export interface ScheduledEvent {
   entity_id: null;
   entity_metadata: { location: string } | null;
   creator?: User;
+  /** Users interested in the event, when asked for with `with_user_count`. */
+  user_count?: number;
   image: null;
   /** The event repeats by this rule; the platform's events here are one-time (null). */
   recurrence_rule: null;
   /** Occurrences of a repeating event moved or cancelled: none for a one-time event. */
   guild_scheduled_event_exceptions: never[];
+}
+
+/** A command's permissions in a guild (`id` is the command's, or the application's for all its commands). */
+export interface GuildCommandPermissions {
+  id: Snowflake;
+  application_id: Snowflake;
+  guild_id: Snowflake;
+  permissions: { id: Snowflake; type: 1 | 2 | 3; permission: boolean }[];
+}
+
+/** A user added or removed their interest in a scheduled event. */
+export interface ScheduledEventUserEvent {
+  guild_scheduled_event_id: Snowflake;
+  user_id: Snowflake;
+  guild_id: Snowflake;
 }
 
 /** The interaction object as INTERACTION_CREATE (and an interactions endpoint) receives it. */
@@ -252,6 +269,11 @@ export interface GatewayDispatchPayloads {
   GUILD_INTEGRATIONS_UPDATE: { guild_id: Snowflake };
   INTEGRATION_DELETE: { id: Snowflake; guild_id: Snowflake; application_id: Snowflake };
   GUILD_SCHEDULED_EVENT_CREATE: ScheduledEvent;
+  GUILD_SCHEDULED_EVENT_UPDATE: ScheduledEvent;
+  GUILD_SCHEDULED_EVENT_DELETE: ScheduledEvent;
+  GUILD_SCHEDULED_EVENT_USER_ADD: ScheduledEventUserEvent;
+  GUILD_SCHEDULED_EVENT_USER_REMOVE: ScheduledEventUserEvent;
+  APPLICATION_COMMAND_PERMISSIONS_UPDATE: GuildCommandPermissions;
   /** A guild channel, or a DM channel to each of its two users when it is created. */
   CHANNEL_CREATE: Channel | DmChannel;
   CHANNEL_UPDATE: Channel;

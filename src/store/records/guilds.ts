@@ -77,6 +77,17 @@ export interface ScheduledEventRecord {
   created_at: number;
 }
 
+/**
+ * A user interested in a scheduled event (the platform's RSVP), keyed `[event id, order_key]`
+ * where `order_key` is the user id padded to 20 digits, so a page by user id is one bounded read.
+ */
+export interface ScheduledEventUserRecord {
+  guild_scheduled_event_id: Snowflake;
+  guild_id: Snowflake;
+  user_id: Snowflake;
+  order_key: string;
+}
+
 /** A user's voice connection in a guild (at most one per guild). */
 export interface VoiceStateRecord {
   guild_id: Snowflake;

@@ -18,6 +18,8 @@ import {
   CreateApplicationEmojiSchema,
   ExternalAuthTokenSchema,
   IdentityProviderConfigSchema,
+  ModifyApplicationSchema,
+  ModifyCurrentUserSchema,
   PrivilegedIntentsDecisionSchema,
   RenameEmojiSchema,
   SandboxApplicationPatchSchema,
@@ -72,10 +74,16 @@ import {
   SandboxPrimaryGuildSchema,
   SandboxRoleSchema,
 } from '../../../src/platform/guilds/schemas';
+import {
+  RoleConnectionMetadataSchema,
+  RoleConnectionSchema,
+} from '../../../src/platform/accounts/role-connection-schemas';
+import { ModifyScheduledEventSchema } from '../../../src/platform/guilds/scheduled-event-schemas';
 import { InteractionResponseSchema } from '../../../src/platform/interactions/callback';
 import {
   CommandBulkSchema,
   CommandCreateSchema,
+  CommandPermissionsSchema,
   CommandEditSchema,
 } from '../../../src/platform/interactions/command-schemas';
 import { SandboxInteractionSchema } from '../../../src/platform/interactions/create';
@@ -199,6 +207,17 @@ const command = {
 };
 
 /** Every route that takes a JSON body, by its key in the access table. */
+/** An application edit with every field the sandbox takes. */
+const applicationEdit = () => ({
+  description: 'Rolls dice',
+  tags: ['dice', 'games'],
+  custom_install_url: 'https://game.example/install',
+  role_connections_verification_url: 'https://game.example/verify',
+  install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' },
+  integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot'], permissions: '0' } }, '1': {} },
+  flags: 1 << 19,
+});
+
 export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   // Lobbies.
   'PUT /lobbies': {
@@ -322,6 +341,45 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
       scheduled_end_time: '2026-03-12T22:00:00Z',
     }),
   },
+  'PATCH /guilds/:guild_id/scheduled-events/:event_id': {
+    schema: ModifyScheduledEventSchema,
+    valid: (w) => ({
+      name: 'Raid II',
+      description: null,
+      privacy_level: 2,
+      entity_type: 2,
+      channel_id: w.voice.id,
+      entity_metadata: null,
+      scheduled_start_time: '2026-03-12T21:00:00Z',
+      scheduled_end_time: '2026-03-12T23:00:00Z',
+      status: 1,
+      image: null,
+      recurrence_rule: null,
+    }),
+  },
+  'PATCH /users/@me': {
+    schema: ModifyCurrentUserSchema,
+    valid: () => ({ username: 'Game A Bot', avatar: PNG, banner: null }),
+  },
+  'PATCH /applications/@me': { schema: ModifyApplicationSchema, valid: applicationEdit },
+  'PATCH /applications/:application_id': { schema: ModifyApplicationSchema, valid: applicationEdit },
+  'PUT /applications/:application_id/role-connections/metadata': {
+    schema: RoleConnectionMetadataSchema,
+    valid: () => [
+      {
+        type: 2,
+        key: 'level',
+        name: 'Level',
+        name_localizations: { fr: 'Niveau' },
+        description: 'Level reached',
+        description_localizations: { fr: 'Niveau atteint' },
+      },
+    ],
+  },
+  'PUT /users/@me/applications/:application_id/role-connection': {
+    schema: RoleConnectionSchema,
+    valid: () => ({ platform_name: 'Game', platform_username: 'alice', metadata: {} }),
+  },
   'POST /guilds/:guild_id/emojis': {
     schema: CreateGuildEmojiSchema,
     valid: (w) => ({ name: 'wave', image: PNG, roles: [w.role.id] }),
@@ -419,6 +477,16 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     valid: (w) => ({ sku_id: w.gold.id, owner_id: w.bob.id, owner_type: 2 }),
   },
   'POST /applications/:application_id/commands': { schema: CommandCreateSchema, valid: () => command },
+  'PUT /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions': {
+    schema: CommandPermissionsSchema,
+    valid: (w) => ({
+      permissions: [
+        { id: w.role.id, type: 1, permission: true },
+        { id: w.bob.id, type: 2, permission: false },
+        { id: w.text.id, type: 3, permission: true },
+      ],
+    }),
+  },
   'PUT /applications/:application_id/commands': { schema: CommandBulkSchema, valid: () => [command] },
   'PATCH /applications/:application_id/commands/:command_id': {
     schema: CommandEditSchema,
@@ -677,4 +745,5 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'POST /sandbox/subscriptions/:subscription_id/expire': 'no body: everything is in the path',
   'POST /sandbox/subscriptions/:subscription_id/migrate': 'no body: everything is in the path',
   'POST /sandbox/guilds/:guild_id/index': 'no body: everything is in the path',
+  'PUT /sandbox/guilds/:guild_id/scheduled-events/:event_id/users/:user_id': 'no body: everything is in the path',
 };

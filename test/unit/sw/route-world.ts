@@ -22,6 +22,7 @@ export const ALL_SCOPES = [
   'activities.write activities.invites.write presences.read lobbies.write dm_channels.read',
   'dm_channels.messages.read dm_channels.messages.write messages.read messages.write rpc rpc.activities.write',
   'rpc.voice.read applications.commands applications.entitlements sdk.social_layer',
+  'applications.commands.permissions.update role_connections.write',
 ].join(' ');
 
 async function ok(reply: Promise<JsonReply>, what: string): Promise<any> {
@@ -87,6 +88,15 @@ export async function routeWorld(client?: TestClient) {
     'guild command',
   );
   const emoji = await ok(c.post(`${commands}/emojis`, { name: 'cheer', image: PNG }, bot), 'emoji');
+  const scheduledEvent = await ok(
+    c.post(
+      `/api/v10/guilds/${guild.id}/scheduled-events`,
+      { name: 'Raid', entity_type: 2, channel_id: voice.id, scheduled_start_time: '2026-03-12T20:00:00Z' },
+      bot,
+    ),
+    'scheduled event',
+  );
+  await ok(c.put(`/sandbox/guilds/${guild.id}/scheduled-events/${scheduledEvent.id}/users/${bob.id}`), 'interest');
 
   for (const [from, to] of [
     [alice.id, bob.id],
@@ -153,6 +163,7 @@ export async function routeWorld(client?: TestClient) {
     command,
     guildCommand,
     emoji,
+    scheduledEvent,
     dm,
     quest: quest.quest,
     unanswered,
@@ -207,6 +218,8 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
     case 'integration_id':
       // A guild's bot integration has its application's id.
       return w.application.id;
+    case 'event_id':
+      return w.scheduledEvent.id;
     case 'code':
       return w.invite.code;
     case 'quest_id':
