@@ -21,6 +21,7 @@ import { canViewChannel, type GuildView } from '../platform/guilds/access';
 import { serializeChannel } from '../platform/guilds/wire';
 import { INTENTS } from '../platform/core/intents';
 import { messageEventForSession } from '../platform/messages/visibility';
+import { threadEventShown } from '../platform/threads/visibility';
 import { isDispatchEvent, type DispatchEventRecord, type EventRecord } from '../store/records/events';
 import type { Channel } from '../store/records/core';
 import type { GuildReader } from './guild-reader';
@@ -131,9 +132,10 @@ export async function dispatchesFor(
   // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent; webhook-only events neither.
   if (!isDispatchEvent(event)) return out;
   // Messages reach only sessions that can view their channel, without content for bots that may not read it.
-  const shown = (await addressed(session, event, reader))
-    ? await messageEventForSession(session.record, event, reader)
-    : null;
+  const shown =
+    (await addressed(session, event, reader)) && (await threadEventShown(session.record, event, reader))
+      ? await messageEventForSession(session.record, event, reader)
+      : null;
   const deliver = shown !== null && isDispatchEvent(shown);
   if (!session.record.obfuscation) return deliver ? [asDispatch(shown)] : out;
   if (deliver) out.push(await obfuscated(session, shown, reader));

@@ -162,6 +162,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     keyPath: 'instance_id',
     indexes: { by_application_channel: { keyPath: ['application_id', 'channel_id'], unique: true } },
   },
+  thread_members: { keyPath: ['thread_id', 'user_id'], indexes: { by_user: { keyPath: 'user_id' } } },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

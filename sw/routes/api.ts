@@ -24,6 +24,7 @@ import { relationshipRoutes } from './relationships';
 import { rpcRoutes } from './rpc';
 import { rpcActivityRoutes } from './rpc-activities';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { guildThreadRoutes, threadRoutes } from './threads';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
 
@@ -49,6 +50,8 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/guilds', guildRoutes());
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
+  api.route('/channels', threadRoutes());
+  api.route('/guilds', guildThreadRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes());
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

@@ -268,6 +268,11 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // Thread members (threads themselves are channels): by thread, and by user for the threads a
+  // user has joined.
+  (db) => {
+    db.createObjectStore('thread_members', { keyPath: ['thread_id', 'user_id'] }).createIndex('by_user', 'user_id');
+  },
 ];
 
 /** The schema version this code writes. */
