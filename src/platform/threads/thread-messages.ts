@@ -36,7 +36,11 @@ export async function noteThreadMessage(
   if (meta.locked && permissions !== null && !hasPermission(permissions, PERMISSIONS.MANAGE_THREADS))
     throw ApiError.of(meta.archived ? 'THREAD_ARCHIVED' : 'THREAD_LOCKED');
   if (meta.archived) {
-    thread = { ...thread, thread_metadata: { ...meta, archived: false, archive_timestamp: now } };
+    thread = {
+      ...thread,
+      thread_metadata: { ...meta, archived: false, archive_timestamp: now },
+      thread_activity_at: now,
+    };
     emit({ type: 'THREAD_UPDATE', data: serializeThread(thread, now), audience: threadAudience(thread.guild_id!) });
   }
   await tx.store('channels').put({
