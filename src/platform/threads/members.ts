@@ -2,8 +2,8 @@
  * Thread members: join and leave (`@me`), add and remove another user, one member, and the
  * list (by user id, `after` and `limit`, with the guild member when asked). Changes need the
  * thread not archived (400 50083; a thread the clock has auto-archived is archived), log
- * THREAD_MEMBERS_UPDATE to the guild, and THREAD_CREATE (with `member`) to a user who joined or
- * was added. Adding needs SEND_MESSAGES_IN_THREADS, and in a private thread membership (or
+ * THREAD_MEMBERS_UPDATE to the guild, THREAD_CREATE (with `member`) to a user who joined or
+ * was added, and THREAD_MEMBER_UPDATE (their own membership) to a user who joined. Adding needs SEND_MESSAGES_IN_THREADS, and in a private thread membership (or
  * MANAGE_THREADS), and MANAGE_THREADS when it is not `invitable`; removing another needs
  * MANAGE_THREADS, or being the creator of a private thread.
  */
@@ -40,10 +40,16 @@ async function withGuildMember(tx: ReadTx, record: ThreadMemberRecord, withMembe
   return serializeThreadMember(record, member && user ? { member, user } : null);
 }
 
-/** Adds `userId` to the thread (nothing when already in it) and logs the events. */
-async function addMember(tx: WriteTx, emit: Emit, thread: ThreadRecord, userId: string, now: number): Promise<void> {
+/** Adds `userId` to the thread and logs the events; its membership, or null when already in it. */
+async function addMember(
+  tx: WriteTx,
+  emit: Emit,
+  thread: ThreadRecord,
+  userId: string,
+  now: number,
+): Promise<ThreadMemberRecord | null> {
   const members = tx.store('thread_members');
-  if (await members.get([thread.id, userId])) return;
+  if (await members.get([thread.id, userId])) return null;
   const guildId = thread.guild_id!;
   const record: ThreadMemberRecord = {
     thread_id: thread.id,
@@ -66,6 +72,7 @@ async function addMember(tx: WriteTx, emit: Emit, thread: ThreadRecord, userId: 
     data: { id: thread.id, guild_id: guildId, member_count: updated.member_count!, added_members: [added] },
     audience: threadAudience(guildId),
   });
+  return record;
 }
 
 /** Removes `userId` from the thread (nothing when not in it) and logs the event. */
@@ -90,7 +97,14 @@ export async function joinThread(ctx: PlatformContext, principal: Principal, thr
     const access = await loadThreadAccess(tx, threadId, principal.user.id);
     requireThreadView(access);
     const thread = await requireOpen(tx, emit, access, now);
-    await addMember(tx, emit, thread, principal.user.id, now);
+    const joined = await addMember(tx, emit, thread, principal.user.id, now);
+    // The joining user's own membership: the signal that they are in the thread.
+    if (joined)
+      emit({
+        type: 'THREAD_MEMBER_UPDATE',
+        data: { ...serializeThreadMember(joined), guild_id: thread.guild_id! },
+        audience: threadMemberAudience(principal.user.id),
+      });
   });
 }
 

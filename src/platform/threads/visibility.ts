@@ -4,6 +4,7 @@
  * VIEW_CHANNEL; for a private thread membership or MANAGE_THREADS). THREAD_MEMBERS_UPDATE goes,
  * without the GUILD_MEMBERS intent, only to the users it adds or removes; a removed user is
  * told even when the thread is private. THREAD_DELETE names only the parent, which decides.
+ * When a session's user gains access to a channel, THREAD_LIST_SYNC brings its active threads.
  */
 import type { EventRecord } from '../../store/schema';
 import type { ChannelRecord } from '../../store/records/core';
@@ -11,7 +12,10 @@ import { isThreadType, THREAD_TYPES, type ThreadMemberRecord } from '../../store
 import { INTENTS } from '../core/intents';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { canViewChannel, channelPermissions, type GuildView } from '../guilds/access';
-import { canViewThread } from './access';
+import type { ThreadListSync } from '../../store/records/dispatches';
+import { canViewThread, isThread } from './access';
+import { serializeThreadMember } from './member-wire';
+import { serializeThread, type ThreadRecord } from './wire';
 
 /** The guild state the check reads (the gateway's cached reader has it). */
 export interface ThreadVisibilityReader {
@@ -88,4 +92,29 @@ export async function threadEventShown(
       );
   }
   return canViewGuildChannel(reader, view, thread, channels);
+}
+
+/**
+ * THREAD_LIST_SYNC for a session whose user just gained access to `channelIds`: their active
+ * threads (as stored) the user can view, and the user's memberships of them.
+ * @example const sync = await threadListSync(reader, view, channels, [channel.id]);
+ */
+export async function threadListSync(
+  reader: Pick<ThreadVisibilityReader, 'threadMember'>,
+  view: GuildView,
+  channels: readonly ChannelRecord[],
+  channelIds: string[],
+): Promise<ThreadListSync> {
+  const threads = channels.filter(
+    (c): c is ThreadRecord => isThread(c) && channelIds.includes(c.parent_id ?? '') && !c.thread_metadata.archived,
+  );
+  const shown: ThreadRecord[] = [];
+  const members: ThreadListSync['members'] = [];
+  for (const thread of threads) {
+    if (!(await canViewGuildChannel(reader, view, thread, channels))) continue;
+    shown.push(thread);
+    const own = await reader.threadMember(thread.id, view.userId);
+    if (own) members.push(serializeThreadMember(own));
+  }
+  return { guild_id: view.guild.id, channel_ids: channelIds, threads: shown.map((t) => serializeThread(t)), members };
 }

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../../src/gateway/protocol';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { APPLICATION_FLAGS } from '../../../src/store/records/core';
@@ -95,5 +96,38 @@ describe('thread events on the gateway (GUILDS intent, visibility of the parent,
     await h.api.post(`${api}/channels/${priv.id}/messages`, { content: 'now you see' }, alice);
     await bot.waitFor((p) => p.t === 'MESSAGE_CREATE' && p.d.channel_id === priv.id);
     expect(bot.dispatches('MESSAGE_CREATE').map((p) => p.d.channel_id)).toEqual([general.id, priv.id]);
+  });
+
+  it('a bot that gains view of a channel it had hidden (obfuscation) gets THREAD_LIST_SYNC with the channel’s active threads after the CHANNEL_UPDATE', async () => {
+    const { h, guild, hidden, alice, start } = await setup();
+    const adminRole = (
+      await h.api.post(`/sandbox/guilds/${guild.id}/roles`, {
+        name: 'admins',
+        permissions: String(PERMISSIONS.ADMINISTRATOR),
+      })
+    ).body.role;
+    const admin = (await h.api.post('/sandbox/applications', { name: 'Admin' })).body;
+    await h.api.put(`/sandbox/guilds/${guild.id}/members/${admin.bot.id}`, { roles: [adminRole.id] });
+    const staff = await start(hidden.id, { name: 'Staff talk', type: 11 }, alice);
+    const bot = await h.identify(h.world.botAuth, {
+      intents: INTENTS.GUILDS,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
+    expect((await bot.waitForDispatch('GUILD_CREATE')).d.threads).toEqual([]);
+    const from = bot.received.length;
+    const put = await h.api.put(
+      `${api}/channels/${hidden.id}/permissions/${h.world.bot.id}`,
+      { type: 1, allow: String(PERMISSIONS.VIEW_CHANNEL) },
+      `Bot ${admin.bot_token}`,
+    );
+    expect(put.status).toBe(204);
+    const sync = await bot.waitForDispatch('THREAD_LIST_SYNC', from);
+    expect(sync.d).toMatchObject({
+      guild_id: guild.id,
+      channel_ids: [hidden.id],
+      threads: [{ id: staff.id }],
+      members: [],
+    });
+    expect(bot.received.slice(from).map((p) => p.t)).toEqual(['CHANNEL_UPDATE', 'THREAD_LIST_SYNC']);
   });
 });

@@ -175,7 +175,7 @@ describe('threads: members', () => {
     expectError(await w.client.put(`${members(open.id)}/${w.alice.id}1`, undefined, w.aliceAuth), 404, 10007);
   });
 
-  it('join and leave @me log THREAD_MEMBERS_UPDATE, and THREAD_CREATE to the user who joined; removing another needs MANAGE_THREADS or being the private thread’s creator', async () => {
+  it('join and leave @me log THREAD_MEMBERS_UPDATE, and THREAD_CREATE and THREAD_MEMBER_UPDATE to the user who joined; removing another needs MANAGE_THREADS or being the private thread’s creator', async () => {
     const w = await messageWorld();
     const { thread } = await started(w);
     expect((await w.client.put(`${members(thread.id)}/@me`, undefined, w.botAuth)).status).toBe(204);
@@ -183,6 +183,10 @@ describe('threads: members', () => {
     const toBot = (await eventsOf(w.client, 'THREAD_CREATE')).filter((e) => e.audience.user_ids?.includes(w.bot.id));
     expect(toBot).toHaveLength(1);
     expect(toBot[0].data).toMatchObject({ id: thread.id, member: { user_id: w.bot.id } });
+    const own = await eventsOf(w.client, 'THREAD_MEMBER_UPDATE');
+    expect(own).toHaveLength(1);
+    expect(own[0].data).toMatchObject({ id: thread.id, user_id: w.bot.id, guild_id: w.guild.id });
+    expect(own[0].audience.user_ids).toEqual([w.bot.id]);
     expect((await w.client.delete(`${members(thread.id)}/@me`, w.botAuth)).status).toBe(204);
     const updates = (await eventsOf(w.client, 'THREAD_MEMBERS_UPDATE')).map((e) => e.data as any);
     expect(updates.map((u) => [u.member_count, u.added_members?.[0]?.user_id, u.removed_member_ids])).toEqual([
