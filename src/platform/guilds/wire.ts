@@ -43,8 +43,13 @@ export function serializeRole(role: RoleRecord): Role {
 export function serializeChannel(channel: ChannelRecord): Channel {
   // A thread as stored (its auto-archive as the clock finds it is the threads area's, which knows the time).
   if (isThreadType(channel.type) && channel.thread_metadata) return serializeThread(channel as ThreadRecord);
-  const { voice_status: _status, voice_start_time: _start, thread_metadata: _meta, thread_activity_at: _at, ...wire } =
-    channel;
+  const {
+    voice_status: _status,
+    voice_start_time: _start,
+    thread_metadata: _meta,
+    thread_activity_at: _at,
+    ...wire
+  } = channel;
   return { ...wire, ...voiceChannelSettings(channel) };
 }
 
