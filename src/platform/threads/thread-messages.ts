@@ -3,7 +3,8 @@
  * thread takes messages only from those with MANAGE_THREADS (400 160005, or 400 50083 when it
  * is also archived); an archived thread that is not locked is unarchived by the message
  * (THREAD_UPDATE); and the thread's counters (`message_count`, `total_message_sent`,
- * `last_message_id`) and its inactivity count start again.
+ * `last_message_id`) and its inactivity count start again. A deleted message leaves
+ * `message_count` (not `total_message_sent`).
  */
 import type { Emit, WriteTx } from '../../store/write';
 import type { ChannelRecord } from '../../store/records/core';
@@ -50,4 +51,10 @@ export async function noteThreadMessage(
     last_message_id: messageId,
     thread_activity_at: now,
   });
+}
+
+/** A message deleted from a thread no longer counts in its `message_count` (`total_message_sent` keeps it). */
+export async function forgetThreadMessage(tx: WriteTx, channel: ChannelRecord): Promise<void> {
+  if (!isThread(channel)) return;
+  await tx.store('channels').put({ ...channel, message_count: Math.max(0, (channel.message_count ?? 0) - 1) });
 }

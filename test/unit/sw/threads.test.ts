@@ -206,7 +206,7 @@ describe('threads: members', () => {
 });
 
 describe('threads: messages in threads', () => {
-  it('messages in a thread need SEND_MESSAGES_IN_THREADS, not SEND_MESSAGES, and count in message_count, total_message_sent and last_message_id', async () => {
+  it('messages in a thread need SEND_MESSAGES_IN_THREADS, not SEND_MESSAGES, and count in message_count (less deleted ones), total_message_sent and last_message_id', async () => {
     const w = await messageWorld();
     const noSend = await w.channel({ permission_overwrites: [deny(w.bob.id, PERMISSIONS.SEND_MESSAGES, 1)] });
     const t = await startAlone({ ...w, general: noSend }, { name: 'T', type: 11 });
@@ -216,6 +216,12 @@ describe('threads: messages in threads', () => {
     expect(sent.body.channel_id).toBe(t.id);
     const after = (await w.client.get(`${api}/channels/${t.id}`, w.bobAuth)).body;
     expect(after).toMatchObject({ message_count: 1, total_message_sent: 1, last_message_id: sent.body.id });
+    expect((await w.client.delete(`${w.messages(t.id)}/${sent.body.id}`, w.bobAuth)).status).toBe(204);
+    expect((await w.client.get(`${api}/channels/${t.id}`, w.bobAuth)).body).toMatchObject({
+      message_count: 0,
+      total_message_sent: 1,
+    });
+    await w.client.post(w.messages(t.id), { content: 'in thread' }, w.bobAuth);
     const noThreads = await w.channel({
       permission_overwrites: [deny(w.bob.id, PERMISSIONS.SEND_MESSAGES_IN_THREADS, 1)],
     });
