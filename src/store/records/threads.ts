@@ -1,8 +1,8 @@
 /**
  * Threads as stored. A thread is a channel (in the `channels` store, types 10, 11 and 12) whose
- * record carries its metadata; who is in it lives in `thread_members`.
+ * record carries its metadata; who is in it lives in `thread_members`. Ids are snowflake strings
+ * (`core.ts` imports this file, so the alias is not imported back).
  */
-import type { Snowflake } from './core';
 
 /** The thread channel types (the platform's public values). */
 export const THREAD_TYPES = {
@@ -31,9 +31,9 @@ export interface ThreadMetadataRecord {
 
 /** One user's membership of a thread. */
 export interface ThreadMemberRecord {
-  thread_id: Snowflake;
-  user_id: Snowflake;
-  guild_id: Snowflake;
+  thread_id: string;
+  user_id: string;
+  guild_id: string;
   join_timestamp: number;
   flags: number;
 }
