@@ -35,18 +35,32 @@ import { noContent, readJson, readQuery, snowflakeParam, validate, type AppConte
 
 const ids = (c: AppContext) => validate(ThreadPathSchema, c.req.param());
 
+/** The audit log reason a request gives (`X-Audit-Log-Reason`, URL-encoded as the platform takes it). */
+function auditReason(c: AppContext): string | undefined {
+  const raw = c.req.header('X-Audit-Log-Reason');
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** The `/channels/{id}/...` thread routes. */
 export function threadRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.post('/:channel_id/messages/:message_id/threads', async (c) => {
     const { channel_id, message_id } = ids(c);
     const body = await readJson(c, StartThreadFromMessageSchema);
-    return c.json(await startThreadFromMessage(c.get('ctx'), c.get('principal'), channel_id, message_id!, body), 201);
+    return c.json(
+      await startThreadFromMessage(c.get('ctx'), c.get('principal'), channel_id, message_id!, body, auditReason(c)),
+      201,
+    );
   });
   r.post('/:channel_id/threads', async (c) => {
     const { channel_id } = ids(c);
     const body = await readJson(c, StartThreadSchema);
-    return c.json(await startThread(c.get('ctx'), c.get('principal'), channel_id, body), 201);
+    return c.json(await startThread(c.get('ctx'), c.get('principal'), channel_id, body, auditReason(c)), 201);
   });
   r.get('/:channel_id/threads/archived/public', async (c) => {
     const query = readQuery(c, ArchivedThreadsQuerySchema);

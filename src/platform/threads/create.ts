@@ -75,6 +75,8 @@ interface NewThread {
   autoArchive: number | null | undefined;
   slowmode: number | null | undefined;
   invitable?: boolean;
+  /** The audit log reason (`X-Audit-Log-Reason`). */
+  reason?: string;
 }
 
 /** Stores the thread and its creator's membership, logs its events and audit entry; the answer. */
@@ -138,6 +140,7 @@ async function storeThread(ctx: PlatformContext, tx: WriteTx, emit: Emit, input:
       { key: 'rate_limit_per_user', new_value: thread.rate_limit_per_user },
       ...(input.invitable !== undefined ? [{ key: 'invitable', new_value: input.invitable }] : []),
     ],
+    ...(input.reason ? { reason: input.reason } : {}),
   });
   return { ...wire, member };
 }
@@ -153,6 +156,7 @@ export async function startThreadFromMessage(
   channelId: string,
   messageId: string,
   input: v.InferOutput<typeof StartThreadFromMessageSchema>,
+  reason?: string,
 ): Promise<StartedThread> {
   return write(ctx, THREAD_WRITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
@@ -174,6 +178,7 @@ export async function startThreadFromMessage(
       name: input.name,
       autoArchive: input.auto_archive_duration,
       slowmode: input.rate_limit_per_user,
+      reason,
     });
     const flagged = { ...message, flags: message.flags | HAS_THREAD_FLAG };
     await tx.store('channel_messages').put(flagged);
@@ -197,6 +202,7 @@ export async function startThread(
   principal: Principal,
   channelId: string,
   input: v.InferOutput<typeof StartThreadSchema>,
+  reason?: string,
 ): Promise<StartedThread> {
   return write(ctx, THREAD_WRITE_STORES, async (tx, emit) => {
     const now = ctx.clock.now();
@@ -220,6 +226,7 @@ export async function startThread(
       autoArchive: input.auto_archive_duration,
       slowmode: input.rate_limit_per_user,
       ...(type === THREAD_TYPES.PRIVATE_THREAD ? { invitable: input.invitable ?? true } : {}),
+      reason,
     });
   });
 }

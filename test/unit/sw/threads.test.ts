@@ -60,6 +60,18 @@ describe('threads: start from a message, start alone', () => {
     expect(audit).toMatchObject([{ action_type: 110, target_id: thread.id, user_id: w.alice.id }]);
   });
 
+  it('X-Audit-Log-Reason (URL-encoded) is the THREAD_CREATE audit entry’s reason', async () => {
+    const w = await messageWorld();
+    const reply = await w.client.request('POST', threadsOf(w.general.id), {
+      body: { name: 'Why', type: 11 },
+      token: w.aliceAuth,
+      headers: { 'X-Audit-Log-Reason': encodeURIComponent('for the raid é') },
+    });
+    expect(reply.status).toBe(201);
+    const [entry] = (await w.client.db.getAll('audit_log_entries')).filter((e) => e.action_type === 110);
+    expect(entry).toMatchObject({ target_id: reply.body.id, reason: 'for the raid é' });
+  });
+
   it('a message has one thread: a second start is 400 160004 and stores nothing', async () => {
     const w = await messageWorld();
     const { message } = await started(w);
