@@ -15,12 +15,14 @@
  * CHANNEL_UPDATE with the full channel: a CHANNEL_UPDATE of the channel itself is simply no
  * longer obfuscated; a role change is followed by a CHANNEL_UPDATE derived here, per session,
  * for each hidden channel that became visible. Deriving per session keeps the log free of
- * per-bot copies and works the same when a Resume replays the log.
+ * per-bot copies and works the same when a Resume replays the log. Each channel revealed so
+ * is followed by THREAD_LIST_SYNC with its active threads.
  */
 import { canViewChannel, type GuildView } from '../platform/guilds/access';
 import { serializeChannel } from '../platform/guilds/wire';
 import { INTENTS } from '../platform/core/intents';
 import { messageEventForSession } from '../platform/messages/visibility';
+import { threadEventShown, threadListSync } from '../platform/threads/visibility';
 import { isDispatchEvent, type DispatchEventRecord, type EventRecord } from '../store/records/events';
 import type { Channel } from '../store/records/core';
 import type { GuildReader } from './guild-reader';
@@ -79,22 +81,36 @@ function asDispatch(event: DispatchEventRecord): Dispatch {
 }
 
 /** The dispatch of `event` with the channels the bot cannot view obfuscated. */
-async function obfuscated(session: GatewaySession, event: DispatchEventRecord, reader: GuildReader): Promise<Dispatch> {
+async function obfuscated(
+  session: GatewaySession,
+  event: DispatchEventRecord,
+  reader: GuildReader,
+): Promise<Dispatch[]> {
   const guildId = eventGuildId(event);
   const view = guildId ? await reader.view(guildId, session.record.user_id) : undefined;
   if (event.type === 'GUILD_CREATE' && Array.isArray(event.data.channels)) {
-    return {
-      t: event.type,
-      d: { ...event.data, channels: event.data.channels.map((c) => channelForSession(session, view, c)) },
-    };
+    return [
+      {
+        t: event.type,
+        d: { ...event.data, channels: event.data.channels.map((c) => channelForSession(session, view, c)) },
+      },
+    ];
   }
   if (event.type === 'CHANNEL_CREATE' || event.type === 'CHANNEL_UPDATE' || event.type === 'CHANNEL_DELETE') {
     // Only bots obfuscate, and a bot is never a user of a DM channel: this is a guild channel.
+    const wasHidden = session.hidden.has(event.data.id);
     const channel = channelForSession(session, view, event.data as Channel);
     if (event.type === 'CHANNEL_DELETE') session.hidden.delete(event.data.id);
-    return { t: event.type, d: channel } as Dispatch;
+    const out = [{ t: event.type, d: channel } as Dispatch];
+    // Access gained to a channel: its active threads follow.
+    if (event.type === 'CHANNEL_UPDATE' && wasHidden && !session.hidden.has(channel.id) && view && guildId)
+      out.push({
+        t: 'THREAD_LIST_SYNC',
+        d: await threadListSync(reader, view, await reader.channels(guildId), [channel.id]),
+      });
+    return out;
   }
-  return asDispatch(event);
+  return [asDispatch(event)];
 }
 /** CHANNEL_UPDATEs with the full channel for each hidden channel the bot can now view. */
 async function revealed(session: GatewaySession, event: EventRecord, reader: GuildReader): Promise<Dispatch[]> {
@@ -108,12 +124,24 @@ async function revealed(session: GatewaySession, event: EventRecord, reader: Gui
       ? event.data.roles
       : undefined;
   const out: Dispatch[] = [];
-  for (const channel of await reader.channels(guildId)) {
+  const channels = await reader.channels(guildId);
+  for (const channel of channels) {
     if (session.hidden.has(channel.id) && canViewChannel(view, channel, roles)) {
       session.hidden.delete(channel.id);
       out.push({ t: 'CHANNEL_UPDATE', d: serializeChannel(channel) });
     }
   }
+  // Access gained to channels: their active threads follow.
+  if (out.length > 0)
+    out.push({
+      t: 'THREAD_LIST_SYNC',
+      d: await threadListSync(
+        reader,
+        view,
+        channels,
+        out.map((d) => (d.d as Channel).id),
+      ),
+    });
   return out;
 }
 
@@ -131,12 +159,13 @@ export async function dispatchesFor(
   // The gateway's own bookkeeping (SESSIONS_INVALIDATED) is acted on, never sent; webhook-only events neither.
   if (!isDispatchEvent(event)) return out;
   // Messages reach only sessions that can view their channel, without content for bots that may not read it.
-  const shown = (await addressed(session, event, reader))
-    ? await messageEventForSession(session.record, event, reader)
-    : null;
+  const shown =
+    (await addressed(session, event, reader)) && (await threadEventShown(session.record, event, reader))
+      ? await messageEventForSession(session.record, event, reader)
+      : null;
   const deliver = shown !== null && isDispatchEvent(shown);
   if (!session.record.obfuscation) return deliver ? [asDispatch(shown)] : out;
-  if (deliver) out.push(await obfuscated(session, shown, reader));
+  if (deliver) out.push(...(await obfuscated(session, shown, reader)));
   if (
     PERMISSION_EVENTS.has(event.type) &&
     (event.type !== 'GUILD_MEMBER_UPDATE' || isSelfMemberUpdate(event, session.record.user_id))

@@ -6,6 +6,7 @@
 import type { GuildStoreReader, GuildView } from '../platform/guilds/access';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../store/records/core';
 import type { PlatformStorage } from '../store/schema';
+import type { ThreadMemberRecord } from '../store/records/threads';
 
 /** A cached, read-only view of guilds, roles, channels and memberships. */
 export class GuildReader implements GuildStoreReader {
@@ -40,6 +41,11 @@ export class GuildReader implements GuildStoreReader {
   /** A user's membership of a guild. */
   member(guildId: string, userId: string): Promise<MemberRecord | undefined> {
     return this.#cached(`m:${guildId}:${userId}`, () => this.db.get('members', [guildId, userId]));
+  }
+
+  /** A user's membership of a thread. */
+  threadMember(threadId: string, userId: string): Promise<ThreadMemberRecord | undefined> {
+    return this.#cached(`t:${threadId}:${userId}`, () => this.db.get('thread_members', [threadId, userId]));
   }
 
   /** The guild as `userId` sees it, or undefined when the guild is gone. */

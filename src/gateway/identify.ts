@@ -33,6 +33,8 @@ import { onShard, sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash } from './session-credentials';
 import type { SessionPresences } from './session-presence';
 import { keyRange, type KeyRange } from '../store/port';
+import { isThreadType } from '../store/records/threads';
+import { activeThreadsFor } from '../platform/threads/lists';
 
 /** The URL a client reconnects to for Resume, where the gateway is no WebSocket of its own (the browser). */
 export const RESUME_GATEWAY_URL = '/gateway';
@@ -217,6 +219,7 @@ async function readInitialState(
     'presences',
     'relationships',
     'voice_states',
+    'thread_members',
   ]);
   const withVoiceStates = (r.intents & INTENTS.GUILD_VOICE_STATES) !== 0;
   const [newest] = await tx.store('events').getAllKeys(null, 1, 'prev');
@@ -267,14 +270,22 @@ async function readInitialState(
               own.guild_id,
             )
           : [];
-        return { own, guild, roles, channels, count, members, users, online, voiceStates };
+        const threads = !guild
+          ? []
+          : await activeThreadsFor(
+              { guild, roles, userId: r.user_id, member: own },
+              channels,
+              (id) => tx.store('thread_members').get([id, r.user_id]),
+              ctx.clock.now(),
+            );
+        return { own, guild, roles, channels, count, members, users, online, voiceStates, threads };
       }),
   );
   const guildCreates = guilds
     .filter((g) => g.guild)
-    .map(({ own, guild, roles, channels, count, members, users, online, voiceStates }) => {
+    .map(({ own, guild, roles, channels, count, members, users, online, voiceStates, threads }) => {
       const view = { guild: guild!, roles, userId: r.user_id, member: own };
-      const wire = channels.map(serializeChannel);
+      const wire = channels.filter((c) => !isThreadType(c.type)).map(serializeChannel);
       return {
         t: 'GUILD_CREATE' as const,
         d: {
@@ -287,7 +298,7 @@ async function readInitialState(
           unavailable: false,
           voice_states: voiceStates,
           presences: online,
-          threads: [],
+          threads,
           stage_instances: [],
           guild_scheduled_events: [],
         },

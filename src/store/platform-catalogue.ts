@@ -170,6 +170,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     indexes: { by_application_channel: { keyPath: ['application_id', 'channel_id'], unique: true } },
   },
   guild_settings: { keyPath: 'guild_id', indexes: {} },
+  thread_members: { keyPath: ['thread_id', 'user_id'], indexes: { by_user: { keyPath: 'user_id' } } },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

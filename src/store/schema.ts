@@ -57,6 +57,7 @@ import type {
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
 import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
 import type { ApplicationCommandRecord, CommandPermissionsRecord } from './records/commands';
+import type { ThreadMemberRecord } from './records/threads';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
@@ -472,6 +473,8 @@ export type PlatformDB = {
   };
   /** A guild's widget, welcome screen, onboarding and incident actions, by guild id. */
   guild_settings: { key: string; value: GuildSettingsRecord };
+  /** Keyed `[thread_id, user_id]`: a thread's members in user id order; `by_user` a user's threads. */
+  thread_members: { key: [string, string]; value: ThreadMemberRecord; indexes: { by_user: string } };
 };
 
 /** A user's enrollment in a quest of an application. */

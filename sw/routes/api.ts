@@ -33,6 +33,7 @@ import { rpcRoutes } from './rpc';
 import { rpcActivityRoutes } from './rpc-activities';
 import { scheduledEventRoutes } from './scheduled-events';
 import type { FetchLike } from '../../src/platform/oauth2/oidc';
+import { guildThreadRoutes, threadRoutes } from './threads';
 import { userRoutes } from './users';
 import { voiceStateRoutes } from './voice-states';
 import { voiceRegionRoutes } from './voice-regions';
@@ -65,6 +66,8 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/guilds', guildSettingsRoutes());
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
+  api.route('/channels', threadRoutes());
+  api.route('/guilds', guildThreadRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes(send));
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

@@ -9,6 +9,7 @@
  * activity invite (INVITE_USER_EMBEDDED) also joins the user to the inviter's activity: the
  * activity hears ACTIVITY_JOIN with the invite's join secret, member or not.
  */
+import { isThreadType } from '../../store/records/threads';
 import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -76,7 +77,7 @@ export async function acceptInvite(ctx: PlatformContext, code: string, userId: s
       type: 'GUILD_CREATE',
       data: {
         ...serializeGuild(guild, roles),
-        channels: channels.map(serializeChannel),
+        channels: channels.filter((c) => !isThreadType(c.type)).map(serializeChannel),
         members: [serializeMember(member, user)],
       },
       audience: { user_ids: [userId] },

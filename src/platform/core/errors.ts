@@ -190,6 +190,11 @@ export const API_ERRORS = {
   CANNOT_SEND_EMPTY_MESSAGE: { status: 400, code: 50006, message: 'Cannot send an empty message' },
   NON_TEXT_CHANNEL: { status: 400, code: 50008, message: 'Cannot send messages in a non-text channel' },
   PINS_MAX: { status: 400, code: 30003, message: 'Maximum number of pins reached for the channel' },
+  // Threads.
+  THREAD_ARCHIVED: { status: 400, code: 50083, message: 'Thread is archived' },
+  THREAD_ALREADY_CREATED: { status: 400, code: 160004, message: 'A thread has already been created for this message' },
+  THREAD_LOCKED: { status: 400, code: 160005, message: 'Thread is locked' },
+  ACTIVE_THREADS_MAX: { status: 400, code: 160006, message: 'Maximum number of active threads reached' },
   SLOWMODE_RATE_LIMITED: {
     status: 429,
     code: 20016,

@@ -558,3 +558,15 @@ export const ROLE_CONNECTION_DESCRIPTION_MAX = 200;
 export const ROLE_CONNECTION_PLATFORM_NAME_MAX = 50;
 export const ROLE_CONNECTION_PLATFORM_USERNAME_MAX = 100;
 export const ROLE_CONNECTION_VALUE_MAX = 100;
+/** Threads: a name of 1 to 100 characters; the auto-archive durations a thread takes (minutes). */
+export const THREAD_NAME_MAX = 100;
+export const THREAD_AUTO_ARCHIVE_DURATIONS = [60, 1440, 4320, 10080] as const;
+/** Threads: the auto-archive duration of a thread that names none (a day). */
+export const THREAD_AUTO_ARCHIVE_DEFAULT = 1440;
+/** Threads: at most 1000 active threads per guild (400 160006 past it). */
+export const ACTIVE_THREADS_MAX = 1000;
+/** List Thread Members: 1 to 100 per page (100 unless asked). */
+export const THREAD_MEMBERS_PAGE_MAX = 100;
+/** Archived thread lists: 1 to 100 per page (50 unless asked). */
+export const ARCHIVED_THREADS_PAGE_MAX = 100;
+export const ARCHIVED_THREADS_PAGE_DEFAULT = 50;

@@ -3,6 +3,7 @@
  * channels, members (bots too), roles and channels. Each is one committed write with the events
  * it emits. `POST /guilds` builds on `createGuild` (`create-guild.ts`).
  */
+import { isThreadType } from '../../store/records/threads';
 import { write } from '../../store/write';
 import {
   CHANNEL_TYPES,
@@ -80,7 +81,7 @@ export async function createGuild(
       type: 'GUILD_CREATE',
       data: {
         ...serializeGuild(guild, [everyone]),
-        channels: channels.map(serializeChannel),
+        channels: channels.filter((c) => !isThreadType(c.type)).map(serializeChannel),
         members: [serializeMember(member, owner)],
       },
       audience: { user_ids: [input.owner_id] },
@@ -126,7 +127,7 @@ export async function putGuildMember(
         type: 'GUILD_CREATE',
         data: {
           ...serializeGuild(guild, roles),
-          channels: channels.map(serializeChannel),
+          channels: channels.filter((c) => !isThreadType(c.type)).map(serializeChannel),
           members: [serializeMember(member, user)],
         },
         audience: { user_ids: [userId] },

@@ -1,6 +1,7 @@
 /**
  * Reading guilds and their channels and roles over HTTP: the guild channel list (with the
- * spec's dated omission of channels the caller cannot view), one channel, one role, the member
+ * spec's dated omission of channels the caller cannot view; threads are never listed), one
+ * channel (a thread too), one role, the member
  * count per role, and the current user's guilds.
  */
 import type { Principal } from '../oauth2/auth';
@@ -11,6 +12,9 @@ import { canViewChannel, dbReader, guildPermissions, loadGuildView, requireMembe
 import { serializeChannel, serializeRole } from './wire';
 import { serializePermissions } from '../core/permissions';
 import { keyRange } from '../../store/port';
+import { isThreadType } from '../../store/records/threads';
+import { canViewThread, isThread } from '../threads/access';
+import { serializeThread } from '../threads/wire';
 
 /** A guild the caller must be a member of (50001 otherwise). */
 async function memberView(ctx: PlatformContext, principal: Principal, guildId: string): Promise<GuildView> {
@@ -29,7 +33,7 @@ export async function listGuildChannels(ctx: PlatformContext, principal: Princip
   const channels = await ctx.db.getAllFromIndex('channels', 'by_guild', guildId);
   const omitHidden = inForce(RULE_DATES.CHANNEL_LIST_OMITS_HIDDEN, ctx.clock.now());
   return channels
-    .filter((c) => !omitHidden || canViewChannel(view, c))
+    .filter((c) => !isThreadType(c.type) && (!omitHidden || canViewChannel(view, c)))
     .sort((a, b) => a.position - b.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
     .map(serializeChannel);
 }
@@ -39,6 +43,15 @@ export async function getChannel(ctx: PlatformContext, principal: Principal, cha
   const channel = await ctx.db.get('channels', channelId);
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   const view = await memberView(ctx, principal, channel.guild_id);
+  if (isThread(channel)) {
+    // A thread is seen through its parent (and, when private, its membership).
+    const [parent, member] = await Promise.all([
+      channel.parent_id ? ctx.db.get('channels', channel.parent_id) : undefined,
+      ctx.db.get('thread_members', [channel.id, principal.user.id]),
+    ]);
+    if (!canViewThread(view, channel, parent, !!member)) throw ApiError.of('MISSING_ACCESS');
+    return serializeThread(channel, ctx.clock.now());
+  }
   if (!canViewChannel(view, channel)) throw ApiError.of('MISSING_ACCESS');
   return serializeChannel(channel);
 }

@@ -13,6 +13,8 @@ import type {
 import type { Guild, GuildMember } from '../../store/records/dispatches';
 import { serializeUser } from '../accounts/users';
 import { voiceChannelSettings } from './voice-channel-settings';
+import { isThreadType } from '../../store/records/threads';
+import { serializeThread, type ThreadRecord } from '../threads/wire';
 
 /** The guild object (roles included, as the gateway sends it). */
 export function serializeGuild(guild: GuildRecord, roles: RoleRecord[]): Guild {
@@ -39,7 +41,15 @@ export function serializeRole(role: RoleRecord): Role {
  * their `bitrate`, `user_limit` and `rtc_region`.
  */
 export function serializeChannel(channel: ChannelRecord): Channel {
-  const { voice_status: _status, voice_start_time: _start, ...wire } = channel;
+  // A thread as stored (its auto-archive as the clock finds it is the threads area's, which knows the time).
+  if (isThreadType(channel.type) && channel.thread_metadata) return serializeThread(channel as ThreadRecord);
+  const {
+    voice_status: _status,
+    voice_start_time: _start,
+    thread_metadata: _meta,
+    thread_activity_at: _at,
+    ...wire
+  } = channel;
   return { ...wire, ...voiceChannelSettings(channel) };
 }
 

@@ -12,6 +12,8 @@ import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { CHANNEL_TYPES, type ChannelRecord } from '../../store/records/core';
 import type { ChannelMessageRecord } from '../../store/records/messages';
 import { type ReadTx, type PlatformStoreName } from '../../store/schema';
+import { THREAD_TYPES } from '../../store/records/threads';
+import { canViewThread, isThread } from '../threads/access';
 
 /** A transaction that includes the channel, guild, role and member stores. */
 export type MessageTx = ReadTx;
@@ -24,14 +26,18 @@ export const MESSAGE_READ_STORES: PlatformStoreName[] = [
   'members',
   'users',
   'channel_messages',
+  'thread_members',
 ];
 
-/** Channel types that hold messages: text, voice (text in voice), announcement and stage channels. */
+/** Channel types that hold messages: text, voice (text in voice), announcement and stage channels, and threads. */
 export const TEXT_CHANNEL_TYPES: readonly number[] = [
   CHANNEL_TYPES.GUILD_TEXT,
   CHANNEL_TYPES.GUILD_VOICE,
   CHANNEL_TYPES.GUILD_ANNOUNCEMENT,
   CHANNEL_TYPES.GUILD_STAGE_VOICE,
+  THREAD_TYPES.ANNOUNCEMENT_THREAD,
+  THREAD_TYPES.PUBLIC_THREAD,
+  THREAD_TYPES.PRIVATE_THREAD,
 ];
 
 /** A guild channel as one user sees it. */
@@ -60,7 +66,14 @@ export async function loadChannelAccess(tx: MessageTx, channelId: string, userId
   if (!channel || !channel.guild_id) throw ApiError.of('UNKNOWN_CHANNEL');
   if (!TEXT_CHANNEL_TYPES.includes(channel.type)) throw ApiError.of('NON_TEXT_CHANNEL');
   const view = await loadGuildView(messageGuildReader(tx), channel.guild_id, userId);
-  return { channel, view, permissions: channelPermissions(view, channel) };
+  if (!isThread(channel)) return { channel, view, permissions: channelPermissions(view, channel) };
+  // A thread: its parent's permissions, and none in a private thread one may not see.
+  const [parent, member] = await Promise.all([
+    channel.parent_id ? tx.store('channels').get(channel.parent_id) : undefined,
+    channel.type === THREAD_TYPES.PRIVATE_THREAD ? tx.store('thread_members').get([channel.id, userId]) : undefined,
+  ]);
+  const visible = canViewThread(view, channel, parent, !!member);
+  return { channel, view, permissions: visible && parent ? channelPermissions(view, parent) : 0n };
 }
 
 /** Throws 403 50001 unless the user is a member who can view the channel. */

@@ -38,6 +38,7 @@ import {
 } from '../../store/records/messages';
 import { CREATE_MESSAGE_FLAGS, type MessageCreateInput } from './schemas';
 import { noteGuildMessage } from './search-index';
+import { noteThreadMessage, sendPermissionFor } from '../threads/thread-messages';
 import { checkFlags, checkCreateShape, toStoredPoll } from './shape';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from './wire';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
@@ -90,7 +91,7 @@ async function authorReadsContent(ctx: PlatformContext, author: MessageAuthor): 
 
 /** Throws 403 unless the author may send this message in the channel. */
 function requireSendPermissions(access: ChannelAccess, input: MessageCreateInput, fileCount: number): void {
-  let required = PERMISSIONS.SEND_MESSAGES;
+  let required = sendPermissionFor(access.channel);
   if (input.tts) required |= PERMISSIONS.SEND_TTS_MESSAGES;
   if (fileCount > 0) required |= PERMISSIONS.ATTACH_FILES;
   if (input.poll) required |= PERMISSIONS.SEND_POLLS;
@@ -158,6 +159,7 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
         return serializeChannelMessage(earlier, await loadUsers(tx, userIdsOf([earlier])), { includeNonce: true });
     }
     const id = ctx.ids.next();
+    await noteThreadMessage(tx, emit, access.channel, check ? access.permissions : null, id, now);
     const newId = () => ctx.ids.next();
     const limit = uploadLimitFor({
       context: options.uploadContext ?? 'message',

@@ -6,6 +6,7 @@
  * Deleting is the author's, or MANAGE_MESSAGES'. MESSAGE_UPDATE / MESSAGE_DELETE are logged in
  * the same transaction.
  */
+import { forgetThreadMessage } from '../threads/thread-messages';
 import { write } from '../../store/write';
 import { attachmentPath, planAttachments, uploadLimitFor, type UploadContext, type UploadedFile } from './attachments';
 import { MESSAGE_WRITE_STORES, type MessageAuthor } from './create';
@@ -165,6 +166,7 @@ export async function deleteMessage(
     ];
     await tx.store('channel_messages').delete(key);
     await Promise.all(fileIds.map((id) => tx.store('attachment_files').delete(id)));
+    await forgetThreadMessage(tx, access.channel);
     emit({
       type: 'MESSAGE_DELETE',
       data: { id: message.id, channel_id: message.channel_id, guild_id: message.guild_id },

@@ -5,6 +5,7 @@
  * READ_MESSAGE_HISTORY (only channels where it has it are searched) and, for a bot, the
  * MESSAGE_CONTENT privileged intent; a guild whose index is not ready is 400 110000.
  */
+import { isThreadType, THREAD_TYPES } from '../../store/records/threads';
 import * as v from 'valibot';
 import { snowflakeSchema } from '../core/schema-parts';
 import type { Principal } from '../oauth2/auth';
@@ -159,9 +160,18 @@ export async function searchGuildMessages(
   const channels = await tx.store('channels').index('by_guild').getAll(guildId);
   const readable = new Set(
     channels
-      .filter((c) =>
-        hasPermission(channelPermissions(view, c), PERMISSIONS.VIEW_CHANNEL | PERMISSIONS.READ_MESSAGE_HISTORY),
-      )
+      // Threads are searched with their parent when public; private threads are left out.
+      .filter((c) => {
+        const source = isThreadType(c.type)
+          ? c.type === THREAD_TYPES.PRIVATE_THREAD
+            ? undefined
+            : channels.find((p) => p.id === c.parent_id)
+          : c;
+        return (
+          !!source &&
+          hasPermission(channelPermissions(view, source), PERMISSIONS.VIEW_CHANNEL | PERMISSIONS.READ_MESSAGE_HISTORY)
+        );
+      })
       .map((c) => c.id),
   );
   if (readable.size === 0) throw ApiError.of('MISSING_PERMISSIONS');

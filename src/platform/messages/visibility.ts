@@ -7,7 +7,9 @@
  * so the log holds one copy of each event and a Resume replays it the same way.
  */
 import type { EventRecord } from '../../store/schema';
-import { canViewChannel, type GuildView } from '../guilds/access';
+import type { GuildView } from '../guilds/access';
+import { canViewGuildChannel } from '../threads/visibility';
+import type { ThreadMemberRecord } from '../../store/records/threads';
 import { INTENTS } from '../core/intents';
 import type { ChannelRecord, User } from '../../store/records/core';
 import { withoutContent } from './wire';
@@ -33,6 +35,7 @@ const isChannelEvent = (event: EventRecord): event is ChannelEvent => CHANNEL_EV
 export interface MessageVisibilityReader {
   view(guildId: string, userId: string): Promise<GuildView | undefined>;
   channels(guildId: string): Promise<ChannelRecord[]>;
+  threadMember(threadId: string, userId: string): Promise<ThreadMemberRecord | undefined>;
 }
 
 /** The session as the check needs it. */
@@ -56,7 +59,8 @@ export async function messageEventForSession(
   if (!isChannelEvent(event) || !guildId) return event;
   const [view, channels] = await Promise.all([reader.view(guildId, session.user_id), reader.channels(guildId)]);
   const channel = channels.find((c) => c.id === event.data.channel_id);
-  if (!view || !channel || !canViewChannel(view, channel)) return null;
+  // A thread's messages: as the thread is seen (its parent's overwrites, a private thread's members).
+  if (!view || !channel || !(await canViewGuildChannel(reader, view, channel, channels))) return null;
   if (event.type !== 'MESSAGE_CREATE' && event.type !== 'MESSAGE_UPDATE') return event;
   if (session.kind !== 'bot' || (session.intents & INTENTS.MESSAGE_CONTENT) !== 0) return event;
   // Sent to a guild's sessions: a message of a guild channel.

@@ -289,6 +289,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // Users' role connections to applications.
     db.createObjectStore('role_connections', { keyPath: ['application_id', 'user_id'] });
   },
+  // 26: thread members (threads themselves are channels): by thread, and by user for the threads a
+  // user has joined.
+  (db) => {
+    db.createObjectStore('thread_members', { keyPath: ['thread_id', 'user_id'] }).createIndex('by_user', 'user_id');
+  },
 ];
 
 /** The schema version this code writes. */

@@ -5,6 +5,7 @@
  */
 import type { GuildRoleResponse, UserResponse } from 'discord-api-spec';
 import type { UrlMapping } from '../../wire/paths';
+import type { ThreadMetadataRecord } from './threads';
 
 /** Snowflake id, as a decimal string. */
 export type Snowflake = string;
@@ -217,6 +218,15 @@ export interface ChannelRecord {
   /** Ephemeral voice fields (Request Channel Info); never part of the channel object on the wire. */
   voice_status?: string | null;
   voice_start_time?: number | null;
+  /** Threads (types 10-12): who started it, its metadata and counters (absent on other channels). */
+  owner_id?: Snowflake;
+  thread_metadata?: ThreadMetadataRecord;
+  member_count?: number;
+  message_count?: number;
+  total_message_sent?: number;
+  last_message_id?: Snowflake | null;
+  /** Threads: the last activity (creation, a message, an unarchive), from which auto-archive counts (epoch ms). */
+  thread_activity_at?: number;
 }
 
 /** The role object: the stored role without its guild (`color` is deprecated but still sent). */
@@ -226,7 +236,20 @@ export type Role = GuildRoleResponse;
  * The channel object of a guild channel. The ephemeral voice fields (`status`,
  * `voice_start_time`) are never part of it: Request Channel Info answers them.
  */
-export type Channel = Omit<ChannelRecord, 'voice_status' | 'voice_start_time'> & { rtc_region?: string | null };
+export type Channel = Omit<
+  ChannelRecord,
+  'voice_status' | 'voice_start_time' | 'thread_metadata' | 'thread_activity_at'
+> & { rtc_region?: string | null; thread_metadata?: ThreadMetadata };
+
+/** A thread's metadata on the wire (times as ISO-8601). */
+export interface ThreadMetadata {
+  archived: boolean;
+  auto_archive_duration: 60 | 1440 | 4320 | 10080;
+  archive_timestamp: string;
+  locked: boolean;
+  invitable?: boolean;
+  create_timestamp: string;
+}
 
 /** A guild member. */
 export interface MemberRecord {

@@ -40,9 +40,36 @@ export interface GuildCreate extends Guild {
   unavailable?: boolean;
   voice_states?: Omit<GuildVoiceState, 'guild_id'>[];
   presences?: WirePresence[];
-  threads?: never[];
+  /** The guild's active threads the session's user can view. */
+  threads?: Channel[];
   stage_instances?: never[];
   guild_scheduled_events?: never[];
+}
+
+/** A thread member on the wire; `member` (the guild member) where the route or event adds it. */
+export interface ThreadMember {
+  id: Snowflake;
+  user_id: Snowflake;
+  join_timestamp: string;
+  flags: number;
+  member?: GuildMember;
+}
+
+/** THREAD_MEMBERS_UPDATE: who joined or left a thread, and how many are in it now. */
+export interface ThreadMembersUpdate {
+  id: Snowflake;
+  guild_id: Snowflake;
+  member_count: number;
+  added_members?: ThreadMember[];
+  removed_member_ids?: Snowflake[];
+}
+
+/** THREAD_LIST_SYNC: the active threads of channels the user just gained access to, and their own memberships. */
+export interface ThreadListSync {
+  guild_id: Snowflake;
+  channel_ids?: Snowflake[];
+  threads: Channel[];
+  members: ThreadMember[];
 }
 
 /** A voice state in a guild voice channel; `channel_id` is null in the update that says the user left. */
@@ -278,6 +305,13 @@ export interface GatewayDispatchPayloads {
   CHANNEL_CREATE: Channel | DmChannel;
   CHANNEL_UPDATE: Channel;
   CHANNEL_DELETE: Channel;
+  /** A thread: `newly_created` when it was just started; `member` for a user added to it. */
+  THREAD_CREATE: Channel & { newly_created?: boolean; member?: ThreadMember };
+  THREAD_UPDATE: Channel;
+  THREAD_DELETE: { id: Snowflake; guild_id: Snowflake; parent_id: Snowflake | null; type: number };
+  THREAD_LIST_SYNC: ThreadListSync;
+  THREAD_MEMBER_UPDATE: ThreadMember & { guild_id: Snowflake };
+  THREAD_MEMBERS_UPDATE: ThreadMembersUpdate;
   CHANNEL_PINS_UPDATE: { guild_id: Snowflake; channel_id: Snowflake; last_pin_timestamp: string | null };
   /** The answer to Request Channel Info (op 43): the fields asked for, of the voice channels the session can view. */
   CHANNEL_INFO: {

@@ -194,6 +194,8 @@ describe('channel obfuscation (spec: Channel name/flags/permission_overwrites, I
       expect(again.dispatches().map((p) => [p.t, p.d.name ?? null])).toEqual([
         ['GUILD_MEMBER_UPDATE', null],
         ['CHANNEL_UPDATE', 'secret'],
+        // The channel's active threads follow the access gained (none here).
+        ['THREAD_LIST_SYNC', null],
         ['RESUMED', null],
       ]);
       again.disconnect(4000);

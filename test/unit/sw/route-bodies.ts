@@ -125,6 +125,7 @@ import {
   VoiceStatusSchema,
 } from '../../../src/platform/voice/schemas';
 import { EventWebhooksSchema, WebhookSinkSchema } from '../../../src/platform/webhooks/schemas';
+import { StartThreadFromMessageSchema, StartThreadSchema } from '../../../src/platform/threads/schemas';
 import { PNG } from './guild-admin-fixtures';
 import type { RouteWorld } from './route-world';
 
@@ -454,6 +455,14 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   },
   'PUT /channels/:channel_id/voice-status': { schema: VoiceStatusSchema, valid: () => ({ status: 'Raiding' }) },
   'POST /channels/:channel_id/messages': { schema: MessageCreateSchema, valid: richMessage },
+  'POST /channels/:channel_id/messages/:message_id/threads': {
+    schema: StartThreadFromMessageSchema,
+    valid: () => ({ name: 'Talk', auto_archive_duration: 60, rate_limit_per_user: 5 }),
+  },
+  'POST /channels/:channel_id/threads': {
+    schema: StartThreadSchema,
+    valid: () => ({ name: 'Plans', auto_archive_duration: 4320, rate_limit_per_user: 0, type: 12, invitable: false }),
+  },
   'PATCH /channels/:channel_id/messages/:message_id': {
     schema: MessageEditSchema,
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited', fields: [{ name: 'a', value: 'b' }] }], flags: 4 }),
@@ -734,6 +743,8 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'PUT /channels/:channel_id/messages/pins/:message_id': 'no body: everything is in the path',
   'PUT /channels/:channel_id/pins/:message_id': 'no body: everything is in the path',
   'POST /channels/:channel_id/typing': 'no body: the channel is in the path',
+  'PUT /channels/:channel_id/thread-members/@me': 'no body: the thread is in the path',
+  'PUT /channels/:channel_id/thread-members/:user_id': 'no body: everything is in the path',
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/@me/invites': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/:user_id/invites': 'no body: everything is in the path',
