@@ -162,6 +162,10 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     keyPath: 'instance_id',
     indexes: { by_application_channel: { keyPath: ['application_id', 'channel_id'], unique: true } },
   },
+  channel_webhooks: {
+    keyPath: 'id',
+    indexes: { by_channel: { keyPath: 'channel_id' }, by_guild: { keyPath: 'guild_id' } },
+  },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

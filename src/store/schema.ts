@@ -54,6 +54,7 @@ import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records
 import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from './records/voice';
 import type { ApplicationCommandRecord } from './records/commands';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
+import type { ChannelWebhookRecord } from './records/channel-webhooks';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -454,6 +455,8 @@ export type PlatformDB = {
     value: ActivityInstanceRecord;
     indexes: { by_application_channel: [string, string] };
   };
+  /** Incoming webhooks by id; `by_channel` and `by_guild` list them. */
+  channel_webhooks: { key: string; value: ChannelWebhookRecord; indexes: { by_channel: string; by_guild: string } };
 };
 
 /** A user's enrollment in a quest of an application. */

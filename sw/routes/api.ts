@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http';
 import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
+import { channelWebhookRoutes } from './channel-webhooks';
 import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
@@ -59,6 +60,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', voiceStateRoutes());
   api.route('/', guildAdminRoutes());
   api.route('/', emojiRoutes());
+  api.route('/', channelWebhookRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());
   return api;

@@ -10,7 +10,7 @@ import type { PlatformContext } from '../core/context';
 import { dbReader, guildPermissions, loadGuildView, requireMember, requirePermissions } from './access';
 import type { AuditLogEntryRecord } from '../../store/records/guilds';
 import { PERMISSIONS } from '../core/permissions';
-import { AUDIT_LOG_EVENT } from '../../store/records/core';
+import { AUDIT_LOG_EVENT, CHANNEL_AUDIT_LOG_EVENT } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 import { keyRange } from '../../store/port';
 
@@ -25,6 +25,7 @@ export const AUDIT_LOG_EVENTS = {
   INVITE_DELETE: 42,
   EMOJI_CREATE: 60,
   ...AUDIT_LOG_EVENT,
+  ...CHANNEL_AUDIT_LOG_EVENT,
 } as const;
 
 const MAX_U64 = (1n << 64n) - 1n;

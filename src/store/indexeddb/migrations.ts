@@ -268,6 +268,12 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // 23: incoming webhooks of guild channels, listed by channel and by guild.
+  (db) => {
+    const webhooks = db.createObjectStore('channel_webhooks', { keyPath: 'id' });
+    webhooks.createIndex('by_channel', 'channel_id');
+    webhooks.createIndex('by_guild', 'guild_id');
+  },
 ];
 
 /** The schema version this code writes. */

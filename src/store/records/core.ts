@@ -318,3 +318,12 @@ export const APPLICATION_COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PR
 export const INTERACTION_CALLBACK_TYPE = { PREMIUM_REQUIRED: 10, LAUNCH_ACTIVITY: 12 } as const;
 /** Audit log events the spec names. */
 export const AUDIT_LOG_EVENT = { VOICE_CHANNEL_STATUS_UPDATE: 192, VOICE_CHANNEL_STATUS_DELETE: 193 } as const;
+/** Audit log events of guild channels and their incoming webhooks (the platform's public values). */
+export const CHANNEL_AUDIT_LOG_EVENT = {
+  CHANNEL_CREATE: 10,
+  CHANNEL_UPDATE: 11,
+  CHANNEL_DELETE: 12,
+  WEBHOOK_CREATE: 50,
+  WEBHOOK_UPDATE: 51,
+  WEBHOOK_DELETE: 52,
+} as const;

@@ -40,6 +40,11 @@ import {
 import { FaultSchema, RateLimitSettingsSchema } from '../../../src/platform/faults/fault-schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
 import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
+import {
+  CreateWebhookSchema,
+  ModifyWebhookByTokenSchema,
+  ModifyWebhookSchema,
+} from '../../../src/platform/channel-webhooks/schemas';
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
@@ -386,10 +391,25 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: jsonObject({ type: InteractionResponseSchema.entries.type, data: v.nullish(MessageCreateSchema) }),
     valid: (w) => ({ type: 4, data: { ...richMessage(w), message_reference: undefined, poll: undefined } }),
   },
-  'POST /webhooks/:application_id/:token': { schema: MessageCreateSchema, valid: () => ({ content: 'follow-up' }) },
-  'PATCH /webhooks/:application_id/:token/messages/:message_id': {
+  // Called with the world's answered interaction (an application's id): a follow-up and its edits.
+  'POST /webhooks/:webhook_id/:token': { schema: MessageCreateSchema, valid: () => ({ content: 'follow-up' }) },
+  'PATCH /webhooks/:webhook_id/:token/messages/:message_id': {
     schema: MessageEditSchema,
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited' }] }),
+  },
+  'PATCH /webhooks/:webhook_id/:token/messages/@original': {
+    schema: MessageEditSchema,
+    valid: () => ({ content: 'edited', embeds: [{ title: 'Edited' }] }),
+  },
+  // The world's incoming webhook.
+  'PATCH /webhooks/:webhook_id/:token': { schema: ModifyWebhookByTokenSchema, valid: () => ({ name: 'Renamed' }) },
+  'PATCH /webhooks/:webhook_id': {
+    schema: ModifyWebhookSchema,
+    valid: (w) => ({ name: 'Renamed', avatar: null, channel_id: w.text.id }),
+  },
+  'POST /channels/:channel_id/webhooks': {
+    schema: CreateWebhookSchema,
+    valid: () => ({ name: 'Builds', avatar: null }),
   },
 
   // The sandbox control API.
