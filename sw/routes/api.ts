@@ -7,6 +7,7 @@ import type { AppEnv } from '../http';
 import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
 import { channelWebhookRoutes } from './channel-webhooks';
+import { guildChannelRoutes } from './guild-channels';
 import { commandRoutes } from './commands';
 import { connectionRoutes } from './connections';
 import { directMessageRoutes } from './direct-messages';
@@ -61,6 +62,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', guildAdminRoutes());
   api.route('/', emojiRoutes());
   api.route('/', channelWebhookRoutes());
+  api.route('/', guildChannelRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());
   return api;

@@ -59,6 +59,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /channels/:channel_id/webhooks': BOT,
   'POST /channels/:channel_id/webhooks': BOT,
   'GET /guilds/:guild_id/webhooks': BOT,
+  // Guild channels changed by a bot (MANAGE_CHANNELS).
+  'POST /guilds/:guild_id/channels': BOT,
+  'PATCH /guilds/:guild_id/channels': BOT,
 
   // Attachments are public URLs, as the platform's CDN serves them.
   'GET /attachments/ephemeral/:application_id/:attachment_id/:filename': open('public'),
@@ -135,6 +138,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // Channels, their messages and pins. Users read with `messages.read` and change with
   // `messages.write` (the sandbox's scopes for its simulated client).
   'GET /channels/:channel_id': botOrUser('guilds'),
+  'PATCH /channels/:channel_id': BOT,
+  'DELETE /channels/:channel_id': BOT,
   'PUT /channels/:channel_id/permissions/:overwrite_id': BOT,
   'DELETE /channels/:channel_id/permissions/:overwrite_id': BOT,
   'PUT /channels/:channel_id/voice-status': BOT,

@@ -171,6 +171,8 @@ export interface ChannelRecord {
   flags: number;
   permission_overwrites: OverwriteRecord[];
   topic: string | null;
+  /** Age-restricted; absent means false. */
+  nsfw?: boolean;
   /** Optional and nullable; not null for group DMs. */
   application_id?: Snowflake | null;
   /** Slowmode: seconds a user waits between two messages (0-21600); absent means 0. */

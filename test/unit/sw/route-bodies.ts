@@ -39,7 +39,13 @@ import {
 } from '../../../src/platform/activities/schemas';
 import { FaultSchema, RateLimitSettingsSchema } from '../../../src/platform/faults/fault-schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
-import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
+import {
+  ChannelPositionsSchema,
+  CreateGuildChannelSchema,
+  CreateInviteSchema,
+  ModifyChannelSchema,
+  OverwriteSchema,
+} from '../../../src/platform/channels/schemas';
 import {
   CreateWebhookSchema,
   ModifyWebhookByTokenSchema,
@@ -406,6 +412,31 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   'PATCH /webhooks/:webhook_id': {
     schema: ModifyWebhookSchema,
     valid: (w) => ({ name: 'Renamed', avatar: null, channel_id: w.text.id }),
+  },
+  'PATCH /channels/:channel_id': {
+    schema: ModifyChannelSchema,
+    valid: (w) => ({
+      name: 'renamed',
+      topic: 'Releases',
+      nsfw: false,
+      rate_limit_per_user: 5,
+      position: 1,
+      permission_overwrites: [{ id: w.role.id, type: 0, allow: '0', deny: '2048' }],
+    }),
+  },
+  'POST /guilds/:guild_id/channels': {
+    schema: CreateGuildChannelSchema,
+    valid: (w) => ({
+      name: 'builds',
+      type: 0,
+      topic: 'CI',
+      rate_limit_per_user: 0,
+      permission_overwrites: [{ id: w.role.id, type: 0, allow: '1024', deny: '0' }],
+    }),
+  },
+  'PATCH /guilds/:guild_id/channels': {
+    schema: ChannelPositionsSchema,
+    valid: (w) => [{ id: w.text.id, position: 2, lock_permissions: false, parent_id: null }],
   },
   'POST /channels/:channel_id/webhooks': {
     schema: CreateWebhookSchema,
