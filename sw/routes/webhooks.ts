@@ -8,6 +8,7 @@
  *   messages; otherwise `id` is an application and `token` an interaction's (a follow-up, where
  *   `wait` is always true, and the interaction's messages). JSON or multipart (`payload_json`,
  *   `files[n]`). Mounted before the authenticated API.
+ * - `POST /webhooks/{webhook.id}/{webhook.token}/slack`: a Slack incoming-webhook body, answered `ok`.
  */
 import { Hono } from 'hono';
 import { interactionForWebhook } from '../../src/platform/interactions/tokens';
@@ -24,7 +25,9 @@ import {
   getWebhookByToken,
   modifyWebhookByToken,
   requireWebhookToken,
+  webhookByToken,
 } from '../../src/platform/channel-webhooks/by-token';
+import { SlackWebhookSchema, slackExecution } from '../../src/platform/channel-webhooks/slack';
 import {
   deleteWebhookMessage,
   editWebhookMessage,
@@ -140,6 +143,15 @@ export function webhookRoutes(): Hono<AppEnv> {
     }
     const { body, files } = await readMessageRequest(c, MessageCreateSchema);
     return c.json(await createFollowup(c.get('ctx'), owner.interaction, body, files, origin(c)));
+  });
+
+  r.post('/:webhook_id/:token/slack', async (c) => {
+    const { webhook_id, token } = ids(c);
+    const webhook = await webhookByToken(c.get('ctx'), webhook_id, token!);
+    const query = readQuery(c, ExecuteWebhookQuerySchema);
+    const body = validate(ExecuteWebhookSchema, slackExecution(await readJson(c, SlackWebhookSchema)));
+    await executeWebhook(c.get('ctx'), webhook, body, [], query, origin(c));
+    return c.text('ok');
   });
 
   // The literal `@original` first: the official description names it as an operation of its own.

@@ -43,6 +43,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // Incoming webhooks and interaction follow-ups share these paths: the token in the path is the
   // credential (an incoming webhook's, or an interaction's when the id is an application's).
   'POST /webhooks/:webhook_id/:token': open('webhook token'),
+  'POST /webhooks/:webhook_id/:token/slack': open('webhook token'),
   'GET /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),
   'PATCH /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),
   'DELETE /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),

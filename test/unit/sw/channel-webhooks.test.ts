@@ -225,4 +225,41 @@ describe('executing an incoming webhook: POST /webhooks/{id}/{token} and its mes
     const w = await hookWorld();
     expectError(await w.client.post(`/api/v10/webhooks/${w.application.id}/not-a-token`, { content: 'x' }), 404, 10015);
   });
+
+  it('POST .../slack turns a Slack body into a webhook message (text the content, attachments embeds) and answers ok; a wrong token is 401 50027', async () => {
+    const w = await hookWorld();
+    const hook = await w.create();
+    const reply = await w.client.request('POST', url(hook, '/slack'), {
+      body: {
+        text: 'deployed',
+        username: 'CI',
+        attachments: [
+          {
+            title: 'Build 7',
+            text: 'all green',
+            color: '#36a64f',
+            fields: [{ title: 'Tests', value: '412', short: true }],
+          },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    const [message] = (await w.client.get(w.messages(), w.aliceAuth)).body;
+    expect(message).toMatchObject({
+      content: 'deployed',
+      webhook_id: hook.id,
+      author: { username: 'CI' },
+      embeds: [
+        {
+          title: 'Build 7',
+          description: 'all green',
+          color: 0x36a64f,
+          fields: [{ name: 'Tests', value: '412', inline: true }],
+        },
+      ],
+    });
+    expectError(await w.client.post(url({ id: hook.id, token: 'nope' }, '/slack'), { text: 'x' }), 401, 50027);
+    expectInvalidField(await w.client.post(url(hook, '/slack'), { text: 'x', username: 'discord' }), 'username');
+    expect(await w.client.db.count('channel_messages')).toBe(1);
+  });
 });

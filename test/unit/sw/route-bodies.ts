@@ -51,6 +51,7 @@ import {
   ModifyWebhookByTokenSchema,
   ModifyWebhookSchema,
 } from '../../../src/platform/channel-webhooks/schemas';
+import { SlackWebhookSchema } from '../../../src/platform/channel-webhooks/slack';
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
@@ -408,6 +409,15 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited' }] }),
   },
   // The world's incoming webhook.
+  'POST /webhooks/:webhook_id/:token/slack': {
+    schema: SlackWebhookSchema,
+    valid: () => ({
+      text: 'deployed',
+      username: 'CI',
+      icon_url: null,
+      attachments: [{ title: 'Build', color: '#36a64f', fields: [{ title: 'Status', value: 'green', short: true }] }],
+    }),
+  },
   'PATCH /webhooks/:webhook_id/:token': { schema: ModifyWebhookByTokenSchema, valid: () => ({ name: 'Renamed' }) },
   'PATCH /webhooks/:webhook_id': {
     schema: ModifyWebhookSchema,

@@ -170,10 +170,11 @@ export type RouteWorld = Awaited<ReturnType<typeof routeWorld>>;
 /**
  * Whether a `/webhooks/...` route is called as an interaction's: the execution and the message
  * routes (which incoming webhooks and interactions share) are, with the answered interaction; the
- * webhook's own routes (`/webhooks/{id}` and `/webhooks/{id}/{token}` but for POST) use the
- * world's incoming webhook.
+ * webhook's own routes (`/webhooks/{id}`, `/webhooks/{id}/{token}` but for POST, and the Slack
+ * execution) use the world's incoming webhook.
  */
-const asInteraction = (key: string) => key.startsWith('POST /webhooks/') || key.includes('/messages/');
+const asInteraction = (key: string) =>
+  (key.startsWith('POST /webhooks/') && !key.endsWith('/slack')) || key.includes('/messages/');
 
 /** The value of a path parameter in the world, which may depend on the route (whose message). */
 function paramValue(w: RouteWorld, name: string, path: string, key: string): string {
