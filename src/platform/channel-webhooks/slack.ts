@@ -4,30 +4,32 @@
  * (`text` its content, each attachment an embed), then is checked and sent as any execution.
  */
 import * as v from 'valibot';
-import { jsonObject } from '../core/json-object';
+import { jsonObject, refuseArrays } from '../core/json-object';
 import { MESSAGE_CONTENT_MAX } from '../core/limits';
 
 const optionalText = v.nullish(v.string('Must be a string.'));
 
 /** A Slack attachment, as far as it maps to an embed. */
-const SlackAttachmentSchema = v.looseObject({
-  title: optionalText,
-  title_link: optionalText,
-  text: optionalText,
-  pretext: optionalText,
-  color: v.nullish(v.pipe(v.string(), v.regex(/^#?[0-9a-fA-F]{6}$/, 'Must be a hex colour.'))),
-  author_name: optionalText,
-  author_link: optionalText,
-  author_icon: optionalText,
-  image_url: optionalText,
-  thumb_url: optionalText,
-  footer: optionalText,
-  footer_icon: optionalText,
-  ts: v.nullish(v.number()),
-  fields: v.nullish(
-    v.array(v.looseObject({ title: optionalText, value: optionalText, short: v.nullish(v.boolean()) })),
-  ),
-});
+const SlackAttachmentSchema = refuseArrays(
+  v.looseObject({
+    title: optionalText,
+    title_link: optionalText,
+    text: optionalText,
+    pretext: optionalText,
+    color: v.nullish(v.pipe(v.string(), v.regex(/^#?[0-9a-fA-F]{6}$/, 'Must be a hex colour.'))),
+    author_name: optionalText,
+    author_link: optionalText,
+    author_icon: optionalText,
+    image_url: optionalText,
+    thumb_url: optionalText,
+    footer: optionalText,
+    footer_icon: optionalText,
+    ts: v.nullish(v.number()),
+    fields: v.nullish(
+      v.array(refuseArrays(v.looseObject({ title: optionalText, value: optionalText, short: v.nullish(v.boolean()) }))),
+    ),
+  }),
+);
 
 /** `POST /webhooks/{webhook.id}/{webhook.token}/slack`. */
 export const SlackWebhookSchema = jsonObject({
