@@ -7,7 +7,7 @@ import { write } from '../../store/write';
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import type { ChannelWebhookRecord } from '../../store/records/channel-webhooks';
-import { WEBHOOK_WRITE_STORES, decodeAvatar, removeWebhook, saveModification, webhookOf } from './manage';
+import { WEBHOOK_WRITE_STORES, decodeAvatar, removeWebhook, saveModification, webhookOf } from './changes';
 import { serializeWebhook, type WebhookObject } from './wire';
 
 /** Constant-time comparison, so the time a refusal takes tells nothing of the token. */

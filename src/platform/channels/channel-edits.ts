@@ -28,7 +28,7 @@ import {
 import { AUDIT_LOG_EVENTS, appendAuditLogEntry } from '../guilds/audit-log';
 import { serializeChannel } from '../guilds/wire';
 import { requireVoiceSettings } from '../guilds/voice-channel-settings';
-import { emitWebhooksUpdate } from '../channel-webhooks/manage';
+import { emitWebhooksUpdate } from '../channel-webhooks/changes';
 import { serializeDmChannel } from '../messages/direct-messages';
 import type { DmChannel } from '../../store/records/direct-messages';
 import { CHANNEL_TYPES, type Channel, type ChannelRecord } from '../../store/records/core';
