@@ -104,6 +104,12 @@ describe('incoming webhooks: /channels/{id}/webhooks, /guilds/{id}/webhooks, /we
       [51, w.bot.id, hook.id],
       [50, w.bot.id, hook.id],
     ]);
+    const audit = (await w.client.get(`/api/v10/guilds/${w.guild.id}/audit-logs`, w.botAuth)).body;
+    // The deleted webhook is gone from the audit log's `webhooks`; a live one is listed, without token.
+    expect(audit.webhooks).toEqual([]);
+    const live = await w.create({ name: 'Live' });
+    const { token: _t, user: _u, ...listed } = live;
+    expect((await w.client.get(`/api/v10/guilds/${w.guild.id}/audit-logs`, w.botAuth)).body.webhooks).toEqual([listed]);
     const log = JSON.stringify([await w.client.db.getAll('events'), await w.client.db.getAll('audit_log_entries')]);
     expect(log).not.toContain(hook.token);
     expectError(await w.client.get(url({ id: hook.id }), w.botAuth), 404, 10015);
