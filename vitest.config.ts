@@ -90,6 +90,7 @@ const SERVER_HOST_SUITE = [
   'test/unit/gateway/*.test.ts',
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['guild-community', 'guild-community-more'].map((f) => `test/unit/sw/${f}.test.ts`),
+  ...['channel-webhooks', 'channels-manage', 'channels-gateway'].map((f) => `test/unit/sw/${f}.test.ts`),
 ];
 
 /** The files of {@link SERVER_HOST_SUITE}'s globs that do not run there (see above). */

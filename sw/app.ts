@@ -25,7 +25,7 @@ import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxScheduledEventRoutes } from './routes/sandbox-scheduled-events';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
 import { interactionRoutes } from './routes/interactions';
-import { interactionWebhookRoutes } from './routes/webhooks';
+import { webhookRoutes } from './routes/webhooks';
 import { sandboxInteractionRoutes } from './routes/sandbox-interactions';
 import { attachmentRoutes } from './routes/attachments';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
@@ -171,9 +171,10 @@ function mountPlatformRoutes(
   app.route('/', openidDiscoveryRoutes());
   // The partner SDK's account endpoints authenticate by body or bot token themselves, like OAuth2.
   app.route('/api/partner-sdk', partnerSdkRoutes());
-  // Interaction callbacks and webhooks: the interaction token is the credential, no Bot/Bearer header.
+  // Interaction callbacks and webhooks: the interaction's or the webhook's token is the credential,
+  // no Bot/Bearer header (`GET` / `PATCH` / `DELETE /webhooks/{id}` take a bot's, as the table says).
   app.route('/api/interactions', interactionRoutes());
-  app.route('/api/webhooks', interactionWebhookRoutes());
+  app.route('/api/webhooks', webhookRoutes());
   if (gatewayUrl)
     app.route(
       '/api',

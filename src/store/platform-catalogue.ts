@@ -171,6 +171,10 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
   },
   guild_settings: { keyPath: 'guild_id', indexes: {} },
   thread_members: { keyPath: ['thread_id', 'user_id'], indexes: { by_user: { keyPath: 'user_id' } } },
+  channel_webhooks: {
+    keyPath: 'id',
+    indexes: { by_channel: { keyPath: 'channel_id' }, by_guild: { keyPath: 'guild_id' } },
+  },
 };
 
 /** Every store, for transactions that touch all of them (reset). */

@@ -59,6 +59,7 @@ import type { DmVoiceStateRecord, LobbyVoiceStateRecord, VoiceTokenRecord } from
 import type { ApplicationCommandRecord, CommandPermissionsRecord } from './records/commands';
 import type { ThreadMemberRecord } from './records/threads';
 import type { InteractionEndpointRecord, InteractionMessageRecord, InteractionRecord } from './records/interactions';
+import type { ChannelWebhookRecord } from './records/channel-webhooks';
 
 /** A stored OAuth2 or bot credential. The token itself is never stored: its SHA-256 is the key. */
 export interface TokenRecord {
@@ -475,6 +476,8 @@ export type PlatformDB = {
   guild_settings: { key: string; value: GuildSettingsRecord };
   /** Keyed `[thread_id, user_id]`: a thread's members in user id order; `by_user` a user's threads. */
   thread_members: { key: [string, string]; value: ThreadMemberRecord; indexes: { by_user: string } };
+  /** Incoming webhooks by id; `by_channel` and `by_guild` list them. */
+  channel_webhooks: { key: string; value: ChannelWebhookRecord; indexes: { by_channel: string; by_guild: string } };
 };
 
 /** A user's enrollment in a quest of an application. */

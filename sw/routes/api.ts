@@ -6,6 +6,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http';
 import { applicationRoutes, oauth2ApplicationRoutes } from './applications';
 import { channelRoutes } from './channels';
+import { channelWebhookRoutes } from './channel-webhooks';
+import { guildChannelRoutes } from './guild-channels';
 import { commandRoutes } from './commands';
 import { commandPermissionRoutes } from './command-permissions';
 import { connectionRoutes } from './connections';
@@ -83,6 +85,8 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/', voiceRegionRoutes());
   api.route('/', roleConnectionRoutes());
   api.route('/', emojiRoutes());
+  api.route('/', channelWebhookRoutes());
+  api.route('/', guildChannelRoutes());
   api.route('/', activityInstanceRoutes());
   api.route('/lobbies', lobbyLinkingRoutes());
   return api;

@@ -204,6 +204,11 @@ export const API_ERRORS = {
   AUTOMOD_BLOCKED: { status: 400, code: 200000, message: 'Message was blocked by automatic moderation' },
   // Application commands and interactions (the platform's public codes).
   UNKNOWN_WEBHOOK: { status: 404, code: 10015, message: 'Unknown Webhook' },
+  // Incoming webhooks and guild channels (the platform's public codes).
+  INVALID_WEBHOOK_TOKEN: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
+  WEBHOOKS_MAX: { status: 400, code: 30007, message: 'Maximum number of webhooks reached (15)' },
+  GUILD_WEBHOOKS_MAX: { status: 400, code: 30058, message: 'Maximum number of webhooks per guild reached (1000)' },
+  GUILD_CHANNELS_MAX: { status: 400, code: 30013, message: 'Maximum number of guild channels reached (500)' },
   UNKNOWN_INTERACTION: { status: 404, code: 10062, message: 'Unknown interaction' },
   UNKNOWN_APPLICATION_COMMAND_PERMISSIONS: {
     status: 404,

@@ -293,6 +293,14 @@ export const CHANNEL_MESSAGES_DEFAULT = 50;
 export const MESSAGE_NONCE_WINDOW_MS = 2 * 60 * 1000;
 /** Slowmode (`rate_limit_per_user`): 0 to 21600 seconds. */
 export const SLOWMODE_MAX_S = 21_600;
+/** Incoming webhooks: a name of 1 to 80 characters; 15 per channel, 1000 per guild (public docs). */
+export const WEBHOOK_NAME_MAX = 80;
+export const WEBHOOKS_PER_CHANNEL_MAX = 15;
+export const WEBHOOKS_PER_GUILD_MAX = 1000;
+/** Guild channels: at most 500 per guild; a name of 1 to 100 characters; a topic of at most 1024. */
+export const GUILD_CHANNELS_MAX = 500;
+export const CHANNEL_NAME_MAX = 100;
+export const CHANNEL_TOPIC_MAX = 1024;
 /**
  * Per-attachment upload limits above the default: premium tiers (Nitro 500 MiB; Nitro Basic and
  * Classic 50 MiB) and server boosts (level 2: 50 MiB, level 3: 100 MiB), the public figures.

@@ -10,9 +10,10 @@ import type { PlatformContext } from '../core/context';
 import { dbReader, guildPermissions, loadGuildView, requireMember, requirePermissions } from './access';
 import type { AuditLogEntryRecord } from '../../store/records/guilds';
 import { PERMISSIONS } from '../core/permissions';
-import { AUDIT_LOG_EVENT } from '../../store/records/core';
+import { AUDIT_LOG_EVENT, CHANNEL_AUDIT_LOG_EVENT } from '../../store/records/core';
 import { serializeUser } from '../accounts/users';
 import { keyRange } from '../../store/port';
+import { serializeWebhook } from '../channel-webhooks/wire';
 
 /** The audit log events the sandbox records (the platform's public values). */
 export const AUDIT_LOG_EVENTS = {
@@ -46,9 +47,17 @@ export const AUDIT_LOG_EVENTS = {
   THREAD_UPDATE: 111,
   THREAD_DELETE: 112,
   ...AUDIT_LOG_EVENT,
+  ...CHANNEL_AUDIT_LOG_EVENT,
 } as const;
 
 const MAX_U64 = (1n << 64n) - 1n;
+
+/** The entries whose target is a webhook. */
+const WEBHOOK_ACTIONS: ReadonlySet<number> = new Set([
+  AUDIT_LOG_EVENTS.WEBHOOK_CREATE,
+  AUDIT_LOG_EVENTS.WEBHOOK_UPDATE,
+  AUDIT_LOG_EVENTS.WEBHOOK_DELETE,
+]);
 
 /** The key that sorts entries newest first: 2^64-1 minus the id, padded to 20 digits. */
 function newestFirstKey(id: string): string {
@@ -98,8 +107,9 @@ function serializeEntry(entry: AuditLogEntryRecord) {
 /**
  * `GET /guilds/{guild.id}/audit-logs`: needs VIEW_AUDIT_LOG. Entries newest first, optionally
  * of one action type, by one user, before / after an entry id, at most `limit`; with the users
- * they reference. The lists of other referenced objects are empty: the sandbox records no
- * entries that name commands, rules, integrations, threads or webhooks.
+ * they reference, and the webhooks still there that its WEBHOOK_* entries name (without their
+ * token). The lists of other referenced objects are empty: the sandbox records no entries that
+ * name commands, rules, integrations or threads.
  */
 export async function listAuditLog(
   ctx: PlatformContext,
@@ -115,7 +125,7 @@ export async function listAuditLog(
   const high = query.after ? newestFirstKey(query.after) : '\uffff';
   const lowOpen = query.before !== undefined;
   const highOpen = query.after !== undefined;
-  const tx = ctx.db.read(['audit_log_entries', 'users']);
+  const tx = ctx.db.read(['audit_log_entries', 'users', 'channel_webhooks']);
   // Filtering by user reads the whole range: the count only applies once the filter has run.
   const count = query.user_id ? undefined : query.limit;
   // `before` at or below `after` leaves no entry between them: an empty page, not a key range
@@ -137,6 +147,10 @@ export async function listAuditLog(
   const page = entries.filter((e) => query.user_id === undefined || e.user_id === query.user_id).slice(0, query.limit);
   const userIds = [...new Set(page.flatMap((e) => (e.user_id ? [e.user_id] : [])))];
   const users = await Promise.all(userIds.map((id) => tx.store('users').get(id)));
+  const webhookIds = [
+    ...new Set(page.flatMap((e) => (WEBHOOK_ACTIONS.has(e.action_type) && e.target_id ? [e.target_id] : []))),
+  ];
+  const webhooks = await Promise.all(webhookIds.map((id) => tx.store('channel_webhooks').get(id)));
   return {
     audit_log_entries: page.map(serializeEntry),
     users: users.flatMap((u) => (u ? [serializeUser(u)] : [])),
@@ -145,6 +159,6 @@ export async function listAuditLog(
     guild_scheduled_events: [],
     integrations: [],
     threads: [],
-    webhooks: [],
+    webhooks: webhooks.flatMap((w) => (w ? [serializeWebhook(w, { withToken: false })] : [])),
   };
 }

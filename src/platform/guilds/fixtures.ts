@@ -4,7 +4,7 @@
  * it emits. `POST /guilds` builds on `createGuild` (`create-guild.ts`).
  */
 import { isThreadType } from '../../store/records/threads';
-import { write } from '../../store/write';
+import { write, type Emit, type WriteTx } from '../../store/write';
 import {
   CHANNEL_TYPES,
   type ChannelRecord,
@@ -18,6 +18,7 @@ import {
 import type { PlatformContext } from '../core/context';
 import { ApiError } from '../core/errors';
 import { INTENTS } from '../core/intents';
+import { GUILD_CHANNELS_MAX } from '../core/limits';
 import { DEFAULT_EVERYONE_PERMISSIONS, serializePermissions } from '../core/permissions';
 import { NO_ROLE_COLORS, resolveRoleColors, type RoleColorInput } from './role-colors';
 import { requireVoiceSettings } from './voice-channel-settings';
@@ -163,40 +164,60 @@ export async function createRole(
   });
 }
 
+/** What a new guild channel is made of (the sandbox's fixture and `POST /guilds/{guild.id}/channels`). */
+export interface NewChannelInput {
+  name: string;
+  type: number;
+  parent_id?: string | null;
+  permission_overwrites?: OverwriteRecord[];
+  rate_limit_per_user?: number;
+  bitrate?: number;
+  user_limit?: number;
+  topic?: string | null;
+  nsfw?: boolean;
+  position?: number;
+}
+
+/**
+ * Adds a channel to a guild in the caller's write (stores `guilds` and `channels`) and appends
+ * CHANNEL_CREATE: 404 10004 for an unknown guild, 400 30013 past 500 channels, 400 50035 for a
+ * parent that is not a category of the guild or voice settings the type or boost level refuses.
+ */
+export async function insertGuildChannel(
+  ctx: PlatformContext,
+  tx: WriteTx,
+  emit: Emit,
+  guildId: string,
+  input: NewChannelInput,
+): Promise<ChannelRecord> {
+  const guild = await tx.store('guilds').get(guildId);
+  if (!guild) throw ApiError.of('UNKNOWN_GUILD');
+  requireVoiceSettings(input.type, guild.premium_tier ?? 0, input);
+  if (input.parent_id) {
+    const parent = await tx.store('channels').get(input.parent_id);
+    if (!parent || parent.guild_id !== guildId || parent.type !== CHANNEL_TYPES.GUILD_CATEGORY) {
+      throw ApiError.invalidForm({ parent_id: 'Must be a category of this guild.' });
+    }
+  }
+  const count = await tx.store('channels').index('by_guild').count(guildId);
+  if (count >= GUILD_CHANNELS_MAX) throw ApiError.of('GUILD_CHANNELS_MAX');
+  const channel = newChannel(ctx.ids.next(), guildId, { ...input, position: input.position ?? count });
+  await tx.store('channels').add(channel);
+  emit({
+    type: 'CHANNEL_CREATE',
+    data: serializeChannel(channel),
+    audience: { guild_id: guildId, intent: INTENTS.GUILDS },
+  });
+  return channel;
+}
+
 /** A new channel in a guild. */
 export async function createChannel(
   ctx: PlatformContext,
   guildId: string,
-  input: {
-    name: string;
-    type: number;
-    parent_id?: string | null;
-    permission_overwrites?: OverwriteRecord[];
-    rate_limit_per_user?: number;
-    bitrate?: number;
-    user_limit?: number;
-  },
+  input: NewChannelInput,
 ): Promise<ChannelRecord> {
-  return write(ctx, ['guilds', 'channels'], async (tx, emit) => {
-    const guild = await tx.store('guilds').get(guildId);
-    if (!guild) throw ApiError.of('UNKNOWN_GUILD');
-    requireVoiceSettings(input.type, guild.premium_tier ?? 0, input);
-    if (input.parent_id) {
-      const parent = await tx.store('channels').get(input.parent_id);
-      if (!parent || parent.guild_id !== guildId || parent.type !== CHANNEL_TYPES.GUILD_CATEGORY) {
-        throw ApiError.invalidForm({ parent_id: 'Must be a category of this guild.' });
-      }
-    }
-    const position = await tx.store('channels').index('by_guild').count(guildId);
-    const channel = newChannel(ctx.ids.next(), guildId, { ...input, position });
-    await tx.store('channels').add(channel);
-    emit({
-      type: 'CHANNEL_CREATE',
-      data: serializeChannel(channel),
-      audience: { guild_id: guildId, intent: INTENTS.GUILDS },
-    });
-    return channel;
-  });
+  return write(ctx, ['guilds', 'channels'], (tx, emit) => insertGuildChannel(ctx, tx, emit, guildId, input));
 }
 
 /**
@@ -233,20 +254,7 @@ function newRole(
   };
 }
 
-function newChannel(
-  id: string,
-  guildId: string,
-  input: {
-    name: string;
-    type: number;
-    parent_id?: string | null;
-    position: number;
-    permission_overwrites?: OverwriteRecord[];
-    rate_limit_per_user?: number;
-    bitrate?: number;
-    user_limit?: number;
-  },
-): ChannelRecord {
+function newChannel(id: string, guildId: string, input: NewChannelInput & { position: number }): ChannelRecord {
   return {
     id,
     type: input.type,
@@ -256,7 +264,8 @@ function newChannel(
     position: input.position,
     flags: 0,
     permission_overwrites: input.permission_overwrites ?? [],
-    topic: null,
+    topic: input.topic ?? null,
+    ...(input.nsfw ? { nsfw: true } : {}),
     ...(input.rate_limit_per_user ? { rate_limit_per_user: input.rate_limit_per_user } : {}),
     ...(input.bitrate !== undefined ? { bitrate: input.bitrate } : {}),
     ...(input.user_limit !== undefined ? { user_limit: input.user_limit } : {}),

@@ -43,7 +43,7 @@ import { checkFlags, checkCreateShape, toStoredPoll } from './shape';
 import { loadUsers, serializeChannelMessage, userIdsOf, type ChannelMessage } from './wire';
 import { PERMISSIONS, hasPermission } from '../core/permissions';
 import { grantedPrivilegedIntents } from '../accounts/privileged-intents';
-import type { ApplicationRecord, UserRecord } from '../../store/records/core';
+import type { ApplicationRecord, User, UserRecord } from '../../store/records/core';
 import { keyRange } from '../../store/port';
 import { type PlatformStoreName } from '../../store/schema';
 
@@ -80,6 +80,8 @@ export interface CreateMessageOptions {
   type?: number;
   applicationId?: string | null;
   webhookId?: string | null;
+  /** An incoming webhook's message: the author it shows (the webhook is no stored user). */
+  webhookAuthor?: User;
   interactionMetadata?: InteractionMetadata;
 }
 
@@ -239,6 +241,7 @@ export async function createMessage(ctx: PlatformContext, options: CreateMessage
       author_id: author.user.id,
       application_id: options.applicationId ?? null,
       webhook_id: options.webhookId ?? null,
+      ...(options.webhookAuthor ? { webhook_author: options.webhookAuthor } : {}),
       type: options.type ?? (replied ? MESSAGE_TYPES.REPLY : MESSAGE_TYPES.DEFAULT),
       content,
       embeds,

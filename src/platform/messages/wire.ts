@@ -61,7 +61,7 @@ export function serializeChannelMessage(
     id: record.id,
     type: record.type,
     channel_id: record.channel_id,
-    author: user(record.author_id),
+    author: record.webhook_author ?? user(record.author_id),
     content: record.content,
     timestamp: new Date(record.created_at).toISOString(),
     edited_timestamp: record.edited_at === null ? null : new Date(record.edited_at).toISOString(),

@@ -42,10 +42,29 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
 
   // Interactions: the interaction token is the credential.
   'POST /interactions/:interaction_id/:token/callback': open('interaction token'),
-  'POST /webhooks/:application_id/:token': open('interaction token'),
-  'GET /webhooks/:application_id/:token/messages/:message_id': open('interaction token'),
-  'PATCH /webhooks/:application_id/:token/messages/:message_id': open('interaction token'),
-  'DELETE /webhooks/:application_id/:token/messages/:message_id': open('interaction token'),
+  // Incoming webhooks and interaction follow-ups share these paths: the token in the path is the
+  // credential (an incoming webhook's, or an interaction's when the id is an application's).
+  'POST /webhooks/:webhook_id/:token': open('webhook token'),
+  'POST /webhooks/:webhook_id/:token/slack': open('webhook token'),
+  'GET /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),
+  'PATCH /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),
+  'DELETE /webhooks/:webhook_id/:token/messages/@original': open('webhook token'),
+  'GET /webhooks/:webhook_id/:token/messages/:message_id': open('webhook token'),
+  'PATCH /webhooks/:webhook_id/:token/messages/:message_id': open('webhook token'),
+  'DELETE /webhooks/:webhook_id/:token/messages/:message_id': open('webhook token'),
+  'GET /webhooks/:webhook_id/:token': open('webhook token'),
+  'PATCH /webhooks/:webhook_id/:token': open('webhook token'),
+  'DELETE /webhooks/:webhook_id/:token': open('webhook token'),
+  // Incoming webhooks managed by a bot (MANAGE_WEBHOOKS).
+  'GET /webhooks/:webhook_id': BOT,
+  'PATCH /webhooks/:webhook_id': BOT,
+  'DELETE /webhooks/:webhook_id': BOT,
+  'GET /channels/:channel_id/webhooks': BOT,
+  'POST /channels/:channel_id/webhooks': BOT,
+  'GET /guilds/:guild_id/webhooks': BOT,
+  // Guild channels changed by a bot (MANAGE_CHANNELS).
+  'POST /guilds/:guild_id/channels': BOT,
+  'PATCH /guilds/:guild_id/channels': BOT,
 
   // Attachments are public URLs, as the platform's CDN serves them.
   'GET /attachments/ephemeral/:application_id/:attachment_id/:filename': open('public'),
@@ -164,6 +183,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // Channels, their messages and pins. Users read with `messages.read` and change with
   // `messages.write` (the sandbox's scopes for its simulated client).
   'GET /channels/:channel_id': botOrUser('guilds'),
+  'PATCH /channels/:channel_id': BOT,
+  'DELETE /channels/:channel_id': BOT,
   'PUT /channels/:channel_id/permissions/:overwrite_id': BOT,
   'DELETE /channels/:channel_id/permissions/:overwrite_id': BOT,
   'PUT /channels/:channel_id/voice-status': BOT,

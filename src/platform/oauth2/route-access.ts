@@ -16,12 +16,13 @@ import type { Scope } from './scopes';
  * - `public`: anyone may call it (discovery documents, key sets, CDN files);
  * - `client`: the application authenticates itself in the request (OAuth2 client credentials,
  *   `client_id` in the body), as RFC 6749 has it;
- * - `interaction token`: the token in the path is the credential (interaction callbacks and
- *   follow-ups);
+ * - `interaction token`: the token in the path is the credential (interaction callbacks);
+ * - `webhook token`: the token in the path is the credential: an incoming webhook's, or on the
+ *   paths the two share, an interaction's (follow-ups and their messages);
  * - `parent token`: the parent application's access token in the body (publisher linking);
  * - `sandbox`: the sandbox control API (CONTRACT §3), open to any page of the origin.
  */
-export type OpenAccess = 'public' | 'client' | 'interaction token' | 'parent token' | 'sandbox';
+export type OpenAccess = 'public' | 'client' | 'interaction token' | 'webhook token' | 'parent token' | 'sandbox';
 
 /** Who may call one route. */
 export interface RouteAccess {

@@ -294,6 +294,12 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.createObjectStore('thread_members', { keyPath: ['thread_id', 'user_id'] }).createIndex('by_user', 'user_id');
   },
+  // 27: incoming webhooks of guild channels, listed by channel and by guild.
+  (db) => {
+    const webhooks = db.createObjectStore('channel_webhooks', { keyPath: 'id' });
+    webhooks.createIndex('by_channel', 'channel_id');
+    webhooks.createIndex('by_guild', 'guild_id');
+  },
 ];
 
 /** The schema version this code writes. */

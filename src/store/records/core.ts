@@ -207,6 +207,8 @@ export interface ChannelRecord {
   flags: number;
   permission_overwrites: OverwriteRecord[];
   topic: string | null;
+  /** Age-restricted; absent means false. */
+  nsfw?: boolean;
   /** Optional and nullable; not null for group DMs. */
   application_id?: Snowflake | null;
   /** Slowmode: seconds a user waits between two messages (0-21600); absent means 0. */
@@ -376,3 +378,12 @@ export const APPLICATION_COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PR
 export const INTERACTION_CALLBACK_TYPE = { PREMIUM_REQUIRED: 10, LAUNCH_ACTIVITY: 12 } as const;
 /** Audit log events the spec names. */
 export const AUDIT_LOG_EVENT = { VOICE_CHANNEL_STATUS_UPDATE: 192, VOICE_CHANNEL_STATUS_DELETE: 193 } as const;
+/** Audit log events of guild channels and their incoming webhooks (the platform's public values). */
+export const CHANNEL_AUDIT_LOG_EVENT = {
+  CHANNEL_CREATE: 10,
+  CHANNEL_UPDATE: 11,
+  CHANNEL_DELETE: 12,
+  WEBHOOK_CREATE: 50,
+  WEBHOOK_UPDATE: 51,
+  WEBHOOK_DELETE: 52,
+} as const;

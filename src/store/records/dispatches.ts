@@ -313,6 +313,8 @@ export interface GatewayDispatchPayloads {
   THREAD_MEMBER_UPDATE: ThreadMember & { guild_id: Snowflake };
   THREAD_MEMBERS_UPDATE: ThreadMembersUpdate;
   CHANNEL_PINS_UPDATE: { guild_id: Snowflake; channel_id: Snowflake; last_pin_timestamp: string | null };
+  /** A channel's incoming webhooks were created, changed or deleted (GUILD_WEBHOOKS intent). */
+  WEBHOOKS_UPDATE: { guild_id: Snowflake; channel_id: Snowflake };
   /** The answer to Request Channel Info (op 43): the fields asked for, of the voice channels the session can view. */
   CHANNEL_INFO: {
     guild_id: Snowflake;

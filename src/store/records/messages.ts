@@ -143,6 +143,8 @@ export interface ChannelMessageRecord {
   /** The application of a bot author or of the interaction that created it. */
   application_id: Snowflake | null;
   webhook_id: Snowflake | null;
+  /** A webhook's message: its author as sent (the webhook, under the execution's name); absent otherwise. */
+  webhook_author?: User;
   type: number;
   content: string;
   embeds: Embed[];

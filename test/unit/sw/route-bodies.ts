@@ -41,7 +41,6 @@ import {
 } from '../../../src/platform/activities/schemas';
 import { FaultSchema, RateLimitSettingsSchema } from '../../../src/platform/faults/fault-schemas';
 import { SharedInteractionSchema, SharedMomentSchema } from '../../../src/platform/activities/shares';
-import { CreateInviteSchema, OverwriteSchema } from '../../../src/platform/channels/schemas';
 import {
   IncidentActionsSchema,
   ModifyOnboardingSchema,
@@ -49,6 +48,19 @@ import {
   ModifyWidgetSchema,
   TargetUsersBulkSchema,
 } from '../../../src/platform/guilds/settings-schemas';
+import {
+  ChannelPositionsSchema,
+  CreateGuildChannelSchema,
+  CreateInviteSchema,
+  ModifyChannelSchema,
+  OverwriteSchema,
+} from '../../../src/platform/channels/schemas';
+import {
+  CreateWebhookSchema,
+  ModifyWebhookByTokenSchema,
+  ModifyWebhookSchema,
+} from '../../../src/platform/channel-webhooks/schemas';
+import { SlackWebhookSchema } from '../../../src/platform/channel-webhooks/slack';
 import { FixtureSetBodySchema } from '../../../src/platform/core/fixture-sets';
 import { SandboxClockSchema } from '../../../src/platform/core/sandbox-clock';
 import {
@@ -564,10 +576,59 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: jsonObject({ type: InteractionResponseSchema.entries.type, data: v.nullish(MessageCreateSchema) }),
     valid: (w) => ({ type: 4, data: { ...richMessage(w), message_reference: undefined, poll: undefined } }),
   },
-  'POST /webhooks/:application_id/:token': { schema: MessageCreateSchema, valid: () => ({ content: 'follow-up' }) },
-  'PATCH /webhooks/:application_id/:token/messages/:message_id': {
+  // Called with the world's answered interaction (an application's id): a follow-up and its edits.
+  'POST /webhooks/:webhook_id/:token': { schema: MessageCreateSchema, valid: () => ({ content: 'follow-up' }) },
+  'PATCH /webhooks/:webhook_id/:token/messages/:message_id': {
     schema: MessageEditSchema,
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited' }] }),
+  },
+  'PATCH /webhooks/:webhook_id/:token/messages/@original': {
+    schema: MessageEditSchema,
+    valid: () => ({ content: 'edited', embeds: [{ title: 'Edited' }] }),
+  },
+  // The world's incoming webhook.
+  'POST /webhooks/:webhook_id/:token/slack': {
+    schema: SlackWebhookSchema,
+    valid: () => ({
+      text: 'deployed',
+      username: 'CI',
+      icon_url: null,
+      attachments: [{ title: 'Build', color: '#36a64f', fields: [{ title: 'Status', value: 'green', short: true }] }],
+    }),
+  },
+  'PATCH /webhooks/:webhook_id/:token': { schema: ModifyWebhookByTokenSchema, valid: () => ({ name: 'Renamed' }) },
+  'PATCH /webhooks/:webhook_id': {
+    schema: ModifyWebhookSchema,
+    valid: (w) => ({ name: 'Renamed', avatar: null, channel_id: w.text.id }),
+  },
+  'PATCH /channels/:channel_id': {
+    schema: ModifyChannelSchema,
+    valid: (w) => ({
+      name: 'renamed',
+      topic: 'Releases',
+      nsfw: false,
+      rate_limit_per_user: 5,
+      position: 1,
+      permission_overwrites: [{ id: w.role.id, type: 0, allow: '0', deny: '2048' }],
+    }),
+  },
+  'POST /guilds/:guild_id/channels': {
+    schema: CreateGuildChannelSchema,
+    valid: (w) => ({
+      name: 'builds',
+      type: 0,
+      topic: 'CI',
+      rate_limit_per_user: 0,
+      permission_overwrites: [{ id: w.role.id, type: 0, allow: '1024', deny: '0' }],
+    }),
+  },
+  'PATCH /guilds/:guild_id/channels': {
+    schema: ChannelPositionsSchema,
+    valid: (w) => [{ id: w.text.id, position: 2, lock_permissions: false, parent_id: null }],
+  },
+  'POST /channels/:channel_id/webhooks': {
+    schema: CreateWebhookSchema,
+    valid: () => ({ name: 'Builds', avatar: null }),
   },
 
   // The sandbox control API.

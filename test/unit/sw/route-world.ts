@@ -70,6 +70,7 @@ export async function routeWorld(client?: TestClient) {
   );
   const message = await ok(c.post(`/api/v10/channels/${text.id}/messages`, { content: 'hello guild' }, bot), 'message');
   const invite = await ok(c.post(`/api/v10/channels/${text.id}/invites`, {}, bot), 'invite');
+  const webhook = await ok(c.post(`/api/v10/channels/${text.id}/webhooks`, { name: 'Hook' }, bot), 'webhook');
 
   const skus = `/sandbox/applications/${a.application.id}/skus`;
   const price = { amount: 499, currency: 'usd' };
@@ -156,6 +157,7 @@ export async function routeWorld(client?: TestClient) {
     lobbyMessage,
     message,
     invite,
+    webhook,
     premium,
     gold,
     subscription: subscribed.subscription,
@@ -176,8 +178,17 @@ export async function routeWorld(client?: TestClient) {
 /** The world the routes act on. */
 export type RouteWorld = Awaited<ReturnType<typeof routeWorld>>;
 
+/**
+ * Whether a `/webhooks/...` route is called as an interaction's: the execution and the message
+ * routes (which incoming webhooks and interactions share) are, with the answered interaction; the
+ * webhook's own routes (`/webhooks/{id}`, `/webhooks/{id}/{token}` but for POST, and the Slack
+ * execution) use the world's incoming webhook.
+ */
+const asInteraction = (key: string) =>
+  (key.startsWith('POST /webhooks/') && !key.endsWith('/slack')) || key.includes('/messages/');
+
 /** The value of a path parameter in the world, which may depend on the route (whose message). */
-function paramValue(w: RouteWorld, name: string, path: string): string {
+function paramValue(w: RouteWorld, name: string, path: string, key: string): string {
   const lobbyRoute = path.startsWith('/lobbies/');
   switch (name) {
     case 'lobby_id':
@@ -226,8 +237,11 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return w.quest.id;
     case 'interaction_id':
       return w.unanswered.id;
+    case 'webhook_id':
+      return asInteraction(key) ? w.application.id : w.webhook.id;
     case 'token':
-      return path.startsWith('/webhooks/') ? w.answered.token : w.unanswered.token;
+      if (!path.startsWith('/webhooks/')) return w.unanswered.token;
+      return asInteraction(key) ? w.answered.token : w.webhook.token;
     case 'id':
       return w.provider.id;
     case 'sink_id':
@@ -253,7 +267,7 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
  */
 export function pathOf(w: RouteWorld, key: RouteKey): string {
   const path = key.slice(key.indexOf(' ') + 1);
-  const filled = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => paramValue(w, name, path));
+  const filled = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => paramValue(w, name, path, key));
   const outside = ['/sandbox/', '/attachments/', '/.well-known/'].some((p) => path.startsWith(p));
   return outside ? filled : `/api/v10${filled}`;
 }

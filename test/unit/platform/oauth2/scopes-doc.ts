@@ -14,6 +14,7 @@ const OPEN_WORDS: Record<OpenAccess, string> = {
   public: 'none: public',
   client: 'the client authenticates itself (OAuth2 client credentials, or `client_id` in the body)',
   'interaction token': 'the interaction token in the path',
+  'webhook token': "the webhook's token in the path (an interaction's where the id is an application's)",
   'parent token': "the parent application's access token in the body",
   sandbox: 'none: sandbox control (a deployed server wants its secret in `X-Sandbox-Secret`)',
 };
