@@ -21,7 +21,7 @@ export interface SandboxFaultOptions {
   routes: () => readonly { method: string; path: string }[];
   /** Whether a new sandbox of this host has rate limits on. */
   rateLimitsByDefault: boolean;
-  /** The browser host: the only one with a shared worker to stop. */
+  /** The browser host: the only one with a shared worker and a service worker to stop. */
   browser: boolean;
 }
 
@@ -48,6 +48,8 @@ function checkFault(spec: FaultSpec, options: SandboxFaultOptions): void {
   }
   if (spec.type === 'stop_shared_worker' && !options.browser)
     throw ApiError.invalidForm({ type: 'Only the browser host has a shared worker to stop.' });
+  if (spec.type === 'stop_service_worker' && !options.browser)
+    throw ApiError.invalidForm({ type: 'Only the browser host has a service worker to stop.' });
 }
 
 /** The `/sandbox` routes of faults and rate limits. */

@@ -28,6 +28,7 @@ export const FAULT_TYPES = [
   'hold_dispatches',
   'webhook_failure',
   'stop_shared_worker',
+  'stop_service_worker',
 ] as const;
 
 /** The faults that act on gateway sessions. */
@@ -106,6 +107,7 @@ export const FaultSchema = v.variant(
       status: v.optional(v.picklist([500, 502, 503] as const, 'Must be one of 500, 502, 503.'), 500),
     }),
     jsonObject({ type: v.literal('stop_shared_worker') }),
+    jsonObject({ type: v.literal('stop_service_worker') }),
   ],
   `Must be one of ${FAULT_TYPES.join(', ')}.`,
 );

@@ -27,7 +27,8 @@ export type FaultSpec =
   | ({ type: 'close'; code: number } & FaultTarget)
   | ({ type: 'hold_dispatches'; duration_ms: number } & FaultTarget)
   | { type: 'webhook_failure'; application_id: string; count: number; status: 500 | 502 | 503 }
-  | { type: 'stop_shared_worker' };
+  | { type: 'stop_shared_worker' }
+  | { type: 'stop_service_worker' };
 
 /** A fault with its id, when it was injected (platform clock), and what is left of its count. */
 export type FaultRecord = FaultSpec & { id: string; created_at: number; remaining: number | null };
