@@ -46,4 +46,7 @@ export interface RateLimitSettingsView {
   route_limit: number;
   route_window_seconds: number;
   global_per_second: number;
+  /** Answers of 401, 403 or 429 (not of scope `shared`) in one window that restrict the sandbox's API until it ends. */
+  invalid_request_limit: number;
+  invalid_request_window_seconds: number;
 }

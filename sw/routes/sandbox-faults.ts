@@ -26,12 +26,14 @@ export interface SandboxFaultOptions {
 }
 
 /** The setting as the API shows it (the window in seconds, as the platform's headers count). */
-function settingsJson(s: RateLimitSettings) {
+function settingsJson(s: Required<RateLimitSettings>) {
   return {
     enabled: s.enabled,
     route_limit: s.route_limit,
     route_window_seconds: s.route_window_ms / 1000,
     global_per_second: s.global_per_second,
+    invalid_request_limit: s.invalid_request_limit,
+    invalid_request_window_seconds: s.invalid_request_window_ms / 1000,
   };
 }
 
