@@ -19,8 +19,11 @@ const INVALID_REQUESTS_KEY = 'invalid-requests';
 /** What the edge answers while the sandbox is restricted (the body its CDN sends for a ban). */
 export const RESTRICTED_BODY = 'error code: 1015';
 
-/** Whether an answer is an invalid request by the platform's rule. */
-function isInvalid(response: Response): boolean {
+/**
+ * Whether an answer is an invalid request by the platform's rule.
+ * @example isInvalidRequest(new Response(null, { status: 401 })) // true
+ */
+export function isInvalidRequest(response: Response): boolean {
   const { status } = response;
   if (status === 429) return response.headers.get('X-RateLimit-Scope') !== 'shared';
   return status === 401 || status === 403;
@@ -53,6 +56,7 @@ export function restrictInvalidRequests(
     const until = limiter.exhaustedUntil(INVALID_REQUESTS_KEY, settings.invalid_request_limit, ctx.clock.now());
     if (until !== null) return restrictedResponse(until - ctx.clock.now());
     await next();
-    if (isInvalid(c.res)) limiter.count(INVALID_REQUESTS_KEY, settings.invalid_request_window_ms, ctx.clock.now());
+    if (isInvalidRequest(c.res))
+      limiter.count(INVALID_REQUESTS_KEY, settings.invalid_request_window_ms, ctx.clock.now());
   };
 }

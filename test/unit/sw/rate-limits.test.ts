@@ -1,6 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createPlatformApp } from '../../../sw/app';
+import { isInvalidRequest } from '../../../sw/invalid-requests';
+import { rateLimitedResponse } from '../../../sw/rate-limits';
 import { createTestClient, createWorld, itInProcess } from '../app-harness';
 import { openTestStorage } from '../store/test-storage';
 
@@ -178,7 +180,15 @@ describe('the invalid-request limit (the platform: 10,000 answers of 401, 403 or
     expect((await client.get(ME, aliceAuth)).status).toBe(200);
   });
 
-  it('a 429 of scope shared does not count, nor does a 404; an injected 429 does, as the platform counts its own', async () => {
+  it('the rule: 401, 403 and 429 are invalid, a 429 of scope shared is not, nor is any other status', () => {
+    const status = (code: number) => isInvalidRequest(new Response(null, { status: code }));
+    expect([401, 403, 429].map(status)).toEqual([true, true, true]);
+    expect([200, 204, 400, 404, 405, 413, 500, 502].map(status)).toEqual(Array(8).fill(false));
+    expect(isInvalidRequest(rateLimitedResponse(1, { global: false, scope: 'shared' }))).toBe(false);
+    expect(isInvalidRequest(rateLimitedResponse(1, { global: true }))).toBe(true);
+  });
+
+  it('a 404 does not count; an injected 429 does, as the platform counts its own', async () => {
     const client = await createTestClient();
     const { botAuth } = await createWorld(client);
     await client.put('/sandbox/clock', { now: '2026-11-20T12:00:00.000Z' });
