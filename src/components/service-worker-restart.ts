@@ -18,7 +18,8 @@ import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/core/announ
  * `sw.js`), it is one classic script, whose compiled code the browser keeps from its install
  * on; under Vite's dev server `/sw.js` is `sw/sw.ts` with its imports, a module.
  */
-export const SERVICE_WORKER_TYPE: WorkerType = import.meta.env.DEV ? 'module' : 'classic';
+// `?.`: `SandboxClient` imports this module, and a Node program may load it without Vite's `env`.
+export const SERVICE_WORKER_TYPE: WorkerType = import.meta.env?.DEV ? 'module' : 'classic';
 
 /** The query parameter that marks a start of the worker asked for by a stop fault. */
 export const SERVICE_WORKER_START_PARAM = 'start';
