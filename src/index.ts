@@ -25,6 +25,7 @@ export {
 } from './gateway/protocol';
 export { SandboxClient, SandboxError } from './components/sandbox-client';
 export type { FaultRequest, InjectedFault, RateLimitSettingsView } from './components/sandbox-faults';
+export type { ServiceWorkerRestart } from './components/service-worker-restart';
 export * from './sdk/index';
 export { API_ERRORS, ApiError, OAuth2Error, type ApiErrorBody } from './platform/core/errors';
 export {

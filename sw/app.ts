@@ -38,6 +38,7 @@ import { forwardUrlMapping } from './routes/url-mapping-proxy';
 import { MAPPED_TARGET_HEADER } from '../src/wire/proxy-log';
 import { forgetControlsAfterReset, sandboxFaultRoutes } from './routes/sandbox-faults';
 import { injectHttpFaults } from './http-faults';
+import { restrictInvalidRequests } from './invalid-requests';
 import { limitRates } from './rate-limits';
 import { cdnApp } from './routes/cdn';
 import { AppWebhooks } from './webhooks';
@@ -286,6 +287,8 @@ export function buildApp(
     webhooks.kick(c);
   });
   app.use('*', guardControl(options.control));
+  // The edge restricts a sandbox that made too many invalid requests, before anything else answers.
+  app.use('*', restrictInvalidRequests(pathOf, options.rateLimits ?? false));
   // A fault stands for the platform's edge failing: it answers before anything else runs.
   app.use('*', injectHttpFaults(pathOf));
   app.use('*', applyOnce(options.starts ?? ONE_START));

@@ -6,7 +6,12 @@
  * the platform is doing (installing, offline, seeding) and shows every failure in words.
  */
 import { LitElement, html, nothing } from 'lit';
-import { PLATFORM_STATUS, type PlatformElement, type PlatformStatus } from '../../src/components/platform-element';
+import {
+  PLATFORM_STATUS,
+  type PlatformElement,
+  type PlatformStatus,
+  type ServiceWorkerRestartDetail,
+} from '../../src/components/platform-element';
 import { AnnouncementController } from './announcements';
 import type { DemoClient } from './demo-client';
 import { errorMessage, type DemoErrorDetail } from './errors';
@@ -76,6 +81,7 @@ export class DemoApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.session.platform.addEventListener('pp-status', this.#onStatus);
+    this.session.platform.addEventListener('pp-service-worker-restart', this.#onServiceWorkerRestart);
     addEventListener('hashchange', this.#onHash);
     this.addEventListener('demo-error', this.#onError);
     this.addEventListener('demo-reset-request', this.#onReset);
@@ -86,6 +92,7 @@ export class DemoApp extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.session.platform.removeEventListener('pp-status', this.#onStatus);
+    this.session.platform.removeEventListener('pp-service-worker-restart', this.#onServiceWorkerRestart);
     removeEventListener('hashchange', this.#onHash);
     this.session.stop();
   }
@@ -192,6 +199,12 @@ export class DemoApp extends LitElement {
   readonly #onNavClick = (event: Event): void => {
     // On a narrow screen a chosen channel or lobby replaces the list.
     if ((event.composedPath()[0] as HTMLElement).closest?.('a')) this.pane = 'main';
+  };
+
+  // The stream shows when a stop_service_worker fault's new start took over this page.
+  readonly #onServiceWorkerRestart = (event: Event): void => {
+    const { controller, ms } = (event as CustomEvent<ServiceWorkerRestartDetail>).detail;
+    this.journal.recordRecovery('service worker', { controller, ms: Math.round(ms) });
   };
 
   readonly #onStatus = (event: Event): void => {

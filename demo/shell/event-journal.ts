@@ -73,15 +73,27 @@ export class EventJournal extends EventTarget {
    * was done to the sessions next to what they then received.
    */
   recordFault(fault: { type: string }): void {
+    this.#recordSandbox(`FAULT ${fault.type}`, fault);
+  }
+
+  /**
+   * Records the page's recovery from a browser host fault (a new start of the service worker
+   * controls it), so the stream shows when the page was back after the fault.
+   */
+  recordRecovery(what: string, detail: object): void {
+    this.#recordSandbox(`RECOVERED ${what}`, detail);
+  }
+
+  #recordSandbox(type: string, data: object): void {
     this.entries.push({
       n: this.#next++,
       source: 'sandbox',
       direction: 'received',
       op: -1,
-      type: `FAULT ${fault.type}`,
+      type,
       seq: null,
       at: Date.now(),
-      data: redact(fault),
+      data: redact(data),
     });
     if (this.entries.length > JOURNAL_MAX) this.entries.splice(0, this.entries.length - JOURNAL_MAX);
     this.dispatchEvent(new Event('change'));

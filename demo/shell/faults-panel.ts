@@ -92,6 +92,7 @@ export class DemoFaultsPanel extends LitElement {
           <button class="primary" type="submit" ?disabled=${this.busy}>Inject</button>
         </form>
         <button type="button" ?disabled=${this.busy} @click=${() => this.#inject({ type: 'stop_shared_worker' })}>Stop the shared worker now</button>
+        <button type="button" ?disabled=${this.busy} @click=${() => this.#inject({ type: 'stop_service_worker' })}>Stop the service worker now</button>
       </section>
       <section class="card stack" aria-labelledby="http-fault-title">
         <h3 id="http-fault-title">HTTP</h3>

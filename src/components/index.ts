@@ -34,8 +34,14 @@ export {
   definePlatformElement,
   type PlatformStatus,
   type PlatformStatusDetail,
+  type ServiceWorkerRestartDetail,
 } from './platform-element';
 export { SandboxClient, SandboxError } from './sandbox-client';
+export {
+  restartServiceWorker,
+  watchServiceWorkerStops,
+  type ServiceWorkerRestart,
+} from './service-worker-restart';
 export { ShareDialog, SHARE_DIALOG_TAG, defineShareDialog, requestShareTarget } from './share-dialog';
 export {
   ImageUploadDialog,

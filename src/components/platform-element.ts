@@ -20,6 +20,12 @@ import { HUB_WORKER_NAME, type HubApi } from '../hub/protocol';
 import { askServiceWorker, setPageServer } from '../sockets/platform-server';
 import { type JoinedServer, normalizeServerUrl } from '../wire/server-join';
 import { SandboxClient } from './sandbox-client';
+import {
+  SERVICE_WORKER_TYPE,
+  scriptToRegister,
+  type ServiceWorkerRestart,
+  watchServiceWorkerStops,
+} from './service-worker-restart';
 
 /** The states `<pp-platform>` shows (and reflects as its `status` attribute). */
 export const PLATFORM_STATUS = {
@@ -37,13 +43,6 @@ export interface PlatformStatusDetail {
   error: string | null;
 }
 
-/**
- * How the service worker script is registered. Built (the site's `/sw.js`, the package's
- * `sw.js`), it is one classic script, whose compiled code the browser keeps from its install
- * on; under Vite's dev server `/sw.js` is `sw/sw.ts` with its imports, a module.
- */
-const SERVICE_WORKER_TYPE: WorkerType = import.meta.env.DEV ? 'module' : 'classic';
-
 /** The tag of {@link PlatformElement}. */
 export const PLATFORM_TAG = 'pp-platform';
 
@@ -51,6 +50,9 @@ export const PLATFORM_TAG = 'pp-platform';
 export interface HubRestartDetail {
   incarnation: string;
 }
+
+/** The detail of `pp-service-worker-restart` events: a `stop_service_worker` fault replaced the worker. */
+export type ServiceWorkerRestartDetail = ServiceWorkerRestart;
 
 /**
  * The platform element.
@@ -112,6 +114,7 @@ export class PlatformElement extends LitElement {
    */
   hub: Comlink.Remote<HubApi> | null = null;
   #unwatchHub: (() => void) | null = null;
+  #unwatchServiceWorker: (() => void) | null = null;
 
   #started: Promise<void> | null = null;
   #settle!: { resolve(): void; reject(error: Error): void };
@@ -140,6 +143,7 @@ export class PlatformElement extends LitElement {
     addEventListener('offline', this.#onNetwork);
     this.#started ??= this.#start();
     if (typeof SharedWorker !== 'undefined') this.#unwatchHub = onHubRestart(this.hubName, this.#onHubRestart);
+    this.#unwatchServiceWorker = watchServiceWorkerStops(this.#onServiceWorkerRestart);
   }
 
   override disconnectedCallback(): void {
@@ -148,6 +152,8 @@ export class PlatformElement extends LitElement {
     removeEventListener('offline', this.#onNetwork);
     this.#unwatchHub?.();
     this.#unwatchHub = null;
+    this.#unwatchServiceWorker?.();
+    this.#unwatchServiceWorker = null;
   }
 
   override render() {
@@ -214,7 +220,10 @@ export class PlatformElement extends LitElement {
   /** Registers the service worker and waits until it controls this page. */
   async #controlled(): Promise<void> {
     const container = navigator.serviceWorker;
-    const workbox = new Workbox(this.serviceWorkerUrl, { type: SERVICE_WORKER_TYPE, scope: '/' });
+    // After a stop fault the worker runs under a start mark: registering the bare URL would
+    // replace it once more.
+    const script = await scriptToRegister(this.serviceWorkerUrl, container);
+    const workbox = new Workbox(script, { type: SERVICE_WORKER_TYPE, scope: '/' });
     let registration: ServiceWorkerRegistration | undefined;
     try {
       // A page the worker already controls has its registration: no need to wait for the load event.
@@ -259,6 +268,17 @@ export class PlatformElement extends LitElement {
     this.hub = hub(this.hubName);
     this.dispatchEvent(
       new CustomEvent<HubRestartDetail>('pp-hub-restart', { detail: { incarnation }, bubbles: true, composed: true }),
+    );
+  };
+
+  // A stop fault replaced the service worker: the page is controlled by the new start.
+  readonly #onServiceWorkerRestart = (restart: ServiceWorkerRestart): void => {
+    this.dispatchEvent(
+      new CustomEvent<ServiceWorkerRestartDetail>('pp-service-worker-restart', {
+        detail: restart,
+        bubbles: true,
+        composed: true,
+      }),
     );
   };
 

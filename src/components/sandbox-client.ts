@@ -17,6 +17,7 @@ export class SandboxError extends Error {
 }
 
 import type { FaultRequest, InjectedFault, RateLimitSettingsView } from './sandbox-faults';
+import { restartServiceWorker, type ServiceWorkerRestart } from './service-worker-restart';
 
 type Json = Record<string, any>;
 
@@ -296,6 +297,31 @@ export class SandboxClient {
    */
   async injectFault(fault: FaultRequest): Promise<InjectedFault> {
     return (await this.#call<{ fault: InjectedFault }>('POST', '/sandbox/faults', fault)).fault;
+  }
+
+  /**
+   * Stops the service worker now (a browser host fault): a new start of it takes over this page,
+   * with the state it had kept in IndexedDB. Resolves once the new start controls this page
+   * (other pages of the platform follow on their own); `restart` is null where this client
+   * does not run in a page the worker controls.
+   * @example const { restart } = await sandbox.stopServiceWorker(); // restart.ms: fault to recovery
+   */
+  async stopServiceWorker(): Promise<{ fault: InjectedFault; restart: ServiceWorkerRestart | null }> {
+    const fault = await this.injectFault({ type: 'stop_service_worker' });
+    const here =
+      typeof navigator !== 'undefined' &&
+      navigator.serviceWorker?.controller &&
+      new URL(this.base).origin === globalThis.location?.origin;
+    return { fault, restart: here ? await restartServiceWorker(fault.id) : null };
+  }
+
+  /**
+   * Stops the shared worker now (a browser host fault): the gateway's sockets drop (1006), pages
+   * start another and resume there.
+   * @example await sandbox.stopSharedWorker();
+   */
+  stopSharedWorker(): Promise<InjectedFault> {
+    return this.injectFault({ type: 'stop_shared_worker' });
   }
 
   /** The faults still pending (HTTP and webhook uses left) and the latest injected. */

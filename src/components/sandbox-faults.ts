@@ -34,7 +34,8 @@ export type FaultRequest =
   | ({ type: 'close'; code: number } & FaultTargetOptions)
   | ({ type: 'hold_dispatches'; duration_ms: number } & FaultTargetOptions)
   | { type: 'webhook_failure'; application_id: string; count?: number; status?: 500 | 502 | 503 }
-  | { type: 'stop_shared_worker' };
+  | { type: 'stop_shared_worker' }
+  | { type: 'stop_service_worker' };
 
 /** An injected fault: what was asked, its id, when (epoch ms, platform clock), and the uses left (null: applied once). */
 export type InjectedFault = FaultRequest & { id: string; created_at: number; remaining: number | null };
@@ -45,4 +46,7 @@ export interface RateLimitSettingsView {
   route_limit: number;
   route_window_seconds: number;
   global_per_second: number;
+  /** Answers of 401, 403 or 429 (not of scope `shared`) in one window that restrict the sandbox's API until it ends. */
+  invalid_request_limit: number;
+  invalid_request_window_seconds: number;
 }

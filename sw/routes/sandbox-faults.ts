@@ -21,17 +21,19 @@ export interface SandboxFaultOptions {
   routes: () => readonly { method: string; path: string }[];
   /** Whether a new sandbox of this host has rate limits on. */
   rateLimitsByDefault: boolean;
-  /** The browser host: the only one with a shared worker to stop. */
+  /** The browser host: the only one with a shared worker and a service worker to stop. */
   browser: boolean;
 }
 
 /** The setting as the API shows it (the window in seconds, as the platform's headers count). */
-function settingsJson(s: RateLimitSettings) {
+function settingsJson(s: Required<RateLimitSettings>) {
   return {
     enabled: s.enabled,
     route_limit: s.route_limit,
     route_window_seconds: s.route_window_ms / 1000,
     global_per_second: s.global_per_second,
+    invalid_request_limit: s.invalid_request_limit,
+    invalid_request_window_seconds: s.invalid_request_window_ms / 1000,
   };
 }
 
@@ -48,6 +50,8 @@ function checkFault(spec: FaultSpec, options: SandboxFaultOptions): void {
   }
   if (spec.type === 'stop_shared_worker' && !options.browser)
     throw ApiError.invalidForm({ type: 'Only the browser host has a shared worker to stop.' });
+  if (spec.type === 'stop_service_worker' && !options.browser)
+    throw ApiError.invalidForm({ type: 'Only the browser host has a service worker to stop.' });
 }
 
 /** The `/sandbox` routes of faults and rate limits. */

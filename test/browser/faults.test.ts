@@ -1,6 +1,23 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SandboxClient } from '../../src/components/sandbox-client';
+import { watchServiceWorkerStops, type ServiceWorkerRestart } from '../../src/components/service-worker-restart';
 import { GatewaySocket, hub } from '../../src/sockets/gateway-socket';
-import { registerPlatformWorker, resetSandbox } from './harness';
+import { registerPlatformWorker, resetSandbox, servedByWorker } from './harness';
+
+/** The starts of the service worker running now: each holds a Web Lock of its own while it lives (`sw/sw.ts`). */
+async function serviceWorkerStarts(): Promise<string[]> {
+  const { held = [] } = await navigator.locks.query();
+  return held.map((lock) => lock.name ?? '').filter((name) => name.startsWith('platformpp-sw-start:'));
+}
+
+/** Waits until `check` holds (10 ms steps, 10 s at most). */
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 
 /** A JSON request to the platform, answered by the service worker. */
 async function call(method: string, path: string, body?: unknown) {
@@ -91,5 +108,77 @@ describe('faults on demand in the browser host (service worker → shared worker
       ['RESUMED', undefined],
     ]);
     again.close(1000);
+  });
+
+  it('stop_service_worker: a new start of the worker takes over the page, the stopped one lets go, and the state kept in IndexedDB answers', async () => {
+    const sandbox = new SandboxClient();
+    const app = (await call('POST', '/sandbox/applications', { name: 'Game' })).body;
+    const me = () => fetch('/api/v10/users/@me', { headers: { Authorization: `Bot ${app.bot_token}` } });
+    const startsBefore = await serviceWorkerStarts();
+    expect(startsBefore).toHaveLength(1);
+    const old = navigator.serviceWorker.controller!;
+    const redundant = new Promise<void>((resolve) =>
+      old.addEventListener('statechange', () => old.state === 'redundant' && resolve()),
+    );
+    // A request the stopped start is still answering when the new one takes over.
+    await sandbox.injectFault({ type: 'http_delay', method: 'GET', path: '/api/v10/users/@me', delay_ms: 400 });
+    const inFlight = me();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const injected = performance.now();
+    const { fault, restart } = await sandbox.stopServiceWorker();
+    const controlled = performance.now() - injected;
+    expect(restart?.controller).toContain(`start=${fault.id}`);
+    expect(navigator.serviceWorker.controller?.scriptURL).toBe(restart?.controller);
+    await redundant;
+    // The old start's lock is free: the browser stopped it; one start runs, the new one.
+    await until(async () => {
+      const now = await serviceWorkerStarts();
+      return now.length === 1 && now[0] !== startsBefore[0];
+    }, 'the stopped start to let go of its lock');
+    const stopped = performance.now() - injected;
+
+    const answered = await inFlight;
+    expect([answered.status, servedByWorker(answered)]).toEqual([200, true]);
+    const after = await me();
+    expect([after.status, servedByWorker(after), (await after.json()).id]).toEqual([200, true, app.bot.id]);
+    const recovered = performance.now() - injected;
+    const { history } = await sandbox.listFaults();
+    expect(history.map((f) => f.type)).toEqual(['http_delay', 'stop_service_worker']);
+    console.info(
+      `stop_service_worker: new start controls the page after ${controlled.toFixed(0)} ms, old start stopped after ${stopped.toFixed(0)} ms, first answer from the new start after ${recovered.toFixed(0)} ms`,
+    );
+    await sandbox.reset();
+    expect(await sandbox.listFaults()).toEqual({ pending: [], history: [] });
+  });
+
+  it('a page that watches for stops (as <pp-platform> does) recovers from a stop_service_worker injected by anyone', async () => {
+    const app = (await call('POST', '/sandbox/applications', { name: 'Game' })).body;
+    const startsBefore = await serviceWorkerStarts();
+    const restarted = new Promise<ServiceWorkerRestart>((resolve) => {
+      const unwatch = watchServiceWorkerStops((restart) => {
+        unwatch();
+        resolve(restart);
+      });
+    });
+    const injected = performance.now();
+    const { body } = await call('POST', '/sandbox/faults', { type: 'stop_service_worker' });
+    const restart = await restarted;
+    expect(restart.controller).toContain(`start=${body.fault.id}`);
+    await until(async () => !(await serviceWorkerStarts()).includes(startsBefore[0]), 'the old start to stop');
+    const me = await fetch('/api/v10/users/@me', { headers: { Authorization: `Bot ${app.bot_token}` } });
+    expect(me.status).toBe(200);
+    console.info(`stop_service_worker (watched page): recovered after ${(performance.now() - injected).toFixed(0)} ms`);
+  });
+
+  it('a page registering the platform again after a stop keeps the running start instead of replacing it', async () => {
+    await new SandboxClient().stopServiceWorker();
+    const running = navigator.serviceWorker.controller!.scriptURL;
+    const starts = await serviceWorkerStarts();
+    await registerPlatformWorker();
+    expect(navigator.serviceWorker.controller!.scriptURL).toBe(running);
+    expect((await navigator.serviceWorker.getRegistration('/'))?.installing).toBeNull();
+    await until(async () => (await serviceWorkerStarts()).length === 1, 'one start');
+    expect(await serviceWorkerStarts()).toEqual(starts.slice(-1));
   });
 });

@@ -2,6 +2,7 @@
  * Helpers for tests that run in real Chromium (vitest browser mode) against the platform's
  * service worker, served at `/sw.js` by the project's dev server.
  */
+import { scriptToRegister } from '../../src/components/service-worker-restart';
 
 /** The header the platform's HTTP app puts on every response it answers. */
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -17,7 +18,10 @@ export const SERVED_BY_WORKER = 'platformpp-sw';
  */
 export async function registerPlatformWorker(): Promise<ServiceWorker> {
   const container = navigator.serviceWorker;
-  const registration = await container.register('/sw.js', { type: 'module', scope: '/' });
+  // After a stop fault the worker runs under a start mark (`/sw.js?start=…`): keep it, or this
+  // registration would replace the worker once more.
+  const script = await scriptToRegister('/sw.js', container);
+  const registration = await container.register(script, { type: 'module', scope: '/' });
   if (!container.controller) {
     const changed = new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
     registration.active?.postMessage({ type: 'claim' });

@@ -505,6 +505,16 @@ export const TYPING_INDICATOR_MS = 10_000;
 export const RATE_LIMIT_GLOBAL_PER_SECOND = 50;
 export const RATE_LIMIT_ROUTE_DEFAULT = 5;
 export const RATE_LIMIT_ROUTE_WINDOW_MS_DEFAULT = 5_000;
+/**
+ * The platform's invalid-request limit (published): an IP whose requests are answered 401, 403 or
+ * 429 (except a 429 of scope `shared`) 10,000 times in 10 minutes is restricted for a while. Here
+ * the sandbox counts as one IP, and its restriction lasts until the window ends (the platform does
+ * not publish how long its own lasts); `PUT /sandbox/rate-limits` changes both numbers.
+ */
+export const INVALID_REQUEST_LIMIT_DEFAULT = 10_000;
+export const INVALID_REQUEST_WINDOW_MS_DEFAULT = 600_000;
+/** What `PUT /sandbox/rate-limits` accepts as the invalid-request limit: 1 to 100,000 answers per window. */
+export const INVALID_REQUEST_LIMIT_MAX = 100_000;
 /** What `PUT /sandbox/rate-limits` accepts: a bucket of 1 to 10,000 requests, a window of 0.1 s to an hour. */
 export const RATE_LIMIT_BUCKET_MAX = 10_000;
 export const RATE_LIMIT_WINDOW_MS_MIN = 100;

@@ -10,6 +10,7 @@ import {
   FAULT_DELAY_MS_MAX,
   FAULT_HOLD_MS_MAX,
   FAULT_RETRY_AFTER_MAX,
+  INVALID_REQUEST_LIMIT_MAX,
   RATE_LIMIT_BUCKET_MAX,
   RATE_LIMIT_WINDOW_MS_MAX,
   RATE_LIMIT_WINDOW_MS_MIN,
@@ -28,6 +29,7 @@ export const FAULT_TYPES = [
   'hold_dispatches',
   'webhook_failure',
   'stop_shared_worker',
+  'stop_service_worker',
 ] as const;
 
 /** The faults that act on gateway sessions. */
@@ -106,20 +108,24 @@ export const FaultSchema = v.variant(
       status: v.optional(v.picklist([500, 502, 503] as const, 'Must be one of 500, 502, 503.'), 500),
     }),
     jsonObject({ type: v.literal('stop_shared_worker') }),
+    jsonObject({ type: v.literal('stop_service_worker') }),
   ],
   `Must be one of ${FAULT_TYPES.join(', ')}.`,
 );
 
-/** `PUT /sandbox/rate-limits`: on or off, and optionally the route bucket and the global limit. */
+/** A rate-limit window in seconds: 0.1 s to an hour. */
+const windowSeconds = v.pipe(
+  v.number('Value must be a number.'),
+  v.minValue(RATE_LIMIT_WINDOW_MS_MIN / 1000, `Must be at least ${RATE_LIMIT_WINDOW_MS_MIN / 1000}.`),
+  v.maxValue(RATE_LIMIT_WINDOW_MS_MAX / 1000, `Must be at most ${RATE_LIMIT_WINDOW_MS_MAX / 1000}.`),
+);
+
+/** `PUT /sandbox/rate-limits`: on or off, and optionally the route bucket, the global limit and the invalid-request limit. */
 export const RateLimitSettingsSchema = jsonObject({
   enabled: v.boolean('Value must be a boolean.'),
   route_limit: v.optional(bodyInt(1, RATE_LIMIT_BUCKET_MAX)),
-  route_window_seconds: v.optional(
-    v.pipe(
-      v.number('Value must be a number.'),
-      v.minValue(RATE_LIMIT_WINDOW_MS_MIN / 1000, `Must be at least ${RATE_LIMIT_WINDOW_MS_MIN / 1000}.`),
-      v.maxValue(RATE_LIMIT_WINDOW_MS_MAX / 1000, `Must be at most ${RATE_LIMIT_WINDOW_MS_MAX / 1000}.`),
-    ),
-  ),
+  route_window_seconds: v.optional(windowSeconds),
   global_per_second: v.optional(bodyInt(1, RATE_LIMIT_BUCKET_MAX)),
+  invalid_request_limit: v.optional(bodyInt(1, INVALID_REQUEST_LIMIT_MAX)),
+  invalid_request_window_seconds: v.optional(windowSeconds),
 });

@@ -6,6 +6,8 @@
  */
 import type { PlatformContext } from '../core/context';
 import {
+  INVALID_REQUEST_LIMIT_DEFAULT,
+  INVALID_REQUEST_WINDOW_MS_DEFAULT,
   RATE_LIMIT_GLOBAL_PER_SECOND,
   RATE_LIMIT_ROUTE_DEFAULT,
   RATE_LIMIT_ROUTE_WINDOW_MS_DEFAULT,
@@ -16,12 +18,14 @@ import { write } from '../../store/write';
 export type { RateLimitSettings };
 
 /** The numbers a sandbox uses until it is told others; `enabled` is the host's. */
-export function defaultRateLimits(enabled: boolean): RateLimitSettings {
+export function defaultRateLimits(enabled: boolean): Required<RateLimitSettings> {
   return {
     enabled,
     route_limit: RATE_LIMIT_ROUTE_DEFAULT,
     route_window_ms: RATE_LIMIT_ROUTE_WINDOW_MS_DEFAULT,
     global_per_second: RATE_LIMIT_GLOBAL_PER_SECOND,
+    invalid_request_limit: INVALID_REQUEST_LIMIT_DEFAULT,
+    invalid_request_window_ms: INVALID_REQUEST_WINDOW_MS_DEFAULT,
   };
 }
 
@@ -31,11 +35,13 @@ export interface RateLimitChange {
   route_limit?: number;
   route_window_seconds?: number;
   global_per_second?: number;
+  invalid_request_limit?: number;
+  invalid_request_window_seconds?: number;
 }
 
 /** One context's copy of its sandbox's setting. */
 export class RateLimitSetting {
-  #current: Promise<RateLimitSettings> | null = null;
+  #current: Promise<Required<RateLimitSettings>> | null = null;
 
   constructor(
     private readonly ctx: PlatformContext,
@@ -43,10 +49,11 @@ export class RateLimitSetting {
   ) {}
 
   /** The setting in force (read from the store once per start of the context). */
-  current(): Promise<RateLimitSettings> {
+  current(): Promise<Required<RateLimitSettings>> {
+    // A record stored before the invalid-request limit existed takes its defaults.
     this.#current ??= this.ctx.db
       .get('meta', 'rate_limits')
-      .then((s) => (s as RateLimitSettings | undefined) ?? defaultRateLimits(this.hostDefault));
+      .then((s) => ({ ...defaultRateLimits(this.hostDefault), ...(s as RateLimitSettings | undefined) }));
     return this.#current;
   }
 
@@ -60,9 +67,9 @@ export class RateLimitSetting {
    * committed; `via` is the request's context, whose write guard applies it once.
    * @example await setting.change({ enabled: true, route_limit: 2 });
    */
-  async change(change: RateLimitChange, via: PlatformContext = this.ctx): Promise<RateLimitSettings> {
+  async change(change: RateLimitChange, via: PlatformContext = this.ctx): Promise<Required<RateLimitSettings>> {
     const before = await this.current();
-    const next: RateLimitSettings = {
+    const next: Required<RateLimitSettings> = {
       enabled: change.enabled,
       route_limit: change.route_limit ?? before.route_limit,
       route_window_ms:
@@ -70,6 +77,11 @@ export class RateLimitSetting {
           ? before.route_window_ms
           : Math.round(change.route_window_seconds * 1000),
       global_per_second: change.global_per_second ?? before.global_per_second,
+      invalid_request_limit: change.invalid_request_limit ?? before.invalid_request_limit,
+      invalid_request_window_ms:
+        change.invalid_request_window_seconds === undefined
+          ? before.invalid_request_window_ms
+          : Math.round(change.invalid_request_window_seconds * 1000),
     };
     await write(via, ['meta'], async (tx) => void (await tx.store('meta').put(next, 'rate_limits')));
     this.#current = Promise.resolve(next);

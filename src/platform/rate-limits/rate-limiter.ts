@@ -40,13 +40,7 @@ export class RateLimiter {
    * @example limiter.take('bot:1|POST /api/channels/:channel_id/messages|42', 5, 5000, clock.now())
    */
   take(key: string, limit: number, windowMs: number, now: number): BucketState {
-    let window = this.#windows.get(key);
-    // A clock moved back before the window opened starts another, as one moved past its end does.
-    if (!window || now >= window.end || now < window.start) {
-      if (this.#windows.size >= SWEEP_AT) this.#sweep(now);
-      window = { start: now, end: now + windowMs, count: 0 };
-      this.#windows.set(key, window);
-    }
+    const window = this.#open(key, windowMs, now);
     const allowed = window.count < limit;
     if (allowed) window.count += 1;
     return {
@@ -58,9 +52,42 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Counts one event against `key`'s window of `windowMs` at `now` whatever the count (the
+   * invalid-request limit counts answers, which happened); answers the window's count and end.
+   * @example limiter.count('invalid', 600_000, clock.now()) // { count: 1, resetAt: … }
+   */
+  count(key: string, windowMs: number, now: number): { count: number; resetAt: number } {
+    const window = this.#open(key, windowMs, now);
+    window.count += 1;
+    return { count: window.count, resetAt: window.end };
+  }
+
+  /**
+   * When `key`'s window at `now` has counted `limit` or more, the epoch ms it ends; else null.
+   * Counts nothing.
+   */
+  exhaustedUntil(key: string, limit: number, now: number): number | null {
+    const window = this.#windows.get(key);
+    if (!window || now >= window.end || now < window.start) return null;
+    return window.count >= limit ? window.end : null;
+  }
+
   /** Forgets every window (a reset sandbox starts with full buckets). */
   clear(): void {
     this.#windows.clear();
+  }
+
+  /** `key`'s window at `now`: the open one, or a new one from `now`. */
+  #open(key: string, windowMs: number, now: number): Window {
+    let window = this.#windows.get(key);
+    // A clock moved back before the window opened starts another, as one moved past its end does.
+    if (!window || now >= window.end || now < window.start) {
+      if (this.#windows.size >= SWEEP_AT) this.#sweep(now);
+      window = { start: now, end: now + windowMs, count: 0 };
+      this.#windows.set(key, window);
+    }
+    return window;
   }
 
   #sweep(now: number): void {

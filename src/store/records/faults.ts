@@ -27,7 +27,8 @@ export type FaultSpec =
   | ({ type: 'close'; code: number } & FaultTarget)
   | ({ type: 'hold_dispatches'; duration_ms: number } & FaultTarget)
   | { type: 'webhook_failure'; application_id: string; count: number; status: 500 | 502 | 503 }
-  | { type: 'stop_shared_worker' };
+  | { type: 'stop_shared_worker' }
+  | { type: 'stop_service_worker' };
 
 /** A fault with its id, when it was injected (platform clock), and what is left of its count. */
 export type FaultRecord = FaultSpec & { id: string; created_at: number; remaining: number | null };
@@ -38,10 +39,14 @@ export interface FaultsState {
   history: FaultRecord[];
 }
 
-/** The sandbox's HTTP rate limits: on or off, a route bucket's size and window, the global limit per second. */
+/** The sandbox's HTTP rate limits: on or off, a route bucket's size and window, the global limit per second, the invalid-request limit. */
 export interface RateLimitSettings {
   enabled: boolean;
   route_limit: number;
   route_window_ms: number;
   global_per_second: number;
+  /** Answers of 401, 403 or 429 that restrict the sandbox's API within one window (absent in older records: the default). */
+  invalid_request_limit?: number;
+  /** That window, ms. */
+  invalid_request_window_ms?: number;
 }

@@ -39,7 +39,7 @@ export function faultsPanel(sandbox: SandboxClient, options: { userId: string; b
         </div>
         <div role="group" aria-label="Gateway faults for this tab's user">
           ${GATEWAY.map(([label, fault]) => html`<button type="button" @click=${() => inject({ ...fault, user_id: options.userId } as FaultRequest)}>${label}</button>`)}
-          ${options.browser ? html`<button type="button" @click=${() => inject({ type: 'stop_shared_worker' })}>Stop the shared worker</button>` : ''}
+          ${options.browser ? html`<button type="button" @click=${() => inject({ type: 'stop_shared_worker' })}>Stop the shared worker</button><button type="button" @click=${() => inject({ type: 'stop_service_worker' })}>Stop the service worker</button>` : ''}
         </div>
         <div role="group" aria-label="HTTP faults on the next request">
           ${[429, 502].map(

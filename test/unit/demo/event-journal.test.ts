@@ -145,4 +145,14 @@ describe('the event stream records injected faults (docs/faults.md: each fault i
     ]);
     expect(changes).toBe(1);
   });
+
+  it('records the recovery from a stop_service_worker fault after the fault, as the sandbox saw it', () => {
+    const journal = new EventJournal();
+    journal.recordFault({ type: 'stop_service_worker' });
+    journal.recordRecovery('service worker', { controller: 'http://x/sw.js?start=7', ms: 120 });
+    expect(journal.entries.map((e) => [e.source, e.type, e.data])).toEqual([
+      ['sandbox', 'FAULT stop_service_worker', { type: 'stop_service_worker' }],
+      ['sandbox', 'RECOVERED service worker', { controller: 'http://x/sw.js?start=7', ms: 120 }],
+    ]);
+  });
 });

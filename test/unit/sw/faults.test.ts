@@ -88,10 +88,22 @@ describe('HTTP faults on demand (POST /sandbox/faults)', () => {
     expect((await client.get('/sandbox/faults')).body).toEqual({ pending: [], history: [] });
   });
 
-  it('stopping the shared worker is a browser host fault only', async () => {
+  it('stopping the shared worker or the service worker is a browser host fault only; a reset forgets it', async () => {
     const client = await createTestClient();
-    const res = await client.post('/sandbox/faults', { type: 'stop_shared_worker' });
-    expect(res.status).toBe(ON_SERVER ? 400 : 201);
+    for (const type of ['stop_shared_worker', 'stop_service_worker']) {
+      const res = await client.post('/sandbox/faults', { type });
+      expect(res.status, type).toBe(ON_SERVER ? 400 : 201);
+      if (ON_SERVER) expect(res.body.errors.type._errors[0].message).toMatch(/browser host/);
+      // Applied once, at once: nothing stays pending, the history shows it.
+      else expect(res.body.fault).toMatchObject({ type, remaining: null });
+    }
+    const listed = (await client.get('/sandbox/faults')).body;
+    expect(listed.pending).toEqual([]);
+    expect(listed.history.map((f: { type: string }) => f.type)).toEqual(
+      ON_SERVER ? [] : ['stop_shared_worker', 'stop_service_worker'],
+    );
+    await client.post('/sandbox/reset');
+    expect((await client.get('/sandbox/faults')).body).toEqual({ pending: [], history: [] });
   });
 
   it('DELETE /sandbox/faults and a reset clear pending faults', async () => {

@@ -1,6 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createPlatformApp } from '../../../sw/app';
+import { isInvalidRequest } from '../../../sw/invalid-requests';
+import { rateLimitedResponse } from '../../../sw/rate-limits';
 import { createTestClient, createWorld, itInProcess } from '../app-harness';
 import { openTestStorage } from '../store/test-storage';
 
@@ -22,7 +24,14 @@ describe('HTTP rate limits (CONTRACT §7: off in a new sandbox, one setting turn
     const client = await createTestClient();
     const { botAuth } = await createWorld(client);
     const put = await client.put('/sandbox/rate-limits', { enabled: true, route_limit: 2, route_window_seconds: 30 });
-    expect(put.body).toEqual({ enabled: true, route_limit: 2, route_window_seconds: 30, global_per_second: 50 });
+    expect(put.body).toEqual({
+      enabled: true,
+      route_limit: 2,
+      route_window_seconds: 30,
+      global_per_second: 50,
+      invalid_request_limit: 10_000,
+      invalid_request_window_seconds: 600,
+    });
     const first = await client.get(ME, botAuth);
     expect(first.status).toBe(200);
     expect(first.headers.get('X-RateLimit-Limit')).toBe('2');
@@ -94,6 +103,8 @@ describe('HTTP rate limits (CONTRACT §7: off in a new sandbox, one setting turn
       [{ enabled: true, route_limit: 0 }, 'route_limit'],
       [{ enabled: true, route_window_seconds: 0.01 }, 'route_window_seconds'],
       [{ enabled: true, global_per_second: 1.5 }, 'global_per_second'],
+      [{ enabled: true, invalid_request_limit: 0 }, 'invalid_request_limit'],
+      [{ enabled: true, invalid_request_window_seconds: 3601 }, 'invalid_request_window_seconds'],
     ] as const) {
       const res = await client.put('/sandbox/rate-limits', body);
       expect(res.status).toBe(400);
@@ -121,5 +132,95 @@ describe('HTTP rate limits (CONTRACT §7: off in a new sandbox, one setting turn
       new Request(`http://platform.test${ME}`, { headers: { Authorization: botAuth } }),
     );
     expect(res.headers.get('X-RateLimit-Limit')).toBe('3');
+  });
+});
+
+describe('the invalid-request limit (the platform: 10,000 answers of 401, 403 or 429 per 10 minutes restrict an IP)', () => {
+  const BAD = 'Bot not-a-token';
+
+  it('a sandbox with rate limits on counts the platform numbers by default: 10,000 per 600 s', async () => {
+    const client = await createTestClient();
+    const put = await client.put('/sandbox/rate-limits', { enabled: true });
+    expect(put.body).toMatchObject({ invalid_request_limit: 10_000, invalid_request_window_seconds: 600 });
+  });
+
+  it('401, 403 and 429 answers count; once the window holds the limit every API request is refused at the edge (429, text, Retry-After, no Via) until the sandbox clock passes the window', async () => {
+    const client = await createTestClient();
+    const { botAuth, aliceAuth } = await createWorld(client);
+    await client.put('/sandbox/clock', { now: '2026-11-20T12:00:00.000Z' });
+    await client.put('/sandbox/rate-limits', {
+      enabled: true,
+      route_limit: 1,
+      invalid_request_limit: 3,
+      invalid_request_window_seconds: 60,
+    });
+    expect((await client.get(ME, BAD)).status).toBe(401);
+    // A route bucket's own 429 is an invalid request too.
+    expect((await client.get(ME, botAuth)).status).toBe(200);
+    expect((await client.get(ME, botAuth)).status).toBe(429);
+    // Not yet restricted: another caller is answered, and answered well (200 does not count).
+    expect((await client.get(ME, aliceAuth)).status).toBe(200);
+    await client.put('/sandbox/clock', { now: '2026-11-20T12:00:30.000Z' });
+    expect((await client.get(ME, BAD)).status).toBe(401);
+
+    const restricted = await client.get(ME, aliceAuth);
+    expect(restricted.status).toBe(429);
+    expect(restricted.body).toBe('error code: 1015');
+    expect(restricted.headers.get('Retry-After')).toBe('30');
+    expect(restricted.headers.get('Via')).toBeNull();
+    expect(restricted.headers.get('X-RateLimit-Limit')).toBeNull();
+    // Every caller of the sandbox (one IP), every API route, while the window lasts.
+    expect((await client.get('/api/v10/channels/1', botAuth)).status).toBe(429);
+    // The control API stays open: a test can always move the clock or reset.
+    expect((await client.get('/sandbox/clock')).status).toBe(200);
+
+    await client.put('/sandbox/clock', { now: '2026-11-20T12:00:59.000Z' });
+    expect((await client.get(ME, aliceAuth)).headers.get('Retry-After')).toBe('1');
+    await client.put('/sandbox/clock', { now: '2026-11-20T12:01:00.000Z' });
+    expect((await client.get(ME, aliceAuth)).status).toBe(200);
+  });
+
+  it('the rule: 401, 403 and 429 are invalid, a 429 of scope shared is not, nor is any other status', () => {
+    const status = (code: number) => isInvalidRequest(new Response(null, { status: code }));
+    expect([401, 403, 429].map(status)).toEqual([true, true, true]);
+    expect([200, 204, 400, 404, 405, 413, 500, 502].map(status)).toEqual(Array(8).fill(false));
+    expect(isInvalidRequest(rateLimitedResponse(1, { global: false, scope: 'shared' }))).toBe(false);
+    expect(isInvalidRequest(rateLimitedResponse(1, { global: true }))).toBe(true);
+  });
+
+  it('a 404 does not count; an injected 429 does, as the platform counts its own', async () => {
+    const client = await createTestClient();
+    const { botAuth } = await createWorld(client);
+    await client.put('/sandbox/clock', { now: '2026-11-20T12:00:00.000Z' });
+    await client.put('/sandbox/rate-limits', {
+      enabled: true,
+      invalid_request_limit: 2,
+      invalid_request_window_seconds: 60,
+    });
+    for (let i = 0; i < 3; i++) expect((await client.get('/api/v10/channels/1', botAuth)).status).toBe(404);
+    expect((await client.get(ME, botAuth)).status).toBe(200);
+    await client.post('/sandbox/faults', { type: 'http_error', status: 429, path: ME, count: 2 });
+    expect((await client.get(ME, botAuth)).status).toBe(429);
+    expect((await client.get(ME, botAuth)).status).toBe(429);
+    const restricted = await client.get(ME, botAuth);
+    expect([restricted.status, restricted.body]).toEqual([429, 'error code: 1015']);
+  });
+
+  it('with rate limits off (a new sandbox) nothing is counted nor refused', async () => {
+    const client = await createTestClient();
+    const { botAuth } = await createWorld(client);
+    for (let i = 0; i < 20; i++) expect((await client.get(ME, BAD)).status).toBe(401);
+    expect((await client.get(ME, botAuth)).status).toBe(200);
+  });
+
+  it('a reset lifts a restriction', async () => {
+    const client = await createTestClient();
+    await client.put('/sandbox/rate-limits', { enabled: true, invalid_request_limit: 1 });
+    expect((await client.get(ME, BAD)).status).toBe(401);
+    expect((await client.get(ME, BAD)).body).toBe('error code: 1015');
+    await client.post('/sandbox/reset');
+    await client.put('/sandbox/rate-limits', { enabled: true, invalid_request_limit: 1 });
+    const { botAuth } = await createWorld(client);
+    expect((await client.get(ME, botAuth)).status).toBe(200);
   });
 });

@@ -67,8 +67,13 @@ describe("the Vite plugin host page's faults panel (docs/faults.md)", () => {
     expect(root.querySelector('[role=status]')?.textContent).toBe('Rate limits on.');
   });
 
-  it('offers to stop the shared worker only when the platform runs in this browser', async () => {
+  it('offers to stop the shared worker or the service worker only when the platform runs in this browser', async () => {
     expect((await panel(true)).button('Stop the shared worker')).toBeDefined();
     expect((await panel(false)).button('Stop the shared worker')).toBeUndefined();
+    expect((await panel(false)).button('Stop the service worker')).toBeUndefined();
+    const { sent, button } = await panel(true);
+    button('Stop the service worker')!.click();
+    await settle();
+    expect(sent.at(-1)).toEqual({ method: 'POST', path: '/sandbox/faults', body: { type: 'stop_service_worker' } });
   });
 });
