@@ -48,6 +48,7 @@ import type {
   AutoModKeywordsRecord,
   ChannelMessageRecord,
   ForwardCounterRecord,
+  MessageReactionRecord,
   SearchIndexRecord,
 } from './records/messages';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
@@ -401,6 +402,8 @@ export type PlatformDB = {
       by_pin: [string, string];
     };
   };
+  /** Keyed `[channel_id, message_id, emoji_key, type, user_key]`: one emoji's users in id order. */
+  message_reactions: { key: [string, string, string, string, string]; value: MessageReactionRecord };
   attachment_files: { key: string; value: AttachmentFileRecord };
   message_search_indexes: { key: string; value: SearchIndexRecord };
   automod_keywords: { key: string; value: AutoModKeywordsRecord };

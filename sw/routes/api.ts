@@ -17,6 +17,7 @@ import { inviteRoutes } from './invites';
 import { lobbyRoutes } from './lobbies';
 import { lobbyLinkingRoutes } from './lobby-linking';
 import { messageRoutes, messageSearchRoutes } from './messages';
+import { reactionRoutes } from './reactions';
 import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
@@ -49,6 +50,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/guilds', guildRoutes());
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
+  api.route('/channels', reactionRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes());
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

@@ -24,6 +24,7 @@ export const MESSAGE_READ_STORES: PlatformStoreName[] = [
   'members',
   'users',
   'channel_messages',
+  'message_reactions',
 ];
 
 /** Channel types that hold messages: text, voice (text in voice), announcement and stage channels. */

@@ -21,6 +21,7 @@ import {
   type MessageTx,
 } from './access';
 import { channelKeyRange, messageOrderKey } from './keys';
+import { myReactionKeys } from './reaction-wire';
 import { MESSAGE_TYPES, type ChannelMessageRecord } from '../../store/records/messages';
 import { loadUsers, serializeChannelMessage, userIdsOf, withoutContent, type ChannelMessage } from './wire';
 import { PERMISSIONS } from '../core/permissions';
@@ -53,14 +54,18 @@ export async function messagesForReader(
     ),
   );
   const byId = new Map(replies.map((r, i) => [r.id, referenced[i] ?? null]));
+  const mine = await Promise.all(records.map((r) => myReactionKeys(tx, r, reader.userId)));
   const users = await loadUsers(tx, userIdsOf([...records, ...referenced.flatMap((r) => (r ? [r] : []))]));
   const shown = (record: ChannelMessageRecord, message: ChannelMessage) =>
     canReadContent(reader, record) ? message : withoutContent(message);
-  return records.map((record) => {
+  return records.map((record, i) => {
     const ref = byId.get(record.id);
     const referencedMessage =
       ref === undefined ? undefined : ref === null ? null : shown(ref, serializeChannelMessage(ref, users));
-    return shown(record, serializeChannelMessage(record, users, { referenced: referencedMessage }));
+    return shown(
+      record,
+      serializeChannelMessage(record, users, { referenced: referencedMessage, myReactions: mine[i] }),
+    );
   });
 }
 

@@ -12,6 +12,8 @@ import {
   ATTACHMENTS_PER_MESSAGE_MAX,
   AUTOMOD_KEYWORD_MAX,
   AUTOMOD_KEYWORDS_MAX,
+  BULK_DELETE_MAX,
+  BULK_DELETE_MIN,
   CHANNEL_MESSAGES_MAX,
   MESSAGE_CONTENT_MAX,
   MESSAGE_NONCE_MAX,
@@ -20,6 +22,7 @@ import {
   POLL_ANSWERS_MAX,
   POLL_DURATION_MAX_H,
   POLL_QUESTION_MAX,
+  REACTION_USERS_PAGE_MAX,
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from '../../store/records/messages';
@@ -224,5 +227,35 @@ export const AutoModKeywordsSchema = jsonObject({
       ),
     ),
     v.maxLength(AUTOMOD_KEYWORDS_MAX, `Must be ${AUTOMOD_KEYWORDS_MAX} or fewer in length.`),
+  ),
+});
+
+/** The path of a reaction route: the channel, the message, the `{emoji}` as sent, and a user for one route. */
+export const ReactionPathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  emoji: v.pipe(v.string(), v.minLength(1)),
+  user_id: v.optional(snowflakeSchema),
+});
+
+/** `GET .../reactions/{emoji}?type&after&limit`: normal (0) or burst (1), after a user id, 1 to 100. */
+export const ReactionUsersQuerySchema = v.object({
+  type: v.optional(
+    v.pipe(
+      v.picklist(['0', '1']),
+      v.transform((t) => Number(t) as 0 | 1),
+    ),
+  ),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, REACTION_USERS_PAGE_MAX)),
+});
+
+/** `POST /channels/{channel.id}/messages/bulk-delete`: 2 to 100 distinct message ids. */
+export const BulkDeleteSchema = v.object({
+  messages: v.pipe(
+    v.array(snowflakeSchema),
+    v.minLength(BULK_DELETE_MIN, `Must be ${BULK_DELETE_MIN} or more in length.`),
+    v.maxLength(BULK_DELETE_MAX, `Must be ${BULK_DELETE_MAX} or fewer in length.`),
+    v.check((ids) => new Set(ids).size === ids.length, 'Duplicate message ids.'),
   ),
 });

@@ -8,6 +8,7 @@ import { serializeAttachment } from './attachments';
 import { serializeEmbed } from './embeds';
 import { exposedAttachmentNames } from '../interactions/component-rules';
 import { wireComponents } from './component-wire';
+import { wireReactions } from './reaction-wire';
 import {
   CHANNEL_MESSAGE_FLAGS,
   type ChannelMessage,
@@ -44,13 +45,14 @@ function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments'
 
 /**
  * The message object. `nonce` is only answered where the platform echoes it (the create
- * response and MESSAGE_CREATE); `referenced` is the replied-to message when known.
+ * response and MESSAGE_CREATE); `referenced` is the replied-to message when known;
+ * `myReactions` says which reactions are the reader's (`me`; none when not given).
  * @example serializeChannelMessage(record, users, { includeNonce: true })
  */
 export function serializeChannelMessage(
   record: ChannelMessageRecord,
   users: ReadonlyMap<string, UserRecord>,
-  options: { includeNonce?: boolean; referenced?: ChannelMessage | null } = {},
+  options: { includeNonce?: boolean; referenced?: ChannelMessage | null; myReactions?: ReadonlySet<string> } = {},
 ): ChannelMessage {
   const user = (id: string) => {
     const u = users.get(id);
@@ -82,6 +84,8 @@ export function serializeChannelMessage(
   if (record.message_snapshots) message.message_snapshots = record.message_snapshots;
   if (options.referenced !== undefined) message.referenced_message = options.referenced;
   if (record.interaction_metadata) message.interaction_metadata = record.interaction_metadata;
+  const reactions = wireReactions(record.reactions, options.myReactions);
+  if (reactions) message.reactions = reactions;
   if (record.poll) message.poll = { ...wirePoll(record.poll), results: { is_finalized: false, answer_counts: [] } };
   return message;
 }

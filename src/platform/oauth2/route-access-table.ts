@@ -134,6 +134,31 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /channels/:channel_id/messages/:message_id': botOrUser('messages.read'),
   'PATCH /channels/:channel_id/messages/:message_id': botOrUser('messages.write'),
   'DELETE /channels/:channel_id/messages/:message_id': botOrUser('messages.write'),
+  // Reactions: in a guild channel with `messages.*`, in a DM channel with `dm_channels.messages.*`.
+  'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji/:user_id': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'GET /channels/:channel_id/messages/:message_id/reactions/:emoji': {
+    ...botOrUser('messages.read', 'dm_channels.messages.read'),
+    scopeByResource: '`messages.read` in a guild channel, `dm_channels.messages.read` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
   'POST /channels/:channel_id/typing': {
     ...botOrUser('messages.write', 'dm_channels.messages.write'),
     scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',

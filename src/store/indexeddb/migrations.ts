@@ -268,6 +268,13 @@ export const MIGRATIONS: readonly Migration[] = [
       { unique: true },
     );
   },
+  // Reactions on messages (guild channels and DMs): one record per user, emoji and type, so an
+  // emoji's users are one bounded read in user id order.
+  (db) => {
+    db.createObjectStore('message_reactions', {
+      keyPath: ['channel_id', 'message_id', 'emoji_key', 'type', 'user_key'],
+    });
+  },
 ];
 
 /** The schema version this code writes. */

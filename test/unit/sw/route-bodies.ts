@@ -564,6 +564,7 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'PUT /channels/:channel_id/messages/pins/:message_id': 'no body: everything is in the path',
   'PUT /channels/:channel_id/pins/:message_id': 'no body: everything is in the path',
   'POST /channels/:channel_id/typing': 'no body: the channel is in the path',
+  'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': 'no body: everything is in the path',
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/@me/invites': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/:user_id/invites': 'no body: everything is in the path',

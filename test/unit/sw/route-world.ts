@@ -204,6 +204,9 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return path.includes('/guilds/') ? w.guildCommand.id : w.command.id;
     case 'emoji_id':
       return w.emoji.id;
+    case 'emoji':
+      // A reaction's emoji, URL-encoded as the platform's clients send it.
+      return encodeURIComponent('👍');
     case 'code':
       return w.invite.code;
     case 'quest_id':
