@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { REACTIONS_PER_MESSAGE_MAX } from '../../../src/platform/core/limits';
-import { deny, eventsOf, expectError, expectInvalidField, messageWorld, type MessageWorld } from './messages-fixtures';
+import { createGatewayHarness } from '../gateway/gateway-harness';
+import {
+  deny,
+  eventsOf,
+  expectError,
+  expectInvalidField,
+  MESSAGE_SCOPES,
+  messageWorld,
+  type MessageWorld,
+} from './messages-fixtures';
 
 const THUMBS = encodeURIComponent('👍');
 const HEART = encodeURIComponent('❤️');
@@ -293,5 +302,35 @@ describe('reactions in DM channels (DIRECT_MESSAGE_REACTIONS)', () => {
     expectError(await w.client.delete(`${d.base}/${THUMBS}`, w.botAuth), 403, 50003);
     expectError(await w.client.put(`${d.base}/${THUMBS}/@me`, undefined, w.readerAuth), 404, 10003);
     expect(await storedReactions(w)).toBe(1);
+  });
+});
+
+describe('reaction events on the gateway (GUILD_MESSAGE_REACTIONS, channel visibility)', () => {
+  it('a bot session gets MESSAGE_REACTION_ADD / REMOVE only with GUILD_MESSAGE_REACTIONS, and none of a channel it cannot view', async () => {
+    const h = await createGatewayHarness();
+    const { guild, channels } = await h.guildWithBot({ bob: true });
+    const general = channels.find((c: any) => c.name === 'general');
+    const hidden = (
+      await h.api.post(`/sandbox/guilds/${guild.id}/channels`, {
+        name: 'staff',
+        type: 0,
+        permission_overwrites: [{ id: h.world.bot.id, type: 1, allow: '0', deny: String(PERMISSIONS.VIEW_CHANNEL) }],
+      })
+    ).body.channel;
+    const alice = `Bearer ${(await h.api.post('/sandbox/tokens', { application_id: h.world.application.id, user_id: h.world.alice.id, scopes: MESSAGE_SCOPES })).body.access_token}`;
+    const reactions = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGE_REACTIONS });
+    const without = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES });
+    for (const channel of [hidden, general]) {
+      const id = (await h.api.post(`/api/v10/channels/${channel.id}/messages`, { content: 'x' }, alice)).body.id;
+      const path = `/api/v10/channels/${channel.id}/messages/${id}/reactions/${THUMBS}/@me`;
+      expect((await h.api.put(path, undefined, alice)).status).toBe(204);
+      expect((await h.api.delete(path, alice)).status).toBe(204);
+    }
+    const removed = await reactions.waitForDispatch('MESSAGE_REACTION_REMOVE');
+    expect(removed.d).toMatchObject({ channel_id: general.id, user_id: h.world.alice.id, emoji: { name: '👍' } });
+    expect(reactions.dispatches('MESSAGE_REACTION_ADD').map((p) => p.d.channel_id)).toEqual([general.id]);
+    expect(reactions.dispatches('MESSAGE_REACTION_ADD')[0].d.member.user.id).toBe(h.world.alice.id);
+    expect(without.dispatches('MESSAGE_REACTION_ADD')).toEqual([]);
+    expect(without.dispatches('MESSAGE_REACTION_REMOVE')).toEqual([]);
   });
 });
