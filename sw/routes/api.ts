@@ -18,6 +18,7 @@ import { lobbyRoutes } from './lobbies';
 import { lobbyLinkingRoutes } from './lobby-linking';
 import { messageRoutes, messageSearchRoutes } from './messages';
 import { reactionRoutes } from './reactions';
+import { bulkDeleteRoutes } from './bulk-delete';
 import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
@@ -51,6 +52,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', channelRoutes());
   api.route('/channels', messageRoutes());
   api.route('/channels', reactionRoutes());
+  api.route('/channels', bulkDeleteRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes());
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

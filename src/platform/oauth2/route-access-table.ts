@@ -159,6 +159,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
     ...botOrUser('messages.write', 'dm_channels.messages.write'),
     scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
   },
+  // Bulk Delete Messages: the public docs give it to bots (MANAGE_MESSAGES).
+  'POST /channels/:channel_id/messages/bulk-delete': BOT,
   'POST /channels/:channel_id/typing': {
     ...botOrUser('messages.write', 'dm_channels.messages.write'),
     scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',

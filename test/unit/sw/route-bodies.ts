@@ -80,7 +80,12 @@ import {
   DmMessageSchema,
   ModerationMetadataSchema,
 } from '../../../src/platform/messages/direct-message-schemas';
-import { AutoModKeywordsSchema, MessageCreateSchema, MessageEditSchema } from '../../../src/platform/messages/schemas';
+import {
+  AutoModKeywordsSchema,
+  BulkDeleteSchema,
+  MessageCreateSchema,
+  MessageEditSchema,
+} from '../../../src/platform/messages/schemas';
 import {
   ClientPurchaseSchema,
   CreateSkuSchema,
@@ -295,6 +300,10 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   },
   'PUT /channels/:channel_id/voice-status': { schema: VoiceStatusSchema, valid: () => ({ status: 'Raiding' }) },
   'POST /channels/:channel_id/messages': { schema: MessageCreateSchema, valid: richMessage },
+  'POST /channels/:channel_id/messages/bulk-delete': {
+    schema: BulkDeleteSchema,
+    valid: (w) => ({ messages: [w.message.id, String(BigInt(w.message.id) + 1n)] }),
+  },
   'PATCH /channels/:channel_id/messages/:message_id': {
     schema: MessageEditSchema,
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited', fields: [{ name: 'a', value: 'b' }] }], flags: 4 }),
