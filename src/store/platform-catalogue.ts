@@ -114,6 +114,7 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     },
   },
   message_reactions: { keyPath: ['channel_id', 'message_id', 'emoji_key', 'type', 'user_key'], indexes: {} },
+  poll_votes: { keyPath: ['channel_id', 'message_id', 'answer_key', 'user_key'], indexes: {} },
   attachment_files: { keyPath: 'id', indexes: {} },
   message_search_indexes: { keyPath: 'guild_id', indexes: {} },
   automod_keywords: { keyPath: 'guild_id', indexes: {} },

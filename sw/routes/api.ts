@@ -19,6 +19,7 @@ import { lobbyLinkingRoutes } from './lobby-linking';
 import { messageRoutes, messageSearchRoutes } from './messages';
 import { reactionRoutes } from './reactions';
 import { bulkDeleteRoutes } from './bulk-delete';
+import { pollRoutes } from './polls';
 import { moderationRoutes } from './moderation';
 import { applicationMonetizationRoutes, rpcMonetizationRoutes, skuSubscriptionRoutes } from './monetization';
 import { presenceRoutes } from './presence';
@@ -53,6 +54,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', messageRoutes());
   api.route('/channels', reactionRoutes());
   api.route('/channels', bulkDeleteRoutes());
+  api.route('/channels', pollRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes());
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

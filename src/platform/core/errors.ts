@@ -82,6 +82,8 @@ export const API_ERRORS = {
   },
   REACTIONS_MAX: { status: 400, code: 30010, message: 'Maximum number of reactions reached (20)' },
   CANNOT_EXECUTE_IN_DM: { status: 403, code: 50003, message: 'Cannot execute action on a DM channel' },
+  POLL_EXPIRED: { status: 400, code: 520001, message: 'Poll expired' },
+  CANNOT_EXPIRE_NON_POLL: { status: 400, code: 520006, message: 'Cannot expire a non-poll message' },
   BULK_DELETE_TOO_OLD: { status: 400, code: 50034, message: 'A message provided was too old to bulk delete' },
   LOBBY_MEMBERS_MAX: { status: 400, code: 30059, message: 'Maximum number of lobby members reached' },
   LOBBIES_PER_USER_MAX: { status: 400, code: 30060, message: 'Maximum number of lobbies reached' },

@@ -314,6 +314,9 @@ export const PINS_PER_CHANNEL_MAX = 250;
 export const REACTIONS_PER_MESSAGE_MAX = 20;
 export const REACTION_USERS_PAGE_MAX = 100;
 export const REACTION_USERS_PAGE_DEFAULT = 25;
+/** Get Answer Voters pages (1 to 100, 25 unless asked). */
+export const POLL_VOTERS_PAGE_MAX = 100;
+export const POLL_VOTERS_PAGE_DEFAULT = 25;
 /** Bulk Delete Messages: 2 to 100 ids, none older than 14 days (by the platform clock). */
 export const BULK_DELETE_MIN = 2;
 export const BULK_DELETE_MAX = 100;

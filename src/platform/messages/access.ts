@@ -25,6 +25,7 @@ export const MESSAGE_READ_STORES: PlatformStoreName[] = [
   'users',
   'channel_messages',
   'message_reactions',
+  'poll_votes',
 ];
 
 /** Channel types that hold messages: text, voice (text in voice), announcement and stage channels. */
@@ -111,6 +112,8 @@ export interface ContentReader {
   userId: string;
   /** True for a user, or for a bot whose application has MESSAGE_CONTENT granted. */
   contentIntent: boolean;
+  /** When the read happens (by the platform clock): whether a poll is finalized depends on it. */
+  now?: number;
 }
 
 /** True when `reader` may see the content of `message`. */

@@ -18,6 +18,7 @@ import { automodText, requireAutoModAllows } from './automod';
 import { messageAudience, messageEventData } from './events';
 import { messageOrderKey } from './keys';
 import { myReactionKeys } from './reaction-wire';
+import { myPollVotes } from './poll-results';
 import { messageReactionsRange } from './reactions-store';
 import { mentionText, resolveMentions } from './mentions';
 import type { ChannelMessageRecord } from '../../store/records/messages';
@@ -143,7 +144,8 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
     const message = serializeChannelMessage(next, users);
     emit({ type: 'MESSAGE_UPDATE', data: messageEventData(message, guildId), audience: messageAudience(guildId) });
     const myReactions = await myReactionKeys(tx, next, options.editor.user.id);
-    return serializeChannelMessage(next, users, { myReactions });
+    const myVotes = await myPollVotes(tx, next, options.editor.user.id);
+    return serializeChannelMessage(next, users, { myReactions, myVotes, now: ctx.clock.now() });
   });
 }
 

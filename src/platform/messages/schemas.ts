@@ -22,6 +22,7 @@ import {
   POLL_ANSWERS_MAX,
   POLL_DURATION_MAX_H,
   POLL_QUESTION_MAX,
+  POLL_VOTERS_PAGE_MAX,
   REACTION_USERS_PAGE_MAX,
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
@@ -258,4 +259,29 @@ export const BulkDeleteSchema = v.object({
     v.maxLength(BULK_DELETE_MAX, `Must be ${BULK_DELETE_MAX} or fewer in length.`),
     v.check((ids) => new Set(ids).size === ids.length, 'Duplicate message ids.'),
   ),
+});
+
+/** `GET /channels/{id}/polls/{message_id}/answers/{answer_id}`: the path. */
+export const PollAnswerPathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  answer_id: queryInt(1, POLL_ANSWERS_MAX),
+});
+
+/** `GET .../answers/{answer_id}?after&limit`: after a user id, 1 to 100 voters (25 unless asked). */
+export const PollVotersQuerySchema = v.object({
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, POLL_VOTERS_PAGE_MAX)),
+});
+
+/** `PUT /sandbox/channels/{id}/polls/{message_id}/votes/{user_id}`: the answers the user now votes for. */
+export const SandboxPollVotesSchema = v.object({
+  answer_ids: v.pipe(v.array(bodyInt(1, POLL_ANSWERS_MAX)), v.maxLength(POLL_ANSWERS_MAX)),
+});
+
+/** The path of the sandbox's poll vote control. */
+export const SandboxPollVotePathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  user_id: snowflakeSchema,
 });

@@ -1,7 +1,7 @@
 /**
  * What a gateway session receives of the events of guild channel messages (MESSAGE_CREATE,
  * MESSAGE_UPDATE, MESSAGE_DELETE, MESSAGE_DELETE_BULK, CHANNEL_PINS_UPDATE, TYPING_START, the
- * MESSAGE_REACTION_* events): nothing unless its user can view the
+ * MESSAGE_REACTION_* and MESSAGE_POLL_VOTE_* events): nothing unless its user can view the
  * channel; and a bot session without the MESSAGE_CONTENT intent gets MESSAGE_CREATE /
  * MESSAGE_UPDATE with empty `content`, `embeds`, `attachments` and `components` (no `poll`),
  * except for its own messages and those that mention it. The dispatcher asks this per session,
@@ -28,7 +28,9 @@ type ChannelEvent = Extract<
       | 'MESSAGE_REACTION_ADD'
       | 'MESSAGE_REACTION_REMOVE'
       | 'MESSAGE_REACTION_REMOVE_ALL'
-      | 'MESSAGE_REACTION_REMOVE_EMOJI';
+      | 'MESSAGE_REACTION_REMOVE_EMOJI'
+      | 'MESSAGE_POLL_VOTE_ADD'
+      | 'MESSAGE_POLL_VOTE_REMOVE';
   }
 >;
 
@@ -43,6 +45,8 @@ const CHANNEL_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
   'MESSAGE_REACTION_REMOVE',
   'MESSAGE_REACTION_REMOVE_ALL',
   'MESSAGE_REACTION_REMOVE_EMOJI',
+  'MESSAGE_POLL_VOTE_ADD',
+  'MESSAGE_POLL_VOTE_REMOVE',
 ]);
 
 const isChannelEvent = (event: EventRecord): event is ChannelEvent => CHANNEL_EVENTS.has(event.type);

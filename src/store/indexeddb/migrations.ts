@@ -269,11 +269,12 @@ export const MIGRATIONS: readonly Migration[] = [
     );
   },
   // Reactions on messages (guild channels and DMs): one record per user, emoji and type, so an
-  // emoji's users are one bounded read in user id order.
+  // emoji's users are one bounded read in user id order; and poll votes, one per user and answer.
   (db) => {
     db.createObjectStore('message_reactions', {
       keyPath: ['channel_id', 'message_id', 'emoji_key', 'type', 'user_key'],
     });
+    db.createObjectStore('poll_votes', { keyPath: ['channel_id', 'message_id', 'answer_key', 'user_key'] });
   },
 ];
 

@@ -86,6 +86,15 @@ export interface ReactionEventIds {
   guild_id?: Snowflake;
 }
 
+/** A vote added to or removed from a poll answer. */
+export interface PollVoteEvent {
+  user_id: Snowflake;
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  guild_id?: Snowflake;
+  answer_id: number;
+}
+
 /** The emoji object (`user` is who uploaded it, when known). */
 export interface Emoji {
   id: Snowflake;
@@ -286,6 +295,8 @@ export interface GatewayDispatchPayloads {
   };
   MESSAGE_REACTION_REMOVE: ReactionEventIds & { user_id: Snowflake; emoji: ReactionEmoji; burst: boolean; type: 0 | 1 };
   MESSAGE_REACTION_REMOVE_ALL: ReactionEventIds;
+  MESSAGE_POLL_VOTE_ADD: PollVoteEvent;
+  MESSAGE_POLL_VOTE_REMOVE: PollVoteEvent;
   MESSAGE_REACTION_REMOVE_EMOJI: ReactionEventIds & { emoji: ReactionEmoji };
   PRESENCE_UPDATE: WirePresence & { guild_id?: Snowflake };
   /** Trigger Typing Indicator: `guild_id` and `member` in a guild channel, neither in a DM. */

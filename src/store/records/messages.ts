@@ -124,13 +124,34 @@ export interface SnapshotMessage {
   components: unknown[];
 }
 
-/** A poll as stored (created by a message, never voted on in the sandbox). */
+/**
+ * A poll as stored with its message. Users vote through a sandbox control (the platform's client
+ * route for it is not public); each vote is a `poll_votes` record, and the poll keeps the count
+ * per answer id. `ended_at` is set when its author ended it early.
+ */
 export interface StoredPoll {
   question: { text: string };
   answers: { answer_id: number; poll_media: { text?: string; emoji?: { id?: string | null; name?: string | null } } }[];
   expiry: string;
   allow_multiselect: boolean;
   layout_type: number;
+  /** Votes per answer id (answers nobody voted for are absent). */
+  vote_counts?: Record<string, number>;
+  ended_at?: number;
+}
+
+/**
+ * One user's vote for one answer of a poll, keyed `[channel_id, message_id, answer_key, user_key]`
+ * (both zero-padded) so that an answer's voters are one bounded read in user id order.
+ */
+export interface PollVoteRecord {
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  answer_key: string;
+  user_key: string;
+  answer_id: number;
+  user_id: Snowflake;
+  created_at: number;
 }
 
 /** A reaction's emoji as the message object and the reaction events carry it: a unicode emoji has a null id. */

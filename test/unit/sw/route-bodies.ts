@@ -85,6 +85,7 @@ import {
   BulkDeleteSchema,
   MessageCreateSchema,
   MessageEditSchema,
+  SandboxPollVotesSchema,
 } from '../../../src/platform/messages/schemas';
 import {
   ClientPurchaseSchema,
@@ -300,6 +301,10 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
   },
   'PUT /channels/:channel_id/voice-status': { schema: VoiceStatusSchema, valid: () => ({ status: 'Raiding' }) },
   'POST /channels/:channel_id/messages': { schema: MessageCreateSchema, valid: richMessage },
+  'PUT /sandbox/channels/:channel_id/polls/:message_id/votes/:user_id': {
+    schema: SandboxPollVotesSchema,
+    valid: () => ({ answer_ids: [1] }),
+  },
   'POST /channels/:channel_id/messages/bulk-delete': {
     schema: BulkDeleteSchema,
     valid: (w) => ({ messages: [w.message.id, String(BigInt(w.message.id) + 1n)] }),
@@ -574,6 +579,7 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'PUT /channels/:channel_id/pins/:message_id': 'no body: everything is in the path',
   'POST /channels/:channel_id/typing': 'no body: the channel is in the path',
   'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': 'no body: everything is in the path',
+  'POST /channels/:channel_id/polls/:message_id/expire': 'no body: everything is in the path',
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/@me/invites': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/:user_id/invites': 'no body: everything is in the path',

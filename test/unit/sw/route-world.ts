@@ -204,6 +204,8 @@ function paramValue(w: RouteWorld, name: string, path: string): string {
       return path.includes('/guilds/') ? w.guildCommand.id : w.command.id;
     case 'emoji_id':
       return w.emoji.id;
+    case 'answer_id':
+      return '1';
     case 'emoji':
       // A reaction's emoji, URL-encoded as the platform's clients send it.
       return encodeURIComponent('👍');
