@@ -1,10 +1,11 @@
 /**
  * Bulk Delete Messages: `POST /channels/{channel.id}/messages/bulk-delete {messages}`, with the
- * optional `X-Audit-Log-Reason` header (URL-encoded) for the audit log entry. The rules are in
- * `src/platform/messages/bulk-delete.ts`.
+ * optional `X-Audit-Log-Reason` header (URL-encoded) for the audit log entry; and Crosspost
+ * Message. The rules are in `src/platform/messages/bulk-delete.ts` and `crosspost.ts`.
  */
 import { Hono } from 'hono';
 import { bulkDeleteMessages } from '../../src/platform/messages/bulk-delete';
+import { crosspostMessage } from '../../src/platform/messages/crosspost';
 import { BulkDeleteSchema, MessagePathSchema } from '../../src/platform/messages/schemas';
 import { noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 
@@ -19,7 +20,7 @@ export function auditLogReason(c: AppContext): string | undefined {
   }
 }
 
-/** The `/channels/{id}/messages/bulk-delete` route. */
+/** The `/channels/{id}/messages/bulk-delete` and `/channels/{id}/messages/{id}/crosspost` routes. */
 export function bulkDeleteRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.post('/:channel_id/messages/bulk-delete', async (c) => {
@@ -27,6 +28,10 @@ export function bulkDeleteRoutes(): Hono<AppEnv> {
     const { messages } = await readJson(c, BulkDeleteSchema);
     await bulkDeleteMessages(c.get('ctx'), c.get('principal'), channel_id, messages, auditLogReason(c));
     return noContent();
+  });
+  r.post('/:channel_id/messages/:message_id/crosspost', async (c) => {
+    const { channel_id, message_id } = validate(MessagePathSchema, c.req.param());
+    return c.json(await crosspostMessage(c.get('ctx'), c.get('principal'), channel_id, message_id!));
   });
   return r;
 }

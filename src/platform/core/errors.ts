@@ -82,6 +82,7 @@ export const API_ERRORS = {
   },
   REACTIONS_MAX: { status: 400, code: 30010, message: 'Maximum number of reactions reached (20)' },
   CANNOT_EXECUTE_IN_DM: { status: 403, code: 50003, message: 'Cannot execute action on a DM channel' },
+  ALREADY_CROSSPOSTED: { status: 400, code: 40033, message: 'This message has already been crossposted.' },
   POLL_EXPIRED: { status: 400, code: 520001, message: 'Poll expired' },
   CANNOT_EXPIRE_NON_POLL: { status: 400, code: 520006, message: 'Cannot expire a non-poll message' },
   BULK_DELETE_TOO_OLD: { status: 400, code: 50034, message: 'A message provided was too old to bulk delete' },

@@ -161,6 +161,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   },
   // Bulk Delete Messages: the public docs give it to bots (MANAGE_MESSAGES).
   'POST /channels/:channel_id/messages/bulk-delete': BOT,
+  'POST /channels/:channel_id/messages/:message_id/crosspost': botOrUser('messages.write'),
   // Polls: an answer's voters (read), and the author ending its poll.
   'GET /channels/:channel_id/polls/:message_id/answers/:answer_id': botOrUser('messages.read'),
   'POST /channels/:channel_id/polls/:message_id/expire': botOrUser('messages.write'),

@@ -11,6 +11,8 @@ export const MESSAGE_TYPES = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20, CO
 
 /** Message flags (the platform's public bit values). */
 export const CHANNEL_MESSAGE_FLAGS = {
+  /** Set by the platform once a message of an announcement channel was crossposted. */
+  CROSSPOSTED: 1 << 0,
   SUPPRESS_EMBEDS: 1 << 2,
   EPHEMERAL: 1 << 6,
   SUPPRESS_NOTIFICATIONS: 1 << 12,

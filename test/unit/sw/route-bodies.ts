@@ -580,6 +580,7 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'POST /channels/:channel_id/typing': 'no body: the channel is in the path',
   'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': 'no body: everything is in the path',
   'POST /channels/:channel_id/polls/:message_id/expire': 'no body: everything is in the path',
+  'POST /channels/:channel_id/messages/:message_id/crosspost': 'no body: everything is in the path',
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/@me/invites': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/:user_id/invites': 'no body: everything is in the path',
