@@ -4,6 +4,7 @@ import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
 import { REACTIONS_PER_MESSAGE_MAX } from '../../../src/platform/core/limits';
 import { createGatewayHarness } from '../gateway/gateway-harness';
+import { API, socialWorld } from './social-fixtures';
 import {
   deny,
   eventsOf,
@@ -332,5 +333,20 @@ describe('reaction events on the gateway (GUILD_MESSAGE_REACTIONS, channel visib
     expect(reactions.dispatches('MESSAGE_REACTION_ADD')[0].d.member.user.id).toBe(h.world.alice.id);
     expect(without.dispatches('MESSAGE_REACTION_ADD')).toEqual([]);
     expect(without.dispatches('MESSAGE_REACTION_REMOVE')).toEqual([]);
+  });
+});
+
+describe('reactions on direct messages between users (the game’s DMs)', () => {
+  it('a user reacts to a kept direct message; the history answers its reactions with me for the reader', async () => {
+    const w = await socialWorld();
+    await w.relate(w.alice.id, w.bob.id, 1);
+    const sent = (await w.client.post(`${API}/users/@me/dms/${w.bob.id}/messages`, { content: 'gg' }, w.aliceAuth))
+      .body;
+    const path = `${API}/channels/${sent.channel_id}/messages/${sent.id}/reactions/${THUMBS}/@me`;
+    const reacted = await w.client.put(path, undefined, w.bobAuth);
+    expect(reacted.status, JSON.stringify(reacted.body)).toBe(204);
+    const history = (who: string, auth: string) => w.client.get(`${API}/users/@me/dms/${who}/messages`, auth);
+    expect((await history(w.alice.id, w.bobAuth)).body[0].reactions).toMatchObject([{ count: 1, me: true }]);
+    expect((await history(w.bob.id, w.aliceAuth)).body[0].reactions).toMatchObject([{ count: 1, me: false }]);
   });
 });
