@@ -30,7 +30,8 @@ export function pollResults(poll: StoredPoll, myVotes: ReadonlySet<number>, now:
 /** The answers of a poll message that `userId` voted for (one key lookup per answer). */
 export async function myPollVotes(tx: ReadTx, record: ChannelMessageRecord, userId: string): Promise<Set<number>> {
   const mine = new Set<number>();
-  const counts = record.poll?.vote_counts ?? {};
+  const counts = record.poll?.vote_counts;
+  if (!counts) return mine;
   const store = tx.store('poll_votes');
   const userKey = snowflakeKey(userId);
   await Promise.all(

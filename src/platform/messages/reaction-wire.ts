@@ -43,6 +43,7 @@ export async function myReactionKeys(
   userId: string,
 ): Promise<Set<string>> {
   const mine = new Set<string>();
+  if (!message.reactions?.length) return mine;
   const userKey = snowflakeKey(userId);
   const store = tx.store('message_reactions');
   await Promise.all(
