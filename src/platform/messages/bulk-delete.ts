@@ -5,7 +5,7 @@
  * message older than 14 days by the platform clock (its creation time; an unknown id's snowflake
  * time) refuses the whole request (400 50034); ids of
  * messages that do not exist count toward the limits and are skipped. The messages go with their
- * files and reactions; MESSAGE_DELETE_BULK names the deleted ids, and the guild's audit log gets
+ * files, reactions and poll votes; MESSAGE_DELETE_BULK names the deleted ids, and the guild's audit log gets
  * MESSAGE_BULK_DELETE (73) with the channel as target and the count. In a DM channel, 403 50003.
  */
 import { write } from '../../store/write';
@@ -21,6 +21,7 @@ import { MESSAGE_WRITE_STORES } from './create';
 import { messageAudience } from './events';
 import { messageOrderKey } from './keys';
 import { messageReactionsRange } from './reactions-store';
+import { pollVotesRange } from './poll-results';
 
 /**
  * Deletes the messages `ids` of `channelId`; `reason` (the `X-Audit-Log-Reason` header) goes to
@@ -48,6 +49,7 @@ export async function bulkDeleteMessages(
     for (const message of found) {
       await messages.delete([channelId, message.order_key]);
       await tx.store('message_reactions').delete(messageReactionsRange(channelId, message.id));
+      if (message.poll) await tx.store('poll_votes').delete(pollVotesRange(channelId, message.id));
       const fileIds = [
         ...message.attachments.map((a) => a.id),
         ...(message.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id)),

@@ -18,7 +18,7 @@ import { automodText, requireAutoModAllows } from './automod';
 import { messageAudience, messageEventData } from './events';
 import { messageOrderKey } from './keys';
 import { myReactionKeys } from './reaction-wire';
-import { myPollVotes } from './poll-results';
+import { myPollVotes, pollVotesRange } from './poll-results';
 import { messageReactionsRange } from './reactions-store';
 import { mentionText, resolveMentions } from './mentions';
 import type { ChannelMessageRecord } from '../../store/records/messages';
@@ -172,6 +172,7 @@ export async function deleteMessage(
     ];
     await tx.store('channel_messages').delete(key);
     await tx.store('message_reactions').delete(messageReactionsRange(message.channel_id, message.id));
+    if (message.poll) await tx.store('poll_votes').delete(pollVotesRange(message.channel_id, message.id));
     await Promise.all(fileIds.map((id) => tx.store('attachment_files').delete(id)));
     emit({
       type: 'MESSAGE_DELETE',

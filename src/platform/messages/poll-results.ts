@@ -5,6 +5,12 @@
 import type { ChannelMessageRecord, StoredPoll } from '../../store/records/messages';
 import type { ReadTx } from '../../store/schema';
 import { snowflakeKey } from '../core/snowflake';
+import { keyRange, type KeyRange } from '../../store/port';
+
+/** Every vote of one poll message (deleted with the message). */
+export function pollVotesRange(channelId: string, messageId: string): KeyRange {
+  return keyRange.bound([channelId, messageId, '', ''], [channelId, messageId, '\uffff', '\uffff']);
+}
 
 /** An answer id as its part of a vote's key: zero-padded, so answers sort by id. */
 export function answerKey(answerId: number): string {

@@ -76,6 +76,7 @@ export async function setPollVotes(
     const counts = { ...(poll.vote_counts ?? {}) };
     const change = (type: 'MESSAGE_POLL_VOTE_ADD' | 'MESSAGE_POLL_VOTE_REMOVE', answerId: number) =>
       emit({
+        // Both events carry the same payload: one member of the union types the emit.
         type: type as 'MESSAGE_POLL_VOTE_ADD',
         data: {
           user_id: userId,

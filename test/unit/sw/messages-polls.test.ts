@@ -132,3 +132,14 @@ describe('polls: votes (sandbox control), GET .../polls/{id}/answers/{answer_id}
     expectError(await p.vote(w.alice.id, [1]), 400, 520001);
   });
 });
+
+describe('a deleted poll message takes its votes with it', () => {
+  it('deleting the message deletes its votes', async () => {
+    const w = await messageWorld();
+    const p = await polled(w);
+    await p.vote(w.alice.id, [1]);
+    expect(await w.client.db.count('poll_votes')).toBe(1);
+    expect((await w.client.delete(`${w.messages()}/${p.message.id}`, w.botAuth)).status).toBe(204);
+    expect(await w.client.db.count('poll_votes')).toBe(0);
+  });
+});
