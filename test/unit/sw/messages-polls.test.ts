@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { PERMISSIONS } from '../../../src/platform/core/permissions';
+import { createGatewayHarness } from '../gateway/gateway-harness';
 import { deny, eventsOf, expectError, expectInvalidField, messageWorld, type MessageWorld } from './messages-fixtures';
 
 /** A poll the bot posts in `channelId` (general unless named), with its paths. */
@@ -141,5 +142,31 @@ describe('a deleted poll message takes its votes with it', () => {
     expect(await w.client.db.count('poll_votes')).toBe(1);
     expect((await w.client.delete(`${w.messages()}/${p.message.id}`, w.botAuth)).status).toBe(204);
     expect(await w.client.db.count('poll_votes')).toBe(0);
+  });
+});
+
+describe('poll vote events on the gateway (GUILD_MESSAGE_POLLS)', () => {
+  it('a bot session gets MESSAGE_POLL_VOTE_ADD / REMOVE only with GUILD_MESSAGE_POLLS', async () => {
+    const h = await createGatewayHarness();
+    const { channels } = await h.guildWithBot({ bob: true });
+    const general = channels.find((c: any) => c.name === 'general');
+    const polls = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGE_POLLS });
+    const without = await h.identify(h.world.botAuth, { intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES });
+    const poll = { question: { text: 'Map?' }, answers: [{ poll_media: { text: 'Dust' } }], duration: 1 };
+    const message = (await h.api.post(`/api/v10/channels/${general.id}/messages`, { poll }, h.world.botAuth)).body;
+    const votes = `/sandbox/channels/${general.id}/polls/${message.id}/votes/${h.world.bob.id}`;
+    expect((await h.api.put(votes, { answer_ids: [1] })).status).toBe(200);
+    expect((await h.api.put(votes, { answer_ids: [] })).status).toBe(200);
+    const removed = await polls.waitForDispatch('MESSAGE_POLL_VOTE_REMOVE');
+    expect(removed.d).toEqual({
+      user_id: h.world.bob.id,
+      channel_id: general.id,
+      message_id: message.id,
+      guild_id: expect.any(String),
+      answer_id: 1,
+    });
+    expect(polls.dispatches('MESSAGE_POLL_VOTE_ADD')).toHaveLength(1);
+    expect(without.dispatches('MESSAGE_POLL_VOTE_ADD')).toEqual([]);
+    expect(without.dispatches('MESSAGE_POLL_VOTE_REMOVE')).toEqual([]);
   });
 });
