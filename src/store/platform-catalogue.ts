@@ -120,6 +120,8 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
       by_pin: { keyPath: ['channel_id', 'pin_key'] },
     },
   },
+  message_reactions: { keyPath: ['channel_id', 'message_id', 'emoji_key', 'type', 'user_key'], indexes: {} },
+  poll_votes: { keyPath: ['channel_id', 'message_id', 'answer_key', 'user_key'], indexes: {} },
   attachment_files: { keyPath: 'id', indexes: {} },
   message_search_indexes: { keyPath: 'guild_id', indexes: {} },
   automod_keywords: { keyPath: 'guild_id', indexes: {} },

@@ -52,6 +52,8 @@ import type {
   AutoModKeywordsRecord,
   ChannelMessageRecord,
   ForwardCounterRecord,
+  MessageReactionRecord,
+  PollVoteRecord,
   SearchIndexRecord,
 } from './records/messages';
 import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from './records/monetization';
@@ -419,6 +421,10 @@ export type PlatformDB = {
       by_pin: [string, string];
     };
   };
+  /** Keyed `[channel_id, message_id, emoji_key, type, user_key]`: one emoji's users in id order. */
+  message_reactions: { key: [string, string, string, string, string]; value: MessageReactionRecord };
+  /** Keyed `[channel_id, message_id, answer_key, user_key]`: one answer's voters in id order. */
+  poll_votes: { key: [string, string, string, string]; value: PollVoteRecord };
   attachment_files: { key: string; value: AttachmentFileRecord };
   message_search_indexes: { key: string; value: SearchIndexRecord };
   automod_keywords: { key: string; value: AutoModKeywordsRecord };

@@ -332,6 +332,17 @@ export const POLL_DURATION_DEFAULT_H = 24;
 /** Pins: pages of Get Channel Pins (1 to 50) and of the deprecated list; pins per channel (the platform's current 250). */
 export const PINS_PAGE_MAX = 50;
 export const PINS_PER_CHANNEL_MAX = 250;
+/** Reactions: distinct emoji per message (the platform's 20, 400 30010); Get Reactions pages (1 to 100, 25 unless asked). */
+export const REACTIONS_PER_MESSAGE_MAX = 20;
+export const REACTION_USERS_PAGE_MAX = 100;
+export const REACTION_USERS_PAGE_DEFAULT = 25;
+/** Get Answer Voters pages (1 to 100, 25 unless asked). */
+export const POLL_VOTERS_PAGE_MAX = 100;
+export const POLL_VOTERS_PAGE_DEFAULT = 25;
+/** Bulk Delete Messages: 2 to 100 ids, none older than 14 days (by the platform clock). */
+export const BULK_DELETE_MIN = 2;
+export const BULK_DELETE_MAX = 100;
+export const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 3_600_000;
 /** Search Guild Messages (public reference): 1 to 25 results (25 unless asked), offset up to 9975, content up to 1024 characters. */
 export const MESSAGE_SEARCH_LIMIT_MAX = 25;
 export const MESSAGE_SEARCH_OFFSET_MAX = 9975;

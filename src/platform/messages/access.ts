@@ -27,6 +27,8 @@ export const MESSAGE_READ_STORES: PlatformStoreName[] = [
   'users',
   'channel_messages',
   'thread_members',
+  'message_reactions',
+  'poll_votes',
 ];
 
 /** Channel types that hold messages: text, voice (text in voice), announcement and stage channels, and threads. */
@@ -123,6 +125,8 @@ export interface ContentReader {
   userId: string;
   /** True for a user, or for a bot whose application has MESSAGE_CONTENT granted. */
   contentIntent: boolean;
+  /** When the read happens (by the platform clock): whether a poll is finalized depends on it. */
+  now?: number;
 }
 
 /** True when `reader` may see the content of `message`. */

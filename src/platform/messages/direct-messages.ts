@@ -8,7 +8,7 @@
  * - otherwise it is ephemeral: not kept, delivered only in the game (the recipient must have
  *   played it), with `channel_id` set to the other user's id for each of them;
  * - history is the newest 200 at most, from the last 72 hours, and only when both users have
- *   played the game (404 otherwise).
+ *   played the game (404 otherwise); each message carries its reactions, `me` being the reader's.
  * Messages are keyed `[channel_id, order_key]` newest first, so history is one bounded `getAll`.
  */
 import { write, type Emit, type WriteTx } from '../../store/write';
@@ -24,9 +24,17 @@ import { areFriends, eitherBlocked, hasPlayed, type RelationshipTx } from '../re
 import { snowflakeAt, snowflakeKey } from '../core/snowflake';
 import { deletedUser, serializeUser } from '../accounts/users';
 import { keyRange, type KeyRange } from '../../store/port';
+import { myReactionKeys, wireReactions } from './reaction-wire';
 
 /** Every store a DM write reads or touches (the event log is added by `write`). */
-export const DM_STORES = ['users', 'relationships', 'tokens', 'dm_channels', 'dm_messages'] as const;
+export const DM_STORES = [
+  'users',
+  'relationships',
+  'tokens',
+  'dm_channels',
+  'dm_messages',
+  'message_reactions',
+] as const;
 
 /** The two users of a pair in snowflake order: the key of their DM channel. */
 export function dmPair(a: string, b: string): [string, string] {
@@ -219,7 +227,12 @@ export async function listUserMessages(
     .store('dm_messages')
     .getAll(dmMessageRange(channel.id, oldest), Math.min(Math.max(1, limit), DM_MESSAGES_MAX));
   const authors = new Map([principal.user, recipient].map((u) => [u.id, u]));
-  return records.map((m) => serializeDmMessage(m, authors.get(m.author_id), applicationId));
+  const mine = await Promise.all(records.map((m) => myReactionKeys(tx, m, principal.user.id)));
+  return records.map((m, i) => {
+    const message = serializeDmMessage(m, authors.get(m.author_id), applicationId);
+    const reactions = wireReactions(m.reactions, mine[i]);
+    return reactions ? { ...message, reactions } : message;
+  });
 }
 
 /** `GET /users/@me/channels`: the caller's DM channels, most recent message first. */

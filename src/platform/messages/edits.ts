@@ -18,6 +18,9 @@ import { loadChannelAccess, requireChannelPermissions, requireView } from './acc
 import { automodText, requireAutoModAllows } from './automod';
 import { messageAudience, messageEventData } from './events';
 import { messageOrderKey } from './keys';
+import { myReactionKeys } from './reaction-wire';
+import { myPollVotes, pollVotesRange } from './poll-results';
+import { messageReactionsRange } from './reactions-store';
 import { mentionText, resolveMentions } from './mentions';
 import type { ChannelMessageRecord } from '../../store/records/messages';
 import type { MessageEditInput } from './schemas';
@@ -137,9 +140,13 @@ export async function editMessage(ctx: PlatformContext, options: EditMessageOpti
         }),
       ),
     );
-    const message = serializeChannelMessage(next, await loadUsers(tx, userIdsOf([next])));
+    const users = await loadUsers(tx, userIdsOf([next]));
+    // The log holds one copy for every session: its reactions say `me` of nobody.
+    const message = serializeChannelMessage(next, users);
     emit({ type: 'MESSAGE_UPDATE', data: messageEventData(message, guildId), audience: messageAudience(guildId) });
-    return message;
+    const myReactions = await myReactionKeys(tx, next, options.editor.user.id);
+    const myVotes = await myPollVotes(tx, next, options.editor.user.id);
+    return serializeChannelMessage(next, users, { myReactions, myVotes, now: ctx.clock.now() });
   });
 }
 
@@ -165,6 +172,8 @@ export async function deleteMessage(
       ...(message.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id)),
     ];
     await tx.store('channel_messages').delete(key);
+    await tx.store('message_reactions').delete(messageReactionsRange(message.channel_id, message.id));
+    if (message.poll) await tx.store('poll_votes').delete(pollVotesRange(message.channel_id, message.id));
     await Promise.all(fileIds.map((id) => tx.store('attachment_files').delete(id)));
     await forgetThreadMessage(tx, access.channel);
     emit({

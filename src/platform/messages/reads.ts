@@ -21,6 +21,8 @@ import {
   type MessageTx,
 } from './access';
 import { channelKeyRange, messageOrderKey } from './keys';
+import { myReactionKeys } from './reaction-wire';
+import { myPollVotes } from './poll-results';
 import { MESSAGE_TYPES, type ChannelMessageRecord } from '../../store/records/messages';
 import { loadUsers, serializeChannelMessage, userIdsOf, withoutContent, type ChannelMessage } from './wire';
 import { PERMISSIONS } from '../core/permissions';
@@ -29,9 +31,10 @@ import { keyRange } from '../../store/port';
 
 /** How the caller reads content: users always; bots with MESSAGE_CONTENT granted to their application. */
 export async function contentReaderOf(ctx: PlatformContext, principal: Principal): Promise<ContentReader> {
-  if (principal.kind !== 'bot') return { userId: principal.user.id, contentIntent: true };
+  const now = ctx.clock.now();
+  if (principal.kind !== 'bot') return { userId: principal.user.id, contentIntent: true, now };
   const granted = await grantedPrivilegedIntents(ctx.db, principal.application);
-  return { userId: principal.user.id, contentIntent: (granted & INTENTS.MESSAGE_CONTENT) !== 0 };
+  return { userId: principal.user.id, contentIntent: (granted & INTENTS.MESSAGE_CONTENT) !== 0, now };
 }
 
 /**
@@ -53,14 +56,26 @@ export async function messagesForReader(
     ),
   );
   const byId = new Map(replies.map((r, i) => [r.id, referenced[i] ?? null]));
+  const mine = await Promise.all(records.map((r) => myReactionKeys(tx, r, reader.userId)));
+  const votes = await Promise.all(
+    records.map((r) => (r.poll?.vote_counts ? myPollVotes(tx, r, reader.userId) : undefined)),
+  );
   const users = await loadUsers(tx, userIdsOf([...records, ...referenced.flatMap((r) => (r ? [r] : []))]));
   const shown = (record: ChannelMessageRecord, message: ChannelMessage) =>
     canReadContent(reader, record) ? message : withoutContent(message);
-  return records.map((record) => {
+  return records.map((record, i) => {
     const ref = byId.get(record.id);
     const referencedMessage =
       ref === undefined ? undefined : ref === null ? null : shown(ref, serializeChannelMessage(ref, users));
-    return shown(record, serializeChannelMessage(record, users, { referenced: referencedMessage }));
+    return shown(
+      record,
+      serializeChannelMessage(record, users, {
+        referenced: referencedMessage,
+        myReactions: mine[i],
+        myVotes: votes[i],
+        now: reader.now,
+      }),
+    );
   });
 }
 

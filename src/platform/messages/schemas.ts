@@ -12,6 +12,8 @@ import {
   ATTACHMENTS_PER_MESSAGE_MAX,
   AUTOMOD_KEYWORD_MAX,
   AUTOMOD_KEYWORDS_MAX,
+  BULK_DELETE_MAX,
+  BULK_DELETE_MIN,
   CHANNEL_MESSAGES_MAX,
   MESSAGE_CONTENT_MAX,
   MESSAGE_NONCE_MAX,
@@ -20,6 +22,8 @@ import {
   POLL_ANSWERS_MAX,
   POLL_DURATION_MAX_H,
   POLL_QUESTION_MAX,
+  POLL_VOTERS_PAGE_MAX,
+  REACTION_USERS_PAGE_MAX,
   STICKERS_PER_MESSAGE_MAX,
 } from '../core/limits';
 import { CHANNEL_MESSAGE_FLAGS, MESSAGE_REFERENCE_TYPES } from '../../store/records/messages';
@@ -225,4 +229,59 @@ export const AutoModKeywordsSchema = jsonObject({
     ),
     v.maxLength(AUTOMOD_KEYWORDS_MAX, `Must be ${AUTOMOD_KEYWORDS_MAX} or fewer in length.`),
   ),
+});
+
+/** The path of a reaction route: the channel, the message, the `{emoji}` as sent, and a user for one route. */
+export const ReactionPathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  emoji: v.pipe(v.string(), v.minLength(1)),
+  user_id: v.optional(snowflakeSchema),
+});
+
+/** `GET .../reactions/{emoji}?type&after&limit`: normal (0) or burst (1), after a user id, 1 to 100. */
+export const ReactionUsersQuerySchema = v.object({
+  type: v.optional(
+    v.pipe(
+      v.picklist(['0', '1']),
+      v.transform((t) => Number(t) as 0 | 1),
+    ),
+  ),
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, REACTION_USERS_PAGE_MAX)),
+});
+
+/** `POST /channels/{channel.id}/messages/bulk-delete`: 2 to 100 distinct message ids. */
+export const BulkDeleteSchema = v.object({
+  messages: v.pipe(
+    v.array(snowflakeSchema),
+    v.minLength(BULK_DELETE_MIN, `Must be ${BULK_DELETE_MIN} or more in length.`),
+    v.maxLength(BULK_DELETE_MAX, `Must be ${BULK_DELETE_MAX} or fewer in length.`),
+    v.check((ids) => new Set(ids).size === ids.length, 'Duplicate message ids.'),
+  ),
+});
+
+/** `GET /channels/{id}/polls/{message_id}/answers/{answer_id}`: the path. */
+export const PollAnswerPathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  answer_id: queryInt(1, POLL_ANSWERS_MAX),
+});
+
+/** `GET .../answers/{answer_id}?after&limit`: after a user id, 1 to 100 voters (25 unless asked). */
+export const PollVotersQuerySchema = v.object({
+  after: v.optional(snowflakeSchema),
+  limit: v.optional(queryInt(1, POLL_VOTERS_PAGE_MAX)),
+});
+
+/** `PUT /sandbox/channels/{id}/polls/{message_id}/votes/{user_id}`: the answers the user now votes for. */
+export const SandboxPollVotesSchema = v.object({
+  answer_ids: v.pipe(v.array(bodyInt(1, POLL_ANSWERS_MAX)), v.maxLength(POLL_ANSWERS_MAX)),
+});
+
+/** The path of the sandbox's poll vote control. */
+export const SandboxPollVotePathSchema = v.object({
+  channel_id: snowflakeSchema,
+  message_id: snowflakeSchema,
+  user_id: snowflakeSchema,
 });

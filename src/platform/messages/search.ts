@@ -151,6 +151,8 @@ export async function searchGuildMessages(
     'channels',
     'users',
     'channel_messages',
+    'message_reactions',
+    'poll_votes',
     'message_search_indexes',
   ]);
   const view = await loadGuildView(messageGuildReader(tx), guildId, principal.user.id);

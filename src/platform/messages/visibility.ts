@@ -1,6 +1,7 @@
 /**
  * What a gateway session receives of the events of guild channel messages (MESSAGE_CREATE,
- * MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE, TYPING_START): nothing unless its user can view the
+ * MESSAGE_UPDATE, MESSAGE_DELETE, MESSAGE_DELETE_BULK, CHANNEL_PINS_UPDATE, TYPING_START, the
+ * MESSAGE_REACTION_* and MESSAGE_POLL_VOTE_* events): nothing unless its user can view the
  * channel; and a bot session without the MESSAGE_CONTENT intent gets MESSAGE_CREATE /
  * MESSAGE_UPDATE with empty `content`, `embeds`, `attachments` and `components` (no `poll`),
  * except for its own messages and those that mention it. The dispatcher asks this per session,
@@ -18,15 +19,36 @@ import type { GuildMessageEvent } from '../../store/records/dispatches';
 /** The events of a guild channel, which only sessions that can view the channel receive. */
 type ChannelEvent = Extract<
   EventRecord,
-  { type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' | 'MESSAGE_DELETE' | 'CHANNEL_PINS_UPDATE' | 'TYPING_START' }
+  {
+    type:
+      | 'MESSAGE_CREATE'
+      | 'MESSAGE_UPDATE'
+      | 'MESSAGE_DELETE'
+      | 'MESSAGE_DELETE_BULK'
+      | 'CHANNEL_PINS_UPDATE'
+      | 'TYPING_START'
+      | 'MESSAGE_REACTION_ADD'
+      | 'MESSAGE_REACTION_REMOVE'
+      | 'MESSAGE_REACTION_REMOVE_ALL'
+      | 'MESSAGE_REACTION_REMOVE_EMOJI'
+      | 'MESSAGE_POLL_VOTE_ADD'
+      | 'MESSAGE_POLL_VOTE_REMOVE';
+  }
 >;
 
 const CHANNEL_EVENTS: ReadonlySet<EventRecord['type']> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
   'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
   'CHANNEL_PINS_UPDATE',
   'TYPING_START',
+  'MESSAGE_REACTION_ADD',
+  'MESSAGE_REACTION_REMOVE',
+  'MESSAGE_REACTION_REMOVE_ALL',
+  'MESSAGE_REACTION_REMOVE_EMOJI',
+  'MESSAGE_POLL_VOTE_ADD',
+  'MESSAGE_POLL_VOTE_REMOVE',
 ]);
 
 const isChannelEvent = (event: EventRecord): event is ChannelEvent => CHANNEL_EVENTS.has(event.type);

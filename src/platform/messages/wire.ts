@@ -8,6 +8,8 @@ import { serializeAttachment } from './attachments';
 import { serializeEmbed } from './embeds';
 import { exposedAttachmentNames } from '../interactions/component-rules';
 import { wireComponents } from './component-wire';
+import { wireReactions } from './reaction-wire';
+import { pollResults } from './poll-results';
 import {
   CHANNEL_MESSAGE_FLAGS,
   type ChannelMessage,
@@ -44,13 +46,22 @@ function visibleParts(record: Pick<ChannelMessageRecord, 'flags' | 'attachments'
 
 /**
  * The message object. `nonce` is only answered where the platform echoes it (the create
- * response and MESSAGE_CREATE); `referenced` is the replied-to message when known.
+ * response and MESSAGE_CREATE); `referenced` is the replied-to message when known;
+ * `myReactions` says which reactions are the reader's (`me`; none when not given), `myVotes`
+ * which poll answers the reader voted for, and `now` when the poll's expiry is judged (a poll
+ * ended early is finalized whatever `now`).
  * @example serializeChannelMessage(record, users, { includeNonce: true })
  */
 export function serializeChannelMessage(
   record: ChannelMessageRecord,
   users: ReadonlyMap<string, UserRecord>,
-  options: { includeNonce?: boolean; referenced?: ChannelMessage | null } = {},
+  options: {
+    includeNonce?: boolean;
+    referenced?: ChannelMessage | null;
+    myReactions?: ReadonlySet<string>;
+    myVotes?: ReadonlySet<number>;
+    now?: number;
+  } = {},
 ): ChannelMessage {
   const user = (id: string) => {
     const u = users.get(id);
@@ -82,12 +93,18 @@ export function serializeChannelMessage(
   if (record.message_snapshots) message.message_snapshots = record.message_snapshots;
   if (options.referenced !== undefined) message.referenced_message = options.referenced;
   if (record.interaction_metadata) message.interaction_metadata = record.interaction_metadata;
-  if (record.poll) message.poll = { ...wirePoll(record.poll), results: { is_finalized: false, answer_counts: [] } };
+  const reactions = wireReactions(record.reactions, options.myReactions);
+  if (reactions) message.reactions = reactions;
+  if (record.poll)
+    message.poll = {
+      ...wirePoll(record.poll),
+      results: pollResults(record.poll, options.myVotes ?? new Set(), options.now ?? Number.NEGATIVE_INFINITY),
+    };
   return message;
 }
 
 /** A poll as answered: an answer's emoji names both its id and its name (null for what it lacks). */
-function wirePoll(poll: StoredPoll): StoredPoll {
+function wirePoll({ vote_counts: _counts, ended_at: _ended, ...poll }: StoredPoll): StoredPoll {
   const answers = poll.answers.map(({ answer_id, poll_media: { emoji, ...media } }) => ({
     answer_id,
     poll_media: emoji ? { ...media, emoji: { ...emoji, id: emoji.id ?? null, name: emoji.name ?? null } } : media,

@@ -213,6 +213,37 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /channels/:channel_id/thread-members/:user_id': botOrUser('messages.write'),
   'DELETE /channels/:channel_id/thread-members/:user_id': botOrUser('messages.write'),
   'GET /guilds/:guild_id/threads/active': botOrUser('messages.read'),
+  // Reactions: in a guild channel with `messages.*`, in a DM channel with `dm_channels.messages.*`.
+  'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji/:user_id': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'GET /channels/:channel_id/messages/:message_id/reactions/:emoji': {
+    ...botOrUser('messages.read', 'dm_channels.messages.read'),
+    scopeByResource: '`messages.read` in a guild channel, `dm_channels.messages.read` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions/:emoji': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  'DELETE /channels/:channel_id/messages/:message_id/reactions': {
+    ...botOrUser('messages.write', 'dm_channels.messages.write'),
+    scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',
+  },
+  // Bulk Delete Messages: the public docs give it to bots (MANAGE_MESSAGES).
+  'POST /channels/:channel_id/messages/bulk-delete': BOT,
+  'POST /channels/:channel_id/messages/:message_id/crosspost': botOrUser('messages.write'),
+  // Polls: an answer's voters (read), and the author ending its poll.
+  'GET /channels/:channel_id/polls/:message_id/answers/:answer_id': botOrUser('messages.read'),
+  'POST /channels/:channel_id/polls/:message_id/expire': botOrUser('messages.write'),
   'POST /channels/:channel_id/typing': {
     ...botOrUser('messages.write', 'dm_channels.messages.write'),
     scopeByResource: '`messages.write` in a guild channel, `dm_channels.messages.write` in a DM channel',

@@ -300,6 +300,14 @@ export const MIGRATIONS: readonly Migration[] = [
     webhooks.createIndex('by_channel', 'channel_id');
     webhooks.createIndex('by_guild', 'guild_id');
   },
+  // 28: reactions on messages (guild channels and DMs): one record per user, emoji and type, so an
+  // emoji's users are one bounded read in user id order; and poll votes, one per user and answer.
+  (db) => {
+    db.createObjectStore('message_reactions', {
+      keyPath: ['channel_id', 'message_id', 'emoji_key', 'type', 'user_key'],
+    });
+    db.createObjectStore('poll_votes', { keyPath: ['channel_id', 'message_id', 'answer_key', 'user_key'] });
+  },
 ];
 
 /** The schema version this code writes. */

@@ -3,7 +3,7 @@
  * platform needs; the API forms are what routes serialize. Field rules of the spec are noted
  * on the fields they govern. Snowflakes and bit sets are decimal strings.
  */
-import type { GuildRoleResponse, UserResponse } from 'discord-api-spec';
+import type { GuildRoleResponse, MessageReactionResponse, UserResponse } from 'discord-api-spec';
 import type { UrlMapping } from '../../wire/paths';
 import type { ThreadMetadataRecord } from './threads';
 
@@ -360,6 +360,8 @@ export interface Message {
   recipient_id?: Snowflake;
   /** What the application's server set with the moderation-metadata endpoints (only that application sees it). */
   moderation_metadata?: Metadata | null;
+  /** A direct message's reactions, as the reader sees them (left out when there are none). */
+  reactions?: MessageReactionResponse[];
 }
 
 /** Subscription statuses named by the spec. */

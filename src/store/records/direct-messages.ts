@@ -4,6 +4,7 @@
  * read whatever the conversation holds.
  */
 import type { Metadata, Snowflake, User } from './core';
+import type { StoredReaction } from './messages';
 
 /** The DM channel of two users; `user_low` / `user_high` are the pair in snowflake order. */
 export interface DmChannelRecord {
@@ -29,6 +30,8 @@ export interface StoredDmMessage {
   metadata: Metadata | null;
   /** Set by the application's server (moderation-metadata endpoint); null until then. */
   moderation_metadata: Metadata | null;
+  /** The message's reactions, one per emoji in first-added order (absent when none). */
+  reactions?: StoredReaction[];
   created_at: number;
 }
 

@@ -12,7 +12,7 @@
 import type { GuildMemberResponse } from 'discord-api-spec';
 import type { Channel, GuildRecord, Lobby, LobbyMember, MemberRecord, Message, Role, Snowflake, User } from './core';
 import type { DmChannel } from './direct-messages';
-import type { ChannelMessage } from './messages';
+import type { ChannelMessage, ReactionEmoji } from './messages';
 import type { serializeEntitlement, serializeSubscription } from './monetization';
 import type { WirePresence } from './presence';
 import type { GameRelationship, Relationship } from './relationships';
@@ -105,6 +105,22 @@ export interface DmVoiceState extends Omit<GuildVoiceState, 'guild_id' | 'member
 
 /** A message of a guild channel as MESSAGE_CREATE and MESSAGE_UPDATE carry it; a create adds the author's member. */
 export type GuildMessageEvent = ChannelMessage & { guild_id: Snowflake; member?: Omit<GuildMember, 'user'> };
+
+/** The ids every reaction event carries (`guild_id` in a guild channel only). */
+export interface ReactionEventIds {
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  guild_id?: Snowflake;
+}
+
+/** A vote added to or removed from a poll answer. */
+export interface PollVoteEvent {
+  user_id: Snowflake;
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  guild_id?: Snowflake;
+  answer_id: number;
+}
 
 /** The emoji object (`user` is who uploaded it, when known). */
 export interface Emoji {
@@ -330,6 +346,22 @@ export interface GatewayDispatchPayloads {
   MESSAGE_CREATE: GuildMessageEvent | ChannelMessage | Message;
   MESSAGE_UPDATE: GuildMessageEvent | ChannelMessage | Message;
   MESSAGE_DELETE: { id: Snowflake; channel_id: Snowflake; guild_id?: Snowflake };
+  MESSAGE_DELETE_BULK: { ids: Snowflake[]; channel_id: Snowflake; guild_id?: Snowflake };
+  /** A user reacted: `member` (with its user) in a guild; burst reactions are never added here. */
+  MESSAGE_REACTION_ADD: ReactionEventIds & {
+    user_id: Snowflake;
+    member?: GuildMember;
+    emoji: ReactionEmoji;
+    message_author_id: Snowflake;
+    burst: boolean;
+    burst_colors: string[];
+    type: 0 | 1;
+  };
+  MESSAGE_REACTION_REMOVE: ReactionEventIds & { user_id: Snowflake; emoji: ReactionEmoji; burst: boolean; type: 0 | 1 };
+  MESSAGE_REACTION_REMOVE_ALL: ReactionEventIds;
+  MESSAGE_POLL_VOTE_ADD: PollVoteEvent;
+  MESSAGE_POLL_VOTE_REMOVE: PollVoteEvent;
+  MESSAGE_REACTION_REMOVE_EMOJI: ReactionEventIds & { emoji: ReactionEmoji };
   PRESENCE_UPDATE: WirePresence & { guild_id?: Snowflake };
   /** Trigger Typing Indicator: `guild_id` and `member` in a guild channel, neither in a DM. */
   TYPING_START: {

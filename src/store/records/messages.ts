@@ -3,7 +3,7 @@
  * them: attachment files, guild search indexes, AutoMod keyword rules and forward counters.
  * Type declarations only; the operations live in `messages/create.ts` and its neighbours.
  */
-import type { MessageResponse } from 'discord-api-spec';
+import type { MessageReactionResponse, MessageResponse } from 'discord-api-spec';
 import type { Snowflake, User } from './core';
 
 /** Message types the platform creates (the platform's public values). */
@@ -11,6 +11,8 @@ export const MESSAGE_TYPES = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20, CO
 
 /** Message flags (the platform's public bit values). */
 export const CHANNEL_MESSAGE_FLAGS = {
+  /** Set by the platform once a message of an announcement channel was crossposted. */
+  CROSSPOSTED: 1 << 0,
   SUPPRESS_EMBEDS: 1 << 2,
   EPHEMERAL: 1 << 6,
   SUPPRESS_NOTIFICATIONS: 1 << 12,
@@ -124,13 +126,70 @@ export interface SnapshotMessage {
   components: unknown[];
 }
 
-/** A poll as stored (created by a message, never voted on in the sandbox). */
+/**
+ * A poll as stored with its message. Users vote through a sandbox control (the platform's client
+ * route for it is not public); each vote is a `poll_votes` record, and the poll keeps the count
+ * per answer id. `ended_at` is set when its author ended it early.
+ */
 export interface StoredPoll {
   question: { text: string };
   answers: { answer_id: number; poll_media: { text?: string; emoji?: { id?: string | null; name?: string | null } } }[];
   expiry: string;
   allow_multiselect: boolean;
   layout_type: number;
+  /** Votes per answer id (answers nobody voted for are absent). */
+  vote_counts?: Record<string, number>;
+  ended_at?: number;
+}
+
+/**
+ * One user's vote for one answer of a poll, keyed `[channel_id, message_id, answer_key, user_key]`
+ * (both zero-padded) so that an answer's voters are one bounded read in user id order.
+ */
+export interface PollVoteRecord {
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  answer_key: string;
+  user_key: string;
+  answer_id: number;
+  user_id: Snowflake;
+  created_at: number;
+}
+
+/** A reaction's emoji as the message object and the reaction events carry it: a unicode emoji has a null id. */
+export interface ReactionEmoji {
+  id: Snowflake | null;
+  name: string;
+  animated?: boolean;
+}
+
+/**
+ * One emoji's reaction on a message, as the message record keeps it: the counts of normal and
+ * burst (super) reactions; who reacted is in the `message_reactions` store.
+ */
+export interface StoredReaction {
+  /** The emoji's identity: the unicode emoji itself, or the custom emoji's id. */
+  key: string;
+  emoji: ReactionEmoji;
+  normal: number;
+  burst: number;
+  burst_colors: string[];
+}
+
+/**
+ * One user's reaction on a message (guild channel or DM), keyed
+ * `[channel_id, message_id, emoji_key, type, user_key]` so that the users of one emoji are one
+ * bounded read in user id order (`user_key` is the zero-padded user id, `type` "0" normal or "1"
+ * burst).
+ */
+export interface MessageReactionRecord {
+  channel_id: Snowflake;
+  message_id: Snowflake;
+  emoji_key: string;
+  type: '0' | '1';
+  user_key: string;
+  user_id: Snowflake;
+  created_at: number;
 }
 
 /** A message of a guild channel as stored: `order_key` sorts newest first within the channel. */
@@ -162,6 +221,8 @@ export interface ChannelMessageRecord {
   message_snapshots?: { message: SnapshotMessage }[];
   interaction_metadata?: InteractionMetadata;
   poll?: StoredPoll;
+  /** The message's reactions, one per emoji in the order each was first added (absent when none). */
+  reactions?: StoredReaction[];
   /** Set while pinned: when, and the key of the channel's pins index (newest pin first). */
   pinned_at?: number;
   pin_key?: string;
@@ -198,6 +259,7 @@ export interface ChannelMessage
   referenced_message?: ChannelMessage | null;
   interaction_metadata?: InteractionMetadata;
   poll?: unknown;
+  reactions?: MessageReactionResponse[];
 }
 
 /** When a guild's message search index is ready (sandbox-forced or a fixed time after its first message). */

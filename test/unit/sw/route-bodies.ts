@@ -114,7 +114,13 @@ import {
   DmMessageSchema,
   ModerationMetadataSchema,
 } from '../../../src/platform/messages/direct-message-schemas';
-import { AutoModKeywordsSchema, MessageCreateSchema, MessageEditSchema } from '../../../src/platform/messages/schemas';
+import {
+  AutoModKeywordsSchema,
+  BulkDeleteSchema,
+  MessageCreateSchema,
+  MessageEditSchema,
+  SandboxPollVotesSchema,
+} from '../../../src/platform/messages/schemas';
 import {
   ClientPurchaseSchema,
   CreateSkuSchema,
@@ -475,6 +481,14 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: StartThreadSchema,
     valid: () => ({ name: 'Plans', auto_archive_duration: 4320, rate_limit_per_user: 0, type: 12, invitable: false }),
   },
+  'PUT /sandbox/channels/:channel_id/polls/:message_id/votes/:user_id': {
+    schema: SandboxPollVotesSchema,
+    valid: () => ({ answer_ids: [1] }),
+  },
+  'POST /channels/:channel_id/messages/bulk-delete': {
+    schema: BulkDeleteSchema,
+    valid: (w) => ({ messages: [w.message.id, String(BigInt(w.message.id) + 1n)] }),
+  },
   'PATCH /channels/:channel_id/messages/:message_id': {
     schema: MessageEditSchema,
     valid: () => ({ content: 'edited', embeds: [{ title: 'Edited', fields: [{ name: 'a', value: 'b' }] }], flags: 4 }),
@@ -806,6 +820,9 @@ export const ROUTES_WITHOUT_JSON_BODY: Partial<Record<RouteKey, string>> = {
   'POST /channels/:channel_id/typing': 'no body: the channel is in the path',
   'PUT /channels/:channel_id/thread-members/@me': 'no body: the thread is in the path',
   'PUT /channels/:channel_id/thread-members/:user_id': 'no body: everything is in the path',
+  'PUT /channels/:channel_id/messages/:message_id/reactions/:emoji/@me': 'no body: everything is in the path',
+  'POST /channels/:channel_id/polls/:message_id/expire': 'no body: everything is in the path',
+  'POST /channels/:channel_id/messages/:message_id/crosspost': 'no body: everything is in the path',
   'POST /applications/:application_id/entitlements/:entitlement_id/consume': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/@me/invites': 'no body: everything is in the path',
   'POST /lobbies/:lobby_id/members/:user_id/invites': 'no body: everything is in the path',

@@ -231,6 +231,11 @@ function paramValue(w: RouteWorld, name: string, path: string, key: string): str
       return w.application.id;
     case 'event_id':
       return w.scheduledEvent.id;
+    case 'answer_id':
+      return '1';
+    case 'emoji':
+      // A reaction's emoji, URL-encoded as the platform's clients send it.
+      return encodeURIComponent('👍');
     case 'code':
       return w.invite.code;
     case 'quest_id':
