@@ -73,7 +73,7 @@ const SERVER_HOST_SUITE = [
   ),
   'test/unit/sw/messages-*.test.ts',
   'test/unit/sw/message-moderation.test.ts',
-  ...['threads', 'threads-gateway'].map((f) => `test/unit/sw/${f}.test.ts`),
+  ...['threads', 'threads-gateway', 'threads-channels'].map((f) => `test/unit/sw/${f}.test.ts`),
   'test/unit/sw/api-versions.test.ts',
   ...['commands', 'modals', 'interactions-callback', 'interactions-webhooks'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['voice-states', 'game-relationships', 'sandbox-fixture-sets'].map((f) => `test/unit/sw/${f}.test.ts`),

@@ -99,3 +99,15 @@ export function requireThreadView(access: ThreadAccess): void {
 export function managesThreads(access: Pick<ThreadAccess, 'permissions'>): boolean {
   return hasPermission(access.permissions, PERMISSIONS.MANAGE_THREADS);
 }
+
+/**
+ * True when the channel exists and is a thread: `PATCH` / `DELETE /channels/{id}` then edit or
+ * delete it as a thread (`editThread`, `deleteThread`) rather than as a guild channel.
+ * @example if (await isThreadChannel(ctx.db, channelId)) return editThread(ctx, principal, channelId, edit);
+ */
+export async function isThreadChannel(
+  db: { get(store: 'channels', id: string): Promise<ChannelRecord | undefined> },
+  channelId: string,
+): Promise<boolean> {
+  return isThread(await db.get('channels', channelId));
+}

@@ -111,7 +111,8 @@ export async function editThread(
 }
 
 /**
- * Deletes a thread (MANAGE_THREADS), its members and its messages; answers the thread as it was.
+ * Deletes a thread (MANAGE_THREADS), its members, its messages and their attachments' files;
+ * answers the thread as it was.
  * @example await deleteThread(ctx, principal, threadId);
  */
 export async function deleteThread(
@@ -120,7 +121,7 @@ export async function deleteThread(
   threadId: string,
   reason?: string,
 ): Promise<Channel> {
-  return write(ctx, THREAD_WRITE_STORES, async (tx, emit) => {
+  return write(ctx, [...THREAD_WRITE_STORES, 'attachment_files'], async (tx, emit) => {
     const now = ctx.clock.now();
     const access = await loadThreadAccess(tx, threadId, principal.user.id);
     requireThreadView(access);
@@ -129,7 +130,13 @@ export async function deleteThread(
     const range = keyRange.bound([threadId], [threadId, []]);
     await tx.store('channels').delete(threadId);
     await tx.store('thread_members').delete(range);
+    const messages = await tx.store('channel_messages').getAll(range);
+    const files = messages.flatMap((m) => [
+      ...m.attachments.map((a) => a.id),
+      ...(m.message_snapshots ?? []).flatMap((s) => s.message.attachments.map((a) => a.id)),
+    ]);
     await tx.store('channel_messages').delete(range);
+    await Promise.all(files.map((id) => tx.store('attachment_files').delete(id)));
     emit({
       type: 'THREAD_DELETE',
       data: { id: thread.id, guild_id: thread.guild_id!, parent_id: thread.parent_id, type: thread.type },

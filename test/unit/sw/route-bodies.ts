@@ -615,6 +615,8 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: ModifyWebhookSchema,
     valid: (w) => ({ name: 'Renamed', avatar: null, channel_id: w.text.id }),
   },
+  // A thread's PATCH reads its body with EditThreadSchema instead; its refusals (50035, nothing
+  // changed) are proved in threads-channels.test.ts.
   'PATCH /channels/:channel_id': {
     schema: ModifyChannelSchema,
     valid: (w) => ({
