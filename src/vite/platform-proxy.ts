@@ -46,6 +46,7 @@ export const PLATFORM_API_SECTIONS: ReadonlySet<string> = new Set([
   'rpc',
   'skus',
   'users',
+  'voice',
   'webhooks',
 ]);
 

@@ -41,6 +41,7 @@ describe('activity SDK stays small', () => {
     expect(graph.filter((f) => !f.startsWith('src/activity/')).sort()).toEqual([
       'src/rpc/protocol.ts',
       'src/wire/paths.ts',
+      'src/wire/random-uuid.ts',
       'src/wire/rich-presence.ts',
     ]);
   });

@@ -53,13 +53,20 @@ describe('the CDN’s paths and sizes (the platform’s image formatting)', () =
   it('reads avatars, default avatars, icons, member avatars and emoji; anything else is no image', () => {
     expect(cdnImageOf('/embed/avatars/5.png')).toEqual({ kind: 'default-avatar', index: 5 });
     expect(cdnImageOf('/avatars/80351110224678912/a_1269e74af4df7417b13759eae50c83dc.gif')).toEqual({
-      kind: 'user-image',
+      kind: 'uploaded',
+      owners: ['user'],
       field: 'avatar',
-      user_id: '80351110224678912',
+      id: '80351110224678912',
       hash: 'a_1269e74af4df7417b13759eae50c83dc',
       seed: 'user:80351110224678912:a_1269e74af4df7417b13759eae50c83dc',
     });
-    expect(cdnImageOf('/icons/1/abc.webp')).toMatchObject({ kind: 'generated', seed: 'guild:1:abc' });
+    expect(cdnImageOf('/icons/1/abc.webp')).toMatchObject({ kind: 'uploaded', owners: ['guild'], seed: 'guild:1:abc' });
+    // A banner's path is a guild's or a user's: the id says whose.
+    expect(cdnImageOf('/banners/1/abc.png')).toMatchObject({
+      kind: 'uploaded',
+      owners: ['guild', 'user'],
+      field: 'banner',
+    });
     expect(cdnImageOf('/guilds/1/users/2/avatars/abc.png')).toEqual({
       kind: 'member-avatar',
       guild_id: '1',
