@@ -22,6 +22,8 @@ describe('a server started with --rate-limits', () => {
       route_limit: 5,
       route_window_seconds: 5,
       global_per_second: 50,
+      invalid_request_limit: 10_000,
+      invalid_request_window_seconds: 600,
     });
     const owner = (await api.post('/sandbox/users', { username: 'owner' })).body.user;
     const bot = (await api.post('/sandbox/applications', { name: 'Limited', owner_id: owner.id })).body;
