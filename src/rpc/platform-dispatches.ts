@@ -21,6 +21,8 @@ function rpcUser(user: Record<string, unknown>): RpcUser {
     discriminator: String(user.discriminator ?? '0'),
     global_name: (user.global_name as string | null | undefined) ?? null,
     avatar: (user.avatar as string | null | undefined) ?? null,
+    // The public SDK's user schema requires the key (null when the user wears no decoration).
+    avatar_decoration_data: null,
     bot: user.bot === true,
     flags: typeof user.public_flags === 'number' ? user.public_flags : 0,
     premium_type: typeof user.premium_type === 'number' ? user.premium_type : null,

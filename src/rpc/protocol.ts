@@ -191,6 +191,8 @@ export interface RpcUser {
   discriminator: string;
   global_name: string | null;
   avatar: string | null;
+  /** Present (null) where the public SDK's user schema requires it: the events' users. */
+  avatar_decoration_data?: null;
   bot: boolean;
   flags: number;
   premium_type: number | null;

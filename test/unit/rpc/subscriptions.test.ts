@@ -127,7 +127,7 @@ describe('events', () => {
     expect(activity.dispatched('ORIENTATION_UPDATE')).toEqual([{ screen_orientation: 0, orientation: 'portrait' }]);
   });
 
-  it('CURRENT_USER_UPDATE comes from USER_UPDATE of the session user only', async () => {
+  it('CURRENT_USER_UPDATE comes from USER_UPDATE of the session user only, with avatar_decoration_data as the public SDK requires', async () => {
     const { world, activity } = await setup();
     await activity.command('SUBSCRIBE', {}, 'CURRENT_USER_UPDATE');
     activity.host.platformEvent('USER_UPDATE', { id: world.bob.id, username: 'bob2' });
@@ -145,6 +145,8 @@ describe('events', () => {
         discriminator: '0',
         global_name: 'Alice',
         avatar: null,
+        // The public SDK's user schema requires the key.
+        avatar_decoration_data: null,
         bot: false,
         flags: 0,
         premium_type: null,
