@@ -6,11 +6,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { SAFE_AREA_VARIABLES } from '../../src/vite/host/device-frames';
-import { COCKPIT_SCOPES, mountCockpitPage, readySdk } from './cockpit-harness';
+import { nextEvent } from './activity-harness';
+import { CallStatus } from '../../src/sdk/call-status';
+import { COCKPIT_SCOPES, callClient, mountCockpitPage, readySdk, voiceState } from './cockpit-harness';
 
 afterEach(() => {
   document.body.replaceChildren();
 });
+
+/** A token of `userId` for the activity with `rpc.voice.read`, which SPEAKING_* and VOICE_STATE_UPDATE need. */
+async function voiceReader(world: Awaited<ReturnType<typeof mountCockpitPage>>['world'], userId: string) {
+  const scopes = `${COCKPIT_SCOPES} rpc.voice.read`;
+  return (await world.sandbox.createToken({ application_id: world.application.id, user_id: userId, scopes }))
+    .access_token;
+}
 
 const panel = () => page.getByRole('region', { name: "What the platform's clients do" });
 
@@ -40,17 +49,10 @@ describe('the simulated client events reach an activity using the public SDK 2.5
     await expect.poll(() => updates.at(-1)).toEqual([users.alice]);
   });
 
-  it('a participant speaks and stops: SPEAKING_START and SPEAKING_STOP for the channel', async () => {
-    const { world, sdks, users, players } = await mountCockpitPage();
+  it('a player speaks and stops: their voice client joins the call and sends Speaking (op 5) 1 then 0; the activity hears SPEAKING_START and SPEAKING_STOP, and another client in the call hears op 5', async () => {
+    const { world, sdks, users, players, platform } = await mountCockpitPage();
     // rpc.voice.read is what SPEAKING_* need: a token with it.
-    const token = (
-      await world.sandbox.createToken({
-        application_id: world.application.id,
-        user_id: users.alice,
-        scopes: `${COCKPIT_SCOPES} rpc.voice.read`,
-      })
-    ).access_token;
-    await sdks[0].commands.authenticate({ access_token: token });
+    await sdks[0].commands.authenticate({ access_token: await voiceReader(world, users.alice) });
     const heard: string[] = [];
     const channel_id = players[0].frame.channelId;
     await sdks[0].subscribe('SPEAKING_START', (d: { user_id: string }) => heard.push(`start ${d.user_id}`), {
@@ -59,10 +61,59 @@ describe('the simulated client events reach an activity using the public SDK 2.5
     await sdks[0].subscribe('SPEAKING_STOP', (d: { user_id: string }) => heard.push(`stop ${d.user_id}`), {
       channel_id,
     });
-    await panel().getByRole('button', { name: 'Alice speaks' }).click();
-    await expect.element(panel().getByRole('button', { name: 'Alice speaks' })).toHaveAttribute('aria-pressed', 'true');
-    await panel().getByRole('button', { name: 'Alice speaks' }).click();
-    await expect.poll(() => heard).toEqual([`start ${users.alice}`, `stop ${users.alice}`]);
+    // Chen is in the call with the game SDK: he learns who speaks from the voice server only.
+    const chen = await callClient(world, users.chen, platform.hubName);
+    try {
+      const call = chen.joinVoiceChannel(world.guild.id, world.voice.id);
+      const chenHeard: string[] = [];
+      call.setSpeakingStatusChangedCallback((userId, speaking) =>
+        chenHeard.push(`${speaking ? 'start' : 'stop'} ${userId}`),
+      );
+      await expect.poll(() => call.getStatus(), { timeout: 10_000 }).toBe(CallStatus.Connected);
+      const button = panel().getByRole('button', { name: 'Alice speaks' });
+      await button.click();
+      await expect.element(button).toHaveAttribute('aria-pressed', 'true');
+      await expect.poll(() => heard, { timeout: 10_000 }).toEqual([`start ${users.alice}`]);
+      // Alice is in the call: her voice state, and the other client saw her come in.
+      expect(call.getParticipants()).toContain(users.alice);
+      expect((await voiceState(world, users.alice)).body).toMatchObject({ channel_id, user_id: users.alice });
+      await button.click();
+      await expect.poll(() => heard).toEqual([`start ${users.alice}`, `stop ${users.alice}`]);
+      await expect.poll(() => chenHeard).toEqual([`start ${users.alice}`, `stop ${users.alice}`]);
+    } finally {
+      await chen.destroy();
+    }
+  });
+
+  it('a simulated participant joins the call with the instance (VOICE_STATE_UPDATE, its user as the public SDK requires; GET voice state), speaks through the voice gateway, and leaves the call with the instance', async () => {
+    const { world, sdks, users, players } = await mountCockpitPage();
+    // The frame's platform session starts again with the new token: the voice states come through it.
+    const listening = nextEvent(players[0].frame, 'pp-platform-events');
+    await sdks[0].commands.authenticate({ access_token: await voiceReader(world, users.alice) });
+    await listening;
+    const channel_id = players[0].frame.channelId;
+    const states: string[] = [];
+    await sdks[0].subscribe('VOICE_STATE_UPDATE', (d: { user: { id: string } }) => states.push(d.user.id), {
+      channel_id,
+    });
+    const heard: string[] = [];
+    await sdks[0].subscribe('SPEAKING_START', (d: { user_id: string }) => heard.push(`start ${d.user_id}`), {
+      channel_id,
+    });
+    await sdks[0].subscribe('SPEAKING_STOP', (d: { user_id: string }) => heard.push(`stop ${d.user_id}`), {
+      channel_id,
+    });
+    await panel().getByRole('button', { name: 'Join the instance' }).first().click();
+    await expect.poll(() => states, { timeout: 10_000 }).toContain(users.bob);
+    await expect.element(panel().getByRole('status')).toHaveTextContent('Bob joined');
+    expect((await voiceState(world, users.bob)).body).toMatchObject({ channel_id, user_id: users.bob });
+    const button = panel().getByRole('button', { name: 'Bob speaks' });
+    await button.click();
+    await expect.poll(() => heard, { timeout: 10_000 }).toEqual([`start ${users.bob}`]);
+    // Leaving while speaking: the call hears the speaker stop, and the voice state is gone.
+    await panel().getByRole('button', { name: 'Leave' }).click();
+    await expect.poll(() => heard, { timeout: 10_000 }).toEqual([`start ${users.bob}`, `stop ${users.bob}`]);
+    await expect.poll(async () => (await voiceState(world, users.bob)).status, { timeout: 10_000 }).toBe(404);
   });
 
   it('the layout mode: ACTIVITY_LAYOUT_MODE_UPDATE (grid, picture-in-picture, focused)', async () => {

@@ -4,6 +4,10 @@
  * user) inside `<pp-platform>`, and the cockpit's panels beside it.
  */
 import { expect } from 'vitest';
+import { Client } from '../../src/sdk/client';
+import { AuthorizationTokenType } from '../../src/sdk/types';
+import { GatewaySocket } from '../../src/sockets/gateway-socket';
+import { VoiceGatewaySocket } from '../../src/sockets/voice-gateway-socket';
 import { mountCockpit } from '../../src/vite/host/cockpit';
 import { COCKPIT_CSS } from '../../src/vite/host/cockpit-style';
 import { createPlayer, type Player } from '../../src/vite/host/players';
@@ -92,4 +96,36 @@ export async function readySdk(world: Awaited<ReturnType<typeof createActivityWo
   await discordSdk.commands.authenticate({ access_token: await world.token(player.userId) });
   await listening;
   return discordSdk;
+}
+
+type CockpitWorld = Awaited<ReturnType<typeof createActivityWorld>>;
+
+/**
+ * A connected game SDK client of `userId` on the hub `hubName`, for calls: signaling only (it
+ * hears who is in the call and who speaks from the voice gateway, and sends no audio).
+ */
+export async function callClient(world: CockpitWorld, userId: string, hubName: string): Promise<Client> {
+  const { access_token } = await world.sandbox.createToken({
+    application_id: world.application.id,
+    user_id: userId,
+    scopes: 'openid sdk.social_layer',
+  });
+  const client = new Client({
+    applicationId: world.application.id,
+    userId,
+    socketFactory: (url) => new GatewaySocket(url, undefined, { hubName }),
+    voiceSocketFactory: (url) => new VoiceGatewaySocket(url, undefined, { hubName }),
+    voice: { media: false },
+  });
+  await client.updateToken(AuthorizationTokenType.Bearer, access_token);
+  await client.connect();
+  return client;
+}
+
+/** `GET /guilds/{guild}/voice-states/{user}` as alice (a member, with the `guilds` scope): status and body. */
+export async function voiceState(world: CockpitWorld, userId: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`/api/v10/guilds/${world.guild.id}/voice-states/${userId}`, {
+    headers: { Authorization: `Bearer ${await world.token(world.alice.id)}` },
+  });
+  return { status: response.status, body: await response.json() };
 }

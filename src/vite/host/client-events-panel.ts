@@ -1,8 +1,11 @@
 /**
  * "What the platform's clients do": the things a real client does to a running activity,
  * on demand. Each goes through the path the real event takes: a simulated participant joins
- * the instance registry as a frame does (ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE); speaking reaches
- * each frame's RPC host as the voice server's Speaking does (SPEAKING_START / SPEAKING_STOP);
+ * the instance registry as a frame does (ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE) and the voice call
+ * where the activity runs as a real voice client does (`./voice-participant.ts`: a voice state,
+ * then the voice gateway); a participant speaks by sending the voice server Speaking (op 5), which
+ * the frames hear as SPEAKING_START / SPEAKING_STOP and the other clients in the call as op 5 (a
+ * player joins the call the first time the cockpit makes them speak);
  * the layout mode and the locale are the frames' own properties (ACTIVITY_LAYOUT_MODE_UPDATE,
  * USER_SETTINGS_GET_LOCALE); the thermal state is the user's device in the sandbox (the gateway's
  * THERMAL_STATE_UPDATE); START_PURCHASE is answered by the frame's purchase dialog, and the
@@ -20,6 +23,7 @@ import { directMessagePlace } from './launch-places';
 import { changeDevice, displayName, placeFrame, type Player } from './players';
 import type { SandboxWorld } from './world';
 import { randomUuid } from '../../wire/random-uuid';
+import { VoiceParticipant } from './voice-participant';
 
 /** How START_PURCHASE is answered. */
 export type PurchaseAnswer = 'complete' | 'cancel';
@@ -36,6 +40,8 @@ export interface ClientEventsState {
   simulated: Map<string, InstanceMembership>;
   /** Who speaks now, by user id. */
   speaking: Set<string>;
+  /** The participants in the voice call (their voice clients, once joined), by user id. */
+  voices: Map<string, Promise<VoiceParticipant>>;
   /** Where the activities run: the world's voice channel, or a DM with a user (by username). */
   launch: 'guild' | `dm:${string}`;
   /** What the last action did (or why it failed). */
@@ -62,6 +68,7 @@ export class ClientEventsPanel {
     purchase: 'complete',
     simulated: new Map(),
     speaking: new Set(),
+    voices: new Map(),
     launch: 'guild',
     notice: '',
   };
@@ -123,7 +130,10 @@ export class ClientEventsPanel {
     this.#done(answer === 'complete' ? 'Purchases complete' : 'Purchases are cancelled');
   }
 
-  /** Makes `username` join the instance as a simulated participant (no activity of their own runs). */
+  /**
+   * Makes `username` join the instance as a simulated participant (no activity of their own
+   * runs), and the voice call where it runs.
+   */
   async join(username: string): Promise<void> {
     const userId = this.context.world.users[username];
     const frame = this.context.players[0]?.frame;
@@ -143,24 +153,29 @@ export class ClientEventsPanel {
       );
       await membership.join();
       this.state.simulated.set(userId, membership);
+      await this.#voiceOf(userId);
     });
   }
 
-  /** Makes a simulated participant leave the instance. */
-  leave(userId: string): void {
+  /** Makes a simulated participant leave the instance, and the voice call. */
+  async leave(userId: string): Promise<void> {
     this.state.simulated.get(userId)?.leave();
     this.state.simulated.delete(userId);
     this.state.speaking.delete(userId);
-    this.#done(`${this.#name(userId)} left`);
+    await this.#act(`${this.#name(userId)} left`, () => this.#leaveCall(userId));
   }
 
-  /** `userId` starts or stops speaking in the players' voice channel. */
-  speak(userId: string, speaking: boolean): void {
+  /**
+   * `userId` starts or stops speaking in the players' voice call: their voice client (joined
+   * now if they are not in the call yet) sends Speaking to the voice server.
+   */
+  async speak(userId: string, speaking: boolean): Promise<void> {
     if (speaking) this.state.speaking.add(userId);
     else this.state.speaking.delete(userId);
-    for (const { frame } of this.context.players)
-      if (frame.channelId) frame.host?.speaking({ user_id: userId, channel_id: frame.channelId, speaking });
-    this.#done(`${this.#name(userId)} ${speaking ? 'speaks' : 'stopped speaking'}`);
+    this.render();
+    await this.#act(`${this.#name(userId)} ${speaking ? 'speaks' : 'stopped speaking'}`, async () => {
+      (await this.#voiceOf(userId)).speak(speaking);
+    });
   }
 
   /** A SKU the activity can sell, for trying START_PURCHASE. */
@@ -187,6 +202,8 @@ export class ClientEventsPanel {
           ? { guild_id: world.guild_id, channel_id: world.channel_id }
           : await directMessagePlace(sandbox, world, players[0].userId, world.users[place.slice(3)]);
       this.state.launch = place;
+      // The players' client leaves the call it was in, as it does when it starts an activity elsewhere.
+      await Promise.all(players.map((p) => this.#leaveCall(p.userId)));
       for (const { frame } of players) placeFrame(frame, target);
     });
   }
@@ -241,6 +258,52 @@ export class ClientEventsPanel {
         <p role="status">${state.notice}</p>`,
       this.container,
     );
+  }
+
+  /** `userId`'s voice client in the players' call, joining it first if needed. */
+  #voiceOf(userId: string): Promise<VoiceParticipant> {
+    const known = this.state.voices.get(userId);
+    if (known) return known;
+    const joining = this.#joinCall(userId);
+    this.state.voices.set(userId, joining);
+    // A failed join leaves nobody in the call: the next try starts afresh.
+    joining.catch(() => {
+      if (this.state.voices.get(userId) === joining) this.state.voices.delete(userId);
+    });
+    return joining;
+  }
+
+  async #joinCall(userId: string): Promise<VoiceParticipant> {
+    const { world, sandbox, platform, players } = this.context;
+    const frame = players[0]?.frame;
+    if (!frame?.channelId) throw new Error('no activity runs in a channel');
+    const { access_token } = await sandbox.createToken({
+      application_id: world.application_id,
+      user_id: userId,
+      scopes: 'identify guilds',
+    });
+    const voice = new VoiceParticipant({
+      userId,
+      token: access_token,
+      place: { guild_id: frame.guildId ?? null, channel_id: frame.channelId },
+      hubName: platform.hubName,
+    });
+    try {
+      await voice.join();
+    } catch (error) {
+      await voice.leave();
+      throw error;
+    }
+    return voice;
+  }
+
+  /** `userId` leaves the voice call, if in it. */
+  async #leaveCall(userId: string): Promise<void> {
+    const joining = this.state.voices.get(userId);
+    this.state.voices.delete(userId);
+    this.state.speaking.delete(userId);
+    const voice = await joining?.catch(() => null);
+    await voice?.leave();
   }
 
   #name(userId: string): string {
