@@ -24,6 +24,8 @@ import { createProject, freePort, packPackage, startVite, writeFiles, type ViteP
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../scripts/chromium';
 import { launchChromium } from './site-server';
+import { VOICE_OPCODES } from '../../src/gateway/voice-protocol';
+import { connectWire, identifyWire } from '../server/gateway-client';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'platformpp-package-server-'));
@@ -44,7 +46,7 @@ async function setupDiscordSdk() {
     response_type: 'code',
     state: '',
     prompt: 'none',
-    scope: ['identify', 'guilds'],
+    scope: ['identify', 'guilds', 'rpc.voice.read'],
   });
   const response = await fetch('/.proxy/api/token', {
     method: 'POST',
@@ -63,6 +65,13 @@ async function setupDiscordSdk() {
   avatar.src = 'https://cdn.discordapp.com/embed/avatars/0.png?size=64';
   await avatar.decode();
   show('avatar', String(avatar.naturalWidth));
+  const heard = [];
+  const hear = (kind) => (d) => {
+    heard.push(kind + ' ' + d.user_id);
+    show('speaking', heard.join(', '));
+  };
+  await discordSdk.subscribe('SPEAKING_START', hear('start'), { channel_id: discordSdk.channelId });
+  await discordSdk.subscribe('SPEAKING_STOP', hear('stop'), { channel_id: discordSdk.channelId });
   show('status', 'authenticated');
 }
 
@@ -91,6 +100,7 @@ const PROJECT_FILES = (backendPort: number): Record<string, string> => ({
       <dt>guilds</dt><dd id="guilds"></dd>
       <dt>served by</dt><dd id="served-by"></dd>
       <dt>avatar</dt><dd id="avatar"></dd>
+      <dt>speaking</dt><dd id="speaking"></dd>
       <dt>error</dt><dd id="error"></dd>
     </dl>
     <script type="module" src="/src/main.js"></script>
@@ -126,6 +136,46 @@ function startBackend(platformApi: () => string, exchanged: string[]): Promise<S
 
 const text = (frame: Frame, id: string) => frame.locator(`#${id}`).textContent();
 
+/** `userId` joins the world's voice channel on the server at `base`, as a client on another machine does. */
+async function joinServerCall(
+  base: string,
+  world: { application_id: string; guild_id: string; channel_id: string },
+  userId: string,
+) {
+  const tokens = await fetch(`${base}/sandbox/tokens`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ application_id: world.application_id, user_id: userId, scopes: 'identify guilds' }),
+  });
+  const token = ((await tokens.json()) as { access_token: string }).access_token;
+  const gateway = await identifyWire(`${base.replace(/^http/, 'ws')}/gateway?v=10&encoding=json`, `Bearer ${token}`, {
+    intents: 1 | (1 << 7),
+  });
+  gateway.send({
+    op: 4,
+    d: { guild_id: world.guild_id, channel_id: world.channel_id, self_mute: false, self_deaf: false },
+  });
+  const server = (await gateway.waitForDispatch('VOICE_SERVER_UPDATE')).d;
+  const voice = await connectWire(`${server.endpoint}?v=8`, VOICE_OPCODES.HELLO);
+  voice.send({
+    op: VOICE_OPCODES.IDENTIFY,
+    d: {
+      server_id: world.guild_id,
+      user_id: userId,
+      session_id: gateway.ready.session_id,
+      token: server.token,
+      max_dave_protocol_version: 1,
+    },
+  });
+  const ready = (await voice.waitFor((p) => p.op === VOICE_OPCODES.READY)).d;
+  voice.send({
+    op: VOICE_OPCODES.SELECT_PROTOCOL,
+    d: { protocol: 'udp', data: { address: '127.0.0.1', port: 0, mode: ready.modes[0] } },
+  });
+  await voice.waitFor((p) => p.op === VOICE_OPCODES.SESSION_DESCRIPTION);
+  return { token, gateway, voice };
+}
+
 /** Opens the sandbox page as alice, clicks "Authorize", and waits until the activity authenticated. */
 async function authorizeAsAlice(browser: Browser, base: string): Promise<{ page: Page; frame: Frame }> {
   const context = await browser.newContext();
@@ -144,6 +194,8 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
   let vite: ViteProcess | undefined;
   let external: RunningServer | undefined;
   let backendApi = '';
+  /** The dev server's port while it uses the external server. */
+  let externalPort = 0;
   const exchanged: string[] = [];
   const printed = (process: ViteProcess, label: string) =>
     new RegExp(`${label}: (\\S+)`).exec(process.output())?.[1].replace(/\/$/, '') ?? '';
@@ -207,6 +259,7 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
     });
     const port = await freePort();
     vite = await startVite(projectDir, [], port);
+    externalPort = port;
     expect(printed(vite, 'platformpp server')).toBe(external.url);
     backendApi = printed(vite, 'platformpp API for your backend');
     expect(backendApi).toBe(`${external.url}/api`);
@@ -215,6 +268,39 @@ describe('platformpp({ server }) in a new Vite project (CONTRACT §6, §7)', () 
     expect(exchanged.at(-1)).toBe(`${external.url}/api/oauth2/token`);
     const world = await fetch(`${external.url}/sandbox/fixture-sets/platformpp-vite-sandbox-world`);
     expect(world.status).toBe(200);
+  });
+
+  it("on a server, the cockpit's speaking goes through the server's voice gateway: the activity hears SPEAKING_START / SPEAKING_STOP, another client in the call hears op 5, and the speaker has a voice state", async () => {
+    // Alice authorized this application on this server before: her activity asks with prompt none.
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`http://localhost:${externalPort}/__platformpp/`);
+    await expect.poll(() => page.frames().find((f) => f.url().includes('frame_id=')), { timeout: 60_000 }).toBeTruthy();
+    const frame = page.frames().find((f) => f.url().includes('frame_id='))!;
+    await expect.poll(() => text(frame, 'status'), { timeout: 30_000 }).toBe('authenticated');
+    const world = (await (await fetch(`${external!.url}/sandbox/fixture-sets/platformpp-vite-sandbox-world`)).json())
+      .fixture_set.value;
+    const alice = world.users.alice as string;
+    // Bob's client is in the call, on the server's gateway and voice gateway.
+    const bob = await joinServerCall(external!.url, world, world.users.bob);
+    try {
+      const speaks = page.getByRole('button', { name: 'Alice speaks' });
+      await speaks.click();
+      await expect.poll(() => text(frame, 'speaking'), { timeout: 20_000 }).toBe(`start ${alice}`);
+      const spoken = (flags: number) =>
+        bob.voice.waitFor((p) => p.op === 5 && p.d.user_id === alice && p.d.speaking === flags);
+      expect((await spoken(1)).d).toMatchObject({ user_id: alice, speaking: 1 });
+      const state = await fetch(`${external!.url}/api/v10/guilds/${world.guild_id}/voice-states/${alice}`, {
+        headers: { Authorization: `Bearer ${bob.token}` },
+      });
+      expect(await state.json()).toMatchObject({ channel_id: world.channel_id, user_id: alice });
+      await speaks.click();
+      await expect.poll(() => text(frame, 'speaking'), { timeout: 10_000 }).toBe(`start ${alice}, stop ${alice}`);
+      expect((await spoken(0)).d).toMatchObject({ user_id: alice, speaking: 0 });
+    } finally {
+      bob.voice.socket.close();
+      bob.gateway.socket.close();
+      await page.context().close();
+    }
   });
 
   it('a phone and a laptop in one instance: the page holds no client secret; on an insecure origin it says what is missing', async () => {
