@@ -10,12 +10,16 @@
  *   WebSocket client's Identify to GUILD_CREATE on the same server (what the library adds);
  * - `server.messages_per_s`: lobby messages per second into one sandbox with 8 concurrent
  *   writers, against the same request loop on a bare node:http server that stores nothing.
+ * Each is also measured against the engine's floor on the same Miniflare and workerd
+ * (`floor-server.js`): a minimal Worker and Durable Object answering the same bytes, broadcasting
+ * to 50 hibernatable WebSockets, and inserting one SQLite row per message.
  */
 import { createServer } from 'node:http';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { buildServer } from '../../../scripts/build-server.js';
 import { startServer } from '../../../server/start.js';
+import { startEngineFloors } from './engine-floors.js';
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -101,6 +105,7 @@ function identified(/** @type {string} */ url, /** @type {string} */ token, inte
 export async function serverPhase({ cacheDir, quick, say }) {
   const workerPath = await buildServer({ quiet: true, outDir: `${cacheDir}/server` });
   const server = await startServer({ port: 0, workerPath });
+  const floors = await startEngineFloors();
   /** @type {Record<string, any>} */
   const raw = {};
   try {
@@ -124,10 +129,32 @@ export async function serverPhase({ cacheDir, quick, say }) {
     const readServer = () =>
       fetch(`${server.url}/s/read${path}`, { headers: { Authorization: read.auths[0] } }).then((r) => r.text());
     const readBare = () => fetch(bare.url + path).then((r) => r.text());
-    raw.rest_read = { bytes: bytes.length, server: [], bare: [] };
+    // The engine's floors: the same bytes from the Worker's memory, from the object's memory, and
+    // the same messages as SQLite rows that the object reads after finding the token in SQLite.
+    await fetch(`${floors.url}/worker/body`, { method: 'PUT', body: bytes });
+    await fetch(`${floors.url}/o/read/body`, { method: 'PUT', body: bytes });
+    await fetch(`${floors.url}/o/read/rows`, {
+      method: 'PUT',
+      body: JSON.stringify({ token: read.auths[0], rows: JSON.parse(bytes).reverse() }),
+    });
+    const floorRead = (/** @type {string} */ route) => () =>
+      fetch(`${floors.url}${route}`, { headers: { Authorization: read.auths[0] } }).then((r) => r.text());
+    const readers = {
+      server: readServer,
+      bare: readBare,
+      worker_floor: floorRead('/worker/read'),
+      engine_floor: floorRead('/o/read/read'),
+      sql_floor: floorRead('/o/read/read-sql'),
+    };
+    raw.rest_read = {
+      bytes: bytes.length,
+      sql_floor_bytes: (await readers.sql_floor()).length,
+      ...Object.fromEntries(Object.keys(readers).map((name) => [name, /** @type {number[]} */ ([])])),
+    };
     for (let i = 0; i < rounds / 10; i++) {
-      raw.rest_read.server.push(...(await timeEach(readServer, 10, i === 0 ? 5 : 0)));
-      raw.rest_read.bare.push(...(await timeEach(readBare, 10, i === 0 ? 5 : 0)));
+      for (const [name, run] of Object.entries(readers)) {
+        raw.rest_read[name].push(...(await timeEach(run, 10, i === 0 ? 5 : 0)));
+      }
     }
     await bare.close();
 
@@ -171,10 +198,42 @@ export async function serverPhase({ cacheDir, quick, say }) {
           }),
       ),
     );
+    // The engine's floor: 50 hibernatable WebSockets of one minimal object, which sends each
+    // message it is posted to all of them (and, stored, after inserting it as one SQLite row).
+    const floorClients = /** @type {WebSocket[]} */ (
+      await Promise.all(
+        Array.from(
+          { length: sockets },
+          () =>
+            new Promise((resolve, reject) => {
+              const s = new WebSocket(`${floors.url.replace('http', 'ws')}/o/fanout/ws`);
+              s.on('open', () => resolve(s));
+              s.on('error', reject);
+            }),
+        ),
+      )
+    );
+    /** The size of the server's dispatch, which the floor's message is padded to. */
+    let dispatchBytes = 0;
+    raw.fanout_ws.engine_floor = [];
+    raw.fanout_ws.stored_floor = [];
+    const floorFan = async (/** @type {string} */ op, /** @type {string} */ content) => {
+      const heard = everyone(floorClients, (text) => text.includes(content));
+      const start = performance.now();
+      const bare = JSON.stringify({ op: 0, t: 'LOBBY_MESSAGE_CREATE', s: n, d: { content, pad: '' } });
+      const text = bare.replace('"pad":""', `"pad":"${'x'.repeat(Math.max(0, dispatchBytes - bare.length))}"`);
+      await fetch(`${floors.url}/o/fanout/${op}`, { method: 'POST', body: text }).then((r) => r.text());
+      await heard;
+      return performance.now() - start;
+    };
     await sleep(50);
     for (let i = 0; i < fanRounds + 3; i++) {
       const content = `fan ${++n}`;
-      const heard = everyone(members, (text) => text.includes(content));
+      const heard = everyone(members, (text) => {
+        if (!text.includes(content)) return false;
+        dispatchBytes = text.length;
+        return true;
+      });
       const start = performance.now();
       await fan.call('POST', `/api/v10/lobbies/${fan.lobby.id}/messages`, { content }, fan.auths[0]);
       await heard;
@@ -184,8 +243,13 @@ export async function serverPhase({ cacheDir, quick, say }) {
       for (const peer of wss.clients) peer.send(sample);
       await bareHeard;
       if (i >= 3) raw.fanout_ws.bare.push(performance.now() - bareStart);
+      const floorTime = await floorFan('broadcast', `floor ${n}`);
+      if (i >= 3) raw.fanout_ws.engine_floor.push(floorTime);
+      const storedTime = await floorFan('broadcast-stored', `stored ${n}`);
+      if (i >= 3) raw.fanout_ws.stored_floor.push(storedTime);
     }
-    for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients)]) socket.close(1000);
+    raw.fanout_ws.bytes = dispatchBytes;
+    for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients), ...floorClients]) socket.close(1000);
     await new Promise((resolve) => wss.close(resolve));
 
     // discord.js to ClientReady.
@@ -242,9 +306,17 @@ export async function serverPhase({ cacheDir, quick, say }) {
         }).then((r) => r.text()),
       ),
     };
+    raw.messages_per_s.engine_floor = await sustained((i, k) =>
+      fetch(`${floors.url}/o/rate/write`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: `w${i} ${k}` }),
+      }).then((r) => r.text()),
+    );
     await rateBare.close();
   } finally {
     await server.stop();
+    await floors.stop();
   }
   return raw;
 }
