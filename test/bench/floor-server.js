@@ -14,7 +14,9 @@
  *   - `GET .../ws` (an upgrade): a hibernatable WebSocket (`ctx.acceptWebSocket`);
  *   - `POST .../broadcast`: the request's body sent to every accepted WebSocket, then 204;
  *   - `POST .../broadcast-stored`: the body inserted as one row first, then sent to every socket;
- *   - `POST .../write`: the body inserted as one row, answered with its id.
+ *   - `POST .../write`: the body inserted as one row, answered with its id;
+ *   - `POST .../write-logged`: the request's token found in SQLite, then the body inserted as one
+ *     row and an event naming it as another, committed together, answered with the row's id.
  */
 import { DurableObject } from 'cloudflare:workers';
 
@@ -32,7 +34,8 @@ export class FloorObject extends DurableObject {
     super(ctx, env);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
-        'CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL);',
+        'CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL);' +
+        'CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);',
     );
   }
 
@@ -72,6 +75,19 @@ export class FloorObject extends DurableObject {
         if (op === 'broadcast-stored') sql.exec('INSERT INTO rows (data) VALUES (?)', text);
         for (const socket of this.ctx.getWebSockets()) socket.send(text);
         return new Response(null, { status: 204 });
+      }
+      case 'write-logged': {
+        // What every write of the server does at the least: the token found, then the message
+        // and its event in the log, in one transaction.
+        const token = request.headers.get('Authorization') ?? '';
+        const text = await request.text();
+        if (sql.exec('SELECT user_id FROM tokens WHERE token = ?', token).toArray().length === 0) {
+          return new Response('{"message":"401: Unauthorized","code":0}', { status: 401, headers: JSON_HEADERS });
+        }
+        // Both statements run with no await between them: the object commits them together.
+        const id = sql.exec('INSERT INTO rows (data) VALUES (?) RETURNING id', text).one().id;
+        sql.exec('INSERT INTO log (data) VALUES (?)', JSON.stringify({ t: 'MESSAGE_CREATE', id }));
+        return new Response(JSON.stringify({ id: String(id) }), { headers: JSON_HEADERS });
       }
       case 'write': {
         const text = await request.text();

@@ -623,6 +623,56 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         higherIsBetter: true,
       });
     }
+    if (v.messages_per_s.write_floor) {
+      const writeRate = {
+        name: 'write floor: the same loop against a minimal object that finds the token in SQLite, then inserts the message and an event naming it in one transaction',
+        summary: { median: v.messages_per_s.write_floor },
+      };
+      row({
+        id: 'server.messages_per_s_vs_write_floor',
+        section,
+        figure: 'sustained lobby messages per second into one sandbox (8 writers), against the write floor',
+        unit: 'msg/s',
+        value: { median: v.messages_per_s.server, p95: null, n: null },
+        baseline: writeRate,
+        higherIsBetter: true,
+      });
+      row({
+        id: 'server.messages_per_s_write_floor',
+        section,
+        figure:
+          'that write floor itself, against the engine floor (what the token lookup and the logged event cost at the least)',
+        unit: 'msg/s',
+        value: writeRate.summary,
+        baseline: {
+          name: 'the engine floor (one SQLite row per message)',
+          summary: { median: v.messages_per_s.engine_floor },
+        },
+        higherIsBetter: true,
+      });
+    }
+    if (v.discordjs_ready.protocol?.length) {
+      const protocol = {
+        name: 'protocol floor: a raw client asks GET /gateway/bot, connects, identifies and waits for GUILD_CREATE (what ClientReady waits for)',
+        summary: s(v.discordjs_ready.protocol),
+      };
+      row({
+        id: 'server.discordjs_ready_vs_protocol_floor',
+        section,
+        figure: 'discord.js 14: login() to ClientReady, against the protocol floor',
+        unit: 'ms',
+        value: s(v.discordjs_ready.server),
+        baseline: protocol,
+      });
+      row({
+        id: 'server.discordjs_protocol_floor',
+        section,
+        figure: 'that protocol floor itself, against a raw Identify to READY (what the REST call and the guilds add)',
+        unit: 'ms',
+        value: protocol.summary,
+        baseline: { name: 'raw WebSocket Identify to READY on the same server', summary: s(v.discordjs_ready.raw) },
+      });
+    }
     details.server = v;
   }
   if (raw.ratelimit) {
