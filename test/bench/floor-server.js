@@ -14,6 +14,9 @@
  *   - `GET .../ws` (an upgrade): a hibernatable WebSocket (`ctx.acceptWebSocket`);
  *   - `POST .../broadcast`: the request's body sent to every accepted WebSocket, then 204;
  *   - `POST .../broadcast-stored`: the body inserted as one row first, then sent to every socket;
+ *   - `POST .../broadcast-numbered`: the body (a dispatch's `d`) and an event naming it inserted,
+ *     then a resume record of every socket's sequence number, then each socket sent the dispatch
+ *     numbered;
  *   - `POST .../write`: the body inserted as one row, answered with its id;
  *   - `POST .../write-logged`: the request's token found in SQLite, then the body inserted as one
  *     row and an event naming it as another, committed together, answered with the row's id.
@@ -29,13 +32,16 @@ let workerBody = '';
 export class FloorObject extends DurableObject {
   /** What `GET .../read` answers. */
   body = '';
+  /** The sockets' last sequence number (`broadcast-numbered`). */
+  sequence = 0;
 
   constructor(ctx, env) {
     super(ctx, env);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
         'CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL);' +
-        'CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);',
+        'CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
+        'CREATE TABLE IF NOT EXISTS resume (id INTEGER PRIMARY KEY, data TEXT NOT NULL);',
     );
   }
 
@@ -74,6 +80,22 @@ export class FloorObject extends DurableObject {
         const text = await request.text();
         if (op === 'broadcast-stored') sql.exec('INSERT INTO rows (data) VALUES (?)', text);
         for (const socket of this.ctx.getWebSockets()) socket.send(text);
+        return new Response(null, { status: 204 });
+      }
+      case 'broadcast-numbered': {
+        // What a gateway must do at the least: the message and its event stored, then each
+        // socket's next sequence number stored in one resume record, then each socket sent the
+        // message with its own number.
+        const d = await request.text();
+        const id = sql.exec('INSERT INTO rows (data) VALUES (?) RETURNING id', d).one().id;
+        sql.exec('INSERT INTO log (data) VALUES (?)', JSON.stringify({ t: 'MESSAGE_CREATE', id }));
+        const sockets = this.ctx.getWebSockets();
+        this.sequence += 1;
+        const numbers = sockets.map((_, i) => [i, this.sequence]);
+        sql.exec('INSERT INTO resume (data) VALUES (?)', JSON.stringify(numbers));
+        for (const socket of sockets) {
+          socket.send(`{"op":0,"d":${d},"s":${this.sequence},"t":"LOBBY_MESSAGE_CREATE"}`);
+        }
         return new Response(null, { status: 204 });
       }
       case 'write-logged': {

@@ -585,6 +585,29 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         value: s(v.fanout_ws.server),
         baseline: storedFan,
       });
+      if (v.fanout_ws.gateway_floor) {
+        const gatewayFan = {
+          name: "gateway floor: that object stores the message and its event, then one resume record of the 50 sockets' sequence numbers, then sends each socket the dispatch with its own number",
+          summary: s(v.fanout_ws.gateway_floor),
+        };
+        row({
+          id: 'server.fanout_ws_vs_gateway_floor',
+          section,
+          figure: 'one lobby message to 50 member WebSockets, against the gateway floor',
+          unit: 'ms',
+          value: s(v.fanout_ws.server),
+          baseline: gatewayFan,
+        });
+        row({
+          id: 'server.fanout_ws_gateway_floor',
+          section,
+          figure:
+            'that gateway floor itself, against the engine floor (what storing the message and the resume points before the send costs at the least)',
+          unit: 'ms',
+          value: gatewayFan.summary,
+          baseline: engineFan,
+        });
+      }
       row({
         id: 'server.fanout_ws_stored_floor',
         section,

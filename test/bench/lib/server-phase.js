@@ -217,12 +217,17 @@ export async function serverPhase({ cacheDir, quick, say }) {
     let dispatchBytes = 0;
     raw.fanout_ws.engine_floor = [];
     raw.fanout_ws.stored_floor = [];
+    raw.fanout_ws.gateway_floor = [];
     const floorFan = async (/** @type {string} */ op, /** @type {string} */ content) => {
       const heard = everyone(floorClients, (text) => text.includes(content));
       const start = performance.now();
-      const bare = JSON.stringify({ op: 0, t: 'LOBBY_MESSAGE_CREATE', s: n, d: { content, pad: '' } });
-      const text = bare.replace('"pad":""', `"pad":"${'x'.repeat(Math.max(0, dispatchBytes - bare.length))}"`);
-      await fetch(`${floors.url}/o/fanout/${op}`, { method: 'POST', body: text }).then((r) => r.text());
+      const d = { content, pad: '' };
+      d.pad = 'x'.repeat(
+        Math.max(0, dispatchBytes - JSON.stringify({ op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' }).length),
+      );
+      // The numbered floor is given the dispatch's `d` and numbers it itself.
+      const body = JSON.stringify(op === 'broadcast-numbered' ? d : { op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' });
+      await fetch(`${floors.url}/o/fanout/${op}`, { method: 'POST', body }).then((r) => r.text());
       await heard;
       return performance.now() - start;
     };
@@ -247,6 +252,8 @@ export async function serverPhase({ cacheDir, quick, say }) {
       if (i >= 3) raw.fanout_ws.engine_floor.push(floorTime);
       const storedTime = await floorFan('broadcast-stored', `stored ${n}`);
       if (i >= 3) raw.fanout_ws.stored_floor.push(storedTime);
+      const gatewayTime = await floorFan('broadcast-numbered', `numbered ${n}`);
+      if (i >= 3) raw.fanout_ws.gateway_floor.push(gatewayTime);
     }
     raw.fanout_ws.bytes = dispatchBytes;
     for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients), ...floorClients]) socket.close(1000);
