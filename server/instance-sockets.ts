@@ -195,7 +195,17 @@ export class InstanceSockets {
       );
     }
     if (message.type !== 'events') return Promise.resolve();
-    return this.#serialized(() => this.#readLog());
+    return this.#serialized(async () => {
+      const position = await this.#logPosition;
+      // A write that carries its events and continues from what was read is delivered from its
+      // announcement, as the gateway's tail does: no read of the log for each commit.
+      if (message.events && message.after === position) {
+        this.#logPosition = Promise.resolve(message.seq);
+        for (const event of message.events) this.#deliver(event);
+        return;
+      }
+      await this.#readLog();
+    });
   }
 
   /** Logs an unexpected error (secrets redacted). */

@@ -16,12 +16,30 @@ import { SANDBOX_HEADER, type SandboxTarget, sandboxOf } from './sandbox-routing
 export { PlatformSandbox };
 export type { ServerEnv };
 
+/**
+ * The objects' ids by sandbox name: `idFromName` derives one by hashing, the same for a name at
+ * every call, and an id (unlike a stub) is no I/O object, so one isolate keeps them for all its
+ * requests. Bounded: a deployment's isolate sees few sandboxes, and a full map starts again.
+ */
+const objectIds = new Map<string, DurableObjectId>();
+const OBJECT_IDS_MAX = 1024;
+
+function objectIdOf(env: ServerEnv, name: string): DurableObjectId {
+  let id = objectIds.get(name);
+  if (!id) {
+    if (objectIds.size >= OBJECT_IDS_MAX) objectIds.clear();
+    id = env.SANDBOXES.idFromName(name);
+    objectIds.set(name, id);
+  }
+  return id;
+}
+
 /** Hands `request` to the object of `target`, naming the sandbox in a header only the Worker sets. */
 function toSandbox(request: Request, env: ServerEnv, target: SandboxTarget): Promise<Response> {
-  const headers = new Headers(request.headers);
-  headers.set(SANDBOX_HEADER, target.name);
-  const forwarded = new Request(request, { headers });
-  return env.SANDBOXES.get(env.SANDBOXES.idFromName(target.name)).fetch(forwarded);
+  // One copy of the request, its headers mutable (a copy of its own, not the client's).
+  const forwarded = new Request(request);
+  forwarded.headers.set(SANDBOX_HEADER, target.name);
+  return env.SANDBOXES.get(objectIdOf(env, target.name)).fetch(forwarded);
 }
 
 /** The Worker. */

@@ -248,7 +248,16 @@ export function buildApp(
 ): Hono<AppEnv> {
   const basePath = options.basePath ?? '';
   // The table folds the API's version itself: it is given the path as requested.
-  const pathOf = (url: string) => stripProxyPrefix(stripBasePath(new URL(url).pathname, basePath));
+  // Asked for by the router and by most middleware of every request: the last answer is kept.
+  let lastUrl = '';
+  let lastPath = '';
+  const pathOf = (url: string) => {
+    if (url !== lastUrl) {
+      lastPath = stripProxyPrefix(stripBasePath(new URL(url).pathname, basePath));
+      lastUrl = url;
+    }
+    return lastPath;
+  };
   // hono's default router tries its RegExpRouter first, which refuses routes where two
   // parameters share a prefix (`/lobbies/:lobby_id/members/:user_id` beside others) and falls back
   // to the TrieRouter: on every start of the worker, its first request paid for both.

@@ -42,6 +42,8 @@ export interface MappingSource {
  * @example sourceOf('http://x/activities/1/?frame_id=f&instance_id=i', 'http://x') // { applicationId: '1', frame: true }
  */
 export function sourceOf(referrer: string, origin: string): MappingSource {
+  // No referrer (workerd's requests have none): no page, and no exception thrown on every request.
+  if (!referrer) return { applicationId: null, frame: false };
   let page: URL;
   try {
     page = new URL(referrer);
@@ -80,6 +82,7 @@ async function targetOf(
 function ticketOf(url: URL, referrer: string): string | null {
   const own = url.searchParams.get(PROXY_TICKET_PARAM);
   if (own) return own;
+  if (!referrer) return null;
   try {
     const page = new URL(referrer);
     return page.origin === url.origin ? page.searchParams.get(PROXY_TICKET_PARAM) : null;

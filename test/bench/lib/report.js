@@ -484,6 +484,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       unit: 'ms',
       value: s(v.discordjs_ready.server),
       baseline: { name: 'raw WebSocket Identify to READY on the same server', summary: s(v.discordjs_ready.raw) },
+      target: { text: '≤ 1.5× raw Identify', max: 1.5 },
     });
     row({
       id: 'server.messages_per_s',
@@ -497,6 +498,204 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       },
       higherIsBetter: true,
     });
+    if (v.rest_read.engine_floor) {
+      const engineRead = {
+        name: 'engine floor: a minimal Worker handing the request to a minimal Durable Object, which answers the same bytes from memory',
+        summary: s(v.rest_read.engine_floor),
+      };
+      const sqlRead = {
+        name: `SQL floor: that object finds the token in SQLite, reads the same 200 messages as rows and answers them as JSON (${count(v.rest_read.sql_floor_bytes)} B)`,
+        summary: s(v.rest_read.sql_floor),
+      };
+      const bareRead = { name: 'bare node:http server sending the same bytes', summary: s(v.rest_read.bare) };
+      row({
+        id: 'server.rest_read_vs_engine',
+        section,
+        figure: 'REST read of 200 lobby messages, against the engine floor',
+        unit: 'ms',
+        value: s(v.rest_read.server),
+        baseline: engineRead,
+        target: { text: '≤ 1.3× engine floor', max: 1.3 },
+      });
+      row({
+        id: 'server.rest_read_engine_floor',
+        section,
+        figure: 'that engine floor itself (Miniflare and workerd, a Worker and an object)',
+        unit: 'ms',
+        value: engineRead.summary,
+        baseline: bareRead,
+      });
+      row({
+        id: 'server.rest_read_worker_floor',
+        section,
+        figure: 'a minimal Worker answering the same bytes from memory, no object',
+        unit: 'ms',
+        value: s(v.rest_read.worker_floor),
+        baseline: bareRead,
+      });
+      row({
+        id: 'server.rest_read_vs_sql_floor',
+        section,
+        figure: 'REST read of 200 lobby messages, against the SQL floor',
+        unit: 'ms',
+        value: s(v.rest_read.server),
+        baseline: sqlRead,
+      });
+      row({
+        id: 'server.rest_read_sql_floor',
+        section,
+        figure:
+          'that SQL floor itself, against the engine floor (what the token lookup and the rows cost at the least)',
+        unit: 'ms',
+        value: sqlRead.summary,
+        baseline: engineRead,
+      });
+    }
+    if (v.fanout_ws.engine_floor) {
+      const engineFan = {
+        name: `engine floor: a minimal Worker hands a POST to a minimal Durable Object, which sends its body (${count(v.fanout_ws.bytes)} B) to 50 hibernatable WebSockets`,
+        summary: s(v.fanout_ws.engine_floor),
+      };
+      const storedFan = {
+        name: 'stored floor: that object inserts the body as one SQLite row, then sends it to the 50 sockets',
+        summary: s(v.fanout_ws.stored_floor),
+      };
+      row({
+        id: 'server.fanout_ws_vs_engine',
+        section,
+        figure: 'one lobby message to 50 member WebSockets, against the engine floor',
+        unit: 'ms',
+        value: s(v.fanout_ws.server),
+        baseline: engineFan,
+        target: { text: '≤ 1.5× engine floor', max: 1.5 },
+      });
+      row({
+        id: 'server.fanout_ws_engine_floor',
+        section,
+        figure: 'that engine floor itself',
+        unit: 'ms',
+        value: engineFan.summary,
+        baseline: { name: 'bare ws server broadcasting the same size to 50 sockets', summary: s(v.fanout_ws.bare) },
+      });
+      row({
+        id: 'server.fanout_ws_vs_stored_floor',
+        section,
+        figure: 'one lobby message to 50 member WebSockets, against the stored floor',
+        unit: 'ms',
+        value: s(v.fanout_ws.server),
+        baseline: storedFan,
+      });
+      if (v.fanout_ws.gateway_floor) {
+        const gatewayFan = {
+          name: "gateway floor: that object stores the message and its event, then one resume record of the 50 sockets' sequence numbers, then sends each socket the dispatch with its own number",
+          summary: s(v.fanout_ws.gateway_floor),
+        };
+        row({
+          id: 'server.fanout_ws_vs_gateway_floor',
+          section,
+          figure: 'one lobby message to 50 member WebSockets, against the gateway floor',
+          unit: 'ms',
+          value: s(v.fanout_ws.server),
+          baseline: gatewayFan,
+        });
+        row({
+          id: 'server.fanout_ws_gateway_floor',
+          section,
+          figure:
+            'that gateway floor itself, against the engine floor (what storing the message and the resume points before the send costs at the least)',
+          unit: 'ms',
+          value: gatewayFan.summary,
+          baseline: engineFan,
+        });
+      }
+      row({
+        id: 'server.fanout_ws_stored_floor',
+        section,
+        figure:
+          'that stored floor itself, against the engine floor (what the commit before the send costs at the least)',
+        unit: 'ms',
+        value: storedFan.summary,
+        baseline: engineFan,
+      });
+    }
+    if (v.messages_per_s.engine_floor) {
+      const engineRate = {
+        name: 'engine floor: the same loop against a minimal Worker and Durable Object inserting one SQLite row per message',
+        summary: { median: v.messages_per_s.engine_floor },
+      };
+      row({
+        id: 'server.messages_per_s_vs_engine',
+        section,
+        figure: 'sustained lobby messages per second into one sandbox (8 writers), against the engine floor',
+        unit: 'msg/s',
+        value: { median: v.messages_per_s.server, p95: null, n: null },
+        baseline: engineRate,
+        target: { text: '≥ 0.7× engine floor', min: 0.7 },
+        higherIsBetter: true,
+      });
+      row({
+        id: 'server.messages_per_s_engine_floor',
+        section,
+        figure: 'that engine floor itself',
+        unit: 'msg/s',
+        value: engineRate.summary,
+        baseline: {
+          name: 'same loop against a bare node:http server storing nothing',
+          summary: { median: v.messages_per_s.bare },
+        },
+        higherIsBetter: true,
+      });
+    }
+    if (v.messages_per_s.write_floor) {
+      const writeRate = {
+        name: 'write floor: the same loop against a minimal object that finds the token in SQLite, then inserts the message and an event naming it in one transaction',
+        summary: { median: v.messages_per_s.write_floor },
+      };
+      row({
+        id: 'server.messages_per_s_vs_write_floor',
+        section,
+        figure: 'sustained lobby messages per second into one sandbox (8 writers), against the write floor',
+        unit: 'msg/s',
+        value: { median: v.messages_per_s.server, p95: null, n: null },
+        baseline: writeRate,
+        higherIsBetter: true,
+      });
+      row({
+        id: 'server.messages_per_s_write_floor',
+        section,
+        figure:
+          'that write floor itself, against the engine floor (what the token lookup and the logged event cost at the least)',
+        unit: 'msg/s',
+        value: writeRate.summary,
+        baseline: {
+          name: 'the engine floor (one SQLite row per message)',
+          summary: { median: v.messages_per_s.engine_floor },
+        },
+        higherIsBetter: true,
+      });
+    }
+    if (v.discordjs_ready.protocol?.length) {
+      const protocol = {
+        name: 'protocol floor: a raw client asks GET /gateway/bot, connects, identifies and waits for GUILD_CREATE (what ClientReady waits for)',
+        summary: s(v.discordjs_ready.protocol),
+      };
+      row({
+        id: 'server.discordjs_ready_vs_protocol_floor',
+        section,
+        figure: 'discord.js 14: login() to ClientReady, against the protocol floor',
+        unit: 'ms',
+        value: s(v.discordjs_ready.server),
+        baseline: protocol,
+      });
+      row({
+        id: 'server.discordjs_protocol_floor',
+        section,
+        figure: 'that protocol floor itself, against a raw Identify to READY (what the REST call and the guilds add)',
+        unit: 'ms',
+        value: protocol.summary,
+        baseline: { name: 'raw WebSocket Identify to READY on the same server', summary: s(v.discordjs_ready.raw) },
+      });
+    }
     details.server = v;
   }
   if (raw.ratelimit) {

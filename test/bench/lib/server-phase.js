@@ -10,12 +10,16 @@
  *   WebSocket client's Identify to GUILD_CREATE on the same server (what the library adds);
  * - `server.messages_per_s`: lobby messages per second into one sandbox with 8 concurrent
  *   writers, against the same request loop on a bare node:http server that stores nothing.
+ * Each is also measured against the engine's floor on the same Miniflare and workerd
+ * (`floor-server.js`): a minimal Worker and Durable Object answering the same bytes, broadcasting
+ * to 50 hibernatable WebSockets, and inserting one SQLite row per message.
  */
 import { createServer } from 'node:http';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { buildServer } from '../../../scripts/build-server.js';
 import { startServer } from '../../../server/start.js';
+import { startEngineFloors } from './engine-floors.js';
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,14 +85,14 @@ async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ user
   return { call, app, owner, auths, lobby };
 }
 
-/** A WebSocket identified with `token`; resolves once READY arrived. */
-function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0) {
+/** A WebSocket identified with `token`; resolves once the dispatch `until` (READY) arrived. */
+function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0, until = 'READY') {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.on('message', (data) => {
       const payload = JSON.parse(String(data));
       if (payload.op === 10) socket.send(JSON.stringify({ op: 2, d: { token, intents, properties: {} } }));
-      if (payload.t === 'READY') resolve(socket);
+      if (payload.t === until) resolve(socket);
     });
     socket.on('error', reject);
   });
@@ -101,6 +105,7 @@ function identified(/** @type {string} */ url, /** @type {string} */ token, inte
 export async function serverPhase({ cacheDir, quick, say }) {
   const workerPath = await buildServer({ quiet: true, outDir: `${cacheDir}/server` });
   const server = await startServer({ port: 0, workerPath });
+  const floors = await startEngineFloors();
   /** @type {Record<string, any>} */
   const raw = {};
   try {
@@ -124,10 +129,32 @@ export async function serverPhase({ cacheDir, quick, say }) {
     const readServer = () =>
       fetch(`${server.url}/s/read${path}`, { headers: { Authorization: read.auths[0] } }).then((r) => r.text());
     const readBare = () => fetch(bare.url + path).then((r) => r.text());
-    raw.rest_read = { bytes: bytes.length, server: [], bare: [] };
+    // The engine's floors: the same bytes from the Worker's memory, from the object's memory, and
+    // the same messages as SQLite rows that the object reads after finding the token in SQLite.
+    await fetch(`${floors.url}/worker/body`, { method: 'PUT', body: bytes });
+    await fetch(`${floors.url}/o/read/body`, { method: 'PUT', body: bytes });
+    await fetch(`${floors.url}/o/read/rows`, {
+      method: 'PUT',
+      body: JSON.stringify({ token: read.auths[0], rows: JSON.parse(bytes).reverse() }),
+    });
+    const floorRead = (/** @type {string} */ route) => () =>
+      fetch(`${floors.url}${route}`, { headers: { Authorization: read.auths[0] } }).then((r) => r.text());
+    const readers = {
+      server: readServer,
+      bare: readBare,
+      worker_floor: floorRead('/worker/read'),
+      engine_floor: floorRead('/o/read/read'),
+      sql_floor: floorRead('/o/read/read-sql'),
+    };
+    raw.rest_read = {
+      bytes: bytes.length,
+      sql_floor_bytes: (await readers.sql_floor()).length,
+      ...Object.fromEntries(Object.keys(readers).map((name) => [name, /** @type {number[]} */ ([])])),
+    };
     for (let i = 0; i < rounds / 10; i++) {
-      raw.rest_read.server.push(...(await timeEach(readServer, 10, i === 0 ? 5 : 0)));
-      raw.rest_read.bare.push(...(await timeEach(readBare, 10, i === 0 ? 5 : 0)));
+      for (const [name, run] of Object.entries(readers)) {
+        raw.rest_read[name].push(...(await timeEach(run, 10, i === 0 ? 5 : 0)));
+      }
     }
     await bare.close();
 
@@ -171,10 +198,47 @@ export async function serverPhase({ cacheDir, quick, say }) {
           }),
       ),
     );
+    // The engine's floor: 50 hibernatable WebSockets of one minimal object, which sends each
+    // message it is posted to all of them (and, stored, after inserting it as one SQLite row).
+    const floorClients = /** @type {WebSocket[]} */ (
+      await Promise.all(
+        Array.from(
+          { length: sockets },
+          () =>
+            new Promise((resolve, reject) => {
+              const s = new WebSocket(`${floors.url.replace('http', 'ws')}/o/fanout/ws`);
+              s.on('open', () => resolve(s));
+              s.on('error', reject);
+            }),
+        ),
+      )
+    );
+    /** The size of the server's dispatch, which the floor's message is padded to. */
+    let dispatchBytes = 0;
+    raw.fanout_ws.engine_floor = [];
+    raw.fanout_ws.stored_floor = [];
+    raw.fanout_ws.gateway_floor = [];
+    const floorFan = async (/** @type {string} */ op, /** @type {string} */ content) => {
+      const heard = everyone(floorClients, (text) => text.includes(content));
+      const start = performance.now();
+      const d = { content, pad: '' };
+      d.pad = 'x'.repeat(
+        Math.max(0, dispatchBytes - JSON.stringify({ op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' }).length),
+      );
+      // The numbered floor is given the dispatch's `d` and numbers it itself.
+      const body = JSON.stringify(op === 'broadcast-numbered' ? d : { op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' });
+      await fetch(`${floors.url}/o/fanout/${op}`, { method: 'POST', body }).then((r) => r.text());
+      await heard;
+      return performance.now() - start;
+    };
     await sleep(50);
     for (let i = 0; i < fanRounds + 3; i++) {
       const content = `fan ${++n}`;
-      const heard = everyone(members, (text) => text.includes(content));
+      const heard = everyone(members, (text) => {
+        if (!text.includes(content)) return false;
+        dispatchBytes = text.length;
+        return true;
+      });
       const start = performance.now();
       await fan.call('POST', `/api/v10/lobbies/${fan.lobby.id}/messages`, { content }, fan.auths[0]);
       await heard;
@@ -184,13 +248,20 @@ export async function serverPhase({ cacheDir, quick, say }) {
       for (const peer of wss.clients) peer.send(sample);
       await bareHeard;
       if (i >= 3) raw.fanout_ws.bare.push(performance.now() - bareStart);
+      const floorTime = await floorFan('broadcast', `floor ${n}`);
+      if (i >= 3) raw.fanout_ws.engine_floor.push(floorTime);
+      const storedTime = await floorFan('broadcast-stored', `stored ${n}`);
+      if (i >= 3) raw.fanout_ws.stored_floor.push(storedTime);
+      const gatewayTime = await floorFan('broadcast-numbered', `numbered ${n}`);
+      if (i >= 3) raw.fanout_ws.gateway_floor.push(gatewayTime);
     }
-    for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients)]) socket.close(1000);
+    raw.fanout_ws.bytes = dispatchBytes;
+    for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients), ...floorClients]) socket.close(1000);
     await new Promise((resolve) => wss.close(resolve));
 
     // discord.js to ClientReady.
     say('server: discord.js 14 to ClientReady');
-    raw.discordjs_ready = { server: [], raw: [] };
+    raw.discordjs_ready = { server: [], raw: [], protocol: [] };
     const djs = client(`${server.url}/s/djs`);
     const owner = (await djs('POST', '/sandbox/users', { username: 'owner' })).user;
     const app = await djs('POST', '/sandbox/applications', { name: 'Bench', owner_id: owner.id });
@@ -209,6 +280,15 @@ export async function serverPhase({ cacheDir, quick, say }) {
       const socket = /** @type {WebSocket} */ (await identified(djsGateway, app.bot_token, 1));
       raw.discordjs_ready.raw.push(performance.now() - rawStart);
       socket.close(1000);
+      // What discord.js must do at the least: ask GET /gateway/bot, then Identify until the
+      // guild it is in arrives (GUILD_CREATE), when it says ClientReady.
+      const protocolStart = performance.now();
+      const info = await djs('GET', '/api/v10/gateway/bot', undefined, `Bot ${app.bot_token}`);
+      const guilds = /** @type {WebSocket} */ (
+        await identified(`${info.url}?v=10&encoding=json`, app.bot_token, 1, 'GUILD_CREATE')
+      );
+      raw.discordjs_ready.protocol.push(performance.now() - protocolStart);
+      guilds.close(1000);
     }
 
     // Sustained messages per second into one sandbox.
@@ -216,9 +296,13 @@ export async function serverPhase({ cacheDir, quick, say }) {
     const writers = 8;
     const seconds = quick ? 2 : 10;
     const rate = await lobbyWorld(`${server.url}/s/rate`, writers);
+    // The loops take turns in slices (ours, the engine floor, its variant that does what every
+    // write must, the bare server) so that a machine busy for a moment weighs on all alike; each
+    // figure is the median of its slices.
+    const slice = quick ? 0.5 : 1;
     const sustained = async (/** @type {(i: number, k: number) => Promise<unknown>} */ send) => {
       let done = 0;
-      const until = performance.now() + seconds * 1000;
+      const until = performance.now() + slice * 1000;
       await Promise.all(
         Array.from({ length: writers }, async (_, i) => {
           for (let k = 0; performance.now() < until; k++) {
@@ -227,24 +311,41 @@ export async function serverPhase({ cacheDir, quick, say }) {
           }
         }),
       );
-      return done / seconds;
+      return done / slice;
     };
     const rateBare = await bareHttp('{"id":"1"}');
-    raw.messages_per_s = {
-      server: await sustained((i, k) =>
+    await fetch(`${floors.url}/o/rate/rows`, {
+      method: 'PUT',
+      body: JSON.stringify({ token: rate.auths[0], rows: [] }),
+    });
+    const post = (/** @type {string} */ url, /** @type {string} */ content, auth = '') =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: auth },
+        body: JSON.stringify({ content }),
+      }).then((r) => r.text());
+    /** @type {Record<string, (i: number, k: number) => Promise<unknown>>} */
+    const loops = {
+      server: (i, k) =>
         rate.call('POST', `/api/v10/lobbies/${rate.lobby.id}/messages`, { content: `w${i} ${k}` }, rate.auths[i]),
-      ),
-      bare: await sustained((i, k) =>
-        fetch(`${rateBare.url}/api/v10/lobbies/1/messages`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ content: `w${i} ${k}` }),
-        }).then((r) => r.text()),
-      ),
+      engine_floor: (i, k) => post(`${floors.url}/o/rate/write`, `w${i} ${k}`),
+      write_floor: (i, k) => post(`${floors.url}/o/rate/write-logged`, `w${i} ${k}`, rate.auths[0]),
+      bare: (i, k) => post(`${rateBare.url}/api/v10/lobbies/1/messages`, `w${i} ${k}`),
+    };
+    /** @type {Record<string, number[]>} */
+    const slices = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
+    for (let round = 0; round < seconds / slice; round++) {
+      for (const [name, loop] of Object.entries(loops)) slices[name].push(await sustained(loop));
+    }
+    const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+    raw.messages_per_s = {
+      ...Object.fromEntries(Object.entries(slices).map(([name, values]) => [name, median(values)])),
+      slices,
     };
     await rateBare.close();
   } finally {
     await server.stop();
+    await floors.stop();
   }
   return raw;
 }

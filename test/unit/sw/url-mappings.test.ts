@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mapRequestPath } from '../../../src/platform/activities/url-mappings';
+import { sourceOf } from '../../../sw/routes/url-mapping-proxy';
 import { createTestClient, type TestClient } from '../app-harness';
 
 const ORIGIN = 'http://platform.test';
@@ -113,6 +114,19 @@ describe("the activity proxy forwards /.proxy/<prefix>/... to the mapping's targ
     expect((await send(client, '/.proxy/scoresheet')).status).toBe(404);
     expect(await client.app.forwardMapped(new Request(`${ORIGIN}/.proxy/elsewhere/x`))).toBeUndefined();
     expect(reached).toEqual([]);
+  });
+
+  it('a request with no referrer (workerd gives requests none) comes from no page: /.proxy paths are still forwarded, others are not', async () => {
+    const none = { applicationId: null, frame: false };
+    expect(sourceOf('', ORIGIN)).toEqual(none);
+    expect(sourceOf(undefined as unknown as string, ORIGIN)).toEqual(none);
+    const { client, app, reached } = await setup();
+    await client.put(`/sandbox/applications/${app.id}/url-mappings`, {
+      url_mappings: [{ prefix: '/scores', target: 'api.example.com' }],
+    });
+    expect((await send(client, '/.proxy/scores/top')).status).toBe(200);
+    expect(await client.app.forwardMapped(new Request(`${ORIGIN}/scores/top`, { referrer: '' }))).toBeUndefined();
+    expect(reached.map((r) => r.url)).toEqual(['https://api.example.com/top']);
   });
 
   it("without /.proxy only an activity frame's requests are forwarded (its URL has frame_id and instance_id)", async () => {
