@@ -6,8 +6,10 @@
  * active group DMs per application).
  */
 import { describe, expect, it } from 'vitest';
+import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../../src/gateway/protocol';
 import { INTENTS } from '../../../src/platform/core/intents';
 import { createTestClient, createWorld, type TestClient } from '../app-harness';
+import { createGatewayHarness } from '../gateway/gateway-harness';
 import { expectError, expectInvalidField, loggedEvents } from './lobby-fixtures';
 
 const API = '/api/v10';
@@ -362,5 +364,33 @@ describe('POST /sandbox/group-dms: the fixture of a group DM the bot made', () =
       user_ids: ['123456789012345678'],
     });
     expectError(unknown, 404, 10013);
+  });
+});
+
+describe('group DM events on the gateway', () => {
+  it('the owner bot hears CHANNEL_CREATE whole (a private channel is never obfuscated) whatever its intents; MESSAGE_CREATE only with DIRECT_MESSAGES', async () => {
+    const h = await createGatewayHarness();
+    const withDms = await h.identify(h.world.botAuth, {
+      intents: INTENTS.DIRECT_MESSAGES,
+      capabilities: CAPABILITY_CHANNEL_OBFUSCATION,
+    });
+    const without = await h.identify(h.world.botAuth, { intents: 0, capabilities: CAPABILITY_CHANNEL_OBFUSCATION });
+    const made = await h.api.post('/sandbox/group-dms', {
+      application_id: h.world.application.id,
+      user_ids: [h.world.alice.id, h.world.bob.id],
+      name: 'Squad',
+    });
+    const channel = made.body.channel;
+    for (const session of [withDms, without]) {
+      const created = await session.waitForDispatch('CHANNEL_CREATE');
+      expect(created.d).toMatchObject({ id: channel.id, type: 3, name: 'Squad', owner_id: h.world.bot.id });
+      expect(ids(created.d.recipients)).toEqual([h.world.alice.id, h.world.bob.id].sort());
+    }
+    const sent = await h.api.post(`${API}/channels/${channel.id}/messages`, { content: 'gg' }, h.world.botAuth);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const message = await withDms.waitForDispatch('MESSAGE_CREATE');
+    expect(message.d).toMatchObject({ channel_id: channel.id, content: 'gg' });
+    await h.pump();
+    expect(without.dispatches('MESSAGE_CREATE')).toEqual([]);
   });
 });
