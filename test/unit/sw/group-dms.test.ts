@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CAPABILITY_CHANNEL_OBFUSCATION } from '../../../src/gateway/protocol';
 import { INTENTS } from '../../../src/platform/core/intents';
-import { createTestClient, createWorld, type TestClient } from '../app-harness';
+import { createTestClient, createWorld, itInProcess, type TestClient } from '../app-harness';
 import { createGatewayHarness } from '../gateway/gateway-harness';
 import { expectError, expectInvalidField, loggedEvents } from './lobby-fixtures';
 
@@ -272,6 +272,18 @@ describe("a group DM's channel routes: GET, PATCH (name, icon), DELETE", () => {
       name: null,
       icon: null,
     });
+  });
+
+  itInProcess("the CDN answers the uploaded icon at the group DM's channel-icons URL", async () => {
+    const w = await setup();
+    const channel = await createGroup(w);
+    const { icon } = (await w.client.patch(`${API}/channels/${channel.id}`, { icon: PNG }, w.botAuth)).body;
+    const response = await w.client.app.cdn(
+      new Request(`https://cdn.discordapp.com/channel-icons/${channel.id}/${icon}.png`),
+    );
+    expect(response.headers.get('Content-Type')).toBe('image/png');
+    const uploaded = Uint8Array.from(atob(PNG.split(',')[1]), (c) => c.charCodeAt(0));
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([...uploaded]);
   });
 
   it('bad edits are 400 50035 naming the field (an empty or 101-character name, an icon that is no image), nothing changed', async () => {
