@@ -331,6 +331,21 @@ describe("a group DM's messages (POST / GET /channels/{id}/messages)", () => {
     expect((await w.client.get(`${API}/channels/${channel.id}`, w.bobAuth)).body.last_message_id).toBe(sent.body.id);
   });
 
+  it('typing: 204, TYPING_START to the other members (a bot with DIRECT_MESSAGE_TYPING); outsiders are 404 10003', async () => {
+    const w = await setup();
+    const channel = await createGroup(w);
+    const path = `${API}/channels/${channel.id}/typing`;
+    expect((await w.client.post(path, undefined, w.aliceAuth)).status).toBe(204);
+    const [typing] = await loggedEvents(w.client, 'TYPING_START');
+    expect(typing.audience).toEqual({
+      user_ids: [w.bot.id, w.bob.id],
+      bot_intent: INTENTS.DIRECT_MESSAGE_TYPING,
+    });
+    expect(typing.data).toMatchObject({ channel_id: channel.id, user_id: w.alice.id });
+    expect(typing.data).not.toHaveProperty('guild_id');
+    expectError(await w.client.post(path, undefined, w.carolAuth), 404, 10003);
+  });
+
   it('history is newest first, by limit, before and after; outsiders are 404 10003', async () => {
     const w = await setup();
     const channel = await createGroup(w);
