@@ -92,6 +92,7 @@ const SERVER_HOST_SUITE = [
   ...['faults', 'rate-limits'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['guild-community', 'guild-community-more'].map((f) => `test/unit/sw/${f}.test.ts`),
   ...['channel-webhooks', 'channels-manage', 'channels-gateway'].map((f) => `test/unit/sw/${f}.test.ts`),
+  'test/unit/sw/group-dms.test.ts',
 ];
 
 /** The files of {@link SERVER_HOST_SUITE}'s globs that do not run there (see above). */

@@ -21,6 +21,7 @@ import { partnerSdkRoutes } from './routes/partner-sdk';
 import { sandboxAccountRoutes } from './routes/sandbox-accounts';
 import { sandboxMonetizationRoutes } from './routes/sandbox-monetization';
 import { sandboxRelationshipRoutes } from './routes/sandbox-relationships';
+import { sandboxGroupDmRoutes } from './routes/group-dms';
 import { sandboxGuildAdminRoutes } from './routes/sandbox-guild-admin';
 import { sandboxScheduledEventRoutes } from './routes/sandbox-scheduled-events';
 import { sandboxWebhookRoutes } from './routes/sandbox-webhooks';
@@ -187,6 +188,7 @@ function mountPlatformRoutes(
   app.route('/sandbox', sandboxAccountRoutes());
   app.route('/sandbox', sandboxMonetizationRoutes());
   app.route('/sandbox', sandboxRelationshipRoutes());
+  app.route('/sandbox', sandboxGroupDmRoutes());
   app.route('/sandbox', sandboxGuildAdminRoutes());
   app.route('/sandbox', sandboxScheduledEventRoutes());
   app.route('/sandbox', sandboxMessageRoutes());

@@ -172,6 +172,13 @@ export class SandboxClient {
     );
   }
 
+  /** A group DM the application's bot made with these users (their consent taken as given). */
+  createGroupDm(body: { application_id: string; user_ids: string[]; name?: string | null }): Promise<{
+    channel: { id: string; type: 3; name: string | null; owner_id: string; recipients: { id: string }[] };
+  }> {
+    return this.#call('POST', '/sandbox/group-dms', body);
+  }
+
   /** Bans a user's account. */
   ban(userId: string, body: { permanent?: boolean } = {}): Promise<void> {
     return this.#call('POST', `/sandbox/users/${encodeURIComponent(userId)}/ban`, body);

@@ -96,8 +96,11 @@ async function obfuscated(
       },
     ];
   }
-  if (event.type === 'CHANNEL_CREATE' || event.type === 'CHANNEL_UPDATE' || event.type === 'CHANNEL_DELETE') {
-    // Only bots obfuscate, and a bot is never a user of a DM channel: this is a guild channel.
+  if (
+    guildId &&
+    (event.type === 'CHANNEL_CREATE' || event.type === 'CHANNEL_UPDATE' || event.type === 'CHANNEL_DELETE')
+  ) {
+    // A guild channel: a private channel (a group DM the bot is in) is shown to its members whole.
     const wasHidden = session.hidden.has(event.data.id);
     const channel = channelForSession(session, view, event.data as Channel);
     if (event.type === 'CHANNEL_DELETE') session.hidden.delete(event.data.id);

@@ -88,6 +88,14 @@ export const PLATFORM_CATALOGUE: Catalogue<PlatformDB> = {
     },
   },
   dm_messages: { keyPath: ['channel_id', 'order_key'], indexes: {} },
+  group_dm_channels: {
+    keyPath: 'id',
+    indexes: {
+      by_member: { keyPath: 'member_ids', multiEntry: true },
+      by_application: { keyPath: 'application_id' },
+    },
+  },
+  group_dm_messages: { keyPath: ['channel_id', 'order_key'], indexes: {} },
   invites: { keyPath: 'code', indexes: { by_channel: { keyPath: 'channel_id' }, by_guild: { keyPath: 'guild_id' } } },
   emojis: {
     keyPath: 'id',

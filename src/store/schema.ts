@@ -37,6 +37,7 @@ import type { PresenceRecord, SessionPresence } from './records/presence';
 import type { EventWebhooksRecord, WebhookDeliveryRecord, WebhookSinkRecord } from './records/webhooks';
 import type { RelationshipRecord } from './records/relationships';
 import type { DmChannelRecord, StoredDmMessage } from './records/direct-messages';
+import type { GroupDmChannelRecord, StoredGroupDmMessage } from './records/group-dms';
 import type {
   AuditLogEntryRecord,
   EmojiImageRecord,
@@ -381,6 +382,14 @@ export type PlatformDB = {
   };
   dm_channels: { key: string; value: DmChannelRecord; indexes: { by_pair: [string, string]; by_recipient: string } };
   dm_messages: { key: [string, string]; value: StoredDmMessage };
+  /** Group DMs, by member and by creating application (its active group DMs are counted). */
+  group_dm_channels: {
+    key: string;
+    value: GroupDmChannelRecord;
+    indexes: { by_member: string; by_application: string };
+  };
+  /** Keyed `[channel_id, order_key]`: newest first within a group DM. */
+  group_dm_messages: { key: [string, string]; value: StoredGroupDmMessage };
   invites: { key: string; value: InviteRecord; indexes: { by_channel: string; by_guild: string } };
   /** Application emoji (`by_application`) and guild emoji (`by_guild`) in one store. */
   emojis: {

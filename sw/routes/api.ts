@@ -13,6 +13,7 @@ import { commandPermissionRoutes } from './command-permissions';
 import { connectionRoutes } from './connections';
 import { currentUserRoutes } from './current-user';
 import { directMessageRoutes } from './direct-messages';
+import { groupDmRecipientRoutes } from './group-dms';
 import { activityInstanceRoutes } from './activity-instances';
 import { emojiRoutes } from './emoji';
 import { guildAdminRoutes } from './guild-admin';
@@ -76,6 +77,7 @@ export function apiRoutes(send: FetchLike = (request) => fetch(request)): Hono<A
   api.route('/channels', reactionRoutes());
   api.route('/channels', bulkDeleteRoutes());
   api.route('/channels', pollRoutes());
+  api.route('/channels', groupDmRecipientRoutes());
   api.route('/guilds', messageSearchRoutes());
   api.route('/applications', applicationRoutes(send));
   api.route('/oauth2/applications', oauth2ApplicationRoutes());

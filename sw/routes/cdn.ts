@@ -1,6 +1,6 @@
 /**
  * The platform's CDN origin (`https://cdn.discordapp.com`), answered by the service worker for
- * the pages it controls: avatars, default avatars, guild and application icons, banners,
+ * the pages it controls: avatars, default avatars, guild, application and group DM icons, banners,
  * guild member avatars, custom emoji, and message attachments (the same files as
  * `/attachments/...` on the page's origin). Images the platform stored are served as uploaded;
  * the others are generated (`src/platform/cdn/images.ts`). No Authorization header, as on the
@@ -58,11 +58,10 @@ export function cdnApp(ctx: PlatformContext, attachments: (request: Request) => 
         return image(await generatedImage({ kind: 'generated', seed: `member:${c.req.path}` }, size), 'image/png');
       }
       case 'uploaded': {
-        // A guild's or user's upload as uploaded while its hash is the current one; else drawn.
+        // A guild's, user's or group DM's upload as uploaded while its hash is the current one; else drawn.
+        const stores = { guild: 'guilds', user: 'users', 'group-dm': 'group_dm_channels' } as const;
         for (const owner of wanted.owners) {
-          const record = (await ctx.db.get(owner === 'guild' ? 'guilds' : 'users', wanted.id)) as
-            | Record<string, unknown>
-            | undefined;
+          const record = (await ctx.db.get(stores[owner], wanted.id)) as Record<string, unknown> | undefined;
           const data = record?.[`${wanted.field}_data`];
           if (record?.[wanted.field] === wanted.hash && typeof data === 'string') return stored(data);
         }

@@ -14,6 +14,8 @@ import { deleteChannel, modifyChannel } from '../../src/platform/channels/channe
 import { deleteThread, editThread } from '../../src/platform/threads/edit';
 import { isThreadChannel } from '../../src/platform/threads/access';
 import { EditThreadSchema } from '../../src/platform/threads/schemas';
+import { deleteGroupDm, getGroupDm, isGroupDm, modifyGroupDm } from '../../src/platform/group-dms/channels';
+import { ModifyGroupDmSchema } from '../../src/platform/group-dms/schemas';
 import { auditLogReason, botOf, noContent, readJson, validate, type AppContext, type AppEnv } from '../http';
 import { ChannelPathSchema, ModifyChannelSchema, OverwriteSchema } from '../../src/platform/channels/schemas';
 import { VoiceStatusSchema } from '../../src/platform/voice/schemas';
@@ -24,7 +26,10 @@ const ids = (c: AppContext) => validate(ChannelPathSchema, c.req.param());
 export function channelRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.get('/:channel_id', async (c) => {
-    return c.json(await getChannel(c.get('ctx'), c.get('principal'), ids(c).channel_id));
+    const { channel_id } = ids(c);
+    if (await isGroupDm(c.get('ctx'), channel_id))
+      return c.json(await getGroupDm(c.get('ctx'), c.get('principal'), channel_id));
+    return c.json(await getChannel(c.get('ctx'), c.get('principal'), channel_id));
   });
   r.patch('/:channel_id', async (c) => {
     const principal = botOf(c);
@@ -34,6 +39,8 @@ export function channelRoutes(): Hono<AppEnv> {
       const edit = await readJson(c, EditThreadSchema);
       return c.json(await editThread(ctx, principal, channel_id, edit, auditLogReason(c) ?? undefined));
     }
+    if (await isGroupDm(ctx, channel_id))
+      return c.json(await modifyGroupDm(ctx, principal, channel_id, await readJson(c, ModifyGroupDmSchema)));
     const body = await readJson(c, ModifyChannelSchema);
     return c.json(await modifyChannel(ctx, principal, channel_id, body));
   });
@@ -43,6 +50,7 @@ export function channelRoutes(): Hono<AppEnv> {
     const ctx = c.get('ctx');
     if (await isThreadChannel(ctx.db, channel_id))
       return c.json(await deleteThread(ctx, principal, channel_id, auditLogReason(c) ?? undefined));
+    if (await isGroupDm(ctx, channel_id)) return c.json(await deleteGroupDm(ctx, principal, channel_id));
     return c.json(await deleteChannel(ctx, principal, channel_id));
   });
   r.put('/:channel_id/permissions/:overwrite_id', async (c) => {

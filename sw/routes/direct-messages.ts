@@ -1,16 +1,18 @@
 /**
  * Direct messages of the current user, mounted at `/users/@me`: `GET /channels` (its DM
- * channels, `dm_channels.read`), and with one recipient `POST /dms/{recipient_id}/messages`
+ * channels and group DMs, `dm_channels.read`), and with one recipient `POST /dms/{recipient_id}/messages`
  * (`dm_channels.messages.write`) and `GET /dms/{recipient_id}/messages?limit=`
  * (`dm_channels.messages.read`). A user's OAuth2 token only; `sdk.social_layer` expands to the
  * three scopes. `POST /channels` is Create DM, for a bot (`{recipient_id}`: the DM channel it
- * shares with the user, made on first use).
+ * shares with the user, made on first use), or Create Group DM (`{access_tokens, nicks?}`).
  */
 import { Hono } from 'hono';
 import { listDmChannels, listUserMessages, sendUserMessage } from '../../src/platform/messages/direct-messages';
 import { createDm } from '../../src/platform/messages/create-dm';
+import { createGroupDm, listGroupDms } from '../../src/platform/group-dms/channels';
+import { snowflakeKey } from '../../src/platform/core/snowflake';
+import { CreatePrivateChannelSchema } from '../../src/platform/group-dms/schemas';
 import {
-  CreateDmSchema,
   DmMessageSchema,
   DmMessagesQuerySchema,
   DmPathSchema,
@@ -24,12 +26,26 @@ const recipientOf = (c: AppContext) => validate(DmPathSchema, c.req.param()).rec
 export function directMessageRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
-  r.get('/channels', async (c) => c.json(await listDmChannels(c.get('ctx'), bearerOf(c))));
+  r.get('/channels', async (c) => {
+    const principal = bearerOf(c);
+    const [dms, groups] = await Promise.all([
+      listDmChannels(c.get('ctx'), principal),
+      listGroupDms(c.get('ctx'), principal.user.id),
+    ]);
+    // Most recent first, a group DM among the DMs by its last message (or its creation).
+    const recency = (channel: { id: string; last_message_id: string | null }) =>
+      snowflakeKey(channel.last_message_id ?? channel.id);
+    return c.json([...dms, ...groups].sort((x, y) => (recency(x) < recency(y) ? 1 : -1)));
+  });
 
   r.post('/channels', async (c) => {
     const principal = botOf(c);
-    const { recipient_id } = await readJson(c, CreateDmSchema);
-    return c.json(await createDm(c.get('ctx'), principal, recipient_id));
+    const body = await readJson(c, CreatePrivateChannelSchema);
+    if (body.access_tokens)
+      return c.json(
+        await createGroupDm(c.get('ctx'), principal, { access_tokens: body.access_tokens, nicks: body.nicks }),
+      );
+    return c.json(await createDm(c.get('ctx'), principal, body.recipient_id!));
   });
 
   r.post('/dms/:recipient_id/messages', async (c) => {

@@ -9,6 +9,8 @@ import { Hono } from 'hono';
 import type { Principal } from '../../src/platform/oauth2/auth';
 import { createMessage, type MessageAuthor } from '../../src/platform/messages/create';
 import { createDmChannelMessage, isDmChannel } from '../../src/platform/messages/dm-channel-messages';
+import { isGroupDm } from '../../src/platform/group-dms/channels';
+import { createGroupDmMessage, listGroupDmMessages } from '../../src/platform/group-dms/messages';
 import { deleteMessage, editMessage } from '../../src/platform/messages/edits';
 import { listLegacyPins, listPins, setMessagePinned } from '../../src/platform/messages/pins';
 import { getChannelMessage, listChannelMessages } from '../../src/platform/messages/reads';
@@ -46,6 +48,8 @@ export function messageRoutes(): Hono<AppEnv> {
     // A DM channel (a bot library's `user.send`) is kept with the pair's direct messages.
     if (await isDmChannel(c.get('ctx'), channelId))
       return c.json(await createDmChannelMessage(c.get('ctx'), author.principal, channelId, body, files.length));
+    if (await isGroupDm(c.get('ctx'), channelId))
+      return c.json(await createGroupDmMessage(c.get('ctx'), author.principal, channelId, body, files.length));
     return c.json(
       await createMessage(c.get('ctx'), {
         channelId,
@@ -63,9 +67,11 @@ export function messageRoutes(): Hono<AppEnv> {
   });
   r.get('/:channel_id/messages', async (c) => {
     const { principal } = caller(c);
-    return c.json(
-      await listChannelMessages(c.get('ctx'), principal, ids(c).channel_id, readQuery(c, MessageHistoryQuerySchema)),
-    );
+    const channelId = ids(c).channel_id;
+    const query = readQuery(c, MessageHistoryQuerySchema);
+    if (await isGroupDm(c.get('ctx'), channelId))
+      return c.json(await listGroupDmMessages(c.get('ctx'), principal, channelId, query));
+    return c.json(await listChannelMessages(c.get('ctx'), principal, channelId, query));
   });
   // Before `/messages/:message_id`, so that `pins` is not read as a message id.
   r.get('/:channel_id/messages/pins', async (c) => {

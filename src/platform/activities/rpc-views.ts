@@ -1,8 +1,8 @@
 /**
  * What the embedded-app RPC host (the platform's client, CONTRACT §5) reads with an activity's
  * token: the session behind the token, a channel with the user's view of it, the user's
- * permissions there, and a guild's status. Guild channels only: DM channels have no recipients
- * in the store yet, so no user can be shown to be in one.
+ * permissions there, and a guild's status. GET_CHANNEL answers a DM (type 1) or group DM
+ * (type 3) the user is in as well, without a guild; permissions are a guild channel's only.
  */
 import type { BearerPrincipal } from '../oauth2/auth';
 import type { PlatformContext } from '../core/context';
@@ -84,6 +84,11 @@ function toPermissionRole(role: RoleRecord) {
  * so both lists hold what the store holds: nothing.
  */
 export async function rpcChannel(ctx: PlatformContext, userId: string, channelId: string) {
+  const guildChannel = await ctx.db.get('channels', channelId);
+  if (!guildChannel?.guild_id) {
+    const privateChannel = await rpcPrivateChannel(ctx, userId, channelId);
+    if (privateChannel) return privateChannel;
+  }
   const { channel } = await loadChannelView(ctx, userId, channelId);
   return {
     id: channel.id,
@@ -94,6 +99,33 @@ export async function rpcChannel(ctx: PlatformContext, userId: string, channelId
     bitrate: null,
     user_limit: null,
     position: channel.position,
+    voice_states: [],
+    messages: [],
+  };
+}
+
+/**
+ * GET_CHANNEL's answer for a DM or group DM of `userId` (undefined when the channel is neither):
+ * no guild, the group DM's name, no voice settings or position. Another user's private channel
+ * is 50001, as a guild channel the user cannot view.
+ */
+async function rpcPrivateChannel(ctx: PlatformContext, userId: string, channelId: string) {
+  const [group, dm] = await Promise.all([
+    ctx.db.get('group_dm_channels', channelId),
+    ctx.db.get('dm_channels', channelId),
+  ]);
+  const members = group?.member_ids ?? dm?.recipient_ids;
+  if (!members) return undefined;
+  if (!members.includes(userId)) throw ApiError.of('MISSING_ACCESS');
+  return {
+    id: channelId,
+    type: group ? 3 : 1,
+    guild_id: null,
+    name: group?.name ?? null,
+    topic: null,
+    bitrate: null,
+    user_limit: null,
+    position: null,
     voice_states: [],
     messages: [],
   };

@@ -31,12 +31,13 @@ export type CdnImage =
   | { kind: 'generated'; seed: string }
   | { kind: 'member-avatar'; guild_id: string; user_id: string; hash: string }
   /**
-   * An image a guild or user may have uploaded (Modify Guild, Modify Current User): served as
+   * An image a guild, user or group DM may have uploaded (Modify Guild, Modify Current User, a
+   * group DM's Modify Channel): served as
    * uploaded while `hash` is the owner's current one, drawn from `seed` otherwise.
    */
   | {
       kind: 'uploaded';
-      owners: ('guild' | 'user')[];
+      owners: ('guild' | 'user' | 'group-dm')[];
       field: 'avatar' | 'icon' | 'banner';
       id: string;
       hash: string;
@@ -70,6 +71,18 @@ const ROUTES: [RegExp, (m: RegExpExecArray) => CdnImage][] = [
     }),
   ],
   [new RegExp(`^/app-icons/${ID}/${HASH}\.${FORMAT}$`), (m) => ({ kind: 'generated', seed: `app:${m[1]}:${m[2]}` })],
+  [
+    // A group DM's icon (Modify Channel), as uploaded while it is the channel's.
+    new RegExp(`^/channel-icons/${ID}/${HASH}\.${FORMAT}$`),
+    (m) => ({
+      kind: 'uploaded',
+      owners: ['group-dm'],
+      field: 'icon',
+      id: m[1],
+      hash: m[2],
+      seed: `channel:${m[1]}:${m[2]}`,
+    }),
+  ],
   [
     // A guild's banner and a user's banner share the path: the id says whose it is.
     new RegExp(`^/banners/${ID}/${HASH}\.${FORMAT}$`),

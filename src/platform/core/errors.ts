@@ -104,6 +104,8 @@ export const API_ERRORS = {
     message: 'You are not authorized to perform this action on this application',
   },
   REACTIONS_MAX: { status: 400, code: 30010, message: 'Maximum number of reactions reached (20)' },
+  RECIPIENTS_MAX: { status: 400, code: 30004, message: 'Maximum number of recipients reached (10)' },
+  GROUP_DMS_MAX: { status: 400, code: 30011, message: 'Maximum number of group DMs reached (10)' },
   CANNOT_EXECUTE_IN_DM: { status: 403, code: 50003, message: 'Cannot execute action on a DM channel' },
   ALREADY_CROSSPOSTED: { status: 400, code: 40033, message: 'This message has already been crossposted.' },
   POLL_EXPIRED: { status: 400, code: 520001, message: 'Poll expired' },

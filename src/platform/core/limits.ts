@@ -599,3 +599,11 @@ export const THREAD_MEMBERS_PAGE_MAX = 100;
 /** Archived thread lists: 1 to 100 per page (50 unless asked). */
 export const ARCHIVED_THREADS_PAGE_MAX = 100;
 export const ARCHIVED_THREADS_PAGE_DEFAULT = 50;
+/**
+ * Group DMs (the public API reference): a group DM holds at most 10 users, its creator included
+ * (30004 past it), and Create Group DM is limited to 10 active group DMs per application (30011).
+ * Names are 1 to 100 characters; history pages as a channel's do (1-100, 50 unless asked).
+ */
+export const GROUP_DM_RECIPIENTS_MAX = 10;
+export const GROUP_DMS_ACTIVE_MAX = 10;
+export const GROUP_DM_NAME_MAX = 100;

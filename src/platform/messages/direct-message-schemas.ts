@@ -65,6 +65,3 @@ export const DmPathSchema = v.object({
 
 /** The body of `POST /users/@me/dms/{recipient_id}/messages`. */
 export type DmMessageInput = v.InferOutput<typeof DmMessageSchema>;
-
-/** `POST /users/@me/channels` (Create DM): the user to open a DM channel with. */
-export const CreateDmSchema = jsonObject({ recipient_id: snowflakeSchema });

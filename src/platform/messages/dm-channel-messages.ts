@@ -34,7 +34,7 @@ export async function isDmChannel(ctx: PlatformContext, channelId: string): Prom
 }
 
 /** 400 50035 naming the first field a DM message here cannot carry; 400 50006 for an empty one. */
-function requireTextOnly(input: MessageCreateInput, fileCount: number): string {
+export function requireTextOnly(input: MessageCreateInput, fileCount: number): string {
   const present = (value: unknown) => value !== undefined && value !== null && !(Array.isArray(value) && !value.length);
   const field = UNKEPT_FIELDS.find((name) => present(input[name])) ?? (fileCount > 0 ? 'files' : undefined);
   if (field) throw ApiError.invalidForm({ [field]: 'Direct messages carry text only on this platform.' });

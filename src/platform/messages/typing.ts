@@ -18,14 +18,29 @@ import { loadChannelAccess, MESSAGE_READ_STORES, requireChannelPermissions } fro
 
 /**
  * Tells the channel that the caller is typing. A guild channel needs VIEW_CHANNEL and
- * SEND_MESSAGES (403 otherwise) and, for a user's token, `messages.write`; a DM channel, that the
- * caller is one of its two users (404 10003 otherwise) and `dm_channels.messages.write`.
+ * SEND_MESSAGES (403 otherwise) and, for a user's token, `messages.write`; a DM channel or a group
+ * DM, that the caller is one of its users (404 10003 otherwise) and `dm_channels.messages.write`
+ * (the group DM's other members hear it, a bot with DIRECT_MESSAGE_TYPING).
  * @example await triggerTyping(ctx, principal, channelId);
  */
 export async function triggerTyping(ctx: PlatformContext, principal: Principal, channelId: string): Promise<void> {
   const user = principal.user;
-  await write(ctx, [...MESSAGE_READ_STORES, 'dm_channels'], async (tx, emit) => {
+  await write(ctx, [...MESSAGE_READ_STORES, 'dm_channels', 'group_dm_channels'], async (tx, emit) => {
     const timestamp = Math.floor(ctx.clock.now() / 1000);
+    const group = await tx.store('group_dm_channels').get(channelId);
+    if (group) {
+      if (!group.member_ids.includes(user.id)) throw ApiError.of('UNKNOWN_CHANNEL');
+      requireScopeOfResource(principal, 'dm_channels.messages.write');
+      emit({
+        type: 'TYPING_START',
+        data: { channel_id: channelId, user_id: user.id, timestamp },
+        audience: {
+          user_ids: group.member_ids.filter((id) => id !== user.id),
+          bot_intent: INTENTS.DIRECT_MESSAGE_TYPING,
+        },
+      });
+      return;
+    }
     const dm = await tx.store('dm_channels').get(channelId);
     if (dm) {
       if (!dm.recipient_ids.includes(user.id)) throw ApiError.of('UNKNOWN_CHANNEL');

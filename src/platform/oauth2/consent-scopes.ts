@@ -14,6 +14,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   guilds: 'Know which servers you are in',
   'guilds.members.read': 'Read your member information in your servers (nickname, roles)',
   'guilds.join': 'Join servers for you (the application\u2019s bot adds you)',
+  'gdm.join': 'Join group DMs for you (the application\u2019s bot adds you)',
   connections: 'Access your third-party connections',
   'identify.premium': 'Know your premium subscription tier',
   'relationships.read': 'Access your friends list',

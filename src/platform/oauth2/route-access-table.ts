@@ -188,6 +188,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /channels/:channel_id/permissions/:overwrite_id': BOT,
   'DELETE /channels/:channel_id/permissions/:overwrite_id': BOT,
   'PUT /channels/:channel_id/voice-status': BOT,
+  // Group DM recipients: the group DM's owner, a bot.
+  'PUT /channels/:channel_id/recipients/:user_id': BOT,
+  'DELETE /channels/:channel_id/recipients/:user_id': BOT,
   'POST /channels/:channel_id/messages': botOrUser('messages.write'),
   'GET /channels/:channel_id/messages': botOrUser('messages.read'),
   'GET /channels/:channel_id/messages/pins': botOrUser('messages.read'),

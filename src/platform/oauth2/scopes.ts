@@ -13,6 +13,7 @@ export const SCOPES = [
   'guilds',
   'guilds.members.read',
   'guilds.join',
+  'gdm.join',
   'connections',
   'identify.premium',
   'relationships.read',

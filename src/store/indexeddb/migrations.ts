@@ -308,6 +308,14 @@ export const MIGRATIONS: readonly Migration[] = [
     });
     db.createObjectStore('poll_votes', { keyPath: ['channel_id', 'message_id', 'answer_key', 'user_key'] });
   },
+  // Group DMs an application's bot creates (by member, and by application for its active count),
+  // and their messages, newest first per channel.
+  (db) => {
+    const channels = db.createObjectStore('group_dm_channels', { keyPath: 'id' });
+    channels.createIndex('by_member', 'member_ids', { multiEntry: true });
+    channels.createIndex('by_application', 'application_id');
+    db.createObjectStore('group_dm_messages', { keyPath: ['channel_id', 'order_key'] });
+  },
 ];
 
 /** The schema version this code writes. */

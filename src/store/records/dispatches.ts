@@ -12,6 +12,7 @@
 import type { GuildMemberResponse } from 'discord-api-spec';
 import type { Channel, GuildRecord, Lobby, LobbyMember, MemberRecord, Message, Role, Snowflake, User } from './core';
 import type { DmChannel } from './direct-messages';
+import type { GroupDmChannel } from './group-dms';
 import type { ChannelMessage, ReactionEmoji } from './messages';
 import type { serializeEntitlement, serializeSubscription } from './monetization';
 import type { WirePresence } from './presence';
@@ -317,10 +318,14 @@ export interface GatewayDispatchPayloads {
   GUILD_SCHEDULED_EVENT_USER_ADD: ScheduledEventUserEvent;
   GUILD_SCHEDULED_EVENT_USER_REMOVE: ScheduledEventUserEvent;
   APPLICATION_COMMAND_PERMISSIONS_UPDATE: GuildCommandPermissions;
-  /** A guild channel, or a DM channel to each of its two users when it is created. */
-  CHANNEL_CREATE: Channel | DmChannel;
-  CHANNEL_UPDATE: Channel;
-  CHANNEL_DELETE: Channel;
+  /** A guild channel, or a DM channel to each of its two users when it is created, or a group DM to each member. */
+  CHANNEL_CREATE: Channel | DmChannel | GroupDmChannel;
+  CHANNEL_UPDATE: Channel | GroupDmChannel;
+  CHANNEL_DELETE: Channel | GroupDmChannel;
+  /** A user joined a group DM (to its other members), with the nickname they were added with. */
+  CHANNEL_RECIPIENT_ADD: { channel_id: Snowflake; user: User; nick?: string };
+  /** A user left a group DM (to its remaining members). */
+  CHANNEL_RECIPIENT_REMOVE: { channel_id: Snowflake; user: User };
   /** A thread: `newly_created` when it was just started; `member` for a user added to it. */
   THREAD_CREATE: Channel & { newly_created?: boolean; member?: ThreadMember };
   THREAD_UPDATE: Channel;

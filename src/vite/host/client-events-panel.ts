@@ -19,7 +19,7 @@ import { InstanceMembership } from '../../components/instance-membership';
 import { PlatformClient } from '../../rpc/platform-client';
 import type { InstanceDirectory } from '../../rpc/instances';
 import { DEVICES, type DeviceId } from './device-frames';
-import { directMessagePlace } from './launch-places';
+import { directMessagePlace, groupDmPlace } from './launch-places';
 import { changeDevice, displayName, placeFrame, type Player } from './players';
 import type { SandboxWorld } from './world';
 import { randomUuid } from '../../wire/random-uuid';
@@ -42,8 +42,8 @@ export interface ClientEventsState {
   speaking: Set<string>;
   /** The participants in the voice call (their voice clients, once joined), by user id. */
   voices: Map<string, Promise<VoiceParticipant>>;
-  /** Where the activities run: the world's voice channel, or a DM with a user (by username). */
-  launch: 'guild' | `dm:${string}`;
+  /** Where the activities run: the world's voice channel, a DM with a user (by username), or a group DM of every user. */
+  launch: 'guild' | 'group-dm' | `dm:${string}`;
   /** What the last action did (or why it failed). */
   notice: string;
 }
@@ -191,16 +191,21 @@ export class ClientEventsPanel {
   }
 
   /**
-   * Launches the activities again in `place`: the guild's voice channel, or a DM of the first
-   * player with `dm:<username>` (the DM is opened as the platform opens one, by a first message).
+   * Launches the activities again in `place`: the guild's voice channel, a DM of the first
+   * player with `dm:<username>` (the DM is opened as the platform opens one, by a first message),
+   * or `group-dm`: the application's group DM of the first player with every other user.
    */
   async launchIn(place: ClientEventsState['launch']): Promise<void> {
     const { world, players, sandbox } = this.context;
-    await this.#act(place === 'guild' ? 'Launched in the guild voice channel' : `Launched in a DM`, async () => {
+    const done = { guild: 'Launched in the guild voice channel', 'group-dm': 'Launched in a group DM' } as const;
+    await this.#act(place in done ? done[place as keyof typeof done] : 'Launched in a DM', async () => {
+      const first = players[0].userId;
       const target =
         place === 'guild'
           ? { guild_id: world.guild_id, channel_id: world.channel_id }
-          : await directMessagePlace(sandbox, world, players[0].userId, world.users[place.slice(3)]);
+          : place === 'group-dm'
+            ? await groupDmPlace(sandbox, world, [first, ...Object.values(world.users).filter((id) => id !== first)])
+            : await directMessagePlace(sandbox, world, first, world.users[place.slice(3)]);
       this.state.launch = place;
       // The players' client leaves the call it was in, as it does when it starts an activity elsewhere.
       await Promise.all(players.map((p) => this.#leaveCall(p.userId)));
@@ -253,6 +258,7 @@ export class ClientEventsPanel {
           <select @change=${(e: Event) => this.launchIn((e.target as HTMLSelectElement).value as ClientEventsState['launch'])}>
             <option value="guild" ?selected=${state.launch === 'guild'}>The guild's voice channel</option>
             ${others.map(([name]) => html`<option value=${`dm:${name}`} ?selected=${state.launch === `dm:${name}`}>A DM with ${displayName(name)}</option>`)}
+            <option value="group-dm" ?selected=${state.launch === 'group-dm'}>A group DM with everyone</option>
           </select></label>
         <button type="button" @click=${() => this.closeInstance()}>Close the activities</button>
         <p role="status">${state.notice}</p>`,

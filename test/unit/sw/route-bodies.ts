@@ -31,6 +31,11 @@ import {
   SandboxUserSchema,
 } from '../../../src/platform/accounts/schemas';
 import { ActivityInviteSchema } from '../../../src/platform/activities/activity-invites';
+import {
+  AddRecipientSchema,
+  CreatePrivateChannelSchema,
+  SandboxGroupDmSchema,
+} from '../../../src/platform/group-dms/schemas';
 import { ClientDeviceSchema } from '../../../src/platform/activities/client-devices';
 import { QuestCreateSchema } from '../../../src/platform/activities/quests';
 import {
@@ -109,11 +114,7 @@ import {
   LobbySettingsSchema,
   PutLobbyMemberSchema,
 } from '../../../src/platform/lobbies/schemas';
-import {
-  CreateDmSchema,
-  DmMessageSchema,
-  ModerationMetadataSchema,
-} from '../../../src/platform/messages/direct-message-schemas';
+import { DmMessageSchema, ModerationMetadataSchema } from '../../../src/platform/messages/direct-message-schemas';
 import {
   AutoModKeywordsSchema,
   BulkDeleteSchema,
@@ -291,7 +292,15 @@ export const ROUTE_BODIES: Partial<Record<RouteKey, RouteBody>> = {
     schema: DmMessageSchema,
     valid: () => ({ content: 'hi', metadata: { kind: 'chat' } }),
   },
-  'POST /users/@me/channels': { schema: CreateDmSchema, valid: (w) => ({ recipient_id: w.bob.id }) },
+  'POST /users/@me/channels': { schema: CreatePrivateChannelSchema, valid: (w) => ({ recipient_id: w.bob.id }) },
+  'PUT /channels/:channel_id/recipients/:user_id': {
+    schema: AddRecipientSchema,
+    valid: (w) => ({ access_token: w.aliceAccessToken, nick: 'Al' }),
+  },
+  'POST /sandbox/group-dms': {
+    schema: SandboxGroupDmSchema,
+    valid: (w) => ({ application_id: w.application.id, user_ids: [w.alice.id], name: 'Party' }),
+  },
   'PUT /partner-sdk/dms/:user_id_1/:user_id_2/messages/:message_id/moderation-metadata': {
     schema: ModerationMetadataSchema,
     valid: () => ({ verdict: 'clean' }),
