@@ -585,7 +585,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       figure: `the Node process's resident memory at its peak (Miniflare and the load's ${v.sockets} clients)`,
       unit: 'MB',
       value: mb(v.memory.node_peak),
-      baseline: { name: 'the same process before the server started', summary: mb(v.memory.node_idle) },
+      baseline: { name: 'the same process before the server started', summary: mb(v.memory.node_before_server) },
     });
     row({
       id: 'server_load.lost',
@@ -855,7 +855,7 @@ export function renderMarkdown(report) {
     const v = d.server_load;
     const { paced, saturated } = v.stages;
     notes.push(
-      `- Many sandboxes (\`--only=server-load\`): one server (workerd through Miniflare) with ${v.sandboxes} sandboxes seeded through the control API, each a guild with ${v.team.bots} bots and ${v.team.users} users (OAuth2 tokens with \`guilds messages.read messages.write\`), every member on a gateway WebSocket from this Node process (Identify with GUILDS | GUILD_MESSAGES, heartbeats: ${v.sessions.heartbeats} sent, ${v.sessions.acks} acknowledged). Every member posts guild messages over REST: ${paced.seconds} s paced (one every ${v.pace_ms / 1000} s at a random phase: ${paced.messages} messages), then ${saturated.seconds} s back to back (${saturated.messages}). Latency from the POST's send to each member's receipt; memory and CPU of workerd (${v.workerd_pids} process) from /proc. Events delivered ${count(v.delivered_events)} of ${count(v.expected_events)}; lost ${v.lost}, duplicated ${v.duplicated}, misrouted ${v.misrouted}, failed POSTs ${v.failed_posts}, sequence gaps ${v.sessions.sequence_gaps}, sessions closed by the server ${v.sessions.closed_by_server}. workerd's CPU share: ${paced.workerd_cpu_share.toFixed(2)} paced, ${saturated.workerd_cpu_share.toFixed(2)} saturated; the Node process's ${paced.node_cpu_share.toFixed(2)} and ${saturated.node_cpu_share.toFixed(2)}.`,
+      `- Many sandboxes (\`--only=server-load\`): one server (workerd through Miniflare) with ${v.sandboxes} sandboxes seeded through the control API, each a guild with ${v.team.bots} bots and ${v.team.users} users (OAuth2 tokens with \`guilds messages.read messages.write\`), every member on a gateway WebSocket from this Node process (Identify with GUILDS | GUILD_MESSAGES, heartbeats: ${v.sessions.heartbeats} sent, ${v.sessions.acks} acknowledged). Every member posts guild messages over REST (${v.rest_connections} keep-alive connections shared by the run): ${paced.seconds} s paced (one every ${v.pace_ms / 1000} s at a random phase: ${paced.messages} messages), then ${saturated.seconds} s back to back (${saturated.messages}). Latency from the POST's send to each member's receipt; memory and CPU of workerd (${v.workerd_pids} process) from /proc. Events delivered ${count(v.delivered_events)} of ${count(v.expected_events)}; lost ${v.lost}, duplicated ${v.duplicated}, misrouted ${v.misrouted}, failed POSTs ${v.failed_posts}, sequence gaps ${v.sessions.sequence_gaps}, sessions closed by the server ${v.sessions.closed_by_server}. workerd's CPU share: ${paced.workerd_cpu_share.toFixed(2)} paced, ${saturated.workerd_cpu_share.toFixed(2)} saturated; the Node process's ${paced.node_cpu_share.toFixed(2)} and ${saturated.node_cpu_share.toFixed(2)}.`,
     );
   }
   return [

@@ -20,7 +20,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildServer } from '../../../scripts/build-server.js';
 import { startServer } from '../../../server/start.js';
 import { descendantsNamed, totalUsage } from './processes.js';
-import { closeConnections, connectMember, requestJson, seedTeam } from './server-load-team.js';
+import { closeConnections, connectMember, REST_CONNECTIONS, requestJson, seedTeam } from './server-load-team.js';
 import { quantile } from './stats.js';
 
 /** @param {number} ms */
@@ -69,6 +69,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
   const teamSize = users + bots;
   progress(`${sandboxes} sandboxes × (${bots} bots + ${users} users) on one server`);
   const workerPath = await buildServer({ quiet: true, outDir: `${cacheDir}/server` });
+  const nodeBefore = process.memoryUsage.rss();
   const server = await startServer({ port: 0, workerPath });
   const engine = descendantsNamed(process.pid, 'workerd');
   const usage = () => {
@@ -227,6 +228,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
       team: { users, bots },
       pace_ms,
       sockets: sockets.length,
+      rest_connections: REST_CONNECTIONS,
       stages: Object.fromEntries(
         [paced, saturated].map((s) => {
           const mine = acknowledged.filter((e) => e.stage === s.name);
@@ -234,6 +236,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
           const windowS = (s.end - s.start) / 1000;
           const answeredInWindow = mine.filter((e) => /** @type {number} */ (e.answered) <= s.end).length;
           const eventsInWindow = eventTimes.filter((at) => at >= s.start && at < s.end).length;
+          // Over the whole stage, until its last POST was answered (a saturated stage ends with its queue).
           const cpuS = s.after.workerd.cpuS - s.before.workerd.cpuS;
           return [
             s.name,
@@ -246,7 +249,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
               post_ms: percentiles(mine.map((e) => /** @type {number} */ (e.answered) - /** @type {number} */ (e.t0))),
               workerd_cpu_s: cpuS,
               workerd_cpu_share: cpuS / ((s.after.at - s.before.at) / 1000),
-              workerd_cpu_ms_per_message: (cpuS * 1000) / Math.max(1, answeredInWindow),
+              workerd_cpu_ms_per_message: (cpuS * 1000) / Math.max(1, mine.length),
               node_cpu_share: (s.after.node.cpuS - s.before.node.cpuS) / ((s.after.at - s.before.at) / 1000),
               node_event_loop_delay_ms: s.name === 'paced' ? pacedLoop : saturatedLoop,
             },
@@ -283,7 +286,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
         workerd_connected: connected.workerd.rss,
         workerd_peak: Math.max(peak.workerd.rss, end.workerd.rss),
         workerd_end: end.workerd.rss,
-        node_idle: idle.node.rss,
+        node_before_server: nodeBefore,
         node_peak: Math.max(peak.node.rss, end.node.rss),
       },
       workerd_pids: engine.length,
@@ -291,8 +294,11 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
     progress(
       `done: ${result.acknowledged} messages, ${result.delivered_events} of ${result.expected_events} events delivered; lost ${result.lost}, duplicated ${result.duplicated}, misrouted ${result.misrouted}, failed POSTs ${result.failed_posts}`,
     );
-    if (result.lost > 0 || result.duplicated > 0 || result.misrouted > 0 || result.failed_posts > 0) {
-      progress('EVENTS WERE LOST, DUPLICATED OR MISROUTED, OR POSTS FAILED: see the server_load rows');
+    const { sequence_gaps: gaps, closed_by_server: closed } = result.sessions;
+    if (result.lost > 0 || result.duplicated > 0 || result.misrouted > 0 || result.failed_posts > 0 || gaps || closed) {
+      progress(
+        `NOT CLEAN: sequence gaps ${gaps}, sessions closed by the server ${closed}, failed POSTs by cause ${JSON.stringify(failures)}`,
+      );
     }
     return result;
   } finally {
