@@ -580,6 +580,13 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       value: mb((v.memory.workerd_peak - v.memory.workerd_idle) / v.sandboxes),
     });
     row({
+      id: 'server_load.memory_per_session',
+      section,
+      figure: `workerd's resident memory per gateway session: (all ${v.sockets} connected − seeded) / ${v.sockets}`,
+      unit: 'MB',
+      value: mb((v.memory.workerd_connected - v.memory.workerd_seeded) / v.sockets),
+    });
+    row({
       id: 'server_load.memory_node',
       section,
       figure: `the Node process's resident memory at its peak (Miniflare and the load's ${v.sockets} clients)`,

@@ -294,6 +294,11 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
     progress(
       `done: ${result.acknowledged} messages, ${result.delivered_events} of ${result.expected_events} events delivered; lost ${result.lost}, duplicated ${result.duplicated}, misrouted ${result.misrouted}, failed POSTs ${result.failed_posts}`,
     );
+    const share = (/** @type {number} */ x) => x.toFixed(2);
+    const { paced: p, saturated: q } = /** @type {Record<string, any>} */ (result.stages);
+    progress(
+      `CPU share of one core: workerd ${share(p.workerd_cpu_share)} paced, ${share(q.workerd_cpu_share)} saturated; this process ${share(p.node_cpu_share)} and ${share(q.node_cpu_share)}, its event-loop delay p99 ${p.node_event_loop_delay_ms.p99.toFixed(0)} and ${q.node_event_loop_delay_ms.p99.toFixed(0)} ms; workerd RSS ${(idle.workerd.rss / 1e6).toFixed(0)} MB started, ${(seeded.workerd.rss / 1e6).toFixed(0)} MB seeded, ${(connected.workerd.rss / 1e6).toFixed(0)} MB with every session, ${(result.memory.workerd_peak / 1e6).toFixed(0)} MB at the peak`,
+    );
     const { sequence_gaps: gaps, closed_by_server: closed } = result.sessions;
     if (result.lost > 0 || result.duplicated > 0 || result.misrouted > 0 || result.failed_posts > 0 || gaps || closed) {
       progress(
