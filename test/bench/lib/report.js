@@ -521,7 +521,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     row({
       id: 'server_load.throughput',
       section,
-      figure: `guild messages per second, every member posting back to back (${v.sockets} members at once)`,
+      figure: `guild messages per second, every team posting back to back (one message in flight per sandbox)`,
       unit: 'msg/s',
       value: one(saturated.messages_per_s),
       higherIsBetter: true,
@@ -560,7 +560,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     row({
       id: 'server_load.saturated_delivery_p50',
       section,
-      figure: 'delivery latency p50 while every member posts back to back (queueing included)',
+      figure: 'delivery latency p50 while every team posts back to back (waiting for the engine included)',
       unit: 'ms',
       value: { median: saturated.delivery_ms.p50, p95: saturated.delivery_ms.p95, n: saturated.delivery_ms.n },
     });
@@ -862,7 +862,7 @@ export function renderMarkdown(report) {
     const v = d.server_load;
     const { paced, saturated } = v.stages;
     notes.push(
-      `- Many sandboxes (\`--only=server-load\`): one server (workerd through Miniflare) with ${v.sandboxes} sandboxes seeded through the control API, each a guild with ${v.team.bots} bots and ${v.team.users} users (OAuth2 tokens with \`guilds messages.read messages.write\`), every member on a gateway WebSocket from this Node process (Identify with GUILDS | GUILD_MESSAGES, heartbeats: ${v.sessions.heartbeats} sent, ${v.sessions.acks} acknowledged). Every member posts guild messages over REST (${v.rest_connections} keep-alive connections shared by the run): ${paced.seconds} s paced (one every ${v.pace_ms / 1000} s at a random phase: ${paced.messages} messages), then ${saturated.seconds} s back to back (${saturated.messages}). Latency from the POST's send to each member's receipt; memory and CPU of workerd (${v.workerd_pids} process) from /proc. Events delivered ${count(v.delivered_events)} of ${count(v.expected_events)}; lost ${v.lost}, duplicated ${v.duplicated}, misrouted ${v.misrouted}, failed POSTs ${v.failed_posts}, sequence gaps ${v.sessions.sequence_gaps}, sessions closed by the server ${v.sessions.closed_by_server}. workerd's CPU share: ${paced.workerd_cpu_share.toFixed(2)} paced, ${saturated.workerd_cpu_share.toFixed(2)} saturated; the Node process's ${paced.node_cpu_share.toFixed(2)} and ${saturated.node_cpu_share.toFixed(2)}.`,
+      `- Many sandboxes (\`--only=server-load\`): one server (workerd through Miniflare) with ${v.sandboxes} sandboxes seeded through the control API, each a guild with ${v.team.bots} bots and ${v.team.users} users (OAuth2 tokens with \`guilds messages.read messages.write\`), every member on a gateway WebSocket from this Node process (Identify with GUILDS | GUILD_MESSAGES, heartbeats: ${v.sessions.heartbeats} sent, ${v.sessions.acks} acknowledged). Every member posts guild messages over REST (${v.rest_connections} keep-alive connections shared by the run): ${paced.seconds} s paced (one every ${v.pace_ms / 1000} s at a random phase: ${paced.messages} messages), then ${saturated.seconds} s with each team posting back to back, one message in flight per sandbox (${saturated.messages}). Latency from the POST's send to each member's receipt; memory and CPU of workerd (${v.workerd_pids} process) from /proc. Events delivered ${count(v.delivered_events)} of ${count(v.expected_events)}; lost ${v.lost}, duplicated ${v.duplicated}, misrouted ${v.misrouted}, failed POSTs ${v.failed_posts}, sequence gaps ${v.sessions.sequence_gaps}, sessions closed by the server ${v.sessions.closed_by_server}. workerd's CPU share: ${paced.workerd_cpu_share.toFixed(2)} paced, ${saturated.workerd_cpu_share.toFixed(2)} saturated; the Node process's ${paced.node_cpu_share.toFixed(2)} and ${saturated.node_cpu_share.toFixed(2)}.`,
     );
   }
   return [

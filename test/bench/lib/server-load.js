@@ -7,8 +7,9 @@
  * stages:
  * - paced: each member posts one message every `pace_ms` (a busy team's chat), at a random
  *   phase, whether or not its previous message was answered: the latency a team sees;
- * - saturated: each member posts back to back (one request in flight per member): the most the
- *   server takes, and what it costs in CPU per message.
+ * - saturated: each team posts back to back, its members taking turns (one request in flight
+ *   per sandbox, as one object takes them one after another): the most the server takes, and
+ *   what it costs in CPU per message.
  * Each message's MESSAGE_CREATE must reach all seven members of its team exactly once, and
  * nothing of another team: after a drain, every acknowledged message missing at a member is
  * lost, every second copy duplicated. Delivery latency is from the POST's send to each member's
@@ -177,11 +178,11 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
       }
     };
     const everyone = teams.flatMap((team, t) => team.members.map((_, m) => ({ t, m })));
-    /** Runs one stage: `send` per member until `seconds` are over; resolves with its window and usage. */
+    /** Runs one stage: every sender until `seconds` are over; resolves with its window and usage. */
     const stage = async (
       /** @type {string} */ name,
       /** @type {number} */ seconds,
-      /** @type {(t: number, m: number, until: number) => Promise<void>} */ send,
+      /** @type {((until: number) => Promise<void>)[]} */ senders,
     ) => {
       const before = usage();
       const until = before.at + seconds * 1000;
@@ -192,28 +193,36 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
         );
       }, 5000);
       loop.enable();
-      await Promise.all(everyone.map(({ t, m }) => send(t, m, until)));
+      await Promise.all(senders.map((send) => send(until)));
       loop.disable();
       clearInterval(ticker);
       return { name, seconds, start: before.at, end: until, before, after: usage() };
     };
 
     progress(`paced: each of ${everyone.length} members posts every ${pace_ms} ms for ${paced_s} s`);
-    const paced = await stage('paced', paced_s, async (t, m, until) => {
-      /** @type {Promise<void>[]} */
-      const sent = [];
-      for (let next = performance.now() + Math.random() * pace_ms; next < until; next += pace_ms) {
-        await sleep(next - performance.now());
-        sent.push(post(t, m, 'paced'));
-      }
-      await Promise.all(sent);
-    });
+    const paced = await stage(
+      'paced',
+      paced_s,
+      everyone.map(({ t, m }) => async (until) => {
+        /** @type {Promise<void>[]} */
+        const sent = [];
+        for (let next = performance.now() + Math.random() * pace_ms; next < until; next += pace_ms) {
+          await sleep(next - performance.now());
+          sent.push(post(t, m, 'paced'));
+        }
+        await Promise.all(sent);
+      }),
+    );
     const pacedLoop = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6 };
     loop.reset();
-    progress(`saturated: each member posts back to back for ${saturated_s} s`);
-    const saturated = await stage('saturated', saturated_s, async (t, m, until) => {
-      while (performance.now() < until) await post(t, m, 'saturated');
-    });
+    progress(`saturated: each team posts back to back, its members taking turns, for ${saturated_s} s`);
+    const saturated = await stage(
+      'saturated',
+      saturated_s,
+      teams.map((_, t) => async (until) => {
+        for (let k = 0; performance.now() < until; k++) await post(t, k % teamSize, 'saturated');
+      }),
+    );
     const saturatedLoop = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6 };
 
     // The drain: until every acknowledged message reached all its team, or `drain_s` passed.
