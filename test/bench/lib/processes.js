@@ -3,8 +3,9 @@
  * What a process costs, read from Linux's `/proc`: the resident memory and CPU time of a
  * process, and the workerd processes a Miniflare of this process started (its descendants named
  * `workerd`), so a bench can weigh the server's engine apart from the Node process driving it.
+ * Elsewhere than on Linux nothing is found and every figure reads as zero.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of `/proc/<pid>/stat`'s CPU times (USER_HZ, 100 on every Linux build that matters). */
 const TICKS_PER_S = 100;
@@ -27,7 +28,9 @@ function statFields(pid) {
 export function descendantsNamed(root, name) {
   /** @type {Map<number, { name: string, parent: number }>} */
   const all = new Map();
-  for (const entry of readdirSync('/proc')) {
+  // Without /proc (not Linux) nothing is found, and every usage reads as zero.
+  const entries = existsSync('/proc') ? readdirSync('/proc') : [];
+  for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     try {
