@@ -59,6 +59,53 @@ function percentiles(samples) {
  */
 
 /**
+ * @typedef {{ name: string, seconds: number, start: number, end: number,
+ *   before: { workerd: { cpuS: number }, node: { cpuS: number }, at: number },
+ *   after: { workerd: { cpuS: number }, node: { cpuS: number }, at: number } }} StageWindow
+ */
+
+/**
+ * The figures of one stage: rates within its window, latencies of its messages, and CPU over the
+ * whole stage, until its last POST was answered (a saturated stage ends with its queue).
+ * @param {StageWindow} s @param {Tracked[]} acknowledged @param {number[]} eventTimes
+ * @param {{ p50: number, p99: number }} loopDelay the load's own event-loop delay meanwhile (ms)
+ */
+function stageFigures(s, acknowledged, eventTimes, loopDelay) {
+  const mine = acknowledged.filter((e) => e.stage === s.name);
+  const sent = (/** @type {Tracked} */ e) => /** @type {number} */ (e.t0);
+  const windowS = (s.end - s.start) / 1000;
+  const stageS = (s.after.at - s.before.at) / 1000;
+  const cpuS = s.after.workerd.cpuS - s.before.workerd.cpuS;
+  return {
+    seconds: s.seconds,
+    messages: mine.length,
+    messages_per_s: mine.filter((e) => /** @type {number} */ (e.answered) <= s.end).length / windowS,
+    events_per_s: eventTimes.filter((at) => at >= s.start && at < s.end).length / windowS,
+    delivery_ms: percentiles(mine.flatMap((e) => e.arrivals.map((at) => at - sent(e)))),
+    post_ms: percentiles(mine.map((e) => /** @type {number} */ (e.answered) - sent(e))),
+    workerd_cpu_s: cpuS,
+    workerd_cpu_share: cpuS / stageS,
+    workerd_cpu_ms_per_message: (cpuS * 1000) / Math.max(1, mine.length),
+    node_cpu_share: (s.after.node.cpuS - s.before.node.cpuS) / stageS,
+    node_event_loop_delay_ms: loopDelay,
+  };
+}
+
+/**
+ * The sessions' counts added up.
+ * @param {ReturnType<Awaited<ReturnType<typeof connectMember>>['counts']>[]} counts
+ */
+function sessionTotals(counts) {
+  return {
+    heartbeats: counts.reduce((sum, c) => sum + c.heartbeats, 0),
+    acks: counts.reduce((sum, c) => sum + c.acks, 0),
+    unacked: counts.reduce((sum, c) => sum + c.unacked, 0),
+    sequence_gaps: counts.reduce((sum, c) => sum + c.gaps, 0),
+    closed_by_server: counts.filter((c) => c.closed !== null).length,
+  };
+}
+
+/**
  * Runs the load.
  * @param {{ cacheDir: string, sandboxes: number, users: number, bots: number, paced_s: number, pace_ms: number,
  *   saturated_s: number, drain_s: number }} options
@@ -238,33 +285,10 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
       pace_ms,
       sockets: sockets.length,
       rest_connections: REST_CONNECTIONS,
-      stages: Object.fromEntries(
-        [paced, saturated].map((s) => {
-          const mine = acknowledged.filter((e) => e.stage === s.name);
-          const delivery = mine.flatMap((e) => e.arrivals.map((at) => at - /** @type {number} */ (e.t0)));
-          const windowS = (s.end - s.start) / 1000;
-          const answeredInWindow = mine.filter((e) => /** @type {number} */ (e.answered) <= s.end).length;
-          const eventsInWindow = eventTimes.filter((at) => at >= s.start && at < s.end).length;
-          // Over the whole stage, until its last POST was answered (a saturated stage ends with its queue).
-          const cpuS = s.after.workerd.cpuS - s.before.workerd.cpuS;
-          return [
-            s.name,
-            {
-              seconds: s.seconds,
-              messages: mine.length,
-              messages_per_s: answeredInWindow / windowS,
-              events_per_s: eventsInWindow / windowS,
-              delivery_ms: percentiles(delivery),
-              post_ms: percentiles(mine.map((e) => /** @type {number} */ (e.answered) - /** @type {number} */ (e.t0))),
-              workerd_cpu_s: cpuS,
-              workerd_cpu_share: cpuS / ((s.after.at - s.before.at) / 1000),
-              workerd_cpu_ms_per_message: (cpuS * 1000) / Math.max(1, mine.length),
-              node_cpu_share: (s.after.node.cpuS - s.before.node.cpuS) / ((s.after.at - s.before.at) / 1000),
-              node_event_loop_delay_ms: s.name === 'paced' ? pacedLoop : saturatedLoop,
-            },
-          ];
-        }),
-      ),
+      stages: {
+        paced: stageFigures(paced, acknowledged, eventTimes, pacedLoop),
+        saturated: stageFigures(saturated, acknowledged, eventTimes, saturatedLoop),
+      },
       posted: counters.posted,
       acknowledged: acknowledged.length,
       failed_posts: counters.failed,
@@ -277,18 +301,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
       // Messages whose event arrived but whose POST was not answered 200 (a request that failed after it committed).
       unacknowledged_delivered: all.length - acknowledged.length,
       other_dispatches: counters.other,
-      sessions: sockets
-        .map((s) => s.counts())
-        .reduce(
-          (sum, c) => ({
-            heartbeats: sum.heartbeats + c.heartbeats,
-            acks: sum.acks + c.acks,
-            unacked: sum.unacked + c.unacked,
-            sequence_gaps: sum.sequence_gaps + c.gaps,
-            closed_by_server: sum.closed_by_server + (c.closed === null ? 0 : 1),
-          }),
-          { heartbeats: 0, acks: 0, unacked: 0, sequence_gaps: 0, closed_by_server: 0 },
-        ),
+      sessions: sessionTotals(sockets.map((socket) => socket.counts())),
       memory: {
         workerd_idle: idle.workerd.rss,
         workerd_seeded: seeded.workerd.rss,
@@ -304,7 +317,7 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
       `done: ${result.acknowledged} messages, ${result.delivered_events} of ${result.expected_events} events delivered; lost ${result.lost}, duplicated ${result.duplicated}, misrouted ${result.misrouted}, failed POSTs ${result.failed_posts}`,
     );
     const share = (/** @type {number} */ x) => x.toFixed(2);
-    const { paced: p, saturated: q } = /** @type {Record<string, any>} */ (result.stages);
+    const { paced: p, saturated: q } = result.stages;
     progress(
       `CPU share of one core: workerd ${share(p.workerd_cpu_share)} paced, ${share(q.workerd_cpu_share)} saturated; this process ${share(p.node_cpu_share)} and ${share(q.node_cpu_share)}, its event-loop delay p99 ${p.node_event_loop_delay_ms.p99.toFixed(0)} and ${q.node_event_loop_delay_ms.p99.toFixed(0)} ms; workerd RSS ${(idle.workerd.rss / 1e6).toFixed(0)} MB started, ${(seeded.workerd.rss / 1e6).toFixed(0)} MB seeded, ${(connected.workerd.rss / 1e6).toFixed(0)} MB with every session, ${(result.memory.workerd_peak / 1e6).toFixed(0)} MB at the peak`,
     );
