@@ -8,7 +8,7 @@
  *
  *   npm run bench                 everything, full size (about 10 minutes on 2 cores)
  *   npm run bench -- --quick      every phase, small
- *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, voice, size, server, ratelimit
+ *   npm run bench -- --only=read  some phases: read, write, fanout, members, cold, voice, size, server, ratelimit, server-load
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,6 +21,7 @@ import { parseOptions } from './lib/options.js';
 import { buildReport, renderMarkdown, renderTerminal } from './lib/report.js';
 import { serverPhase } from './lib/server-phase.js';
 import { rateLimitPhase } from './lib/rate-limit-phase.js';
+import { serverLoadPhase } from './lib/server-load.js';
 import { servePeer, serveSite } from './lib/servers.js';
 import { measureSizes } from './lib/sizes.js';
 import { voicePhase } from './lib/voice.js';
@@ -200,6 +201,10 @@ async function main() {
   }
   if (options.phases.has('server')) raw.server = await serverPhase({ root, cacheDir, quick: options.quick, say });
   if (options.phases.has('ratelimit')) raw.ratelimit = await rateLimitPhase({ cacheDir, quick: options.quick, say });
+  if (options.phases.has('server-load')) {
+    say(`server-load: ${options.server_load.sandboxes} sandboxes at once (progress on stderr)`);
+    raw.server_load = await serverLoadPhase({ cacheDir, ...options.server_load });
+  }
 
   const report = buildReport({ raw, options, about, summarize, durationS: Math.round((Date.now() - started) / 1000) });
   console.log('');

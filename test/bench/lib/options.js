@@ -15,6 +15,7 @@ export const PHASES = /** @type {const} */ ([
   'size',
   'server',
   'ratelimit',
+  'server-load',
 ]);
 
 const FULL = {
@@ -28,6 +29,7 @@ const FULL = {
   cold_read: { rounds: 40, warmup: 2 },
   memory: { lobbies: 100 },
   voice: { rounds: 6, seconds: 8 },
+  server_load: { sandboxes: 50, users: 5, bots: 2, paced_s: 45, pace_ms: 30_000, saturated_s: 20, drain_s: 15 },
 };
 
 const QUICK = {
@@ -41,6 +43,7 @@ const QUICK = {
   cold_read: { rounds: 6, warmup: 1 },
   memory: { lobbies: 100 },
   voice: { rounds: 2, seconds: 3 },
+  server_load: { sandboxes: 10, users: 5, bots: 2, paced_s: 8, pace_ms: 30_000, saturated_s: 4, drain_s: 10 },
 };
 
 /** @typedef {typeof FULL & { quick: boolean, phases: Set<string>, write_results: boolean }} BenchOptions */

@@ -710,6 +710,123 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     });
     details.ratelimit = v;
   }
+  if (raw.server_load) {
+    const v = raw.server_load;
+    const section = `9. Many sandboxes (${v.sandboxes} on one server, ${v.team.bots} bots + ${v.team.users} users each)`;
+    const { paced, saturated } = v.stages;
+    const one = (/** @type {number} */ x) => ({ median: x, p95: null, n: null });
+    const mb = (/** @type {number} */ bytes) => one(bytes / 1e6);
+    const zero = { text: '0', maxValue: 0 };
+    row({
+      id: 'server_load.throughput',
+      section,
+      figure: `guild messages per second, every team posting back to back (one message in flight per sandbox)`,
+      unit: 'msg/s',
+      value: one(saturated.messages_per_s),
+      higherIsBetter: true,
+    });
+    row({
+      id: 'server_load.events_per_s',
+      section,
+      figure: 'MESSAGE_CREATE events delivered per second in the same stage',
+      unit: 'events/s',
+      value: one(saturated.events_per_s),
+      higherIsBetter: true,
+    });
+    row({
+      id: 'server_load.cpu_per_message',
+      section,
+      figure: `workerd CPU time per message stored and sent to ${v.team.bots + v.team.users} sessions, in the same stage`,
+      unit: 'ms',
+      value: one(saturated.workerd_cpu_ms_per_message),
+    });
+    for (const [id, q] of /** @type {const} */ ([
+      ['delivery_p50', 'p50'],
+      ['delivery_p99', 'p99'],
+    ])) {
+      row({
+        id: `server_load.${id}`,
+        section,
+        figure: `delivery latency ${q}, POST sent to each member's MESSAGE_CREATE, every member posting every ${v.pace_ms / 1000} s (${paced.messages_per_s.toFixed(0)} msg/s in all)`,
+        unit: 'ms',
+        value: {
+          median: paced.delivery_ms[q],
+          p95: q === 'p50' ? paced.delivery_ms.p95 : null,
+          n: paced.delivery_ms.n,
+        },
+      });
+    }
+    row({
+      id: 'server_load.saturated_delivery_p50',
+      section,
+      figure: 'delivery latency p50 while every team posts back to back (waiting for the engine included)',
+      unit: 'ms',
+      value: { median: saturated.delivery_ms.p50, p95: saturated.delivery_ms.p95, n: saturated.delivery_ms.n },
+    });
+    row({
+      id: 'server_load.memory',
+      section,
+      figure: `workerd's resident memory at its peak, ${v.sandboxes} sandboxes under load`,
+      unit: 'MB',
+      value: mb(v.memory.workerd_peak),
+      baseline: { name: 'workerd started, no sandbox yet', summary: mb(v.memory.workerd_idle) },
+    });
+    row({
+      id: 'server_load.memory_per_sandbox',
+      section,
+      figure: `workerd's resident memory per sandbox: (peak − started) / ${v.sandboxes}`,
+      unit: 'MB',
+      value: mb((v.memory.workerd_peak - v.memory.workerd_idle) / v.sandboxes),
+    });
+    row({
+      id: 'server_load.memory_per_session',
+      section,
+      figure: `workerd's resident memory per gateway session: (all ${v.sockets} connected − seeded) / ${v.sockets}`,
+      unit: 'MB',
+      value: mb((v.memory.workerd_connected - v.memory.workerd_seeded) / v.sockets),
+    });
+    row({
+      id: 'server_load.memory_node',
+      section,
+      figure: `the Node process's resident memory at its peak (Miniflare and the load's ${v.sockets} clients)`,
+      unit: 'MB',
+      value: mb(v.memory.node_peak),
+      baseline: { name: 'the same process before the server started', summary: mb(v.memory.node_before_server) },
+    });
+    row({
+      id: 'server_load.lost',
+      section,
+      figure: `events lost: acknowledged messages missing at a member after the drain (of ${count(v.expected_events)})`,
+      unit: 'events',
+      value: one(v.lost),
+      target: zero,
+    });
+    row({
+      id: 'server_load.duplicated',
+      section,
+      figure: 'events duplicated: a message delivered twice to one member',
+      unit: 'events',
+      value: one(v.duplicated),
+      target: zero,
+    });
+    row({
+      id: 'server_load.misrouted',
+      section,
+      figure: "events of another sandbox's channel received by a member",
+      unit: 'events',
+      value: one(v.misrouted),
+      target: zero,
+    });
+    row({
+      id: 'server_load.failed_posts',
+      section,
+      figure: `POSTs not answered 200 (of ${count(v.posted)})`,
+      unit: 'requests',
+      value: one(v.failed_posts),
+      target: zero,
+    });
+    details.server_load = v;
+  }
   if (raw.size) {
     const z = raw.size;
     const kb = (/** @type {number} */ bytes) => bytes / 1000;
@@ -797,7 +914,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
     };
   }
 
-  const order = ['1.', '2.', '3.', '4. Scale: API', '4. Scale: Request', '5.', '6.', '7.', '8.'];
+  const order = ['1.', '2.', '3.', '4. Scale: API', '4. Scale: Request', '5.', '6.', '7.', '8.', '9.'];
   rows.sort(
     (a, b) => order.findIndex((p) => a.section.startsWith(p)) - order.findIndex((p) => b.section.startsWith(p)),
   );
@@ -818,6 +935,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       cold_read: options.cold_read,
       memory: options.memory,
       voice: options.voice,
+      server_load: options.server_load,
     },
     rows,
     details,
@@ -827,7 +945,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
 /** @param {number | null} x @param {string} unit */
 function fmt(x, unit) {
   if (x === null || Number.isNaN(x)) return '–';
-  if (unit === 'msg/s') return x.toFixed(0);
+  if (unit === 'msg/s' || unit === 'events/s' || unit === 'events' || unit === 'requests') return x.toFixed(0);
   if (unit === 'kB gz' || unit === 'ms/s' || unit === 'MB') return x.toFixed(1);
   return x >= 100 ? x.toFixed(0) : x.toFixed(2);
 }
@@ -939,6 +1057,13 @@ export function renderMarkdown(report) {
     notes.push(
       `- Voice: two tabs of one browser, each its own user with the game SDK, in one lobby call through the shared worker; the fake microphone beeps twice a second. Each round runs the E2EE call and the same call without the frame transform (\`voice: { e2ee: false }\`, the sandbox clock before 2026-03-01), in alternating order. CPU: every browser process's CPU time (DevTools \`SystemInfo.getProcessInfo\`) over ${d.voice.seconds_per_window} s of call, nothing else running. Mouth-to-ear: a beep's onset (over -35 dBFS after 150 ms under -55) in the sender's microphone level to its onset in the level the receiver gets, both polled about every 4 ms on the tabs' shared clock (performance.timeOrigin + now); it includes Opus encoding, the transforms, loopback, the jitter buffer and decoding. Beeps heard without a sent onset: E2EE ${d.voice.beeps_heard_without_a_sent_onset.e2ee}, plain ${d.voice.beeps_heard_without_a_sent_onset.plain}.`,
     );
+  if (d.server_load) {
+    const v = d.server_load;
+    const { paced, saturated } = v.stages;
+    notes.push(
+      `- Many sandboxes (\`--only=server-load\`): one server (workerd through Miniflare) with ${v.sandboxes} sandboxes seeded through the control API, each a guild with ${v.team.bots} bots and ${v.team.users} users (OAuth2 tokens with \`guilds messages.read messages.write\`), every member on a gateway WebSocket from this Node process (Identify with GUILDS | GUILD_MESSAGES, heartbeats: ${v.sessions.heartbeats} sent, ${v.sessions.acks} acknowledged). Every member posts guild messages over REST (${v.rest_connections} keep-alive connections shared by the run): ${paced.seconds} s paced (one every ${v.pace_ms / 1000} s at a random phase: ${paced.messages} messages), then ${saturated.seconds} s with each team posting back to back, one message in flight per sandbox (${saturated.messages}). Latency from the POST's send to each member's receipt; memory and CPU of workerd (${v.workerd_pids} process) from /proc. Events delivered ${count(v.delivered_events)} of ${count(v.expected_events)}; lost ${v.lost}, duplicated ${v.duplicated}, misrouted ${v.misrouted}, failed POSTs ${v.failed_posts}, sequence gaps ${v.sessions.sequence_gaps}, sessions closed by the server ${v.sessions.closed_by_server}. workerd's CPU share: ${paced.workerd_cpu_share.toFixed(2)} paced, ${saturated.workerd_cpu_share.toFixed(2)} saturated; the Node process's ${paced.node_cpu_share.toFixed(2)} and ${saturated.node_cpu_share.toFixed(2)}.`,
+    );
+  }
   return [
     `# ${report.title}: latest results`,
     '',

@@ -5,7 +5,7 @@
  * The `q` quantile (0..1) of sorted samples, linearly interpolated.
  * @param {number[]} sorted @param {number} q
  */
-function quantile(sorted, q) {
+export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);
