@@ -50,7 +50,7 @@ import {
 } from './voice-protocol';
 import type { VoiceSession, VoiceSink } from './voice-session';
 import type { PlatformContext } from '../platform/core/context';
-import type { Deadlines, GatewayTimers } from './timers';
+import type { GatewayTimers } from './timers';
 
 /**
  * What a voice connection asks of the voice gateway it belongs to, which `VoiceGateway`
@@ -59,8 +59,6 @@ import type { Deadlines, GatewayTimers } from './timers';
 export interface VoiceConnectionHost {
   readonly ctx: Pick<PlatformContext, 'clock'>;
   readonly timers: GatewayTimers;
-  /** Where the heartbeat deadline is kept (a host may keep it without a timer). */
-  readonly deadlines: Deadlines;
   reportError(error: unknown): void;
   identify(connection: VoiceConnection, d: VoiceIdentifyData): Promise<void>;
   resume(connection: VoiceConnection, d: VoiceResumeData): Promise<void>;
@@ -95,6 +93,7 @@ export class VoiceConnection implements VoiceSink {
   #state: 'open' | 'identifying' | 'ready' | 'closed' = 'open';
   #session: VoiceSession | null = null;
   #version = VOICE_GATEWAY_BUFFERED_RESUME_VERSION;
+  #heartbeat: unknown = undefined;
   #window = { start: 0, count: 0 };
   #queue: Promise<void> = Promise.resolve();
 
@@ -156,7 +155,7 @@ export class VoiceConnection implements VoiceSink {
   clientClosed(code: number): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.gateway.deadlines.clear(this);
+    this.gateway.timers.clearTimeout(this.#heartbeat);
     this.gateway.detach(this, this.#session, { end: code === 1000 || code === 1001 });
   }
 
@@ -164,7 +163,7 @@ export class VoiceConnection implements VoiceSink {
   closeWith(code: number, reason: string = VOICE_CLOSE_REASONS[code as VoiceCloseCode] ?? ''): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.gateway.deadlines.clear(this);
+    this.gateway.timers.clearTimeout(this.#heartbeat);
     this.transport.close(code, closeReason(reason));
     this.gateway.detach(this, this.#session, { end: true });
   }
@@ -185,8 +184,10 @@ export class VoiceConnection implements VoiceSink {
   }
 
   #armHeartbeat(): void {
-    this.gateway.deadlines.arm(this, VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, () =>
-      this.closeWith(CLOSE.SESSION_TIMEOUT),
+    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.#heartbeat = this.gateway.timers.setTimeout(
+      () => this.closeWith(CLOSE.SESSION_TIMEOUT),
+      VOICE_HEARTBEAT_INTERVAL_MS * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
     );
   }
 

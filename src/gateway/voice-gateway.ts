@@ -24,7 +24,7 @@ import { verifyVoiceToken } from '../platform/voice/tokens';
 import { redactSecrets } from '../platform/core/secrets';
 import { latestEventSeq, readEventsAfter } from '../store/event-log';
 import type { GatewayTransport } from './connection';
-import { deadlinesOf, REAL_TIMERS, type Deadlines, type GatewayTimers } from './timers';
+import { REAL_TIMERS, type GatewayTimers } from './timers';
 import { VoiceConnection, type VoiceConnectionHost } from './voice-connection';
 import { voiceEndingsFor } from './voice-log';
 import { SpeakingWatch, type SpeakingCall } from './voice-speaking';
@@ -49,15 +49,12 @@ export class VoiceGateway implements VoiceConnectionHost {
   #nextSsrc = 1;
   #logPosition: Promise<number>;
   #lock: Promise<unknown> = Promise.resolve();
-  /** The connections' heartbeat deadlines, as the host keeps them. */
-  readonly deadlines: Deadlines;
 
   constructor(
     readonly ctx: PlatformContext,
     readonly timers: GatewayTimers = REAL_TIMERS,
     private readonly log: (line: string) => void = console.error,
   ) {
-    this.deadlines = deadlinesOf(timers);
     // Only what happens from now on can end a session: every session starts after this.
     this.#logPosition = latestEventSeq(ctx.db);
   }
