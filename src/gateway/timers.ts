@@ -3,10 +3,11 @@
  * measure the connection, not the platform, so they run on real monotonic time rather than the
  * sandbox clock; unit tests pass manual ones.
  *
- * Heartbeat deadlines (and the presence sweep after a start) are armed through `Deadlines`, which
- * the host may provide: the browser's shared worker keeps a timer each; a server's Durable Object
- * keeps them with its sockets and wakes on one alarm, so that no timer keeps an idle sandbox's
- * object in memory (a pending timer forbids hibernation).
+ * The gateway's heartbeat deadlines (and its presence sweep after a start) are armed through
+ * `Deadlines`, which the host may provide: the browser's shared worker keeps a timer each; a
+ * server's Durable Object keeps them with its sockets and wakes on one alarm, so that no timer
+ * keeps an idle sandbox's object in memory (a pending timer forbids hibernation). The voice
+ * gateway keeps its timers: its sessions live in memory, so a connected call keeps its object.
  */
 
 /** Deadlines by key: each one fires once, unless armed again or cleared first. */
