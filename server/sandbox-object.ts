@@ -137,18 +137,17 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   }
 
   /**
-   * Closes a socket of an earlier start: 4009 when its heartbeat deadline passed, else a gateway
-   * socket is asked to reconnect and resume and a voice socket closed 4015.
+   * Closes a socket of an earlier start: a voice socket with 4015; a gateway socket with 4009
+   * when its heartbeat deadline passed, else it is asked to reconnect and resume. (A voice
+   * connection keeps its heartbeat timer, so its socket keeps no deadline.)
    */
   #dismiss(socket: WebSocket, now: number): void {
     const tags = this.ctx.getTags(socket);
-    const voice = tags.includes(VOICE_TAG);
     const deadline = deadlineOf(socket);
-    if (deadline !== undefined && deadline <= now) {
-      const code = voice ? VOICE_CLOSE_CODES.SESSION_TIMEOUT : GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT;
-      socket.close(code, CLOSE_REASONS[GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT]);
-    } else if (voice) {
+    if (tags.includes(VOICE_TAG)) {
       socket.close(VOICE_CLOSE_CODES.VOICE_SERVER_CRASHED, 'The voice server restarted: connect again.');
+    } else if (deadline !== undefined && deadline <= now) {
+      socket.close(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT, CLOSE_REASONS[GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT]);
     } else {
       // A compressed socket's zlib stream went with the object: a RECONNECT outside it would not
       // inflate, so the close alone (4000, which a client answers by resuming) says it.
