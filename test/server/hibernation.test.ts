@@ -9,10 +9,14 @@
  * order. The server asks for a heartbeat every 40 s, so that the bot's heartbeats leave the
  * object quiet windows longer than workerd's ten seconds.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_FLAGS } from '../../src/store/records/core';
+import { WEBHOOK_RETRY_BASE_MS } from '../../src/platform/core/limits';
 import { GATEWAY_CLOSE_CODES } from '../../src/gateway/protocol';
+import { nodeVerify } from '../unit/sw/webhook-fixtures';
 import { connectWire, identifyWire, type WireClient } from './gateway-client';
 import { freshSandbox, sandboxClient, startTestServer, type TestServer } from './server-harness';
 
@@ -162,5 +166,60 @@ describe('an idle sandbox hibernates', () => {
       }
     },
     HEARTBEAT_MS * 2,
+  );
+});
+
+describe('the object alarm after an eviction', () => {
+  it(
+    'a webhook retry that falls due while the object is evicted is sent by the alarm, which opens the sandbox again',
+    async () => {
+      // The endpoint: a PING is answered, the first event fails, the retry is taken.
+      const events: { at: number; body: string }[] = [];
+      let verifyKey = '';
+      const endpoint = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => (body += chunk));
+        request.on('end', () => {
+          const signature = request.headers['x-signature-ed25519'] as string | undefined;
+          const timestamp = request.headers['x-signature-timestamp'] as string | undefined;
+          if (!nodeVerify(verifyKey, signature ?? null, timestamp ?? null, body)) return response.writeHead(401).end();
+          const payload = JSON.parse(body);
+          if (payload.type === 1) events.push({ at: performance.now(), body });
+          response.writeHead(payload.type === 1 && events.length === 1 ? 500 : 204).end();
+        });
+      });
+      await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+      try {
+        const api = sandboxClient(freshSandbox(server.url));
+        const owner = (await api.post('/sandbox/users', { username: 'owner' })).body.user;
+        const app = (await api.post('/sandbox/applications', { name: 'Hooked', owner_id: owner.id })).body.application;
+        verifyKey = (await api.get(`/sandbox/applications/${app.id}/event-webhooks`)).body.verify_key;
+        const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hook`;
+        const enabled = await api.put(`/sandbox/applications/${app.id}/event-webhooks`, {
+          url,
+          types: ['APPLICATION_AUTHORIZED'],
+          enabled: true,
+        });
+        expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+        const carol = (await api.post('/sandbox/users', { username: 'carol' })).body.user;
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id: app.id,
+          scope: 'identify',
+          integration_type: '1',
+        });
+        expect((await api.post(`/oauth2/authorize?${query}`, { authorize: true, user_id: carol.id })).status).toBe(200);
+        while (events.length < 1) await sleep(20);
+        const before = (await api.post('/__platformpp-test/incarnation')).body.incarnation;
+        // Nothing else reaches the sandbox: it is evicted before the retry falls due.
+        while (events.length < 2) await sleep(100);
+        expect(events[1].body).toBe(events[0].body);
+        expect(events[1].at - events[0].at).toBeGreaterThanOrEqual(WEBHOOK_RETRY_BASE_MS - 1_000);
+        expect((await api.post('/__platformpp-test/incarnation')).body.incarnation).not.toBe(before);
+      } finally {
+        endpoint.close();
+      }
+    },
+    WEBHOOK_RETRY_BASE_MS * 3,
   );
 });
