@@ -4,15 +4,21 @@
  * WebSockets (`ctx.acceptWebSocket`), and the webhook outbox's retries on the object's alarm.
  *
  * Memory is a cache (ARCHITECTURE rule 2): an object that is evicted loses its connections'
- * state. A gateway socket whose object no longer knows it is asked to reconnect and resume
- * (op 7, then 4000), which replays from the durable log what it missed; a voice socket is
- * closed with 4015 (the voice server crashed), and its client identifies again with its voice
- * token, which is durable, as after the shared worker restarted in the browser.
+ * state. No timer is kept per connection, so that an idle sandbox whose clients are connected
+ * but silent is evicted (hibernates): heartbeat deadlines wait in `AlarmDeadlines` and in each
+ * socket's attachment, behind the object's one alarm, shared with the webhook retries. When
+ * the object starts again and a request or a client's payload comes, the open sockets it no
+ * longer knows are told at once: a gateway socket to reconnect and resume (op 7, then 4000),
+ * which replays from the durable log what it missed; a voice socket is closed with 4015 (the
+ * voice server crashed), and its client identifies again with its voice token, which is
+ * durable, as after the shared worker restarted in the browser. A socket whose deadline passed
+ * while the object was away is closed 4009 when the alarm comes, as a known one would be.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { type CompressingTransport, compressedTransport, type MessageSink } from '../src/gateway/compressed-transport';
 import type { ClientData } from '../src/gateway/connection';
-import { GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
+import { CLOSE_REASONS, GATEWAY_CLOSE_CODES, GATEWAY_OPCODES, opPayload } from '../src/gateway/protocol';
+import { REAL_TIMERS } from '../src/gateway/timers';
 import { VOICE_CLOSE_CODES } from '../src/gateway/voice-protocol';
 import { VOICE_SERVER_ENDPOINT } from '../src/platform/voice/join';
 import { durableObjectSqlConnection } from '../src/store/sqlite/durable-object-sql';
@@ -24,12 +30,27 @@ import { answerTestHook, isTestHookPath } from './test-hooks';
 import type { ServerEnv } from './env';
 import { discardUnreadBody } from './request-body';
 import { acceptInstanceSocket } from './instance-socket-accept';
+import { AlarmDeadlines } from './alarm-deadlines';
 
 /** Where the object keeps its sandbox's name, for an alarm that wakes it with no request. */
 const NAME_KEY = 'sandbox_name';
 
+/** Where the object keeps when its webhook outbox's next retry is due, so that an alarm tells it from a deadline's. */
+const WEBHOOK_DUE_KEY = 'webhook_due';
+
+/** What a socket keeps through an eviction: its heartbeat deadline, in epoch milliseconds. */
+interface SocketAttachment {
+  deadline?: number;
+}
+
 /** workerd's WebSocket: a pair's server end is accepted in this isolate, or by the hibernation API. */
-type WorkerdWebSocket = WebSocket & { accept(): void };
+type WorkerdWebSocket = WebSocket & {
+  accept(): void;
+  /** Keeps a value with a hibernatable socket through its object's eviction (at most 2,048 bytes). */
+  serializeAttachment(value: unknown): void;
+  /** The value kept by `serializeAttachment`, or null. */
+  deserializeAttachment(): unknown;
+};
 
 /** The tag a voice gateway socket is accepted with, so that an evicted object still tells it from a gateway socket. */
 const VOICE_TAG = 'voice';
@@ -60,8 +81,18 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   readonly #connections = new Map<WebSocket, SocketConnection>();
   /** The gateway sockets' transports, which hold their zlib streams. */
   readonly #transports = new Map<WebSocket, CompressingTransport>();
+  /** Each connection's socket, whose attachment keeps the connection's deadline. */
+  readonly #sockets = new Map<object, WebSocket>();
+  readonly #deadlines = new AlarmDeadlines((connection, at) => this.#deadlineArmed(connection, at));
+  /** Whether the open sockets of an earlier start of this object were told to connect again. */
+  #strangersTold = false;
+  /** The alarm's changes, one at a time. */
+  #alarmChanges: Promise<void> = Promise.resolve();
+  /** The webhook retry time kept in storage (undefined: not read yet). */
+  #storedWebhookDue: number | null | undefined = undefined;
 
   async fetch(request: Request): Promise<Response> {
+    this.#tellStrangers();
     const response = await this.#answer(request);
     // Whoever answered before reading the body (a 401, 404 or 413, the CDN, a refused upgrade):
     // the rest is read and dropped, so the client's connection stays usable.
@@ -87,19 +118,64 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   }
 
   async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const connection = this.#connections.get(socket);
-    if (connection) return connection.receive(message);
-    // The object was evicted since this socket connected: the client connects again.
-    if (this.ctx.getTags(socket).includes(VOICE_TAG)) {
+    // A socket of an earlier start (this one among them) was told to connect again.
+    this.#tellStrangers();
+    this.#connections.get(socket)?.receive(message);
+  }
+
+  /** The open sockets this start of the object does not know: an earlier start accepted them. */
+  #strangers(): WebSocket[] {
+    return this.ctx.getWebSockets().filter((s) => s.readyState === WebSocket.OPEN && !this.#connections.has(s));
+  }
+
+  /** Tells every socket an earlier start accepted to connect again, once: the sandbox is in use. */
+  #tellStrangers(): void {
+    if (this.#strangersTold) return;
+    this.#strangersTold = true;
+    const now = Date.now();
+    for (const socket of this.#strangers()) this.#dismiss(socket, now);
+  }
+
+  /**
+   * Closes a socket of an earlier start: a voice socket with 4015; a gateway socket with 4009
+   * when its heartbeat deadline passed, else it is asked to reconnect and resume. (A voice
+   * connection keeps its heartbeat timer, so its socket keeps no deadline.)
+   */
+  #dismiss(socket: WebSocket, now: number): void {
+    const tags = this.ctx.getTags(socket);
+    const deadline = deadlineOf(socket);
+    if (tags.includes(VOICE_TAG)) {
       socket.close(VOICE_CLOSE_CODES.VOICE_SERVER_CRASHED, 'The voice server restarted: connect again.');
-      return;
+    } else if (deadline !== undefined && deadline <= now) {
+      socket.close(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT, CLOSE_REASONS[GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT]);
+    } else {
+      // A compressed socket's zlib stream went with the object: a RECONNECT outside it would not
+      // inflate, so the close alone (4000, which a client answers by resuming) says it.
+      if (!tags.includes(ZLIB_STREAM_TAG)) socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
+      socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
     }
-    // A compressed socket's zlib stream went with the object: a RECONNECT outside it would not
-    // inflate, so the close alone (4000, which a client answers by resuming) says it.
-    if (!this.ctx.getTags(socket).includes(ZLIB_STREAM_TAG)) {
-      socket.send(JSON.stringify(opPayload(GATEWAY_OPCODES.RECONNECT)));
-    }
-    socket.close(GATEWAY_CLOSE_CODES.UNKNOWN_ERROR, 'Reconnect and resume.');
+  }
+
+  /** A connection's deadline moved: its socket keeps it through an eviction, and the alarm comes no later. */
+  #deadlineArmed(connection: object, at: number): void {
+    (this.#sockets.get(connection) as WorkerdWebSocket | undefined)?.serializeAttachment({
+      deadline: at,
+    } satisfies SocketAttachment);
+    this.#wakeBy(at).catch((error) => console.error(`platformpp server: ${error}`));
+  }
+
+  /** Brings the alarm forward to `at` if it is set later (or not at all). */
+  #wakeBy(at: number): Promise<void> {
+    return this.#changeAlarm(async () => {
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    });
+  }
+
+  #changeAlarm(change: () => Promise<void>): Promise<void> {
+    const run = this.#alarmChanges.then(change);
+    this.#alarmChanges = run.catch(() => undefined);
+    return run;
   }
 
   async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
@@ -120,17 +196,45 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
 
   /** Lets go of a closed socket's connection and its zlib stream. */
   #forget(socket: WebSocket): void {
+    const connection = this.#connections.get(socket);
+    if (connection) this.#sockets.delete(connection);
     this.#connections.delete(socket);
     this.#transports.get(socket)?.dispose();
     this.#transports.delete(socket);
   }
 
-  /** The webhook outbox's retries, now due by the platform clock. */
+  /**
+   * The heartbeat deadlines passed (a socket of an earlier start is closed 4009 too), and the
+   * webhook outbox's retries, now due by the platform clock. An alarm that finds the object
+   * evicted opens the sandbox only for a retry; then it is set again for what is left.
+   */
   async alarm(): Promise<void> {
-    const platform = await this.#open((await this.ctx.storage.get<string>(NAME_KEY)) ?? DEFAULT_SANDBOX);
-    const outbox = platform.app.webhooks;
-    if (outbox.due) await outbox.run();
-    await this.#scheduleRetries(platform);
+    const now = Date.now();
+    this.#deadlines.expire(now);
+    for (const socket of this.#strangers()) {
+      const deadline = deadlineOf(socket);
+      if (deadline !== undefined && deadline <= now) this.#dismiss(socket, now);
+    }
+    const webhookDue = await this.#webhookDue();
+    if (this.#platform || (webhookDue !== null && webhookDue <= now)) {
+      const platform = await this.#open((await this.ctx.storage.get<string>(NAME_KEY)) ?? DEFAULT_SANDBOX);
+      const outbox = platform.app.webhooks;
+      if (outbox.due) await outbox.run();
+      await this.#scheduleRetries(platform);
+    }
+    const next = [this.#deadlines.next, await this.#webhookDue(), ...this.#strangers().map(deadlineOf)].filter(
+      (at): at is number => typeof at === 'number',
+    );
+    if (next.length) {
+      const at = Math.max(Math.min(...next), Date.now());
+      await this.#changeAlarm(() => this.ctx.storage.setAlarm(at));
+    }
+  }
+
+  /** When the next webhook retry is due, as kept in storage (null: none). */
+  async #webhookDue(): Promise<number | null> {
+    this.#storedWebhookDue ??= (await this.ctx.storage.get<number>(WEBHOOK_DUE_KEY)) ?? null;
+    return this.#storedWebhookDue;
   }
 
   #open(name: string): Promise<SandboxPlatform> {
@@ -144,6 +248,7 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
           },
           rateLimits: this.env.PLATFORMPP_RATE_LIMITS === 'true',
           heartbeatIntervalMs: Number(this.env.PLATFORMPP_HEARTBEAT_INTERVAL_MS) || undefined,
+          timers: { ...REAL_TIMERS, deadlines: this.#deadlines },
         });
       });
       this.#platform = opening;
@@ -194,6 +299,10 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
       this.ctx.acceptWebSocket(server, tags);
       this.#connections.set(server, connection);
       this.#transports.set(server, transport);
+      this.#sockets.set(connection, server);
+      (server as WorkerdWebSocket).serializeAttachment({
+        deadline: this.#deadlines.at(connection),
+      } satisfies SocketAttachment);
     }
     for (const act of opening) act();
     opening = null;
@@ -208,9 +317,17 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
   async #scheduleRetries(platform: SandboxPlatform): Promise<void> {
     const outbox = platform.app.webhooks;
     await outbox.settled();
-    const due = outbox.nextDueAt;
-    if (due === null || platform.ctx.clock.frozen) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > due) await this.ctx.storage.setAlarm(Math.max(due, Date.now()));
+    const due = platform.ctx.clock.frozen ? null : outbox.nextDueAt;
+    if (due !== (await this.#webhookDue())) {
+      this.#storedWebhookDue = due;
+      if (due === null) await this.ctx.storage.delete(WEBHOOK_DUE_KEY);
+      else await this.ctx.storage.put(WEBHOOK_DUE_KEY, due);
+    }
+    if (due !== null) await this.#wakeBy(Math.max(due, Date.now()));
   }
+}
+
+/** The heartbeat deadline a socket keeps in its attachment. */
+function deadlineOf(socket: WebSocket): number | undefined {
+  return (((socket as WorkerdWebSocket).deserializeAttachment() ?? {}) as SocketAttachment).deadline;
 }

@@ -29,6 +29,8 @@ export const SERVER_SERVED_BY = 'platformpp-server';
 /** A sandbox's platform. */
 export interface SandboxPlatform {
   name: string;
+  /** This start of the sandbox (a random id): a Durable Object evicted and started again has a new one. */
+  incarnation: string;
   ctx: PlatformContext;
   app: PlatformApp;
   gateway: Gateway;
@@ -91,7 +93,8 @@ export async function openSandboxPlatform(
     // Every writer of this sandbox writes through this context: its cache sees every commit.
     readCache: true,
   });
-  gateway = new Gateway(ctx, options.timers, log);
+  const incarnation = crypto.randomUUID();
+  gateway = new Gateway(ctx, options.timers, log, { incarnation });
   if (options.heartbeatIntervalMs) gateway.heartbeatIntervalMs = options.heartbeatIntervalMs;
   voiceGateway = new VoiceGateway(ctx, options.timers, log);
   // The frames of an earlier start of this sandbox were held by sockets that ended with it: their
@@ -106,5 +109,5 @@ export async function openSandboxPlatform(
     control: options.control,
     rateLimits: options.rateLimits,
   });
-  return { name, ctx, app, gateway, voiceGateway, instances };
+  return { name, incarnation, ctx, app, gateway, voiceGateway, instances };
 }

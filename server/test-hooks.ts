@@ -12,6 +12,8 @@
  *   value codec (Blobs, CryptoKeys and all).
  * - `POST <sandbox>/__platformpp-test/settle`: resolves once the gateway sent every dispatch
  *   committed so far and the webhook outbox is idle.
+ * - `POST <sandbox>/__platformpp-test/incarnation`: `{incarnation}`, the id of this start of the
+ *   sandbox, which changes when its object was evicted and started again.
  */
 import type { PlatformDB, PlatformStorage, PlatformStoreName } from '../src/store/schema';
 import { decodeValue, encodeValue } from '../src/store/sqlite/value-codec';
@@ -57,6 +59,7 @@ export async function answerTestHook(platform: SandboxPlatform, request: Request
     await platform.app.webhooks.settled();
     return new Response(null, { status: 204 });
   }
+  if (path === `${TEST_HOOKS_PATH}/incarnation`) return Response.json({ incarnation: platform.incarnation });
   if (path !== `${TEST_HOOKS_PATH}/store`) return new Response(null, { status: 404 });
   const call = (await decodeValue(await request.text())) as StoreCall;
   if (!STORE_METHODS.has(call.method as never) && call.method !== 'putAll') {

@@ -30,6 +30,7 @@ interface DurableObjectStorage {
   transaction<T>(closure: () => Promise<T>): Promise<T>;
   get<T = unknown>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<boolean>;
   getAlarm(): Promise<number | null>;
   setAlarm(scheduledTime: number): Promise<void>;
   deleteAlarm(): Promise<void>;

@@ -6,7 +6,8 @@
  * Heartbeats and the payload rate limit measure the connection, not the platform: they run on
  * the gateway's timers (real, monotonic time), so a frozen or moved sandbox clock neither kills
  * nor rescues a connection. A connection that sends no heartbeat for 1.5 heartbeat intervals is
- * closed with 4009 (session timed out).
+ * closed with 4009 (session timed out): the deadline is armed through the gateway's `deadlines`,
+ * a timer in the browser, the object's alarm on the server (`timers.ts`).
  */
 import * as v from 'valibot';
 import {
@@ -40,7 +41,7 @@ import {
 import type { TransportCompression } from './compressed-transport';
 import type { GatewaySession, SessionSink } from './session';
 import type { PresenceUpdate } from './session-presence';
-import type { GatewayTimers } from './timers';
+import type { Deadlines, GatewayTimers } from './timers';
 
 /**
  * What a connection asks of the gateway it belongs to, which `Gateway` implements: a named seam,
@@ -48,6 +49,8 @@ import type { GatewayTimers } from './timers';
  */
 export interface GatewayConnectionHost {
   readonly timers: GatewayTimers;
+  /** Where the heartbeat deadline is kept (a host may keep it without a timer). */
+  readonly deadlines: Deadlines;
   /** Hello's `heartbeat_interval` for new connections, in milliseconds. */
   readonly heartbeatIntervalMs: number;
   reportError(error: unknown): void;
@@ -152,7 +155,6 @@ export class GatewayConnection implements SessionSink {
   #state: 'open' | 'identifying' | 'ready' | 'closed' = 'open';
   #session: GatewaySession | null = null;
   #version = 10;
-  #heartbeat: unknown = undefined;
   /** The heartbeat interval Hello gave this connection. */
   #interval = GATEWAY_HEARTBEAT_INTERVAL_MS;
   #window = { start: 0, count: 0 };
@@ -227,7 +229,7 @@ export class GatewayConnection implements SessionSink {
   clientClosed(code: number): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.gateway.deadlines.clear(this);
     this.gateway.detach(this, { invalidate: code === 1000 || code === 1001 });
   }
 
@@ -235,7 +237,7 @@ export class GatewayConnection implements SessionSink {
   closeWith(code: number, reason: string = CLOSE_REASONS[code as GatewayCloseCode] ?? ''): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.gateway.timers.clearTimeout(this.#heartbeat);
+    this.gateway.deadlines.clear(this);
     this.transport.close(code, closeReason(reason));
     this.gateway.detach(this, { invalidate: this.gateway.invalidatesSession(code) });
   }
@@ -293,10 +295,8 @@ export class GatewayConnection implements SessionSink {
   }
 
   #armHeartbeat(): void {
-    this.gateway.timers.clearTimeout(this.#heartbeat);
-    this.#heartbeat = this.gateway.timers.setTimeout(
-      () => this.closeWith(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT),
-      this.#interval * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR,
+    this.gateway.deadlines.arm(this, this.#interval * GATEWAY_HEARTBEAT_TIMEOUT_FACTOR, () =>
+      this.closeWith(GATEWAY_CLOSE_CODES.SESSION_TIMED_OUT),
     );
   }
 

@@ -57,7 +57,7 @@ import { ResumeWriter } from './resume-writer';
 import { sessionFromRecord, type GatewaySession } from './session';
 import { credentialExists, credentialHash, questionsCredential } from './session-credentials';
 import { SessionPresences, type GatewayLiveness, type PageLiveness, type PresenceUpdate } from './session-presence';
-import { REAL_TIMERS, type GatewayTimers } from './timers';
+import { deadlinesOf, REAL_TIMERS, type Deadlines, type GatewayTimers } from './timers';
 
 export type { GatewayTimers } from './timers';
 
@@ -92,6 +92,8 @@ export class Gateway implements GatewayConnectionHost {
    * or a server's `--heartbeat-interval`, so that a test meets a zombie connection in seconds.
    */
   heartbeatIntervalMs = GATEWAY_HEARTBEAT_INTERVAL_MS;
+  /** The connections' heartbeat deadlines and the sweep after this start, as the host keeps them. */
+  readonly deadlines: Deadlines;
 
   /**
    * @param presence `incarnation` names this start of the gateway (default: a random id);
@@ -118,7 +120,8 @@ export class Gateway implements GatewayConnectionHost {
       await this.#presences.sweep(presence.isLive ?? (async () => false));
       await this.#endVoice(() => endVoiceOfDisconnectedSessions(ctx));
     };
-    timers.setTimeout(() => void sweep().catch(report), PRESENCE_RESTART_GRACE_MS);
+    this.deadlines = deadlinesOf(timers);
+    this.deadlines.arm(this.#presences, PRESENCE_RESTART_GRACE_MS, () => void sweep().catch(report));
     // Sessions whose page is gone as well (every one, after a browser restart) will not come back.
     if (presence.pageLive)
       void this.#presences.sweep(presence.isLive ?? (async () => false), presence.pageLive).catch(report);

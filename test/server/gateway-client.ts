@@ -28,14 +28,15 @@ export async function connectWire(url: string, helloOp = 10): Promise<WireClient
     received.push(JSON.parse(String(data)));
     for (const wake of waiters) wake();
   });
+  let isClosed = false;
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.on('close', (code, reason) => {
       resolve({ code, reason: String(reason) });
+      // Before the waiters look: one still waiting on a closed socket fails.
+      isClosed = true;
       for (const wake of waiters) wake();
     }),
   );
-  let isClosed = false;
-  void closed.then(() => (isClosed = true));
   const client: WireClient = {
     socket,
     received,
