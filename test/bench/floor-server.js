@@ -17,6 +17,8 @@
  *   - `POST .../broadcast-numbered`: the body (a dispatch's `d`) and an event naming it inserted,
  *     then a resume record of every socket's sequence number, then each socket sent the dispatch
  *     numbered;
+ *   - `POST .../broadcast-numbered-after`: the same, with the message and its event committed
+ *     in one transaction and the resume record in a second before the sends;
  *   - `POST .../write`: the body inserted as one row, answered with its id;
  *   - `POST .../write-logged`: the request's token found in SQLite, then the body inserted as one
  *     row and an event naming it as another, committed together, answered with the row's id.
@@ -93,6 +95,25 @@ export class FloorObject extends DurableObject {
         this.sequence += 1;
         const numbers = sockets.map((_, i) => [i, this.sequence]);
         sql.exec('INSERT INTO resume (data) VALUES (?)', JSON.stringify(numbers));
+        for (const socket of sockets) {
+          socket.send(`{"op":0,"d":${d},"s":${this.sequence},"t":"LOBBY_MESSAGE_CREATE"}`);
+        }
+        return new Response(null, { status: 204 });
+      }
+      case 'broadcast-numbered-after': {
+        // The same, as a gateway that numbers only what was committed: the message and its
+        // event in one transaction, then the resume record in a second, then the sends.
+        const d = await request.text();
+        await this.ctx.storage.transaction(async () => {
+          const id = sql.exec('INSERT INTO rows (data) VALUES (?) RETURNING id', d).one().id;
+          sql.exec('INSERT INTO log (data) VALUES (?)', JSON.stringify({ t: 'MESSAGE_CREATE', id }));
+        });
+        const sockets = this.ctx.getWebSockets();
+        this.sequence += 1;
+        const numbers = sockets.map((_, i) => [i, this.sequence]);
+        await this.ctx.storage.transaction(async () => {
+          sql.exec('INSERT INTO resume (data) VALUES (?)', JSON.stringify(numbers));
+        });
         for (const socket of sockets) {
           socket.send(`{"op":0,"d":${d},"s":${this.sequence},"t":"LOBBY_MESSAGE_CREATE"}`);
         }

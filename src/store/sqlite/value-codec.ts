@@ -138,12 +138,49 @@ function toJson(value: unknown, resolved: Resolved): unknown {
   return TAG in out ? { [TAG]: 'o', v: out } : out;
 }
 
+/** How deep {@link isPlainJson} looks before it leaves a value to the full encoding. */
+const PLAIN_DEPTH = 64;
+
+/**
+ * Whether `JSON.stringify(value)` is already its stored text (what {@link toJson} returns for it
+ * is equal to it): strings, booleans, null, finite numbers other than -0, and arrays and plain
+ * objects (without the tag's name) of those, no deeper than `depth`. Anything else (undefined,
+ * a class instance, a `toJSON`, a cycle) is left to the full encoding.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth === 0) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Array.prototype) {
+    const items = value as unknown[];
+    for (let i = 0; i < items.length; i++) if (!isPlainJson(items[i], depth - 1)) return false;
+    return true;
+  }
+  if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, TAG)) return false;
+  const record = value as Record<string, unknown>;
+  for (const name in record) if (!Object.hasOwn(record, name) || !isPlainJson(record[name], depth - 1)) return false;
+  return true;
+}
+
 /**
  * The stored text of a record: a string at once, or a promise when it holds a Blob or a
  * CryptoKey. Throws (or rejects with) a `DataCloneError` for what cannot be stored.
  * @example const text = encodeValue({ id: '1', data: new Blob(['x']) }); await text;
  */
 export function encodeValue(value: unknown): string | Promise<string> {
+  // Most records are JSON as they are: one walk that allocates nothing says so.
+  if (isPlainJson(value, PLAIN_DEPTH)) return JSON.stringify(value);
   const pending: Promise<void>[] = [];
   const resolved: Resolved = new Map();
   collectAsync(value, pending, resolved, new Set());

@@ -90,39 +90,43 @@ export class SqliteWriteStore<V, K extends Key> extends SqliteRange<V, K, K> imp
     });
   }
 
-  /** The key a record is stored under, and the record as stored (a generated key put in). */
-  #keyOf(value: unknown, key: Key | undefined): [Key, unknown] {
+  /**
+   * The key a record is stored under, the record as stored (a generated key put in), and whether
+   * the key was generated: above every key the store holds, so no record has it yet.
+   */
+  #keyOf(value: unknown, key: Key | undefined): [Key, unknown, boolean] {
     const { keyPath, autoIncrement } = this.definition;
     if (keyPath === undefined) {
-      if (key !== undefined) return [key, value];
-      if (autoIncrement) return [this.scope.nextKey(this.name), value];
+      if (key !== undefined) return [key, value, false];
+      if (autoIncrement) return [this.scope.nextKey(this.name), value, true];
       throw dataError(`Store ${this.name} has no key path: the write must name the key.`);
     }
     if (key !== undefined) throw dataError(`Store ${this.name} has a key path: the write must not name a key.`);
     const found = valueAtKeyPath(value, keyPath);
     if (found === undefined && autoIncrement && typeof keyPath === 'string' && !keyPath.includes('.')) {
       const generated = this.scope.nextKey(this.name);
-      return [generated, { ...(value as object), [keyPath]: generated }];
+      return [generated, { ...(value as object), [keyPath]: generated }, true];
     }
     if (!isValidKey(found)) throw dataError(`The record has no valid key at ${String(keyPath)}.`);
-    return [found, value];
+    return [found, value, false];
   }
 
   #store(value: unknown, explicitKey: Key | undefined, replace: boolean): K | Promise<K> {
-    const [key, record] = this.#keyOf(value, explicitKey);
+    const [key, record, generated] = this.#keyOf(value, explicitKey);
     const keyBytes = encodeKey(key);
     if (this.definition.autoIncrement && typeof key === 'number') this.scope.sawKey(this.name, key);
     const text = encodeValue(record);
     const apply = (stored: string): K => {
-      this.#writeRow(keyBytes, stored, record, replace);
+      this.#writeRow(keyBytes, stored, record, replace, generated);
       return key as K;
     };
     return typeof text === 'string' ? apply(text) : text.then(apply);
   }
 
-  #writeRow(key: Uint8Array, text: string, record: unknown, replace: boolean): void {
+  /** Writes the record's rows and index entries; `fresh`: no record has the key yet (a generated one), so none is looked for. */
+  #writeRow(key: Uint8Array, text: string, record: unknown, replace: boolean, fresh: boolean): void {
     const table = recordTable(this.name);
-    const [old] = this.db.exec(`SELECT parts FROM ${table} WHERE k = ?`, key);
+    const [old] = fresh ? [] : this.db.exec(`SELECT parts FROM ${table} WHERE k = ?`, key);
     if (old && !replace)
       throw new DOMException(`A record with this key is already in ${this.name}.`, 'ConstraintError');
     if (old) {

@@ -607,6 +607,17 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
           value: gatewayFan.summary,
           baseline: engineFan,
         });
+        if (v.fanout_ws.gateway_after_floor?.length) {
+          row({
+            id: 'server.fanout_ws_gateway_after_commit_floor',
+            section,
+            figure:
+              'gateway floor numbering after the commit: the message and its event in one transaction, the resume record in a second, then the sends, against the engine floor (what numbering only what was committed costs at the least)',
+            unit: 'ms',
+            value: s(v.fanout_ws.gateway_after_floor),
+            baseline: engineFan,
+          });
+        }
       }
       row({
         id: 'server.fanout_ws_stored_floor',

@@ -218,6 +218,7 @@ export async function serverPhase({ cacheDir, quick, say }) {
     raw.fanout_ws.engine_floor = [];
     raw.fanout_ws.stored_floor = [];
     raw.fanout_ws.gateway_floor = [];
+    raw.fanout_ws.gateway_after_floor = [];
     const floorFan = async (/** @type {string} */ op, /** @type {string} */ content) => {
       const heard = everyone(floorClients, (text) => text.includes(content));
       const start = performance.now();
@@ -226,7 +227,9 @@ export async function serverPhase({ cacheDir, quick, say }) {
         Math.max(0, dispatchBytes - JSON.stringify({ op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' }).length),
       );
       // The numbered floor is given the dispatch's `d` and numbers it itself.
-      const body = JSON.stringify(op === 'broadcast-numbered' ? d : { op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' });
+      const body = JSON.stringify(
+        op.startsWith('broadcast-numbered') ? d : { op: 0, d, s: n, t: 'LOBBY_MESSAGE_CREATE' },
+      );
       await fetch(`${floors.url}/o/fanout/${op}`, { method: 'POST', body }).then((r) => r.text());
       await heard;
       return performance.now() - start;
@@ -254,6 +257,8 @@ export async function serverPhase({ cacheDir, quick, say }) {
       if (i >= 3) raw.fanout_ws.stored_floor.push(storedTime);
       const gatewayTime = await floorFan('broadcast-numbered', `numbered ${n}`);
       if (i >= 3) raw.fanout_ws.gateway_floor.push(gatewayTime);
+      const afterTime = await floorFan('broadcast-numbered-after', `after ${n}`);
+      if (i >= 3) raw.fanout_ws.gateway_after_floor.push(afterTime);
     }
     raw.fanout_ws.bytes = dispatchBytes;
     for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients), ...floorClients]) socket.close(1000);

@@ -443,6 +443,20 @@ export function runStorageAdapterSuite(adapter: string, open: OpenSuiteEngine): 
       db.close();
     });
 
+    it('generates a key above every numeric key stored, also one a write named itself, so a generated key never replaces a record', async () => {
+      const db = await storage();
+      const [first] = await db.write(['log'], async (tx) => [await tx.append({ type: 'ONE' })]);
+      await db.write(['log'], (tx) => tx.store('log').add({ seq: first + 10.5, type: 'NAMED' }));
+      const [next] = await db.write(['log'], async (tx) => [await tx.append({ type: 'TWO' })]);
+      expect(next).toBe(first + 11);
+      expect((await db.readLogAfter(0, 10)).map((e) => e.type)).toEqual(['ONE', 'NAMED', 'TWO']);
+      await expectFailure(
+        db.write(['log'], (tx) => tx.store('log').add({ seq: next, type: 'AGAIN' })),
+        'ConstraintError',
+      );
+      db.close();
+    });
+
     it('tells the commit listeners what the write changed, record by record and in order; a store only read is absent', async () => {
       const db = await storage();
       await db.write(['things'], (tx) => tx.store('things').put(thing('old', 'g', 0)));

@@ -98,6 +98,30 @@ describe('SQLite record encoding', () => {
     expect(new Uint16Array(back.buffer)).toEqual(new Uint16Array([1, 65535]));
   });
 
+  it('stores a record JSON holds as its JSON text, and reads back equal one with undefined, a class instance, a field named like the tag or deep nesting', async () => {
+    const plain = { id: '1', n: 2.5, ok: true, none: null, list: [1, 'a', { b: [] }], nested: { deep: { x: 'é' } } };
+    expect(await encodeValue(plain)).toBe(JSON.stringify(plain));
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 100; i++) deep = { next: deep };
+    class Point {
+      x = 1;
+      toJSON() {
+        return 'not what is stored';
+      }
+    }
+    const others = [
+      { a: undefined, b: 1 },
+      [1, undefined],
+      { zero: -0 },
+      { '\u0000t': 'the tag', v: 1 },
+      Object.assign(Object.create(null), { c: 3 }),
+      deep,
+    ];
+    for (const value of others) expect(await roundTrip(value)).toEqual(value);
+    expect(Object.keys((await roundTrip({ a: undefined })) as object)).toEqual(['a']);
+    expect(await roundTrip(new Point())).toEqual({ x: 1 });
+  });
+
   it('keeps a Blob with its bytes and type', async () => {
     const back = (await roundTrip({ data: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) })) as {
       data: Blob;
