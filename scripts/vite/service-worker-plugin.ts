@@ -137,11 +137,13 @@ function routeScriptPlugin(root: string, script: string, routes: RouteEntry[], e
       return [
         `import { routeTable } from ${JSON.stringify(frame)};`,
         `const byMethod = ${JSON.stringify(byMethod)};`,
-        'const table = routeTable({ routes: Object.entries(byMethod).flatMap(([method, paths]) => paths.map((path) => ({ method, path }))) });',
+        // Built on first use: a start asks only for an unversioned `/api/...` path (`ownsPath`).
+        'let table;',
+        'const routes = () => Object.entries(byMethod).flatMap(([method, paths]) => paths.map((path) => ({ method, path })));',
         'let loaded;',
         // importScripts runs the script in the worker's global scope, where it sets its global.
         `const load = () => (loaded ??= (importScripts(${JSON.stringify(script)}), self.${ROUTE_SCRIPT_GLOBAL}));`,
-        'export const routeScript = { hasRoute: (path) => table.methodsFor(path).length > 0, load, install: load };',
+        'export const routeScript = { hasRoute: (path) => (table ??= routeTable({ routes: routes() })).methodsFor(path).length > 0, load, install: load };',
       ].join('\n');
     },
   };
