@@ -83,7 +83,7 @@ function workerBuild(
     },
     build: {
       write: false,
-      sourcemap: false,
+      sourcemap: Boolean(config.build.sourcemap),
       // Library mode does not minify ES output by default; the worker is fetched on every update check.
       minify: true,
       // A classic script, not an ES module: Chromium keeps the compiled code of a classic service
@@ -197,8 +197,9 @@ export async function buildServiceWorker(
   // A new name for new contents: the browser compares sw.js on every update check, and finds the new routes there.
   const hash = createHash('sha256').update(routeScript.code).digest('hex').slice(0, 10);
   const scriptName = `sw-routes-${hash}.js`;
-  for (const file of readdirSync(outDir)) if (/^sw-routes-[0-9a-f]+\.js$/.test(file)) rmSync(join(outDir, file));
-  writeFileSync(join(outDir, scriptName), routeScript.code);
+  for (const file of readdirSync(outDir))
+    if (/^sw-routes-[0-9a-f]+\.js(?:\.map)?$/.test(file)) rmSync(join(outDir, file));
+  writeScript(outDir, scriptName, routeScript);
   const entry = [
     `import ${JSON.stringify(swEntry)};`,
     ...[...shared].map((id) => `export * as ${keyOf.get(id)} from ${JSON.stringify(id)};`),
@@ -209,7 +210,17 @@ export async function buildServiceWorker(
     define: { __PRECACHE_MANIFEST__: JSON.stringify(manifest()) },
     plugins: [routeScriptPlugin(root, scriptName, routes, entry)],
   });
-  writeFileSync(join(outDir, 'sw.js'), start.code);
+  writeScript(outDir, 'sw.js', start);
+}
+
+/** Writes a built script under its name, and its source map beside it when the build made one. */
+function writeScript(outDir: string, name: string, script: { code: string; map: { toString(): string } | null }): void {
+  let code = script.code;
+  if (script.map) {
+    code = code.replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${name}.map\n`);
+    writeFileSync(join(outDir, `${name}.map`), script.map.toString());
+  }
+  writeFileSync(join(outDir, name), code);
 }
 
 /** Dev: `/sw.js` is the transformed `sw/sw.ts`. Build: `dist/sw.js` is built after the site. */
