@@ -228,6 +228,11 @@ export function serviceWorkerPlugin(): Plugin {
   let config: ResolvedConfig;
   return {
     name: 'platformpp:service-worker',
+    // The pages register `/sw.js` as a module only where it is `sw/sw.ts` (this dev server):
+    // built, it is a classic script (`src/components/service-worker-restart.ts`).
+    config: (_config, { command }) => ({
+      define: { __PLATFORMPP_SOURCE_SERVICE_WORKER__: JSON.stringify(command === 'serve') },
+    }),
     configResolved(resolved) {
       config = resolved;
     },

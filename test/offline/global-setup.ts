@@ -22,16 +22,7 @@ let builtDir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   const root = project.config.root;
   const outDir = (builtDir = resolve(root, OUT_DIR));
-  // As `npm run build` builds it: under vitest NODE_ENV is `test`, which would make the pages
-  // register the service worker as a module (the dev server's kind), where its routes' script
-  // cannot be imported.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   project.provide('offlineSiteDir', outDir);
 }
 

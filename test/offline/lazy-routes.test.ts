@@ -83,6 +83,13 @@ describe('the service worker starts small, and stays whole offline', () => {
     expect((await call(page, 'POST', `/api/v10/lobbies/${lobbyId}/messages`, { content: 'hello' }, auth)).status).toBe(
       201,
     );
+    // From here on a page that asks the worker for nothing itself (the host page's own requests
+    // would load the routes): the sample activity's page, outside a frame it waits for its host.
+    const quiet = await context.newPage();
+    await quiet.goto('/activities/tic-tac-toe/index.html');
+    await quiet.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.close();
+    page = quiet;
   });
 
   afterAll(async () => {
