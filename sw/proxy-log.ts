@@ -5,7 +5,7 @@
  * header naming a URL mapping's target, which is taken off here.
  */
 import { MAPPED_TARGET_HEADER, type ProxiedRequestRecord } from '../src/wire/proxy-log';
-import { SERVED_BY_HEADER } from './app';
+import { SERVED_BY_HEADER } from './app-frame';
 
 /** Where records go (a BroadcastChannel's `postMessage`). */
 export type ProxyLogPost = (record: ProxiedRequestRecord) => void;

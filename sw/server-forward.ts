@@ -11,7 +11,7 @@
 import { ApiError } from '../src/platform/core/errors';
 import { SERVER_CDN_PATH } from '../src/wire/paths';
 import { type JoinedServer, normalizeServerUrl } from '../src/wire/server-join';
-import { SERVED_BY, SERVED_BY_HEADER } from './app';
+import { SERVED_BY, SERVED_BY_HEADER } from './app-frame';
 import { errorResponse } from './http';
 import type { PlatformOrigin } from './origins';
 

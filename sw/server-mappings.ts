@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../src/platform/core/errors';
 import type { JoinedServer } from '../src/wire/server-join';
-import { SERVED_BY, SERVED_BY_HEADER } from './app';
+import { SERVED_BY, SERVED_BY_HEADER } from './app-frame';
 import { errorResponse } from './http';
 import { ownsPath } from './paths';
 import { forwardToMappedTarget, type TargetFetch } from './routes/url-mapping-proxy';

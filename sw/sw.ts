@@ -9,7 +9,9 @@
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Router } from 'workbox-routing';
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../src/platform/core/announcements';
-import { createPlatformApp, platformHasRoute, SERVED_BY, SERVED_BY_HEADER } from './app';
+import { SERVED_BY, SERVED_BY_HEADER } from './app-frame';
+import { createLazyPlatformApp } from './lazy-app';
+import { routeScript } from './route-script';
 import type { WorkerStarts } from './idempotency';
 import { onOrigin, platformOriginOf } from './origins';
 import { ownsPath, stripProxyPrefix, PROXY_PREFIX } from './paths';
@@ -62,12 +64,15 @@ async function workerStarts(): Promise<WorkerStarts> {
 
 // The worker may be stopped and restarted at any time: the app is built on first use after each
 // start, and built again if building it failed instead of leaving every later request broken.
-let appReady: ReturnType<typeof createPlatformApp> | undefined;
-function platformApp(): ReturnType<typeof createPlatformApp> {
+let appReady: ReturnType<typeof createLazyPlatformApp> | undefined;
+function platformApp(): ReturnType<typeof createLazyPlatformApp> {
   if (!appReady) {
     // The database opens while the start's lock is looked up: neither waits for the other.
     appReady = Promise.all([workerStarts(), openPlatformStorage()]).then(([starts, db]) =>
-      createPlatformApp({ db, broadcast: (message: Announcement) => channel.postMessage(message), starts }),
+      createLazyPlatformApp(
+        { db, broadcast: (message: Announcement) => channel.postMessage(message), starts },
+        routeScript,
+      ),
     );
     appReady.catch(() => (appReady = undefined));
   }
@@ -99,7 +104,18 @@ const precache = new PrecacheController();
 precache.strategy.matchOptions = { ignoreVary: true };
 // In dev nothing is precached: every asset comes from the dev server.
 precache.addToCacheList(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
-self.addEventListener('install', (event) => event.waitUntil(precacheAll(event)));
+self.addEventListener('install', (event) => {
+  // The routes' script is imported now, so that the browser keeps it with this worker's scripts:
+  // a later start may import only what an install did (and offline, nothing else is there). A
+  // script that did not load fails the install: the browser tries again on the next visit.
+  try {
+    routeScript.install();
+  } catch (error) {
+    event.waitUntil(Promise.reject(error));
+    return;
+  }
+  event.waitUntil(precacheAll(event));
+});
 // Drops what an older manifest cached and this one no longer lists (it waits on the event itself).
 self.addEventListener('activate', (event) => void precache.activate(event));
 const router = new Router();
@@ -183,7 +199,7 @@ self.addEventListener('fetch', (event) => {
     );
     return;
   }
-  if (ownsPath(url, platformHasRoute)) {
+  if (ownsPath(url, routeScript.hasRoute)) {
     // The app starts while the client's server is looked up: almost every client uses the
     // local sandbox, and after a stop both open a database.
     const local = platformApp();

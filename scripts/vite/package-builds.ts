@@ -70,7 +70,7 @@ export function packageBuildsPlugin(): Plugin {
         const dist = resolve(config.root, config.build.outDir, '..');
         const sandbox = resolve(dist, 'sandbox');
         await buildSandboxHost(config.root, sandbox, Boolean(config.build.sourcemap));
-        await buildServiceWorker(config, [], sandbox);
+        await buildServiceWorker(config, () => [], sandbox);
         await buildVitePlugin(config.root, resolve(dist, 'vite'));
       },
     },

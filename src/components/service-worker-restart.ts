@@ -14,12 +14,22 @@
 import { ANNOUNCEMENT_CHANNEL, type Announcement } from '../platform/core/announcements';
 
 /**
- * How the service worker script is registered. Built (the site's `/sw.js`, the package's
- * `sw.js`), it is one classic script, whose compiled code the browser keeps from its install
- * on; under Vite's dev server `/sw.js` is `sw/sw.ts` with its imports, a module.
+ * True under this project's own dev server only, where `/sw.js` is `sw/sw.ts` with its imports
+ * (set by `scripts/vite/service-worker-plugin.ts`); undefined in the package and elsewhere.
  */
-// `?.`: `SandboxClient` imports this module, and a Node program may load it without Vite's `env`.
-export const SERVICE_WORKER_TYPE: WorkerType = import.meta.env?.DEV ? 'module' : 'classic';
+declare const __PLATFORMPP_SOURCE_SERVICE_WORKER__: boolean | undefined;
+
+/**
+ * How the service worker script is registered. Built (the site's `/sw.js`, the package's
+ * `sw.js`), it is a classic script, whose compiled code the browser keeps from its install on,
+ * and which imports its routes with `importScripts()` (a module worker cannot); under this
+ * project's dev server `/sw.js` is `sw/sw.ts` with its imports, a module. A consumer's dev
+ * server serves the package's built `sw.js`: classic too.
+ */
+export const SERVICE_WORKER_TYPE: WorkerType =
+  typeof __PLATFORMPP_SOURCE_SERVICE_WORKER__ !== 'undefined' && __PLATFORMPP_SOURCE_SERVICE_WORKER__
+    ? 'module'
+    : 'classic';
 
 /** The query parameter that marks a start of the worker asked for by a stop fault. */
 export const SERVICE_WORKER_START_PARAM = 'start';

@@ -66,6 +66,9 @@ export async function measureSizes({ root, cacheDir, benchSiteDir }) {
     game_sdk_entry: await bundle(root, resolve(root, 'src/sdk/index.ts')),
   };
   const sw = measure(readFileSync(resolve(root, 'dist/sw.js')));
+  // The platform's routes but the lobbies', which dist/sw.js imports on first use.
+  const routesFile = readdirSync(resolve(root, 'dist')).find((f) => /^sw-routes-[0-9a-f]+\.js$/.test(f));
+  const swRoutes = routesFile ? measure(readFileSync(resolve(root, 'dist', routesFile))) : { min: 0, gzip: 0 };
   // The site's own hub worker when its pages start one; else the one built from the same source for the bench pages.
   /** @param {string} dir */
   const hubIn = (dir) => (existsSync(dir) ? readdirSync(dir).find((f) => /^hub-worker.*\.js$/.test(f)) : undefined);
@@ -77,6 +80,11 @@ export async function measureSizes({ root, cacheDir, benchSiteDir }) {
   return {
     ...bundles,
     service_worker: sw,
+    service_worker_total: {
+      min: sw.min + swRoutes.min,
+      gzip: sw.gzip + swRoutes.gzip,
+      routes_file: routesFile ?? null,
+    },
     shared_worker: { ...hub, file: siteHub ? `dist/assets/${siteHub}` : `bench build of src/hub/hub-worker.ts` },
   };
 }
