@@ -836,6 +836,14 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       value: one(v.failed_posts),
       target: zero,
     });
+    row({
+      id: 'server_load.resumes',
+      section,
+      figure:
+        'sessions resumed after the server asked them to (a sandbox object evicted while its clients were connected, then woken)',
+      unit: 'sessions',
+      value: one(v.sessions.resumes),
+    });
     details.server_load = v;
   }
   if (raw.size) {

@@ -110,78 +110,126 @@ export async function seedTeam(base, { users, bots }) {
 
 /**
  * @typedef {object} MemberSocket
- * @property {WebSocket} socket
- * @property {() => { heartbeats: number, acks: number, unacked: number, gaps: number, closed: number | null }} counts
+ * @property {() => { heartbeats: number, acks: number, unacked: number, gaps: number, resumes: number,
+ *   invalid_sessions: number, closed: number | null }} counts
  *   heartbeats sent and acknowledged, heartbeats sent while the previous one had no ACK, gaps in
- *   the dispatches' sequence numbers, and the close code if the server closed the connection
+ *   the dispatches' sequence numbers, the sessions resumed after the server asked (a reconnect, or
+ *   a close a client resumes after: an object evicted while its clients were connected), the
+ *   sessions the server invalidated (op 9), and the close code if the server ended the session
+ *   (one the client cannot resume)
  * @property {() => void} close closes it with 1000 (the session ends)
  */
 
+/** The close codes after which a client resumes, as the platform's documentation lists them (the others end the session). */
+const RESUMABLE = new Set([1000, 1001, 1006, 4000, 4001, 4002, 4003, 4005, 4007, 4008, 4009]);
+
 /**
  * Connects `member` to the team's gateway and identifies; resolves once READY arrived. Every
- * later dispatch goes to `onDispatch` with the time it was read.
+ * later dispatch goes to `onDispatch` with the time it was read. When the server asks it to
+ * reconnect (op 7) or closes with a resumable code, it resumes on READY's `resume_gateway_url`
+ * with its session and last sequence number, as a bot library does, so that a session never
+ * loses an event to a reconnect.
  * @param {Team} team @param {TeamMember} member
  * @param {(payload: { t: string, s: number, d: any }, at: number) => void} onDispatch
  * @returns {Promise<MemberSocket>}
  */
 export function connectMember(team, member, onDispatch) {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(team.gatewayUrl);
-    const counts = { heartbeats: 0, acks: 0, unacked: 0, gaps: 0, closed: /** @type {number | null} */ (null) };
+    const counts = {
+      heartbeats: 0,
+      acks: 0,
+      unacked: 0,
+      gaps: 0,
+      resumes: 0,
+      invalid_sessions: 0,
+      closed: /** @type {number | null} */ (null),
+    };
     let seq = /** @type {number | null} */ (null);
-    let waitingAck = false;
+    let session = /** @type {{ id: string, url: string } | null} */ (null);
+    let ended = false;
     let ready = false;
+    /** @type {WebSocket} */
+    let socket;
     /** @type {NodeJS.Timeout | undefined} */
     let beat;
-    const heartbeat = () => {
-      if (waitingAck) counts.unacked++;
-      waitingAck = true;
-      counts.heartbeats++;
-      socket.send(JSON.stringify({ op: 1, d: seq }));
-    };
-    socket.on('message', (data) => {
-      const at = performance.now();
-      const payload = JSON.parse(String(data));
-      if (typeof payload.s === 'number') {
-        if (seq !== null && payload.s !== seq + 1) counts.gaps++;
-        seq = payload.s;
-      }
-      if (payload.op === 10) {
-        const interval = payload.d.heartbeat_interval;
-        // As the platform asks: the first heartbeat after interval × jitter, then every interval.
-        beat = setTimeout(() => {
-          heartbeat();
-          beat = setInterval(heartbeat, interval);
-        }, interval * Math.random());
-        socket.send(JSON.stringify({ op: 2, d: { token: member.auth, intents: INTENTS, properties: {} } }));
-      } else if (payload.op === 11) {
-        waitingAck = false;
-        counts.acks++;
-      } else if (payload.op === 1) {
-        heartbeat();
-      } else if (payload.op === 0) {
-        if (payload.t === 'READY') {
-          ready = true;
-          resolve({
-            socket,
-            counts: () => ({ ...counts }),
-            close: () => {
-              clearTimeout(beat);
-              clearInterval(beat);
-              socket.close(1000);
-            },
-          });
-        } else onDispatch(payload, at);
-      }
-    });
-    socket.on('close', (code) => {
+    const stopBeating = () => {
       clearTimeout(beat);
       clearInterval(beat);
-      if (counts.closed === null && code !== 1000) counts.closed = code;
-      if (!ready) reject(new Error(`${team.base} ${member.name}: gateway closed ${code} before READY`));
-    });
-    socket.on('error', (error) => {
-      if (!ready) reject(error);
-    });
+    };
+    /** @param {string} url @param {boolean} resuming */
+    const open = (url, resuming) => {
+      const current = new WebSocket(url);
+      socket = current;
+      let waitingAck = false;
+      const heartbeat = () => {
+        if (waitingAck) counts.unacked++;
+        waitingAck = true;
+        counts.heartbeats++;
+        current.send(JSON.stringify({ op: 1, d: seq }));
+      };
+      current.on('message', (data) => {
+        const at = performance.now();
+        const payload = JSON.parse(String(data));
+        if (typeof payload.s === 'number') {
+          if (seq !== null && payload.s !== seq + 1) counts.gaps++;
+          seq = payload.s;
+        }
+        if (payload.op === 10) {
+          const interval = payload.d.heartbeat_interval;
+          // As the platform asks: the first heartbeat after interval × jitter, then every interval.
+          stopBeating();
+          beat = setTimeout(() => {
+            heartbeat();
+            beat = setInterval(heartbeat, interval);
+          }, interval * Math.random());
+          if (resuming && session) {
+            current.send(JSON.stringify({ op: 6, d: { token: member.auth, session_id: session.id, seq } }));
+          } else {
+            current.send(JSON.stringify({ op: 2, d: { token: member.auth, intents: INTENTS, properties: {} } }));
+          }
+        } else if (payload.op === 11) {
+          waitingAck = false;
+          counts.acks++;
+        } else if (payload.op === 1) {
+          heartbeat();
+        } else if (payload.op === 7) {
+          // The close that follows resumes.
+          current.close(4000);
+        } else if (payload.op === 9) {
+          ended = true;
+          counts.invalid_sessions++;
+          current.close(1000);
+        } else if (payload.op === 0) {
+          if (payload.t === 'READY') {
+            ready = true;
+            session = { id: payload.d.session_id, url: `${payload.d.resume_gateway_url}?v=10&encoding=json` };
+            resolve({
+              counts: () => ({ ...counts }),
+              close: () => {
+                ended = true;
+                stopBeating();
+                socket.close(1000);
+              },
+            });
+          } else if (payload.t === 'RESUMED') {
+            counts.resumes++;
+          } else onDispatch(payload, at);
+        }
+      });
+      current.on('close', (code) => {
+        stopBeating();
+        if (!ready) {
+          reject(new Error(`${team.base} ${member.name}: gateway closed ${code} before READY`));
+          return;
+        }
+        if (ended || current !== socket) return;
+        if (session && RESUMABLE.has(code)) open(session.url, true);
+        else if (counts.closed === null) counts.closed = code;
+      });
+      current.on('error', (error) => {
+        if (!ready) reject(error);
+      });
+    };
+    open(team.gatewayUrl, false);
   });
 }

@@ -101,7 +101,14 @@ function sessionTotals(counts) {
     acks: counts.reduce((sum, c) => sum + c.acks, 0),
     unacked: counts.reduce((sum, c) => sum + c.unacked, 0),
     sequence_gaps: counts.reduce((sum, c) => sum + c.gaps, 0),
+    resumes: counts.reduce((sum, c) => sum + c.resumes, 0),
+    invalid_sessions: counts.reduce((sum, c) => sum + c.invalid_sessions, 0),
     closed_by_server: counts.filter((c) => c.closed !== null).length,
+    /** How many sessions the server closed with each code. */
+    close_codes: counts.reduce(
+      (codes, c) => (c.closed === null ? codes : { ...codes, [c.closed]: (codes[c.closed] ?? 0) + 1 }),
+      /** @type {Record<number, number>} */ ({}),
+    ),
   };
 }
 
@@ -321,10 +328,25 @@ export async function serverLoadPhase({ cacheDir, sandboxes, users, bots, paced_
     progress(
       `CPU share of one core: workerd ${share(p.workerd_cpu_share)} paced, ${share(q.workerd_cpu_share)} saturated; this process ${share(p.node_cpu_share)} and ${share(q.node_cpu_share)}, its event-loop delay p99 ${p.node_event_loop_delay_ms.p99.toFixed(0)} and ${q.node_event_loop_delay_ms.p99.toFixed(0)} ms; workerd RSS ${(idle.workerd.rss / 1e6).toFixed(0)} MB started, ${(seeded.workerd.rss / 1e6).toFixed(0)} MB seeded, ${(connected.workerd.rss / 1e6).toFixed(0)} MB with every session, ${(result.memory.workerd_peak / 1e6).toFixed(0)} MB at the peak`,
     );
-    const { sequence_gaps: gaps, closed_by_server: closed } = result.sessions;
-    if (result.lost > 0 || result.duplicated > 0 || result.misrouted > 0 || result.failed_posts > 0 || gaps || closed) {
+    const {
+      sequence_gaps: gaps,
+      closed_by_server: closed,
+      close_codes: codes,
+      resumes,
+      invalid_sessions: invalid,
+    } = result.sessions;
+    progress(`sessions resumed after the server asked (an object evicted meanwhile): ${resumes}`);
+    if (
+      result.lost > 0 ||
+      result.duplicated > 0 ||
+      result.misrouted > 0 ||
+      result.failed_posts > 0 ||
+      gaps ||
+      closed ||
+      invalid
+    ) {
       progress(
-        `NOT CLEAN: sequence gaps ${gaps}, sessions closed by the server ${closed}, failed POSTs by cause ${JSON.stringify(failures)}`,
+        `NOT CLEAN: sequence gaps ${gaps}, sessions closed by the server ${closed} (by code ${JSON.stringify(codes)}), invalidated ${invalid}, failed POSTs by cause ${JSON.stringify(failures)}`,
       );
     }
     return result;
