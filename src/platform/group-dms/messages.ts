@@ -17,7 +17,7 @@ import type { Principal } from '../oauth2/auth';
 import { requireScopeOfResource } from '../oauth2/route-access';
 import { deletedUser, serializeUser } from '../accounts/users';
 import { lobbyMessageOrderKey } from '../lobbies/store';
-import { requireTextOnly } from '../messages/dm-channel-messages';
+import { requireTextOnly, textOnlyMessageFields } from '../messages/dm-channel-messages';
 import type { MessageCreateInput } from '../messages/schemas';
 import { loadMembers, memberChannel } from './wire';
 
@@ -33,14 +33,7 @@ function serializeGroupDmMessage(message: StoredGroupDmMessage, author: UserReco
     edited_timestamp: null,
     flags: 0,
     application_id: message.application_id,
-    tts: false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    attachments: [],
-    embeds: [],
-    components: [],
-    pinned: false,
+    ...textOnlyMessageFields(),
     ...(message.nonce !== undefined ? { nonce: message.nonce } : {}),
   } as Message;
 }

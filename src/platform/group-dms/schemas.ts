@@ -49,17 +49,20 @@ export const AddRecipientSchema = jsonObject({
   nick: v.optional(v.nullable(nick)),
 });
 
-/** `PATCH /channels/{channel.id}` of a group DM: its name (1-100 characters) and icon (a data URI), null clears. */
-export const ModifyGroupDmSchema = jsonObject({
-  name: v.optional(
-    v.nullable(
-      v.pipe(
-        v.string('Must be a string.'),
-        v.minLength(1, 'Must be 1 or more in length.'),
-        v.maxLength(GROUP_DM_NAME_MAX, `Must be ${GROUP_DM_NAME_MAX} or fewer in length.`),
-      ),
+/** A group DM's name: 1-100 characters, or null to clear it. */
+const groupDmName = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string('Must be a string.'),
+      v.minLength(1, 'Must be 1 or more in length.'),
+      v.maxLength(GROUP_DM_NAME_MAX, `Must be ${GROUP_DM_NAME_MAX} or fewer in length.`),
     ),
   ),
+);
+
+/** `PATCH /channels/{channel.id}` of a group DM: its name (1-100 characters) and icon (a data URI), null clears. */
+export const ModifyGroupDmSchema = jsonObject({
+  name: groupDmName,
   icon: v.optional(v.nullable(v.string('Must be a data URI or null.'))),
 });
 
@@ -77,15 +80,7 @@ export const SandboxGroupDmSchema = jsonObject({
     v.minLength(1, 'Must be 1 or more in length.'),
     v.maxLength(GROUP_DM_RECIPIENTS_MAX - 1, `Must be ${GROUP_DM_RECIPIENTS_MAX - 1} or fewer in length.`),
   ),
-  name: v.optional(
-    v.nullable(
-      v.pipe(
-        v.string('Must be a string.'),
-        v.minLength(1, 'Must be 1 or more in length.'),
-        v.maxLength(GROUP_DM_NAME_MAX, `Must be ${GROUP_DM_NAME_MAX} or fewer in length.`),
-      ),
-    ),
-  ),
+  name: groupDmName,
 });
 
 /** Path parameters of the recipient routes. */

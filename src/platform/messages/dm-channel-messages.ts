@@ -33,6 +33,20 @@ export async function isDmChannel(ctx: PlatformContext, channelId: string): Prom
   return (await ctx.db.getKey('dm_channels', channelId)) !== undefined;
 }
 
+/** The fields of a message that keeps only text (a DM's, a group DM's): no mentions, files, embeds or pins. */
+export function textOnlyMessageFields() {
+  return {
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    components: [],
+    pinned: false,
+  };
+}
+
 /** 400 50035 naming the first field a DM message here cannot carry; 400 50006 for an empty one. */
 export function requireTextOnly(input: MessageCreateInput, fileCount: number): string {
   const present = (value: unknown) => value !== undefined && value !== null && !(Array.isArray(value) && !value.length);
@@ -94,14 +108,7 @@ export async function createDmChannelMessage(
     // The message object of a DM: no mentions, files or embeds are kept, so those are empty.
     const message = {
       ...serializeDmMessage(record, me, principal.application.id),
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      attachments: [],
-      embeds: [],
-      components: [],
-      pinned: false,
+      ...textOnlyMessageFields(),
       ...(input.nonce !== undefined && input.nonce !== null ? { nonce: input.nonce } : {}),
     };
     emit({
