@@ -108,10 +108,12 @@ const NOT_ON_SERVER_HOST = [
 /**
  * The unit projects' files are CPU-bound JavaScript with nothing to wait for, so they take every
  * core (vitest's default leaves one free, which on a 2-core machine runs them one at a time). They
- * run as a group of their own, after the projects that drive browsers and servers, which keep the
- * default.
+ * run as a group of their own, after the projects that drive browsers, and with the server
+ * projects: a server file spends most of its time waiting on sockets, heartbeats and an object's
+ * eviction, which a unit file beside it fills with work. The browser-driving projects keep the
+ * default, one file at a time.
  */
-const UNIT_POOL = { maxWorkers: Math.max(2, availableParallelism()), sequence: { groupOrder: 1 } };
+const ALL_CORES_GROUP = { maxWorkers: Math.max(2, availableParallelism()), sequence: { groupOrder: 1 } };
 
 /**
  * The unit files that run in a DOM (happy-dom's environment, or a `Window` of their own put on
@@ -132,7 +134,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           exclude: DOM_UNIT_FILES,
-          ...UNIT_POOL,
+          ...ALL_CORES_GROUP,
           isolate: false,
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
@@ -146,7 +148,7 @@ export default defineConfig({
         test: {
           name: 'unit-dom',
           include: DOM_UNIT_FILES,
-          ...UNIT_POOL,
+          ...ALL_CORES_GROUP,
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 20_000,
@@ -159,7 +161,7 @@ export default defineConfig({
           // shared by the app and the gateway as in a Durable Object.
           name: 'unit-sqlite',
           include: testsOnTheTestStore(),
-          ...UNIT_POOL,
+          ...ALL_CORES_GROUP,
           isolate: false,
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
@@ -188,6 +190,7 @@ export default defineConfig({
           name: 'server',
           root: sharedConfig.root,
           include: ['test/server/**/*.test.ts'],
+          ...ALL_CORES_GROUP,
           environment: 'node',
           globalSetup: ['test/server/global-setup.ts'],
           // Real processes (workerd, Chromium) per file on a shared 2-core machine.
