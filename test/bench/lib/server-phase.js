@@ -66,7 +66,7 @@ async function timeEach(/** @type {() => Promise<unknown>} */ run, /** @type {nu
 }
 
 /** A sandbox with `users` users of one application, each with a lobby-capable token, all in one lobby. */
-async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ users) {
+export async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ users) {
   const call = client(base);
   const owner = (await call('POST', '/sandbox/users', { username: 'owner' })).user;
   const app = await call('POST', '/sandbox/applications', { name: 'Bench', owner_id: owner.id });
@@ -86,7 +86,7 @@ async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ user
 }
 
 /** A WebSocket identified with `token`; resolves once the dispatch `until` (READY) arrived. */
-function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0, until = 'READY') {
+export function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0, until = 'READY') {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.on('message', (data) => {
