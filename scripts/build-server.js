@@ -13,9 +13,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Builds the Worker into `outDir` (relative to the project); resolves with the path of the module it wrote.
- * @param {{ quiet?: boolean, outDir?: string }} [options]
+ * With `perModule`, every source module is written as its own file under its own path (the entry
+ * is then `server/worker.mjs`, ES modules by their extension), so that a CPU profile names the file of each function.
+ * @param {{ quiet?: boolean, outDir?: string, perModule?: boolean }} [options]
  */
-export async function buildServer({ quiet = false, outDir = 'dist/server' } = {}) {
+export async function buildServer({ quiet = false, outDir = 'dist/server', perModule = false } = {}) {
   await build({
     root,
     configFile: false,
@@ -29,10 +31,15 @@ export async function buildServer({ quiet = false, outDir = 'dist/server' } = {}
       sourcemap: false,
       lib: { entry: 'server/worker.ts', formats: ['es'], fileName: () => 'worker.js' },
       // The runtime's own modules: workerd's (and its Node compatibility's `node:zlib`).
-      rolldownOptions: { external: ['cloudflare:workers', /^node:/] },
+      rolldownOptions: {
+        external: ['cloudflare:workers', /^node:/],
+        ...(perModule
+          ? { output: { preserveModules: true, preserveModulesRoot: root, entryFileNames: '[name].mjs' } }
+          : {}),
+      },
     },
   });
-  return resolve(root, outDir, 'worker.js');
+  return resolve(root, outDir, perModule ? 'server/worker.mjs' : 'worker.js');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

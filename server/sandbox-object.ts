@@ -233,7 +233,12 @@ export class PlatformSandbox extends DurableObject<ServerEnv> {
 
   /** When the next webhook retry is due, as kept in storage (null: none). */
   async #webhookDue(): Promise<number | null> {
-    this.#storedWebhookDue ??= (await this.ctx.storage.get<number>(WEBHOOK_DUE_KEY)) ?? null;
+    // Read once per start of the object: null (none stored) is kept too, not read again.
+    if (this.#storedWebhookDue === undefined) {
+      const stored = (await this.ctx.storage.get<number>(WEBHOOK_DUE_KEY)) ?? null;
+      // What this start stored meanwhile is newer than what was read.
+      if (this.#storedWebhookDue === undefined) this.#storedWebhookDue = stored;
+    }
     return this.#storedWebhookDue;
   }
 

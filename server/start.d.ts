@@ -26,6 +26,10 @@ export interface ServerOptions {
   controlSecret?: string;
   /** The built Worker (default: the package's). */
   workerPath?: string;
+  /** The directory the Worker's modules are found under (default: the Worker's own). */
+  modulesRoot?: string;
+  /** Serve workerd's V8 inspector (the Chrome DevTools protocol) on this port, for profiling. */
+  inspectorPort?: number;
   /** Behave as a deployment: the control API needs a secret even when none is set. */
   deployed?: boolean;
   /** Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`). */

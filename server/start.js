@@ -45,6 +45,8 @@ export class MissingEngineError extends Error {
  * @property {boolean} [deployed] Behave as a deployment: the control API needs a secret even when none is set.
  * @property {boolean} [rateLimits] Every sandbox starts with the platform's HTTP rate limits on (`serve --rate-limits`); `PUT /sandbox/rate-limits` changes one sandbox.
  * @property {number} [heartbeatIntervalMs] Hello's `heartbeat_interval` in milliseconds (`serve --heartbeat-interval`), an integer from 1000 to 600000; default the platform's 41250.
+ * @property {string} [modulesRoot] The directory the Worker's modules are found under (default: the Worker's own); a Worker built one file per module (`buildServer({ perModule: true })`) names the build's root.
+ * @property {number} [inspectorPort] Serve workerd's V8 inspector (the Chrome DevTools protocol) on this port, for profiling.
  * @property {boolean} [testHooks] For the repository's tests only: serve the hooks through which a test reads a sandbox's store (`server/test-hooks.ts`).
  */
 
@@ -87,7 +89,7 @@ export async function startServer(options = {}) {
     scriptPath: workerPath,
     // Module paths are relative to the Worker's own directory, wherever the process runs from
     // (workerd refuses `..` out of the root it was given, the working directory by default).
-    modulesRoot: dirname(workerPath),
+    modulesRoot: options.modulesRoot ? resolve(options.modulesRoot) : dirname(workerPath),
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: COMPATIBILITY_FLAGS,
     durableObjects: { SANDBOXES: { className: 'PlatformSandbox', useSQLite: true } },
@@ -103,6 +105,7 @@ export async function startServer(options = {}) {
     },
     host,
     port: options.port ?? 8787,
+    ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
     // The Worker logs its own errors (tokens redacted); PLATFORMPP_SERVER_LOG=1 shows Miniflare's too.
     log: process.env.PLATFORMPP_SERVER_LOG
       ? new miniflare.Log(miniflare.LogLevel.DEBUG)

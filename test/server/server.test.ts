@@ -142,6 +142,21 @@ describe('server: CORS and sandboxes', () => {
     expect(refused.headers.get('Access-Control-Allow-Origin')).toBe('*');
   });
 
+  it("gives the CORS headers to the sandbox's answers, the API's, the CDN's and the Worker's own", async () => {
+    const base = freshSandbox(server.url);
+    const answers = [
+      await fetch(`${base}/api/v10/gateway`),
+      await fetch(`${base}/cdn/avatars/1/none.png`),
+      await fetch(`${server.url}/s/Not_Valid/api/v10/gateway`),
+    ];
+    expect([answers[0].status, answers[2].status]).toEqual([200, 404]);
+    for (const answer of answers) {
+      expect(answer.headers.get('Access-Control-Allow-Origin')).toBe('*');
+      expect(answer.headers.get('Access-Control-Expose-Headers')).toBe('*');
+      expect(answer.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin');
+    }
+  });
+
   it('keeps sandboxes apart: /s/<name>/ is its own platform, the bare path is the default one, an invalid name is 404', async () => {
     const a = sandboxClient(freshSandbox(server.url));
     const b = sandboxClient(freshSandbox(server.url));

@@ -12,10 +12,12 @@ import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../../../server/start.j
 const SCRIPT = fileURLToPath(new URL('../floor-server.js', import.meta.url));
 
 /**
- * Starts the floor Worker on 127.0.0.1 (a free port).
+ * Starts the floor Worker on 127.0.0.1 (a free port), with workerd's V8 inspector on
+ * `inspectorPort` when given (`profile-server.js`).
+ * @param {{ inspectorPort?: number }} [options]
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
-export async function startEngineFloors() {
+export async function startEngineFloors({ inspectorPort } = {}) {
   const { Miniflare, Log, LogLevel } = await import('miniflare');
   const mf = new Miniflare({
     modules: true,
@@ -28,6 +30,7 @@ export async function startEngineFloors() {
     cf: false,
     host: '127.0.0.1',
     port: 0,
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
     log: new Log(LogLevel.WARN),
   });
   const ready = await mf.ready;

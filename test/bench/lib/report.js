@@ -618,6 +618,27 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
             baseline: engineFan,
           });
         }
+        const cpu = v.fanout_ws.cpu_ms_per_message;
+        if (cpu) {
+          const cpuRow = (/** @type {number} */ ms) => ({ median: ms, p95: null, n: null });
+          row({
+            id: 'server.fanout_ws_cpu_vs_gateway_floor',
+            section,
+            figure:
+              'workerd CPU time per lobby message to 50 member WebSockets (the whole workerd process, over the measured rounds), against the gateway floor numbering after the commit',
+            unit: 'ms',
+            value: cpuRow(cpu.server),
+            baseline: { name: 'the CPU time per message of that floor', summary: cpuRow(cpu.gateway_after_floor) },
+          });
+          row({
+            id: 'server.fanout_ws_cpu_gateway_after_commit_floor',
+            section,
+            figure: 'the CPU time per message of that floor, against the engine floor (what the two commits cost in CPU)',
+            unit: 'ms',
+            value: cpuRow(cpu.gateway_after_floor),
+            baseline: { name: 'the CPU time per message of the engine floor', summary: cpuRow(cpu.engine_floor) },
+          });
+        }
       }
       row({
         id: 'server.fanout_ws_stored_floor',
@@ -684,6 +705,21 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         },
         higherIsBetter: true,
       });
+      const cpu = v.messages_per_s.cpu_ms_per_message;
+      if (cpu) {
+        row({
+          id: 'server.messages_per_s_cpu_vs_write_floor',
+          section,
+          figure:
+            'workerd CPU time per lobby message in the 8-writer loop (the whole workerd process, over every slice), against the write floor',
+          unit: 'ms',
+          value: { median: cpu.server, p95: null, n: null },
+          baseline: {
+            name: 'the CPU time per message of the write floor',
+            summary: { median: cpu.write_floor, p95: null, n: null },
+          },
+        });
+      }
     }
     if (v.discordjs_ready.protocol?.length) {
       const protocol = {

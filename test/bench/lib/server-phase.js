@@ -20,6 +20,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { buildServer } from '../../../scripts/build-server.js';
 import { startServer } from '../../../server/start.js';
 import { startEngineFloors } from './engine-floors.js';
+import { descendantsNamed, totalUsage } from './processes.js';
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,7 +67,7 @@ async function timeEach(/** @type {() => Promise<unknown>} */ run, /** @type {nu
 }
 
 /** A sandbox with `users` users of one application, each with a lobby-capable token, all in one lobby. */
-async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ users) {
+export async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ users) {
   const call = client(base);
   const owner = (await call('POST', '/sandbox/users', { username: 'owner' })).user;
   const app = await call('POST', '/sandbox/applications', { name: 'Bench', owner_id: owner.id });
@@ -86,7 +87,7 @@ async function lobbyWorld(/** @type {string} */ base, /** @type {number} */ user
 }
 
 /** A WebSocket identified with `token`; resolves once the dispatch `until` (READY) arrived. */
-function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0, until = 'READY') {
+export function identified(/** @type {string} */ url, /** @type {string} */ token, intents = 0, until = 'READY') {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.on('message', (data) => {
@@ -104,8 +105,20 @@ function identified(/** @type {string} */ url, /** @type {string} */ token, inte
  */
 export async function serverPhase({ cacheDir, quick, say }) {
   const workerPath = await buildServer({ quiet: true, outDir: `${cacheDir}/server` });
+  // Each Miniflare's own workerd processes, whose CPU time the fan-out and the write loop read.
+  const workerdBefore = new Set(descendantsNamed(process.pid, 'workerd'));
   const server = await startServer({ port: 0, workerPath });
+  const serverPids = descendantsNamed(process.pid, 'workerd').filter((pid) => !workerdBefore.has(pid));
   const floors = await startEngineFloors();
+  const floorPids = descendantsNamed(process.pid, 'workerd').filter(
+    (pid) => !workerdBefore.has(pid) && !serverPids.includes(pid),
+  );
+  /** CPU milliseconds of `pids` that `run` took (whatever else they did meanwhile: nothing here). */
+  const cpuOf = async (/** @type {number[]} */ pids, /** @type {() => Promise<unknown>} */ run) => {
+    const before = totalUsage(pids).cpuS;
+    const result = await run();
+    return { cpuMs: (totalUsage(pids).cpuS - before) * 1000, result };
+  };
   /** @type {Record<string, any>} */
   const raw = {};
   try {
@@ -219,6 +232,9 @@ export async function serverPhase({ cacheDir, quick, say }) {
     raw.fanout_ws.stored_floor = [];
     raw.fanout_ws.gateway_floor = [];
     raw.fanout_ws.gateway_after_floor = [];
+    // workerd CPU time of the measured rounds, ours and each floor's (ms in all, then per message).
+    /** @type {Record<string, number>} */
+    const fanCpu = { server: 0, engine_floor: 0, gateway_floor: 0, gateway_after_floor: 0 };
     const floorFan = async (/** @type {string} */ op, /** @type {string} */ content) => {
       const heard = everyone(floorClients, (text) => text.includes(content));
       const start = performance.now();
@@ -243,24 +259,36 @@ export async function serverPhase({ cacheDir, quick, say }) {
         return true;
       });
       const start = performance.now();
-      await fan.call('POST', `/api/v10/lobbies/${fan.lobby.id}/messages`, { content }, fan.auths[0]);
-      await heard;
+      const { cpuMs } = await cpuOf(serverPids, async () => {
+        await fan.call('POST', `/api/v10/lobbies/${fan.lobby.id}/messages`, { content }, fan.auths[0]);
+        await heard;
+      });
       if (i >= 3) raw.fanout_ws.server.push(performance.now() - start);
+      if (i >= 3) fanCpu.server += cpuMs;
       const bareHeard = everyone(/** @type {WebSocket[]} */ (bareClients), (text) => text.length > 0);
       const bareStart = performance.now();
       for (const peer of wss.clients) peer.send(sample);
       await bareHeard;
       if (i >= 3) raw.fanout_ws.bare.push(performance.now() - bareStart);
-      const floorTime = await floorFan('broadcast', `floor ${n}`);
-      if (i >= 3) raw.fanout_ws.engine_floor.push(floorTime);
+      const floorTime = await cpuOf(floorPids, () => floorFan('broadcast', `floor ${n}`));
+      if (i >= 3) raw.fanout_ws.engine_floor.push(floorTime.result);
       const storedTime = await floorFan('broadcast-stored', `stored ${n}`);
       if (i >= 3) raw.fanout_ws.stored_floor.push(storedTime);
-      const gatewayTime = await floorFan('broadcast-numbered', `numbered ${n}`);
-      if (i >= 3) raw.fanout_ws.gateway_floor.push(gatewayTime);
-      const afterTime = await floorFan('broadcast-numbered-after', `after ${n}`);
-      if (i >= 3) raw.fanout_ws.gateway_after_floor.push(afterTime);
+      const gatewayTime = await cpuOf(floorPids, () => floorFan('broadcast-numbered', `numbered ${n}`));
+      if (i >= 3) raw.fanout_ws.gateway_floor.push(gatewayTime.result);
+      const afterTime = await cpuOf(floorPids, () => floorFan('broadcast-numbered-after', `after ${n}`));
+      if (i >= 3) raw.fanout_ws.gateway_after_floor.push(afterTime.result);
+      if (i >= 3) {
+        fanCpu.engine_floor += floorTime.cpuMs;
+        fanCpu.gateway_floor += gatewayTime.cpuMs;
+        fanCpu.gateway_after_floor += afterTime.cpuMs;
+      }
     }
     raw.fanout_ws.bytes = dispatchBytes;
+    // Linux's CPU times tick every 10 ms: summed over the rounds, a message's share is exact enough.
+    raw.fanout_ws.cpu_ms_per_message = Object.fromEntries(
+      Object.entries(fanCpu).map(([name, total]) => [name, total / fanRounds]),
+    );
     for (const socket of [...members, .../** @type {WebSocket[]} */ (bareClients), ...floorClients]) socket.close(1000);
     await new Promise((resolve) => wss.close(resolve));
 
@@ -339,13 +367,26 @@ export async function serverPhase({ cacheDir, quick, say }) {
     };
     /** @type {Record<string, number[]>} */
     const slices = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
+    // workerd CPU time and messages of the slices, ours and the write floor's.
+    /** @type {Record<string, { cpuMs: number, messages: number }>} */
+    const rateCpu = { server: { cpuMs: 0, messages: 0 }, write_floor: { cpuMs: 0, messages: 0 } };
     for (let round = 0; round < seconds / slice; round++) {
-      for (const [name, loop] of Object.entries(loops)) slices[name].push(await sustained(loop));
+      for (const [name, loop] of Object.entries(loops)) {
+        const { cpuMs, result } = await cpuOf(name === 'server' ? serverPids : floorPids, () => sustained(loop));
+        slices[name].push(result);
+        if (rateCpu[name]) {
+          rateCpu[name].cpuMs += cpuMs;
+          rateCpu[name].messages += result * slice;
+        }
+      }
     }
     const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[values.length >> 1];
     raw.messages_per_s = {
       ...Object.fromEntries(Object.entries(slices).map(([name, values]) => [name, median(values)])),
       slices,
+      cpu_ms_per_message: Object.fromEntries(
+        Object.entries(rateCpu).map(([name, { cpuMs, messages }]) => [name, cpuMs / messages]),
+      ),
     };
     await rateBare.close();
   } finally {
