@@ -20,7 +20,7 @@ import { buildBenchPages } from './lib/build.js';
 import { serveSite } from './lib/servers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// PLATFORMPP_BENCH_CACHE: another folder for the bench's builds (two checkouts sharing node_modules).
+// PLATFORMPP_BENCH_CACHE: another folder inside the project for the bench's builds (two checkouts sharing node_modules).
 const cacheDir = resolve(root, process.env.PLATFORMPP_BENCH_CACHE || 'node_modules/.cache/platformpp-bench');
 const benchSiteDir = resolve(cacheDir, 'site');
 const args = process.argv.slice(2);

@@ -29,7 +29,7 @@ import { serviceWorkerControl, serviceWorkerHeap } from './lib/workers.js';
 import { summarize } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// PLATFORMPP_BENCH_CACHE: another folder for the bench's builds (two checkouts sharing node_modules).
+// PLATFORMPP_BENCH_CACHE: another folder inside the project for the bench's builds (two checkouts sharing node_modules).
 const cacheDir = resolve(root, process.env.PLATFORMPP_BENCH_CACHE || 'node_modules/.cache/platformpp-bench');
 const benchSiteDir = resolve(cacheDir, 'site');
 /** The flags of every Chromium the project drives (scripts/chromium.ts), the voice calls' included. */

@@ -910,6 +910,14 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       unit: 'kB gz',
       value: gz(z.shared_worker),
     });
+    if (z.shared_worker_total)
+      row({
+        id: 'size.hub_total',
+        section,
+        figure: `shared worker in all: its entry and the core it imports once it answers (${z.shared_worker_total.core_file ?? 'none'})`,
+        unit: 'kB gz',
+        value: gz(z.shared_worker_total),
+      });
     details.size = z;
   }
 
