@@ -42,13 +42,12 @@ const holdingOwnLock = new Promise<void>((held) => {
 const core = import('./hub-core').then((module) =>
   module.startHubCore({ incarnation, isLive: hubRuns, pageLive: pageLives, report }),
 );
+// Reported when it happens, not only when a page first asks for the gateway.
+core.catch(report);
 
-/** Hands `use` the core once it is there; a core that could not load is reported to `failed`. */
+/** Hands `use` the core once it is there; when it could not load (reported above), calls `failed`. */
 function withCore(use: (c: Awaited<typeof core>) => void, failed: () => void = () => undefined): void {
-  core.then(use, (error) => {
-    report(error);
-    failed();
-  });
+  core.then(use, failed).catch(report);
 }
 
 const closeGatewayPort = (port: MessagePort, which: string) => () =>
