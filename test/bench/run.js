@@ -29,7 +29,8 @@ import { serviceWorkerControl, serviceWorkerHeap } from './lib/workers.js';
 import { summarize } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cacheDir = resolve(root, 'node_modules/.cache/platformpp-bench');
+// PLATFORMPP_BENCH_CACHE: another folder inside the project for the bench's builds (two checkouts sharing node_modules).
+const cacheDir = resolve(root, process.env.PLATFORMPP_BENCH_CACHE || 'node_modules/.cache/platformpp-bench');
 const benchSiteDir = resolve(cacheDir, 'site');
 /** The flags of every Chromium the project drives (scripts/chromium.ts), the voice calls' included. */
 const CHROMIUM_ARGS = [
@@ -83,7 +84,8 @@ async function openTab(context, url) {
 /**
  * Cold start: each round, in a fresh browser context (nothing registered, nothing cached), the
  * first visit and then a repeat visit of each page, the pages in turns: `<pp-platform>`, a blank
- * page with an empty worker, and a page that only registers the platform's worker.
+ * page with an empty worker, a page that only registers the platform's worker and starts a minimal
+ * shared worker, and the same page starting the platform's hub instead.
  * @param {import('playwright-core').Browser} browser @param {string} site
  */
 async function coldStart(browser, site) {
@@ -91,6 +93,7 @@ async function coldStart(browser, site) {
     { name: 'platform', url: `${site}bench/cold/platform.html` },
     { name: 'blank', url: `${site}bench/blank/index.html` },
     { name: 'worker', url: `${site}bench/cold/worker.html` },
+    { name: 'worker_hub', url: `${site}bench/cold/worker-hub.html` },
   ];
   /** @type {Record<string, { first: number[], repeat: number[] }>} */
   const times = Object.fromEntries(variants.map((v) => [v.name, { first: [], repeat: [] }]));

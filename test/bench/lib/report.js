@@ -454,6 +454,28 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         });
       }
     }
+    if (c.worker_hub?.repeat?.length) {
+      const floor = summarize(c.worker.repeat);
+      const withHub = summarize(c.worker_hub.repeat);
+      row({
+        id: 'cold.repeat_hub_floor',
+        section: '5. Cold start',
+        figure:
+          "the workers floor with the platform's hub instead of the minimal one, repeat visit: what the hub's start costs (its entry fetched, compiled and run until it answers)",
+        unit: 'ms',
+        value: withHub,
+        baseline: { name: 'the workers floor, repeat visit', summary: floor },
+      });
+      row({
+        id: 'cold.repeat_vs_hub_floor',
+        section: '5. Cold start',
+        figure:
+          "<pp-platform> ready, repeat visit, against the workers floor with the platform's hub: what the element's own code costs (its modules, lit, the registration through Workbox)",
+        unit: 'ms',
+        value: summarize(c.platform.repeat),
+        baseline: { name: "the workers floor with the platform's hub, repeat visit", summary: withHub },
+      });
+    }
     details.cold = c;
   }
 
@@ -946,6 +968,14 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       unit: 'kB gz',
       value: gz(z.shared_worker),
     });
+    if (z.shared_worker_total)
+      row({
+        id: 'size.hub_total',
+        section,
+        figure: `shared worker in all: its entry and the core it imports once it answers (${z.shared_worker_total.core_file ?? 'none'})`,
+        unit: 'kB gz',
+        value: gz(z.shared_worker_total),
+      });
     details.size = z;
   }
 
@@ -1094,7 +1124,7 @@ export function renderMarkdown(report) {
     );
   if (d.cold?.worker)
     notes.push(
-      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js and at once starts the floor hub (a minimal shared worker), ready once the worker controls it and the hub answered.",
+      "- Cold start: each round opens a fresh browser context per page (nothing registered or cached) and times a first visit, then a repeat visit, from the navigation's start to the page's ready mark: `<pp-platform>`'s `pp-status` ready; the blank page with an empty worker controlling it; the page that registers dist/sw.js and at once starts the floor hub (a minimal shared worker), ready once the worker controls it and the hub answered; the same page starting the platform's hub (as `<pp-platform>` reaches it) instead of the floor hub.",
     );
   if (d.memory)
     notes.push(
