@@ -5,11 +5,11 @@
  * source maps, seeds one lobby, then each round stops the worker (`ServiceWorker.stopAllWorkers`),
  * sends one read of the lobby's newest 200 messages and profiles the start it causes
  * (`Profiler.start` in a session attached to the worker's target: the target outlives a stop,
- * the session is attached again to the next start, and the browser holds the new start's first
- * script until the session's commands are through, so the top-level evaluation is in the
- * profile). Prints the read's median time, and the self time by source file and by function
- * (mapped through the source maps), per round. A tool, not a benchmark: the profiler slows
- * what it watches.
+ * and the session is attached again to the next start). The profiler starts once that session
+ * is back, mostly after the script's top-level evaluation: the tool prints how much of that
+ * evaluation it saw. Prints the read's median time, and the self time by source file and by
+ * function (mapped through the source maps), per round. A tool, not a benchmark: the profiler
+ * slows what it watches.
  *
  *   node test/bench/profile-sw-start.js [--rounds=10] [--top=40] [--url=/api/v10/users/@me] [--no-build]
  *
@@ -118,6 +118,9 @@ try {
   /** @type {Map<string, number>} */ const byFile = new Map();
   /** @type {Map<string, number>} */ const byFunction = new Map();
   let total = 0;
+  // Inside the top-level evaluation of a script of the worker (its callees included), and in how many rounds it was seen.
+  let topLevel = 0;
+  let topLevelRounds = 0;
   let times = /** @type {number[]} */ ([]);
   // A service worker's target outlives a stop: a session attached to it is attached again to the next start.
   const { targetInfos } = await browserCdp.send('Target.getTargets');
@@ -145,17 +148,35 @@ try {
     const { profile } = await send('Profiler.stop');
     /** @type {Map<number, any>} */
     const nodes = new Map(profile.nodes.map((/** @type {any} */ node) => [node.id, node]));
+    /** @type {Map<number, number>} */
+    const parents = new Map();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+    /** @param {any} frame */
+    const isTopLevel = (frame) =>
+      // The script itself, or the function its build wraps the whole script in (`var x=(function(e){`).
+      frame.url.startsWith(site.url) && frame.lineNumber === 0 && frame.columnNumber < 64;
+    /** @param {number} id */
+    const underTopLevel = (id) => {
+      for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parents.get(at))
+        if (isTopLevel(nodes.get(at).callFrame)) return true;
+      return false;
+    };
+    if (profile.nodes.some((/** @type {any} */ node) => isTopLevel(node.callFrame))) topLevelRounds++;
     profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ i) => {
       const delta = profile.timeDeltas[i + 1] ?? 0;
       const place = placeOf(nodes.get(id).callFrame);
       byFile.set(place.file, (byFile.get(place.file) ?? 0) + delta);
       byFunction.set(place.name, (byFunction.get(place.name) ?? 0) + delta);
       total += delta;
+      if (underTopLevel(id)) topLevel += delta;
     });
   }
   times = times.sort((a, b) => a - b);
   console.log(`\nfirst read after a stop: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms over ${rounds}`);
   console.log(`profiled (per round): ${(total / 1000 / rounds).toFixed(1)} ms`);
+  console.log(
+    `top-level evaluation of the worker's scripts (per round, callees included): ${(topLevel / 1000 / rounds).toFixed(1)} ms, seen in ${topLevelRounds} of ${rounds} rounds`,
+  );
   /** @param {string} title @param {Map<string, number>} table */
   const print = (title, table) => {
     console.log(`\n${title} (self ms per round)`);

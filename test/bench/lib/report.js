@@ -923,7 +923,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       row({
         id: 'size.sw_total',
         section,
-        figure: `service worker in all: dist/sw.js and the routes it imports on first use (${z.service_worker_total.routes_file ?? 'none'})`,
+        figure: `service worker in all: dist/sw.js and the routes it runs on first use (${z.service_worker_total.routes_file ?? 'none'})`,
         unit: 'kB gz',
         value: gz(z.service_worker_total),
       });
