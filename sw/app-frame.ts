@@ -280,13 +280,13 @@ export function platformAppFrom(
   ctx: PlatformContext,
   webhooks: AppWebhooks,
   options: Pick<AppOptions, 'servedBy'>,
-  apps: { appFor(request: Request): Hono<AppEnv>; cdn(): Hono },
+  apps: { appFor(request: Request): Hono<AppEnv> | Promise<Hono<AppEnv>>; cdn(): Hono | Promise<Hono> },
 ): PlatformApp {
   const servedBy = options.servedBy ?? SERVED_BY;
   return {
     ctx,
     cdn: async (request) => {
-      const response = await apps.cdn().fetch(request);
+      const response = await (await apps.cdn()).fetch(request);
       response.headers.set(SERVED_BY_HEADER, servedBy);
       return response;
     },
@@ -302,7 +302,7 @@ export function platformAppFrom(
         passThroughOnException: () => undefined,
         props: {},
       };
-      return apps.appFor(request).fetch(request, { clientId: lifetime?.clientId }, executionCtx);
+      return (await apps.appFor(request)).fetch(request, { clientId: lifetime?.clientId }, executionCtx);
     },
   };
 }

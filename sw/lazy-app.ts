@@ -2,8 +2,9 @@
  * The service worker's app: it starts with the frame (`./app-frame`) and the lobbies' routes,
  * the code every start needs to read a lobby's messages, and loads the platform's other routes
  * (`./app`) on the first request one of them answers. Built, those routes are a script of their
- * own beside `sw.js` (`scripts/vite/service-worker-plugin.ts`), imported once while the worker
- * installs so that the browser keeps it with the worker's scripts, and precached.
+ * own beside `sw.js` (`scripts/vite/service-worker-plugin.ts`), precached, and run from the
+ * precache on first use: not one of the worker's installed scripts, which the browser would hand
+ * to every start of the worker, used or not.
  */
 import type { Hono } from 'hono';
 import type { PlatformContext } from '../src/platform/core/context';
@@ -34,9 +35,7 @@ export interface RouteScript {
   /** Whether the platform has a route for `path` (without `/.proxy`), whatever the method. */
   hasRoute(path: string): boolean;
   /** The routes, loaded on the first call (a script run once per start of the worker). */
-  load(): LoadedRoutes;
-  /** Called while the worker installs: the script is fetched then, and kept with the worker. */
-  install(): void;
+  load(): Promise<LoadedRoutes>;
 }
 
 /**
@@ -60,16 +59,28 @@ export async function createLazyPlatformApp(options: PlatformAppOptions, script:
   const build = appFrame(ctx, webhooks, { starts: options.starts });
   const start = build(mountStartRoutes);
   const startRoutes = routeTable(start);
-  let whole: Hono<AppEnv> | undefined;
-  let cdn: Hono | undefined;
-  const appFor = (request: Request): Hono<AppEnv> => {
+  let whole: Promise<Hono<AppEnv>> | undefined;
+  let cdn: Promise<Hono> | undefined;
+  // A script that failed to load is asked again by the next request that needs it.
+  const retried = <T>(loading: Promise<T>, forget: () => void): Promise<T> => {
+    loading.catch(forget);
+    return loading;
+  };
+  const appFor = (request: Request): Hono<AppEnv> | Promise<Hono<AppEnv>> => {
     if (whole) return whole;
     if (startRoutes.allows(request.method, stripProxyPrefix(new URL(request.url).pathname))) return start;
-    whole = build(script.load().mountPlatformRoutes);
+    whole = retried(
+      script.load().then((routes) => build(routes.mountPlatformRoutes)),
+      () => (whole = undefined),
+    );
     return whole;
   };
-  webhooks.serve(async (request) => appFor(request).fetch(request, { internal: true }));
+  webhooks.serve(async (request) => (await appFor(request)).fetch(request, { internal: true }));
   // The app routes by path alone: the CDN's `/attachments/...` answers as the page origin's does.
-  const cdnOf = () => (cdn ??= script.load().cdnApp(ctx, async (request) => appFor(request).fetch(request)));
+  const cdnOf = () =>
+    (cdn ??= retried(
+      script.load().then((routes) => routes.cdnApp(ctx, async (request) => (await appFor(request)).fetch(request))),
+      () => (cdn = undefined),
+    ));
   return platformAppFrom(ctx, webhooks, {}, { appFor, cdn: cdnOf });
 }

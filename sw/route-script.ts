@@ -9,6 +9,5 @@ import { cdnApp } from './routes/cdn';
 
 export const routeScript: RouteScript = {
   hasRoute: platformHasRoute,
-  load: () => ({ mountPlatformRoutes, cdnApp }),
-  install: () => undefined,
+  load: async () => ({ mountPlatformRoutes, cdnApp }),
 };

@@ -104,18 +104,8 @@ const precache = new PrecacheController();
 precache.strategy.matchOptions = { ignoreVary: true };
 // In dev nothing is precached: every asset comes from the dev server.
 precache.addToCacheList(typeof __PRECACHE_MANIFEST__ === 'undefined' ? [] : __PRECACHE_MANIFEST__);
-self.addEventListener('install', (event) => {
-  // The routes' script is imported now, so that the browser keeps it with this worker's scripts:
-  // a later start may import only what an install did (and offline, nothing else is there). A
-  // script that did not load fails the install: the browser tries again on the next visit.
-  try {
-    routeScript.install();
-  } catch (error) {
-    event.waitUntil(Promise.reject(error));
-    return;
-  }
-  event.waitUntil(precacheAll(event));
-});
+// The routes' script is one of the precached files: a start runs it from there on first use.
+self.addEventListener('install', (event) => event.waitUntil(precacheAll(event)));
 // Drops what an older manifest cached and this one no longer lists (it waits on the event itself).
 self.addEventListener('activate', (event) => void precache.activate(event));
 const router = new Router();

@@ -2,7 +2,7 @@
  * Serves the service worker at `/sw.js` (scope `/`): transformed from `sw/sw.ts` by the dev
  * server, and built after the site into two classic scripts: `dist/sw.js`, what every start of
  * the worker runs (with the list of built files for workbox-precaching), and the platform's
- * other routes, which it imports on first use (`buildServiceWorker`).
+ * other routes, which it precaches and runs on first use (`buildServiceWorker`).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -140,10 +140,20 @@ function routeScriptPlugin(root: string, script: string, routes: RouteEntry[], e
         // Built on first use: a start asks only for an unversioned `/api/...` path (`ownsPath`).
         'let table;',
         'const routes = () => Object.entries(byMethod).flatMap(([method, paths]) => paths.map((path) => ({ method, path })));',
+        `const url = new URL(${JSON.stringify(script)}, self.location.href).href;`,
+        // From the precache (offline too), else the network (a precache cleared under the worker).
+        'const read = async () => {',
+        '  const response = (await caches.match(url, { ignoreSearch: true, ignoreVary: true })) ?? (await fetch(url));',
+        '  if (!response.ok) throw new Error(`${url} answered ${response.status}`);',
+        '  return response.text();',
+        '};',
         'let loaded;',
-        // importScripts runs the script in the worker's global scope, where it sets its global.
-        `const load = () => (loaded ??= (importScripts(${JSON.stringify(script)}), self.${ROUTE_SCRIPT_GLOBAL}));`,
-        'export const routeScript = { hasRoute: (path) => (table ??= routeTable({ routes: routes() })).methodsFor(path).length > 0, load, install: load };',
+        // Not importScripts: a start may import only what its install did, and the browser hands
+        // every script an install imported to every start, whether it runs it or not. Run in the
+        // worker's global scope (an indirect eval), the script sets its global there.
+        `const run = (code) => ((0, eval)(code + '\\n//# sourceURL=' + url), self.${ROUTE_SCRIPT_GLOBAL});`,
+        'const load = () => (loaded ??= read().then(run, (error) => { loaded = undefined; throw error; }));',
+        'export const routeScript = { hasRoute: (path) => (table ??= routeTable({ routes: routes() })).methodsFor(path).length > 0, load };',
       ].join('\n');
     },
   };
@@ -153,7 +163,7 @@ function routeScriptPlugin(root: string, script: string, routes: RouteEntry[], e
  * Builds the service worker into `<outDir>` (the config's own by default): `sw.js`, the start-up
  * script with the precache manifest compiled in (`manifest` is asked once the other script is
  * written), and `sw-routes-<hash>.js`, the platform's routes but the lobbies', which `sw.js`
- * imports while it installs and runs on first use. Both are classic scripts (register `sw.js`
+ * precaches while it installs and runs from the precache on first use. Both are classic scripts (register `sw.js`
  * with `type: 'classic'`, the default); the routes' script uses the modules of `sw.js` that it
  * needs, which `sw.js` hands it through one global.
  */
@@ -207,10 +217,20 @@ export async function buildServiceWorker(
   const start = await workerBuild(config, {
     entry: resolve(root, START_ENTRY_NAME),
     name: START_GLOBAL,
-    define: { __PRECACHE_MANIFEST__: JSON.stringify(manifest()) },
+    define: { __PRECACHE_MANIFEST__: JSON.stringify(withScript(manifest(), scriptName)) },
     plugins: [routeScriptPlugin(root, scriptName, routes, entry)],
   });
   writeScript(outDir, 'sw.js', start);
+}
+
+/**
+ * The manifest with the routes' script in it: a start runs that script from the precache, so a
+ * worker whose site precaches nothing (the package's) still precaches it. Its name changes with
+ * its contents: the URL is its revision.
+ */
+function withScript(manifest: PrecacheEntry[], scriptName: string): Array<{ url: string; revision: string | null }> {
+  const listed = manifest.some((entry) => entry.url === scriptName || entry.url.endsWith(`/${scriptName}`));
+  return listed ? manifest : [...manifest, { url: scriptName, revision: null }];
 }
 
 /** Writes a built script under its name, and its source map beside it when the build made one. */

@@ -321,15 +321,26 @@ async function coldReads(driver, world, workers) {
   );
   /** @type {Record<string, number[]>} */
   const times = { ours: [], floor: [], durable: [], sw_script: [], pass: [] };
+  // Our read and the durable floor's in two parts: the worker's start, and its fetch handler.
+  /** @type {Record<string, number[]>} */
+  const parts = { ours_start: [], ours_handler: [], durable_start: [], durable_handler: [] };
   for (let round = 0; round < warmup + rounds; round++) {
     const k = round % variants.length;
     for (const variant of [...variants.slice(k), ...variants.slice(0, k)]) {
       await workers.stopAll();
-      const time = await driver.evaluate((v) => /** @type {any} */ (window).bench.readOnce(v), variant);
-      if (round >= warmup) times[variant.name].push(time);
+      const { time, start, handler } = await driver.evaluate(
+        (v) => /** @type {any} */ (window).bench.readOnceInParts(v),
+        variant,
+      );
+      if (round < warmup) continue;
+      times[variant.name].push(time);
+      if (`${variant.name}_start` in parts && Number.isFinite(start) && Number.isFinite(handler)) {
+        parts[`${variant.name}_start`].push(start);
+        parts[`${variant.name}_handler`].push(handler);
+      }
     }
   }
-  return times;
+  return { ...times, parts };
 }
 
 /**

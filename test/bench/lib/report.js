@@ -144,6 +144,30 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         value: cold.durable,
         baseline: { name: "the floor worker's first request after a stop (from Cache Storage)", summary: cold.floor },
       });
+      const parts = raw.read.cold.parts;
+      if (parts?.ours_start?.length && parts.durable_start?.length) {
+        const starts = { ours: summarize(parts.ours_start), durable: summarize(parts.durable_start) };
+        const handlers = { ours: summarize(parts.ours_handler), durable: summarize(parts.durable_handler) };
+        row({
+          id: 'read.cold_worker_start',
+          section,
+          figure:
+            "the first read after a stop, its first part: the worker's start, from the browser starting it to its fetch event (the frame's resource timing, workerStart to fetchStart)",
+          unit: 'ms',
+          value: starts.ours,
+          baseline: { name: "the same part of the durable floor's first read after a stop", summary: starts.durable },
+        });
+        row({
+          id: 'read.cold_handler',
+          section,
+          figure:
+            'the first read after a stop, its second part: from the fetch event to the first byte of the answer (fetchStart to responseStart)',
+          unit: 'ms',
+          value: handlers.ours,
+          baseline: { name: "the same part of the durable floor's first read after a stop", summary: handlers.durable },
+        });
+        Object.assign(cold, { parts: { starts, handlers } });
+      }
       if (raw.read.cold.sw_script?.length) {
         const script = summarize(raw.read.cold.sw_script);
         const pass = summarize(raw.read.cold.pass);
@@ -957,7 +981,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
       row({
         id: 'size.sw_total',
         section,
-        figure: `service worker in all: dist/sw.js and the routes it imports on first use (${z.service_worker_total.routes_file ?? 'none'})`,
+        figure: `service worker in all: dist/sw.js and the routes it runs on first use (${z.service_worker_total.routes_file ?? 'none'})`,
         unit: 'kB gz',
         value: gz(z.service_worker_total),
       });

@@ -66,7 +66,7 @@ export async function measureSizes({ root, cacheDir, benchSiteDir }) {
     game_sdk_entry: await bundle(root, resolve(root, 'src/sdk/index.ts')),
   };
   const sw = measure(readFileSync(resolve(root, 'dist/sw.js')));
-  // The platform's routes but the lobbies', which dist/sw.js imports on first use.
+  // The platform's routes but the lobbies', which dist/sw.js runs from its precache on first use.
   const routesFile = readdirSync(resolve(root, 'dist')).find((f) => /^sw-routes-[0-9a-f]+\.js$/.test(f));
   const swRoutes = routesFile ? measure(readFileSync(resolve(root, 'dist', routesFile))) : { min: 0, gzip: 0 };
   // The site's own hub worker when its pages start one; else the one built from the same source for the bench pages.

@@ -105,6 +105,18 @@ async function readOnce({ frame, url, init }) {
 }
 
 /**
+ * {@link readOnce}, with the request's two parts as the frame's resource timing tells them:
+ * `start` (the service worker's start, to its fetch event) and `handler` (the fetch event to
+ * the first byte of the answer), in ms.
+ * @param {{ frame: string, url: string, init?: RequestInit }} options
+ */
+async function readOnceInParts({ frame, url, init }) {
+  const result = await readFrames[frame].call('loop', { url, init, warm: false, n: 1, status: 200, phases: true });
+  if (result.failures > 0) throw new Error(`${url} did not answer 200 from frame ${frame}`);
+  return { time: result.times[0], ...result.phases[0] };
+}
+
+/**
  * Reads each of `lobbies` once from the platform's read frame, newest 200 messages each.
  * @param {{ lobbies: { id: string }[], init: RequestInit }} options
  */
@@ -329,6 +341,7 @@ async function requestMembers({ botAuth, guilds, rounds, warmup }) {
   seed: (options) => seedWorld({ ...options, log: (line) => log(`seed: ${line}`) }),
   read,
   readOnce,
+  readOnceInParts,
   readLobbiesOnce,
   write,
   fanout,

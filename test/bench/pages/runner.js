@@ -33,21 +33,39 @@
         // One untimed request first, so that each turn starts as the previous one of the same
         // variant left it, whatever the other variants did in between.
         if (msg.warm) await (await fetch(msg.url, msg.init)).arrayBuffer();
+        /** @type {{ start: number, handler: number }[]} */
+        const phases = [];
         for (let i = 0; i < msg.n; i++) {
           // An untimed request first when asked (a write, so that the timed read misses every cache).
           if (msg.before) await (await fetch(msg.before.url, msg.before.init)).arrayBuffer();
+          if (msg.phases) performance.clearResourceTimings();
           const start = performance.now();
           const response = await fetch(msg.url, msg.init);
           const body = await response.arrayBuffer();
           times.push(performance.now() - start);
           bytes = body.byteLength;
           if (response.status !== msg.status) failures++;
+          if (msg.phases) phases.push(workerPhases(msg.url));
         }
-        reply({ times, bytes, failures });
+        reply({ times, bytes, failures, phases });
       }
     } catch (error) {
       reply({ error: String(/** @type {any} */ (error)?.stack ?? error) });
     }
+  }
+  /**
+   * The request's two parts as its resource timing tells them, in ms: `start`, from the browser
+   * starting the service worker to the fetch event (`workerStart` to `fetchStart`: the worker's
+   * scripts handed over and run), and `handler`, from the fetch event to the answer's first
+   * byte (`fetchStart` to `responseStart`).
+   * @param {string} url
+   */
+  function workerPhases(url) {
+    const entry = /** @type {PerformanceResourceTiming | undefined} */ (
+      performance.getEntriesByName(new URL(url, location.href).href).at(-1)
+    );
+    if (!entry || entry.workerStart === 0) return { start: NaN, handler: NaN };
+    return { start: entry.fetchStart - entry.workerStart, handler: entry.responseStart - entry.fetchStart };
   }
   addEventListener('message', onMessage);
   parent.postMessage({ bench: 'loaded', href: location.href }, '*');

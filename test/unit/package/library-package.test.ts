@@ -167,6 +167,16 @@ describe('the library package (issue 2: exports, type declarations, sideEffects)
     expect(readFileSync(join(sandbox, 'host.js'), 'utf8')).toContain(`new URL("assets/${worker}", import.meta.url)`);
   });
 
+  it("the sandbox's sw.js precaches its routes' script, which it runs from there, and imports no script (a start is handed every imported one)", () => {
+    const sandbox = join(packageDir, 'dist/sandbox');
+    const routes = readdirSync(sandbox).filter((f) => /^sw-routes-[0-9a-f]+\.js$/.test(f));
+    expect(routes).toHaveLength(1);
+    const code = readFileSync(join(sandbox, 'sw.js'), 'utf8');
+    // The only entry of its precache manifest (the package's pages are its consumer's).
+    expect(code).toContain(`[{url:\`${routes[0]}\`,revision:null}]`);
+    expect(code).not.toContain('importScripts(');
+  });
+
   it('platformpp-web/vite is an ES module for Node that imports only node: builtins and vite', () => {
     const code = readFileSync(join(packageDir, 'dist/vite/index.js'), 'utf8');
     const imports = [...code.matchAll(/^import\s[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);

@@ -19,11 +19,10 @@ function countingScript(): RouteScript & { loads: number } {
   const script = {
     loads: 0,
     hasRoute: platformHasRoute,
-    load: () => {
+    load: async () => {
       script.loads++;
       return { mountPlatformRoutes, cdnApp };
     },
-    install: () => undefined,
   };
   return script;
 }
