@@ -15,8 +15,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import WebSocket from 'ws';
 import { buildBenchPages } from './lib/build.js';
+import { connectBrowserDevtools } from './lib/devtools.js';
 import { serveSite } from './lib/servers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,46 +42,6 @@ const TRACE_CATEGORIES = [
   'v8.execute',
   'disabled-by-default-v8.compile',
 ];
-
-/**
- * A flat CDP client on the browser's DevTools socket: commands to the browser or, with a session
- * id, to an attached target (flatten mode); events handed to `onEvent`.
- * @param {string} url
- */
-async function connectCdp(url) {
-  const socket = new WebSocket(url, { perMessageDeflate: false });
-  await new Promise((ok, fail) => {
-    socket.once('open', ok);
-    socket.once('error', fail);
-  });
-  let next = 0;
-  /** @type {Map<number, { ok(v: any): void, fail(e: Error): void }>} */
-  const waiting = new Map();
-  /** @type {((method: string, params: any, sessionId?: string) => void)[]} */
-  const listeners = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data));
-    if (message.id !== undefined) {
-      const w = waiting.get(message.id);
-      waiting.delete(message.id);
-      if (message.error) w?.fail(new Error(`${message.error.message} (${message.error.code})`));
-      else w?.ok(message.result);
-    } else for (const listen of listeners) listen(message.method, message.params, message.sessionId);
-  });
-  return {
-    /** @param {string} method @param {object} [params] @param {string} [sessionId] @returns {Promise<any>} */
-    send(method, params = {}, sessionId) {
-      const id = ++next;
-      socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-      return new Promise((ok, fail) => waiting.set(id, { ok, fail }));
-    },
-    /** @param {(method: string, params: any, sessionId?: string) => void} listen */
-    onEvent(listen) {
-      listeners.push(listen);
-    },
-    close: () => socket.close(),
-  };
-}
 
 /** @param {import('playwright-core').Page} page @param {string} url */
 async function visit(page, url) {
@@ -199,8 +159,7 @@ async function main() {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', `--remote-debugging-port=${DEBUG_PORT}`],
     headless: true,
   });
-  const version = await (await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/version`)).json();
-  const cdp = await connectCdp(version.webSocketDebuggerUrl);
+  const cdp = await connectBrowserDevtools(DEBUG_PORT);
   try {
     for (let round = 0; round < rounds; round++) {
       // The timeline: nothing paused, every process traced.
@@ -228,7 +187,7 @@ async function main() {
     await visit(page, url);
     /** @type {Map<string, { type: string, url: string }>} */
     const sessions = new Map();
-    cdp.onEvent((method, params) => {
+    cdp.on(({ method, params }) => {
       if (method !== 'Target.attachedToTarget') return;
       const { sessionId, targetInfo, waitingForDebugger } = params;
       sessions.set(sessionId, { type: targetInfo.type, url: targetInfo.url });

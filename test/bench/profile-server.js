@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { buildServer } from '../../scripts/build-server.js';
 import { startServer } from '../../server/start.js';
+import { connectDevtools } from './lib/devtools.js';
 import { startEngineFloors } from './lib/engine-floors.js';
 import { identified, lobbyWorld } from './lib/server-phase.js';
 
@@ -57,35 +58,6 @@ async function freePort() {
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   await new Promise((done) => server.close(done));
   return port;
-}
-
-/** A Chrome DevTools protocol session over `url`. */
-async function devtools(/** @type {string} */ url) {
-  const socket = new WebSocket(url);
-  await new Promise((done, fail) => {
-    socket.once('open', done);
-    socket.once('error', fail);
-  });
-  let id = 0;
-  /** @type {Map<number, { done: (value: any) => void, fail: (error: Error) => void }>} */
-  const waiting = new Map();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data));
-    const call = waiting.get(message.id);
-    if (!call) return;
-    waiting.delete(message.id);
-    if (message.error) call.fail(new Error(`${message.error.message} (${message.error.code})`));
-    else call.done(message.result);
-  });
-  return {
-    /** @param {string} method @param {Record<string, unknown>} [params] */
-    send: (method, params = {}) =>
-      new Promise((done, fail) => {
-        waiting.set(++id, { done, fail });
-        socket.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => socket.close(),
-  };
 }
 
 /** Resolves once every socket of `members` received a message containing `content`. */
@@ -261,7 +233,7 @@ try {
   // its Durable Objects run too.
   const target = targets.find((/** @type {{ id: string }} */ t) => t.id.startsWith('core:user:'));
   if (!target) throw new Error(`no Worker target among ${targets.map((/** @type {{ id: string }} */ t) => t.id)}`);
-  const session = await devtools(target.webSocketDebuggerUrl);
+  const session = await connectDevtools(target.webSocketDebuggerUrl);
   await session.send('Profiler.enable');
   await session.send('Profiler.setSamplingInterval', { interval: 100 });
   await session.send('Profiler.start');

@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import WebSocket from 'ws';
 import { buildBenchPages } from './lib/build.js';
+import { connectBrowserDevtools } from './lib/devtools.js';
 import { serveSite } from './lib/servers.js';
 import { serviceWorkerControl } from './lib/workers.js';
 
@@ -113,7 +113,7 @@ try {
   });
   const cdp = await context.newCDPSession(driver);
   const workers = await serviceWorkerControl(cdp);
-  const browserCdp = await connectBrowser(port);
+  const browserCdp = await connectBrowserDevtools(port);
 
   /** @type {Map<string, number>} */ const byFile = new Map();
   /** @type {Map<string, number>} */ const byFunction = new Map();
@@ -189,42 +189,4 @@ try {
 } finally {
   await browser.close();
   await site.close();
-}
-
-/**
- * A flat DevTools connection to the whole browser (Playwright's own sessions are not flat):
- * `send(method, params, sessionId?)`, and `on(listener)` for events.
- * @param {number} port
- */
-async function connectBrowser(port) {
-  const version = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
-  const socket = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false });
-  await new Promise((done, fail) => {
-    socket.once('open', done);
-    socket.once('error', fail);
-  });
-  let nextId = 0;
-  /** @type {Map<number, (message: any) => void>} */
-  const pending = new Map();
-  /** @type {((message: any) => boolean)[]} */
-  let listeners = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data));
-    if (message.id !== undefined) {
-      pending.get(message.id)?.(message);
-      pending.delete(message.id);
-    } else listeners = listeners.filter((listener) => !listener(message));
-  });
-  return {
-    /** @param {string} method @param {object} [params] @param {string} [sessionId] @returns {Promise<any>} */
-    send: (method, params = {}, sessionId = undefined) =>
-      new Promise((done, fail) => {
-        const id = ++nextId;
-        pending.set(id, (message) => (message.error ? fail(new Error(message.error.message)) : done(message.result)));
-        socket.send(JSON.stringify({ id, method, params, sessionId }));
-      }),
-    /** @param {(message: any) => boolean} listener called with each event until it returns true */
-    on: (listener) => listeners.push(listener),
-    close: () => socket.close(),
-  };
 }
