@@ -135,6 +135,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
         unit: 'ms',
         value: cold.ours,
         baseline: durableCold,
+        target: { text: '≤ 1.5× durable floor', max: 1.5 },
       });
       row({
         id: 'read.cold_durable_floor',
@@ -467,6 +468,7 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
             name: `a page that registers dist/sw.js and starts a minimal shared worker at once, ready once both answer, ${visit} visit`,
             summary: worker,
           },
+          target: visit === 'repeat' ? { text: '≤ 1.2× workers floor', max: 1.2 } : null,
         });
         row({
           id: `cold.${visit}_workers_floor`,
@@ -679,7 +681,8 @@ export function buildReport({ raw, options, about, summarize, durationS }) {
           row({
             id: 'server.fanout_ws_cpu_gateway_after_commit_floor',
             section,
-            figure: 'the CPU time per message of that floor, against the engine floor (what the two commits cost in CPU)',
+            figure:
+              'the CPU time per message of that floor, against the engine floor (what the two commits cost in CPU)',
             unit: 'ms',
             value: cpuRow(cpu.gateway_after_floor),
             baseline: { name: 'the CPU time per message of the engine floor', summary: cpuRow(cpu.engine_floor) },
